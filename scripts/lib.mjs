@@ -1,0 +1,43 @@
+// Shared helpers for the two commands: install what is missing, build, run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
+  return r.status ?? 1;
+}
+
+export function must(cmd, args, opts) {
+  const code = run(cmd, args, opts);
+  if (code !== 0) {
+    console.error(`\n✖ ${cmd} ${args.join(' ')} exited with ${code}`);
+    process.exit(code);
+  }
+}
+
+/** Installs npm dependencies when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
+    console.log('› Installing dependencies (npm ci)…');
+    must('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+}
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Installs Debian's Chromium for the browser tests when it is not there. */
+export function ensureChromium() {
+  if (existsSync(chromiumPath)) return;
+  console.log('› Installing Chromium (apt-get)…');
+  const sudo = process.getuid && process.getuid() === 0 ? [] : ['sudo'];
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  const pre = sudo.length ? sudo : [];
+  must(pre[0] ?? 'apt-get', pre.length ? ['apt-get', 'update', '-qq'] : ['update', '-qq'], { env });
+  must(pre[0] ?? 'apt-get', [...(pre.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'], { env });
+}
