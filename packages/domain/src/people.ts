@@ -1,0 +1,33 @@
+export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
+export const GENDER_OPTIONS: ReadonlyArray<{ value: Gender; label: string }> = [
+  { value: 'male', label: 'Male' },
+  { value: 'female', label: 'Female' },
+];
+
+/** Every title, in picker order. */
+export const TITLES = [
+  'Miss',
+  'Mr',
+  'Mrs',
+  'Ms',
+  'Mx',
+  'Dr',
+  'Professor',
+  'Rev',
+  'Sir',
+  'Dame',
+  'Lord',
+  'Lady',
+] as const;
+export type Title = (typeof TITLES)[number];
+
+const MALE_ONLY: readonly Title[] = ['Mr', 'Sir', 'Lord'];
+const FEMALE_ONLY: readonly Title[] = ['Miss', 'Mrs', 'Ms', 'Dame', 'Lady'];
+
+/** The titles offered for a gender; every title when the gender is not chosen yet. */
+export function titlesForGender(gender: string | null | undefined): readonly Title[] {
+  if (gender === 'male') return TITLES.filter((t) => !FEMALE_ONLY.includes(t));
+  if (gender === 'female') return TITLES.filter((t) => !MALE_ONLY.includes(t));
+  return TITLES;
+}
