@@ -1,0 +1,113 @@
+/** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
+export const PORTAL_ACTIVITY_SECTIONS = [
+  'online-idv',
+  'basic-details',
+  'address-history',
+  'document-collection',
+  'dbs-enhanced',
+  'dbs-standard',
+  'dbs-basic',
+  'dbs-update',
+  'driver-data',
+  'rtw',
+] as const;
+export type PortalActivitySection = (typeof PORTAL_ACTIVITY_SECTIONS)[number];
+
+/** Which result panel shows an activity's result on the case detail pages. */
+export const RESULT_PANELS = [
+  'address-history',
+  'basic-details',
+  'document-collection',
+  'dbs-result',
+  'update-service',
+  'knowledge-test',
+  'trust-to-ride',
+  'licence-check',
+  'online-idv',
+  'driver-data',
+  'adult-first',
+  'rtw',
+] as const;
+export type ResultPanel = (typeof RESULT_PANELS)[number];
+
+export interface ActivityKind {
+  name: string;
+  resultPanel: ResultPanel;
+  portalSection: PortalActivitySection | null;
+}
+
+/** The kinds of check (spec point 1), keyed by activity type code. */
+export const ACTIVITY_KINDS = {
+  'address-history': {
+    name: 'Address history',
+    resultPanel: 'address-history',
+    portalSection: 'address-history',
+  },
+  'basic-details': {
+    name: 'Basic details',
+    resultPanel: 'basic-details',
+    portalSection: 'basic-details',
+  },
+  'document-collection': {
+    name: 'Document collection',
+    resultPanel: 'document-collection',
+    portalSection: 'document-collection',
+  },
+  'dbs-basic': { name: 'Basic DBS check', resultPanel: 'dbs-result', portalSection: 'dbs-basic' },
+  'dbs-standard': {
+    name: 'Standard DBS check',
+    resultPanel: 'dbs-result',
+    portalSection: 'dbs-standard',
+  },
+  'dbs-enhanced': {
+    name: 'Enhanced DBS check',
+    resultPanel: 'dbs-result',
+    portalSection: 'dbs-enhanced',
+  },
+  'dbs-update': {
+    name: 'DBS update service',
+    resultPanel: 'update-service',
+    portalSection: 'dbs-update',
+  },
+  'knowledge-test': { name: 'Knowledge test', resultPanel: 'knowledge-test', portalSection: null },
+  'trust-to-ride': { name: 'Trust to ride', resultPanel: 'trust-to-ride', portalSection: null },
+  'licence-check': {
+    name: 'Driving licence check',
+    resultPanel: 'licence-check',
+    portalSection: null,
+  },
+  'online-idv': {
+    name: 'Online identity verification',
+    resultPanel: 'online-idv',
+    portalSection: 'online-idv',
+  },
+  'driver-data': { name: 'Driver data', resultPanel: 'driver-data', portalSection: 'driver-data' },
+  'adult-first': { name: 'Adult first check', resultPanel: 'adult-first', portalSection: null },
+  rtw: { name: 'Right to work', resultPanel: 'rtw', portalSection: 'rtw' },
+} as const satisfies Record<string, ActivityKind>;
+
+export type ActivityKindCode = keyof typeof ACTIVITY_KINDS;
+export const ACTIVITY_KIND_CODES = Object.keys(ACTIVITY_KINDS) as ActivityKindCode[];
+
+export function isActivityKindCode(code: string): code is ActivityKindCode {
+  return Object.hasOwn(ACTIVITY_KINDS, code);
+}
+
+/** The criminal-record check codes (basic, standard, enhanced). */
+export const DBS_CHECK_CODES = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'] as const;
+
+export const GUIDANCE_LINKS = {
+  basic: {
+    label: 'Basic check ID checking guidelines',
+    url: 'https://www.gov.uk/government/publications/basic-checks-id-checking-guidelines',
+  },
+  identity: {
+    label: 'ID checking guidelines',
+    url: 'https://www.gov.uk/government/publications/dbs-identity-checking-guidelines',
+  },
+} as const;
+
+/** Basic check guidance for dbs-basic, identity checking guidelines otherwise (spec point 9). */
+export function guidanceLink(code: string): { label: string; url: string } {
+  return code === 'dbs-basic' ? GUIDANCE_LINKS.basic : GUIDANCE_LINKS.identity;
+}

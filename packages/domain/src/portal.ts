@@ -1,0 +1,75 @@
+import { ACTIVITY_KINDS, isActivityKindCode, PORTAL_ACTIVITY_SECTIONS } from './activity-kinds.js';
+
+/** The full case portal order (spec point 2): Welcome, the activity sections, Review, Done. */
+export const PORTAL_SECTIONS = ['welcome', ...PORTAL_ACTIVITY_SECTIONS, 'review', 'done'] as const;
+export type PortalSection = (typeof PORTAL_SECTIONS)[number];
+
+export const PORTAL_SECTION_LABELS: Record<PortalSection, string> = {
+  welcome: 'Welcome',
+  'online-idv': 'Online identity check',
+  'basic-details': 'Basic details',
+  'address-history': 'Address history',
+  'document-collection': 'Documents',
+  'dbs-enhanced': 'Enhanced DBS check',
+  'dbs-standard': 'Standard DBS check',
+  'dbs-basic': 'Basic DBS check',
+  'dbs-update': 'DBS update service',
+  'driver-data': 'Driver data',
+  rtw: 'Right to work',
+  review: 'Review & Submit',
+  done: 'Done',
+};
+
+/** Sections that may come from a subscription cycle's requirements or from required consents. */
+const CONSENT_SECTIONS: readonly PortalSection[] = ['dbs-update', 'driver-data'];
+
+export interface PortalSectionsInput {
+  /** Activity type codes of the case's activities. */
+  activityCodes: readonly string[];
+  /** Codes of the portal's required consents. */
+  requiredConsents?: readonly string[];
+  /** Requirement codes of the subscription cycle, when the case belongs to one. */
+  cycleRequirements?: readonly string[];
+}
+
+/** The sections a subject walks through, in portal order. */
+export function portalSections(input: PortalSectionsInput): PortalSection[] {
+  const present = new Set<string>();
+  for (const code of input.activityCodes) {
+    if (isActivityKindCode(code) && ACTIVITY_KINDS[code].portalSection) present.add(code);
+  }
+  for (const code of [...(input.requiredConsents ?? []), ...(input.cycleRequirements ?? [])]) {
+    if (CONSENT_SECTIONS.includes(code as PortalSection)) present.add(code);
+  }
+  return PORTAL_SECTIONS.filter(
+    (s) => s === 'welcome' || s === 'review' || s === 'done' || present.has(s),
+  );
+}
+
+export interface PortalProgress {
+  sections: PortalSection[];
+  /** How many sections are done. */
+  completed: number;
+  total: number;
+  percent: number;
+  /** The section to open next (Done once everything is submitted). */
+  next: PortalSection;
+}
+
+/**
+ * Progress from the last completed section. A value with a slash ('address-history/2') means
+ * that section was started but not finished, so it counts one step earlier. An unknown or empty
+ * value means nothing is done yet.
+ */
+export function portalProgress(
+  input: PortalSectionsInput & { lastCompletedSection?: string | null },
+): PortalProgress {
+  const sections = portalSections(input);
+  const last = input.lastCompletedSection ?? '';
+  const [name = ''] = last.split('/');
+  const index = sections.indexOf(name as PortalSection);
+  const completed = index < 0 ? 0 : index + (last.includes('/') ? 0 : 1);
+  const total = sections.length;
+  const next = sections[Math.min(completed, total - 1)] ?? 'welcome';
+  return { sections, completed, total, percent: Math.round((completed / total) * 100), next };
+}

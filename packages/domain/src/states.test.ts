@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  CASE_ACTIVITY_STATE_LABELS,
+  CASE_ACTIVITY_STATES,
+  CASE_ACTIVITY_TRANSITIONS,
+  CASE_STATE_LABELS,
+  CASE_STATES,
+  CASE_TRANSITIONS,
+  type CaseActivityState,
+  canTransitionActivity,
+  canTransitionCase,
+  deriveCaseState,
+  isActivityOpen,
+  isCaseActivityState,
+  isCaseState,
+} from './states.js';
+
+describe('state lists', () => {
+  it('match the spec', () => {
+    expect(CASE_STATES).toEqual([
+      'pending',
+      'awaiting-subject',
+      'in-progress',
+      'pending-case-decision',
+      'complete',
+      'cancelled',
+    ]);
+    expect(CASE_ACTIVITY_STATES).toHaveLength(9);
+    expect(Object.keys(CASE_STATE_LABELS)).toEqual([...CASE_STATES]);
+    expect(Object.keys(CASE_ACTIVITY_STATE_LABELS)).toEqual([...CASE_ACTIVITY_STATES]);
+    expect(CASE_ACTIVITY_STATE_LABELS['ca-error-initiating']).toBe('Error initiating');
+  });
+
+  it('recognises state names', () => {
+    expect(isCaseState('complete')).toBe(true);
+    expect(isCaseState('ca-complete')).toBe(false);
+    expect(isCaseActivityState('ca-complete')).toBe(true);
+    expect(isCaseActivityState('done')).toBe(false);
+  });
+
+  it('only names known states in the transition tables, never a self-move', () => {
+    for (const [from, tos] of Object.entries(CASE_TRANSITIONS)) {
+      for (const to of tos) expect(isCaseState(to) && to !== from).toBe(true);
+    }
+    for (const [from, tos] of Object.entries(CASE_ACTIVITY_TRANSITIONS)) {
+      for (const to of tos) expect(isCaseActivityState(to) && to !== from).toBe(true);
+    }
+  });
+});
+
+describe('transitions', () => {
+  it.each([
+    ['pending', 'in-progress', true],
+    ['in-progress', 'pending-case-decision', true],
+    ['pending-case-decision', 'complete', true],
+    ['pending', 'complete', false],
+    ['in-progress', 'complete', false],
+    ['complete', 'pending', false],
+    ['cancelled', 'in-progress', false],
+    ['awaiting-subject', 'cancelled', true],
+    ['pending', 'pending', false],
+  ] as const)('case %s → %s: %s', (from, to, allowed) => {
+    expect(canTransitionCase(from, to)).toBe(allowed);
+  });
+
+  it.each([
+    ['ca-pending', 'ca-awaiting-subject', true],
+    ['ca-pending', 'ca-error-initiating', true],
+    ['ca-error-initiating', 'ca-pending', true],
+    ['ca-pending', 'ca-complete', false],
+    ['ca-awaiting-subject', 'ca-in-progress', true],
+    ['ca-in-progress', 'ca-pending-activity-decision', true],
+    ['ca-pending-activity-decision', 'ca-complete', true],
+    ['ca-complete', 'ca-in-progress', false],
+    ['ca-cancelled', 'ca-pending', false],
+    ['ca-in-progress', 'ca-pending', false],
+  ] as const)('activity %s → %s: %s', (from, to, allowed) => {
+    expect(canTransitionActivity(from, to)).toBe(allowed);
+  });
+});
+
+describe('deriveCaseState', () => {
+  it.each<[CaseActivityState[], string]>([
+    [[], 'pending'],
+    [['ca-pending', 'ca-pending'], 'pending'],
+    [['ca-cancelled', 'ca-cancelled'], 'cancelled'],
+    [['ca-complete', 'ca-cancelled'], 'pending-case-decision'],
+    [['ca-complete'], 'pending-case-decision'],
+    [['ca-awaiting-subject', 'ca-in-progress'], 'awaiting-subject'],
+    [['ca-awaiting-subject', 'ca-complete'], 'awaiting-subject'],
+    [['ca-awaiting-ops', 'ca-pending'], 'in-progress'],
+    [['ca-pending-activity-decision', 'ca-complete'], 'in-progress'],
+    [['ca-complete', 'ca-pending'], 'in-progress'],
+    [['ca-error-initiating'], 'in-progress'],
+  ])('%j → %s', (states, expected) => {
+    expect(deriveCaseState(states)).toBe(expected);
+  });
+
+  it('is finished only when every activity is finished', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...CASE_ACTIVITY_STATES), { minLength: 1 }),
+        (states) => {
+          const derived = deriveCaseState(states);
+          const finished = derived === 'cancelled' || derived === 'pending-case-decision';
+          expect(finished).toBe(states.every((s) => !isActivityOpen(s)));
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,144 @@
+/** Case states (spec point 4). */
+export const CASE_STATES = [
+  'pending',
+  'awaiting-subject',
+  'in-progress',
+  'pending-case-decision',
+  'complete',
+  'cancelled',
+] as const;
+export type CaseState = (typeof CASE_STATES)[number];
+
+/** Case activity states (spec point 4). */
+export const CASE_ACTIVITY_STATES = [
+  'ca-pending',
+  'ca-awaiting-subject',
+  'ca-awaiting-agent',
+  'ca-awaiting-ops',
+  'ca-in-progress',
+  'ca-pending-activity-decision',
+  'ca-complete',
+  'ca-cancelled',
+  'ca-error-initiating',
+] as const;
+export type CaseActivityState = (typeof CASE_ACTIVITY_STATES)[number];
+
+export const CASE_STATE_LABELS: Record<CaseState, string> = {
+  pending: 'Pending',
+  'awaiting-subject': 'Awaiting subject',
+  'in-progress': 'In progress',
+  'pending-case-decision': 'Pending case decision',
+  complete: 'Complete',
+  cancelled: 'Cancelled',
+};
+
+export const CASE_ACTIVITY_STATE_LABELS: Record<CaseActivityState, string> = {
+  'ca-pending': 'Pending',
+  'ca-awaiting-subject': 'Awaiting subject',
+  'ca-awaiting-agent': 'Awaiting agent',
+  'ca-awaiting-ops': 'Awaiting ops',
+  'ca-in-progress': 'In progress',
+  'ca-pending-activity-decision': 'Pending activity decision',
+  'ca-complete': 'Complete',
+  'ca-cancelled': 'Cancelled',
+  'ca-error-initiating': 'Error initiating',
+};
+
+/**
+ * Allowed case moves. Open states move freely among themselves (the derived state follows the
+ * activities); only a recorded decision completes a case; complete and cancelled are final.
+ */
+export const CASE_TRANSITIONS: Record<CaseState, readonly CaseState[]> = {
+  pending: ['awaiting-subject', 'in-progress', 'pending-case-decision', 'cancelled'],
+  'awaiting-subject': ['pending', 'in-progress', 'pending-case-decision', 'cancelled'],
+  'in-progress': ['pending', 'awaiting-subject', 'pending-case-decision', 'cancelled'],
+  'pending-case-decision': ['awaiting-subject', 'in-progress', 'complete', 'cancelled'],
+  complete: [],
+  cancelled: [],
+};
+
+const WORKING: readonly CaseActivityState[] = [
+  'ca-awaiting-subject',
+  'ca-awaiting-agent',
+  'ca-awaiting-ops',
+  'ca-in-progress',
+];
+const others = (self: CaseActivityState) => WORKING.filter((s) => s !== self);
+
+/**
+ * Allowed activity moves. Starting can fail (error-initiating, which may be retried); working
+ * states move among themselves and to a decision or an outcome; complete and cancelled are final.
+ */
+export const CASE_ACTIVITY_TRANSITIONS: Record<CaseActivityState, readonly CaseActivityState[]> = {
+  'ca-pending': [...WORKING, 'ca-error-initiating', 'ca-cancelled'],
+  'ca-error-initiating': ['ca-pending', ...WORKING, 'ca-cancelled'],
+  'ca-awaiting-subject': [
+    ...others('ca-awaiting-subject'),
+    'ca-pending-activity-decision',
+    'ca-complete',
+    'ca-cancelled',
+  ],
+  'ca-awaiting-agent': [
+    ...others('ca-awaiting-agent'),
+    'ca-pending-activity-decision',
+    'ca-complete',
+    'ca-cancelled',
+  ],
+  'ca-awaiting-ops': [
+    ...others('ca-awaiting-ops'),
+    'ca-pending-activity-decision',
+    'ca-complete',
+    'ca-cancelled',
+  ],
+  'ca-in-progress': [
+    ...others('ca-in-progress'),
+    'ca-pending-activity-decision',
+    'ca-complete',
+    'ca-cancelled',
+  ],
+  'ca-pending-activity-decision': ['ca-in-progress', 'ca-complete', 'ca-cancelled'],
+  'ca-complete': [],
+  'ca-cancelled': [],
+};
+
+/** True when a case may move from one state to another (a move to itself is not a move). */
+export function canTransitionCase(from: CaseState, to: CaseState): boolean {
+  return CASE_TRANSITIONS[from].includes(to);
+}
+
+/** True when an activity may move from one state to another. */
+export function canTransitionActivity(from: CaseActivityState, to: CaseActivityState): boolean {
+  return CASE_ACTIVITY_TRANSITIONS[from].includes(to);
+}
+
+export function isCaseState(value: string): value is CaseState {
+  return (CASE_STATES as readonly string[]).includes(value);
+}
+
+export function isCaseActivityState(value: string): value is CaseActivityState {
+  return (CASE_ACTIVITY_STATES as readonly string[]).includes(value);
+}
+
+/**
+ * The case state that follows from its activities when no explicit action (cancel, decision)
+ * applies, checked in this order:
+ * - no activities, or all still pending: pending;
+ * - all cancelled: cancelled;
+ * - all finished (complete or cancelled): pending-case-decision;
+ * - any waiting for the subject: awaiting-subject (the subject is what holds the case up);
+ * - otherwise (some working, awaiting agent or ops, a decision, an error, or a mix of finished
+ *   and pending): in-progress.
+ */
+export function deriveCaseState(activityStates: readonly CaseActivityState[]): CaseState {
+  const all = (...states: CaseActivityState[]) => activityStates.every((s) => states.includes(s));
+  if (all('ca-pending')) return 'pending';
+  if (all('ca-cancelled')) return 'cancelled';
+  if (all('ca-complete', 'ca-cancelled')) return 'pending-case-decision';
+  if (activityStates.includes('ca-awaiting-subject')) return 'awaiting-subject';
+  return 'in-progress';
+}
+
+/** Open (not finished) activity states. */
+export function isActivityOpen(state: CaseActivityState): boolean {
+  return state !== 'ca-complete' && state !== 'ca-cancelled';
+}
