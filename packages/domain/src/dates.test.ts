@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isIsoDate,
+  isoDateSchema,
+  minusMonths,
+  optionalIsoDateSchema,
+  plusMonths,
+  plusYears,
+  toIsoDate,
+} from './dates.js';
+import { firstIssueMessage } from './first-message.js';
+
+describe('ISO dates', () => {
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2023-13-01', false],
+    ['2023-1-01', false],
+    ['yesterday', false],
+  ])('%s valid: %s', (value, expected) => {
+    expect(isIsoDate(value)).toBe(expected);
+  });
+
+  it.each([
+    [isoDateSchema, '2024-01-31', null],
+    [isoDateSchema, '', 'Required'],
+    [isoDateSchema, undefined, 'Required'],
+    [isoDateSchema, '2024-02-30', 'Invalid date'],
+    [optionalIsoDateSchema, '', null],
+    [optionalIsoDateSchema, null, null],
+    [optionalIsoDateSchema, '2024-02-30', 'Invalid date'],
+  ])('%#', (schema, value, expected) => {
+    expect(firstIssueMessage(schema, value)).toBe(expected);
+  });
+
+  it('maps empty optional dates to null', () => {
+    expect(optionalIsoDateSchema.parse('')).toBeNull();
+  });
+
+  it('shifts dates', () => {
+    expect(plusYears('2024-02-29', 100)).toBe('2124-02-29');
+    expect(plusYears('2024-02-29', 1)).toBe('2025-02-28');
+    expect(plusMonths('2024-01-31', 1)).toBe('2024-02-29');
+    expect(minusMonths('2024-08-31', 6)).toBe('2024-02-29');
+    expect(toIsoDate('2024-05-06T10:00:00Z')).toBe('2024-05-06');
+    expect(toIsoDate(new Date(Date.UTC(2024, 4, 6)))).toBe('2024-05-06');
+  });
+});

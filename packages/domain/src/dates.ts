@@ -1,0 +1,39 @@
+import { addMonths, addYears, format, isValid, parseISO, subMonths } from 'date-fns';
+import { z } from 'zod';
+import { MESSAGES } from './messages.js';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** True for a real calendar date written 'YYYY-MM-DD'. */
+export function isIsoDate(value: string): boolean {
+  return (
+    ISO_DATE.test(value) &&
+    isValid(parseISO(value)) &&
+    format(parseISO(value), 'yyyy-MM-dd') === value
+  );
+}
+
+/** A required 'YYYY-MM-DD' date ('Required', else 'Invalid date'). */
+export const isoDateSchema = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, { error: MESSAGES.required, abort: true })
+  .refine(isIsoDate, MESSAGES.invalidDate);
+
+/** An optional 'YYYY-MM-DD' date: null, undefined and '' become null. */
+export const optionalIsoDateSchema = z
+  .union([z.literal(''), z.null(), z.undefined()])
+  .transform(() => null)
+  .or(isoDateSchema);
+
+/** 'YYYY-MM-DD' of any day value. */
+export function toIsoDate(day: Date | string): string {
+  return typeof day === 'string' ? day.slice(0, 10) : format(day, 'yyyy-MM-dd');
+}
+
+const shift = (day: Date | string, fn: (d: Date) => Date) =>
+  format(fn(typeof day === 'string' ? parseISO(day) : day), 'yyyy-MM-dd');
+
+export const plusYears = (day: Date | string, n: number) => shift(day, (d) => addYears(d, n));
+export const plusMonths = (day: Date | string, n: number) => shift(day, (d) => addMonths(d, n));
+export const minusMonths = (day: Date | string, n: number) => shift(day, (d) => subMonths(d, n));
