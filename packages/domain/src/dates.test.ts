@@ -33,8 +33,8 @@ describe('ISO dates', () => {
     expect(firstIssueMessage(schema, value)).toBe(expected);
   });
 
-  it('maps empty optional dates to null', () => {
-    expect(optionalIsoDateSchema.parse('')).toBeNull();
+  it('maps empty optional dates to undefined', () => {
+    expect(optionalIsoDateSchema.parse('')).toBeUndefined();
   });
 
   it('shifts dates', () => {

@@ -1,6 +1,7 @@
 import { addMonths, addYears, format, isValid, parseISO, subMonths } from 'date-fns';
 import { z } from 'zod';
 import { MESSAGES } from './messages.js';
+import { optionalText } from './text-rules.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -20,11 +21,8 @@ export const isoDateSchema = z
   .min(1, { error: MESSAGES.required, abort: true })
   .refine(isIsoDate, MESSAGES.invalidDate);
 
-/** An optional 'YYYY-MM-DD' date: null, undefined and '' become null. */
-export const optionalIsoDateSchema = z
-  .union([z.literal(''), z.null(), z.undefined()])
-  .transform(() => null)
-  .or(isoDateSchema);
+/** An optional 'YYYY-MM-DD' date: null, undefined and blank all become `undefined`. */
+export const optionalIsoDateSchema = optionalText(isoDateSchema);
 
 /** 'YYYY-MM-DD' of any day value. */
 export function toIsoDate(day: Date | string): string {

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { isoDateSchema } from './dates.js';
+import { refineCountryAlternative, refineDbsAlternative } from './dbs-checks.js';
+import { MESSAGES, maxCharacters } from './messages.js';
+import { GENDERS, titlesForGender } from './people.js';
+import {
+  emailSchema,
+  forenameSchema,
+  middlenameSchema,
+  optionalEmailSchema,
+  optionalNiNumberSchema,
+  optionalText,
+  phoneSchema,
+  requiredText,
+  surnameSchema,
+  townSchema,
+} from './text-rules.js';
+
+/** An optional '(for DBS)' alternative value; its character check is in the refinement. */
+export const dbsAlternative = (max = 60) =>
+  optionalText(z.string().trim().max(max, maxCharacters(max)));
+/** A required ISO 3166-1 alpha-3 country code. */
+export const countryCodeSchema = requiredText().regex(/^[A-Z]{3}$/, MESSAGES.invalidFormat);
+export const optionalCountryCodeSchema = optionalText(
+  z.string().regex(/^[A-Z]{3}$/, MESSAGES.invalidFormat),
+);
+
+/** Case basic details (spec point 3). The email is read-only, so it may be left out. */
+export const basicDetailsSchema = z
+  .object({
+    gender: z.enum(GENDERS, { error: MESSAGES.required }),
+    title: requiredText(),
+    forename: forenameSchema,
+    forename_dbs: dbsAlternative(),
+    middlename: middlenameSchema,
+    middlename_dbs: dbsAlternative(),
+    surname: surnameSchema,
+    surname_dbs: dbsAlternative(50),
+    email: emailSchema.optional(),
+    email_dbs: optionalEmailSchema,
+    dob: isoDateSchema,
+    phone_number: phoneSchema,
+    nin: optionalNiNumberSchema,
+    nationality: countryCodeSchema,
+    online_idv: z.boolean().optional(),
+  })
+  .superRefine((data, ctx) => {
+    if (!(titlesForGender(data.gender) as readonly string[]).includes(data.title)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.required, path: ['title'] });
+    }
+    for (const field of ['forename', 'middlename', 'surname']) {
+      refineDbsAlternative(ctx, data, field, 'name');
+    }
+  });
+export type BasicDetails = z.infer<typeof basicDetailsSchema>;
+
+/** Birth details. County only applies to GBR and is ignored elsewhere. */
+export const birthDetailsSchema = z
+  .object({
+    country: countryCodeSchema,
+    country_dbs: optionalCountryCodeSchema,
+    town: townSchema,
+    town_dbs: dbsAlternative(),
+    county: optionalText(townSchema),
+    county_dbs: dbsAlternative(),
+  })
+  .superRefine((data, ctx) => {
+    refineCountryAlternative(ctx, data);
+    refineDbsAlternative(ctx, data, 'town', 'place');
+    if (showsCounty(data.country)) refineDbsAlternative(ctx, data, 'county', 'place');
+  });
+export type BirthDetails = z.infer<typeof birthDetailsSchema>;
+
+/** County only appears for GBR. */
+export function showsCounty(country: string | null | undefined): boolean {
+  return country === 'GBR';
+}
