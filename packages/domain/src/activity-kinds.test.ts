@@ -52,3 +52,9 @@ describe('activity kinds', () => {
     expect(guidanceLink(code).label).toBe(label);
   });
 });
+
+describe('activity kind entries', () => {
+  it('carry their own code', () => {
+    for (const [code, kind] of Object.entries(ACTIVITY_KINDS)) expect(kind.code).toBe(code);
+  });
+});

@@ -31,6 +31,7 @@ export const RESULT_PANELS = [
 export type ResultPanel = (typeof RESULT_PANELS)[number];
 
 export interface ActivityKind {
+  code: string;
   name: string;
   resultPanel: ResultPanel;
   portalSection: PortalActivitySection | null;
@@ -39,51 +40,84 @@ export interface ActivityKind {
 /** The kinds of check (spec point 1), keyed by activity type code. */
 export const ACTIVITY_KINDS = {
   'address-history': {
+    code: 'address-history',
     name: 'Address history',
     resultPanel: 'address-history',
     portalSection: 'address-history',
   },
   'basic-details': {
+    code: 'basic-details',
     name: 'Basic details',
     resultPanel: 'basic-details',
     portalSection: 'basic-details',
   },
   'document-collection': {
+    code: 'document-collection',
     name: 'Document collection',
     resultPanel: 'document-collection',
     portalSection: 'document-collection',
   },
-  'dbs-basic': { name: 'Basic DBS check', resultPanel: 'dbs-result', portalSection: 'dbs-basic' },
+  'dbs-basic': {
+    code: 'dbs-basic',
+    name: 'Basic DBS check',
+    resultPanel: 'dbs-result',
+    portalSection: 'dbs-basic',
+  },
   'dbs-standard': {
+    code: 'dbs-standard',
     name: 'Standard DBS check',
     resultPanel: 'dbs-result',
     portalSection: 'dbs-standard',
   },
   'dbs-enhanced': {
+    code: 'dbs-enhanced',
     name: 'Enhanced DBS check',
     resultPanel: 'dbs-result',
     portalSection: 'dbs-enhanced',
   },
   'dbs-update': {
+    code: 'dbs-update',
     name: 'DBS update service',
     resultPanel: 'update-service',
     portalSection: 'dbs-update',
   },
-  'knowledge-test': { name: 'Knowledge test', resultPanel: 'knowledge-test', portalSection: null },
-  'trust-to-ride': { name: 'Trust to ride', resultPanel: 'trust-to-ride', portalSection: null },
+  'knowledge-test': {
+    code: 'knowledge-test',
+    name: 'Knowledge test',
+    resultPanel: 'knowledge-test',
+    portalSection: null,
+  },
+  'trust-to-ride': {
+    code: 'trust-to-ride',
+    name: 'Trust to ride',
+    resultPanel: 'trust-to-ride',
+    portalSection: null,
+  },
   'licence-check': {
+    code: 'licence-check',
     name: 'Driving licence check',
     resultPanel: 'licence-check',
     portalSection: null,
   },
   'online-idv': {
+    code: 'online-idv',
     name: 'Online identity verification',
     resultPanel: 'online-idv',
     portalSection: 'online-idv',
   },
-  'driver-data': { name: 'Driver data', resultPanel: 'driver-data', portalSection: 'driver-data' },
-  'adult-first': { name: 'Adult first check', resultPanel: 'adult-first', portalSection: null },
-  rtw: { name: 'Right to work', resultPanel: 'rtw', portalSection: 'rtw' },
+  'driver-data': {
+    code: 'driver-data',
+    name: 'Driver data',
+    resultPanel: 'driver-data',
+    portalSection: 'driver-data',
+  },
+  'adult-first': {
+    code: 'adult-first',
+    name: 'Adult first check',
+    resultPanel: 'adult-first',
+    portalSection: null,
+  },
+  rtw: { code: 'rtw', name: 'Right to work', resultPanel: 'rtw', portalSection: 'rtw' },
 } as const satisfies Record<string, ActivityKind>;
 
 export type ActivityKindCode = keyof typeof ACTIVITY_KINDS;
