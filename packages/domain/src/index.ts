@@ -1,3 +1,4 @@
+export * from './access-rules.js';
 export * from './activity-config.js';
 export * from './activity-kinds.js';
 export * from './address-history.js';

@@ -75,6 +75,7 @@ describe('checkDrivingLicenceNumber', () => {
     ['cut inside the initials', 'SMITH807145J', john, 'Missing digits'],
     ['3 characters', 'SMI', john, 'Missing digits'],
     ['19 characters', 'SMITH807145JA9AA012', john, 'Too long'],
+    ['no date of birth', 'SMITH807145JA9AA', { ...john, dob: null }, 'Date of birth mismatch'],
   ])('%s', (_name, number, person, expected) => {
     expect(checkDrivingLicenceNumber(number, person)).toBe(expected);
   });

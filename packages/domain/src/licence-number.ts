@@ -7,8 +7,8 @@ export interface LicencePerson {
   surname?: string | null;
   forename_dbs?: string | null;
   surname_dbs?: string | null;
-  /** 'YYYY-MM-DD' */
-  dob: string;
+  /** 'YYYY-MM-DD'; a missing date of birth never matches. */
+  dob: string | null | undefined;
   no_surname?: boolean | null;
 }
 
@@ -43,9 +43,9 @@ export function surnamePart(person: LicencePerson): string {
 }
 
 /** Characters 6-11: decade digit, month, day, year digit; `female` adds 5 to the month's tens. */
-export function dobPart(dob: string, female = false): string {
+export function dobPart(dob: string | null | undefined, female = false): string {
   const [, decade = '', year = '', month = '', day = ''] =
-    /^\d\d(\d)(\d)-(\d\d)-(\d\d)$/.exec(dob) ?? [];
+    /^\d\d(\d)(\d)-(\d\d)-(\d\d)$/.exec(dob ?? '') ?? [];
   const tens = Number(month.charAt(0)) + (female ? 5 : 0);
   return `${decade}${tens}${month.charAt(1)}${day}${year}`;
 }

@@ -4,6 +4,8 @@ import {
   dbsDetailsStateText,
   driverDataMessage,
   licenceCheckMessage,
+  ONLINE_IDV_TEXTS,
+  trustToRideText,
 } from './result-messages.js';
 
 describe('result texts', () => {
@@ -37,5 +39,15 @@ describe('result texts', () => {
   it('has no message for other codes', () => {
     expect(driverDataMessage('ENQ001')).toBeNull();
     expect(driverDataMessage(undefined)).toBeNull();
+  });
+});
+
+describe('other panel texts', () => {
+  it('says whether the subject attended', () => {
+    expect(trustToRideText(true, '1st Jan 2024')).toBe('Attended the session on 1st Jan 2024');
+    expect(trustToRideText(false, '2nd Jan 2024')).toBe(
+      'Did not attend the session on 2nd Jan 2024',
+    );
+    expect(ONLINE_IDV_TEXTS.postOffice).toMatch(/Post Office/);
   });
 });

@@ -58,3 +58,16 @@ export function driverDataMessage(
   }
   return null;
 }
+
+/** Trust-to-ride result: attended or did not attend the session on a date. */
+export function trustToRideText(attended: boolean, date: string): string {
+  return `${attended ? 'Attended' : 'Did not attend'} the session on ${date}`;
+}
+
+/** Online identity verification panel texts (our own wording). */
+export const ONLINE_IDV_TEXTS = {
+  manual: 'This identity was verified manually by a member of staff.',
+  postOffice: 'This identity was verified in person at a Post Office branch.',
+  rtwNotDigital:
+    'Right to work was not verified digitally. A manual right to work check is needed.',
+} as const;

@@ -25,7 +25,7 @@ export function requiredText() {
 
 /** An optional field: `undefined`, `null` and blank strings become `undefined`, else `inner` runs. */
 export function optionalText<T extends z.ZodType>(inner: T) {
-  return z.preprocess((v) => {
+  return z.preprocess((v: z.input<T> | null | undefined) => {
     if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
     return v;
   }, inner.optional());
