@@ -1,6 +1,8 @@
 // Regenerates src/endorsement-codes.ts from data/endorsement-codes.json (run after editing the
 // JSON: `node scripts/generate-endorsement-codes.mjs`). The TS copy is what the build ships.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const here = new URL('..', import.meta.url);
 const data = JSON.parse(readFileSync(new URL('data/endorsement-codes.json', here), 'utf8'));
@@ -23,5 +25,7 @@ export const ENDORSEMENT_CODES: readonly EndorsementCodeEntry[] = [
 ${rows.join('\n')}
 ];
 `;
-writeFileSync(new URL('src/endorsement-codes.ts', here), out);
+const target = fileURLToPath(new URL('src/endorsement-codes.ts', here));
+writeFileSync(target, out);
+execFileSync('npx', ['biome', 'format', '--write', target], { stdio: 'inherit' });
 console.log(`wrote ${data.codes.length} codes`);
