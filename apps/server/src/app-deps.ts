@@ -1,0 +1,24 @@
+import type { AppConfig } from './config.js';
+import type { Database } from './db/connection.js';
+import type { Clock } from './platform/clock.js';
+import type { Mailer } from './platform/mailer.js';
+import type { MaintenanceService } from './platform/maintenance.js';
+import type { RateLimiter } from './platform/rate-limit.js';
+import type { SessionStore } from './platform/sessions.js';
+
+/** Everything routes and services need, built once in buildApp (`request.server.deps`). */
+export interface AppDeps {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  config: AppConfig;
+  sessions: SessionStore;
+  maintenance: MaintenanceService;
+  rateLimiter: RateLimiter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

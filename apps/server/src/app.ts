@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.js';
+import { type AppConfig, defaultConfig } from './config.js';
+import type { Database } from './db/connection.js';
+import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
+import { discoverModules } from './modules/discover.js';
+import { checkAccess } from './platform/access.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import { registerErrorHandler } from './platform/error-handler.js';
+import { createMailer, type Mailer } from './platform/mailer.js';
+import { MaintenanceService } from './platform/maintenance.js';
+import type { KestrelModule } from './platform/module.js';
+import { RateLimiter } from './platform/rate-limit.js';
+import { registeredContentTypes } from './platform/resource-router.js';
+import { SessionStore } from './platform/sessions.js';
+import { registerWebStatic } from './platform/web-static.js';
+
+export interface BuildAppOptions {
+  db: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  config?: Partial<AppConfig>;
+  /** Pino logging (false in tests). */
+  logger?: boolean;
+  /** Modules to load; default: every src/modules/<name>/module.ts. */
+  modules?: KestrelModule[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The composition root: builds the Fastify app from its dependencies. */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const config: AppConfig = { ...defaultConfig, ...opts.config };
+  const clock = opts.clock ?? systemClock;
+  const { db } = opts;
+  const deps: AppDeps = {
+    db,
+    clock,
+    config,
+    mailer: opts.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom),
+    sessions: new SessionStore(db, clock, {
+      cacheMs: config.sessionCacheMs,
+      idleMs: config.sessionIdleMs,
+      absoluteMs: config.sessionAbsoluteMs,
+    }),
+    maintenance: new MaintenanceService(db, clock),
+    rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
+  };
+
+  const app = Fastify({
+    logger: opts.logger ? { level: config.logLevel } : false,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.decorate('deps', deps);
+  app.decorateRequest('session', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    hsts: false,
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    }
+  });
+  app.addHook('onRequest', checkAccess);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Kestrel API', version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'kestrel_session' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await db.ping();
+      return { status: 'ok' };
+    } catch {
+      reply.code(503);
+      return { status: 'unavailable' };
+    }
+  });
+  const docs = async () => app.swagger();
+  app.get(
+    '/api/docs/',
+    { schema: { hide: true }, config: { access: { audience: 'public' } } },
+    docs,
+  );
+  app.get(
+    '/api/docs/openapi.json',
+    { schema: { hide: true }, config: { access: { audience: 'public' } } },
+    docs,
+  );
+
+  const modules = opts.modules ?? (await discoverModules());
+  const names = new Set<string>();
+  for (const m of modules) {
+    for (const ct of m.contentTypes ?? []) names.add(ct);
+    if (m.routes) await app.register(m.routes);
+  }
+
+  await registerWebStatic(app, config.webDist);
+
+  app.addHook('onReady', async () => {
+    const all = [...names, ...registeredContentTypes()];
+    const values = [...new Set(all)].flatMap((n) => {
+      const [appLabel, model] = n.split('.');
+      return appLabel && model ? [{ appLabel, model }] : [];
+    });
+    if (values.length > 0) {
+      await db.ownerTransaction((tx) =>
+        tx.insert(contentTypes).values(values).onConflictDoNothing(),
+      );
+    }
+  });
+  return app;
+}

@@ -1,0 +1,69 @@
+import { resolve } from 'node:path';
+
+/** Runtime configuration, read once from the environment by main.ts and passed to buildApp. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Directory of the embedded database; null = in-memory. Ignored when databaseUrl is set. */
+  dataDir: string | null;
+  databaseUrl: string | null;
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: string;
+  /** Directory of the built web app (index.html); null = none. */
+  webDist: string | null;
+  /** Milliseconds a session stays in the in-process cache before it is re-read. */
+  sessionCacheMs: number;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  /** Trust X-Forwarded-* (behind a proxy). */
+  trustProxy: boolean;
+  rateLimits: {
+    /** attempts per window per account */
+    perAccount: number;
+    /** attempts per window per address */
+    perAddress: number;
+    windowMs: number;
+  };
+}
+
+export const defaultConfig: AppConfig = {
+  port: 8080,
+  host: '0.0.0.0',
+  dataDir: null,
+  databaseUrl: null,
+  publicUrl: 'http://localhost:8080',
+  smtpUrl: null,
+  mailFrom: 'Kestrel <no-reply@kestrel.test>',
+  logLevel: 'info',
+  webDist: null,
+  sessionCacheMs: 5_000,
+  sessionIdleMs: 30 * 60_000,
+  sessionAbsoluteMs: 12 * 60 * 60_000,
+  trustProxy: false,
+  rateLimits: { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 },
+};
+
+function num(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
+}
+
+/** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
+export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
+  return {
+    ...defaultConfig,
+    port: num(env.PORT, defaultConfig.port),
+    host: env.HOST || defaultConfig.host,
+    dataDir: resolve(cwd, env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || null,
+    publicUrl: (env.PUBLIC_URL || defaultConfig.publicUrl).replace(/\/$/, ''),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,
+    logLevel: env.LOG_LEVEL || defaultConfig.logLevel,
+    webDist: resolve(cwd, env.WEB_DIST || 'apps/web/dist'),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
+  };
+}

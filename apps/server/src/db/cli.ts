@@ -1,0 +1,33 @@
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readConfig } from '../config.js';
+import { openDatabase } from './connection.js';
+import { migrateDatabase } from './migrate.js';
+import { seedDemo } from './seed.js';
+
+// npm run db:migrate | db:seed | db:reset (from the repo root; DATA_DIR / DATABASE_URL apply).
+const root = resolve(import.meta.dirname, '../../../..');
+const config = readConfig(process.env, root);
+const command = process.argv[2];
+
+if (command === 'reset') {
+  if (config.databaseUrl) {
+    const db = await openDatabase(config);
+    await db.ownerExec(
+      'DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public;',
+    );
+    await db.close();
+  } else if (config.dataDir) {
+    rmSync(config.dataDir, { recursive: true, force: true });
+  }
+}
+const db = await openDatabase(config);
+await migrateDatabase(db);
+if (command === 'seed' || command === 'reset') {
+  const seeded = await seedDemo(db);
+  console.log(seeded ? 'Demo data loaded.' : 'Data exists already; nothing seeded.');
+} else if (command !== 'migrate') {
+  console.error('usage: cli.ts migrate|seed|reset');
+  process.exitCode = 1;
+}
+await db.close();

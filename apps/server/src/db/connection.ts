@@ -1,0 +1,265 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzleProxy, type PgRemoteDatabase } from 'drizzle-orm/pg-proxy';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+
+/** The application's database role: not a superuser, cannot bypass RLS, owns no tables. */
+export const APP_ROLE = 'kestrel_app';
+/** The role of the explicit cross-tenant context; equally unprivileged, policies allow all rows. */
+export const OPS_ROLE = 'kestrel_ops';
+
+/** A Drizzle handle bound to one open transaction. Every repository takes one as first argument. */
+export type Tx = PgRemoteDatabase<Record<string, never>>;
+
+/**
+ * What a transaction runs as. `tenant` sees only `customerId`'s rows (none when null);
+ * `all` is the explicit cross-tenant context for ops lists, login look-ups and sessions.
+ */
+export interface TxSettings {
+  scope: 'tenant' | 'all';
+  customerId: number | null;
+  /** Set for subject users so that policies can restrict them to their own rows. */
+  subjectId?: number | null;
+  /** The acting user (product or subject), for policies and triggers that want it. */
+  userId?: number | null;
+}
+
+export type RowMode = 'array' | 'object';
+
+/** The minimum both drivers offer inside a transaction. */
+interface Queryable {
+  query(text: string, params: unknown[], rowMode: RowMode): Promise<{ rows: unknown[] }>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'pg';
+  /**
+   * Runs `fn` in one transaction as the application role with the tenant set. BEGIN, SET LOCAL
+   * ROLE and the settings travel in one round trip; the settings are transaction-local so they
+   * never leak into the next transaction on the same connection.
+   */
+  transaction<T>(settings: TxSettings, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs trusted SQL text (no parameters: only integers and hex may be inlined) in one round trip
+   * inside a transaction with the settings applied; returns the rows of the last statement.
+   */
+  readInline(settings: TxSettings, sqlText: string): Promise<Record<string, unknown>[]>;
+  /** Runs `fn` in a transaction as the connecting (owner) role: migrations, seeds, tests only. */
+  ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs multi-statement SQL as the owner (migrations' companion SQL). */
+  ownerExec(sqlText: string): Promise<void>;
+  /** Applies the generated SQL migrations in `folder` (as the owner). */
+  migrate(folder: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const ident = (v: string) => v; // timestamps, dates and intervals stay text: Drizzle maps them
+const int8 = (v: string) => Number(v);
+/** OIDs whose text form Drizzle expects raw (as its own node-postgres driver does). */
+const RAW_TYPES = new Set([1184, 1114, 1082, 1186, 1231, 1115, 1185, 1187, 1182]);
+
+function settingsSql(s: TxSettings): string {
+  const int = (v: number | null | undefined) => {
+    if (v === null || v === undefined) return '';
+    if (!Number.isSafeInteger(v)) throw new Error('tenant settings must be integers');
+    return String(v);
+  };
+  // The cross-tenant context is a separate role whose policies allow every row (see security.ts).
+  const role = s.scope === 'all' ? OPS_ROLE : APP_ROLE;
+  return (
+    `SET LOCAL ROLE ${role}; SELECT set_config('app.scope', '${s.scope === 'all' ? 'all' : 'tenant'}', true), ` +
+    `set_config('app.customer_id', '${int(s.customerId)}', true), ` +
+    `set_config('app.subject_id', '${int(s.subjectId)}', true), ` +
+    `set_config('app.user_id', '${int(s.userId)}', true)`
+  );
+}
+
+function drizzleOver(q: Queryable): Tx {
+  return drizzleProxy(async (text, params, method) =>
+    q.query(text, params, method === 'all' ? 'array' : 'object'),
+  );
+}
+
+function lastRows(results: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(results) ? results : [results];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const r: unknown = list[i];
+    if (r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) && 'fields' in r) {
+      const fields = r.fields;
+      if (Array.isArray(fields) && fields.length > 0) return r.rows;
+    }
+  }
+  return [];
+}
+
+// ---------------------------------------------------------------- PGlite
+
+const pgliteParsers = {
+  20: int8,
+  1184: ident,
+  1114: ident,
+  1082: ident,
+  1186: ident,
+};
+
+function pgliteQueryable(tx: PgliteTransaction | PGlite): Queryable {
+  return {
+    async query(text, params, rowMode) {
+      const r = await tx.query(text, params, { rowMode, parsers: pgliteParsers });
+      return { rows: r.rows };
+    },
+  };
+}
+
+/** Wraps an open PGlite instance. */
+export function pgliteDatabase(client: PGlite): Database {
+  return {
+    kind: 'pglite',
+    async transaction(settings, fn) {
+      return client.transaction(async (tx) => {
+        await tx.exec(settingsSql(settings));
+        return fn(drizzleOver(pgliteQueryable(tx)));
+      });
+    },
+    async readInline(settings, sqlText) {
+      return client.transaction(async (tx) => {
+        const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
+        return lastRows(results);
+      });
+    },
+    async ownerTransaction(fn) {
+      return client.transaction(async (tx) => fn(drizzleOver(pgliteQueryable(tx))));
+    },
+    async ownerExec(sqlText) {
+      await client.exec(sqlText);
+    },
+    async migrate(folder) {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** Opens the embedded database: on disk under `dataDir`, or in memory when null. */
+export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<PGlite> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ?? undefined, loadDataDir ? { loadDataDir } : {});
+  await client.exec(`SET TIME ZONE 'UTC'`);
+  return client;
+}
+
+// ---------------------------------------------------------------- node-postgres
+
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20) return int8;
+    if (RAW_TYPES.has(oid)) return ident;
+    return format === 'binary'
+      ? pg.types.getTypeParser(oid, 'binary')
+      : pg.types.getTypeParser(oid, 'text');
+  },
+};
+
+function pgQueryable(client: pg.PoolClient): Queryable {
+  return {
+    async query(text, values, rowMode) {
+      const r =
+        rowMode === 'array'
+          ? await client.query({ text, values, rowMode: 'array', types: pgTypes })
+          : await client.query({ text, values, types: pgTypes });
+      return { rows: r.rows };
+    },
+  };
+}
+
+async function withClient<T>(
+  pool: pg.Pool,
+  begin: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query(begin);
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Wraps a node-postgres pool (DATABASE_URL). */
+export function pgDatabase(pool: pg.Pool): Database {
+  return {
+    kind: 'pg',
+    transaction(settings, fn) {
+      return withClient(pool, `BEGIN; ${settingsSql(settings)}`, (c) =>
+        fn(drizzleOver(pgQueryable(c))),
+      );
+    },
+    async readInline(settings, sqlText) {
+      const client = await pool.connect();
+      try {
+        const results: unknown = await client.query(
+          `BEGIN; ${settingsSql(settings)}; ${sqlText}; COMMIT`,
+        );
+        return lastRows(results);
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    ownerTransaction(fn) {
+      return withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c))));
+    },
+    async ownerExec(sqlText) {
+      await pool.query(sqlText);
+    },
+    async migrate(folder) {
+      await migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder });
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export function openPgPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c TimeZone=UTC' });
+  pool.on('error', () => {
+    // An idle client died (server restart); the pool replaces it. Queries report their own errors.
+  });
+  return pool;
+}
+
+/** Opens the database the configuration names. */
+export async function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string | null;
+}): Promise<Database> {
+  if (opts.databaseUrl) return pgDatabase(openPgPool(opts.databaseUrl));
+  return pgliteDatabase(await openPglite(opts.dataDir));
+}

@@ -1,0 +1,81 @@
+import { APP_ROLE, OPS_ROLE } from './connection.js';
+
+/** Tables that carry customer_id but are not tenant-owned (looked up by token before a tenant). */
+const NOT_TENANT_TABLES = ['sessions', 'account_tokens'];
+/** Reference data: the application reads it, migrations and seeds write it. */
+const READ_ONLY_TABLES = ['countries', 'activity_types', 'content_types', 'verbs'];
+/** Insert-only for the application: history must not be rewritten. */
+const INSERT_ONLY_TABLES = ['audit_actions', 'outbox_emails'];
+
+const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
+
+/**
+ * Roles, grants and row-level security that Drizzle migrations cannot express. Idempotent: it
+ * runs after every migration, so tables added by any module are covered: every table with a
+ * `customer_id` column gets FORCE RLS and the tenant policy automatically.
+ *
+ * Two roles, neither a superuser nor BYPASSRLS, neither owning a table:
+ * - kestrel_app sees rows where customer_id = current_setting('app.customer_id');
+ * - kestrel_ops (the explicit cross-tenant context) sees every row.
+ * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
+ */
+export const securitySql = `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_ROLE}') THEN
+    CREATE ROLE ${APP_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${OPS_ROLE}') THEN
+    CREATE ROLE ${OPS_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
+  END IF;
+  IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+    IF NOT pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') THEN
+      EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user);
+    END IF;
+    IF NOT pg_has_role(current_user, '${OPS_ROLE}', 'MEMBER') THEN
+      EXECUTE format('GRANT ${OPS_ROLE} TO %I', current_user);
+    END IF;
+  END IF;
+END $$;
+
+DO $$ DECLARE r text; t record; BEGIN
+  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}'] LOOP
+    EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', r);
+    EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
+    EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
+    FOR t IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LOOP
+      IF t.relname IN (${list(READ_ONLY_TABLES)}) THEN
+        EXECUTE format('GRANT SELECT ON %I TO %I', t.relname, r);
+      ELSIF t.relname IN (${list(INSERT_ONLY_TABLES)}) THEN
+        EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', t.relname, r);
+      ELSE
+        EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO %I', t.relname, r);
+      END IF;
+    END LOOP;
+  END LOOP;
+
+  FOR t IN SELECT c.relname FROM pg_class c
+             JOIN pg_namespace n ON n.oid = c.relnamespace
+             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'customer_id' AND NOT a.attisdropped
+           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+             AND c.relname NOT IN (${list(NOT_TENANT_TABLES)}) LOOP
+    EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t.relname);
+    EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t.relname);
+    EXECUTE format('DROP POLICY IF EXISTS tenant_isolation ON %I', t.relname);
+    EXECUTE format('DROP POLICY IF EXISTS cross_tenant ON %I', t.relname);
+    EXECUTE format($p$CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE}
+      USING (customer_id = nullif(current_setting('app.customer_id', true), '')::integer)
+      WITH CHECK (customer_id = nullif(current_setting('app.customer_id', true), '')::integer)$p$, t.relname);
+    EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE} USING (true) WITH CHECK (true)', t.relname);
+  END LOOP;
+END $$;
+
+ALTER TABLE customers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE customers FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS tenant_isolation ON customers;
+DROP POLICY IF EXISTS cross_tenant ON customers;
+CREATE POLICY tenant_isolation ON customers TO ${APP_ROLE}
+  USING (id = nullif(current_setting('app.customer_id', true), '')::integer)
+  WITH CHECK (id = nullif(current_setting('app.customer_id', true), '')::integer);
+CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE} USING (true) WITH CHECK (true);
+`;

@@ -1,0 +1,127 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createCustomer, type TestApp } from '../../test/helpers.js';
+import { flags } from '../modules/bootstrap/bootstrap.table.js';
+
+let t: TestApp;
+let a: number;
+let b: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    a = (await createCustomer(tx, { name: 'A' })).id;
+    b = (await createCustomer(tx, { name: 'B' })).id;
+    await tx.insert(flags).values([
+      { customerId: a, kind: 'x' },
+      { customerId: b, kind: 'y' },
+      { customerId: b, kind: 'z' },
+    ]);
+  });
+});
+afterAll(() => t.close());
+
+/** The database's own message (Drizzle wraps driver errors). */
+async function failure(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    return cause instanceof Error ? cause.message : String(cause);
+  }
+  return 'no error';
+}
+
+describe('row-level security', () => {
+  it('an unfiltered query returns only the current tenant rows', async () => {
+    const rows = await t.db.transaction({ scope: 'tenant', customerId: b }, (tx) =>
+      tx.select().from(flags),
+    );
+    expect(rows.map((r) => r.kind).sort()).toEqual(['y', 'z']);
+    expect(new Set(rows.map((r) => r.customerId))).toEqual(new Set([b]));
+  });
+
+  it('no tenant means no rows', async () => {
+    const rows = await t.db.transaction({ scope: 'tenant', customerId: null }, (tx) =>
+      tx.select().from(flags),
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses to write a row of another tenant', async () => {
+    expect(
+      await failure(
+        t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+          tx.insert(flags).values({ customerId: b, kind: 'evil' }),
+        ),
+      ),
+    ).toMatch(/row-level security/);
+  });
+
+  it('the tenant does not survive into the next transaction on the same connection', async () => {
+    const pid = sql`pg_backend_pid()`;
+    const first = await t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+      tx.execute<{ pid: number; c: string }>(
+        sql`select ${pid} as pid, current_setting('app.customer_id', true) as c`,
+      ),
+    );
+    expect(first[0]?.c).toBe(String(a));
+    const next = await t.db.ownerTransaction((tx) =>
+      tx.execute<{ pid: number; c: string | null; u: string }>(
+        sql`select ${pid} as pid, current_setting('app.customer_id', true) as c, current_user as u`,
+      ),
+    );
+    // The same connection (PGlite has one; the pool hands back the client just released)...
+    expect(next[0]?.pid).toBe(first[0]?.pid);
+    // ...with neither the tenant nor the role left over.
+    expect(next[0]?.c ?? '').toBe('');
+    expect(next[0]?.u).not.toBe('kestrel_app');
+    const rows = await t.db.transaction({ scope: 'tenant', customerId: null }, (tx) =>
+      tx.select().from(flags),
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('the application role is not a superuser, cannot bypass RLS and owns no table', async () => {
+    const rows = await t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+      tx.execute<{ u: string; super: boolean; bypass: boolean; owned: number }>(sql`
+        select current_user as u, r.rolsuper as super, r.rolbypassrls as bypass,
+          (select count(*)::int from pg_tables where tableowner = current_user) as owned
+        from pg_roles r where r.rolname = current_user`),
+    );
+    expect(rows[0]).toEqual({ u: 'kestrel_app', super: false, bypass: false, owned: 0 });
+  });
+
+  it('forces RLS on every table with a customer_id column', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ relname: string; forced: boolean }>(sql`
+        select c.relname, c.relforcerowsecurity as forced from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        join pg_attribute a on a.attrelid = c.oid and a.attname = 'customer_id'
+        where n.nspname = 'public' and c.relkind = 'r'
+          and c.relname not in ('sessions', 'account_tokens')`),
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.filter((r) => !r.forced)).toEqual([]);
+  });
+
+  it('audit rows are insert-only for the application role', async () => {
+    await t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+      tx.execute(sql`insert into audit_actions (customer_id, verb) values (${a}, 'created')`),
+    );
+    expect(
+      await failure(
+        t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+          tx.execute(sql`update audit_actions set verb = 'deleted'`),
+        ),
+      ),
+    ).toMatch(/permission denied/);
+    expect(
+      await failure(
+        t.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+          tx.execute(sql`delete from audit_actions`),
+        ),
+      ),
+    ).toMatch(/permission denied/);
+  });
+});

@@ -1,0 +1,240 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf } from '../../platform/access.js';
+import { MaintenanceError } from '../../platform/errors.js';
+import { viewWindow } from '../../platform/maintenance.js';
+import { passwordSchema } from '../../platform/password-rule.js';
+import { clearSessionCookie, startSession } from '../../platform/session-cookie.js';
+import {
+  auditLogin,
+  authenticate,
+  consumeTokenSetPassword,
+  registerCustomer,
+  requestPasswordReset,
+} from './accounts.service.js';
+
+const maintenanceWindow = z
+  .object({ start: z.string(), end: z.string(), warning_start: z.string() })
+  .nullable();
+
+export const checkSessionResponse = z.object({
+  authenticated: z.boolean(),
+  csrf_token: z.string(),
+  user_type: z.enum(['ProductUser', 'SubjectUser']).nullable(),
+  session_customer: z.number().nullable(),
+  active_flags: z.number(),
+  maintenance_window: maintenanceWindow,
+});
+
+const loginResponse = z.object({
+  csrf_token: z.string(),
+  user_type: z.enum(['ProductUser', 'SubjectUser']),
+});
+
+const detail = z.object({ detail: z.string() });
+
+/** Per-account and per-address limits for a credential endpoint, checked before hashing. */
+export function limitKeys(request: FastifyRequest, kind: string, account: string) {
+  const { perAccount, perAddress } = request.server.deps.config.rateLimits;
+  return [
+    { key: `${kind}:acct:${account.trim().toLowerCase().slice(0, 254)}`, max: perAccount },
+    { key: `${kind}:ip:${request.ip}`, max: perAddress },
+  ];
+}
+
+/** /api/accounts/: session check, login, logout, password reset, registration. */
+export async function accountsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+
+  r.get(
+    '/api/accounts/check-session/',
+    {
+      schema: { tags: ['accounts'], response: { 200: checkSessionResponse } },
+      config: { access: { audience: 'public', duringMaintenance: true } },
+    },
+    async (request, reply) => {
+      let session = request.session;
+      const user = session?.user ?? null;
+      if (user && !user.isOps) {
+        const open = await deps.maintenance.open();
+        if (open) throw new MaintenanceError(viewWindow(open));
+      }
+      let csrf: string;
+      if (!session) {
+        csrf = await startSession(request, reply, { user: null, customerId: null });
+        session = null;
+      } else {
+        csrf = session.csrfToken;
+      }
+      const customerId = session?.customerId ?? null;
+      let activeFlags = 0;
+      if (user && customerId !== null) {
+        const rows = await deps.db.readInline(
+          { scope: 'tenant', customerId },
+          'select count(*)::int as n from flags where active',
+        );
+        activeFlags = Number(rows[0]?.n ?? 0);
+      }
+      const announced = await deps.maintenance.announced();
+      return {
+        authenticated: user !== null,
+        csrf_token: csrf,
+        user_type: user?.type ?? null,
+        session_customer: user ? customerId : null,
+        active_flags: activeFlags,
+        maintenance_window: announced ? viewWindow(announced) : null,
+      };
+    },
+  );
+
+  r.post(
+    '/api/accounts/login/',
+    {
+      schema: {
+        tags: ['accounts'],
+        body: z.object({
+          username: z.string().trim().min(1, 'Required').max(254),
+          password: z.string().min(1, 'Required').max(1000),
+          totp: z.string().trim().max(10).optional(),
+        }),
+        response: { 200: loginResponse },
+      },
+      config: { access: { audience: 'public', duringMaintenance: true } },
+    },
+    async (request, reply) => {
+      const keys = limitKeys(request, 'login', request.body.username);
+      await deps.rateLimiter.hit(keys);
+      const who = await authenticate(deps, actorOf(request), request.body);
+      const csrf = await startSession(request, reply, {
+        user: { type: who.type, id: who.id },
+        customerId: who.customerId,
+      });
+      await deps.rateLimiter.reset([keys[0]?.key ?? '']);
+      await auditLogin(deps, actorOf(request), who, 'logged_in');
+      return { csrf_token: csrf, user_type: who.type };
+    },
+  );
+
+  r.post(
+    '/api/accounts/logout/',
+    {
+      schema: { tags: ['accounts'] },
+      config: { access: { audience: 'public', duringMaintenance: true } },
+    },
+    async (request, reply) => {
+      const session = request.session;
+      if (session) {
+        const user = session.user;
+        await deps.sessions.destroy(session);
+        if (user) {
+          await auditLogin(
+            deps,
+            actorOf(request),
+            { type: user.type, id: user.id, customerId: session.customerId, name: user.username },
+            'logged_out',
+          );
+        }
+      }
+      clearSessionCookie(request, reply);
+      reply.code(204).send();
+    },
+  );
+
+  r.post(
+    '/api/accounts/password-reset/',
+    {
+      schema: {
+        tags: ['accounts'],
+        body: z.object({ email: z.string().trim().min(1, 'Required').max(254) }),
+        response: { 200: detail },
+      },
+      config: { access: { audience: 'public' } },
+    },
+    async (request) => {
+      await deps.rateLimiter.hit(limitKeys(request, 'reset', request.body.email));
+      await requestPasswordReset(deps, actorOf(request), request.body.email);
+      return { detail: 'Password reset e-mail has been sent.' };
+    },
+  );
+
+  r.post(
+    '/api/accounts/password-reset-confirm/',
+    {
+      schema: {
+        tags: ['accounts'],
+        body: z.object({ token: z.string().min(1, 'Required').max(200), password: passwordSchema }),
+        response: { 200: detail },
+      },
+      config: { access: { audience: 'public' } },
+    },
+    async (request) => {
+      await deps.rateLimiter.hit(limitKeys(request, 'reset-confirm', request.body.token));
+      await consumeTokenSetPassword(
+        deps,
+        actorOf(request),
+        'reset',
+        request.body.token,
+        request.body.password,
+      );
+      return { detail: 'Password has been reset with the new password.' };
+    },
+  );
+
+  r.post(
+    '/api/accounts/registration/',
+    {
+      schema: {
+        tags: ['accounts'],
+        body: z.object({
+          customer_name: z.string().trim().min(1, 'Required').max(200),
+          first_name: z.string().trim().min(1, 'Required').max(60),
+          last_name: z.string().trim().min(1, 'Required').max(60),
+          email: z.email('Invalid email').max(254),
+          password: passwordSchema,
+        }),
+        response: { 201: loginResponse.extend({ customer: z.number() }) },
+      },
+      config: { access: { audience: 'public' } },
+    },
+    async (request, reply) => {
+      await deps.rateLimiter.hit(limitKeys(request, 'register', request.body.email));
+      const who = await registerCustomer(deps, actorOf(request), request.body);
+      const csrf = await startSession(request, reply, {
+        user: { type: who.type, id: who.id },
+        customerId: who.customerId,
+      });
+      reply.code(201);
+      return { csrf_token: csrf, user_type: who.type, customer: who.customerId ?? 0 };
+    },
+  );
+
+  // Subjects claim the account a customer created for them, with the emailed token.
+  r.post(
+    '/api/user/claim-account/',
+    {
+      schema: {
+        tags: ['accounts'],
+        body: z.object({ token: z.string().min(1, 'Required').max(200), password: passwordSchema }),
+        response: { 200: loginResponse },
+      },
+      config: { access: { audience: 'public' } },
+    },
+    async (request, reply) => {
+      await deps.rateLimiter.hit(limitKeys(request, 'claim', request.body.token));
+      const who = await consumeTokenSetPassword(
+        deps,
+        actorOf(request),
+        'claim',
+        request.body.token,
+        request.body.password,
+      );
+      const csrf = await startSession(request, reply, {
+        user: { type: who.type, id: who.id },
+        customerId: who.customerId,
+      });
+      return { csrf_token: csrf, user_type: who.type };
+    },
+  );
+}

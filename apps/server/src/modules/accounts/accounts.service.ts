@@ -1,0 +1,292 @@
+import { ROLE_TEMPLATES } from '@kestrel/domain';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../app-deps.js';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import type { Actor, UserType } from '../../platform/context.js';
+import { NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
+import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { hashToken, newToken } from '../../platform/tokens.js';
+import { checkTotp } from '../../platform/totp.js';
+import { customers } from '../customers/customers.table.js';
+import { findByEmail, findLoginCandidate, type LoginCandidate } from '../users/users.repo.js';
+import { productUserRoles, productUsers, roles, subjectUsers } from '../users/users.table.js';
+import { accountTokens } from './accounts.table.js';
+
+export const INVALID_LOGIN = 'Invalid login details';
+export const MFA_REQUIRED = 'MFA token required';
+const RESET_TTL_MS = 60 * 60_000;
+/** Claim links live longer: subjects may open their invitation days later. */
+export const CLAIM_TTL_MS = 7 * 24 * 60 * 60_000;
+
+export interface LoggedIn {
+  type: UserType;
+  /** username (product) or email (subject) */
+  name: string;
+  id: number;
+  customerId: number | null;
+}
+
+const all = { scope: 'all', customerId: null } as const;
+
+function candidateCustomer(c: LoginCandidate): number | null {
+  return c.row.customerId;
+}
+
+function actorFor(base: Actor, c: LoginCandidate | null): Actor {
+  if (!c) return base;
+  return {
+    ...base,
+    type: c.type,
+    id: c.row.id,
+    name: c.type === 'ProductUser' ? c.row.username : c.row.email,
+    customerId: c.row.customerId,
+  };
+}
+
+/**
+ * Checks username, password and (when the account has TOTP on) the code. Rate limiting has
+ * already run. Wrong details → 401; a TOTP code needed → 400; TOTP failure or replay → 401.
+ * Every outcome except "code required" is audited.
+ */
+export async function authenticate(
+  deps: AppDeps,
+  actor: Actor,
+  input: { username: string; password: string; totp?: string | undefined },
+): Promise<LoggedIn> {
+  const candidate = await deps.db.transaction(all, (tx) => findLoginCandidate(tx, input.username));
+  const active = candidate?.row.isActive ? candidate : null;
+  const ok = await verifyPassword(active?.row.passwordHash ?? null, input.password);
+  const fail = async (verb: 'login_failed' | 'totp_failed' | 'totp_replayed') => {
+    await deps.db.transaction(all, (tx) =>
+      recordAudit(tx, actorFor(actor, active), {
+        verb,
+        objectRepr: input.username.slice(0, 200),
+        customerId: active ? candidateCustomer(active) : null,
+      }),
+    );
+    throw new NotAuthenticatedError(INVALID_LOGIN);
+  };
+  if (!active || !ok) return fail('login_failed');
+
+  if (active.type === 'ProductUser' && active.row.totpEnabled && active.row.totpSecret) {
+    if (!input.totp) throw ValidationError.of('totp', MFA_REQUIRED);
+    const step = await checkTotp(active.row.totpSecret, input.totp, deps.clock.now());
+    if (step === null) return fail('totp_failed');
+    const accepted = await acceptTotpStep(deps, active.row.id, step);
+    if (!accepted) return fail('totp_replayed');
+  }
+  return {
+    type: active.type,
+    id: active.row.id,
+    customerId: candidateCustomer(active),
+    name: active.type === 'ProductUser' ? active.row.username : active.row.email,
+  };
+}
+
+/** Stores the step if it is newer than the last accepted one; false means a replay. */
+export async function acceptTotpStep(
+  deps: AppDeps,
+  userId: number,
+  step: number,
+): Promise<boolean> {
+  const rows = await deps.db.transaction(all, (tx) =>
+    tx
+      .update(productUsers)
+      .set({ totpLastStep: step })
+      .where(
+        and(
+          eq(productUsers.id, userId),
+          sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`,
+        ),
+      )
+      .returning({ id: productUsers.id }),
+  );
+  return rows.length > 0;
+}
+
+export async function auditLogin(
+  deps: AppDeps,
+  actor: Actor,
+  who: LoggedIn & { name: string },
+  verb: 'logged_in' | 'logged_out',
+) {
+  await deps.db.transaction(all, (tx) =>
+    recordAudit(
+      tx,
+      { ...actor, type: who.type, id: who.id, customerId: who.customerId, name: who.name },
+      {
+        verb,
+        contentType: who.type === 'ProductUser' ? 'users.productuser' : 'users.subjectuser',
+        objectId: who.id,
+        customerId: who.customerId,
+      },
+    ),
+  );
+}
+
+/** Creates a single-use token for an account and returns it in clear (for the email link). */
+export async function issueAccountToken(
+  tx: Tx,
+  now: Date,
+  opts: {
+    purpose: 'reset' | 'claim';
+    type: UserType;
+    id: number;
+    customerId: number | null;
+    ttlMs: number;
+  },
+): Promise<string> {
+  const token = newToken();
+  await tx.insert(accountTokens).values({
+    tokenHash: hashToken(token),
+    purpose: opts.purpose,
+    userType: opts.type,
+    userId: opts.id,
+    customerId: opts.customerId,
+    expiresAt: new Date(now.getTime() + opts.ttlMs),
+  });
+  return token;
+}
+
+/** Sends a reset link when the email belongs to an active account; silent otherwise. */
+export async function requestPasswordReset(
+  deps: AppDeps,
+  actor: Actor,
+  email: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  const sent = await deps.db.transaction(all, async (tx) => {
+    const c = await findByEmail(tx, email);
+    if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) return null;
+    const token = await issueAccountToken(tx, now, {
+      purpose: 'reset',
+      type: c.type,
+      id: c.row.id,
+      customerId: c.row.customerId,
+      ttlMs: RESET_TTL_MS,
+    });
+    await recordAudit(tx, actorFor(actor, c), {
+      verb: 'password_reset_requested',
+      objectId: c.row.id,
+      customerId: c.row.customerId,
+    });
+    return { to: c.row.email, token };
+  });
+  if (sent) {
+    const link = `${deps.config.publicUrl}/password-reset/confirm?token=${encodeURIComponent(sent.token)}`;
+    await deps.mailer.send({
+      to: sent.to,
+      subject: 'Reset your Kestrel password',
+      text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
+    });
+  }
+}
+
+/**
+ * Consumes a reset or claim token and sets the password. Ends every session of the account.
+ * Returns the account so the caller may log it in.
+ */
+export async function consumeTokenSetPassword(
+  deps: AppDeps,
+  actor: Actor,
+  purpose: 'reset' | 'claim',
+  token: string,
+  password: string,
+): Promise<LoggedIn> {
+  const now = deps.clock.now();
+  const passwordHash = await hashPassword(password);
+  const who = await deps.db.transaction(all, async (tx) => {
+    const [t] = await tx
+      .update(accountTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(accountTokens.tokenHash, hashToken(token)),
+          eq(accountTokens.purpose, purpose),
+          isNull(accountTokens.usedAt),
+          gt(accountTokens.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!t) throw ValidationError.of('token', 'Invalid or expired token');
+    const type = t.userType === 'SubjectUser' ? 'SubjectUser' : 'ProductUser';
+    if (type === 'ProductUser') {
+      await tx
+        .update(productUsers)
+        .set({ passwordHash, passwordChangedAt: now })
+        .where(eq(productUsers.id, t.userId));
+    } else {
+      await tx
+        .update(subjectUsers)
+        .set({ passwordHash, passwordChangedAt: now })
+        .where(eq(subjectUsers.id, t.userId));
+    }
+    const result: LoggedIn = { type, id: t.userId, customerId: t.customerId, name: '' };
+    await recordAudit(
+      tx,
+      { ...actor, type, id: t.userId, customerId: t.customerId },
+      {
+        verb: purpose === 'claim' ? 'account_claimed' : 'password_changed',
+        contentType: type === 'ProductUser' ? 'users.productuser' : 'users.subjectuser',
+        objectId: t.userId,
+        customerId: t.customerId,
+      },
+    );
+    return result;
+  });
+  await deps.sessions.destroyAllForUser(who.type, who.id);
+  return who;
+}
+
+/** A new customer with its first administrator (self-service signup). */
+export async function registerCustomer(
+  deps: AppDeps,
+  actor: Actor,
+  input: {
+    customer_name: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+    password: string;
+  },
+): Promise<LoggedIn> {
+  const passwordHash = await hashPassword(input.password);
+  return deps.db.transaction(all, async (tx) => {
+    const taken = await findLoginCandidate(tx, input.email);
+    if (taken) throw ValidationError.of('email', 'A user with this email already exists.');
+    const [customer] = await tx.insert(customers).values({ name: input.customer_name }).returning();
+    if (!customer) throw new Error('customer insert returned nothing');
+    const [role] = await tx
+      .insert(roles)
+      .values({ customerId: customer.id, name: 'admin', permissions: [...ROLE_TEMPLATES.admin] })
+      .returning();
+    const [user] = await tx
+      .insert(productUsers)
+      .values({
+        customerId: customer.id,
+        username: input.email.toLowerCase(),
+        email: input.email.toLowerCase(),
+        firstName: input.first_name,
+        lastName: input.last_name,
+        passwordHash,
+      })
+      .returning();
+    if (!role || !user) throw new Error('registration insert returned nothing');
+    await tx
+      .insert(productUserRoles)
+      .values({ customerId: customer.id, userId: user.id, roleId: role.id });
+    await recordAudit(
+      tx,
+      { ...actor, type: 'ProductUser', id: user.id, customerId: customer.id, name: user.username },
+      {
+        verb: 'registered',
+        contentType: 'customers.customer',
+        objectId: customer.id,
+        objectRepr: customer.name,
+        customerId: customer.id,
+      },
+    );
+    return { type: 'ProductUser', id: user.id, customerId: customer.id, name: user.username };
+  });
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { registerResource } from '../../platform/resource-router.js';
+import { auditActions } from './audit.table.js';
+
+type Row = typeof auditActions.$inferSelect;
+
+export const presentAuditAction = (a: Row) => ({
+  id: a.id,
+  customer: a.customerId,
+  actor_type: a.actorType,
+  actor: a.actorId,
+  actor_name: a.actorName,
+  verb: a.verb,
+  content_type: a.contentType,
+  object_id: a.objectId,
+  object_repr: a.objectRepr,
+  changes: a.changes,
+  created_at: a.createdAt.toISOString(),
+});
+
+const output = z.object({
+  id: z.number(),
+  customer: z.number().nullable(),
+  actor_type: z.string().nullable(),
+  actor: z.number().nullable(),
+  actor_name: z.string(),
+  verb: z.string(),
+  content_type: z.string(),
+  object_id: z.string().nullable(),
+  object_repr: z.string(),
+  changes: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+const common = {
+  table: auditActions,
+  id: auditActions.id,
+  contentType: 'audit.auditaction',
+  operations: ['list', 'retrieve'] as const,
+  access: { read: { permissions: ['audit.view_auditaction' as const] } },
+  present: presentAuditAction,
+  output,
+  filters: {
+    verb: auditActions.verb,
+    content_type: auditActions.contentType,
+    object_id: auditActions.objectId,
+    actor: auditActions.actorId,
+    actor_type: auditActions.actorType,
+  },
+  search: [auditActions.objectRepr, auditActions.actorName],
+  ordering: { created_at: auditActions.createdAt },
+};
+
+/** /api/audit-actions/ (the session customer's) and /api/ops/audit-actions/ (every customer). */
+export async function auditRoutes(app: FastifyInstance) {
+  registerResource(app, { ...common, path: '/api/audit-actions/' });
+  registerResource(app, {
+    ...common,
+    path: '/api/ops/audit-actions/',
+    context: 'ops',
+    filters: { ...common.filters, customer: auditActions.customerId },
+  });
+}

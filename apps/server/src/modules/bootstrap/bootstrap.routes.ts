@@ -1,0 +1,129 @@
+import { asc, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { withTenant } from '../../platform/access.js';
+import { registerResource } from '../../platform/resource-router.js';
+import { customerEntitlements } from '../customers/customers.table.js';
+import { activityTypes, contentTypes, countries, verbs } from './bootstrap.table.js';
+
+const countryMap = z.record(
+  z.string(),
+  z.object({
+    name: z.string(),
+    nationality: z.string(),
+    deprecated: z.boolean(),
+    ebulk_missing: z.boolean(),
+  }),
+);
+
+/** Bootstrap data the web app loads after login. */
+export async function bootstrapRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  for (const [path, audience] of [
+    ['/api/content-types/', 'product'],
+    ['/api/s/content-types/', 'subject'],
+  ] as const) {
+    registerResource(app, {
+      path,
+      table: contentTypes,
+      id: contentTypes.id,
+      contentType: 'contenttypes.contenttype',
+      operations: ['list', 'retrieve'],
+      access: { read: { audience } },
+      present: (c) => ({ id: c.id, app_label: c.appLabel, model: c.model }),
+      filters: { app_label: contentTypes.appLabel, model: contentTypes.model },
+      defaultOrdering: 'id',
+    });
+  }
+
+  registerResource(app, {
+    path: '/api/activity-types/',
+    table: activityTypes,
+    id: activityTypes.id,
+    contentType: 'activities.activitytype',
+    operations: ['list', 'retrieve'],
+    access: { read: { audience: 'authenticated' } },
+    present: (t) => ({ id: t.id, code: t.code, name: t.name, kind: t.kind }),
+    filters: { code: activityTypes.code, kind: activityTypes.kind },
+    search: [activityTypes.name, activityTypes.code],
+    ordering: { name: activityTypes.name, code: activityTypes.code },
+    defaultOrdering: 'id',
+    // The session customer's types (RLS limits customer_activity_types); ops outside a customer see all.
+    where: ({ actor }): SQL | undefined =>
+      actor.isOps && actor.customerId === null
+        ? undefined
+        : sql`exists (select 1 from customer_activity_types cat
+               where cat.activity_type_id = ${activityTypes.id} and cat.enabled)`,
+  });
+
+  registerResource(app, {
+    path: '/api/verbs/',
+    table: verbs,
+    id: verbs.id,
+    contentType: 'audit.verb',
+    operations: ['list', 'retrieve'],
+    access: { read: { audience: 'authenticated' } },
+    present: (v) => ({ id: v.id, code: v.code, name: v.name }),
+    defaultOrdering: 'id',
+  });
+
+  registerResource(app, {
+    path: '/api/entitlements/',
+    table: customerEntitlements,
+    id: customerEntitlements.id,
+    contentType: 'customers.entitlement',
+    operations: ['list', 'retrieve'],
+    access: { read: { audience: 'authenticated' } },
+    present: (e) => ({ id: e.id, entitlement: e.entitlement }),
+    defaultOrdering: 'id',
+  });
+
+  r.get(
+    '/api/flags/active-count/',
+    {
+      schema: { tags: ['flags'], response: { 200: z.object({ active: z.number() }) } },
+      config: { access: { permissions: ['flags.view_flag'] } },
+    },
+    async (request) => {
+      const customerId = request.session?.customerId ?? null;
+      if (customerId === null) return { active: 0 };
+      const rows = await app.deps.db.readInline(
+        { scope: 'tenant', customerId },
+        'select count(*)::int as n from flags where active',
+      );
+      return { active: Number(rows[0]?.n ?? 0) };
+    },
+  );
+
+  const countriesHandler = async (request: Parameters<typeof withTenant>[0]) => {
+    const rows = await withTenant(request, (tx) =>
+      tx.select().from(countries).orderBy(asc(countries.sortOrder), asc(countries.name)),
+    );
+    return Object.fromEntries(
+      rows.map((c) => [
+        c.code,
+        {
+          name: c.name,
+          nationality: c.nationality,
+          deprecated: c.deprecated,
+          ebulk_missing: c.ebulkMissing,
+        },
+      ]),
+    );
+  };
+  r.get(
+    '/api/countries/',
+    {
+      schema: { tags: ['bootstrap'], response: { 200: countryMap } },
+      config: { access: { audience: 'authenticated' } },
+    },
+    countriesHandler,
+  );
+  r.get(
+    '/api/s/cases/country-map/',
+    { schema: { tags: ['bootstrap'], response: { 200: countryMap } } },
+    countriesHandler,
+  );
+}

@@ -1,0 +1,48 @@
+import {
+  boolean,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt, customerIdColumn, idColumn } from '../../db/columns.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+
+/** A tenant. RLS: a session sees only its own customer row (ops lists use the `all` scope). */
+export const customers = pgTable('customers', {
+  id: idColumn().primaryKey(),
+  name: varchar('name', { length: 200 }).notNull(),
+  demoMode: boolean('demo_mode').notNull().default(false),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/** Entitlements a customer holds (regportals, cycles, subject_dedup). */
+export const customerEntitlements = pgTable(
+  'customer_entitlements',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    entitlement: varchar('entitlement', { length: 50 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    uniqueIndex('customer_entitlements_unique').on(t.customerId, t.entitlement),
+  ],
+);
+
+/** The activity types a customer may order. */
+export const customerActivityTypes = pgTable(
+  'customer_activity_types',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    activityTypeId: integer('activity_type_id')
+      .notNull()
+      .references(() => activityTypes.id),
+    enabled: boolean('enabled').notNull().default(true),
+    note: text('note'),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.activityTypeId] })],
+);

@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ValidationError } from '../../platform/errors.js';
+import { registerResource } from '../../platform/resource-router.js';
+import { maintenanceWindows } from './maintenance.table.js';
+
+type Row = typeof maintenanceWindows.$inferSelect;
+const present = (w: Row) => ({
+  id: w.id,
+  start: w.start.toISOString(),
+  end: w.end.toISOString(),
+  warning_start: w.warningStart.toISOString(),
+  reason: w.reason,
+});
+
+const body = z.object({
+  start: z.iso.datetime({ offset: true, error: 'Invalid date' }),
+  end: z.iso.datetime({ offset: true, error: 'Invalid date' }),
+  warning_start: z.iso.datetime({ offset: true, error: 'Invalid date' }),
+  reason: z.string().max(200).default(''),
+});
+
+function checkOrder(start: Date, end: Date, warningStart: Date) {
+  if (end <= start) throw ValidationError.of('end', 'End must be after start.');
+  if (warningStart > start)
+    throw ValidationError.of('warning_start', 'Warning start must not be after start.');
+}
+
+/** /api/ops/maintenance-windows/ (ops staff schedule outages). */
+export async function maintenanceRoutes(app: FastifyInstance) {
+  const forget = () => app.deps.maintenance.forget();
+  registerResource(app, {
+    path: '/api/ops/maintenance-windows/',
+    table: maintenanceWindows,
+    id: maintenanceWindows.id,
+    contentType: 'maintenance.maintenancewindow',
+    context: 'ops',
+    access: { write: { permissions: ['maintenance.change_maintenancewindow'] } },
+    present,
+    repr: (w) => `${w.start.toISOString()} – ${w.end.toISOString()}`,
+    ordering: { start: maintenanceWindows.start, end: maintenanceWindows.end },
+    defaultOrdering: '-start',
+    create: {
+      body,
+      run: async ({ tx, actor }, d) => {
+        const v = {
+          start: new Date(d.start),
+          end: new Date(d.end),
+          warningStart: new Date(d.warning_start),
+        };
+        checkOrder(v.start, v.end, v.warningStart);
+        const [row] = await tx
+          .insert(maintenanceWindows)
+          .values({ ...v, reason: d.reason, createdBy: actor.id })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        forget();
+        return row;
+      },
+    },
+    update: {
+      body,
+      run: async ({ tx }, existing, d) => {
+        const v = {
+          start: d.start ? new Date(d.start) : existing.start,
+          end: d.end ? new Date(d.end) : existing.end,
+          warningStart: d.warning_start ? new Date(d.warning_start) : existing.warningStart,
+        };
+        checkOrder(v.start, v.end, v.warningStart);
+        const [row] = await tx
+          .update(maintenanceWindows)
+          .set({ ...v, ...(d.reason !== undefined ? { reason: d.reason } : {}) })
+          .where(eqId(existing.id))
+          .returning();
+        if (!row) throw new Error('update returned nothing');
+        forget();
+        return row;
+      },
+    },
+    remove: {
+      run: async ({ tx }, existing) => {
+        await tx.delete(maintenanceWindows).where(eqId(existing.id));
+        forget();
+      },
+    },
+  });
+}
+
+const eqId = (id: number) => eq(maintenanceWindows.id, id);

@@ -1,0 +1,134 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf, requireUser, withOpsContext } from '../../platform/access.js';
+import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { registerResource } from '../../platform/resource-router.js';
+import { startSession } from '../../platform/session-cookie.js';
+import { customerEntitlements, customers } from '../customers/customers.table.js';
+
+type CustomerRow = typeof customers.$inferSelect;
+const presentCustomer = (c: CustomerRow) => ({
+  id: c.id,
+  name: c.name,
+  demo_mode: c.demoMode,
+  is_active: c.isActive,
+  created_at: c.createdAt.toISOString(),
+});
+
+const sessionResponse = z.object({
+  csrf_token: z.string(),
+  session_customer: z.number().nullable(),
+});
+
+/** /api/ops/: customers across tenants and the ops session (acting for one customer). */
+export async function opsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(app, {
+    path: '/api/ops/customers/',
+    table: customers,
+    id: customers.id,
+    contentType: 'customers.customer',
+    context: 'ops',
+    operations: ['list', 'retrieve', 'create', 'update', 'partial_update'],
+    access: {
+      read: { permissions: ['customers.view_all_customers'] },
+      write: { permissions: ['customers.change_customer'] },
+      create: { permissions: ['customers.add_customer'] },
+    },
+    present: presentCustomer,
+    repr: (c) => c.name,
+    filters: { demo_mode: customers.demoMode, is_active: customers.isActive },
+    search: [customers.name],
+    ordering: { name: customers.name, created_at: customers.createdAt },
+    defaultOrdering: 'name',
+    create: {
+      body: z.object({
+        name: z.string().trim().min(1, 'Required').max(200),
+        demo_mode: z.boolean().default(false),
+        entitlements: z.array(z.enum(['regportals', 'cycles', 'subject_dedup'])).default([]),
+      }),
+      run: async ({ tx }, data) => {
+        const [row] = await tx
+          .insert(customers)
+          .values({ name: data.name, demoMode: data.demo_mode })
+          .returning();
+        if (!row) throw new Error('insert returned nothing');
+        if (data.entitlements.length > 0) {
+          await tx
+            .insert(customerEntitlements)
+            .values(data.entitlements.map((entitlement) => ({ customerId: row.id, entitlement })));
+        }
+        return row;
+      },
+    },
+    update: {
+      body: z.object({
+        name: z.string().trim().min(1, 'Required').max(200),
+        demo_mode: z.boolean(),
+        is_active: z.boolean(),
+      }),
+    },
+  });
+
+  const switchCustomer = async (
+    request: Parameters<typeof actorOf>[0],
+    reply: Parameters<typeof startSession>[1],
+    customerId: number | null,
+  ) => {
+    const user = requireUser(request);
+    const previous = request.session?.customerId ?? null;
+    if (customerId !== null) {
+      const found = await withOpsContext(request, (tx) =>
+        tx
+          .select({ id: customers.id })
+          .from(customers)
+          .where(eq(customers.id, customerId))
+          .limit(1),
+      );
+      if (found.length === 0) throw new NotFoundError();
+    }
+    const csrf = await startSession(request, reply, {
+      user: { type: user.type, id: user.id },
+      customerId,
+      keepAuthTime: true,
+    });
+    await withOpsContext(request, (tx) =>
+      recordAudit(
+        tx,
+        { ...actorOf(request), customerId: customerId ?? previous },
+        {
+          verb: customerId === null ? 'ops_session_ended' : 'ops_session_started',
+          contentType: 'customers.customer',
+          objectId: customerId ?? previous,
+        },
+      ),
+    );
+    return { csrf_token: csrf, session_customer: customerId };
+  };
+
+  r.post(
+    '/api/ops/session/',
+    {
+      schema: {
+        tags: ['ops'],
+        body: z.object({ customer: z.number().int().positive() }),
+        response: { 200: sessionResponse },
+      },
+      config: { access: { permissions: ['customers.ops_access'] } },
+    },
+    (request, reply) => switchCustomer(request, reply, request.body.customer),
+  );
+
+  r.delete(
+    '/api/ops/session/',
+    {
+      schema: { tags: ['ops'], response: { 200: sessionResponse } },
+      config: { access: { permissions: ['customers.ops_access'] } },
+    },
+    (request, reply) => switchCustomer(request, reply, null),
+  );
+}

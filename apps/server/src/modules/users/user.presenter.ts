@@ -1,0 +1,53 @@
+import type { Entitlement, Permission } from '@kestrel/domain';
+import type { ProductUserRow, SubjectUserRow } from './users.repo.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentProductUser(
+  u: ProductUserRow,
+  extra: {
+    roles: string[];
+    isOps: boolean;
+    customer: { id: number; name: string; demo_mode: boolean } | null;
+    permissions: readonly Permission[];
+    entitlements: readonly Entitlement[];
+  },
+) {
+  return {
+    id: u.id,
+    user_type: 'ProductUser' as const,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    username: u.username,
+    email: u.email,
+    job_title: u.jobTitle,
+    dark_mode: u.darkMode,
+    totp_enabled: u.totpEnabled,
+    notifications: u.notifications,
+    avatar: u.avatar,
+    roles: extra.roles,
+    is_ops: extra.isOps,
+    customer: extra.customer,
+    session_permissions: [...extra.permissions].sort(),
+    entitlements: [...extra.entitlements],
+    terms_agreed_at: iso(u.termsAgreedAt),
+  };
+}
+
+export function presentSubjectUser(u: SubjectUserRow) {
+  return {
+    id: u.id,
+    user_type: 'SubjectUser' as const,
+    first_name: u.firstName,
+    last_name: u.lastName,
+    middlename: u.middlename,
+    email: u.email,
+    dark_mode: u.darkMode,
+    dob: u.dob,
+    can_change_dob: u.canChangeDob,
+    phone_number: u.phoneNumber,
+    terms_agreed_at: iso(u.termsAgreedAt),
+    dbs_email_notifications: u.dbsEmailNotifications,
+    dvla_reconsents: u.dvlaReconsents,
+  };
+}

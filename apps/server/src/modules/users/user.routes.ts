@@ -1,0 +1,296 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Tx } from '../../db/connection.js';
+import { actorOf, requireUser } from '../../platform/access.js';
+import { diffChanges, recordAudit } from '../../platform/audit.js';
+import type { SessionUser } from '../../platform/context.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { startSession } from '../../platform/session-cookie.js';
+import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
+import { limitKeys } from '../accounts/accounts.routes.js';
+import { acceptTotpStep } from '../accounts/accounts.service.js';
+import { presentProductUser, presentSubjectUser } from './user.presenter.js';
+import { getCustomer, getProductUser, getSubjectUser, roleNamesOf } from './users.repo.js';
+import { productUsers, subjectUsers } from './users.table.js';
+
+const all = { scope: 'all', customerId: null } as const;
+
+/** The profile of the logged-in user (product or subject shape). */
+async function profileOf(request: FastifyRequest, tx: Tx, user: SessionUser) {
+  const session = request.session;
+  if (user.type === 'SubjectUser') {
+    const row = await getSubjectUser(tx, user.id);
+    if (!row) throw new NotFoundError();
+    return presentSubjectUser(row);
+  }
+  const row = await getProductUser(tx, user.id);
+  if (!row) throw new NotFoundError();
+  const customerId = session?.customerId ?? null;
+  const customer = customerId === null ? null : await getCustomer(tx, customerId);
+  return presentProductUser(row, {
+    roles: await roleNamesOf(tx, user.id),
+    isOps: user.isOps,
+    customer: customer
+      ? { id: customer.id, name: customer.name, demo_mode: customer.demoMode }
+      : null,
+    permissions: [...user.permissions],
+    entitlements: session?.entitlements ?? [],
+  });
+}
+
+/** Profile reads run in the ops context: an ops user's own row has no customer. */
+function profileTx<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const u = requireUser(request);
+  return request.server.deps.db.transaction(
+    { scope: 'all', customerId: request.session?.customerId ?? null, userId: u.id },
+    fn,
+  );
+}
+
+const productUpdate = z.object({
+  first_name: z.string().trim().min(1, 'Required').max(60),
+  last_name: z.string().trim().min(1, 'Required').max(60),
+  job_title: z.string().trim().max(100),
+  dark_mode: z.boolean(),
+  notifications: z.boolean(),
+  avatar: z.string().max(500).nullable(),
+  terms_agreed: z.boolean(),
+});
+
+const subjectUpdate = z.object({
+  first_name: z.string().trim().min(1, 'Required').max(60),
+  last_name: z.string().trim().min(1, 'Required').max(60),
+  middlename: z.string().trim().max(60),
+  dark_mode: z.boolean(),
+  dob: z.iso.date('Invalid date').nullable(),
+  phone_number: z.string().trim().max(30),
+  dbs_email_notifications: z.boolean(),
+  terms_agreed: z.boolean(),
+});
+
+const profileResponse = z.record(z.string(), z.unknown());
+const totpBody = z.object({ totp: z.string().trim().min(1, 'Required').max(10) });
+
+/** /api/user/: the profile and its TOTP settings. */
+export async function userRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+  const authenticated = { access: { audience: 'authenticated' as const } };
+
+  r.get(
+    '/api/user/',
+    { schema: { tags: ['user'], response: { 200: profileResponse } }, config: authenticated },
+    async (request) => {
+      const user = requireUser(request);
+      return profileTx(request, (tx) => profileOf(request, tx, user));
+    },
+  );
+
+  r.put(
+    '/api/user/',
+    {
+      schema: {
+        tags: ['user'],
+        body: z.looseObject({}),
+        response: { 200: profileResponse },
+      },
+      config: authenticated,
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const now = deps.clock.now();
+      const schema =
+        user.type === 'SubjectUser' ? subjectUpdate.partial() : productUpdate.partial();
+      const parsed = schema.safeParse(request.body);
+      if (!parsed.success) {
+        const fields: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues) {
+          const key = issue.path.join('.') || 'non_field_errors';
+          fields[key] = [...(fields[key] ?? []), issue.message];
+        }
+        throw new ValidationError(fields);
+      }
+      const out = await profileTx(request, async (tx) => {
+        const before = await profileOf(request, tx, user);
+        const d = parsed.data;
+        const terms = d.terms_agreed === true ? { termsAgreedAt: now } : {};
+        if (user.type === 'SubjectUser') {
+          const s = d as z.infer<typeof subjectUpdate>;
+          const row = await getSubjectUser(tx, user.id);
+          if (s.dob !== undefined && row && !row.canChangeDob && s.dob !== row.dob) {
+            throw ValidationError.of('dob', 'Date of birth cannot be changed.');
+          }
+          await tx
+            .update(subjectUsers)
+            .set({
+              ...(s.first_name !== undefined ? { firstName: s.first_name } : {}),
+              ...(s.last_name !== undefined ? { lastName: s.last_name } : {}),
+              ...(s.middlename !== undefined ? { middlename: s.middlename } : {}),
+              ...(s.dark_mode !== undefined ? { darkMode: s.dark_mode } : {}),
+              ...(s.dob !== undefined ? { dob: s.dob } : {}),
+              ...(s.phone_number !== undefined ? { phoneNumber: s.phone_number } : {}),
+              ...(s.dbs_email_notifications !== undefined
+                ? { dbsEmailNotifications: s.dbs_email_notifications }
+                : {}),
+              ...terms,
+            })
+            .where(eq(subjectUsers.id, user.id));
+        } else {
+          const p = d as z.infer<typeof productUpdate>;
+          await tx
+            .update(productUsers)
+            .set({
+              ...(p.first_name !== undefined ? { firstName: p.first_name } : {}),
+              ...(p.last_name !== undefined ? { lastName: p.last_name } : {}),
+              ...(p.job_title !== undefined ? { jobTitle: p.job_title } : {}),
+              ...(p.dark_mode !== undefined ? { darkMode: p.dark_mode } : {}),
+              ...(p.notifications !== undefined ? { notifications: p.notifications } : {}),
+              ...(p.avatar !== undefined ? { avatar: p.avatar } : {}),
+              ...terms,
+            })
+            .where(eq(productUsers.id, user.id));
+        }
+        const after = await profileOf(request, tx, user);
+        await recordAudit(tx, actorOf(request), {
+          verb: 'updated',
+          contentType: user.type === 'SubjectUser' ? 'users.subjectuser' : 'users.productuser',
+          objectId: user.id,
+          objectRepr: user.username,
+          changes: diffChanges(before, after),
+          customerId: user.homeCustomerId,
+        });
+        return after;
+      });
+      deps.sessions.forgetUser(user.type, user.id);
+      return out;
+    },
+  );
+
+  const productOnly = (request: FastifyRequest) => {
+    const user = requireUser(request);
+    if (user.type !== 'ProductUser') throw new PermissionDeniedError();
+    return user;
+  };
+
+  r.patch(
+    '/api/user/totp-generate/',
+    {
+      schema: {
+        tags: ['user'],
+        response: { 200: z.object({ secret: z.string(), otpauth_url: z.string() }) },
+      },
+      config: authenticated,
+    },
+    async (request) => {
+      const user = productOnly(request);
+      const secret = newTotpSecret();
+      await deps.db.transaction(all, (tx) =>
+        tx
+          .update(productUsers)
+          .set({ totpPendingSecret: secret })
+          .where(eq(productUsers.id, user.id)),
+      );
+      return { secret, otpauth_url: totpUri(secret, user.username) };
+    },
+  );
+
+  /** Checks a code against the user's pending or current secret, with replay protection. */
+  async function verifyCode(request: FastifyRequest, which: 'pending' | 'current', code: string) {
+    const user = productOnly(request);
+    await deps.rateLimiter.hit(limitKeys(request, 'totp', String(user.id)));
+    const row = await deps.db.transaction(all, (tx) => getProductUser(tx, user.id));
+    const secret = which === 'pending' ? row?.totpPendingSecret : row?.totpSecret;
+    const step = secret ? await checkTotp(secret, code, deps.clock.now()) : null;
+    const accepted = step !== null && (await acceptTotpStep(deps, user.id, step));
+    if (!accepted) {
+      await deps.db.transaction(all, (tx) =>
+        recordAudit(tx, actorOf(request), {
+          verb: step === null ? 'totp_failed' : 'totp_replayed',
+          contentType: 'users.productuser',
+          objectId: user.id,
+          customerId: user.homeCustomerId,
+        }),
+      );
+      throw ValidationError.of('totp', 'Invalid code');
+    }
+    return user;
+  }
+
+  /** After a TOTP change: end the user's other sessions and rotate this one. */
+  async function afterSecurityChange(
+    request: FastifyRequest,
+    reply: Parameters<typeof startSession>[1],
+    user: SessionUser,
+  ) {
+    const session = request.session;
+    await deps.sessions.destroyAllForUser(user.type, user.id, session?.id);
+    await startSession(request, reply, {
+      user: { type: user.type, id: user.id },
+      customerId: session?.customerId ?? null,
+      keepCsrf: true,
+      keepAuthTime: true,
+    });
+  }
+
+  r.patch(
+    '/api/user/totp-validate/',
+    {
+      schema: { tags: ['user'], body: totpBody, response: { 200: profileResponse } },
+      config: authenticated,
+    },
+    async (request, reply) => {
+      const user = await verifyCode(request, 'pending', request.body.totp);
+      await deps.db.transaction(all, async (tx) => {
+        const row = await getProductUser(tx, user.id);
+        await tx
+          .update(productUsers)
+          .set({
+            totpSecret: row?.totpPendingSecret ?? null,
+            totpPendingSecret: null,
+            totpEnabled: true,
+          })
+          .where(eq(productUsers.id, user.id));
+        await recordAudit(tx, actorOf(request), {
+          verb: 'totp_enabled',
+          contentType: 'users.productuser',
+          objectId: user.id,
+          customerId: user.homeCustomerId,
+        });
+      });
+      await afterSecurityChange(request, reply, user);
+      return profileTx(request, (tx) => profileOf(request, tx, user));
+    },
+  );
+
+  r.patch(
+    '/api/user/totp-disable/',
+    {
+      schema: { tags: ['user'], body: totpBody, response: { 200: profileResponse } },
+      config: authenticated,
+    },
+    async (request, reply) => {
+      const user = await verifyCode(request, 'current', request.body.totp);
+      await deps.db.transaction(all, async (tx) => {
+        await tx
+          .update(productUsers)
+          .set({
+            totpSecret: null,
+            totpPendingSecret: null,
+            totpEnabled: false,
+            totpLastStep: null,
+          })
+          .where(eq(productUsers.id, user.id));
+        await recordAudit(tx, actorOf(request), {
+          verb: 'totp_disabled',
+          contentType: 'users.productuser',
+          objectId: user.id,
+          customerId: user.homeCustomerId,
+        });
+      });
+      await afterSecurityChange(request, reply, user);
+      return profileTx(request, (tx) => profileOf(request, tx, user));
+    },
+  );
+}

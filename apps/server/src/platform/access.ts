@@ -1,0 +1,163 @@
+import type { Entitlement, Permission } from '@kestrel/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Tx } from '../db/connection.js';
+import { recordAudit } from './audit.js';
+import type { Actor, SessionState, SessionUser } from './context.js';
+import {
+  CsrfError,
+  MaintenanceError,
+  NotAuthenticatedError,
+  PermissionDeniedError,
+} from './errors.js';
+import { viewWindow } from './maintenance.js';
+import { safeEqual } from './tokens.js';
+
+/**
+ * Who may call a route:
+ * - `public`: anyone (a session is still needed for CSRF on unsafe methods);
+ * - `authenticated`: any logged-in user; `product`: customer or ops staff;
+ * - `subject`: subject users; `ops`: operations staff.
+ * Paths decide first: /api/ops/ is ops, /api/s/ and /api/lms/s/ are subject,
+ * /api/public/ and /api/lms/public/ are public. Elsewhere the default is `product`.
+ */
+export type Audience = 'public' | 'authenticated' | 'product' | 'subject' | 'ops';
+
+/** Declared on each route as `config: { access: {...} }`; checked in one place (`checkAccess`). */
+export interface RouteAccess {
+  audience?: Audience;
+  permissions?: readonly Permission[];
+  entitlements?: readonly Entitlement[];
+  /** Still answer while a maintenance window is open (login, logout, check-session). */
+  duringMaintenance?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    /** The valid session of this request, or null. Set by `checkAccess`. */
+    session: SessionState | null;
+  }
+}
+
+export const SESSION_COOKIE = 'kestrel_session';
+export const CSRF_HEADER = 'x-csrftoken';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The audience a path belongs to, whatever a route declares. */
+export function audienceOf(url: string, declared: Audience | undefined): Audience {
+  if (url.startsWith('/api/ops/')) return 'ops';
+  if (url.startsWith('/api/s/') || url.startsWith('/api/lms/s/')) return 'subject';
+  if (url.startsWith('/api/public/') || url.startsWith('/api/lms/public/')) return 'public';
+  return declared ?? 'product';
+}
+
+/** The user of the request; throws 401 when there is none. */
+export function requireUser(request: FastifyRequest): SessionUser {
+  const user = request.session?.user;
+  if (!user) throw new NotAuthenticatedError();
+  return user;
+}
+
+/** The actor of the request for services and audit. */
+export function actorOf(request: FastifyRequest): Actor {
+  const s = request.session;
+  const u = s?.user ?? null;
+  return {
+    type: u?.type ?? null,
+    id: u?.id ?? null,
+    name: u?.name || u?.username || 'anonymous',
+    customerId: s?.customerId ?? null,
+    isOps: u?.isOps ?? false,
+    permissions: u?.permissions ?? new Set(),
+    ip: request.ip,
+    requestId: String(request.id),
+  };
+}
+
+/** Runs `fn` in one transaction scoped to the session's customer (RLS does the filtering). */
+export function withTenant<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const s = request.session;
+  const u = s?.user;
+  return request.server.deps.db.transaction(
+    {
+      scope: 'tenant',
+      customerId: s?.customerId ?? null,
+      subjectId: u?.type === 'SubjectUser' ? u.id : null,
+      userId: u?.id ?? null,
+    },
+    fn,
+  );
+}
+
+/** Runs `fn` across every tenant: the explicit ops context. 403 for anyone but ops staff. */
+export function withOpsContext<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const u = request.session?.user;
+  if (!u?.isOps) throw new PermissionDeniedError();
+  return request.server.deps.db.transaction(
+    { scope: 'all', customerId: request.session?.customerId ?? null, userId: u.id },
+    fn,
+  );
+}
+
+function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string): boolean {
+  if (origin === publicUrl) return true;
+  return origin === `${request.protocol}://${request.host}`;
+}
+
+async function deny(request: FastifyRequest, reason: string): Promise<never> {
+  const actor = actorOf(request);
+  await request.server.deps.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+    recordAudit(tx, actor, {
+      verb: 'permission_denied',
+      objectRepr: `${request.method} ${request.url}`.slice(0, 200),
+      changes: { reason },
+    }),
+  );
+  throw new PermissionDeniedError();
+}
+
+/**
+ * The one place access is decided, for every /api/ request (an onRequest hook, so it runs
+ * before body parsing and validation): session, maintenance (503), CSRF and Origin (403),
+ * audience (401/403), permissions and entitlements (403, audited).
+ */
+export async function checkAccess(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!request.url.startsWith('/api/')) return;
+  reply.header('cache-control', 'no-store');
+  if (request.is404) return;
+  const { sessions, maintenance, config } = request.server.deps;
+  const session = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+  request.session = session;
+  const access = request.routeOptions.config.access ?? {};
+  const user = session?.user ?? null;
+
+  if (!access.duringMaintenance && !user?.isOps) {
+    const open = await maintenance.open();
+    if (open) throw new MaintenanceError(viewWindow(open));
+  }
+
+  if (UNSAFE.has(request.method)) {
+    const origin = request.headers.origin;
+    if (origin && !isSameOrigin(request, origin, config.publicUrl)) throw new CsrfError();
+    const sent = request.headers[CSRF_HEADER];
+    if (!session || typeof sent !== 'string' || !safeEqual(sent, session.csrfToken)) {
+      throw new CsrfError();
+    }
+  }
+
+  const audience = audienceOf(request.url, access.audience);
+  if (audience === 'public') return;
+  if (!user) throw new NotAuthenticatedError();
+  if (audience === 'product' && user.type !== 'ProductUser') await deny(request, 'audience');
+  if (audience === 'subject' && user.type !== 'SubjectUser') await deny(request, 'audience');
+  if (audience === 'ops' && !user.isOps) await deny(request, 'audience');
+
+  const missing = (access.permissions ?? []).filter((p) => !user.permissions.has(p));
+  if (missing.length > 0) await deny(request, `missing ${missing.join(', ')}`);
+  if (!user.isOps && session) {
+    const lacking = (access.entitlements ?? []).filter((e) => !session.entitlements.includes(e));
+    if (lacking.length > 0) await deny(request, `entitlement ${lacking.join(', ')}`);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Entitlement, Permission } from '@kestrel/domain';
+
+export type UserType = 'ProductUser' | 'SubjectUser';
+
+/** The authenticated user of a session, as cached with it. */
+export interface SessionUser {
+  type: UserType;
+  id: number;
+  /** The customer the user belongs to (null for ops staff). */
+  homeCustomerId: number | null;
+  isOps: boolean;
+  permissions: ReadonlySet<Permission>;
+  name: string;
+  username: string;
+}
+
+/** A session as every request sees it (read from the cache or the sessions table). */
+export interface SessionState {
+  id: number;
+  tokenHash: string;
+  csrfToken: string;
+  user: SessionUser | null;
+  /** The customer the session acts for: the user's own, or the ops session's. */
+  customerId: number | null;
+  entitlements: readonly Entitlement[];
+  createdAt: Date;
+  lastSeenAt: Date;
+  authenticatedAt: Date | null;
+}
+
+/**
+ * Who is acting, passed to services and audit. Built from the request by `actorOf(request)`;
+ * background jobs and seeds build one by hand.
+ */
+export interface Actor {
+  type: UserType | null;
+  id: number | null;
+  name: string;
+  /** The tenant of this action (the session customer). */
+  customerId: number | null;
+  isOps: boolean;
+  permissions: ReadonlySet<Permission>;
+  ip: string | null;
+  requestId: string | null;
+}
+
+export const systemActor: Actor = {
+  type: null,
+  id: null,
+  name: 'system',
+  customerId: null,
+  isOps: false,
+  permissions: new Set(),
+  ip: null,
+  requestId: null,
+};

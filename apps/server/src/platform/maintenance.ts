@@ -1,0 +1,78 @@
+import { gt } from 'drizzle-orm';
+import type { Database } from '../db/connection.js';
+import { maintenanceWindows } from '../modules/maintenance/maintenance.table.js';
+import type { Clock } from './clock.js';
+import type { MaintenanceWindowView } from './errors.js';
+
+interface Window {
+  start: Date;
+  end: Date;
+  warningStart: Date;
+}
+
+const RELOAD_MS = 5_000;
+
+export function viewWindow(w: Window): MaintenanceWindowView {
+  return {
+    start: w.start.toISOString(),
+    end: w.end.toISOString(),
+    warning_start: w.warningStart.toISOString(),
+  };
+}
+
+/**
+ * Maintenance windows that have not ended, cached in process for a few seconds so the check on
+ * every request costs no round trip. Writes through the ops endpoint call `forget()`.
+ */
+export class MaintenanceService {
+  private windows: Window[] = [];
+  private loadedAt = Number.NEGATIVE_INFINITY;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  forget(): void {
+    this.loadedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  private async ensure(): Promise<void> {
+    if (performance.now() - this.loadedAt < RELOAD_MS) return;
+    this.loading ??= this.db
+      .transaction({ scope: 'all', customerId: null }, (tx) =>
+        tx
+          .select({
+            start: maintenanceWindows.start,
+            end: maintenanceWindows.end,
+            warningStart: maintenanceWindows.warningStart,
+          })
+          .from(maintenanceWindows)
+          .where(gt(maintenanceWindows.end, this.clock.now()))
+          .orderBy(maintenanceWindows.start),
+      )
+      .then((rows) => {
+        this.windows = rows;
+        this.loadedAt = performance.now();
+      })
+      .finally(() => {
+        this.loading = null;
+      });
+    await this.loading;
+  }
+
+  /** The window open now (start <= now < end), if any. */
+  async open(): Promise<Window | null> {
+    await this.ensure();
+    const t = this.clock.now().getTime();
+    return this.windows.find((w) => w.start.getTime() <= t && t < w.end.getTime()) ?? null;
+  }
+
+  /** The window to announce: open now, or in its warning period (warning_start <= now < end). */
+  async announced(): Promise<Window | null> {
+    await this.ensure();
+    const t = this.clock.now().getTime();
+    return this.windows.find((w) => w.warningStart.getTime() <= t && t < w.end.getTime()) ?? null;
+  }
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../db/connection.js';
+import type { Clock } from './clock.js';
+
+/** Data the demo seed made before modules run their own demo seeds. */
+export interface DemoSeedContext {
+  tx: Tx;
+  clock: Clock;
+  customers: { acme: number; northgate: number };
+  users: Record<string, { id: number; customerId: number | null }>;
+  subjects: Record<string, { id: number; customerId: number }>;
+}
+
+/**
+ * A module folder's entry point: `src/modules/<name>/module.ts` with a default export of this
+ * shape. buildApp finds every such file, so adding a module needs no edit elsewhere.
+ */
+export interface KestrelModule {
+  name: string;
+  /** Registers the module's routes (use registerResource and route `config.access`). */
+  routes?: (app: FastifyInstance) => Promise<void>;
+  /** `app_label.model` names for the content-types table (registerResource adds its own). */
+  contentTypes?: readonly string[];
+  /** Adds the module's demo data on first start (runs as the owner, after the core seed). */
+  seedDemo?: (ctx: DemoSeedContext) => Promise<void>;
+  /** Order among modules' demo seeds (lower first; default 100). */
+  seedOrder?: number;
+}

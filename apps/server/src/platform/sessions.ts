@@ -1,0 +1,224 @@
+import { type Entitlement, isPermission, type Permission } from '@kestrel/domain';
+import { and, eq, ne } from 'drizzle-orm';
+import type { Database } from '../db/connection.js';
+import { sessions } from '../modules/accounts/accounts.table.js';
+import type { Clock } from './clock.js';
+import type { SessionState, SessionUser, UserType } from './context.js';
+import { hashToken, isTokenShaped, newToken } from './tokens.js';
+
+export interface SessionTimes {
+  cacheMs: number;
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export interface SessionMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** last_seen_at is written at most this often per session (idle timeout precision). */
+const TOUCH_EVERY_MS = 60_000;
+const MAX_CACHE = 20_000;
+
+interface CacheEntry {
+  state: SessionState;
+  loadedAt: number;
+}
+
+function toDate(v: unknown): Date {
+  return v instanceof Date ? v : new Date(String(v));
+}
+function toDateOrNull(v: unknown): Date | null {
+  return v === null || v === undefined ? null : toDate(v);
+}
+function toStrings(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(String) : [];
+}
+
+/**
+ * Server-side sessions in the database, shared by every server process, with a short-lived
+ * in-process cache: a hit costs no round trip. Changes made through this store (logout, password
+ * change, ops session) drop the cache entries at once; another process sees them within
+ * `cacheMs`. Expiry is checked against the injected clock on every request, hit or miss.
+ */
+export class SessionStore {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly times: SessionTimes,
+  ) {}
+
+  /** The valid session for a cookie token, or null (unknown, expired, or user disabled). */
+  async resolve(token: string | undefined): Promise<SessionState | null> {
+    if (!isTokenShaped(token)) return null;
+    const hash = hashToken(token);
+    const now = this.clock.now();
+    let entry = this.cache.get(hash);
+    if (!entry || performance.now() - entry.loadedAt > this.times.cacheMs) {
+      const state = await this.load(hash);
+      if (!state) {
+        this.cache.delete(hash);
+        return null;
+      }
+      entry = { state, loadedAt: performance.now() };
+      this.remember(hash, entry);
+    }
+    const s = entry.state;
+    if (this.isExpired(s, now)) {
+      this.cache.delete(hash);
+      await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+        tx.delete(sessions).where(eq(sessions.id, s.id)),
+      );
+      return null;
+    }
+    if (now.getTime() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+      s.lastSeenAt = now;
+      await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+        tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, s.id)),
+      );
+    }
+    return s;
+  }
+
+  private isExpired(s: SessionState, now: Date): boolean {
+    const t = now.getTime();
+    if (t - s.lastSeenAt.getTime() > this.times.idleMs) return true;
+    const since = s.authenticatedAt ?? s.createdAt;
+    return t - since.getTime() > this.times.absoluteMs;
+  }
+
+  private remember(hash: string, entry: CacheEntry): void {
+    this.cache.delete(hash);
+    this.cache.set(hash, entry);
+    if (this.cache.size > MAX_CACHE) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+  }
+
+  /** One round trip: the session, its user, permissions and the session customer's entitlements. */
+  private async load(hash: string): Promise<SessionState | null> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+    const rows = await this.db.readInline(
+      { scope: 'all', customerId: null },
+      `select s.id, s.csrf_token, s.user_type, s.user_id, s.customer_id, s.created_at,
+         s.last_seen_at, s.authenticated_at,
+         coalesce(pu.customer_id, su.customer_id) as home_customer_id,
+         coalesce(pu.username, su.email) as username,
+         trim(coalesce(pu.first_name, su.first_name, '') || ' ' || coalesce(pu.last_name, su.last_name, '')) as name,
+         coalesce(pu.is_active, su.is_active) as is_active,
+         (select coalesce(array_agg(distinct p), '{}') from product_user_roles ur
+            join roles r on r.id = ur.role_id cross join unnest(r.permissions) p
+           where ur.user_id = pu.id) as permissions,
+         (select coalesce(array_agg(e.entitlement), '{}') from customer_entitlements e
+           where e.customer_id = s.customer_id) as entitlements
+       from sessions s
+       left join product_users pu on s.user_type = 'ProductUser' and pu.id = s.user_id
+       left join subject_users su on s.user_type = 'SubjectUser' and su.id = s.user_id
+       where s.token_hash = '${hash}'`,
+    );
+    const r = rows[0];
+    if (!r) return null;
+    let user: SessionUser | null = null;
+    const userType = r.user_type;
+    if ((userType === 'ProductUser' || userType === 'SubjectUser') && r.user_id !== null) {
+      if (r.is_active !== true) return null;
+      const permissions = new Set<Permission>(toStrings(r.permissions).filter(isPermission));
+      const homeCustomerId = r.home_customer_id === null ? null : Number(r.home_customer_id);
+      user = {
+        type: userType,
+        id: Number(r.user_id),
+        homeCustomerId,
+        isOps:
+          userType === 'ProductUser' &&
+          homeCustomerId === null &&
+          permissions.has('customers.ops_access'),
+        permissions,
+        name: String(r.name || r.username || ''),
+        username: String(r.username ?? ''),
+      };
+    }
+    return {
+      id: Number(r.id),
+      tokenHash: hash,
+      csrfToken: String(r.csrf_token),
+      user,
+      customerId: r.customer_id === null ? null : Number(r.customer_id),
+      entitlements: toStrings(r.entitlements) as Entitlement[],
+      createdAt: toDate(r.created_at),
+      lastSeenAt: toDate(r.last_seen_at),
+      authenticatedAt: toDateOrNull(r.authenticated_at),
+    };
+  }
+
+  /**
+   * Starts a new session row and returns its token (the only time the token exists in clear).
+   * Used for anonymous visitors, at login (the old session is ended: rotation) and for ops
+   * customer switches.
+   */
+  async create(opts: {
+    user: { type: UserType; id: number } | null;
+    customerId: number | null;
+    meta: SessionMeta;
+    replaces?: SessionState | null;
+    csrfToken?: string;
+    authenticatedAt?: Date | null;
+  }): Promise<{ token: string; csrfToken: string }> {
+    const token = newToken();
+    const csrfToken = opts.csrfToken ?? newToken();
+    const now = this.clock.now();
+    await this.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+      if (opts.replaces) await tx.delete(sessions).where(eq(sessions.id, opts.replaces.id));
+      await tx.insert(sessions).values({
+        tokenHash: hashToken(token),
+        csrfToken,
+        userType: opts.user?.type ?? null,
+        userId: opts.user?.id ?? null,
+        customerId: opts.customerId,
+        createdAt: now,
+        lastSeenAt: now,
+        authenticatedAt: opts.user ? (opts.authenticatedAt ?? now) : null,
+        ip: opts.meta.ip?.slice(0, 64) ?? null,
+        userAgent: opts.meta.userAgent?.slice(0, 300) ?? null,
+      });
+    });
+    if (opts.replaces) this.cache.delete(opts.replaces.tokenHash);
+    return { token, csrfToken };
+  }
+
+  /** Ends one session (logout). */
+  async destroy(state: SessionState): Promise<void> {
+    this.cache.delete(state.tokenHash);
+    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      tx.delete(sessions).where(eq(sessions.id, state.id)),
+    );
+  }
+
+  /** Ends every session of a user except `keepId` (password or TOTP change). */
+  async destroyAllForUser(type: UserType, id: number, keepId?: number): Promise<void> {
+    for (const [hash, entry] of this.cache) {
+      const u = entry.state.user;
+      if (u && u.type === type && u.id === id && entry.state.id !== keepId) this.cache.delete(hash);
+    }
+    const who = and(eq(sessions.userType, type), eq(sessions.userId, id));
+    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      tx.delete(sessions).where(keepId === undefined ? who : and(who, ne(sessions.id, keepId))),
+    );
+  }
+
+  /** Forgets cached sessions of a user so their next request re-reads roles and profile. */
+  forgetUser(type: UserType, id: number): void {
+    for (const [hash, entry] of this.cache) {
+      const u = entry.state.user;
+      if (u && u.type === type && u.id === id) this.cache.delete(hash);
+    }
+  }
+
+  /** Forgets every cached session (roles or entitlements changed). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+}

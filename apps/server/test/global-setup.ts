@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openPglite, pgDatabase, pgliteDatabase } from '../src/db/connection.js';
+import { migrateDatabase, migrationsFolder } from '../src/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PGlite: path of a gzipped data directory holding a migrated database. */
+    pgliteTemplate: string;
+    /** PostgreSQL: name of the migrated template database. */
+    pgTemplate: string;
+  }
+}
+
+/** A hash of the migrations and the post-migration SQL, so templates rebuild when they change. */
+function schemaHash(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(migrationsFolder).sort()) {
+    if (f.endsWith('.sql')) h.update(readFileSync(join(migrationsFolder, f)));
+  }
+  for (const f of ['security.ts', 'reference-data.ts', 'migrate.ts']) {
+    h.update(readFileSync(new URL(`../src/db/${f}`, import.meta.url)));
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+export function adminUrl(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  const hash = schemaHash();
+  if (url) {
+    const name = `kestrel_tpl_${hash}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const pool = new pg.Pool({ connectionString: adminUrl(url, name), max: 1 });
+    const db = pgDatabase(pool);
+    await migrateDatabase(db);
+    await db.close();
+    project.provide('pgTemplate', name);
+    project.provide('pgliteTemplate', '');
+    return async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    };
+  }
+  const dir = join(tmpdir(), 'kestrel-test');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `template-${hash}.tar.gz`);
+  const client = await openPglite(null);
+  await migrateDatabase(pgliteDatabase(client));
+  const dump = await client.dumpDataDir('gzip');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  await client.close();
+  project.provide('pgliteTemplate', file);
+  project.provide('pgTemplate', '');
+}

@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { AppConfig } from '../src/config.js';
+import {
+  type Database,
+  openPglite,
+  pgDatabase,
+  pgliteDatabase,
+  type Tx,
+} from '../src/db/connection.js';
+import { ManualClock } from '../src/platform/clock.js';
+import type { Mailer, MailMessage } from '../src/platform/mailer.js';
+
+export * from '../src/db/factories.js';
+export { ManualClock };
+
+/** The password factories give users unless told otherwise. */
+export const TEST_PASSWORD = 'kestrel-test-password';
+
+function adminUrl(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * A fresh, migrated database for one test file: PGlite loaded from the template the global
+ * setup dumped, or (DATABASE_URL set) a PostgreSQL database copied from the template database.
+ * `drop()` closes it and, on PostgreSQL, drops the copy.
+ */
+export async function createTestDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const template = inject('pgTemplate');
+    const name = `kestrel_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (err) {
+        // Two files copying the template at the same moment: retry shortly.
+        if (attempt > 20) throw err;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+    await admin.end();
+    const db = pgDatabase(new pg.Pool({ connectionString: adminUrl(url, name), max: 5 }));
+    return {
+      db,
+      drop: async () => {
+        await db.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const file = inject('pgliteTemplate');
+  const client = await openPglite(null, new Blob([readFileSync(file)]));
+  const db = pgliteDatabase(client);
+  return { db, drop: () => db.close() };
+}
+
+/** Collects sent emails in memory (tests read `sent`). */
+export class MemoryMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  async send(m: MailMessage): Promise<void> {
+    this.sent.push(m);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  clock: ManualClock;
+  /** Runs `fn` as the database owner (bypasses RLS): fixtures and assertions. */
+  owner: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Builds the app on a fresh database. Call once per file (beforeAll) and close in afterAll.
+ * The clock starts at the real time and only moves when a test moves it.
+ */
+export async function buildTestApp(
+  opts: { config?: Partial<AppConfig>; mailer?: Mailer; clock?: ManualClock } = {},
+): Promise<TestApp> {
+  const { db, drop } = await createTestDatabase();
+  const clock = opts.clock ?? new ManualClock(new Date());
+  const app = await buildApp({
+    db,
+    clock,
+    config: { sessionCacheMs: 5_000, ...opts.config },
+    ...(opts.mailer ? { mailer: opts.mailer } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    clock,
+    owner: (fn) => db.ownerTransaction(fn),
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/** A cookie jar for one browser: session cookie and CSRF token, kept up to date. */
+export interface Client {
+  cookie: string;
+  csrf: string;
+  /** Headers for an unsafe call: cookie and X-CSRFToken. */
+  headers: Record<string, string>;
+}
+
+function sessionCookie(res: LightMyRequestResponse): string | null {
+  const c = res.cookies.find((x) => x.name === 'kestrel_session');
+  return c ? `kestrel_session=${c.value}` : null;
+}
+
+/** An anonymous client: check-session gives it a session and a CSRF token. */
+export async function anonymous(app: FastifyInstance): Promise<Client> {
+  const res = await app.inject({ method: 'GET', url: '/api/accounts/check-session/' });
+  const cookie = sessionCookie(res) ?? '';
+  const csrf = String(res.json().csrf_token);
+  return { cookie, csrf, headers: { cookie, 'x-csrftoken': csrf } };
+}
+
+/**
+ * Logs a user in through the API (check-session, then login with the CSRF header) and returns
+ * the client's cookie and CSRF header. Throws when the login does not answer 200.
+ */
+export async function login(
+  app: FastifyInstance,
+  username: string,
+  password = TEST_PASSWORD,
+  totp?: string,
+): Promise<Client> {
+  const anon = await anonymous(app);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/accounts/login/',
+    headers: anon.headers,
+    payload: { username, password, ...(totp ? { totp } : {}) },
+  });
+  if (res.statusCode !== 200) throw new Error(`login ${username}: ${res.statusCode} ${res.body}`);
+  const cookie = sessionCookie(res) ?? anon.cookie;
+  const csrf = String(res.json().csrf_token);
+  return { cookie, csrf, headers: { cookie, 'x-csrftoken': csrf } };
+}
+
+/** Applies a response's new session cookie / csrf token to a client (rotation). */
+export function follow(client: Client, res: LightMyRequestResponse): Client {
+  const cookie = sessionCookie(res) ?? client.cookie;
+  let csrf = client.csrf;
+  try {
+    const body: unknown = res.json();
+    if (
+      body &&
+      typeof body === 'object' &&
+      'csrf_token' in body &&
+      typeof body.csrf_token === 'string'
+    ) {
+      csrf = body.csrf_token;
+    }
+  } catch {
+    // not JSON
+  }
+  return { cookie, csrf, headers: { cookie, 'x-csrftoken': csrf } };
+}
