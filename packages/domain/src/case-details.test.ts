@@ -53,6 +53,7 @@ describe('basicDetailsSchema', () => {
     ['bad DBS surname', { surname_dbs: 'Lée' }, { surname_dbs: ['Contains invalid characters'] }],
     ['optional NI number checked', { nin: 'QQ123456A' }, { nin: ['Invalid number'] }],
     ['email may be left out (read-only)', { email: undefined }, {}],
+    ['unknown nationality', { nationality: 'XYZ' }, { nationality: ['Invalid format'] }],
   ])('%s', (_name, change, expected) => {
     expect(errors(basicDetailsSchema, { ...basic, ...change })).toEqual(expected);
   });
@@ -71,6 +72,11 @@ describe('birthDetailsSchema', () => {
       },
     ],
     ['alternative given', { country: 'ATA', country_dbs: 'GBR' }, {}],
+    [
+      'unknown alternative',
+      { country: 'ATA', country_dbs: 'gbr' },
+      { country_dbs: ['Invalid format'] },
+    ],
     [
       'accented town needs a DBS value',
       { country: 'FRA', town: 'Saint-Étienne' },

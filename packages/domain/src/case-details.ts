@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRIES } from './countries.js';
 import { isoDateSchema } from './dates.js';
 import { refineCountryAlternative, refineDbsAlternative } from './dbs-checks.js';
 import { MESSAGES, maxCharacters } from './messages.js';
@@ -19,10 +20,11 @@ import {
 /** An optional '(for DBS)' alternative value; its character check is in the refinement. */
 export const dbsAlternative = (max = 60) =>
   optionalText(z.string().trim().max(max, maxCharacters(max)));
-/** A required ISO 3166-1 alpha-3 country code. */
-export const countryCodeSchema = requiredText().regex(/^[A-Z]{3}$/, MESSAGES.invalidFormat);
+const isKnownCountry = (code: string) => Object.hasOwn(COUNTRIES, code);
+/** A required ISO 3166-1 alpha-3 country code from `COUNTRIES` ('Invalid format' otherwise). */
+export const countryCodeSchema = requiredText().refine(isKnownCountry, MESSAGES.invalidFormat);
 export const optionalCountryCodeSchema = optionalText(
-  z.string().regex(/^[A-Z]{3}$/, MESSAGES.invalidFormat),
+  z.string().refine(isKnownCountry, MESSAGES.invalidFormat),
 );
 
 /** Case basic details (spec point 3). The email is read-only, so it may be left out. */

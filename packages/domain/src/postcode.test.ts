@@ -1,6 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { firstIssueMessage } from './first-message.js';
-import { formatGbrPostcode, postcodeLookupSchema, postcodeSchema } from './postcode.js';
+import {
+  formatGbrPostcode,
+  isUkPostcode,
+  postcodeLookupSchema,
+  postcodeSchema,
+} from './postcode.js';
 
 describe('postcodeSchema', () => {
   it.each([
@@ -60,5 +66,20 @@ describe('formatGbrPostcode', () => {
     ['M1', 'M1'],
   ])('%s', (value, expected) => {
     expect(formatGbrPostcode(value)).toBe(expected);
+  });
+});
+
+describe('postcode properties', () => {
+  const postcodeArb = fc
+    .stringMatching(/^[A-Z](?:\d|\d\d|\d[A-Z]|[A-Z]\d|[A-Z]\d\d|[A-Z]\d[A-Z]) \d[A-Z]{2}$/)
+    .filter(isUkPostcode);
+
+  it('a valid postcode typed without its space is restored by GBR spacing', () => {
+    fc.assert(
+      fc.property(postcodeArb, (postcode) => {
+        expect(formatGbrPostcode(postcode.replace(' ', '').toLowerCase())).toBe(postcode);
+        expect(postcodeSchema.parse(postcode.toLowerCase())).toBe(postcode);
+      }),
+    );
   });
 });
