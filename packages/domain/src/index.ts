@@ -32,6 +32,7 @@ export * from './portal.js';
 export * from './postcode.js';
 export * from './result-messages.js';
 export * from './rtw-documents.js';
+export * from './rtw-supporting-documents.js';
 export * from './session.js';
 export * from './states.js';
 export * from './text-rules.js';
