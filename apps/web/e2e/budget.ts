@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export const LOGIN_BUDGET_BYTES = 150 * 1024;
+export const ROUTE_CHUNK_BUDGET_BYTES = 60 * 1024;
+
+export function readManifest(dist: string): Manifest {
+  return JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+}
+
+export const gzipSize = (dist: string, file: string) =>
+  gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+
+/** Every JS file a manifest key pulls in through static imports (itself included). */
+export function staticClosure(
+  manifest: Manifest,
+  key: string,
+  seen = new Set<string>(),
+): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const dep of manifest[key]?.imports ?? []) staticClosure(manifest, dep, seen);
+  return seen;
+}
+
+/**
+ * JS a first visit to /login downloads: the entry and what it imports, then the public layout
+ * and the login screen (lazy routes) with their imports.
+ */
+export function loginFirstVisit(dist: string): { files: string[]; gzipBytes: number } {
+  const manifest = readManifest(dist);
+  const keys = new Set<string>();
+  for (const key of [
+    'index.html',
+    'src/app/layouts/public-layout.tsx',
+    'src/features/auth/login-page.tsx',
+  ]) {
+    if (!manifest[key]) throw new Error(`${key} is not in the build manifest`);
+    staticClosure(manifest, key, keys);
+  }
+  const files = [...keys].map((k) => manifest[k]?.file).filter((f): f is string => Boolean(f));
+  return { files, gzipBytes: files.reduce((sum, f) => sum + gzipSize(dist, f), 0) };
+}
+
+/** Each lazily loaded chunk (route screens and layouts) with its own gzip size. */
+export function lazyChunks(dist: string): { src: string; file: string; gzipBytes: number }[] {
+  const manifest = readManifest(dist);
+  return Object.entries(manifest)
+    .filter(([, c]) => c.isDynamicEntry)
+    .map(([key, c]) => ({ src: c.src ?? key, file: c.file, gzipBytes: gzipSize(dist, c.file) }));
+}

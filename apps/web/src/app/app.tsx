@@ -1,0 +1,37 @@
+import './styles';
+import { MantineProvider } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { onFirstNotification } from '../lib/notify';
+import { currentBrand } from './brands';
+import { createAppRouter } from './router';
+import { cssVariablesResolver, themeFor } from './theme';
+
+const theme = themeFor(currentBrand);
+
+// The toast container loads with the first toast, keeping it off the sign-in page's first visit.
+const NotificationsHost = lazy(() => import('./notifications-host'));
+
+function Toasts() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => onFirstNotification(() => setWanted(true)), []);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  ) : null;
+}
+
+export function App() {
+  const [router] = useState(createAppRouter);
+  return (
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="light"
+    >
+      <Toasts />
+      <RouterProvider router={router} />
+    </MantineProvider>
+  );
+}

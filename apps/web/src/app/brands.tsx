@@ -1,0 +1,110 @@
+import type { MantineColorsTuple } from '@mantine/core';
+
+/** A white-label brand (spec point 1): chosen by host name, hard-coded here and only here. */
+export interface Brand {
+  id: 'kestrel' | 'harrier';
+  name: string;
+  tagline: string;
+  hosts: readonly string[];
+  contact: { email: string; phone: string; address: string };
+  /** Theme colour: a 10-shade palette; shade 7 is the one buttons and links use. */
+  palette: MantineColorsTuple;
+  /** Publishable (client-side) key of the payment provider. */
+  paymentKey: string;
+  Logo: (props: { size?: number }) => React.JSX.Element;
+}
+
+function KestrelLogo({ size = 32 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="8" fill="#215fa4" />
+      <path
+        d="M6 19.5c5.5-.6 9.6-3.6 12.6-8.8l7.4 2.1-5.6 2.2c-1.2 4.6-4.6 7.6-10 8.6z"
+        fill="#fff"
+      />
+      <circle cx="21.4" cy="12.6" r="1.1" fill="#215fa4" />
+    </svg>
+  );
+}
+
+function HarrierLogo({ size = 32 }: { size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <path d="M16 2.5 27 6.6v8.2c0 7-4.6 12.2-11 14.7C9.6 27 5 21.8 5 14.8V6.6z" fill="#087f5b" />
+      <path
+        d="m10.5 16 3.8 3.8 7.4-8"
+        stroke="#fff"
+        strokeWidth="2.6"
+        fill="none"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+export const BRANDS: readonly Brand[] = [
+  {
+    id: 'kestrel',
+    name: 'Kestrel Checks',
+    tagline: 'Background, identity and licence checks without the paperwork.',
+    hosts: ['localhost', 'kestrel.test', 'app.kestrelchecks.co.uk'],
+    contact: {
+      email: 'support@kestrelchecks.co.uk',
+      phone: '0161 496 0732',
+      address: '14 Quay Street, Manchester M3 3HN',
+    },
+    palette: [
+      '#eef4fb',
+      '#d9e6f5',
+      '#b0cbeb',
+      '#84aee0',
+      '#5f95d6',
+      '#4785d0',
+      '#3a7dce',
+      '#215fa4',
+      '#1b548f',
+      '#0f4c8a',
+    ],
+    paymentKey: 'pk_test_kestrel_51Hx0KestrelDemo',
+    Logo: KestrelLogo,
+  },
+  {
+    id: 'harrier',
+    name: 'Harrier Vetting',
+    tagline: 'Safer hiring and licensing for councils and care providers.',
+    hosts: ['127.0.0.1', 'harrier.test', 'app.harriervetting.co.uk'],
+    contact: {
+      email: 'help@harriervetting.co.uk',
+      phone: '0113 496 0519',
+      address: '2 Wellington Place, Leeds LS1 4AP',
+    },
+    palette: [
+      '#e6fcf5',
+      '#c3fae8',
+      '#96f2d7',
+      '#63e6be',
+      '#38d9a9',
+      '#20c997',
+      '#12b886',
+      '#087f5b',
+      '#06704f',
+      '#05664a',
+    ],
+    paymentKey: 'pk_test_harrier_51Hx0HarrierDemo',
+    Logo: HarrierLogo,
+  },
+];
+
+/** The brand for a host name; unknown hosts get the first brand. */
+export function brandForHost(hostname: string): Brand {
+  const host = hostname.toLowerCase();
+  const [fallback] = BRANDS;
+  if (!fallback) throw new Error('No brand configured');
+  return BRANDS.find((b) => b.hosts.includes(host)) ?? fallback;
+}
+
+/** The brand of this page. */
+export const currentBrand: Brand = brandForHost(
+  typeof window === 'undefined' ? 'localhost' : window.location.hostname,
+);

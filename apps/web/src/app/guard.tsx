@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { notify } from '../lib/notify';
+import { currentBrand } from './brands';
+import { decideNavigation } from './navigation';
+import { routeByName } from './route-table';
+import { useSession } from './session/session-store';
+import { FullPageLoader, SessionErrorPage } from './status-pages';
+
+export interface RouteHandle {
+  name: string;
+  title: string;
+}
+
+function isRouteHandle(value: unknown): value is RouteHandle {
+  return typeof value === 'object' && value !== null && 'name' in value && 'title' in value;
+}
+
+/** Applies the navigation rules to the matched route before any layout or screen renders. */
+export function Guard() {
+  const matches = useMatches();
+  const location = useLocation();
+  const session = useSession();
+  const handle = matches.map((m) => m.handle).findLast(isRouteHandle);
+  const route = handle ? routeByName(handle.name) : undefined;
+  const decision = decideNavigation(route, location, session);
+  const told = useRef<string | null>(null);
+
+  useEffect(() => {
+    document.title = `${handle?.title ?? 'Page not found'} · ${currentBrand.name}`;
+  }, [handle?.title]);
+
+  useEffect(() => {
+    if (decision.kind === 'redirect' && decision.message && told.current !== location.key) {
+      told.current = location.key;
+      notify.error(decision.message);
+    }
+  }, [decision, location.key]);
+
+  switch (decision.kind) {
+    case 'wait':
+      return <FullPageLoader />;
+    case 'error':
+      return <SessionErrorPage />;
+    case 'redirect':
+      return <Navigate to={decision.to} replace />;
+    case 'allow':
+      return <Outlet />;
+  }
+}

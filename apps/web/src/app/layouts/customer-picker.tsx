@@ -1,0 +1,59 @@
+import { Select } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { list } from '../../api/client';
+import { failureMessage } from '../../api/messages';
+import { notify } from '../../lib/notify';
+import { href } from '../paths';
+import { startOpsSession } from '../session/session-actions';
+import { useSession } from '../session/session-store';
+
+interface Customer {
+  id: number;
+  name: string;
+}
+
+/** Ops staff choose the customer they act for; the app re-bootstraps inside that customer. */
+export function CustomerPicker() {
+  const navigate = useNavigate();
+  const { sessionCustomer } = useSession();
+  const [busy, setBusy] = useState(false);
+  const customers = useQuery({
+    queryKey: ['/api/ops/customers/', 'picker'],
+    queryFn: async () => {
+      const r = await list<Customer>('/api/ops/customers/', { page_size: 100, ordering: 'name' });
+      if (!r.ok && r.error) {
+        const message = failureMessage(
+          { status: r.status, data: r.error },
+          { action: 'list', name: 'customers' },
+        );
+        if (message) notify.error(message);
+      }
+      return r.data.results;
+    },
+  });
+  const choose = async (value: string | null) => {
+    if (!value) return;
+    setBusy(true);
+    const ok = await startOpsSession(Number(value));
+    setBusy(false);
+    if (ok) navigate(href('bootstrap', {}, { next: href('dashboard') }));
+    else notify.error('Error starting customer session');
+  };
+  return (
+    <Select
+      aria-label="Act for customer"
+      placeholder="Act for a customer…"
+      data={(customers.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+      value={sessionCustomer ? String(sessionCustomer) : null}
+      onChange={choose}
+      searchable
+      disabled={busy}
+      nothingFoundMessage="No customers"
+      w={{ base: 170, sm: 260 }}
+      size="sm"
+      data-testid="customer-picker"
+    />
+  );
+}

@@ -1,0 +1,59 @@
+import { Badge, Menu } from '@mantine/core';
+import { Link } from 'react-router';
+import { Icon } from '../../components/icons';
+import { href } from '../paths';
+import { AppFrame } from './app-frame';
+import { CustomerPicker } from './customer-picker';
+import { type NavSection, SideNav } from './nav';
+import { UserMenu } from './user-menu';
+
+const OPS_NAV: NavSection[] = [
+  {
+    items: [
+      { route: 'ops:dashboard', label: 'Operations', icon: 'home' },
+      { route: 'ops:outstanding-activities', label: 'Outstanding activities', icon: 'list' },
+    ],
+  },
+  {
+    title: 'Customers',
+    items: [
+      { route: 'ops:customers', label: 'Customers', icon: 'building' },
+      { route: 'ops:imports', label: 'Imports', icon: 'upload' },
+      { route: 'ops:trust-2-ride', label: 'Trust to ride', icon: 'bike' },
+    ],
+  },
+  {
+    title: 'Payments',
+    items: [
+      { route: 'ops:portal-payments', label: 'Portal payments', icon: 'card' },
+      { route: 'ops:product-payments', label: 'Product payments', icon: 'card' },
+    ],
+  },
+];
+
+/** Layout for operations staff. */
+export default function OpsLayout() {
+  return (
+    <AppFrame
+      home={href('ops:dashboard')}
+      nav={(close) => <SideNav sections={OPS_NAV} onNavigate={close} />}
+      header={
+        <>
+          <Badge variant="light" color="yellow" visibleFrom="sm">
+            Operations
+          </Badge>
+          <CustomerPicker />
+          <UserMenu>
+            <Menu.Item
+              component={Link}
+              to={href('dashboard')}
+              leftSection={<Icon name="switch" size={16} />}
+            >
+              Customer view
+            </Menu.Item>
+          </UserMenu>
+        </>
+      }
+    />
+  );
+}

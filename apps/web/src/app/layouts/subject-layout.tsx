@@ -1,0 +1,79 @@
+import '../styles-app';
+import { Box, Burger, Container, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Link, Outlet, useLocation } from 'react-router';
+import { currentBrand } from '../brands';
+import { MaintenanceBanner } from '../maintenance-banner';
+import { href } from '../paths';
+import { BrandMark } from './brand-mark';
+import classes from './layouts.module.css';
+import { UserMenu } from './user-menu';
+import { WithQueries } from './with-queries';
+
+const LINKS = [
+  { route: 's:dashboard', label: 'Your checks' },
+  { route: 's:cases', label: 'Cases' },
+  { route: 's:consents', label: 'Consents' },
+  { route: 's:profile', label: 'Profile' },
+];
+
+/** Layout for subjects (people being checked), under /s/. */
+export default function SubjectLayout() {
+  const { pathname } = useLocation();
+  const links = LINKS.map((l) => ({ ...l, to: href(l.route) }));
+  return (
+    <WithQueries>
+      <Box mih="100dvh" className={classes.subjectShell}>
+        <Box component="header" className={classes.subjectHeader}>
+          <Container size="lg" h="100%">
+            <Group h="100%" justify="space-between" wrap="nowrap">
+              <BrandMark to={href('s:dashboard')} />
+              <Group gap={4} component="nav" aria-label="Main" visibleFrom="sm">
+                {links.map((l) => (
+                  <UnstyledButton
+                    key={l.route}
+                    component={Link}
+                    to={l.to}
+                    className={classes.topLink}
+                    data-active={pathname.startsWith(l.to) || undefined}
+                    aria-current={pathname.startsWith(l.to) ? 'page' : undefined}
+                  >
+                    {l.label}
+                  </UnstyledButton>
+                ))}
+              </Group>
+              <Group gap="xs" wrap="nowrap">
+                <Box hiddenFrom="sm">
+                  <Menu position="bottom-end" width={200}>
+                    <Menu.Target>
+                      <Burger size="sm" aria-label="Open navigation" />
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {links.map((l) => (
+                        <Menu.Item key={l.route} component={Link} to={l.to}>
+                          {l.label}
+                        </Menu.Item>
+                      ))}
+                    </Menu.Dropdown>
+                  </Menu>
+                </Box>
+                <UserMenu />
+              </Group>
+            </Group>
+          </Container>
+        </Box>
+        <Container size="lg" component="main" py={{ base: 'md', sm: 'xl' }}>
+          <MaintenanceBanner />
+          <Outlet />
+        </Container>
+        <Box component="footer" className={classes.footer}>
+          <Container size="lg">
+            <Text size="sm" c="dimmed">
+              Questions about your checks? Contact {currentBrand.name} at{' '}
+              {currentBrand.contact.email} or {currentBrand.contact.phone}.
+            </Text>
+          </Container>
+        </Box>
+      </Box>
+    </WithQueries>
+  );
+}

@@ -1,0 +1,39 @@
+import { maintenanceStatus } from '@kestrel/domain';
+import { Alert } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useSession } from './session/session-store';
+import type { MaintenanceWindow } from './session/types';
+
+const when = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** True from warning_start until start (spec point 4). */
+export function isWarningTime(window: MaintenanceWindow | null, now: Date): boolean {
+  return maintenanceStatus(window, now) === 'warning';
+}
+
+export function maintenanceWarningText(window: MaintenanceWindow): string {
+  return `Planned maintenance: the site will be unavailable from ${when.format(new Date(window.start))} until ${when.format(new Date(window.end))}.`;
+}
+
+/** The warning shown before a maintenance window; layouts place it above their content. */
+export function MaintenanceBanner() {
+  const { maintenanceWindow } = useSession();
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  if (!maintenanceWindow || !isWarningTime(maintenanceWindow, now)) return null;
+  return (
+    <Alert color="yellow" variant="light" role="status" data-testid="maintenance-warning" mb="md">
+      {maintenanceWarningText(maintenanceWindow)}
+    </Alert>
+  );
+}

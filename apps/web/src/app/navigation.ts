@@ -1,0 +1,129 @@
+import { hasEntitlement, hasPermission, needsProfileCompletion } from '@kestrel/domain';
+import { generatePath, matchPath } from 'react-router';
+import { MESSAGES_UI } from '../api/messages';
+import { href, safeNext } from './paths';
+import { type RouteDef, routeByName } from './route-table';
+import type { SessionState } from './session/types';
+
+export type NavigationDecision =
+  | { kind: 'allow' }
+  | { kind: 'wait' }
+  | { kind: 'error' }
+  | { kind: 'redirect'; to: string; message?: string };
+
+const allow: NavigationDecision = { kind: 'allow' };
+
+export interface Place {
+  pathname: string;
+  search: string;
+}
+
+/** Permissions and entitlements the session holds (from bootstrap). */
+export function heldRights(session: SessionState): {
+  permissions: string[];
+  entitlements: string[];
+} {
+  const profile = session.bootstrap?.profile;
+  if (!profile || profile.user_type !== 'ProductUser') return { permissions: [], entitlements: [] };
+  return {
+    permissions: profile.session_permissions,
+    entitlements: session.bootstrap?.entitlements ?? profile.entitlements,
+  };
+}
+
+/** True when the session may open the route (the navigation shows only these). */
+export function canOpen(route: RouteDef, session: SessionState): boolean {
+  const { permissions, entitlements } = heldRights(session);
+  return (
+    hasPermission(permissions, route.permissions ?? []) &&
+    hasEntitlement(entitlements, route.entitlements ?? [])
+  );
+}
+
+function subjectProfileIncomplete(session: SessionState): boolean {
+  const profile = session.bootstrap?.profile;
+  return profile?.user_type === 'SubjectUser' && needsProfileCompletion(profile);
+}
+
+/** The same parameters on the /s/ equivalent of a route. */
+function equivalent(route: RouteDef, targetName: string, place: Place): string {
+  const target = routeByName(targetName);
+  const params = matchPath(route.path, place.pathname)?.params ?? {};
+  return target ? `${generatePath(target.path, params)}${place.search}` : href('s:dashboard');
+}
+
+const dashboardOf = (session: SessionState) =>
+  href(session.userType === 'SubjectUser' ? 's:dashboard' : 'dashboard');
+
+/**
+ * The navigation rules of spec point 2, as one pure function of the route, the place and the
+ * session. `route` undefined is the catch-all 404 (always shown).
+ */
+export function decideNavigation(
+  route: RouteDef | undefined,
+  place: Place,
+  session: SessionState,
+): NavigationDecision {
+  if (!route) return allow;
+  const here = `${place.pathname}${place.search}`;
+  const loggedIn = session.status === 'logged-in';
+  const isSubject = session.userType === 'SubjectUser';
+
+  if (route.name === 'bootstrap') {
+    if (session.status === 'unknown' || session.status === 'persisted-locally')
+      return { kind: 'wait' };
+    if (!loggedIn) {
+      const next = new URLSearchParams(place.search).get('next');
+      return { kind: 'redirect', to: href('login', {}, next ? { next } : undefined) };
+    }
+    return allow;
+  }
+
+  if (route.audience === 'public') {
+    if (loggedIn && isSubject && route.subjectEquivalent) {
+      return { kind: 'redirect', to: equivalent(route, route.subjectEquivalent, place) };
+    }
+    if (route.guestOnly) {
+      if (session.status === 'unknown' || session.status === 'persisted-locally')
+        return { kind: 'wait' };
+      if (loggedIn) {
+        const next = new URLSearchParams(place.search).get('next');
+        return { kind: 'redirect', to: safeNext(next) };
+      }
+    }
+    return allow;
+  }
+
+  if (session.status === 'unknown' || session.status === 'persisted-locally')
+    return { kind: 'wait' };
+  if (session.status === 'error') return { kind: 'error' };
+  if (!loggedIn) {
+    const subject = place.pathname === '/s' || place.pathname.startsWith('/s/');
+    return {
+      kind: 'redirect',
+      to: href('login', {}, subject ? { next: here, subject: 'y' } : { next: here }),
+    };
+  }
+  if (!session.bootstrap) return { kind: 'redirect', to: href('bootstrap', {}, { next: here }) };
+
+  if (route.name === 'root') return { kind: 'redirect', to: dashboardOf(session) };
+
+  if (!isSubject && route.audience === 'subject') {
+    return { kind: 'redirect', to: href('dashboard') };
+  }
+  if (isSubject && route.audience !== 'subject') {
+    return {
+      kind: 'redirect',
+      to: route.subjectEquivalent
+        ? equivalent(route, route.subjectEquivalent, place)
+        : href('s:dashboard'),
+    };
+  }
+  if (isSubject && subjectProfileIncomplete(session) && route.name !== 's:complete-profile') {
+    return { kind: 'redirect', to: href('s:complete-profile', {}, { next: here }) };
+  }
+  if (!canOpen(route, session)) {
+    return { kind: 'redirect', to: dashboardOf(session), message: MESSAGES_UI.permissionDenied };
+  }
+  return allow;
+}

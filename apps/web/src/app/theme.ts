@@ -1,0 +1,37 @@
+import { type CSSVariablesResolver, createTheme } from '@mantine/core';
+import type { Brand } from './brands';
+
+/** Mantine theme from the brand's colour. */
+export function themeFor(brand: Brand) {
+  return createTheme({
+    primaryColor: 'brand',
+    primaryShade: { light: 7, dark: 5 },
+    colors: { brand: brand.palette },
+    defaultRadius: 'md',
+    cursorType: 'pointer',
+    fontFamily:
+      'Inter, "Segoe UI", system-ui, -apple-system, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+    headings: { fontWeight: '650' },
+    components: {
+      Button: { defaultProps: { fw: 600 } },
+      TextInput: { defaultProps: { size: 'md' } },
+      PasswordInput: { defaultProps: { size: 'md' } },
+    },
+  });
+}
+
+/**
+ * Mantine's default dimmed and placeholder colours fail WCAG AA contrast (about 3.3:1 on white);
+ * these reach 4.5:1 or better on the light and dark backgrounds.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': '#5c636a',
+    '--mantine-color-placeholder': '#6b7280',
+  },
+  dark: {
+    '--mantine-color-dimmed': '#b8b8b8',
+    '--mantine-color-placeholder': '#a6a7ab',
+  },
+});

@@ -1,0 +1,57 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type DefaultValues, type FieldValues, type Path, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiFailure } from '../api/resource';
+import { applyServerErrors } from './server-errors';
+
+/** What `useResourceForm` needs from a resource (a `defineResource` result). */
+export interface SavableResource<TItem> {
+  useSave: (options?: { partial?: boolean }) => {
+    mutateAsync: (args: { id?: number | string; values: unknown }) => Promise<TItem>;
+    isPending: boolean;
+  };
+}
+
+/**
+ * The resource form pattern: a domain Zod schema validates in the browser, the save goes through
+ * the resource (which toasts 'Successfully added {item}' / 'Error adding {item}' from the message
+ * catalogue), and a 400's field errors land on the matching inputs.
+ */
+export function useResourceForm<TValues extends FieldValues, TItem>({
+  resource,
+  schema,
+  id,
+  defaultValues,
+  partial,
+  onSaved,
+}: {
+  resource: SavableResource<TItem>;
+  schema: z.ZodType<TValues, TValues>;
+  id?: number | string;
+  defaultValues: DefaultValues<TValues>;
+  partial?: boolean;
+  onSaved?: (item: TItem) => void;
+}) {
+  const form = useForm<TValues>({
+    resolver: zodResolver(schema),
+    defaultValues,
+    mode: 'onTouched',
+  });
+  const save = resource.useSave({ partial });
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      const item = await save.mutateAsync({ id, values });
+      form.reset(values);
+      onSaved?.(item);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 400) {
+        applyServerErrors<TValues>(
+          error.body,
+          Object.keys(values) as Path<TValues>[],
+          form.setError,
+        );
+      }
+    }
+  });
+  return { form, onSubmit, saving: save.isPending };
+}

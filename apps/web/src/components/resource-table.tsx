@@ -1,0 +1,174 @@
+import {
+  Group,
+  Pagination,
+  Paper,
+  ScrollArea,
+  Select,
+  Skeleton,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
+import type { Page } from '../api/client';
+import type { QueryParams } from '../api/query-string';
+import { Icon } from './icons';
+
+export interface Column<T> {
+  key: string;
+  header: string;
+  render: (row: T) => ReactNode;
+  /** The API's `ordering` field for this column, if it can sort. */
+  ordering?: string;
+}
+
+export interface SelectFilter {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+}
+
+/** Anything with a list query: a resource from `defineResource`. */
+export interface ListSource<T> {
+  names: { plural: string };
+  useList: (params?: QueryParams) => { data?: Page<T>; isPending: boolean; isFetching: boolean };
+}
+
+export interface ResourceTableProps<T extends { id: number | string }> {
+  resource: ListSource<T>;
+  columns: Column<T>[];
+  filters?: SelectFilter[];
+  /** Fixed params (e.g. `{case: 4}`) merged into every request. */
+  params?: QueryParams;
+  pageSize?: number;
+  searchable?: boolean;
+  rowHref?: (row: T) => string;
+  caption?: string;
+}
+
+/** A paginated, searchable, filterable list of one API resource. */
+export function ResourceTable<T extends { id: number | string }>({
+  resource,
+  columns,
+  filters = [],
+  params,
+  pageSize = 25,
+  searchable = true,
+  rowHref,
+  caption,
+}: ResourceTableProps<T>) {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [filterValues, setFilterValues] = useState<Record<string, string | null>>({});
+  const query = resource.useList({
+    ...params,
+    ...Object.fromEntries(Object.entries(filterValues).filter(([, v]) => v)),
+    search: debounced || undefined,
+    page,
+    page_size: pageSize,
+  });
+  const data = query.data;
+  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / pageSize));
+
+  return (
+    <Paper withBorder radius="lg" data-testid="resource-table">
+      {(searchable || filters.length > 0) && (
+        <Group
+          p="md"
+          gap="sm"
+          style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+        >
+          {searchable && (
+            <TextInput
+              aria-label={`Search ${resource.names.plural}`}
+              placeholder="Search…"
+              leftSection={<Icon name="search" size={16} />}
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+              size="sm"
+              w={{ base: '100%', sm: 280 }}
+            />
+          )}
+          {filters.map((f) => (
+            <Select
+              key={f.name}
+              aria-label={f.label}
+              placeholder={f.label}
+              data={f.options}
+              clearable
+              size="sm"
+              value={filterValues[f.name] ?? null}
+              onChange={(v) => {
+                setFilterValues((prev) => ({ ...prev, [f.name]: v }));
+                setPage(1);
+              }}
+            />
+          ))}
+        </Group>
+      )}
+      <ScrollArea>
+        <Table
+          verticalSpacing="sm"
+          horizontalSpacing="md"
+          highlightOnHover={Boolean(rowHref)}
+          miw={600}
+        >
+          {caption && <Table.Caption>{caption}</Table.Caption>}
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c.key}>{c.header}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {query.isPending
+              ? [0, 1, 2].map((i) => (
+                  <Table.Tr key={i}>
+                    {columns.map((c) => (
+                      <Table.Td key={c.key}>
+                        <Skeleton h={14} />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : data?.results.map((row) => (
+                  <Table.Tr key={row.id}>
+                    {columns.map((c, i) => (
+                      <Table.Td key={c.key}>
+                        {i === 0 && rowHref ? (
+                          <Link to={rowHref(row)}>{c.render(row)}</Link>
+                        ) : (
+                          c.render(row)
+                        )}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {!query.isPending && data?.count === 0 && (
+        <Text c="dimmed" ta="center" p="xl">
+          Nothing to show yet.
+        </Text>
+      )}
+      <Group
+        justify="space-between"
+        p="md"
+        style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+      >
+        <Text size="sm" c="dimmed">
+          {data?.count ?? 0} {resource.names.plural}
+        </Text>
+        {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,61 @@
+import { Alert, Button, Loader, Stack, Text, useMantineColorScheme } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { MESSAGES_UI } from '../../api/messages';
+import { safeNext } from '../../app/paths';
+import { loadBootstrap } from '../../app/session/bootstrap';
+import { getSession, setSession, useSession } from '../../app/session/session-store';
+import { notify } from '../../lib/notify';
+
+/** Loads the session's data once, then goes on to `next` (spec point 2: bootstrap first). */
+export default function BootstrapPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { setColorScheme } = useMantineColorScheme();
+  const { bootstrap, userType, sessionCustomer } = useSession();
+  const [attempt, setAttempt] = useState(0);
+  const [failed, setFailed] = useState(false);
+  const next = safeNext(params.get('next'));
+
+  useEffect(() => {
+    if (bootstrap) {
+      navigate(next, { replace: true });
+      return;
+    }
+    if (!userType) return;
+    // `attempt` re-runs the load after 'Try again'.
+    void attempt;
+    let cancelled = false;
+    setFailed(false);
+    void loadBootstrap(userType, sessionCustomer).then((data) => {
+      if (cancelled) return;
+      if (!data) {
+        setFailed(true);
+        notify.error(MESSAGES_UI.bootstrapError);
+        return;
+      }
+      setColorScheme(data.profile.dark_mode ? 'dark' : 'light');
+      if (getSession().status === 'logged-in') setSession({ bootstrap: data });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [bootstrap, userType, sessionCustomer, attempt, next, navigate, setColorScheme]);
+
+  if (failed) {
+    return (
+      <Stack gap="md">
+        <Alert color="red" variant="light" role="alert" data-testid="bootstrap-error">
+          {MESSAGES_UI.bootstrapError}
+        </Alert>
+        <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button>
+      </Stack>
+    );
+  }
+  return (
+    <Stack align="center" gap="sm" py="xl" aria-busy="true">
+      <Loader aria-label="Loading" />
+      <Text c="dimmed">Getting things ready…</Text>
+    </Stack>
+  );
+}

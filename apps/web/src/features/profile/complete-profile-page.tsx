@@ -1,0 +1,77 @@
+import { MESSAGES } from '@kestrel/domain';
+import { Alert, Anchor, Button, Checkbox, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { failureMessage } from '../../api/messages';
+import { currentBrand } from '../../app/brands';
+import { href, safeNext } from '../../app/paths';
+import { saveProfile, useSubjectProfile } from '../../app/session/profile';
+import { DateSelector } from '../../components/date-selector';
+
+/** A subject must give a date of birth and agree to the terms before anything else (spec point 2). */
+export default function CompleteProfilePage() {
+  const profile = useSubjectProfile();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [dob, setDob] = useState<string | null>(profile?.dob ?? null);
+  const [agreed, setAgreed] = useState(Boolean(profile?.terms_agreed_at));
+  const [tried, setTried] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!profile) return null;
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (!dob || !agreed) return;
+    setBusy(true);
+    const r = await saveProfile({
+      dob,
+      terms_agreed_at: profile.terms_agreed_at ?? new Date().toISOString(),
+    });
+    setBusy(false);
+    if (r.ok) navigate(safeNext(params.get('next'), href('s:dashboard')), { replace: true });
+    else
+      setError(failureMessage(r, { action: 'update', name: 'profile', showBackendErrors: true }));
+  };
+  return (
+    <Stack gap="lg" maw={560} mx="auto">
+      <Stack gap={4}>
+        <Title order={1}>Complete your profile</Title>
+        <Text c="dimmed">We need two things before you can continue.</Text>
+      </Stack>
+      <Paper withBorder radius="lg" p="xl">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="lg">
+            {error && (
+              <Alert color="red" variant="light" role="alert" style={{ whiteSpace: 'pre-line' }}>
+                {error}
+              </Alert>
+            )}
+            <DateSelector
+              label="Date of birth"
+              value={dob}
+              onChange={setDob}
+              error={tried && !dob ? MESSAGES.required : undefined}
+            />
+            <Checkbox
+              checked={agreed}
+              onChange={(e) => setAgreed(e.currentTarget.checked)}
+              label={
+                <>
+                  I agree to the {currentBrand.name}{' '}
+                  <Anchor href="#terms" inherit>
+                    terms of use and privacy notice
+                  </Anchor>
+                </>
+              }
+              error={tried && !agreed ? MESSAGES.pleaseConfirm : undefined}
+            />
+            <Button type="submit" loading={busy}>
+              Continue
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
