@@ -1,6 +1,5 @@
-import * as domain from '@kestrel/domain';
+import { ACTIVITY_KINDS, COUNTRIES } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { activityTypes, countries, verbs } from '../modules/bootstrap/bootstrap.table.js';
 import type { Tx } from './connection.js';
 
@@ -27,42 +26,12 @@ export const VERBS = [
 ] as const;
 export type VerbCode = (typeof VERBS)[number][0];
 
-/** Activity types (kinds of check). `kind` groups result panels. */
-export const ACTIVITY_TYPES = [
-  ['dbs-basic', 'Basic DBS check', 'dbs'],
-  ['dbs-standard', 'Standard DBS check', 'dbs'],
-  ['dbs-enhanced', 'Enhanced DBS check', 'dbs'],
-  ['dbs-update', 'DBS update service check', 'dbs-update'],
-  ['adult-first', 'DBS adult first check', 'adult-first'],
-  ['driver-data', 'Driving licence check', 'driver-data'],
-  ['right-to-work', 'Right to work check', 'right-to-work'],
-  ['idv', 'Online identity verification', 'idv'],
-] as const;
-
-const countryListSchema = z.array(
-  z.object({
-    code: z.string().length(3),
-    name: z.string(),
-    nationality: z.string(),
-    deprecated: z.boolean().default(false),
-    ebulk_missing: z.boolean().default(false),
-  }),
-);
-
-/**
- * The ISO country list from @kestrel/domain (`COUNTRIES`). Read by name so that the server still
- * builds while the domain package is being written; an absent list seeds no countries.
- */
-export function domainCountries(): z.infer<typeof countryListSchema> {
-  const raw: unknown = Reflect.get(domain, 'COUNTRIES');
-  if (raw === undefined) return [];
-  const list = Array.isArray(raw)
-    ? raw
-    : typeof raw === 'object' && raw
-      ? Object.entries(raw).map(([code, v]) => ({ code, ...(v as object) }))
-      : [];
-  return countryListSchema.parse(list);
-}
+/** Activity types: one per activity kind of @kestrel/domain; `kind` is its result panel. */
+export const ACTIVITY_TYPES = Object.entries(ACTIVITY_KINDS).map(([code, k]) => ({
+  code,
+  name: k.name,
+  kind: k.resultPanel,
+}));
 
 /** Upserts the reference tables (idempotent; runs as the owner after migrations). */
 export async function syncReferenceData(tx: Tx): Promise<void> {
@@ -72,23 +41,23 @@ export async function syncReferenceData(tx: Tx): Promise<void> {
     .onConflictDoUpdate({ target: verbs.code, set: { name: sql`excluded.name` } });
   await tx
     .insert(activityTypes)
-    .values(ACTIVITY_TYPES.map(([code, name, kind]) => ({ code, name, kind })))
+    .values(ACTIVITY_TYPES)
     .onConflictDoUpdate({
       target: activityTypes.code,
       set: { name: sql`excluded.name`, kind: sql`excluded.kind` },
     });
-  const list = domainCountries();
+  const list = Object.entries(COUNTRIES);
   if (list.length > 0) {
     await tx
       .insert(countries)
       .values(
-        list.map((c) => ({
-          code: c.code,
+        list.map(([code, c]) => ({
+          code,
           name: c.name,
           nationality: c.nationality,
           deprecated: c.deprecated,
           ebulkMissing: c.ebulk_missing,
-          sortOrder: c.code === 'GBR' ? 0 : 1,
+          sortOrder: code === 'GBR' ? 0 : 1,
         })),
       )
       .onConflictDoUpdate({
