@@ -24,7 +24,7 @@ export function heldRights(session: SessionState): {
   entitlements: string[];
 } {
   const profile = session.bootstrap?.profile;
-  if (!profile || profile.user_type !== 'ProductUser') return { permissions: [], entitlements: [] };
+  if (profile?.user_type !== 'ProductUser') return { permissions: [], entitlements: [] };
   return {
     permissions: profile.session_permissions,
     entitlements: session.bootstrap?.entitlements ?? profile.entitlements,

@@ -17,7 +17,7 @@ export function href(name: string, params: RouteParams = {}, query?: QueryParams
 
 /** A `next` value is only followed when it stays on this site. */
 export function safeNext(next: string | null | undefined, fallback = '/'): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
     return fallback;
   }
   return next;

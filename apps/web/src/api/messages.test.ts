@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  actionErrorMessage,
+  actionSuccessMessage,
+  backendErrorLines,
+  failureMessage,
+  MESSAGES_UI,
+} from './messages';
+
+describe('message catalogue', () => {
+  it('has the per-action error texts', () => {
+    expect(actionErrorMessage('list', 'cases')).toBe('Error getting list of cases');
+    expect(actionErrorMessage('retrieve', 'case')).toBe('Error retrieving case');
+    expect(actionErrorMessage('create', 'case')).toBe('Error adding case');
+    expect(actionErrorMessage('update', 'case')).toBe('Error updating case');
+    expect(actionErrorMessage('partialUpdate', 'case')).toBe('Error updating case');
+    expect(actionErrorMessage('delete', 'case')).toBe('Error deleting case');
+  });
+
+  it('has the success texts and the default', () => {
+    expect(actionSuccessMessage('create', 'case')).toBe('Successfully added case');
+    expect(actionSuccessMessage('update', 'case')).toBe('Successfully updated case');
+    expect(actionSuccessMessage('delete', 'case')).toBe('Successfully deleted case');
+    expect(actionSuccessMessage('create')).toBe('Action performed successfully');
+  });
+
+  it('has the fixed texts of the spec', () => {
+    expect(MESSAGES_UI).toMatchObject({
+      defaultError: 'An error has occurred',
+      invalidLogin: 'Invalid login details',
+      mfaRequired: 'MFA token required',
+      permissionDenied: 'Permission denied',
+      bootstrapError: 'Error in bootstrap promises',
+      copied: 'Copied',
+      copyError: 'Error copying',
+      portalRetrieveError: 'Error retrieving portal',
+      maintenance:
+        'The site is currently down for maintenance. We will be back soon. Thank you for your patience.',
+    });
+  });
+
+  it('shows back-end errors as field: messages lines', () => {
+    expect(
+      backendErrorLines({
+        detail: 'Nope',
+        surname: ['Required', 'Max 50 characters'],
+        non_field_errors: ['Clash'],
+      }),
+    ).toEqual(['Nope', 'Clash', 'surname: Required Max 50 characters']);
+  });
+
+  it('picks a status override, then the action text, then the default', () => {
+    const failure = { status: 409, data: { detail: 'Conflict' } };
+    expect(
+      failureMessage(failure, {
+        action: 'update',
+        name: 'case',
+        statusMessages: { 409: 'Already archived' },
+      }),
+    ).toBe('Already archived');
+    expect(failureMessage(failure, { action: 'update', name: 'case' })).toBe('Error updating case');
+    expect(failureMessage(failure)).toBe('An error has occurred');
+    expect(
+      failureMessage(
+        { status: 400, data: { email: ['Invalid email'] } },
+        { action: 'create', name: 'user', showBackendErrors: true },
+      ),
+    ).toBe('Error adding user\nemail: Invalid email');
+  });
+
+  it('shows nothing for not found', () => {
+    expect(
+      failureMessage(
+        { status: 404, data: { detail: 'Not found.' } },
+        { action: 'retrieve', name: 'case' },
+      ),
+    ).toBeNull();
+  });
+});

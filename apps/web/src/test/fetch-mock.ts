@@ -1,0 +1,37 @@
+import { vi } from 'vitest';
+
+export interface Call {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Responder = (
+  call: Call,
+) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+
+/** Replaces fetch with a function of the call; records every call. */
+export function mockFetch(responder: Responder) {
+  const calls: Call[] = [];
+  const fn = vi.fn(async (input: string | URL | Request, init?: RequestInit) => {
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(init?.headers ?? {})) {
+      if (typeof value === 'string') headers[key.toLowerCase()] = value;
+    }
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      headers,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    const { status, body } = await responder(call);
+    return new Response(body === undefined ? null : JSON.stringify(body), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fn);
+  return calls;
+}
