@@ -12,8 +12,10 @@ import {
   pgliteDatabase,
   type Tx,
 } from '../src/db/connection.js';
+import { discoverModules } from '../src/modules/discover.js';
 import { ManualClock } from '../src/platform/clock.js';
 import type { Mailer, MailMessage } from '../src/platform/mailer.js';
+import type { KestrelModule } from '../src/platform/module.js';
 
 export * from '../src/db/factories.js';
 export { ManualClock };
@@ -90,7 +92,13 @@ export interface TestApp {
  * The clock starts at the real time and only moves when a test moves it.
  */
 export async function buildTestApp(
-  opts: { config?: Partial<AppConfig>; mailer?: Mailer; clock?: ManualClock } = {},
+  opts: {
+    config?: Partial<AppConfig>;
+    mailer?: Mailer;
+    clock?: ManualClock;
+    /** Extra modules (test-only routes) besides the discovered ones. */
+    extraModules?: KestrelModule[];
+  } = {},
 ): Promise<TestApp> {
   const { db, drop } = await createTestDatabase();
   const clock = opts.clock ?? new ManualClock(new Date());
@@ -99,6 +107,7 @@ export async function buildTestApp(
     clock,
     config: { sessionCacheMs: 5_000, ...opts.config },
     ...(opts.mailer ? { mailer: opts.mailer } : {}),
+    ...(opts.extraModules ? { modules: [...(await discoverModules()), ...opts.extraModules] } : {}),
   });
   await app.ready();
   return {

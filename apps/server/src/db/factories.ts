@@ -1,5 +1,6 @@
 import { type Entitlement, type Permission, ROLE_TEMPLATES, type RoleName } from '@kestrel/domain';
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
+import { activityTypes } from '../modules/bootstrap/bootstrap.table.js';
 import { customerEntitlements, customers } from '../modules/customers/customers.table.js';
 import {
   productUserRoles,
@@ -53,7 +54,7 @@ export async function createCustomer(tx: Tx, input: CustomerInput = {}) {
   await tx.execute(sql`
     insert into customer_activity_types (customer_id, activity_type_id)
     select ${c.id}, id from activity_types
-    where ${types === 'all' ? sql`true` : sql`code = any(${types})`}`);
+    where ${types === 'all' ? sql`true` : inArray(activityTypes.code, types)}`);
   return c;
 }
 

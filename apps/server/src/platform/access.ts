@@ -126,7 +126,8 @@ async function deny(request: FastifyRequest, reason: string): Promise<never> {
 export async function checkAccess(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!request.url.startsWith('/api/')) return;
   reply.header('cache-control', 'no-store');
-  if (request.is404) return;
+  // Unknown /api/ paths (and the static wildcard) are not API routes: they answer 404.
+  if (request.is404 || !request.routeOptions.url?.startsWith('/api/')) return;
   const { sessions, maintenance, config } = request.server.deps;
   const session = await sessions.resolve(request.cookies[SESSION_COOKIE]);
   request.session = session;

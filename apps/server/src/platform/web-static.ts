@@ -19,7 +19,7 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
       root: dist,
       prefix: '/',
       wildcard: true,
-      index: false,
+      index: 'index.html',
       preCompressed: true,
       cacheControl: false,
       setHeaders(res, path) {

@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers.js';
+
+let t: TestApp;
+let dist: string;
+
+beforeAll(async () => {
+  dist = mkdtempSync(join(tmpdir(), 'kestrel-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kestrel SPA</title>');
+  const js = 'console.log("hello kestrel");'.repeat(50);
+  writeFileSync(join(dist, 'assets', 'app-abc123.js'), js);
+  writeFileSync(join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(js));
+  t = await buildTestApp({
+    config: { webDist: dist },
+    extraModules: [
+      {
+        name: 'boom',
+        routes: async (app) => {
+          app.get('/api/public/boom/', async () => {
+            throw new Error('select secret from /etc/passwd');
+          });
+        },
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('HTTP basics', () => {
+  it('sets security headers and no-store on API answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/accounts/check-session/' });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('answers 500 without stack, SQL or paths', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/public/boom/' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ detail: 'A server error occurred.' });
+  });
+
+  it('answers 404 JSON for unknown API paths', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here/' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Not found.' });
+  });
+
+  it('serves /healthz and the OpenAPI document', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({
+      status: 'ok',
+    });
+    const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(docs.statusCode).toBe(200);
+    const doc = docs.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/accounts/login/', '/api/audit-actions/{id}/']),
+    );
+  });
+
+  it('serves the SPA with fallback, precompressed immutable assets', async () => {
+    const home = await t.app.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Kestrel SPA');
+    const deep = await t.app.inject({ method: 'GET', url: '/cases/12/details?tab=x' });
+    expect(deep.body).toContain('Kestrel SPA');
+    expect(deep.headers['content-security-policy']).toBeDefined();
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/nope.js' });
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('without a built web app', () => {
+  it('serves a minimal page instead of crashing', async () => {
+    const bare = await buildTestApp({ config: { webDist: join(dist, 'missing') } });
+    const res = await bare.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('The API is running');
+    await bare.close();
+  });
+
+  it('sends HSTS only over HTTPS', async () => {
+    const proxied = await buildTestApp({ config: { trustProxy: true } });
+    const res = await proxied.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(res.headers['strict-transport-security']).toContain('max-age=');
+    await proxied.close();
+  });
+});
