@@ -27,8 +27,14 @@ export default function PublicLayout() {
     <Box className={classes.publicShell}>
       <Box component="aside" className={classes.brandPanel} aria-label={`About ${name}`}>
         <Group gap={12}>
-          <Box bg="white" p={4} style={{ borderRadius: 10, lineHeight: 0 }}>
-            <Logo size={32} />
+          <Box
+            style={{
+              lineHeight: 0,
+              borderRadius: 9,
+              boxShadow: '0 0 0 2px rgb(255 255 255 / 0.6)',
+            }}
+          >
+            <Logo size={36} />
           </Box>
           <Text fw={750} size="xl">
             {name}

@@ -22,13 +22,14 @@ export function replaceProfile(profile: Profile): void {
   if (bootstrap) setSession({ bootstrap: { ...bootstrap, profile } });
 }
 
-/** PUT /api/user/ with the current profile plus the changes. */
-export async function saveProfile(changes: Partial<ProductProfile> | Partial<SubjectProfile>) {
-  const current = getSession().bootstrap?.profile;
-  const r = await request<Profile>('PUT', '/api/user/', {
-    body: { ...current, ...changes },
-    expect: 200,
-  });
+/** Editable profile fields; `terms_agreed: true` records the agreement now. */
+export type ProfileChanges = (Partial<ProductProfile> | Partial<SubjectProfile>) & {
+  terms_agreed?: boolean;
+};
+
+/** PUT /api/user/ with the changed fields (the server keeps the others). */
+export async function saveProfile(changes: ProfileChanges) {
+  const r = await request<Profile>('PUT', '/api/user/', { body: changes, expect: 200 });
   if (r.ok) replaceProfile(r.data);
   return r;
 }

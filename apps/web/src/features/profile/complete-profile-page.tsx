@@ -24,10 +24,7 @@ export default function CompleteProfilePage() {
     setTried(true);
     if (!dob || !agreed) return;
     setBusy(true);
-    const r = await saveProfile({
-      dob,
-      terms_agreed_at: profile.terms_agreed_at ?? new Date().toISOString(),
-    });
+    const r = await saveProfile(profile.terms_agreed_at ? { dob } : { dob, terms_agreed: true });
     setBusy(false);
     if (r.ok) navigate(safeNext(params.get('next'), href('s:dashboard')), { replace: true });
     else

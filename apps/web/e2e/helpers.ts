@@ -1,0 +1,117 @@
+import { createHmac } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+  request,
+} from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+export const PASSWORD = 'kestrel-demo-2026';
+export const MFA_SECRET = 'JBSWY3DPEHPK3PXP';
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The two brands are chosen by host name: localhost and 127.0.0.1. */
+export type Host = 'localhost' | '127.0.0.1';
+export const baseUrl = (host: Host = 'localhost') => `http://${host}:${inject('serverPort')}`;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const DESKTOP = { width: 1366, height: 860 };
+export const PHONE = { width: 390, height: 844 };
+
+export async function newPage(
+  browser: Browser,
+  {
+    host = 'localhost',
+    viewport = DESKTOP,
+  }: { host?: Host; viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(host),
+    viewport,
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** RFC 6238 code (SHA-1, 30 s, 6 digits) for a base32 secret. */
+export function totp(secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret.replace(/=+$/, '').toUpperCase())
+    bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g)?.map((b) => Number.parseInt(b, 2)) ?? []);
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = (mac[mac.length - 1] ?? 0) & 0xf;
+  const code = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return String(code).padStart(6, '0');
+}
+
+/** Signs in through the login form. */
+export async function loginUi(page: Page, username: string, password = PASSWORD, path = '/login') {
+  await page.goto(path);
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** An API client logged in as `username` (for arranging state: maintenance windows, profiles). */
+export async function apiAs(
+  username: string,
+  host: Host = 'localhost',
+): Promise<{ api: APIRequestContext; csrf: () => string }> {
+  const api = await request.newContext({ baseURL: baseUrl(host) });
+  const first = await (await api.get('/api/accounts/check-session/')).json();
+  let csrf: string = first.csrf_token;
+  const body: Record<string, string> = { username, password: PASSWORD };
+  if (username === 'mfa@acme.test') body.totp = totp(MFA_SECRET);
+  const res = await api.post('/api/accounts/login/', {
+    data: body,
+    headers: { 'X-CSRFToken': csrf },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  csrf = (await res.json()).csrf_token;
+  return { api, csrf: () => csrf };
+}
+
+/** axe-core with the WCAG 2.1 A and AA rules; returns the violations (expected: none). */
+export async function axe(page: Page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+  }));
+}
+
+export const screenshotDir = join(import.meta.dirname, 'screenshots');
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false });
+}
