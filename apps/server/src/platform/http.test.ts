@@ -12,6 +12,7 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'kestrel-dist-'));
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kestrel SPA</title>');
+  writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const js = 'console.log("hello kestrel");'.repeat(50);
   writeFileSync(join(dist, 'assets', 'app-abc123.js'), js);
   writeFileSync(join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(js));
@@ -85,8 +86,12 @@ describe('HTTP basics', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-encoding']).toBe('br');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const missing = await t.app.inject({ method: 'GET', url: '/assets/nope.js' });
-    expect(missing.statusCode).toBe(404);
+    for (const url of ['/assets/nope.js', '/js/nope-12345678.js', '/css/x.css']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('no-cache');
   });
 });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
@@ -7,8 +7,13 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <body><h1>Kestrel</h1><p>The API is running. The web app has not been built (apps/web/dist is missing).</p>
 <p><a href="/api/docs/">API documentation</a></p></body></html>`;
 
+/** Vite's output folders: a missing file there is a 404, never the SPA page. */
+const ASSET_DIRS = /^\/(assets|js|css)\//;
+/** Content-hashed build output (e.g. js/index-8sXypwbA.js), safe to cache for a year. */
+const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/;
+
 /**
- * Serves the built SPA: hashed files under /assets/ cached for a year, precompressed .br/.gz when
+ * Serves the built SPA: hashed files under /assets/, /js/ and /css/ cached for a year, precompressed .br/.gz when
  * present, and index.html for any other non-/api GET (SPA fallback). Static files are not rate
  * limited and need no session.
  */
@@ -38,7 +43,7 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
       path !== '/api' &&
-      !path.startsWith('/assets/')
+      !ASSET_DIRS.test(path)
     ) {
       reply.header('cache-control', 'no-cache');
       if (hasIndex) return reply.type('text/html').sendFile('index.html');

@@ -428,22 +428,18 @@ describe('POST /api/accounts/registration/', () => {
 
 describe('POST /api/user/claim-account/', () => {
   it('lets an invited subject set a password and logs it in', async () => {
-    const { issueAccountToken, CLAIM_TTL_MS } = await import('./accounts.service.js');
+    const { claimInvitation } = await import('./accounts.service.js');
     const { subjectUsers } = await import('../users/users.table.js');
-    const token = await t.owner(async (tx) => {
+    const mail = await t.owner(async (tx) => {
       const [s] = await tx
         .select()
         .from(subjectUsers)
         .where(eq(subjectUsers.email, 'unclaimed@example.test'));
       if (!s) throw new Error('fixture');
-      return issueAccountToken(tx, t.clock.now(), {
-        purpose: 'claim',
-        type: 'SubjectUser',
-        id: s.id,
-        customerId: s.customerId,
-        ttlMs: CLAIM_TTL_MS,
-      });
+      return claimInvitation(tx, t.app.deps, s, 'Acme');
     });
+    expect(mail.to).toBe('unclaimed@example.test');
+    const token = decodeURIComponent(/claim-account\?token=([^\s]+)/.exec(mail.text)?.[1] ?? '');
     const anon = await anonymous(t.app);
     const bad = await t.app.inject({
       method: 'POST',

@@ -174,13 +174,39 @@ export async function requestPasswordReset(
     return { to: c.row.email, token };
   });
   if (sent) {
-    const link = `${deps.config.publicUrl}/password-reset/confirm?token=${encodeURIComponent(sent.token)}`;
+    const link = `${deps.config.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(sent.token)}`;
     await deps.mailer.send({
       to: sent.to,
       subject: 'Reset your Kestrel password',
       text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
     });
   }
+}
+
+/**
+ * Invites a subject (created without a password) to claim its account: issues a claim token in
+ * the caller's transaction and returns the email to send after it commits:
+ * `const mail = await claimInvitation(tx, deps, subject); ...commit...; await deps.mailer.send(mail)`.
+ */
+export async function claimInvitation(
+  tx: Tx,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
+  subject: { id: number; customerId: number; email: string; firstName?: string },
+  customerName = 'your organisation',
+): Promise<{ to: string; subject: string; text: string }> {
+  const token = await issueAccountToken(tx, deps.clock.now(), {
+    purpose: 'claim',
+    type: 'SubjectUser',
+    id: subject.id,
+    customerId: subject.customerId,
+    ttlMs: CLAIM_TTL_MS,
+  });
+  const link = `${deps.config.publicUrl}/auth/claim-account?token=${encodeURIComponent(token)}`;
+  return {
+    to: subject.email,
+    subject: 'Your Kestrel account',
+    text: `Hello${subject.firstName ? ` ${subject.firstName}` : ''},\n\n${customerName} has asked you to complete some checks in Kestrel.\nTo set your password and start, open:\n${link}\n\nThe link works once, for seven days.`,
+  };
 }
 
 /**

@@ -285,7 +285,7 @@ describe('/api/ops/outbox/', () => {
     expect(res.statusCode).toBe(200);
     const mail = res.json().results[0];
     expect(mail).toMatchObject({ to: 'admin@acme.test', subject: 'Reset your Kestrel password' });
-    expect(mail.text).toContain('/password-reset/confirm?token=');
+    expect(mail.text).toContain('/auth/password-reset-confirm?token=');
     const one = await t.app.inject({
       method: 'GET',
       url: `/api/ops/outbox/${mail.id}/`,
