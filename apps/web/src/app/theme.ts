@@ -24,11 +24,26 @@ export function themeFor(brand: Brand) {
  * Mantine's default dimmed and placeholder colours fail WCAG AA contrast (about 3.3:1 on white);
  * these reach 4.5:1 or better on the light and dark backgrounds.
  */
+const LIGHT_VARIANT_COLORS = [
+  'gray', 'red', 'pink', 'grape', 'violet', 'indigo', 'blue', 'cyan',
+  'green', 'lime', 'yellow', 'orange', 'teal', 'brand',
+];
+
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#6b7280',
+    // Text of 'light' variants (badges, alerts) uses shade 6 by default: too pale on its tint.
+    ...Object.fromEntries(
+      LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`]),
+    ),
+    // Shade 9 of these is still under 4.5:1 on its own tint.
+    '--mantine-color-yellow-light-color': '#6e4a00',
+    '--mantine-color-orange-light-color': '#a33b00',
+    '--mantine-color-lime-light-color': '#3f6212',
+    '--mantine-color-green-light-color': '#1f6b30',
+    '--mantine-color-teal-light-color': '#05664a',
   },
   dark: {
     '--mantine-color-dimmed': '#b8b8b8',

@@ -1,0 +1,48 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, DESKTOP, type Host, launch, loginUi, newPage, PHONE, screenshot } from './helpers';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const brandOf: Record<Host, string> = { localhost: 'Kestrel Checks', '127.0.0.1': 'Harrier Vetting' };
+const viewports = { desktop: DESKTOP, phone: PHONE };
+
+describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
+  it('shows its own brand on the login page, with no accessibility violations', async () => {
+    for (const [size, viewport] of Object.entries(viewports)) {
+      const { context, page } = await newPage(browser, { host, viewport });
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await page.title()).toBe(`Sign in · ${brandOf[host]}`);
+      await expect.poll(() => page.getByText(brandOf[host], { exact: true }).filter({ visible: true }).first().isVisible()).toBe(true);
+      await screenshot(page, `login-${host}-${size}`);
+      expect(await axe(page)).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it.each([
+    ['product', 'admin@acme.test', '/dashboard'],
+    ['ops', 'ops@kestrel.test', '/ops/dashboard'],
+    ['subject', 'subject@example.test', '/s/dashboard'],
+  ])('renders the %s layout without accessibility violations', async (layout, user, path) => {
+    const { context, page } = await newPage(browser, { host });
+    await loginUi(page, user, undefined, `/login?next=${encodeURIComponent(path)}`);
+    await page.waitForURL(`**${path}`);
+    await page.getByTestId('user-menu').waitFor();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await axe(page)).toEqual([]);
+    await screenshot(page, `${layout}-${host}-desktop`);
+    await page.setViewportSize(PHONE);
+    await page.waitForTimeout(300);
+    await screenshot(page, `${layout}-${host}-phone`);
+    expect(await axe(page)).toEqual([]);
+    await context.close();
+  });
+});
