@@ -115,3 +115,44 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false });
 }
+
+const sessions = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
+
+/**
+ * A page signed in as `username` (one UI login per user and host per test file, then reused:
+ * the server limits login attempts per address).
+ */
+export async function signedIn(
+  browser: Browser,
+  username: string,
+  {
+    host = 'localhost',
+    viewport = DESKTOP,
+  }: { host?: Host; viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const key = `${host} ${username}`;
+  const saved = sessions.get(key);
+  if (saved) {
+    const context = await browser.newContext({
+      baseURL: baseUrl(host),
+      viewport,
+      storageState: saved,
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+    });
+    return { context, page: await context.newPage() };
+  }
+  const { context, page } = await newPage(browser, { host, viewport });
+  await loginUi(page, username);
+  await page.waitForURL(
+    (url) => url.pathname.endsWith('/dashboard') || url.pathname === '/s/complete-profile',
+  );
+  sessions.set(key, await context.storageState());
+  return { context, page };
+}
+
+/** The pathname and search of the page, e.g. '/login?next=%2Fcases'. */
+export const place = (page: Page) => {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+};

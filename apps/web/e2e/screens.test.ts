@@ -10,7 +10,10 @@ afterAll(async () => {
   await browser.close();
 });
 
-const brandOf: Record<Host, string> = { localhost: 'Kestrel Checks', '127.0.0.1': 'Harrier Vetting' };
+const brandOf: Record<Host, string> = {
+  localhost: 'Kestrel Checks',
+  '127.0.0.1': 'Harrier Vetting',
+};
 const viewports = { desktop: DESKTOP, phone: PHONE };
 
 describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
@@ -20,7 +23,15 @@ describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
       await page.goto('/login');
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       expect(await page.title()).toBe(`Sign in · ${brandOf[host]}`);
-      await expect.poll(() => page.getByText(brandOf[host], { exact: true }).filter({ visible: true }).first().isVisible()).toBe(true);
+      await expect
+        .poll(() =>
+          page
+            .getByText(brandOf[host], { exact: true })
+            .filter({ visible: true })
+            .first()
+            .isVisible(),
+        )
+        .toBe(true);
       await screenshot(page, `login-${host}-${size}`);
       expect(await axe(page)).toEqual([]);
       await context.close();

@@ -25,8 +25,20 @@ export function themeFor(brand: Brand) {
  * these reach 4.5:1 or better on the light and dark backgrounds.
  */
 const LIGHT_VARIANT_COLORS = [
-  'gray', 'red', 'pink', 'grape', 'violet', 'indigo', 'blue', 'cyan',
-  'green', 'lime', 'yellow', 'orange', 'teal', 'brand',
+  'gray',
+  'red',
+  'pink',
+  'grape',
+  'violet',
+  'indigo',
+  'blue',
+  'cyan',
+  'green',
+  'lime',
+  'yellow',
+  'orange',
+  'teal',
+  'brand',
 ];
 
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
@@ -36,7 +48,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-placeholder': '#6b7280',
     // Text of 'light' variants (badges, alerts) uses shade 6 by default: too pale on its tint.
     ...Object.fromEntries(
-      LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`]),
+      LIGHT_VARIANT_COLORS.map((c) => [
+        `--mantine-color-${c}-light-color`,
+        `var(--mantine-color-${c}-9)`,
+      ]),
     ),
     // Shade 9 of these is still under 4.5:1 on its own tint.
     '--mantine-color-yellow-light-color': '#6e4a00',
