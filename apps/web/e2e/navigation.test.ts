@@ -77,7 +77,7 @@ describe('navigation rules', () => {
       ['/self-initiate/3/care-staff', '/s/self-initiate/3/care-staff'],
       ['/lms/council-list', '/s/lms/council-list'],
       ['/lms/5/9', '/s/lms/5/9'],
-    ]) {
+    ] as const) {
       await page.goto(from);
       await page.waitForURL(`**${to}`);
       expect(place(page), from).toBe(to);

@@ -1,4 +1,4 @@
-import { Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { MESSAGES_UI } from '../api/messages';
 import { currentBrand } from './brands';
@@ -25,10 +25,15 @@ function StatusCard({ title, children }: { title: string; children: React.ReactN
 }
 
 /** Replaces the whole app while the site is down (spec point 1, exact text). */
-export function MaintenancePage() {
+export function MaintenancePage({ staffLink = false }: { staffLink?: boolean }) {
   return (
     <StatusCard title="Scheduled maintenance">
       <Text data-testid="maintenance-message">{MESSAGES_UI.maintenance}</Text>
+      {staffLink && (
+        <Anchor component={Link} to="/login?staff=y" size="sm">
+          Operations staff sign-in
+        </Anchor>
+      )}
     </StatusCard>
   );
 }
