@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -79,6 +80,19 @@ function settingsSql(s: TxSettings): string {
   );
 }
 
+const openTransaction = new AsyncLocalStorage<true>();
+
+/**
+ * Refuses a transaction opened inside another: PGlite has one connection and would wait for
+ * ever, and on PostgreSQL the inner one would commit independently. Pass the open `tx` instead.
+ */
+function notNested<T>(fn: () => Promise<T>): Promise<T> {
+  if (openTransaction.getStore()) {
+    return Promise.reject(new Error('Nested database transaction: use the open tx instead'));
+  }
+  return openTransaction.run(true, fn);
+}
+
 function drizzleOver(q: Queryable): Tx {
   return drizzleProxy(async (text, params, method) =>
     q.query(text, params, method === 'all' ? 'array' : 'object'),
@@ -120,20 +134,26 @@ function pgliteQueryable(tx: PgliteTransaction | PGlite): Queryable {
 export function pgliteDatabase(client: PGlite): Database {
   return {
     kind: 'pglite',
-    async transaction(settings, fn) {
-      return client.transaction(async (tx) => {
-        await tx.exec(settingsSql(settings));
-        return fn(drizzleOver(pgliteQueryable(tx)));
-      });
+    transaction(settings, fn) {
+      return notNested(() =>
+        client.transaction(async (tx) => {
+          await tx.exec(settingsSql(settings));
+          return fn(drizzleOver(pgliteQueryable(tx)));
+        }),
+      );
     },
-    async readInline(settings, sqlText) {
-      return client.transaction(async (tx) => {
-        const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
-        return lastRows(results);
-      });
+    readInline(settings, sqlText) {
+      return notNested(() =>
+        client.transaction(async (tx) => {
+          const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
+          return lastRows(results);
+        }),
+      );
     },
-    async ownerTransaction(fn) {
-      return client.transaction(async (tx) => fn(drizzleOver(pgliteQueryable(tx))));
+    ownerTransaction(fn) {
+      return notNested(() =>
+        client.transaction(async (tx) => fn(drizzleOver(pgliteQueryable(tx)))),
+      );
     },
     async ownerExec(sqlText) {
       await client.exec(sqlText);
@@ -211,11 +231,12 @@ export function pgDatabase(pool: pg.Pool): Database {
   return {
     kind: 'pg',
     transaction(settings, fn) {
-      return withClient(pool, `BEGIN; ${settingsSql(settings)}`, (c) =>
-        fn(drizzleOver(pgQueryable(c))),
+      return notNested(() =>
+        withClient(pool, `BEGIN; ${settingsSql(settings)}`, (c) => fn(drizzleOver(pgQueryable(c)))),
       );
     },
     async readInline(settings, sqlText) {
+      if (openTransaction.getStore()) throw new Error('Nested database transaction');
       const client = await pool.connect();
       try {
         const results: unknown = await client.query(
@@ -230,7 +251,7 @@ export function pgDatabase(pool: pg.Pool): Database {
       }
     },
     ownerTransaction(fn) {
-      return withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c))));
+      return notNested(() => withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c)))));
     },
     async ownerExec(sqlText) {
       await pool.query(sqlText);

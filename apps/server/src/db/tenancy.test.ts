@@ -124,4 +124,14 @@ describe('row-level security', () => {
       ),
     ).toMatch(/permission denied/);
   });
+
+  it('refuses a transaction opened inside another (PGlite would wait for ever)', async () => {
+    await expect(
+      t.db.transaction({ scope: 'tenant', customerId: a }, () =>
+        t.db.transaction({ scope: 'all', customerId: null }, async () => 1),
+      ),
+    ).rejects.toThrow(/Nested database transaction/);
+    // and the database still works afterwards
+    expect(await t.db.transaction({ scope: 'tenant', customerId: a }, async () => 2)).toBe(2);
+  });
 });

@@ -29,6 +29,8 @@ export interface ResourceContext {
   tx: Tx;
   actor: Actor;
   request: FastifyRequest;
+  /** Runs `fn` after the transaction commits (send mail, call providers, drop caches). */
+  afterCommit: (fn: () => Promise<void> | void) => void;
 }
 
 type Row<T extends PgTable> = T['$inferSelect'];
@@ -59,6 +61,11 @@ export interface ResourceDefinition<
   context?: 'tenant' | 'ops';
   /** The response object: pick fields deliberately. */
   present: (row: Row<T>) => Record<string, unknown>;
+  /**
+   * Extra response fields for a batch of rows (one query for the page, not one per row),
+   * merged into `present(row)`, in the same order as `rows`.
+   */
+  augment?: (ctx: ResourceContext, rows: Row<T>[]) => Promise<Record<string, unknown>[]>;
   /** Response schema of one object, for OpenAPI and serialisation. */
   output?: z.ZodType;
   repr?: (row: Row<T>) => string;
@@ -72,6 +79,12 @@ export interface ResourceDefinition<
   where?: (ctx: ResourceContext) => SQL | undefined;
   create?: {
     body: z.ZodType<TCreate>;
+    /**
+     * Checks that need another context (e.g. a global uniqueness check in the ops context) run
+     * here, before the transaction: never open a transaction inside another (PGlite has one
+     * connection and would wait for ever).
+     */
+    prepare?: (request: FastifyRequest, data: TCreate) => Promise<void>;
     /** Default: insert the body (snake_case keys mapped to camelCase) with the tenant's customer_id. */
     run?: (ctx: ResourceContext, data: TCreate) => Promise<Row<T>>;
   };
@@ -189,11 +202,22 @@ export function registerResource<
     def.access[op] ??
     (op === 'list' || op === 'retrieve' ? def.access.read : def.access.write) ??
     {};
-  const run = <R>(request: FastifyRequest, fn: (ctx: ResourceContext) => Promise<R>) => {
+  const run = async <R>(request: FastifyRequest, fn: (ctx: ResourceContext) => Promise<R>) => {
     const actor = actorOf(request);
-    const go = (tx: Tx) => fn({ tx, actor, request });
-    return def.context === 'ops' ? withOpsContext(request, go) : withTenant(request, go);
+    const later: (() => Promise<void> | void)[] = [];
+    const go = (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) });
+    const result = await (def.context === 'ops'
+      ? withOpsContext(request, go)
+      : withTenant(request, go));
+    for (const f of later) await f();
+    return result;
   };
+  const presentAll = async (ctx: ResourceContext, rows: Row<T>[]) => {
+    const extra = def.augment ? await def.augment(ctx, rows) : [];
+    return rows.map((row, i) => ({ ...def.present(row), ...extra[i] }));
+  };
+  const presentOne = async (ctx: ResourceContext, row: Row<T>) =>
+    (await presentAll(ctx, [row]))[0] ?? def.present(row);
   const table: PgTable = def.table;
   const columns = getTableColumns(table);
   const scoped = (ctx: ResourceContext, ...conds: (SQL | undefined)[]) =>
@@ -251,16 +275,9 @@ export function registerResource<
             .offset((page - 1) * pageSize);
           if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
           const count = rows[0]?.__total ?? 0;
-          return { count, rows: rows as Row<T>[] };
+          return { count, results: await presentAll(ctx, rows as Row<T>[]) };
         });
-        return pageResponse(
-          request,
-          def.path,
-          page,
-          pageSize,
-          result.count,
-          result.rows.map(def.present),
-        );
+        return pageResponse(request, def.path, page, pageSize, result.count, result.results);
       },
     );
   }
@@ -274,8 +291,7 @@ export function registerResource<
       },
       async (request) => {
         const id = parseId(request.params.id);
-        const row = await run(request, (ctx) => fetchOne(ctx, id));
-        return def.present(row);
+        return run(request, async (ctx) => presentOne(ctx, await fetchOne(ctx, id)));
       },
     );
   }
@@ -290,6 +306,7 @@ export function registerResource<
       },
       async (request, reply) => {
         const data = request.body as TCreate;
+        if (create.prepare) await create.prepare(request, data);
         const out = await run(request, async (ctx) => {
           const row = create.run
             ? await create.run(ctx, data)
@@ -299,7 +316,7 @@ export function registerResource<
                   .values({ ...toColumns(data), customerId: ctx.actor.customerId } as Insert<T>)
                   .returning()) as Row<T>[]
               )[0] as Row<T>);
-          const presented = def.present(row);
+          const presented = await presentOne(ctx, row);
           await recordAudit(ctx.tx, ctx.actor, {
             verb: 'created',
             contentType: def.contentType,
@@ -322,7 +339,7 @@ export function registerResource<
       const data = request.body as Partial<z.output<TUpdate>>;
       return run(request, async (ctx) => {
         const existing = await fetchOne(ctx, id, true);
-        const before = def.present(existing);
+        const before = await presentOne(ctx, existing);
         const row = update.run
           ? await update.run(ctx, existing, data)
           : ((
@@ -332,7 +349,7 @@ export function registerResource<
                 .where(scoped(ctx, eq(def.id, id)))
                 .returning()) as Row<T>[]
             )[0] as Row<T>);
-        const after = def.present(row);
+        const after = await presentOne(ctx, row);
         await recordAudit(ctx.tx, ctx.actor, {
           verb: 'updated',
           contentType: def.contentType,
@@ -381,6 +398,7 @@ export function registerResource<
         const id = parseId(request.params.id);
         await run(request, async (ctx) => {
           const existing = await fetchOne(ctx, id, true);
+          const gone = await presentOne(ctx, existing);
           if (def.remove?.run) await def.remove.run(ctx, existing);
           else await ctx.tx.delete(table).where(scoped(ctx, eq(def.id, id)));
           await recordAudit(ctx.tx, ctx.actor, {
@@ -388,7 +406,7 @@ export function registerResource<
             contentType: def.contentType,
             objectId: id,
             objectRepr: repr(existing),
-            changes: def.present(existing),
+            changes: gone,
           });
         });
         reply.code(204).send();

@@ -1,4 +1,4 @@
-import { type Entitlement, isPermission, type Permission } from '@kestrel/domain';
+import { ENTITLEMENTS, type Entitlement, isPermission, type Permission } from '@kestrel/domain';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../db/connection.js';
 import { sessions } from '../modules/accounts/accounts.table.js';
@@ -31,6 +31,9 @@ function toDate(v: unknown): Date {
 }
 function toDateOrNull(v: unknown): Date | null {
   return v === null || v === undefined ? null : toDate(v);
+}
+function isEntitlement(v: string): v is Entitlement {
+  return (ENTITLEMENTS as readonly string[]).includes(v);
 }
 function toStrings(v: unknown): string[] {
   return Array.isArray(v) ? v.map(String) : [];
@@ -147,7 +150,7 @@ export class SessionStore {
       csrfToken: String(r.csrf_token),
       user,
       customerId: r.customer_id === null ? null : Number(r.customer_id),
-      entitlements: toStrings(r.entitlements) as Entitlement[],
+      entitlements: toStrings(r.entitlements).filter(isEntitlement),
       createdAt: toDate(r.created_at),
       lastSeenAt: toDate(r.last_seen_at),
       authenticatedAt: toDateOrNull(r.authenticated_at),

@@ -1,8 +1,11 @@
 import type { KestrelModule } from '../../platform/module.js';
 import { userRoutes } from './user.routes.js';
+import { usersRoutes } from './users.routes.js';
 
 export default {
   name: 'users',
-  routes: userRoutes,
-  contentTypes: ['users.role'],
+  routes: async (app) => {
+    await userRoutes(app);
+    await usersRoutes(app);
+  },
 } satisfies KestrelModule;
