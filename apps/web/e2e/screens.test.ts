@@ -38,6 +38,32 @@ describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
     }
   });
 
+  it('has no accessibility violations on the other public pages', async () => {
+    const { context, page } = await newPage(browser, { host });
+    for (const path of [
+      '/signup',
+      '/auth/new-customer-signup',
+      '/auth/password-reset',
+      '/auth/password-reset-confirm?token=abc',
+      '/auth/set-password?token=abc',
+      '/auth/claim-account?token=abc',
+      '/auth/user-not-ready',
+      '/auth/social-error',
+      '/payment-portal/1',
+      '/no/such/page',
+    ]) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await axe(page), path).toEqual([]);
+    }
+    // Validation messages too (error colours on inputs).
+    await page.goto('/auth/new-customer-signup');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText('Required').first().waitFor();
+    expect(await axe(page), 'signup errors').toEqual([]);
+    await context.close();
+  });
+
   it.each([
     ['product', 'admin@acme.test', '/dashboard'],
     ['ops', 'ops@kestrel.test', '/ops/dashboard'],

@@ -1,30 +1,31 @@
-// Mantine CSS per component (not the 250 kB styles.css), in the order Mantine documents.
+// Mantine CSS per component (not the 250 kB styles.css), in the order of Mantine's styles.css:
+// later files override earlier ones (Anchor after Text, for example).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/UnstyledButton.css';
 import '@mantine/core/styles/VisuallyHidden.css';
 import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/Popover.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/ActionIcon.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Group.css';
-import '@mantine/core/styles/Loader.css';
-import '@mantine/core/styles/Overlay.css';
 import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Input.css';
-import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Flex.css';
 import '@mantine/core/styles/Alert.css';
+import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/Anchor.css';
+import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Center.css';
 import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Divider.css';
-import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/PasswordInput.css';
 import '@mantine/core/styles/PinInput.css';
 import '@mantine/core/styles/SimpleGrid.css';
 import '@mantine/core/styles/Stack.css';
-import '@mantine/core/styles/Text.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Title.css';

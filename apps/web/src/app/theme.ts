@@ -14,6 +14,8 @@ export function themeFor(brand: Brand) {
     headings: { fontWeight: '650' },
     components: {
       Button: { defaultProps: { fw: 600 } },
+      // Links inside text must not rely on colour alone (WCAG 1.4.1).
+      Anchor: { defaultProps: { underline: 'always' } },
       TextInput: { defaultProps: { size: 'md' } },
       PasswordInput: { defaultProps: { size: 'md' } },
     },
@@ -46,6 +48,7 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   light: {
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#6b7280',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
     // Text of 'light' variants (badges, alerts) uses shade 6 by default: too pale on its tint.
     ...Object.fromEntries(
       LIGHT_VARIANT_COLORS.map((c) => [
@@ -63,5 +66,6 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   dark: {
     '--mantine-color-dimmed': '#b8b8b8',
     '--mantine-color-placeholder': '#a6a7ab',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
   },
 });
