@@ -14,8 +14,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Kestrel SPA</title>');
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const js = 'console.log("hello kestrel");'.repeat(50);
-  writeFileSync(join(dist, 'assets', 'app-abc123.js'), js);
-  writeFileSync(join(dist, 'assets', 'app-abc123.js.br'), brotliCompressSync(js));
+  writeFileSync(join(dist, 'assets', 'app-abc12345.js'), js);
+  mkdirSync(join(dist, 'js'));
+  writeFileSync(join(dist, 'js', 'index-8sXypwbA.js'), js);
+  writeFileSync(join(dist, 'assets', 'app-abc12345.js.br'), brotliCompressSync(js));
   t = await buildTestApp({
     config: { webDist: dist },
     extraModules: [
@@ -80,7 +82,7 @@ describe('HTTP basics', () => {
     expect(deep.headers['content-security-policy']).toBeDefined();
     const asset = await t.app.inject({
       method: 'GET',
-      url: '/assets/app-abc123.js',
+      url: '/assets/app-abc12345.js',
       headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(asset.statusCode).toBe(200);
@@ -89,6 +91,8 @@ describe('HTTP basics', () => {
     for (const url of ['/assets/nope.js', '/js/nope-12345678.js', '/css/x.css']) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
     }
+    const js = await t.app.inject({ method: 'GET', url: '/js/index-8sXypwbA.js' });
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const plain = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['cache-control']).toBe('no-cache');

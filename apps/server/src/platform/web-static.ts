@@ -28,12 +28,9 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
       preCompressed: true,
       cacheControl: false,
       setHeaders(res, path) {
-        res.header(
-          'cache-control',
-          path.includes(`${join(dist, 'assets')}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
+        const rel = relative(dist, path).split(sep).join('/');
+        const hashed = HASHED.test(rel);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
