@@ -17,7 +17,7 @@ export interface SavableResource<TItem> {
  * the resource (which toasts 'Successfully added {item}' / 'Error adding {item}' from the message
  * catalogue), and a 400's field errors land on the matching inputs.
  */
-export function useResourceForm<TValues extends FieldValues, TItem>({
+export function useResourceForm<TIn extends FieldValues, TOut extends FieldValues, TItem>({
   resource,
   schema,
   id,
@@ -26,13 +26,13 @@ export function useResourceForm<TValues extends FieldValues, TItem>({
   onSaved,
 }: {
   resource: SavableResource<TItem>;
-  schema: z.ZodType<TValues, TValues>;
+  schema: z.ZodType<TOut, TIn>;
   id?: number | string;
-  defaultValues: DefaultValues<TValues>;
+  defaultValues: DefaultValues<TIn>;
   partial?: boolean;
   onSaved?: (item: TItem) => void;
 }) {
-  const form = useForm<TValues>({
+  const form = useForm<TIn, unknown, TOut>({
     resolver: zodResolver(schema),
     defaultValues,
     mode: 'onTouched',
@@ -41,15 +41,11 @@ export function useResourceForm<TValues extends FieldValues, TItem>({
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const item = await save.mutateAsync({ id, values });
-      form.reset(values);
       onSaved?.(item);
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
-        applyServerErrors<TValues>(
-          error.body,
-          Object.keys(values) as Path<TValues>[],
-          form.setError,
-        );
+        const fields = Object.keys(form.getValues()) as Path<TIn>[];
+        applyServerErrors<TIn>(error.body, fields, form.setError);
       }
     }
   });
