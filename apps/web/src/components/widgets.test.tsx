@@ -165,9 +165,10 @@ describe('DocumentViewer', () => {
       '/api/case-documents/4/download/?inline=true',
     );
     fireEvent.click(screen.getByRole('button', { name: 'View Passport' }));
-    expect(await screen.findByTitle('Passport', { selector: 'iframe' })).toHaveAttribute(
-      'src',
-      '/api/case-documents/4/download/?inline=true',
+    await waitFor(() =>
+      expect(document.querySelector('iframe')?.getAttribute('src')).toBe(
+        '/api/case-documents/4/download/?inline=true',
+      ),
     );
   });
 });
