@@ -1,6 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axe, DESKTOP, type Host, launch, loginUi, newPage, PHONE, screenshot } from './helpers';
+import {
+  apiAs,
+  axe,
+  DESKTOP,
+  type Host,
+  launch,
+  loginUi,
+  newPage,
+  PHONE,
+  screenshot,
+} from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -81,5 +91,34 @@ describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
     await screenshot(page, `${layout}-${host}-phone`);
     expect(await axe(page)).toEqual([]);
     await context.close();
+  });
+});
+
+describe('dark mode from the profile', () => {
+  it('renders the product layout dark, without accessibility violations', async () => {
+    const viewer = await apiAs('viewer@acme.test');
+    const set = (dark: boolean) =>
+      viewer.api.put('/api/user/', {
+        data: { dark_mode: dark },
+        headers: { 'X-CSRFToken': viewer.csrf() },
+      });
+    expect((await set(true)).status()).toBe(200);
+    try {
+      const { context, page } = await newPage(browser);
+      await loginUi(page, 'viewer@acme.test', undefined, '/login?next=%2Fsupport');
+      await page.waitForURL('**/support');
+      await page.getByTestId('user-menu').waitFor();
+      await expect
+        .poll(() =>
+          page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+        )
+        .toBe('dark');
+      expect(await axe(page)).toEqual([]);
+      await screenshot(page, 'product-dark-localhost-desktop');
+      await context.close();
+    } finally {
+      await set(false);
+      await viewer.api.dispose();
+    }
   });
 });

@@ -108,3 +108,17 @@ export function brandForHost(hostname: string): Brand {
 export const currentBrand: Brand = brandForHost(
   typeof window === 'undefined' ? 'localhost' : window.location.hostname,
 );
+
+/** Theme colour and favicon of the brand on the page (the HTML ships neutral defaults). */
+export function applyBrandToDocument(brand: Brand): void {
+  const colour = brand.palette[7];
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', colour);
+  const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+  if (icon) {
+    const svg =
+      brand.id === 'harrier'
+        ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M16 2.5 27 6.6v8.2c0 7-4.6 12.2-11 14.7C9.6 27 5 21.8 5 14.8V6.6z" fill="${colour}"/><path d="m10.5 16 3.8 3.8 7.4-8" stroke="#fff" stroke-width="2.6" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`
+        : `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="${colour}"/><path d="M6 19.5c5.5-.6 9.6-3.6 12.6-8.8l7.4 2.1-5.6 2.2c-1.2 4.6-4.6 7.6-10 8.6z" fill="#fff"/></svg>`;
+    icon.href = `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  }
+}

@@ -76,6 +76,7 @@ export function SideNav({
                     ) : undefined
                   }
                   style={{ borderRadius: 8 }}
+                  py={7}
                   fw={500}
                 />
               );

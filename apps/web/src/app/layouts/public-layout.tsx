@@ -1,8 +1,10 @@
-import { Anchor, Box, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Group, Stack, Text, Title, useMantineColorScheme } from '@mantine/core';
+import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Icon, type IconName } from '../../components/icons';
 import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
+import { useSession } from '../session/session-store';
 import { BrandMark } from './brand-mark';
 import classes from './layouts.module.css';
 
@@ -23,6 +25,12 @@ const FEATURES: { icon: IconName; title: string; text: string }[] = [
 /** Layout for public pages (sign-in, sign-up, portals): brand panel plus one focused column. */
 export default function PublicLayout() {
   const { Logo, name, tagline, contact } = currentBrand;
+  const { status } = useSession();
+  const { setColorScheme } = useMantineColorScheme();
+  // Dark mode belongs to a signed-in profile; signed-out pages are light.
+  useEffect(() => {
+    if (status === 'logged-out') setColorScheme('light');
+  }, [status, setColorScheme]);
   return (
     <Box className={classes.publicShell}>
       <Box component="aside" className={classes.brandPanel} aria-label={`About ${name}`}>
