@@ -27,6 +27,8 @@ export interface TxSettings {
   subjectId?: number | null;
   /** The acting user (product or subject), for policies and triggers that want it. */
   userId?: number | null;
+  /** BEGIN READ ONLY; on PostgreSQL the answer does not wait for COMMIT. */
+  readOnly?: boolean;
 }
 
 export type RowMode = 'array' | 'object';
@@ -73,6 +75,7 @@ function settingsSql(s: TxSettings): string {
   // The cross-tenant context is a separate role whose policies allow every row (see security.ts).
   const role = s.scope === 'all' ? OPS_ROLE : APP_ROLE;
   return (
+    (s.readOnly ? 'SET TRANSACTION READ ONLY; ' : '') +
     `SET LOCAL ROLE ${role}; SELECT set_config('app.scope', '${s.scope === 'all' ? 'all' : 'tenant'}', true), ` +
     `set_config('app.customer_id', '${int(s.customerId)}', true), ` +
     `set_config('app.subject_id', '${int(s.subjectId)}', true), ` +
@@ -206,24 +209,37 @@ async function withClient<T>(
   pool: pg.Pool,
   begin: string,
   fn: (client: pg.PoolClient) => Promise<T>,
+  readOnly = false,
 ): Promise<T> {
   const client = await pool.connect();
-  let broken = false;
+  let result: T;
   try {
     await client.query(begin);
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
+    result = await fn(client);
   } catch (err) {
-    try {
-      await client.query('ROLLBACK');
-    } catch {
-      broken = true;
-    }
+    await client.query('ROLLBACK').then(
+      () => client.release(),
+      () => client.release(true),
+    );
     throw err;
-  } finally {
-    client.release(broken);
   }
+  if (readOnly) {
+    // A READ ONLY transaction has nothing to lose at COMMIT: answer now and hand the client
+    // back once the COMMIT has gone through (saves a round trip of latency per read).
+    void client.query('COMMIT').then(
+      () => client.release(),
+      () => client.release(true),
+    );
+    return result;
+  }
+  try {
+    await client.query('COMMIT');
+  } catch (err) {
+    client.release(true);
+    throw err;
+  }
+  client.release();
+  return result;
 }
 
 /** Wraps a node-postgres pool (DATABASE_URL). */
@@ -232,7 +248,12 @@ export function pgDatabase(pool: pg.Pool): Database {
     kind: 'pg',
     transaction(settings, fn) {
       return notNested(() =>
-        withClient(pool, `BEGIN; ${settingsSql(settings)}`, (c) => fn(drizzleOver(pgQueryable(c)))),
+        withClient(
+          pool,
+          `BEGIN; ${settingsSql(settings)}`,
+          (c) => fn(drizzleOver(pgQueryable(c))),
+          settings.readOnly,
+        ),
       );
     },
     async readInline(settings, sqlText) {
@@ -268,7 +289,7 @@ export function pgDatabase(pool: pg.Pool): Database {
   };
 }
 
-export function openPgPool(url: string, max = 10): pg.Pool {
+export function openPgPool(url: string, max = 20): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, options: '-c TimeZone=UTC' });
   pool.on('error', () => {
     // An idle client died (server restart); the pool replaces it. Queries report their own errors.

@@ -134,4 +134,18 @@ describe('row-level security', () => {
     // and the database still works afterwards
     expect(await t.db.transaction({ scope: 'tenant', customerId: a }, async () => 2)).toBe(2);
   });
+
+  it('a read-only transaction refuses writes', async () => {
+    expect(
+      await failure(
+        t.db.transaction({ scope: 'tenant', customerId: a, readOnly: true }, (tx) =>
+          tx.insert(flags).values({ customerId: a, kind: 'w' }),
+        ),
+      ),
+    ).toMatch(/read-only transaction/);
+    const rows = await t.db.transaction({ scope: 'tenant', customerId: a, readOnly: true }, (tx) =>
+      tx.select().from(flags),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+  });
 });

@@ -76,8 +76,15 @@ export function actorOf(request: FastifyRequest): Actor {
   };
 }
 
-/** Runs `fn` in one transaction scoped to the session's customer (RLS does the filtering). */
-export function withTenant<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction scoped to the session's customer (RLS does the filtering).
+ * `readOnly` for pure reads: BEGIN READ ONLY, and the answer does not wait for COMMIT.
+ */
+export function withTenant<T>(
+  request: FastifyRequest,
+  fn: (tx: Tx) => Promise<T>,
+  opts: { readOnly?: boolean } = {},
+): Promise<T> {
   const s = request.session;
   const u = s?.user;
   return request.server.deps.db.transaction(
@@ -86,17 +93,27 @@ export function withTenant<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T
       customerId: s?.customerId ?? null,
       subjectId: u?.type === 'SubjectUser' ? u.id : null,
       userId: u?.id ?? null,
+      readOnly: opts.readOnly === true,
     },
     fn,
   );
 }
 
 /** Runs `fn` across every tenant: the explicit ops context. 403 for anyone but ops staff. */
-export function withOpsContext<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export function withOpsContext<T>(
+  request: FastifyRequest,
+  fn: (tx: Tx) => Promise<T>,
+  opts: { readOnly?: boolean } = {},
+): Promise<T> {
   const u = request.session?.user;
   if (!u?.isOps) throw new PermissionDeniedError();
   return request.server.deps.db.transaction(
-    { scope: 'all', customerId: request.session?.customerId ?? null, userId: u.id },
+    {
+      scope: 'all',
+      customerId: request.session?.customerId ?? null,
+      userId: u.id,
+      readOnly: opts.readOnly === true,
+    },
     fn,
   );
 }

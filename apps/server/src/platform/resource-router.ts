@@ -202,13 +202,18 @@ export function registerResource<
     def.access[op] ??
     (op === 'list' || op === 'retrieve' ? def.access.read : def.access.write) ??
     {};
-  const run = async <R>(request: FastifyRequest, fn: (ctx: ResourceContext) => Promise<R>) => {
+  const run = async <R>(
+    request: FastifyRequest,
+    fn: (ctx: ResourceContext) => Promise<R>,
+    readOnly = false,
+  ) => {
     const actor = actorOf(request);
     const later: (() => Promise<void> | void)[] = [];
     const go = (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) });
+    const opts = { readOnly };
     const result = await (def.context === 'ops'
-      ? withOpsContext(request, go)
-      : withTenant(request, go));
+      ? withOpsContext(request, go, opts)
+      : withTenant(request, go, opts));
     for (const f of later) await f();
     return result;
   };
@@ -259,24 +264,28 @@ export function registerResource<
       async (request) => {
         const query = request.query as Record<string, unknown>;
         const { page, pageSize } = pageOf(request.query);
-        const result = await run(request, async (ctx) => {
-          const conds: (SQL | undefined)[] = filterConditions(def.filters ?? {}, query);
-          const term = request.query.search?.trim();
-          if (term && def.search?.length) {
-            const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-            conds.push(or(...def.search.map((c) => ilike(c, like))));
-          }
-          const rows = await ctx.tx
-            .select({ ...columns, __total: sql<number>`count(*) over()`.mapWith(Number) })
-            .from(table)
-            .where(scoped(ctx, ...conds))
-            .orderBy(...orderBy(def, def.id, request.query.ordering))
-            .limit(pageSize)
-            .offset((page - 1) * pageSize);
-          if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
-          const count = rows[0]?.__total ?? 0;
-          return { count, results: await presentAll(ctx, rows as Row<T>[]) };
-        });
+        const result = await run(
+          request,
+          async (ctx) => {
+            const conds: (SQL | undefined)[] = filterConditions(def.filters ?? {}, query);
+            const term = request.query.search?.trim();
+            if (term && def.search?.length) {
+              const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+              conds.push(or(...def.search.map((c) => ilike(c, like))));
+            }
+            const rows = await ctx.tx
+              .select({ ...columns, __total: sql<number>`count(*) over()`.mapWith(Number) })
+              .from(table)
+              .where(scoped(ctx, ...conds))
+              .orderBy(...orderBy(def, def.id, request.query.ordering))
+              .limit(pageSize)
+              .offset((page - 1) * pageSize);
+            if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+            const count = rows[0]?.__total ?? 0;
+            return { count, results: await presentAll(ctx, rows as Row<T>[]) };
+          },
+          true,
+        );
         return pageResponse(request, def.path, page, pageSize, result.count, result.results);
       },
     );
@@ -291,7 +300,7 @@ export function registerResource<
       },
       async (request) => {
         const id = parseId(request.params.id);
-        return run(request, async (ctx) => presentOne(ctx, await fetchOne(ctx, id)));
+        return run(request, async (ctx) => presentOne(ctx, await fetchOne(ctx, id)), true);
       },
     );
   }
