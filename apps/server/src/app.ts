@@ -16,6 +16,7 @@ import { discoverModules } from './modules/discover.js';
 import { checkAccess } from './platform/access.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
+import { scheduleHousekeeping } from './platform/housekeeping.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
@@ -159,6 +160,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   }
 
   await registerWebStatic(app, config.webDist);
+
+  const stopHousekeeping = scheduleHousekeeping(deps, config.housekeepingMs, (err) =>
+    app.log.error({ err }, 'housekeeping failed'),
+  );
+  app.addHook('onClose', async () => stopHousekeeping());
 
   app.addHook('onReady', async () => {
     const all = [...names, ...registeredContentTypes()];

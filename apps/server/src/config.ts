@@ -17,6 +17,8 @@ export interface AppConfig {
   sessionCacheMs: number;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
+  housekeepingMs: number;
   /** Trust X-Forwarded-* (behind a proxy). */
   trustProxy: boolean;
   rateLimits: {
@@ -41,6 +43,7 @@ export const defaultConfig: AppConfig = {
   sessionCacheMs: 5_000,
   sessionIdleMs: 30 * 60_000,
   sessionAbsoluteMs: 12 * 60 * 60_000,
+  housekeepingMs: 0,
   trustProxy: false,
   rateLimits: { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 },
 };
@@ -65,5 +68,6 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     webDist: resolve(cwd, env.WEB_DIST || 'apps/web/dist'),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
+    housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
   };
 }

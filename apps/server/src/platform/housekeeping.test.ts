@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  anonymous,
+  buildTestApp,
+  createCustomer,
+  createProductUser,
+  login,
+  type TestApp,
+} from '../../test/helpers.js';
+import { accountTokens, rateLimits, sessions } from '../modules/accounts/accounts.table.js';
+import { runHousekeeping } from './housekeeping.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    const c = await createCustomer(tx);
+    await createProductUser(tx, { customerId: c.id, username: 'a@acme.test' });
+  });
+});
+afterAll(() => t.close());
+
+describe('housekeeping', () => {
+  it('deletes expired sessions, closed rate-limit windows and spent tokens; keeps live ones', async () => {
+    const stale = await anonymous(t.app);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/password-reset/',
+      headers: stale.headers,
+      payload: { email: 'a@acme.test' },
+    });
+    t.clock.advance(31 * 60_000);
+    const live = await login(t.app, 'a@acme.test');
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(20 * 60_000); // active, so never idle for 30 minutes
+      await t.app.inject({ method: 'GET', url: '/api/user/', headers: live.headers });
+    }
+    await runHousekeeping(t.app.deps);
+    const left = await t.owner((tx) => tx.select().from(sessions));
+    expect(left).toHaveLength(1);
+    expect(await t.owner((tx) => tx.select().from(rateLimits))).toEqual([]);
+    expect(await t.owner((tx) => tx.select().from(accountTokens))).toEqual([]);
+    const me = await t.app.inject({ method: 'GET', url: '/api/user/', headers: live.headers });
+    expect(me.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,75 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/helpers.js';
+import type { Database } from '../db/connection.js';
+import { outboxEmails } from '../modules/outbox/outbox.table.js';
+import { createMailer, OutboxMailer, SmtpMailer } from './mailer.js';
+
+/** A minimal SMTP server that records what it receives. */
+function smtpServer(received: string[]): Server {
+  return createServer((socket) => {
+    let inData = false;
+    let buffer = '';
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      let i = buffer.indexOf('\r\n');
+      while (i >= 0) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            socket.write('250 OK queued\r\n');
+          } else {
+            received.push(line);
+          }
+        } else if (/^(EHLO|HELO)/i.test(line)) {
+          socket.write('250-test\r\n250 8BITMIME\r\n');
+        } else if (/^DATA/i.test(line)) {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (/^QUIT/i.test(line)) {
+          socket.end('221 bye\r\n');
+        } else {
+          socket.write('250 OK\r\n');
+        }
+        i = buffer.indexOf('\r\n');
+      }
+    });
+  });
+}
+
+let db: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ db, drop } = await createTestDatabase());
+});
+afterAll(() => drop());
+
+describe('mail providers', () => {
+  it('defaults to the outbox table, SMTP when configured', async () => {
+    expect(createMailer(db, null, 'a@b.test')).toBeInstanceOf(OutboxMailer);
+    expect(createMailer(db, 'smtp://127.0.0.1:2525', 'a@b.test')).toBeInstanceOf(SmtpMailer);
+    await new OutboxMailer(db).send({ to: 'x@y.test', subject: 'Hi', text: 'Body' });
+    const rows = await db.ownerTransaction((tx) => tx.select().from(outboxEmails));
+    expect(rows).toMatchObject([{ to: 'x@y.test', subject: 'Hi', text: 'Body', html: null }]);
+  });
+
+  it('sends through SMTP', async () => {
+    const received: string[] = [];
+    const server = smtpServer(received);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Kestrel <no-reply@kestrel.test>').send({
+      to: 'someone@example.test',
+      subject: 'Reset your password',
+      text: 'Open the link',
+    });
+    server.close();
+    expect(received).toContain('Subject: Reset your password');
+    expect(received).toContain('To: someone@example.test');
+    expect(received.join('\n')).toContain('Open the link');
+  });
+});
