@@ -64,7 +64,23 @@ describe('/api/ops/customers/', () => {
       payload: { name: 'Third Ltd', entitlements: ['cycles'] },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Third Ltd', demo_mode: false });
+    expect(res.json()).toMatchObject({
+      name: 'Third Ltd',
+      demo_mode: false,
+      entitlements: ['cycles'],
+    });
+    const id = res.json().id;
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/ops/customers/${id}/`,
+      headers: o.headers,
+      payload: { demo_mode: true, entitlements: ['regportals', 'subject_dedup'] },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({
+      demo_mode: true,
+      entitlements: ['regportals', 'subject_dedup'],
+    });
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/ops/customers/',

@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { ENTITLEMENTS } from '@kestrel/domain';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,6 +18,8 @@ const presentCustomer = (c: CustomerRow) => ({
   is_active: c.isActive,
   created_at: c.createdAt.toISOString(),
 });
+
+const entitlement = z.enum(ENTITLEMENTS);
 
 const sessionResponse = z.object({
   csrf_token: z.string(),
@@ -40,6 +43,21 @@ export async function opsRoutes(app: FastifyInstance) {
       create: { permissions: ['customers.add_customer'] },
     },
     present: presentCustomer,
+    augment: async ({ tx }, rows) => {
+      const ids = rows.map((r) => r.id);
+      const ents = ids.length
+        ? await tx
+            .select()
+            .from(customerEntitlements)
+            .where(inArray(customerEntitlements.customerId, ids))
+        : [];
+      return rows.map((r) => ({
+        entitlements: ents
+          .filter((e) => e.customerId === r.id)
+          .map((e) => e.entitlement)
+          .sort(),
+      }));
+    },
     repr: (c) => c.name,
     filters: { demo_mode: customers.demoMode, is_active: customers.isActive },
     search: [customers.name],
@@ -49,7 +67,7 @@ export async function opsRoutes(app: FastifyInstance) {
       body: z.object({
         name: z.string().trim().min(1, 'Required').max(200),
         demo_mode: z.boolean().default(false),
-        entitlements: z.array(z.enum(['regportals', 'cycles', 'subject_dedup'])).default([]),
+        entitlements: z.array(entitlement).default([]),
       }),
       run: async ({ tx }, data) => {
         const [row] = await tx
@@ -70,7 +88,34 @@ export async function opsRoutes(app: FastifyInstance) {
         name: z.string().trim().min(1, 'Required').max(200),
         demo_mode: z.boolean(),
         is_active: z.boolean(),
+        entitlements: z.array(entitlement),
       }),
+      run: async (ctx, existing, d) => {
+        const [row] = await ctx.tx
+          .update(customers)
+          .set({
+            ...(d.name !== undefined ? { name: d.name } : {}),
+            ...(d.demo_mode !== undefined ? { demoMode: d.demo_mode } : {}),
+            ...(d.is_active !== undefined ? { isActive: d.is_active } : {}),
+          })
+          .where(eq(customers.id, existing.id))
+          .returning();
+        if (!row) throw new Error('update returned nothing');
+        if (d.entitlements) {
+          await ctx.tx
+            .delete(customerEntitlements)
+            .where(eq(customerEntitlements.customerId, existing.id));
+          const list = [...new Set(d.entitlements)];
+          if (list.length > 0) {
+            await ctx.tx
+              .insert(customerEntitlements)
+              .values(list.map((e) => ({ customerId: existing.id, entitlement: e })));
+          }
+        }
+        // Sessions cache the customer's entitlements and demo mode.
+        ctx.afterCommit(() => app.deps.sessions.forgetAll());
+        return row;
+      },
     },
   });
 
