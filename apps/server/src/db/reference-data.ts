@@ -23,6 +23,18 @@ export const VERBS = [
   ['permission_denied', 'Permission denied'],
   ['ops_session_started', 'Ops session started'],
   ['ops_session_ended', 'Ops session ended'],
+  ['cancelled', 'Cancelled'],
+  ['restored', 'Restored'],
+  ['submitted', 'Submitted'],
+  ['invited', 'Invited'],
+  ['decision_recorded', 'Decision recorded'],
+  ['reminder_sent', 'Reminder sent'],
+  ['exported', 'Exported'],
+  ['note_added', 'Note added'],
+  ['requested', 'Requested'],
+  ['progressed', 'Progressed'],
+  ['state_changed', 'State changed'],
+  ['downloaded', 'Downloaded'],
 ] as const;
 export type VerbCode = (typeof VERBS)[number][0];
 
