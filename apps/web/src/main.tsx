@@ -2,8 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { applyBrandToDocument, currentBrand } from './app/brands';
+import { initialSessionCheck } from './app/session/session-actions';
 
 applyBrandToDocument(currentBrand);
+// Ask the server about the session while the first screen's code is still loading.
+void initialSessionCheck();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root');

@@ -84,8 +84,9 @@ export function decideNavigation(
       return { kind: 'redirect', to: equivalent(route, route.subjectEquivalent, place) };
     }
     if (route.guestOnly) {
-      if (session.status === 'unknown' || session.status === 'persisted-locally')
-        return { kind: 'wait' };
+      // A visitor with nothing persisted sees the form at once; a remembered user waits for the
+      // session check, which usually sends them on.
+      if (session.status === 'persisted-locally') return { kind: 'wait' };
       if (loggedIn) {
         const next = new URLSearchParams(place.search).get('next');
         return { kind: 'redirect', to: safeNext(next) };

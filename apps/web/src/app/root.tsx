@@ -1,7 +1,11 @@
 import { maintenanceStatus } from '@kestrel/domain';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { checkSession, startSessionPolling, watchResponses } from './session/session-actions';
+import {
+  initialSessionCheck,
+  startSessionPolling,
+  watchResponses,
+} from './session/session-actions';
 import { useSession } from './session/session-store';
 import { MaintenancePage } from './status-pages';
 
@@ -25,7 +29,7 @@ export function AppRoot() {
   const now = useNow(15_000);
   useEffect(() => {
     const stopWatching = watchResponses();
-    void checkSession();
+    void initialSessionCheck();
     const stopPolling = startSessionPolling();
     return () => {
       stopWatching();

@@ -1,5 +1,8 @@
 import type { Entitlement, Permission } from '@kestrel/domain';
 import type { ComponentType } from 'react';
+// The sign-in page is in the entry chunk: it is the most common first visit, and loading it
+// lazily would add a round trip before the first paint.
+import LoginPage from '../features/auth/login-page';
 
 /** Who a route is for; it picks the layout and the navigation rules that apply (spec point 2). */
 export type Audience = 'public' | 'product' | 'ops' | 'subject';
@@ -38,7 +41,7 @@ const r = (
 const need = (...permissions: Permission[]) => ({ permissions });
 
 const auth = {
-  login: () => import('../features/auth/login-page'),
+  login: async () => ({ default: LoginPage }),
   signup: () => import('../features/auth/signup-page'),
   newCustomer: () => import('../features/auth/new-customer-signup-page'),
   notReady: () => import('../features/auth/user-not-ready-page'),

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { loadChunk } from './chunk-loading';
 import { Guard } from './guard';
+import PublicLayout from './layouts/public-layout';
 import { AppRoot } from './root';
 import { type Audience, ROUTES, type RouteDef } from './route-table';
 import { FullPageLoader, RootErrorBoundary } from './status-pages';
@@ -23,7 +24,7 @@ const frameOf = (d: RouteDef): Frame => d.frame ?? d.audience;
 const routesOf = (frame: Frame) => ROUTES.filter((d) => frameOf(d) === frame).map(toRoute);
 
 const layouts: Record<Frame, () => Promise<Module>> = {
-  auth: () => import('./layouts/public-layout'),
+  auth: async () => ({ default: PublicLayout }),
   public: () => import('./layouts/public-portal-layout'),
   product: () => import('./layouts/product-layout'),
   ops: () => import('./layouts/ops-layout'),

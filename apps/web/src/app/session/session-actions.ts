@@ -30,6 +30,14 @@ const believedLoggedIn = () => {
   return status === 'logged-in' || status === 'persisted-locally';
 };
 
+let firstCheck: Promise<void> | null = null;
+
+/** The first check-session of the page, started once (main.tsx starts it before React renders). */
+export function initialSessionCheck(): Promise<void> {
+  firstCheck ??= checkSession();
+  return firstCheck;
+}
+
 /**
  * GET check-session and apply spec point 4: unauthenticated while believed logged in logs out;
  * 403 logs out; 503 only updates the maintenance state.
