@@ -12,6 +12,8 @@ import pg from 'pg';
 export const APP_ROLE = 'kestrel_app';
 /** The role of the explicit cross-tenant context; equally unprivileged, policies allow all rows. */
 export const OPS_ROLE = 'kestrel_ops';
+/** The role of a subject user's requests: the tenant, further limited to the subject's own rows. */
+export const SUBJECT_ROLE = 'kestrel_subject';
 
 /** A Drizzle handle bound to one open transaction. Every repository takes one as first argument. */
 export type Tx = PgRemoteDatabase<Record<string, never>>;
@@ -23,7 +25,7 @@ export type Tx = PgRemoteDatabase<Record<string, never>>;
 export interface TxSettings {
   scope: 'tenant' | 'all';
   customerId: number | null;
-  /** Set for subject users so that policies can restrict them to their own rows. */
+  /** Set for subject users: the transaction runs as kestrel_subject, limited to their own rows. */
   subjectId?: number | null;
   /** The acting user (product or subject), for policies and triggers that want it. */
   userId?: number | null;
@@ -73,7 +75,12 @@ function settingsSql(s: TxSettings): string {
     return String(v);
   };
   // The cross-tenant context is a separate role whose policies allow every row (see security.ts).
-  const role = s.scope === 'all' ? OPS_ROLE : APP_ROLE;
+  const role =
+    s.scope === 'all'
+      ? OPS_ROLE
+      : s.subjectId !== null && s.subjectId !== undefined
+        ? SUBJECT_ROLE
+        : APP_ROLE;
   return (
     (s.readOnly ? 'SET TRANSACTION READ ONLY; ' : '') +
     `SET LOCAL ROLE ${role}; SELECT set_config('app.scope', '${s.scope === 'all' ? 'all' : 'tenant'}', true), ` +

@@ -1,4 +1,4 @@
-import { APP_ROLE, OPS_ROLE } from './connection.js';
+import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
 
 /** Tables that carry customer_id but are not tenant-owned (looked up by token before a tenant). */
 const NOT_TENANT_TABLES = ['sessions', 'account_tokens'];
@@ -14,8 +14,11 @@ const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
  * runs after every migration, so tables added by any module are covered: every table with a
  * `customer_id` column gets FORCE RLS and the tenant policy automatically.
  *
- * Two roles, neither a superuser nor BYPASSRLS, neither owning a table:
+ * Three roles, none a superuser or BYPASSRLS, none owning a table:
  * - kestrel_app sees rows where customer_id = current_setting('app.customer_id');
+ * - kestrel_subject (a subject user's requests) additionally sees only its own rows: in a table
+ *   with `subject_id`, rows of that subject; in a table with `case_id` (once `cases` exists),
+ *   rows of the subject's cases; in subject_users, its own row; other tenant tables as kestrel_app;
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  */
@@ -27,6 +30,9 @@ DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${OPS_ROLE}') THEN
     CREATE ROLE ${OPS_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
   END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SUBJECT_ROLE}') THEN
+    CREATE ROLE ${SUBJECT_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
+  END IF;
   IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
     IF NOT pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user);
@@ -34,11 +40,14 @@ DO $$ BEGIN
     IF NOT pg_has_role(current_user, '${OPS_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${OPS_ROLE} TO %I', current_user);
     END IF;
+    IF NOT pg_has_role(current_user, '${SUBJECT_ROLE}', 'MEMBER') THEN
+      EXECUTE format('GRANT ${SUBJECT_ROLE} TO %I', current_user);
+    END IF;
   END IF;
 END $$;
 
-DO $$ DECLARE r text; t record; BEGIN
-  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}'] LOOP
+DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
+  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}'] LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', r);
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
@@ -54,7 +63,18 @@ DO $$ DECLARE r text; t record; BEGIN
     END LOOP;
   END LOOP;
 
-  FOR t IN SELECT c.relname FROM pg_class c
+  tenant := $t$customer_id = nullif(current_setting('app.customer_id', true), '')::integer$t$;
+  own := $t$nullif(current_setting('app.subject_id', true), '')::integer$t$;
+  SELECT EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'public' AND c.relname = 'cases' AND a.attname = 'subject_id'
+      AND NOT a.attisdropped) INTO has_cases;
+  FOR t IN SELECT c.relname,
+             EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
+                     AND x.attname = 'subject_id' AND NOT x.attisdropped) AS has_subject,
+             EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
+                     AND x.attname = 'case_id' AND NOT x.attisdropped) AS has_case
+           FROM pg_class c
              JOIN pg_namespace n ON n.oid = c.relnamespace
              JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'customer_id' AND NOT a.attisdropped
            WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
@@ -63,10 +83,25 @@ DO $$ DECLARE r text; t record; BEGIN
     EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t.relname);
     EXECUTE format('DROP POLICY IF EXISTS tenant_isolation ON %I', t.relname);
     EXECUTE format('DROP POLICY IF EXISTS cross_tenant ON %I', t.relname);
-    EXECUTE format($p$CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE}
-      USING (customer_id = nullif(current_setting('app.customer_id', true), '')::integer)
-      WITH CHECK (customer_id = nullif(current_setting('app.customer_id', true), '')::integer)$p$, t.relname);
+    EXECUTE format('DROP POLICY IF EXISTS subject_own ON %I', t.relname);
+    EXECUTE format('CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE} USING (%s) WITH CHECK (%s)',
+      t.relname, tenant, tenant);
     EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE} USING (true) WITH CHECK (true)', t.relname);
+    IF t.relname = 'subject_users' THEN
+      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND id = %s) WITH CHECK (%s AND id = %s)',
+        t.relname, tenant, own, tenant, own);
+    ELSIF t.has_subject THEN
+      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND subject_id = %s) WITH CHECK (%s AND subject_id = %s)',
+        t.relname, tenant, own, tenant, own);
+    ELSIF t.has_case AND has_cases THEN
+      EXECUTE format($p$CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE}
+        USING (%s AND case_id IN (SELECT id FROM cases WHERE subject_id = %s))
+        WITH CHECK (%s AND case_id IN (SELECT id FROM cases WHERE subject_id = %s))$p$,
+        t.relname, tenant, own, tenant, own);
+    ELSE
+      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s) WITH CHECK (%s)',
+        t.relname, tenant, tenant);
+    END IF;
   END LOOP;
 END $$;
 
@@ -78,4 +113,7 @@ CREATE POLICY tenant_isolation ON customers TO ${APP_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer)
   WITH CHECK (id = nullif(current_setting('app.customer_id', true), '')::integer);
 CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE} USING (true) WITH CHECK (true);
+DROP POLICY IF EXISTS subject_own ON customers;
+CREATE POLICY subject_own ON customers TO ${SUBJECT_ROLE}
+  USING (id = nullif(current_setting('app.customer_id', true), '')::integer);
 `;

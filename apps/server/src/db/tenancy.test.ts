@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCustomer, type TestApp } from '../../test/helpers.js';
+import {
+  buildTestApp,
+  createCustomer,
+  createSubjectUser,
+  type TestApp,
+} from '../../test/helpers.js';
 import { flags } from '../modules/bootstrap/bootstrap.table.js';
+import { subjectUsers } from '../modules/users/users.table.js';
+import { securitySql } from './security.js';
 
 let t: TestApp;
 let a: number;
@@ -147,5 +154,40 @@ describe('row-level security', () => {
       tx.select().from(flags),
     );
     expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('a subject sees only its own rows: subject_users and any table with subject_id', async () => {
+    const [s1, s2] = await t.owner(async (tx) => [
+      await createSubjectUser(tx, { customerId: a }),
+      await createSubjectUser(tx, { customerId: a }),
+    ]);
+    if (!s1 || !s2) throw new Error('fixture');
+    await t.db.ownerExec(`
+      CREATE TABLE test_subject_docs (customer_id integer NOT NULL, id serial, subject_id integer,
+        PRIMARY KEY (customer_id, id));
+      INSERT INTO test_subject_docs (customer_id, subject_id) VALUES
+        (${a}, ${s1.id}), (${a}, ${s1.id}), (${a}, ${s2.id}), (${b}, ${s1.id});`);
+    await t.db.ownerExec(securitySql);
+    const as = (subjectId: number) => ({ scope: 'tenant' as const, customerId: a, subjectId });
+    const docs = await t.db.transaction(as(s1.id), (tx) =>
+      tx.execute<{ subject_id: number }>(sql`select subject_id from test_subject_docs`),
+    );
+    expect(docs.map((d) => d.subject_id)).toEqual([s1.id, s1.id]);
+    const people = await t.db.transaction(as(s2.id), (tx) => tx.select().from(subjectUsers));
+    expect(people.map((p) => p.id)).toEqual([s2.id]);
+    // staff of the customer see all of them
+    const staff = await t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
+      tx.execute<{ n: number }>(sql`select count(*)::int as n from test_subject_docs`),
+    );
+    expect(staff[0]?.n).toBe(3);
+    expect(
+      await failure(
+        t.db.transaction(as(s1.id), (tx) =>
+          tx.execute(
+            sql`insert into test_subject_docs (customer_id, subject_id) values (${a}, ${s2.id})`,
+          ),
+        ),
+      ),
+    ).toMatch(/row-level security/);
   });
 });
