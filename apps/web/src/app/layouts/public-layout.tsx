@@ -1,5 +1,5 @@
 import { Anchor, Box, Group, Stack, Text, Title, useMantineColorScheme } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { Icon, type IconName } from '../../components/icons';
 import { currentBrand } from '../brands';
@@ -26,11 +26,14 @@ const FEATURES: { icon: IconName; title: string; text: string }[] = [
 export default function PublicLayout() {
   const { Logo, name, tagline, contact } = currentBrand;
   const { status } = useSession();
-  const { setColorScheme } = useMantineColorScheme();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
   // Dark mode belongs to a signed-in profile; signed-out pages are light.
+  const signedOutDark = status === 'logged-out' && colorScheme === 'dark';
+  const setScheme = useRef(setColorScheme);
+  setScheme.current = setColorScheme;
   useEffect(() => {
-    if (status === 'logged-out') setColorScheme('light');
-  }, [status, setColorScheme]);
+    if (signedOutDark) setScheme.current('light');
+  }, [signedOutDark]);
   return (
     <Box className={classes.publicShell}>
       <Box component="aside" className={classes.brandPanel} aria-label={`About ${name}`}>

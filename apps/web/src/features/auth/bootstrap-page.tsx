@@ -1,5 +1,5 @@
 import { Alert, Button, Loader, Stack, Text, useMantineColorScheme } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES_UI } from '../../api/messages';
 import { safeNext } from '../../app/paths';
@@ -12,6 +12,10 @@ export default function BootstrapPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { setColorScheme } = useMantineColorScheme();
+  // Mantine's setter is a new function on every render: keep it out of the effect's inputs, or a
+  // failed load would retry in a loop.
+  const setScheme = useRef(setColorScheme);
+  setScheme.current = setColorScheme;
   const { bootstrap, userType, sessionCustomer } = useSession();
   const [attempt, setAttempt] = useState(0);
   const [failed, setFailed] = useState(false);
@@ -34,13 +38,13 @@ export default function BootstrapPage() {
         notify.error(MESSAGES_UI.bootstrapError);
         return;
       }
-      setColorScheme(data.profile.dark_mode ? 'dark' : 'light');
+      setScheme.current(data.profile.dark_mode ? 'dark' : 'light');
       if (getSession().status === 'logged-in') setSession({ bootstrap: data });
     });
     return () => {
       cancelled = true;
     };
-  }, [bootstrap, userType, sessionCustomer, attempt, next, navigate, setColorScheme]);
+  }, [bootstrap, userType, sessionCustomer, attempt, next, navigate]);
 
   if (failed) {
     return (
