@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -38,7 +38,8 @@ export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   const hash = schemaHash();
   if (url) {
-    const name = `kestrel_tpl_${hash}`;
+    // One template per run (pid): concurrent runs on the same server never share or drop it.
+    const name = `kestrel_tpl_${hash}_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
@@ -63,7 +64,10 @@ export default async function setup(project: TestProject) {
   const client = await openPglite(null);
   await migrateDatabase(pgliteDatabase(client));
   const dump = await client.dumpDataDir('gzip');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  // Write then rename: a concurrent run never reads a half-written template.
+  const partial = `${file}.${process.pid}`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, file);
   await client.close();
   project.provide('pgliteTemplate', file);
   project.provide('pgTemplate', '');
