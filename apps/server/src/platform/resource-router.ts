@@ -1,177 +1,28 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableColumns,
-  ilike,
-  inArray,
-  isNull,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
-import type { Actor } from './context.js';
-import { NotFoundError, ValidationError } from './errors.js';
-import { listQuerySchema, type Page, pageOf, pageUrl } from './pagination.js';
+import { NotFoundError } from './errors.js';
+import { listQuerySchema, pageOf } from './pagination.js';
+import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
+import {
+  filterConditions,
+  idParams,
+  orderBy,
+  pageResponse,
+  parseId,
+  toColumns,
+} from './resource-query.js';
 
-export type Operation = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'delete';
-
-/** What a resource's hooks receive: the open transaction and who is acting. */
-export interface ResourceContext {
-  tx: Tx;
-  actor: Actor;
-  request: FastifyRequest;
-  /** Runs `fn` after the transaction commits (send mail, call providers, drop caches). */
-  afterCommit: (fn: () => Promise<void> | void) => void;
-}
+export type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
+export { pageResponse, toColumns };
 
 type Row<T extends PgTable> = T['$inferSelect'];
 type Insert<T extends PgTable> = T['$inferInsert'];
-
-/**
- * A DRF-style resource over one Drizzle table: list (paginated, filters, search, ordering),
- * retrieve, create (201), update/partial update (200), delete (204), each in one transaction
- * with its audit row. Hooks replace any default where a module needs its own rules.
- */
-export interface ResourceDefinition<
-  T extends PgTable,
-  TCreate,
-  TUpdate extends z.ZodObject = z.ZodObject,
-> {
-  /** Collection path with trailing slash, e.g. `/api/processes/`. */
-  path: string;
-  table: T;
-  /** The id column (integers in URLs). */
-  id: PgColumn;
-  /** `app_label.model` for audit rows and content types. */
-  contentType: string;
-  /** Which operations exist (default: every one whose inputs are given). */
-  operations?: readonly Operation[];
-  /** Access per operation; `read` covers list/retrieve and `write` the rest, as fallbacks. */
-  access: Partial<Record<Operation | 'read' | 'write', RouteAccess>>;
-  /** `tenant` (default): RLS limits rows to the session customer. `ops`: cross-tenant (ops only). */
-  context?: 'tenant' | 'ops';
-  /** The response object: pick fields deliberately. */
-  present: (row: Row<T>) => Record<string, unknown>;
-  /**
-   * Extra response fields for a batch of rows (one query for the page, not one per row),
-   * merged into `present(row)`, in the same order as `rows`.
-   */
-  augment?: (ctx: ResourceContext, rows: Row<T>[]) => Promise<Record<string, unknown>[]>;
-  /** Response schema of one object, for OpenAPI and serialisation. */
-  output?: z.ZodType;
-  repr?: (row: Row<T>) => string;
-  /** Query-string filters: name → column. `a,b` means IN, an empty value means IS NULL. */
-  filters?: Record<string, PgColumn>;
-  search?: readonly PgColumn[];
-  ordering?: Record<string, PgColumn>;
-  /** e.g. `-id` (the default). */
-  defaultOrdering?: string;
-  /** Extra conditions on every read/write (e.g. a subject sees only its own rows). */
-  where?: (ctx: ResourceContext) => SQL | undefined;
-  create?: {
-    body: z.ZodType<TCreate>;
-    /**
-     * Checks that need another context (e.g. a global uniqueness check in the ops context) run
-     * here, before the transaction: never open a transaction inside another (PGlite has one
-     * connection and would wait for ever).
-     */
-    prepare?: (request: FastifyRequest, data: TCreate) => Promise<void>;
-    /** Default: insert the body (snake_case keys mapped to camelCase) with the tenant's customer_id. */
-    run?: (ctx: ResourceContext, data: TCreate) => Promise<Row<T>>;
-  };
-  update?: {
-    /** The PUT body; PATCH uses it made partial. */
-    body: TUpdate;
-    run?: (
-      ctx: ResourceContext,
-      existing: Row<T>,
-      data: Partial<z.output<TUpdate>>,
-    ) => Promise<Row<T>>;
-  };
-  remove?: {
-    run?: (ctx: ResourceContext, existing: Row<T>) => Promise<void>;
-  };
-}
-
-const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** `{a_b: 1}` → `{aB: 1}`: the default mapping of a JSON body to Drizzle insert values. */
-export function toColumns(data: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [camel(k), v]));
-}
-
-function parseFilterValue(column: PgColumn, raw: string, name: string): unknown {
-  if (column.dataType === 'number') {
-    const n = Number(raw);
-    if (!Number.isInteger(n)) throw ValidationError.of(name, 'Enter a whole number.');
-    return n;
-  }
-  if (column.dataType === 'boolean') {
-    if (raw === 'true' || raw === 'True' || raw === '1') return true;
-    if (raw === 'false' || raw === 'False' || raw === '0') return false;
-    throw ValidationError.of(name, 'Enter a valid boolean.');
-  }
-  return raw;
-}
-
-function filterConditions(
-  filters: Record<string, PgColumn>,
-  query: Record<string, unknown>,
-): SQL[] {
-  const out: SQL[] = [];
-  for (const [name, column] of Object.entries(filters)) {
-    const raw = query[name];
-    if (raw === undefined) continue;
-    const value = Array.isArray(raw) ? raw.join(',') : String(raw);
-    if (value === '' || value === 'null') {
-      out.push(isNull(column));
-    } else if (value.includes(',')) {
-      out.push(
-        inArray(
-          column,
-          value.split(',').map((v) => parseFilterValue(column, v, name)),
-        ),
-      );
-    } else {
-      out.push(eq(column, parseFilterValue(column, value, name)));
-    }
-  }
-  return out;
-}
-
-function orderBy(
-  def: { ordering?: Record<string, PgColumn>; defaultOrdering?: string },
-  id: PgColumn,
-  requested: string | undefined,
-): SQL[] {
-  const spec = requested || def.defaultOrdering || '-id';
-  const out: SQL[] = [];
-  for (const part of spec.split(',')) {
-    const descending = part.startsWith('-');
-    const name = descending ? part.slice(1) : part;
-    const column = name === 'id' ? id : def.ordering?.[name];
-    if (column) out.push(descending ? desc(column) : asc(column));
-  }
-  out.push(spec.startsWith('-') ? desc(id) : asc(id));
-  return out;
-}
-
-const idParams = z.object({ id: z.string().max(20) });
-
-function parseId(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new NotFoundError();
-  return n;
-}
 
 const CONTENT_TYPES = new Set<string>();
 
@@ -422,21 +273,4 @@ export function registerResource<
       },
     );
   }
-}
-
-/** The DRF list body. */
-export function pageResponse<R>(
-  request: FastifyRequest,
-  path: string,
-  page: number,
-  pageSize: number,
-  count: number,
-  results: R[],
-): Page<R> {
-  return {
-    count,
-    next: page * pageSize < count ? pageUrl(request, path, page + 1) : null,
-    previous: page > 1 ? pageUrl(request, path, page - 1) : null,
-    results,
-  };
 }

@@ -1,0 +1,86 @@
+import type { SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Tx } from '../db/connection.js';
+import type { RouteAccess } from './access.js';
+import type { Actor } from './context.js';
+
+export type Operation = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'delete';
+
+/** What a resource's hooks receive: the open transaction and who is acting. */
+export interface ResourceContext {
+  tx: Tx;
+  actor: Actor;
+  request: FastifyRequest;
+  /** Runs `fn` after the transaction commits (send mail, call providers, drop caches). */
+  afterCommit: (fn: () => Promise<void> | void) => void;
+}
+
+type Row<T extends PgTable> = T['$inferSelect'];
+
+/**
+ * A DRF-style resource over one Drizzle table: list (paginated, filters, search, ordering),
+ * retrieve, create (201), update/partial update (200), delete (204), each in one transaction
+ * with its audit row. Hooks replace any default where a module needs its own rules.
+ */
+export interface ResourceDefinition<
+  T extends PgTable,
+  TCreate,
+  TUpdate extends z.ZodObject = z.ZodObject,
+> {
+  /** Collection path with trailing slash, e.g. `/api/processes/`. */
+  path: string;
+  table: T;
+  /** The id column (integers in URLs). */
+  id: PgColumn;
+  /** `app_label.model` for audit rows and content types. */
+  contentType: string;
+  /** Which operations exist (default: every one whose inputs are given). */
+  operations?: readonly Operation[];
+  /** Access per operation; `read` covers list/retrieve and `write` the rest, as fallbacks. */
+  access: Partial<Record<Operation | 'read' | 'write', RouteAccess>>;
+  /** `tenant` (default): RLS limits rows to the session customer. `ops`: cross-tenant (ops only). */
+  context?: 'tenant' | 'ops';
+  /** The response object: pick fields deliberately. */
+  present: (row: Row<T>) => Record<string, unknown>;
+  /**
+   * Extra response fields for a batch of rows (one query for the page, not one per row),
+   * merged into `present(row)`, in the same order as `rows`.
+   */
+  augment?: (ctx: ResourceContext, rows: Row<T>[]) => Promise<Record<string, unknown>[]>;
+  /** Response schema of one object, for OpenAPI and serialisation. */
+  output?: z.ZodType;
+  repr?: (row: Row<T>) => string;
+  /** Query-string filters: name → column. `a,b` means IN, an empty value means IS NULL. */
+  filters?: Record<string, PgColumn>;
+  search?: readonly PgColumn[];
+  ordering?: Record<string, PgColumn>;
+  /** e.g. `-id` (the default). */
+  defaultOrdering?: string;
+  /** Extra conditions on every read/write (e.g. a subject sees only its own rows). */
+  where?: (ctx: ResourceContext) => SQL | undefined;
+  create?: {
+    body: z.ZodType<TCreate>;
+    /**
+     * Checks that need another context (e.g. a global uniqueness check in the ops context) run
+     * here, before the transaction: never open a transaction inside another (PGlite has one
+     * connection and would wait for ever).
+     */
+    prepare?: (request: FastifyRequest, data: TCreate) => Promise<void>;
+    /** Default: insert the body (snake_case keys mapped to camelCase) with the tenant's customer_id. */
+    run?: (ctx: ResourceContext, data: TCreate) => Promise<Row<T>>;
+  };
+  update?: {
+    /** The PUT body; PATCH uses it made partial. */
+    body: TUpdate;
+    run?: (
+      ctx: ResourceContext,
+      existing: Row<T>,
+      data: Partial<z.output<TUpdate>>,
+    ) => Promise<Row<T>>;
+  };
+  remove?: {
+    run?: (ctx: ResourceContext, existing: Row<T>) => Promise<void>;
+  };
+}

@@ -1,0 +1,100 @@
+import { asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { NotFoundError, ValidationError } from './errors.js';
+import { type Page, pageUrl } from './pagination.js';
+
+// Query-string and body helpers of the resource router.
+
+const camel = (k: string) => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** `{a_b: 1}` → `{aB: 1}`: the default mapping of a JSON body to Drizzle insert values. */
+export function toColumns(data: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [camel(k), v]));
+}
+
+function parseFilterValue(column: PgColumn, raw: string, name: string): unknown {
+  if (column.dataType === 'number') {
+    const n = Number(raw);
+    if (!Number.isInteger(n)) throw ValidationError.of(name, 'Enter a whole number.');
+    return n;
+  }
+  if (column.dataType === 'boolean') {
+    if (raw === 'true' || raw === 'True' || raw === '1') return true;
+    if (raw === 'false' || raw === 'False' || raw === '0') return false;
+    throw ValidationError.of(name, 'Enter a valid boolean.');
+  }
+  return raw;
+}
+
+/** `?name=a` is equality, `a,b` IN, an empty value or `null` IS NULL; typed by the column. */
+export function filterConditions(
+  filters: Record<string, PgColumn>,
+  query: Record<string, unknown>,
+): SQL[] {
+  const out: SQL[] = [];
+  for (const [name, column] of Object.entries(filters)) {
+    const raw = query[name];
+    if (raw === undefined) continue;
+    const value = Array.isArray(raw) ? raw.join(',') : String(raw);
+    if (value === '' || value === 'null') {
+      out.push(isNull(column));
+    } else if (value.includes(',')) {
+      out.push(
+        inArray(
+          column,
+          value.split(',').map((v) => parseFilterValue(column, v, name)),
+        ),
+      );
+    } else {
+      out.push(eq(column, parseFilterValue(column, value, name)));
+    }
+  }
+  return out;
+}
+
+/** `?ordering=-a,b` over the declared columns (unknown names ignored), id as tiebreaker. */
+export function orderBy(
+  def: { ordering?: Record<string, PgColumn>; defaultOrdering?: string },
+  id: PgColumn,
+  requested: string | undefined,
+): SQL[] {
+  const spec = requested || def.defaultOrdering || '-id';
+  const out: SQL[] = [];
+  for (const part of spec.split(',')) {
+    const descending = part.startsWith('-');
+    const name = descending ? part.slice(1) : part;
+    const column = name === 'id' ? id : def.ordering?.[name];
+    if (column) out.push(descending ? desc(column) : asc(column));
+  }
+  out.push(spec.startsWith('-') ? desc(id) : asc(id));
+  return out;
+}
+
+/** `:id` in resource paths (parsed by parseId so a malformed id is a 404). */
+export const idParams = z.object({ id: z.string().max(20) });
+
+/** A URL id: a positive integer, else 404. */
+export function parseId(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new NotFoundError();
+  return n;
+}
+
+/** The DRF list body. */
+export function pageResponse<R>(
+  request: FastifyRequest,
+  path: string,
+  page: number,
+  pageSize: number,
+  count: number,
+  results: R[],
+): Page<R> {
+  return {
+    count,
+    next: page * pageSize < count ? pageUrl(request, path, page + 1) : null,
+    previous: page > 1 ? pageUrl(request, path, page - 1) : null,
+    results,
+  };
+}
