@@ -129,7 +129,7 @@ export async function usersRoutes(app: FastifyInstance) {
           customerId: u.customerId,
           ttlMs: SET_PASSWORD_TTL_MS,
         });
-        const link = `${deps.config.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
+        const link = `${deps.config.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
         ctx.afterCommit(() =>
           deps.mailer.send({
             to: email,
