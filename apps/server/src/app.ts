@@ -72,7 +72,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
     trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
+    requestIdHeader: false, // genReqId takes a well-formed X-Request-Id, else makes one
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];
       return typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();

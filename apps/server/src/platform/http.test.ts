@@ -48,6 +48,21 @@ describe('HTTP basics', () => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 
+  it('keeps a well-formed X-Request-Id and replaces a malformed one', async () => {
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'evil\u0000value with spaces' },
+    });
+    expect(bad.headers['x-request-id']).not.toContain('evil');
+  });
+
   it('answers 500 without stack, SQL or paths', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/public/boom/' });
     expect(res.statusCode).toBe(500);
