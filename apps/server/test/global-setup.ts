@@ -34,6 +34,28 @@ export function adminUrl(url: string, database: string): string {
   return u.toString();
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Drops test databases left by runs that were killed (their process is gone). */
+async function dropLeftovers(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>(
+    `select datname from pg_database where datname like 'kestrel\\_t\\_%' or datname like 'kestrel\\_tpl\\_%'`,
+  );
+  for (const { datname } of rows) {
+    const pid = Number(/^kestrel_t_(\d+)_/.exec(datname)?.[1] ?? /_(\d+)$/.exec(datname)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+    }
+  }
+}
+
 export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   const hash = schemaHash();
@@ -42,6 +64,7 @@ export default async function setup(project: TestProject) {
     const name = `kestrel_tpl_${hash}_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
+    await dropLeftovers(admin);
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
