@@ -18,7 +18,8 @@ const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
  * - kestrel_app sees rows where customer_id = current_setting('app.customer_id');
  * - kestrel_subject (a subject user's requests) additionally sees only its own rows: in a table
  *   with `subject_id`, rows of that subject; in a table with `case_id` (once `cases` exists),
- *   rows of the subject's cases; in subject_users, its own row; other tenant tables as kestrel_app;
+ *   rows of the subject's cases; in subject_users, its own row; audit_actions insert-only;
+ *   other tenant tables as kestrel_app;
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  */
@@ -87,7 +88,11 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
     EXECUTE format('CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE} USING (%s) WITH CHECK (%s)',
       t.relname, tenant, tenant);
     EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE} USING (true) WITH CHECK (true)', t.relname);
-    IF t.relname = 'subject_users' THEN
+    IF t.relname = 'audit_actions' THEN
+      -- subjects' actions are recorded, but subjects never read the customer's history
+      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (false) WITH CHECK (%s)',
+        t.relname, tenant);
+    ELSIF t.relname = 'subject_users' THEN
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND id = %s) WITH CHECK (%s AND id = %s)',
         t.relname, tenant, own, tenant, own);
     ELSIF t.has_subject THEN

@@ -189,5 +189,13 @@ describe('row-level security', () => {
         ),
       ),
     ).toMatch(/row-level security/);
+    // subjects' actions are audited, but they cannot read the customer's audit history
+    await t.db.transaction(as(s1.id), (tx) =>
+      tx.execute(sql`insert into audit_actions (customer_id, verb) values (${a}, 'updated')`),
+    );
+    const history = await t.db.transaction(as(s1.id), (tx) =>
+      tx.execute<{ n: number }>(sql`select count(*)::int as n from audit_actions`),
+    );
+    expect(history[0]?.n).toBe(0);
   });
 });
