@@ -43,7 +43,7 @@ describe('accounts', () => {
       .getByRole('status')
       .or(page.getByRole('main').getByRole('alert'))
       .waitFor();
-    expect(await page.getByRole('main').innerText()).toContain(
+    expect(await page.getByRole('main').textContent()).toContain(
       'Password reset e-mail has been sent.',
     );
 

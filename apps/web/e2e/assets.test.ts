@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, newPage, signedIn } from './helpers';
+import { baseUrl, launch, signedIn } from './helpers';
 
 let browser: Browser;
 beforeAll(async () => {

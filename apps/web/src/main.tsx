@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { applyBrandToDocument, currentBrand } from './app/brands';
@@ -10,8 +10,12 @@ void initialSessionCheck();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+// A transition lets React yield while it renders the first screen (shorter main-thread tasks).
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
