@@ -50,7 +50,7 @@ describe('session', () => {
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) seen.push(new URL(f.url()).pathname);
     });
-    await page.getByTestId('customer-picker').click();
+    await page.getByTestId('customer-picker').filter({ visible: true }).click();
     await page.getByRole('option', { name: 'Acme Care Ltd' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(seen).toContain('/bootstrap');

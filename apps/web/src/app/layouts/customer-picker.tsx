@@ -51,7 +51,7 @@ export function CustomerPicker() {
       searchable
       disabled={busy}
       nothingFoundMessage="No customers"
-      w={{ base: 170, sm: 260 }}
+      w={{ base: '100%', sm: 260 }}
       size="sm"
       data-testid="customer-picker"
     />

@@ -1,4 +1,4 @@
-import { Badge, Menu } from '@mantine/core';
+import { Badge, Box, Menu } from '@mantine/core';
 import { Link } from 'react-router';
 import { Icon } from '../../components/icons';
 import { href } from '../paths';
@@ -36,13 +36,23 @@ export default function OpsLayout() {
   return (
     <AppFrame
       home={href('ops:dashboard')}
-      nav={(close) => <SideNav sections={OPS_NAV} onNavigate={close} />}
+      nav={(close) => (
+        <>
+          {/* On phones the customer picker moves from the header into the menu. */}
+          <Box hiddenFrom="sm" mb="md">
+            <CustomerPicker />
+          </Box>
+          <SideNav sections={OPS_NAV} onNavigate={close} />
+        </>
+      )}
       header={
         <>
           <Badge variant="light" color="yellow" visibleFrom="sm">
             Operations
           </Badge>
-          <CustomerPicker />
+          <Box visibleFrom="sm">
+            <CustomerPicker />
+          </Box>
           <UserMenu>
             <Menu.Item
               component={Link}
