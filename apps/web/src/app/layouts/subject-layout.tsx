@@ -34,7 +34,7 @@ export default function SubjectLayout() {
                     component={Link}
                     to={l.to}
                     className={classes.topLink}
-                    data-active={pathname.startsWith(l.to) || undefined}
+                    mod={{ active: pathname.startsWith(l.to) }}
                     aria-current={pathname.startsWith(l.to) ? 'page' : undefined}
                   >
                     {l.label}
