@@ -62,6 +62,17 @@ const profile = {
   complete: () => import('../features/profile/complete-profile-page'),
 } satisfies Record<string, Loader>;
 
+// Customer workspace screens (issue 5).
+const ws = {
+  dashboard: () => import('../features/dashboard/routes/dashboard'),
+  processes: () => import('../features/processes/routes/process-list'),
+  processAdd: () => import('../features/processes/routes/process-add'),
+  process: () => import('../features/processes/routes/process-overview'),
+  processDetails: () => import('../features/processes/routes/process-details'),
+  processConfiguration: () => import('../features/processes/routes/process-configuration'),
+  processRequirements: () => import('../features/processes/routes/process-requirements'),
+} satisfies Record<string, Loader>;
+
 const lmsView = need('lms_licences.view_licence');
 const defView = need('lms_definitions.view_definition');
 const defChange = need('lms_definitions.change_definition');
@@ -247,23 +258,30 @@ export const ROUTES: readonly RouteDef[] = [
     groupChange,
   ),
   r('licences', '/licences', 'product', 'Licences', coming, lmsView),
-  r('processes', '/processes', 'product', 'Processes', coming, procView),
+  r('processes', '/processes', 'product', 'Processes', ws.processes, procView),
   r(
     'process-add',
     '/processes/add',
     'product',
     'Add process',
-    coming,
+    ws.processAdd,
     need('processes.add_process'),
   ),
-  r('process', '/processes/:id', 'product', 'Process', coming, procView),
-  r('process-details', '/processes/:id/details', 'product', 'Process details', coming, procChange),
+  r('process', '/processes/:id', 'product', 'Process', ws.process, procView),
+  r(
+    'process-details',
+    '/processes/:id/details',
+    'product',
+    'Process details',
+    ws.processDetails,
+    procChange,
+  ),
   r(
     'process-configuration',
     '/processes/:id/configuration',
     'product',
     'Configuration',
-    coming,
+    ws.processConfiguration,
     procChange,
   ),
   r(
@@ -271,7 +289,7 @@ export const ROUTES: readonly RouteDef[] = [
     '/processes/:id/requirements',
     'product',
     'Requirements',
-    coming,
+    ws.processRequirements,
     procView,
   ),
   r(

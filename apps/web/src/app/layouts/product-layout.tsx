@@ -81,9 +81,9 @@ function OpsSessionStrip() {
 
 /** Layout for customer staff (and ops staff acting for a customer). */
 export default function ProductLayout() {
-  const { activeFlags, bootstrap } = useSession();
+  // The active flag count comes with every session check, so the badge stays current.
+  const { activeFlags: flags } = useSession();
   const profile = useProductProfile();
-  const flags = bootstrap?.activeFlags ?? activeFlags;
   return (
     <AppFrame
       home={href('dashboard')}

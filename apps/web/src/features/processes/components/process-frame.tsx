@@ -1,0 +1,74 @@
+import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { href } from '../../../app/paths';
+import { type Process, processes } from '../api/processes';
+import { useProcessRights } from './rights';
+
+const TABS = [
+  { route: 'process', label: 'Overview' },
+  { route: 'process-details', label: 'Details', permission: 'processes.change_process' },
+  {
+    route: 'process-configuration',
+    label: 'Configuration',
+    permission: 'processes.change_process',
+  },
+  { route: 'process-requirements', label: 'Requirements' },
+] as const;
+
+/** The frame of one process's pages: title, tabs, and the page body once the process loads. */
+export function ProcessFrame({ children }: { children: (process: Process) => ReactNode }) {
+  const { id = '' } = useParams();
+  const { pathname } = useLocation();
+  const { can } = useProcessRights();
+  const query = processes.useItem(id);
+  const process = query.data;
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={href('processes')} size="sm">
+        ← All processes
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={1}>{process ? process.name : query.isError ? 'Process' : '…'}</Title>
+          {process && (
+            <Group gap="xs">
+              <Badge variant="light" color={process.is_active ? 'teal' : 'gray'}>
+                {process.is_active ? 'Active' : 'Inactive'}
+              </Badge>
+              <Text size="sm" c="dimmed">
+                {process.requirements.length} checks
+              </Text>
+            </Group>
+          )}
+        </Stack>
+      </Group>
+      <Group gap={4} component="nav" aria-label="Process sections">
+        {TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => {
+          const to = href(t.route, { id });
+          const active = pathname === to;
+          return (
+            <Button
+              key={t.route}
+              component={Link}
+              to={to}
+              variant={active ? 'light' : 'subtle'}
+              color={active ? undefined : 'gray'}
+              aria-current={active ? 'page' : undefined}
+              size="sm"
+            >
+              {t.label}
+            </Button>
+          );
+        })}
+      </Group>
+      {process ? (
+        children(process)
+      ) : query.isError ? (
+        <Text c="dimmed">This process could not be found.</Text>
+      ) : (
+        <Skeleton h={200} radius="lg" />
+      )}
+    </Stack>
+  );
+}

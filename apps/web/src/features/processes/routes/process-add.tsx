@@ -1,0 +1,95 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { ApiFailure } from '../../../api/resource';
+import { href } from '../../../app/paths';
+import { applyServerErrors } from '../../../components/server-errors';
+import { processes, type Requirement } from '../api/processes';
+import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
+import {
+  type RequirementErrors,
+  RequirementsEditor,
+  validateRequirements,
+} from '../components/requirements-editor';
+
+/** A new process: its name and the checks its cases run. */
+export default function ProcessAdd() {
+  const navigate = useNavigate();
+  const [requirements, setRequirements] = useState<Requirement[]>([]);
+  const [reqErrors, setReqErrors] = useState<RequirementErrors>({});
+  const [reqMessage, setReqMessage] = useState<string | null>(null);
+  const form = useForm<ProcessDetails>({
+    resolver: zodResolver(processDetailsSchema),
+    defaultValues: { name: '', description: '', is_active: true },
+  });
+  const save = processes.useSave();
+  const { errors } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    const found = validateRequirements(requirements);
+    setReqErrors(found);
+    setReqMessage(requirements.length === 0 ? 'Choose at least one check' : null);
+    if (requirements.length === 0 || Object.keys(found).length > 0) return;
+    try {
+      const created = await save.mutateAsync({ values: { ...values, requirements } });
+      navigate(href('process', { id: created.id }));
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 400) {
+        applyServerErrors<ProcessDetails>(error.body, ['name', 'description'], form.setError);
+      }
+    }
+  });
+  return (
+    <Stack gap="lg" maw={880}>
+      <Title order={1}>Add process</Title>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="lg">
+          <Paper withBorder radius="lg" p="xl">
+            <Stack gap="md">
+              <TextInput
+                label="Name"
+                required
+                error={errors.name?.message}
+                {...form.register('name')}
+              />
+              <Textarea
+                label="Description"
+                autosize
+                minRows={2}
+                error={errors.description?.message}
+                {...form.register('description')}
+              />
+            </Stack>
+          </Paper>
+          <Stack gap="xs">
+            <Title order={2} size="h3">
+              Checks
+            </Title>
+            <Text size="sm" c="dimmed">
+              Every case opened under this process runs these checks.
+            </Text>
+            {reqMessage && (
+              <Text size="sm" c="red" role="alert">
+                {reqMessage}
+              </Text>
+            )}
+            <RequirementsEditor
+              value={requirements}
+              onChange={setRequirements}
+              errors={reqErrors}
+            />
+          </Stack>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => navigate(href('processes'))}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Add process
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

@@ -1,0 +1,51 @@
+import { formatDate } from '@kestrel/domain';
+import { Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { href } from '../../../app/paths';
+import { ResourceTable } from '../../../components/resource-table';
+import { type Process, processes } from '../api/processes';
+import { useProcessRights } from '../components/rights';
+
+export default function ProcessList() {
+  const { can } = useProcessRights();
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>Processes</Title>
+        {can('processes.add_process') && (
+          <Button component={Link} to={href('process-add')}>
+            Add process
+          </Button>
+        )}
+      </Group>
+      <ResourceTable<Process>
+        resource={processes}
+        rowHref={(p) => href('process', { id: p.id })}
+        filters={[
+          {
+            name: 'is_active',
+            label: 'Status',
+            options: [
+              { value: 'true', label: 'Active' },
+              { value: 'false', label: 'Inactive' },
+            ],
+          },
+        ]}
+        columns={[
+          { key: 'name', header: 'Name', render: (p) => p.name },
+          { key: 'checks', header: 'Checks', render: (p) => p.requirements.length },
+          {
+            key: 'active',
+            header: 'Status',
+            render: (p) => (
+              <Badge variant="light" color={p.is_active ? 'teal' : 'gray'}>
+                {p.is_active ? 'Active' : 'Inactive'}
+              </Badge>
+            ),
+          },
+          { key: 'created', header: 'Created', render: (p) => formatDate(p.created_at) },
+        ]}
+      />
+    </Stack>
+  );
+}
