@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzleProxy, type PgRemoteDatabase } from 'drizzle-orm/pg-proxy';
@@ -183,7 +184,12 @@ export function pgliteDatabase(client: PGlite): Database {
 /** Opens the embedded database: on disk under `dataDir`, or in memory when null. */
 export async function openPglite(dataDir: string | null, loadDataDir?: Blob): Promise<PGlite> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ?? undefined, loadDataDir ? { loadDataDir } : {});
+  // pg_trgm: the trigram indexes of free-text search (migration 0001 creates the extension).
+  const extensions = { pg_trgm };
+  const client = await PGlite.create(
+    dataDir ?? undefined,
+    loadDataDir ? { loadDataDir, extensions } : { extensions },
+  );
   await client.exec(`SET TIME ZONE 'UTC'`);
   return client;
 }

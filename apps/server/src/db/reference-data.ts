@@ -35,6 +35,9 @@ export const VERBS = [
   ['progressed', 'Progressed'],
   ['state_changed', 'State changed'],
   ['downloaded', 'Downloaded'],
+  ['merged', 'Merged'],
+  ['pdf_generated', 'PDF generated'],
+  ['resolved', 'Resolved'],
 ] as const;
 export type VerbCode = (typeof VERBS)[number][0];
 

@@ -6,7 +6,7 @@ import {
   createSubjectUser,
   type TestApp,
 } from '../../test/helpers.js';
-import { flags } from '../modules/bootstrap/bootstrap.table.js';
+import { flags } from '../modules/flags/flags.table.js';
 import { subjectUsers } from '../modules/users/users.table.js';
 import { securitySql } from './security.js';
 

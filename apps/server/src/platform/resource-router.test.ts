@@ -9,7 +9,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { auditActions } from '../modules/audit/audit.table.js';
-import { flags } from '../modules/bootstrap/bootstrap.table.js';
+import { flags } from '../modules/flags/flags.table.js';
 import { registerResource } from './resource-router.js';
 
 // A resource over the flags table, registered only for this test, exercises the generic router.

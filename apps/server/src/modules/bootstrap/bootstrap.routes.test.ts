@@ -7,7 +7,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { flags } from './bootstrap.table.js';
+import { flags } from '../flags/flags.table.js';
 
 let t: TestApp;
 let acme: number;

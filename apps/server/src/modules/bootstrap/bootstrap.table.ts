@@ -1,16 +1,5 @@
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  uniqueIndex,
-  varchar,
-} from 'drizzle-orm/pg-core';
-import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
-import { customers } from '../customers/customers.table.js';
+import { boolean, pgTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { idColumn } from '../../db/columns.js';
 
 /** ISO 3166 countries keyed by alpha-3, with nationality and DBS support flags. */
 export const countries = pgTable('countries', {
@@ -47,22 +36,3 @@ export const verbs = pgTable('verbs', {
   code: varchar('code', { length: 50 }).notNull().unique(),
   name: varchar('name', { length: 100 }).notNull(),
 });
-
-/** Attention flags raised on a customer's cases; the navigation shows the active count. */
-export const flags = pgTable(
-  'flags',
-  {
-    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
-    id: idColumn(),
-    caseId: integer('case_id'),
-    kind: varchar('kind', { length: 50 }).notNull(),
-    message: text('message').notNull().default(''),
-    active: boolean('active').notNull().default(true),
-    createdAt: createdAt(),
-    resolvedAt: tstz('resolved_at'),
-  },
-  (t) => [
-    primaryKey({ columns: [t.customerId, t.id] }),
-    index('flags_active_idx').on(t.customerId, t.active),
-  ],
-);

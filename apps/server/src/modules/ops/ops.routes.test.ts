@@ -10,7 +10,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../audit/audit.table.js';
-import { flags } from '../bootstrap/bootstrap.table.js';
+import { flags } from '../flags/flags.table.js';
 
 let t: TestApp;
 let acme: number;

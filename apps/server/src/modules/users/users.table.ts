@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   date,
@@ -76,6 +77,15 @@ export const productUserRoles = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
 
+/** The text the subject and case searches match (the trigram index is on this expression). */
+export function subjectSearchText(t: {
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+  email: AnyPgColumn;
+}) {
+  return sql`(lower((${t.firstName}::text || ' ' || ${t.lastName}::text || ' ' || ${t.email}::text)))`;
+}
+
 /** A person checked by a customer; logs in with email to the subject portal once claimed. */
 export const subjectUsers = pgTable(
   'subject_users',
@@ -96,11 +106,18 @@ export const subjectUsers = pgTable(
     passwordHash: text('password_hash'),
     isActive: boolean('is_active').notNull().default(true),
     passwordChangedAt: tstz('password_changed_at'),
+    /** Archived by the customer (subjects.archive); kept for its cases. */
+    archivedAt: tstz('archived_at'),
+    /** Set when merged into another subject as a duplicate. */
+    mergedIntoId: integer('merged_into_id'),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
     uniqueIndex('subject_users_id_unique').on(t.id),
     uniqueIndex('subject_users_email_unique').on(sql`lower(${t.email})`),
+    index('subject_users_name_idx').on(t.customerId, t.lastName, t.firstName),
+    // Free-text search on name and email (case list, subject list): trigram GIN (pg_trgm).
+    index('subject_users_search_trgm').using('gin', sql`${subjectSearchText(t)} gin_trgm_ops`),
   ],
 );

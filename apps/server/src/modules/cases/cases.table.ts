@@ -1,0 +1,96 @@
+import type { ActivityConfig } from '@kestrel/domain';
+import { sql } from 'drizzle-orm';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { customers } from '../customers/customers.table.js';
+import { processes } from '../processes/processes.table.js';
+import { subjectUsers } from '../users/users.table.js';
+
+/**
+ * A check of one subject under one process. `subject_id` is the subject's `subject_users` id, so
+ * the kestrel_subject role sees only its own cases (and, through `case_id`, their children).
+ */
+export const cases = pgTable(
+  'cases',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    processId: integer('process_id').notNull(),
+    subjectId: integer('subject_id').notNull(),
+    /** A CaseState of @kestrel/domain. */
+    state: varchar('state', { length: 30 }).notNull(),
+    decision: varchar('decision', { length: 20 }),
+    decisionNotes: text('decision_notes').notNull().default(''),
+    cancelledReason: text('cancelled_reason').notNull().default(''),
+    createdById: integer('created_by_id'),
+    createdAt: createdAt(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    completedAt: tstz('completed_at'),
+    archivedAt: tstz('archived_at'),
+    lastReminderAt: tstz('last_reminder_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    uniqueIndex('cases_id_unique').on(t.id),
+    foreignKey({
+      columns: [t.customerId, t.processId],
+      foreignColumns: [processes.customerId, processes.id],
+    }),
+    foreignKey({
+      columns: [t.customerId, t.subjectId],
+      foreignColumns: [subjectUsers.customerId, subjectUsers.id],
+    }).onDelete('cascade'),
+    index('cases_created_idx').on(t.customerId, t.createdAt, t.id),
+    index('cases_state_idx').on(t.customerId, t.state, t.createdAt),
+    index('cases_subject_idx').on(t.customerId, t.subjectId),
+    index('cases_process_idx').on(t.customerId, t.processId, t.createdAt),
+    index('cases_completed_idx')
+      .on(t.customerId, t.completedAt)
+      .where(sql`${t.completedAt} is not null`),
+  ],
+);
+
+/** One check of a case (an activity type with the requirement's config), in its own state. */
+export const caseActivities = pgTable(
+  'case_activities',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    caseId: integer('case_id').notNull(),
+    activityTypeId: integer('activity_type_id')
+      .notNull()
+      .references(() => activityTypes.id),
+    /** A CaseActivityState of @kestrel/domain. */
+    state: varchar('state', { length: 40 }).notNull(),
+    position: integer('position').notNull().default(0),
+    config: jsonb('config').$type<ActivityConfig>().notNull().default({}),
+    resultData: jsonb('result_data').$type<Record<string, unknown>>().notNull().default({}),
+    processingData: jsonb('processing_data').$type<Record<string, unknown>>().notNull().default({}),
+    notes: text('notes').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    completedAt: tstz('completed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    uniqueIndex('case_activities_id_unique').on(t.id),
+    foreignKey({
+      columns: [t.customerId, t.caseId],
+      foreignColumns: [cases.customerId, cases.id],
+    }).onDelete('cascade'),
+    index('case_activities_case_idx').on(t.customerId, t.caseId, t.position),
+    index('case_activities_state_idx').on(t.customerId, t.state, t.updatedAt),
+    index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
+  ],
+);
