@@ -1,5 +1,6 @@
 // Component CSS that only the signed-in layouts and their screens need (a separate CSS chunk,
 // loaded after the entry's), in the order of Mantine's styles.css.
+import '@mantine/core/styles/Accordion.css';
 import '@mantine/core/styles/AppShell.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/Combobox.css';
@@ -14,7 +15,12 @@ import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/NavLink.css';
 import '@mantine/core/styles/Pagination.css';
+import '@mantine/core/styles/Pill.css';
+import '@mantine/core/styles/PillsInput.css';
+import '@mantine/core/styles/Radio.css';
+import '@mantine/core/styles/SegmentedControl.css';
 import '@mantine/core/styles/Tooltip.css';
 import '@mantine/core/styles/Skeleton.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
+import '@mantine/core/styles/Tabs.css';

@@ -1,0 +1,28 @@
+import type { ActivityConfig } from '@kestrel/domain';
+import { defineResource } from '../../../api/resource';
+
+export interface Activity {
+  id: number;
+  case: {
+    id: number;
+    state: string;
+    subject: { id: number; first_name: string; last_name: string; email: string };
+  };
+  state: string;
+  state_display: string;
+  activity_type: string;
+  activity_type_name: string;
+  key: string;
+  config: ActivityConfig;
+  result_data: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+const names = { item: 'case activity', plural: 'case activities' };
+export const caseActivities = defineResource<Activity>('/api/case-activities/', names);
+export const outstandingActivities = defineResource<Activity>('/api/outstanding-activities/', {
+  item: 'outstanding activity',
+  plural: 'outstanding activities',
+});

@@ -1,0 +1,23 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { href } from '../../../app/paths';
+import { ResourceTable } from '../../../components/resource-table';
+import { type Activity, caseActivities } from '../api/activities';
+import { activityColumns, useActivityFilters } from '../components/activity-columns';
+
+export default function CaseActivities() {
+  const filters = useActivityFilters();
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1}>Case activities</Title>
+        <Text c="dimmed">Every check across your cases.</Text>
+      </Stack>
+      <ResourceTable<Activity>
+        resource={caseActivities}
+        columns={activityColumns}
+        filters={filters}
+        rowHref={(a) => href('case-detail', { id: a.case.id })}
+      />
+    </Stack>
+  );
+}

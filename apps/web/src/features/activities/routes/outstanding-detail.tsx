@@ -1,0 +1,122 @@
+import {
+  CASE_ACTIVITY_STATE_LABELS,
+  canTransitionActivity,
+  formatDate,
+  isCaseActivityState,
+} from '@kestrel/domain';
+import {
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { href } from '../../../app/paths';
+import { caseActivities, outstandingActivities } from '../api/activities';
+import { useRights } from '../components/rights';
+import { StateBadge } from '../components/state-badge';
+
+const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
+const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
+  'ca-in-progress': 'Back to in progress',
+  'ca-complete': 'Mark complete',
+  'ca-cancelled': 'Cancel check',
+};
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text component="div">{children || '—'}</Text>
+    </Stack>
+  );
+}
+
+/** One activity waiting for the customer, with the moves the domain allows from its state. */
+export default function OutstandingDetail() {
+  const { id = '' } = useParams();
+  const { can } = useRights();
+  const query = outstandingActivities.useItem(id);
+  const save = caseActivities.useSave({ partial: true });
+  const a = query.data;
+  if (!a) {
+    return query.isError ? (
+      <Stack>
+        <Title order={1}>Outstanding activity</Title>
+        <Text c="dimmed">This activity is no longer outstanding.</Text>
+        <Anchor component={Link} to={href('outstanding-activities')}>
+          Back to outstanding activities
+        </Anchor>
+      </Stack>
+    ) : (
+      <Skeleton h={240} radius="lg" />
+    );
+  }
+  const from = a.state;
+  const moves = isCaseActivityState(from)
+    ? MOVES.filter((to) => canTransitionActivity(from, to))
+    : [];
+  const move = async (state: string) => {
+    await save.mutateAsync({ id: a.id, values: { state } }).catch(() => undefined);
+    await query.refetch();
+  };
+  return (
+    <Stack gap="lg" maw={880}>
+      <Anchor component={Link} to={href('outstanding-activities')} size="sm">
+        ← Outstanding activities
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={6}>
+          <Title order={1}>{a.activity_type_name}</Title>
+          <Group gap="xs">
+            <StateBadge state={a.state} label={a.state_display} />
+            <Text size="sm" c="dimmed">
+              waiting since {formatDate(a.updated_at)}
+            </Text>
+          </Group>
+        </Stack>
+        {can('cases.change_caseactivity') && (
+          <Group gap="sm">
+            {moves.map((to) => (
+              <Button
+                key={to}
+                variant={to === 'ca-complete' ? 'filled' : 'default'}
+                color={to === 'ca-cancelled' ? 'red' : undefined}
+                loading={save.isPending}
+                onClick={() => move(to)}
+                title={CASE_ACTIVITY_STATE_LABELS[to]}
+              >
+                {MOVE_LABELS[to]}
+              </Button>
+            ))}
+          </Group>
+        )}
+      </Group>
+      <Paper withBorder radius="lg" p="xl">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+          <Fact label="Case">
+            <Anchor component={Link} to={href('case-detail', { id: a.case.id })}>
+              #{a.case.id}
+            </Anchor>
+          </Fact>
+          <Fact label="Subject">
+            {a.case.subject.first_name} {a.case.subject.last_name}
+          </Fact>
+          <Fact label="Email">{a.case.subject.email}</Fact>
+          <Fact label="Opened">{formatDate(a.created_at)}</Fact>
+          <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="lg" p="xl" data-result-panel={a.key}>
+        <Text c="dimmed">The result of this check will show here.</Text>
+      </Paper>
+    </Stack>
+  );
+}

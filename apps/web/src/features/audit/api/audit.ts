@@ -1,0 +1,20 @@
+import { defineResource } from '../../../api/resource';
+
+export interface AuditAction {
+  id: number;
+  customer: number | null;
+  actor_type: string | null;
+  actor: number | null;
+  actor_name: string;
+  verb: string;
+  content_type: string;
+  object_id: string | null;
+  object_repr: string;
+  changes: Record<string, unknown>;
+  created_at: string;
+}
+
+export const auditActions = defineResource<AuditAction>('/api/audit-actions/', {
+  item: 'audit action',
+  plural: 'audit actions',
+});

@@ -1,0 +1,61 @@
+import { formatDate } from '@kestrel/domain';
+import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { CaseActivity } from '../api/cases';
+import { StateBadge } from './state-badge';
+
+const pretty = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const show = (v: unknown) =>
+  typeof v === 'boolean' ? (v ? 'Yes' : 'No') : Array.isArray(v) ? v.join(', ') : String(v);
+
+/** One activity on the case detail: its state, configuration, and the result panel's place. */
+export function ActivityCard({ activity }: { activity: CaseActivity }) {
+  const config = Object.entries(activity.config ?? {}).filter(
+    ([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      data-testid="case-activity"
+      data-kind={activity.activity_type}
+    >
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={2}>
+          <Text fw={650}>{activity.activity_type_name}</Text>
+          <Text size="xs" c="dimmed">
+            Updated {formatDate(activity.updated_at)}
+            {activity.completed_at ? ` · completed ${formatDate(activity.completed_at)}` : ''}
+          </Text>
+        </Stack>
+        <StateBadge state={activity.state} label={activity.state_display} />
+      </Group>
+      <div data-result-panel={activity.key} data-activity-id={activity.id}>
+        <Text size="sm" c="dimmed" mt="sm">
+          {activity.state === 'ca-complete'
+            ? 'The result of this check is recorded.'
+            : 'The result will show here once the check is complete.'}
+        </Text>
+      </div>
+      {config.length > 0 && (
+        <Accordion variant="separated" mt="sm" chevronPosition="left">
+          <Accordion.Item value="config">
+            <Accordion.Control>Activity configuration</Accordion.Control>
+            <Accordion.Panel>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                {config.map(([k, v]) => (
+                  <Text size="sm" key={k}>
+                    <Text span c="dimmed">
+                      {pretty(k)}:
+                    </Text>{' '}
+                    {show(v)}
+                  </Text>
+                ))}
+              </SimpleGrid>
+            </Accordion.Panel>
+          </Accordion.Item>
+        </Accordion>
+      )}
+    </Paper>
+  );
+}

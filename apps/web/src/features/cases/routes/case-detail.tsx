@@ -1,0 +1,142 @@
+import { formatDate } from '@kestrel/domain';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Grid,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { href } from '../../../app/paths';
+import { CopyButton } from '../../../components/copy-button';
+import { caseDetails } from '../api/cases';
+import { ActivityCard } from '../components/activity-card';
+import { CaseActions } from '../components/case-actions';
+import { StateBadge } from '../components/state-badge';
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text component="div">{children || '—'}</Text>
+    </Stack>
+  );
+}
+
+export default function CaseDetailPage() {
+  const { id = '' } = useParams();
+  const query = caseDetails.useItem(id);
+  const c = query.data;
+  if (!c) {
+    return query.isError ? (
+      <Stack>
+        <Title order={1}>Case</Title>
+        <Text c="dimmed">This case could not be found.</Text>
+      </Stack>
+    ) : (
+      <Skeleton h={320} radius="lg" />
+    );
+  }
+  const s = c.subject;
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={href('cases')} size="sm">
+        ← All cases
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={6}>
+          <Group gap="xs">
+            <Title order={1}>Case #{c.id}</Title>
+            <CopyButton value={String(c.id)} label="Copy case id" />
+          </Group>
+          <Group gap="xs">
+            <StateBadge state={c.state} label={c.state_display} />
+            {c.flagged && (
+              <Badge color="red" variant="filled">
+                Flagged
+              </Badge>
+            )}
+            {c.is_archived && (
+              <Badge color="gray" variant="light">
+                Archived {formatDate(c.archived_at)}
+              </Badge>
+            )}
+            <Text size="sm" c="dimmed">
+              {c.process.name} · opened {formatDate(c.created_at)}
+            </Text>
+          </Group>
+        </Stack>
+        <CaseActions item={c} />
+      </Group>
+      {c.decision && (
+        <Alert color={c.decision === 'satisfactory' ? 'teal' : 'red'} title="Decision">
+          {c.decision === 'satisfactory' ? 'Satisfactory' : 'Unsatisfactory'}
+          {c.completed_at ? ` on ${formatDate(c.completed_at)}` : ''}
+          {c.decision_notes ? ` — ${c.decision_notes}` : ''}
+        </Alert>
+      )}
+      {c.state === 'cancelled' && (
+        <Alert color="red" title="Cancelled">
+          {c.cancelled_reason || 'This case was cancelled.'}
+        </Alert>
+      )}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="lg">
+            <Paper withBorder radius="lg" p="lg">
+              <Text fw={650} mb="sm">
+                Subject
+              </Text>
+              <SimpleGrid cols={2} spacing="md">
+                <Fact label="Name">
+                  <Anchor component={Link} to={href('subject', { id: s.id })}>
+                    {[s.first_name, s.middlename, s.last_name].filter(Boolean).join(' ')}
+                  </Anchor>
+                </Fact>
+                <Fact label="Email">{s.email}</Fact>
+                <Fact label="Date of birth">{formatDate(s.dob)}</Fact>
+                <Fact label="Phone">{s.phone_number}</Fact>
+                <Fact label="Portal account">{s.has_account ? 'Yes' : 'Invited'}</Fact>
+              </SimpleGrid>
+            </Paper>
+            <Paper withBorder radius="lg" p="lg" data-testid="case-summary">
+              <Text fw={650} mb="sm">
+                Case data summary
+              </Text>
+              <SimpleGrid cols={2} spacing="md">
+                <Fact label="Checks">{String(c.summary.activities)}</Fact>
+                <Fact label="Open">{String(c.summary.open)}</Fact>
+                <Fact label="Complete">{String(c.summary.complete)}</Fact>
+                <Fact label="Cancelled">{String(c.summary.cancelled)}</Fact>
+                <Fact label="Last update">{formatDate(c.updated_at)}</Fact>
+                <Fact label="Process">
+                  <Anchor component={Link} to={href('process', { id: c.process.id })}>
+                    {c.process.name}
+                  </Anchor>
+                </Fact>
+              </SimpleGrid>
+            </Paper>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="sm">
+            <Title order={2} size="h3">
+              Checks
+            </Title>
+            {c.case_activities.map((a) => (
+              <ActivityCard key={a.id} activity={a} />
+            ))}
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

@@ -1,0 +1,182 @@
+import { formatDate } from '@kestrel/domain';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Paper,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useSearchParams } from 'react-router';
+import { buildQuery, type QueryParams } from '../../../api/query-string';
+import { href } from '../../../app/paths';
+import { cases } from '../api/cases';
+import { CaseFilters, type CaseFilterValues } from '../components/case-filters';
+import { useRights } from '../components/rights';
+import { StateBadge } from '../components/state-badge';
+
+const PAGE_SIZE = 25;
+
+function readFilters(p: URLSearchParams): CaseFilterValues {
+  return {
+    search: p.get('search') ?? '',
+    state: (p.get('state') ?? '').split(',').filter(Boolean),
+    process: p.get('process'),
+    flagged: p.get('flagged'),
+    is_archived: p.get('is_archived'),
+    created_after: p.get('created_after'),
+    created_before: p.get('created_before'),
+    ordering: p.get('ordering') ?? '-created_at',
+  };
+}
+
+/** The API's query for these filters (empty values left out). */
+function apiParams(f: CaseFilterValues): QueryParams {
+  return {
+    search: f.search || undefined,
+    state: f.state.length ? f.state.join(',') : undefined,
+    process: f.process ?? undefined,
+    flagged: f.flagged ?? undefined,
+    is_archived: f.is_archived ?? undefined,
+    created_after: f.created_after ?? undefined,
+    created_before: f.created_before ?? undefined,
+    ordering: f.ordering,
+  };
+}
+
+export default function CaseList() {
+  const [params, setParams] = useSearchParams();
+  const { can } = useRights();
+  const filters = readFilters(params);
+  const page = Number(params.get('page') ?? '1') || 1;
+  const query = cases.useList({ ...apiParams(filters), page, page_size: PAGE_SIZE });
+  const data = query.data;
+  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
+
+  const update = (patch: Partial<CaseFilterValues>) => {
+    const next = { ...filters, ...patch };
+    const q = apiParams(next);
+    const sp = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+      if (v !== undefined && v !== null && !(k === 'ordering' && v === '-created_at')) {
+        sp.set(k, String(v));
+      }
+    }
+    setParams(sp, { replace: true });
+  };
+  const setPage = (n: number) => {
+    const sp = new URLSearchParams(params);
+    sp.set('page', String(n));
+    setParams(sp, { replace: true });
+  };
+  const exportHref = `/api/cases/export/${buildQuery({ ...apiParams(filters), ordering: undefined })}`;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>Cases</Title>
+        <Group gap="sm">
+          <Button variant="default" component="a" href={exportHref} download="cases.csv">
+            Export CSV
+          </Button>
+          {can('cases.add_case') && (
+            <Button component={Link} to={href('case-add')}>
+              Add case
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Paper withBorder radius="lg" data-testid="case-list">
+        <Stack
+          p="md"
+          gap={0}
+          style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+        >
+          <CaseFilters value={filters} onChange={update} />
+        </Stack>
+        <ScrollArea>
+          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover miw={760}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Case</Table.Th>
+                <Table.Th>Subject</Table.Th>
+                <Table.Th>Process</Table.Th>
+                <Table.Th>State</Table.Th>
+                <Table.Th>Opened</Table.Th>
+                <Table.Th>Updated</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {query.isPending
+                ? [0, 1, 2].map((i) => (
+                    <Table.Tr key={i}>
+                      {[0, 1, 2, 3, 4, 5].map((j) => (
+                        <Table.Td key={j}>
+                          <Skeleton h={14} />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))
+                : data?.results.map((c) => (
+                    <Table.Tr key={c.id}>
+                      <Table.Td>
+                        <Group gap={6} wrap="nowrap">
+                          <Anchor component={Link} to={href('case-detail', { id: c.id })}>
+                            #{c.id}
+                          </Anchor>
+                          {c.flagged && (
+                            <Badge size="xs" color="red" variant="filled">
+                              Flagged
+                            </Badge>
+                          )}
+                          {c.is_archived && (
+                            <Badge size="xs" color="gray" variant="light">
+                              Archived
+                            </Badge>
+                          )}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {c.subject.first_name} {c.subject.last_name}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {c.subject.email}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>{c.process.name}</Table.Td>
+                      <Table.Td>
+                        <StateBadge state={c.state} label={c.state_display} />
+                      </Table.Td>
+                      <Table.Td>{formatDate(c.created_at)}</Table.Td>
+                      <Table.Td>{formatDate(c.updated_at)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea>
+        {!query.isPending && data?.count === 0 && (
+          <Text c="dimmed" ta="center" p="xl">
+            No cases match these filters.
+          </Text>
+        )}
+        <Group
+          justify="space-between"
+          p="md"
+          style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+        >
+          <Text size="sm" c="dimmed" data-testid="case-count">
+            {data?.count ?? 0} cases
+          </Text>
+          {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,53 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../../api/client';
+import { failureMessage, MESSAGES_UI } from '../../../api/messages';
+import { defineResource } from '../../../api/resource';
+import { getSession, setSession } from '../../../app/session/session-store';
+import { notify } from '../../../lib/notify';
+
+export interface Flag {
+  id: number;
+  case: number | null;
+  subject: number | null;
+  subject_name: string | null;
+  kind: 'manual' | 'rule';
+  message: string;
+  active: boolean;
+  created_at: string;
+  created_by_name: string | null;
+  resolved_at: string | null;
+  resolved_by_name: string | null;
+  resolution_comment: string;
+}
+
+export const flags = defineResource<Flag>('/api/flags/', { item: 'flag', plural: 'flags' });
+
+/** Re-reads the active flag count for the navigation badge. */
+export async function refreshActiveFlags(): Promise<void> {
+  const r = await request<{ active: number }>('GET', '/api/flags/active-count/', { expect: 200 });
+  if (!r.ok) return;
+  const { bootstrap } = getSession();
+  setSession({
+    activeFlags: r.data.active,
+    bootstrap: bootstrap ? { ...bootstrap, activeFlags: r.data.active } : bootstrap,
+  });
+}
+
+/** POST /api/flags/{id}/resolve/ with a comment. */
+export function useResolveFlag() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, comment }: { id: number; comment: string }) => {
+      const r = await request<Flag>('POST', `/api/flags/${id}/resolve/`, { body: { comment } });
+      if (!r.ok) {
+        const message = failureMessage(r, { showBackendErrors: true });
+        if (message) notify.error(message);
+        return null;
+      }
+      notify.success(MESSAGES_UI.defaultSuccess);
+      await client.invalidateQueries({ queryKey: flags.key });
+      await refreshActiveFlags();
+      return r.data;
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
+import { href } from '../../../app/paths';
+import { useSubjectAction } from '../api/actions';
+import { fullName, type Subject, subjects } from '../api/subjects';
+
+export default function SubjectArchive() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const query = subjects.useItem(id);
+  const archive = useSubjectAction<Subject>('archive');
+  const s = query.data;
+  if (!s) return <Skeleton h={200} radius="lg" />;
+  const go = async () => {
+    if (await archive.mutateAsync({ id: s.id })) navigate(href('subject', { id: s.id }));
+  };
+  return (
+    <Stack gap="lg" maw={640}>
+      <Title order={1}>Archive subject</Title>
+      <Paper withBorder radius="lg" p="xl">
+        <Stack gap="md">
+          <Text>
+            Archive <strong>{fullName(s)}</strong> ({s.email})? Archived subjects leave the subject
+            list and no new case can be opened for them.
+          </Text>
+          {s.is_archived && <Alert color="gray">This subject is archived already.</Alert>}
+          {s.open_cases > 0 && (
+            <Alert color="yellow">
+              This subject has {s.open_cases} open case(s); close or cancel them first.
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => navigate(href('subject', { id: s.id }))}>
+              Keep subject
+            </Button>
+            <Button color="red" onClick={go} loading={archive.isPending} disabled={s.is_archived}>
+              Archive subject
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

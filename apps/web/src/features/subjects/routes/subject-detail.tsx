@@ -1,0 +1,183 @@
+import { CASE_STATE_LABELS, formatDate, isCaseState } from '@kestrel/domain';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { list } from '../../../api/client';
+import { href } from '../../../app/paths';
+import { fullName, type Subject, subjects } from '../api/subjects';
+import { useRights } from '../components/rights';
+
+interface SubjectCase {
+  id: number;
+  state: string;
+  process: { id: number; name: string };
+  created_at: string;
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text>{value || '—'}</Text>
+    </Stack>
+  );
+}
+
+function SubjectCases({ subject }: { subject: Subject }) {
+  const query = useQuery({
+    queryKey: ['/api/cases/', 'list', { subject: subject.id, is_archived: 'all' }],
+    queryFn: async () =>
+      (await list<SubjectCase>('/api/cases/', { subject: subject.id, is_archived: 'all' })).data,
+  });
+  if (query.isPending) return <Skeleton h={60} />;
+  const rows = query.data?.results ?? [];
+  if (rows.length === 0) return <Text c="dimmed">No cases yet.</Text>;
+  return (
+    <Table>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Case</Table.Th>
+          <Table.Th>Process</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th>Opened</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((c) => (
+          <Table.Tr key={c.id}>
+            <Table.Td>
+              <Anchor component={Link} to={href('case-detail', { id: c.id })}>
+                #{c.id}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>{c.process.name}</Table.Td>
+            <Table.Td>{isCaseState(c.state) ? CASE_STATE_LABELS[c.state] : c.state}</Table.Td>
+            <Table.Td>{formatDate(c.created_at)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** A read-only tab: the subject's subscriptions, registrations or consents. */
+function SubResource({ subject, part }: { subject: Subject; part: string }) {
+  const query = useQuery({
+    queryKey: ['/api/subjects/', 'part', subject.id, part],
+    queryFn: async () => (await list<{ id: number }>(`/api/subjects/${subject.id}/${part}/`)).data,
+  });
+  if (query.isPending) return <Skeleton h={40} />;
+  const count = query.data?.count ?? 0;
+  return (
+    <Text c="dimmed" py="md">
+      {count === 0 ? `No ${part} yet.` : `${count} ${part}`}
+    </Text>
+  );
+}
+
+export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
+  const { id = '' } = useParams();
+  const { can, entitled } = useRights();
+  const query = subjects.useItem(id);
+  const s = query.data;
+  if (!s) {
+    return query.isError ? (
+      <Stack>
+        <Title order={1}>Subject</Title>
+        <Text c="dimmed">This subject could not be found.</Text>
+      </Stack>
+    ) : (
+      <Skeleton h={240} radius="lg" />
+    );
+  }
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to={href('subjects')} size="sm">
+        ← All subjects
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={4}>
+          <Title order={1}>{fullName(s)}</Title>
+          <Group gap="xs">
+            {s.is_archived && (
+              <Badge color="gray" variant="light">
+                Archived {formatDate(s.archived_at)}
+              </Badge>
+            )}
+            <Badge color={s.has_account ? 'teal' : 'yellow'} variant="light">
+              {s.has_account ? 'Has account' : 'No account yet'}
+            </Badge>
+          </Group>
+        </Stack>
+        <Group gap="sm">
+          {entitled('subject_dedup') && (
+            <Button
+              variant="default"
+              component={Link}
+              to={href('subject-duplicates', {}, { subject: s.id })}
+            >
+              Find duplicates
+            </Button>
+          )}
+          {can('subjects.archive') && !s.is_archived && (
+            <Button
+              variant="default"
+              color="red"
+              component={Link}
+              to={href('subject-archive', { id: s.id })}
+            >
+              Archive
+            </Button>
+          )}
+          {can('cases.add_case') && !s.is_archived && (
+            <Button component={Link} to={href('case-add', {}, { subject: s.id })}>
+              Open a case
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Paper withBorder radius="lg" p="xl">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+          <Fact label="Email" value={s.email} />
+          <Fact label="Phone number" value={s.phone_number} />
+          <Fact label="Date of birth" value={formatDate(s.dob)} />
+          <Fact label="Added" value={formatDate(s.created_at)} />
+          <Fact label="Open cases" value={String(s.open_cases)} />
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="lg" p="md">
+        <Tabs defaultValue={tab} keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="cases">Cases</Tabs.Tab>
+            <Tabs.Tab value="subscriptions">Subscriptions</Tabs.Tab>
+            <Tabs.Tab value="registrations">Registrations</Tabs.Tab>
+            <Tabs.Tab value="consents">Consents</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="cases" pt="md">
+            <SubjectCases subject={s} />
+          </Tabs.Panel>
+          {['subscriptions', 'registrations', 'consents'].map((part) => (
+            <Tabs.Panel key={part} value={part} pt="md">
+              <SubResource subject={s} part={part} />
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </Paper>
+    </Stack>
+  );
+}

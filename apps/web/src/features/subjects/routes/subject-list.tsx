@@ -1,0 +1,68 @@
+import { formatDate } from '@kestrel/domain';
+import { Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { href } from '../../../app/paths';
+import { ResourceTable } from '../../../components/resource-table';
+import { fullName, type Subject, subjects } from '../api/subjects';
+import { useRights } from '../components/rights';
+
+export default function SubjectList() {
+  const { can, entitled } = useRights();
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>Subjects</Title>
+        <Group gap="sm">
+          {entitled('subject_dedup') && (
+            <Button variant="default" component={Link} to={href('subject-duplicates')}>
+              Possible duplicates
+            </Button>
+          )}
+          {can('subjects.add_subject') && (
+            <Button component={Link} to={href('subject-add')}>
+              Add subject
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <ResourceTable<Subject>
+        resource={subjects}
+        rowHref={(s) => href('subject', { id: s.id })}
+        filters={[
+          {
+            name: 'is_archived',
+            label: 'Archived',
+            options: [
+              { value: 'true', label: 'Archived only' },
+              { value: 'all', label: 'Archived and current' },
+            ],
+          },
+        ]}
+        columns={[
+          { key: 'name', header: 'Name', render: (s) => fullName(s) },
+          { key: 'email', header: 'Email', render: (s) => s.email },
+          { key: 'dob', header: 'Date of birth', render: (s) => formatDate(s.dob) },
+          { key: 'open', header: 'Open cases', render: (s) => s.open_cases },
+          {
+            key: 'status',
+            header: 'Status',
+            render: (s) =>
+              s.is_archived ? (
+                <Badge variant="light" color="gray">
+                  Archived
+                </Badge>
+              ) : s.has_account ? (
+                <Badge variant="light" color="teal">
+                  Has account
+                </Badge>
+              ) : (
+                <Badge variant="light" color="yellow">
+                  Invited
+                </Badge>
+              ),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}
