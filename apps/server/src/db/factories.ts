@@ -1,7 +1,19 @@
-import { type Entitlement, type Permission, ROLE_TEMPLATES, type RoleName } from '@kestrel/domain';
-import { inArray, sql } from 'drizzle-orm';
+import {
+  type ActivityConfig,
+  type CaseActivityState,
+  type CaseState,
+  deriveCaseState,
+  type Entitlement,
+  type Permission,
+  ROLE_TEMPLATES,
+  type RoleName,
+} from '@kestrel/domain';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { activityTypes } from '../modules/bootstrap/bootstrap.table.js';
+import { caseActivities, cases } from '../modules/cases/cases.table.js';
 import { customerEntitlements, customers } from '../modules/customers/customers.table.js';
+import { flags } from '../modules/flags/flags.table.js';
+import { processes, processRequirements } from '../modules/processes/processes.table.js';
 import {
   productUserRoles,
   productUsers,
@@ -165,4 +177,154 @@ export async function createSubjectUser(tx: Tx, input: SubjectUserInput = {}) {
     .returning();
   if (!s) throw new Error('subject insert returned nothing');
   return s;
+}
+
+// ------------------------------------------------------------------ customer workspace
+
+export interface ProcessInput {
+  customerId: number;
+  name?: string;
+  description?: string;
+  isActive?: boolean;
+  sendInvitation?: boolean;
+  /** Activity type codes (with optional config), in order. */
+  requirements?: (string | { code: string; config?: ActivityConfig })[];
+}
+
+export async function createProcess(tx: Tx, input: ProcessInput) {
+  const [p] = await tx
+    .insert(processes)
+    .values({
+      customerId: input.customerId,
+      name: input.name ?? `Process ${next()}`,
+      description: input.description ?? '',
+      isActive: input.isActive ?? true,
+      sendInvitation: input.sendInvitation ?? true,
+    })
+    .returning();
+  if (!p) throw new Error('process insert returned nothing');
+  const reqs = (input.requirements ?? ['basic-details', 'address-history', 'dbs-basic']).map((r) =>
+    typeof r === 'string' ? { code: r, config: {} } : { code: r.code, config: r.config ?? {} },
+  );
+  if (reqs.length > 0) {
+    const types = await tx
+      .select({ id: activityTypes.id, code: activityTypes.code })
+      .from(activityTypes)
+      .where(
+        inArray(
+          activityTypes.code,
+          reqs.map((r) => r.code),
+        ),
+      );
+    const idOf = new Map(types.map((t) => [t.code, t.id]));
+    await tx.insert(processRequirements).values(
+      reqs.map((r, position) => {
+        const activityTypeId = idOf.get(r.code);
+        if (activityTypeId === undefined) throw new Error(`unknown activity type ${r.code}`);
+        return {
+          customerId: input.customerId,
+          processId: p.id,
+          activityTypeId,
+          position,
+          config: r.config,
+        };
+      }),
+    );
+  }
+  return p;
+}
+
+export interface CaseInput {
+  customerId: number;
+  processId?: number;
+  subjectId?: number;
+  /** Activity states in requirement order (the last one repeats); default all ca-awaiting-subject. */
+  activityStates?: CaseActivityState[];
+  /** The case state; default derived from the activity states. */
+  state?: CaseState;
+  decision?: 'satisfactory' | 'unsatisfactory' | null;
+  createdAt?: Date;
+  completedAt?: Date | null;
+  archivedAt?: Date | null;
+}
+
+/** A case with one activity per requirement of its process (parents created when missing). */
+export async function createCase(tx: Tx, input: CaseInput) {
+  const processId =
+    input.processId ?? (await createProcess(tx, { customerId: input.customerId })).id;
+  const subjectId =
+    input.subjectId ??
+    (await createSubjectUser(tx, { customerId: input.customerId, password: null })).id;
+  const reqs = await tx
+    .select()
+    .from(processRequirements)
+    .where(eq(processRequirements.processId, processId))
+    .orderBy(asc(processRequirements.position));
+  const wanted = input.activityStates ?? ['ca-awaiting-subject'];
+  const states = reqs.map(
+    (_, i) => wanted[Math.min(i, wanted.length - 1)] ?? 'ca-awaiting-subject',
+  );
+  const state = input.state ?? deriveCaseState(states);
+  const createdAt = input.createdAt ?? new Date();
+  const completedAt =
+    input.completedAt !== undefined ? input.completedAt : state === 'complete' ? createdAt : null;
+  const [c] = await tx
+    .insert(cases)
+    .values({
+      customerId: input.customerId,
+      processId,
+      subjectId,
+      state,
+      decision: input.decision ?? (state === 'complete' ? 'satisfactory' : null),
+      createdAt,
+      updatedAt: completedAt ?? createdAt,
+      completedAt,
+      archivedAt: input.archivedAt ?? null,
+    })
+    .returning();
+  if (!c) throw new Error('case insert returned nothing');
+  if (reqs.length > 0) {
+    await tx.insert(caseActivities).values(
+      reqs.map((r, i) => ({
+        customerId: input.customerId,
+        caseId: c.id,
+        activityTypeId: r.activityTypeId,
+        state: states[i] ?? 'ca-pending',
+        position: i,
+        config: r.config,
+        createdAt,
+        updatedAt: createdAt,
+        completedAt: states[i] === 'ca-complete' ? (completedAt ?? createdAt) : null,
+      })),
+    );
+  }
+  return c;
+}
+
+export interface FlagInput {
+  customerId: number;
+  caseId?: number | null;
+  subjectId?: number | null;
+  kind?: 'manual' | 'rule';
+  message?: string;
+  active?: boolean;
+}
+
+export async function createFlag(tx: Tx, input: FlagInput) {
+  const [f] = await tx
+    .insert(flags)
+    .values({
+      customerId: input.customerId,
+      caseId: input.caseId ?? null,
+      subjectId: input.subjectId ?? null,
+      kind: input.kind ?? 'rule',
+      message: input.message ?? 'Needs attention',
+      active: input.active ?? true,
+      createdByName: input.kind === 'manual' ? 'Test User' : 'system',
+      resolvedAt: input.active === false ? new Date() : null,
+      resolvedByName: input.active === false ? 'system' : null,
+    })
+    .returning();
+  if (!f) throw new Error('flag insert returned nothing');
+  return f;
 }

@@ -1,6 +1,8 @@
+import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { registerResource } from '../../platform/resource-router.js';
+import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
+import { queryDate } from '../cases/tenant.js';
 import { auditActions } from './audit.table.js';
 
 type Row = typeof auditActions.$inferSelect;
@@ -50,6 +52,15 @@ const common = {
   },
   search: [auditActions.objectRepr, auditActions.actorName],
   ordering: { created_at: auditActions.createdAt },
+  // ?created_after= / ?created_before= (inclusive dates, UTC)
+  where: ({ request }: ResourceContext) => {
+    const after = queryDate(request.query, 'created_after');
+    const before = queryDate(request.query, 'created_before');
+    return and(
+      after ? gte(auditActions.createdAt, after) : undefined,
+      before ? lt(auditActions.createdAt, new Date(before.getTime() + 86_400_000)) : undefined,
+    );
+  },
 };
 
 /** /api/audit-actions/ (the session customer's) and /api/ops/audit-actions/ (every customer). */

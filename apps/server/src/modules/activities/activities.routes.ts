@@ -1,0 +1,201 @@
+import { isCaseActivityState } from '@kestrel/domain';
+import { and, asc, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Tx } from '../../db/connection.js';
+import type { Actor } from '../../platform/context.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { changeActivity, presentActivity } from '../cases/cases.service.js';
+import { caseActivities, cases } from '../cases/cases.table.js';
+import { inTenant, likePattern, parseBody, queryIds, queryString } from '../cases/tenant.js';
+import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+
+/** Activities waiting for the customer's own action. */
+export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
+
+const ORDERING: Record<string, AnyPgColumn> = {
+  created_at: caseActivities.createdAt,
+  updated_at: caseActivities.updatedAt,
+  state: caseActivities.state,
+};
+
+function ordering(requested: string | undefined, fallback: string): SQL[] {
+  const spec = requested || fallback;
+  const out: SQL[] = [];
+  for (const part of spec.split(',')) {
+    const d = part.startsWith('-');
+    const name = d ? part.slice(1) : part;
+    const col = name === 'id' ? caseActivities.id : ORDERING[name];
+    if (col) out.push(d ? desc(col) : asc(col));
+  }
+  out.push(spec.startsWith('-') ? desc(caseActivities.id) : asc(caseActivities.id));
+  return out;
+}
+
+function conditions(request: FastifyRequest, actor: Actor, outstanding: boolean): SQL[] {
+  const q = request.query;
+  const conds: SQL[] = [];
+  if (actor.customerId !== null) conds.push(eq(caseActivities.customerId, actor.customerId));
+  const caseIds = queryIds(q, 'case');
+  if (caseIds) conds.push(inArray(caseActivities.caseId, caseIds));
+  const state = queryString(q, 'state');
+  if (state) {
+    const states = state.split(',');
+    const bad = states.find((s) => !isCaseActivityState(s));
+    if (bad !== undefined) {
+      throw ValidationError.of(
+        'state',
+        `Select a valid choice. ${bad} is not one of the available choices.`,
+      );
+    }
+    conds.push(inArray(caseActivities.state, states));
+  }
+  const type = queryString(q, 'activity_type');
+  if (type) conds.push(inArray(activityTypes.code, type.split(',')));
+  const term = queryString(q, 'search')?.trim();
+  if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+  if (outstanding) {
+    conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
+    conds.push(notInArray(cases.state, ['complete', 'cancelled']));
+    conds.push(isNull(cases.archivedAt));
+  }
+  return conds;
+}
+
+async function selectActivities(
+  tx: Tx,
+  where: SQL | undefined,
+  order: SQL[],
+  limit: number,
+  offset: number,
+) {
+  const rows = await tx
+    .select({
+      row: caseActivities,
+      code: activityTypes.code,
+      typeName: activityTypes.name,
+      kind: activityTypes.kind,
+      caseState: cases.state,
+      subjectId: subjectUsers.id,
+      firstName: subjectUsers.firstName,
+      lastName: subjectUsers.lastName,
+      email: subjectUsers.email,
+      total: sql<number>`count(*) over()`.mapWith(Number),
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .innerJoin(
+      cases,
+      and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
+    )
+    .innerJoin(
+      subjectUsers,
+      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+    )
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
+  return {
+    count: rows[0]?.total ?? 0,
+    results: rows.map((r) =>
+      presentActivity(r, {
+        id: r.row.caseId,
+        state: r.caseState,
+        subject: {
+          id: r.subjectId,
+          first_name: r.firstName,
+          last_name: r.lastName,
+          email: r.email,
+        },
+      }),
+    ),
+  };
+}
+
+const activityPatch = z.object({
+  state: z.string().max(40).optional(),
+  result_data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** /api/case-activities/ (every activity) and /api/outstanding-activities/ (the customer's turn). */
+export async function activitiesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const view = { access: { permissions: ['cases.view_caseactivity' as const] } };
+
+  for (const [path, outstanding, fallback] of [
+    ['/api/case-activities/', false, '-created_at'],
+    ['/api/outstanding-activities/', true, 'updated_at'],
+  ] as const) {
+    r.get(
+      path,
+      { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+      async (request) => {
+        const { page, pageSize } = pageOf(request.query);
+        const result = await inTenant(
+          request,
+          ({ tx, actor }) =>
+            selectActivities(
+              tx,
+              and(...conditions(request, actor, outstanding)),
+              ordering(request.query.ordering, fallback),
+              pageSize,
+              (page - 1) * pageSize,
+            ),
+          true,
+        );
+        return pageResponse(request, path, page, pageSize, result.count, result.results);
+      },
+    );
+
+    r.get(
+      `${path}:id/`,
+      { schema: { tags: ['cases'], params: idParams }, config: view },
+      async (request) => {
+        const id = parseId(request.params.id);
+        const found = await inTenant(
+          request,
+          ({ tx, actor }) =>
+            selectActivities(
+              tx,
+              and(
+                eq(caseActivities.id, id),
+                ...(outstanding ? conditions(request, actor, true) : []),
+              ),
+              [],
+              1,
+              0,
+            ),
+          true,
+        );
+        const one = found.results[0];
+        if (!one) throw new NotFoundError();
+        return one;
+      },
+    );
+  }
+
+  r.patch(
+    '/api/case-activities/:id/',
+    {
+      schema: { tags: ['cases'], params: idParams, body: activityPatch },
+      config: { access: { permissions: ['cases.change_caseactivity'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const data = parseBody(activityPatch, request.body);
+      return inTenant(request, async ({ tx, actor }) => {
+        await changeActivity(tx, actor, id, data, app.deps.clock.now());
+        const out = await selectActivities(tx, eq(caseActivities.id, id), [], 1, 0);
+        const one = out.results[0];
+        if (!one) throw new NotFoundError();
+        return one;
+      });
+    },
+  );
+}

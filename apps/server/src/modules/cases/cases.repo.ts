@@ -1,0 +1,205 @@
+import { CASE_STATE_LABELS, isCaseState } from '@kestrel/domain';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/connection.js';
+import type { Actor } from '../../platform/context.js';
+import { ValidationError } from '../../platform/errors.js';
+import { processes } from '../processes/processes.table.js';
+import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+import { cases } from './cases.table.js';
+import { iso, likePattern, queryBool, queryDate, queryIds, queryString } from './tenant.js';
+
+const DAY_MS = 86_400_000;
+
+/** True when an active flag points at the case (index flags_case_idx). */
+export const flaggedSql = sql<boolean>`exists (select 1 from flags f
+  where f.customer_id = ${cases.customerId} and f.case_id = ${cases.id} and f.active)`;
+
+/**
+ * The WHERE of the case list and export from the query string: state (a,b), process, subject,
+ * created_after/created_before (inclusive dates, UTC), flagged, is_archived (default false),
+ * search on the subject's name and email (trigram index on subject_users).
+ */
+export function caseListConditions(request: FastifyRequest, actor: Actor): SQL[] {
+  const q = request.query;
+  const conds: SQL[] = [];
+  if (actor.customerId !== null) conds.push(eq(cases.customerId, actor.customerId));
+  const state = queryString(q, 'state');
+  if (state) {
+    const states = state.split(',');
+    const bad = states.find((s) => !isCaseState(s));
+    if (bad !== undefined) {
+      throw ValidationError.of(
+        'state',
+        `Select a valid choice. ${bad} is not one of the available choices.`,
+      );
+    }
+    conds.push(states.length === 1 ? eq(cases.state, state) : inArray(cases.state, states));
+  }
+  const process = queryIds(q, 'process');
+  if (process) conds.push(inArray(cases.processId, process));
+  const subject = queryIds(q, 'subject');
+  if (subject) conds.push(inArray(cases.subjectId, subject));
+  const after = queryDate(q, 'created_after');
+  if (after) conds.push(gte(cases.createdAt, after));
+  const before = queryDate(q, 'created_before');
+  if (before) conds.push(lt(cases.createdAt, new Date(before.getTime() + DAY_MS)));
+  const flagged = queryBool(q, 'flagged');
+  if (flagged !== undefined) conds.push(flagged ? flaggedSql : sql`not ${flaggedSql}`);
+  const archived = queryString(q, 'is_archived');
+  if (archived !== 'all') {
+    const only = archived === undefined || archived === '' ? false : queryBool(q, 'is_archived');
+    conds.push(only ? isNotNull(cases.archivedAt) : isNull(cases.archivedAt));
+  }
+  const term = queryString(q, 'search')?.trim();
+  if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+  return conds;
+}
+
+const ORDERING: Record<string, AnyPgColumn> = {
+  created_at: cases.createdAt,
+  updated_at: cases.updatedAt,
+  state: cases.state,
+  last_name: subjectUsers.lastName,
+};
+
+export function caseOrdering(requested: string | undefined): SQL[] {
+  const spec = requested || '-created_at';
+  const out: SQL[] = [];
+  for (const part of spec.split(',')) {
+    const d = part.startsWith('-');
+    const name = d ? part.slice(1) : part;
+    const col = name === 'id' ? cases.id : ORDERING[name];
+    if (col) out.push(d ? desc(col) : asc(col));
+  }
+  out.push(spec.startsWith('-') ? desc(cases.id) : asc(cases.id));
+  return out;
+}
+
+export const caseListColumns = {
+  id: cases.id,
+  state: cases.state,
+  processId: cases.processId,
+  processName: processes.name,
+  subjectId: cases.subjectId,
+  firstName: subjectUsers.firstName,
+  lastName: subjectUsers.lastName,
+  email: subjectUsers.email,
+  createdAt: cases.createdAt,
+  updatedAt: cases.updatedAt,
+  completedAt: cases.completedAt,
+  decision: cases.decision,
+  archivedAt: cases.archivedAt,
+  flagged: flaggedSql,
+};
+
+export type CaseListRow = {
+  id: number;
+  state: string;
+  processId: number;
+  processName: string;
+  subjectId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+  decision: string | null;
+  archivedAt: Date | null;
+  flagged: boolean;
+};
+
+/** One query: the page of cases with subject, process, flag and the total count. */
+export async function selectCaseList(
+  tx: Tx,
+  conds: SQL[],
+  order: SQL[],
+  limit: number,
+  offset: number,
+): Promise<{ rows: CaseListRow[]; count: number }> {
+  const rows = await tx
+    .select({ ...caseListColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
+    .from(cases)
+    .innerJoin(
+      subjectUsers,
+      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+    )
+    .innerJoin(
+      processes,
+      and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
+    )
+    .where(and(...conds))
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
+  return { rows, count: rows[0]?.total ?? 0 };
+}
+
+export function presentCaseListItem(r: CaseListRow) {
+  return {
+    id: r.id,
+    state: r.state,
+    state_display: isCaseState(r.state) ? CASE_STATE_LABELS[r.state] : r.state,
+    process: { id: r.processId, name: r.processName },
+    subject: { id: r.subjectId, first_name: r.firstName, last_name: r.lastName, email: r.email },
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+    completed_at: iso(r.completedAt),
+    decision: r.decision,
+    is_archived: r.archivedAt !== null,
+    flagged: Boolean(r.flagged),
+  };
+}
+
+/** A CSV cell: quoted when needed; a leading =,+,-,@ is prefixed with ' (formula injection). */
+export function csvCell(v: unknown): string {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export const CSV_HEADER = [
+  'id',
+  'state',
+  'process',
+  'subject_first_name',
+  'subject_last_name',
+  'subject_email',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'decision',
+  'flagged',
+];
+
+export function csvRow(r: CaseListRow): string {
+  return [
+    r.id,
+    r.state,
+    r.processName,
+    r.firstName,
+    r.lastName,
+    r.email,
+    r.createdAt.toISOString(),
+    r.updatedAt.toISOString(),
+    iso(r.completedAt),
+    r.decision,
+    r.flagged ? 'yes' : 'no',
+  ]
+    .map(csvCell)
+    .join(',');
+}

@@ -1,0 +1,187 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../platform/audit.js';
+import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { subjectInput } from '../subjects/subjects.schemas.js';
+import {
+  CSV_HEADER,
+  caseListConditions,
+  caseOrdering,
+  csvRow,
+  presentCaseListItem,
+  selectCaseList,
+} from './cases.repo.js';
+import {
+  archiveCase,
+  CASE_CT,
+  cancelCase,
+  caseArchivable,
+  caseDetail,
+  createCase,
+  DECISIONS,
+  logPdfGeneration,
+  recordDecision,
+  sendReminder,
+} from './cases.service.js';
+import { inTenant, parseBody } from './tenant.js';
+
+export const EXPORT_LIMIT = 10_000;
+const body = z.looseObject({});
+const view = { access: { permissions: ['cases.view_case' as const] } };
+const change = { access: { permissions: ['cases.change_case' as const] } };
+
+const caseCreate = z.object({
+  process: z.number({ error: 'Required' }).int().positive(),
+  subject: z.number().int().positive().optional(),
+  new_subject: subjectInput.optional(),
+});
+const decisionBody = z.object({
+  decision: z.enum(DECISIONS, { error: `Choose one of: ${DECISIONS.join(', ')}.` }),
+  notes: z.string().trim().max(2000).default(''),
+});
+const cancelBody = z.object({ reason: z.string().trim().max(2000).default('') });
+
+/** /api/cases/: list (filters, search, ordering), detail, create and the case actions. */
+export async function casesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
+
+  r.get(
+    '/api/cases/',
+    { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+    async (request) => {
+      const { page, pageSize } = pageOf(request.query);
+      const result = await inTenant(
+        request,
+        async ({ tx, actor }) => {
+          const { rows, count } = await selectCaseList(
+            tx,
+            caseListConditions(request, actor),
+            caseOrdering(request.query.ordering),
+            pageSize,
+            (page - 1) * pageSize,
+          );
+          return { count, results: rows.map(presentCaseListItem) };
+        },
+        true,
+      );
+      return pageResponse(request, '/api/cases/', page, pageSize, result.count, result.results);
+    },
+  );
+
+  r.get(
+    '/api/cases/export/',
+    { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+    async (request, reply) => {
+      const rows = await inTenant(request, async ({ tx, actor }) => {
+        const list = await selectCaseList(
+          tx,
+          caseListConditions(request, actor),
+          caseOrdering(request.query.ordering),
+          EXPORT_LIMIT,
+          0,
+        );
+        await recordAudit(tx, actor, {
+          verb: 'exported',
+          contentType: CASE_CT,
+          objectRepr: `${list.rows.length} cases`,
+          changes: { query: request.query, rows: list.rows.length },
+        });
+        return list.rows;
+      });
+      const csv = [CSV_HEADER.join(','), ...rows.map(csvRow)].join('\r\n');
+      reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="cases.csv"');
+      return `${csv}\r\n`;
+    },
+  );
+
+  r.post(
+    '/api/cases/',
+    {
+      schema: { tags: ['cases'], body },
+      config: { access: { permissions: ['cases.add_case'] } },
+    },
+    async (request, reply) => {
+      const data = parseBody(caseCreate, request.body);
+      const out = await inTenant(request, (ctx) => createCase(ctx, deps, data));
+      reply.code(201);
+      return out;
+    },
+  );
+
+  r.get(
+    '/api/cases/:id/',
+    { schema: { tags: ['cases'], params: idParams }, config: view },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, ({ tx }) => caseDetail(tx, id), true);
+    },
+  );
+
+  r.post(
+    '/api/cases/:id/record_decision/',
+    { schema: { tags: ['cases'], params: idParams, body }, config: change },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const data = parseBody(decisionBody, request.body);
+      return inTenant(request, ({ tx, actor }) =>
+        recordDecision(tx, actor, id, data, deps.clock.now()),
+      );
+    },
+  );
+
+  r.post(
+    '/api/cases/:id/cancel/',
+    { schema: { tags: ['cases'], params: idParams }, config: change },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const data = parseBody(cancelBody, request.body);
+      return inTenant(request, ({ tx, actor }) =>
+        cancelCase(tx, actor, id, data.reason, deps.clock.now()),
+      );
+    },
+  );
+
+  r.get(
+    '/api/cases/:id/archivable/',
+    { schema: { tags: ['cases'], params: idParams }, config: view },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, ({ tx }) => caseArchivable(tx, id), true);
+    },
+  );
+
+  r.post(
+    '/api/cases/:id/archive/',
+    {
+      schema: { tags: ['cases'], params: idParams },
+      config: { access: { permissions: ['cases.archive'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, ({ tx, actor }) => archiveCase(tx, actor, id, deps.clock.now()));
+    },
+  );
+
+  r.post(
+    '/api/cases/:id/send-reminder/',
+    { schema: { tags: ['cases'], params: idParams }, config: change },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, (ctx) => sendReminder(ctx, deps, id));
+    },
+  );
+
+  r.post(
+    '/api/cases/:id/log-pdf-generation/',
+    { schema: { tags: ['cases'], params: idParams }, config: view },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, ({ tx, actor }) => logPdfGeneration(tx, actor, id));
+    },
+  );
+}

@@ -1,0 +1,573 @@
+import {
+  ACTIVITY_KINDS,
+  CASE_ACTIVITY_STATE_LABELS,
+  CASE_STATE_LABELS,
+  type CaseActivityState,
+  type CaseState,
+  canTransitionActivity,
+  canTransitionCase,
+  deriveCaseState,
+  isActivityKindCode,
+  isActivityOpen,
+  isCaseActivityState,
+  isCaseState,
+} from '@kestrel/domain';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { AppDeps } from '../../app-deps.js';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import type { MailMessage } from '../../platform/mailer.js';
+import type { ResourceContext } from '../../platform/resource-definition.js';
+import { claimInvitation } from '../accounts/accounts.service.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { customers } from '../customers/customers.table.js';
+import { processes, processRequirements } from '../processes/processes.table.js';
+import type { SubjectInput } from '../subjects/subjects.schemas.js';
+import {
+  getSubject,
+  insertSubject,
+  presentSubjects,
+  type SubjectRow,
+} from '../subjects/subjects.service.js';
+import { subjectUsers } from '../users/users.table.js';
+import { flaggedSql } from './cases.repo.js';
+import { caseActivities, cases } from './cases.table.js';
+import { iso } from './tenant.js';
+
+export type CaseRow = typeof cases.$inferSelect;
+export type ActivityRow = typeof caseActivities.$inferSelect;
+export const CASE_CT = 'cases.case';
+export const ACTIVITY_CT = 'cases.caseactivity';
+export const DECISIONS = ['satisfactory', 'unsatisfactory'] as const;
+
+const stateOf = (s: string): CaseState => {
+  if (!isCaseState(s)) throw new Error(`unknown case state ${s}`);
+  return s;
+};
+const activityStateOf = (s: string): CaseActivityState => {
+  if (!isCaseActivityState(s)) throw new Error(`unknown activity state ${s}`);
+  return s;
+};
+
+export const caseMoveError = (from: string, to: string) =>
+  ValidationError.of('state', `Cannot change a case from '${from}' to '${to}'.`);
+export const activityMoveError = (from: string, to: string) =>
+  ValidationError.of('state', `Cannot change an activity from '${from}' to '${to}'.`);
+
+/** The first state of a new activity: the subject's turn when the portal has its section. */
+export function initialActivityState(code: string): CaseActivityState {
+  const target: CaseActivityState =
+    isActivityKindCode(code) && ACTIVITY_KINDS[code].portalSection !== null
+      ? 'ca-awaiting-subject'
+      : 'ca-awaiting-ops';
+  if (!canTransitionActivity('ca-pending', target)) throw activityMoveError('ca-pending', target);
+  return target;
+}
+
+export interface ActivityView {
+  row: ActivityRow;
+  code: string;
+  typeName: string;
+  kind: string;
+}
+
+export function presentActivity(
+  a: ActivityView,
+  parent: {
+    id: number;
+    state: string;
+    subject: { id: number; first_name: string; last_name: string; email: string };
+  },
+) {
+  const state = a.row.state;
+  return {
+    id: a.row.id,
+    case: parent,
+    state,
+    state_display: isCaseActivityState(state) ? CASE_ACTIVITY_STATE_LABELS[state] : state,
+    activity_type: a.code,
+    activity_type_name: a.typeName,
+    key: a.kind,
+    config: a.row.config,
+    result_data: a.row.resultData,
+    created_at: a.row.createdAt.toISOString(),
+    updated_at: a.row.updatedAt.toISOString(),
+    completed_at: iso(a.row.completedAt),
+  };
+}
+
+export async function activitiesOfCase(tx: Tx, caseId: number): Promise<ActivityView[]> {
+  const rows = await tx
+    .select({
+      row: caseActivities,
+      code: activityTypes.code,
+      typeName: activityTypes.name,
+      kind: activityTypes.kind,
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(eq(caseActivities.caseId, caseId))
+    .orderBy(asc(caseActivities.position), asc(caseActivities.id));
+  return rows;
+}
+
+async function lockCase(tx: Tx, id: number): Promise<CaseRow> {
+  const [c] = await tx.select().from(cases).where(eq(cases.id, id)).limit(1).for('update');
+  if (!c) throw new NotFoundError();
+  return c;
+}
+
+/** The archivable check: complete or cancelled, and not archived yet. */
+export function archivability(c: Pick<CaseRow, 'state' | 'archivedAt'>): {
+  archivable: boolean;
+  reason: string | null;
+} {
+  if (c.archivedAt) return { archivable: false, reason: 'The case is already archived.' };
+  if (c.state !== 'complete' && c.state !== 'cancelled') {
+    return { archivable: false, reason: 'Only complete or cancelled cases can be archived.' };
+  }
+  return { archivable: true, reason: null };
+}
+
+/** The case detail: two queries (case with subject, process and flag; its activities). */
+export async function caseDetail(tx: Tx, id: number) {
+  const [r] = await tx
+    .select({
+      c: cases,
+      s: subjectUsers,
+      processName: processes.name,
+      flagged: flaggedSql,
+    })
+    .from(cases)
+    .innerJoin(
+      subjectUsers,
+      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+    )
+    .innerJoin(
+      processes,
+      and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
+    )
+    .where(eq(cases.id, id))
+    .limit(1);
+  if (!r) throw new NotFoundError();
+  const acts = await activitiesOfCase(tx, id);
+  const [subject] = await presentSubjects(tx, [r.s]);
+  const c = r.c;
+  const brief = {
+    id: r.s.id,
+    first_name: r.s.firstName,
+    last_name: r.s.lastName,
+    email: r.s.email,
+  };
+  const parent = { id: c.id, state: c.state, subject: brief };
+  const count = (...states: string[]) => acts.filter((a) => states.includes(a.row.state)).length;
+  return {
+    id: c.id,
+    state: c.state,
+    state_display: isCaseState(c.state) ? CASE_STATE_LABELS[c.state] : c.state,
+    process: { id: c.processId, name: r.processName },
+    subject,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+    completed_at: iso(c.completedAt),
+    decision: c.decision,
+    decision_notes: c.decisionNotes,
+    cancelled_reason: c.cancelledReason,
+    is_archived: c.archivedAt !== null,
+    archived_at: iso(c.archivedAt),
+    flagged: Boolean(r.flagged),
+    summary: {
+      activities: acts.length,
+      open: acts.filter((a) => isCaseActivityState(a.row.state) && isActivityOpen(a.row.state))
+        .length,
+      complete: count('ca-complete'),
+      cancelled: count('ca-cancelled'),
+    },
+    case_activities: acts.map((a) => presentActivity(a, parent)),
+    archivable: archivability(c).archivable,
+  };
+}
+export type CaseDetail = Awaited<ReturnType<typeof caseDetail>>;
+
+async function customerName(tx: Tx, customerId: number): Promise<string> {
+  const [c] = await tx
+    .select({ name: customers.name })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return c?.name ?? 'your organisation';
+}
+
+/**
+ * The email asking the subject to complete its checks: with a claim link when it has no
+ * account yet (a fresh single-use token), else a link to the case in the portal.
+ */
+async function subjectEmail(
+  tx: Tx,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
+  subject: SubjectRow,
+  caseId: number,
+  extra: string,
+  reminder: boolean,
+): Promise<MailMessage> {
+  const org = await customerName(tx, subject.customerId);
+  const tail = extra ? `\n\n${extra}` : '';
+  if (subject.passwordHash === null) {
+    const mail = await claimInvitation(tx, deps, subject, org);
+    return {
+      ...mail,
+      subject: reminder ? `Reminder: ${mail.subject}` : mail.subject,
+      text: `${mail.text}${tail}`,
+    };
+  }
+  const link = `${deps.config.publicUrl}/s/cases/${caseId}`;
+  return {
+    to: subject.email,
+    subject: reminder ? `Reminder: checks requested by ${org}` : `Checks requested by ${org}`,
+    text: `Hello ${subject.firstName},\n\n${org} has asked you to complete some checks in Kestrel.\nSign in and open your case:\n${link}${tail}`,
+  };
+}
+
+export interface CreateCaseInput {
+  process: number;
+  subject?: number | undefined;
+  new_subject?: SubjectInput | undefined;
+}
+
+/**
+ * Opens a case: one activity per process requirement (config copied), the case state derived
+ * from them, and (when the process says so) the subject's invitation sent after commit.
+ */
+export async function createCase(
+  ctx: ResourceContext,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'mailer'>,
+  input: CreateCaseInput,
+): Promise<CaseDetail> {
+  const { tx, actor } = ctx;
+  if (actor.customerId === null) throw new PermissionDeniedError();
+  if ((input.subject === undefined) === (input.new_subject === undefined)) {
+    throw ValidationError.of('non_field_errors', 'Give subject or new_subject.');
+  }
+  if (input.new_subject && !actor.permissions.has('subjects.add_subject') && !actor.isOps) {
+    throw new PermissionDeniedError();
+  }
+  const now = deps.clock.now();
+  const [process] = await tx
+    .select()
+    .from(processes)
+    .where(eq(processes.id, input.process))
+    .limit(1);
+  if (!process)
+    throw ValidationError.of('process', `Invalid pk "${input.process}" - object does not exist.`);
+  if (!process.isActive) throw ValidationError.of('process', 'Inactive process.');
+  const reqs = await tx
+    .select({ r: processRequirements, code: activityTypes.code })
+    .from(processRequirements)
+    .innerJoin(activityTypes, eq(activityTypes.id, processRequirements.activityTypeId))
+    .where(eq(processRequirements.processId, process.id))
+    .orderBy(asc(processRequirements.position), asc(processRequirements.id));
+  if (reqs.length === 0) throw ValidationError.of('process', 'This process has no requirements.');
+
+  let subject: SubjectRow;
+  if (input.new_subject) {
+    subject = await insertSubject(tx, actor, actor.customerId, input.new_subject);
+  } else {
+    const id = input.subject ?? 0;
+    const [s] = await tx.select().from(subjectUsers).where(eq(subjectUsers.id, id)).limit(1);
+    if (!s) throw ValidationError.of('subject', `Invalid pk "${id}" - object does not exist.`);
+    if (s.archivedAt) throw ValidationError.of('subject', 'This subject is archived.');
+    subject = s;
+  }
+
+  const states = reqs.map((q) => initialActivityState(q.code));
+  const derived = deriveCaseState(states);
+  if (derived !== 'pending' && !canTransitionCase('pending', derived))
+    throw caseMoveError('pending', derived);
+  const [c] = await tx
+    .insert(cases)
+    .values({
+      customerId: actor.customerId,
+      processId: process.id,
+      subjectId: subject.id,
+      state: derived,
+      createdById: actor.type === 'ProductUser' ? actor.id : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!c) throw new NotFoundError();
+  await tx.insert(caseActivities).values(
+    reqs.map((q, i) => ({
+      customerId: actor.customerId ?? c.customerId,
+      caseId: c.id,
+      activityTypeId: q.r.activityTypeId,
+      state: states[i] ?? 'ca-pending',
+      position: i,
+      config: q.r.config,
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  const detail = await caseDetail(tx, c.id);
+  await recordAudit(tx, actor, {
+    verb: 'created',
+    contentType: CASE_CT,
+    objectId: c.id,
+    objectRepr: caseRepr(c.id, subject),
+    changes: {
+      process: process.id,
+      subject: subject.id,
+      state: derived,
+      activities: reqs.map((q) => q.code),
+    },
+  });
+  if (process.sendInvitation) {
+    const mail = await subjectEmail(tx, deps, subject, c.id, process.invitationMessage, false);
+    await recordAudit(tx, actor, {
+      verb: 'invited',
+      contentType: CASE_CT,
+      objectId: c.id,
+      objectRepr: caseRepr(c.id, subject),
+      changes: { to: subject.email, claim: subject.passwordHash === null },
+    });
+    ctx.afterCommit(() => deps.mailer.send(mail));
+  }
+  return detail;
+}
+
+export const caseRepr = (id: number, s: Pick<SubjectRow, 'firstName' | 'lastName'>) =>
+  `Case ${id} (${s.firstName} ${s.lastName})`;
+
+async function reprOf(tx: Tx, c: CaseRow): Promise<string> {
+  const s = await getSubject(tx, c.subjectId);
+  return caseRepr(c.id, s);
+}
+
+export async function recordDecision(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: { decision: (typeof DECISIONS)[number]; notes: string },
+  now: Date,
+): Promise<CaseDetail> {
+  const c = await lockCase(tx, id);
+  if (c.archivedAt || !canTransitionCase(stateOf(c.state), 'complete'))
+    throw caseMoveError(c.state, 'complete');
+  await tx
+    .update(cases)
+    .set({
+      state: 'complete',
+      decision: input.decision,
+      decisionNotes: input.notes,
+      completedAt: now,
+      updatedAt: now,
+    })
+    .where(eq(cases.id, id));
+  await recordAudit(tx, actor, {
+    verb: 'decision_recorded',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: await reprOf(tx, c),
+    changes: { state: [c.state, 'complete'], decision: [c.decision, input.decision] },
+  });
+  return caseDetail(tx, id);
+}
+
+export async function cancelCase(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  reason: string,
+  now: Date,
+): Promise<CaseDetail> {
+  const c = await lockCase(tx, id);
+  if (c.archivedAt || !canTransitionCase(stateOf(c.state), 'cancelled'))
+    throw caseMoveError(c.state, 'cancelled');
+  const acts = await tx
+    .select()
+    .from(caseActivities)
+    .where(eq(caseActivities.caseId, id))
+    .for('update');
+  const open = acts.filter((a) => isActivityOpen(activityStateOf(a.state)));
+  for (const a of open) {
+    if (!canTransitionActivity(activityStateOf(a.state), 'ca-cancelled'))
+      throw activityMoveError(a.state, 'ca-cancelled');
+  }
+  if (open.length > 0) {
+    await tx
+      .update(caseActivities)
+      .set({ state: 'ca-cancelled', updatedAt: now })
+      .where(
+        inArray(
+          caseActivities.id,
+          open.map((a) => a.id),
+        ),
+      );
+  }
+  await tx
+    .update(cases)
+    .set({ state: 'cancelled', cancelledReason: reason, updatedAt: now })
+    .where(eq(cases.id, id));
+  await recordAudit(tx, actor, {
+    verb: 'cancelled',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: await reprOf(tx, c),
+    changes: { state: [c.state, 'cancelled'], reason, activities: open.map((a) => a.id) },
+  });
+  return caseDetail(tx, id);
+}
+
+export async function archiveCase(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  now: Date,
+): Promise<CaseDetail> {
+  const c = await lockCase(tx, id);
+  const check = archivability(c);
+  if (!check.archivable)
+    throw ValidationError.of('non_field_errors', check.reason ?? 'Not archivable.');
+  await tx.update(cases).set({ archivedAt: now, updatedAt: now }).where(eq(cases.id, id));
+  await recordAudit(tx, actor, {
+    verb: 'archived',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: await reprOf(tx, c),
+  });
+  return caseDetail(tx, id);
+}
+
+export async function caseArchivable(tx: Tx, id: number) {
+  const [c] = await tx
+    .select({ state: cases.state, archivedAt: cases.archivedAt })
+    .from(cases)
+    .where(eq(cases.id, id))
+    .limit(1);
+  if (!c) throw new NotFoundError();
+  return archivability(c);
+}
+
+export async function sendReminder(
+  ctx: ResourceContext,
+  deps: Pick<AppDeps, 'clock' | 'config' | 'mailer'>,
+  id: number,
+): Promise<{ detail: string }> {
+  const { tx, actor } = ctx;
+  const c = await lockCase(tx, id);
+  if (c.state !== 'awaiting-subject' || c.archivedAt) {
+    throw ValidationError.of('non_field_errors', 'The case is not waiting for the subject.');
+  }
+  const subject = await getSubject(tx, c.subjectId);
+  const [p] = await tx.select().from(processes).where(eq(processes.id, c.processId));
+  const mail = await subjectEmail(tx, deps, subject, id, p?.invitationMessage ?? '', true);
+  await tx.update(cases).set({ lastReminderAt: deps.clock.now() }).where(eq(cases.id, id));
+  await recordAudit(tx, actor, {
+    verb: 'reminder_sent',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: caseRepr(id, subject),
+    changes: { to: subject.email },
+  });
+  ctx.afterCommit(() => deps.mailer.send(mail));
+  return { detail: 'Reminder sent' };
+}
+
+export async function logPdfGeneration(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+): Promise<{ detail: string }> {
+  const [c] = await tx.select().from(cases).where(eq(cases.id, id)).limit(1);
+  if (!c) throw new NotFoundError();
+  await recordAudit(tx, actor, {
+    verb: 'pdf_generated',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: await reprOf(tx, c),
+  });
+  return { detail: 'Logged' };
+}
+
+/**
+ * Moves one activity as the domain allows, then lets the case state follow its activities
+ * (unless the case is final). Any refused move is a 400 on `state`.
+ */
+export async function changeActivity(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: { state?: string | undefined; result_data?: Record<string, unknown> | undefined },
+  now: Date,
+): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
+  const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.id, id)).limit(1);
+  if (!a) throw new NotFoundError();
+  const c = await lockCase(tx, a.caseId);
+  const [locked] = await tx
+    .select()
+    .from(caseActivities)
+    .where(eq(caseActivities.id, id))
+    .for('update');
+  if (!locked) throw new NotFoundError();
+  if (c.archivedAt) throw ValidationError.of('non_field_errors', 'The case is archived.');
+  const from = activityStateOf(locked.state);
+  const set: Partial<typeof caseActivities.$inferInsert> = { updatedAt: now };
+  if (input.state !== undefined && input.state !== from) {
+    if (!isCaseActivityState(input.state)) {
+      throw ValidationError.of(
+        'state',
+        `Select a valid choice. ${input.state} is not one of the available choices.`,
+      );
+    }
+    if (!canTransitionActivity(from, input.state)) throw activityMoveError(from, input.state);
+    set.state = input.state;
+    if (input.state === 'ca-complete') set.completedAt = now;
+  }
+  if (input.result_data !== undefined) set.resultData = input.result_data;
+  const [updated] = await tx
+    .update(caseActivities)
+    .set(set)
+    .where(eq(caseActivities.id, id))
+    .returning();
+  if (!updated) throw new NotFoundError();
+  const subject = await getSubject(tx, c.subjectId);
+  await recordAudit(tx, actor, {
+    verb: set.state ? 'state_changed' : 'updated',
+    contentType: ACTIVITY_CT,
+    objectId: id,
+    objectRepr: `${caseRepr(c.id, subject)} activity ${id}`,
+    changes: {
+      ...(set.state ? { state: [from, set.state] } : {}),
+      ...(input.result_data !== undefined
+        ? { result_data: [locked.resultData, input.result_data] }
+        : {}),
+    },
+  });
+  let caseRow = c;
+  const current = stateOf(c.state);
+  if (set.state && current !== 'complete' && current !== 'cancelled') {
+    const all = await tx
+      .select({ state: caseActivities.state })
+      .from(caseActivities)
+      .where(eq(caseActivities.caseId, c.id));
+    const derived = deriveCaseState(all.map((x) => activityStateOf(x.state)));
+    if (derived !== current) {
+      if (!canTransitionCase(current, derived)) throw caseMoveError(current, derived);
+      const [moved] = await tx
+        .update(cases)
+        .set({ state: derived, updatedAt: now })
+        .where(eq(cases.id, c.id))
+        .returning();
+      if (moved) caseRow = moved;
+      await recordAudit(tx, actor, {
+        verb: 'state_changed',
+        contentType: CASE_CT,
+        objectId: c.id,
+        objectRepr: caseRepr(c.id, subject),
+        changes: { state: [current, derived] },
+      });
+    }
+  }
+  return { activity: updated, caseRow };
+}

@@ -1,0 +1,84 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Tx } from '../../db/connection.js';
+import { actorOf, withTenant } from '../../platform/access.js';
+import { ValidationError } from '../../platform/errors.js';
+import type { ResourceContext } from '../../platform/resource-definition.js';
+
+/**
+ * Runs `fn` in one tenant transaction with the request's actor; functions given to
+ * `ctx.afterCommit` run once it has committed (mail). `readOnly` for pure reads.
+ */
+export async function inTenant<T>(
+  request: FastifyRequest,
+  fn: (ctx: ResourceContext) => Promise<T>,
+  readOnly = false,
+): Promise<T> {
+  const actor = actorOf(request);
+  const later: (() => Promise<void> | void)[] = [];
+  const result = await withTenant(
+    request,
+    (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }),
+    { readOnly },
+  );
+  for (const f of later) await f();
+  return result;
+}
+
+/** Parses a body with a (domain) schema; failures become 400 `{field.path: [messages]}`. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path.join('.') || 'non_field_errors';
+    const message = /received undefined$/.test(issue.message) ? 'Required' : issue.message;
+    fields[key] = [...(fields[key] ?? []), message];
+  }
+  throw new ValidationError(fields);
+}
+
+/** `?name=` as one string (a repeated key joins with commas), or undefined. */
+export function queryString(query: unknown, name: string): string | undefined {
+  if (typeof query !== 'object' || query === null) return undefined;
+  const raw: unknown = (query as Record<string, unknown>)[name];
+  if (raw === undefined || raw === null) return undefined;
+  return Array.isArray(raw) ? raw.map(String).join(',') : String(raw);
+}
+
+/** `?name=YYYY-MM-DD` → the UTC midnight of that day; 400 for another shape. */
+export function queryDate(query: unknown, name: string): Date | undefined {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return undefined;
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(`${raw}T00:00:00Z`) : null;
+  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw) {
+    throw ValidationError.of(name, 'Enter a valid date.');
+  }
+  return d;
+}
+
+/** `?name=1` / `1,2` → integers; 400 otherwise. */
+export function queryIds(query: unknown, name: string): number[] | undefined {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return undefined;
+  const ids = raw.split(',').map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n)))
+    throw ValidationError.of(name, 'Enter a whole number.');
+  return ids;
+}
+
+/** `?name=true|false` → boolean; 400 otherwise. */
+export function queryBool(query: unknown, name: string): boolean | undefined {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'true' || raw === 'True' || raw === '1') return true;
+  if (raw === 'false' || raw === 'False' || raw === '0') return false;
+  throw ValidationError.of(name, 'Enter a valid boolean.');
+}
+
+/** `%term%` for LIKE, lower-cased, with LIKE's special characters escaped. */
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -1,0 +1,7 @@
+import type { KestrelModule } from '../../platform/module.js';
+import { dashboardRoutes } from './dashboard.routes.js';
+
+export default {
+  name: 'dashboard',
+  routes: dashboardRoutes,
+} satisfies KestrelModule;

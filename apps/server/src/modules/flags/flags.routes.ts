@@ -1,0 +1,187 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
+import { registerResource } from '../../platform/resource-router.js';
+import { cases } from '../cases/cases.table.js';
+import { inTenant, iso, parseBody } from '../cases/tenant.js';
+import { subjectUsers } from '../users/users.table.js';
+import { flags } from './flags.table.js';
+
+type FlagRow = typeof flags.$inferSelect;
+export const FLAG_CT = 'flags.flag';
+
+export const presentFlag = (f: FlagRow) => ({
+  id: f.id,
+  case: f.caseId,
+  subject: f.subjectId,
+  kind: f.kind,
+  message: f.message,
+  active: f.active,
+  created_at: f.createdAt.toISOString(),
+  created_by_name: f.createdByName,
+  resolved_at: iso(f.resolvedAt),
+  resolved_by_name: f.resolvedByName,
+  resolution_comment: f.resolutionComment,
+});
+
+const flagCreate = z.object({
+  case: z.number().int().positive().nullable().optional(),
+  subject: z.number().int().positive().nullable().optional(),
+  message: z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(400, 'Ensure this field has no more than 400 characters.'),
+});
+const resolveBody = z.object({
+  comment: z
+    .string({ error: 'Required' })
+    .trim()
+    .min(1, 'Required')
+    .max(400, 'Ensure this field has no more than 400 characters.'),
+});
+
+/** /api/flags/: list, raise by hand, resolve with a comment. */
+export async function flagsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(app, {
+    path: '/api/flags/',
+    table: flags,
+    id: flags.id,
+    contentType: FLAG_CT,
+    operations: ['list', 'retrieve', 'create'],
+    access: {
+      read: { permissions: ['flags.view_flag'] },
+      create: { permissions: ['flags.change_flag'] },
+    },
+    present: presentFlag,
+    // The subject's name (of the flag, or of its case's subject): one query per page.
+    augment: async ({ tx }, rows) => {
+      const caseIds = rows.flatMap((f) => (f.caseId === null ? [] : [f.caseId]));
+      const caseSubject =
+        caseIds.length === 0
+          ? []
+          : await tx
+              .select({ id: cases.id, subjectId: cases.subjectId })
+              .from(cases)
+              .where(inArray(cases.id, caseIds));
+      const subjectOfCase = new Map(caseSubject.map((c) => [c.id, c.subjectId]));
+      const subjectIds = [
+        ...new Set(
+          rows.flatMap((f) => {
+            const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
+            return s === undefined ? [] : [s];
+          }),
+        ),
+      ];
+      const names =
+        subjectIds.length === 0
+          ? []
+          : await tx
+              .select({
+                id: subjectUsers.id,
+                first: subjectUsers.firstName,
+                last: subjectUsers.lastName,
+              })
+              .from(subjectUsers)
+              .where(inArray(subjectUsers.id, subjectIds));
+      const nameOf = new Map(names.map((n) => [n.id, `${n.first} ${n.last}`]));
+      return rows.map((f) => {
+        const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
+        return { subject_name: s === undefined ? null : (nameOf.get(s) ?? null) };
+      });
+    },
+    repr: (f) => f.message.slice(0, 200),
+    filters: {
+      active: flags.active,
+      case: flags.caseId,
+      subject: flags.subjectId,
+      kind: flags.kind,
+    },
+    search: [flags.message],
+    ordering: { created_at: flags.createdAt },
+    defaultOrdering: '-created_at',
+    create: {
+      body: flagCreate,
+      run: async ({ tx, actor }, data) => {
+        if (actor.customerId === null) throw new PermissionDeniedError();
+        const caseId = data.case ?? null;
+        const subjectId = data.subject ?? null;
+        if ((caseId === null) === (subjectId === null)) {
+          throw ValidationError.of('non_field_errors', 'Give case or subject.');
+        }
+        if (caseId !== null) {
+          const [c] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, caseId));
+          if (!c)
+            throw ValidationError.of('case', `Invalid pk "${caseId}" - object does not exist.`);
+        }
+        if (subjectId !== null) {
+          const [s] = await tx
+            .select({ id: subjectUsers.id })
+            .from(subjectUsers)
+            .where(eq(subjectUsers.id, subjectId));
+          if (!s)
+            throw ValidationError.of(
+              'subject',
+              `Invalid pk "${subjectId}" - object does not exist.`,
+            );
+        }
+        const [row] = await tx
+          .insert(flags)
+          .values({
+            customerId: actor.customerId,
+            caseId,
+            subjectId,
+            kind: 'manual',
+            message: data.message,
+            createdByName: actor.name,
+          })
+          .returning();
+        if (!row) throw new NotFoundError();
+        return row;
+      },
+    },
+  });
+
+  r.post(
+    '/api/flags/:id/resolve/',
+    {
+      schema: { tags: ['flags'], params: idParams },
+      config: { access: { permissions: ['flags.change_flag'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const data = parseBody(resolveBody, request.body);
+      return inTenant(request, async ({ tx, actor }) => {
+        const [f] = await tx.select().from(flags).where(eq(flags.id, id)).for('update');
+        if (!f) throw new NotFoundError();
+        if (!f.active)
+          throw ValidationError.of('non_field_errors', 'This flag is already resolved.');
+        const [row] = await tx
+          .update(flags)
+          .set({
+            active: false,
+            resolvedAt: app.deps.clock.now(),
+            resolvedByName: actor.name,
+            resolutionComment: data.comment,
+          })
+          .where(and(eq(flags.customerId, f.customerId), eq(flags.id, id)))
+          .returning();
+        if (!row) throw new NotFoundError();
+        await recordAudit(tx, actor, {
+          verb: 'resolved',
+          contentType: FLAG_CT,
+          objectId: id,
+          objectRepr: f.message.slice(0, 200),
+          changes: { active: [true, false], resolution_comment: data.comment },
+        });
+        return { ...presentFlag(row), subject_name: null };
+      });
+    },
+  );
+}

@@ -1,0 +1,8 @@
+import type { KestrelModule } from '../../platform/module.js';
+import { processesRoutes } from './processes.routes.js';
+
+export default {
+  name: 'processes',
+  routes: processesRoutes,
+  contentTypes: ['processes.process'],
+} satisfies KestrelModule;

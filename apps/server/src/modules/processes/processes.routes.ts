@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { diffChanges, recordAudit } from '../../platform/audit.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
+import { registerResource } from '../../platform/resource-router.js';
+import { cases } from '../cases/cases.table.js';
+import { inTenant, parseBody } from '../cases/tenant.js';
+import {
+  augmentProcesses,
+  mayEditRequirements,
+  presentProcess,
+  replaceRequirements,
+  requirementsInput,
+  requirementsOf,
+} from './processes.service.js';
+import { processes } from './processes.table.js';
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'Required')
+  .max(100, 'Ensure this field has no more than 100 characters.');
+const processFields = {
+  name,
+  description: z.string().trim().max(2000).default(''),
+  is_active: z.boolean().default(true),
+  send_invitation: z.boolean().default(true),
+  reminder_days: z.number().int().min(0).max(365).default(7),
+  invitation_message: z.string().trim().max(2000).default(''),
+};
+const processCreate = z.object({ ...processFields, requirements: requirementsInput.default([]) });
+const processUpdate = z.object({
+  name,
+  description: z.string().trim().max(2000),
+  is_active: z.boolean(),
+  send_invitation: z.boolean(),
+  reminder_days: z.number().int().min(0).max(365),
+  invitation_message: z.string().trim().max(2000),
+});
+
+export const REQUIREMENTS_LOCKED = 'Requirements can be edited only by operations or in demo mode.';
+
+/** /api/processes/ and their requirements. */
+export async function processesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(app, {
+    path: '/api/processes/',
+    table: processes,
+    id: processes.id,
+    contentType: 'processes.process',
+    access: {
+      read: { permissions: ['processes.view_process'] },
+      create: { permissions: ['processes.add_process'] },
+      update: { permissions: ['processes.change_process'] },
+      partial_update: { permissions: ['processes.change_process'] },
+      delete: { permissions: ['processes.delete_process'] },
+    },
+    present: presentProcess,
+    augment: (ctx, rows) => augmentProcesses(ctx.tx, ctx.actor, rows),
+    repr: (p) => p.name,
+    filters: { is_active: processes.isActive },
+    search: [processes.name],
+    ordering: { name: processes.name, created_at: processes.createdAt },
+    defaultOrdering: 'name',
+    create: {
+      body: processCreate,
+      run: async ({ tx, actor }, data) => {
+        if (actor.customerId === null) throw new PermissionDeniedError();
+        const { requirements, ...fields } = data;
+        const [row] = await tx
+          .insert(processes)
+          .values({
+            customerId: actor.customerId,
+            name: fields.name,
+            description: fields.description,
+            isActive: fields.is_active,
+            sendInvitation: fields.send_invitation,
+            reminderDays: fields.reminder_days,
+            invitationMessage: fields.invitation_message,
+          })
+          .returning();
+        if (!row) throw new NotFoundError();
+        await replaceRequirements(tx, actor.customerId, row.id, requirements, 'requirements.');
+        return row;
+      },
+    },
+    update: {
+      body: processUpdate,
+      run: async ({ tx, request }, existing, data) => {
+        const [row] = await tx
+          .update(processes)
+          .set({
+            ...(data.name !== undefined ? { name: data.name } : {}),
+            ...(data.description !== undefined ? { description: data.description } : {}),
+            ...(data.is_active !== undefined ? { isActive: data.is_active } : {}),
+            ...(data.send_invitation !== undefined ? { sendInvitation: data.send_invitation } : {}),
+            ...(data.reminder_days !== undefined ? { reminderDays: data.reminder_days } : {}),
+            ...(data.invitation_message !== undefined
+              ? { invitationMessage: data.invitation_message }
+              : {}),
+            updatedAt: request.server.deps.clock.now(),
+          })
+          .where(eq(processes.id, existing.id))
+          .returning();
+        if (!row) throw new NotFoundError();
+        return row;
+      },
+    },
+    remove: {
+      run: async ({ tx }, existing) => {
+        const [used] = await tx
+          .select({ id: cases.id })
+          .from(cases)
+          .where(eq(cases.processId, existing.id))
+          .limit(1);
+        if (used) {
+          throw ValidationError.of('non_field_errors', 'A process with cases cannot be deleted.');
+        }
+        await tx.delete(processes).where(eq(processes.id, existing.id));
+      },
+    },
+  });
+
+  const findProcess = async (
+    tx: Parameters<typeof requirementsOf>[0],
+    id: number,
+    lock = false,
+  ) => {
+    const q = tx.select().from(processes).where(eq(processes.id, id)).limit(1);
+    const [p] = lock ? await q.for('update') : await q;
+    if (!p) throw new NotFoundError();
+    return p;
+  };
+
+  r.get(
+    '/api/processes/:id/requirements/',
+    {
+      schema: { tags: ['processes'], params: idParams },
+      config: { access: { permissions: ['processes.view_process'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(
+        request,
+        async ({ tx }) => {
+          await findProcess(tx, id);
+          return (await requirementsOf(tx, [id])).get(id) ?? [];
+        },
+        true,
+      );
+    },
+  );
+
+  r.put(
+    '/api/processes/:id/requirements/',
+    {
+      schema: { tags: ['processes'], params: idParams, body: z.array(z.looseObject({})) },
+      config: { access: { permissions: ['processes.change_process'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const list = parseBody(requirementsInput, request.body);
+      return inTenant(request, async ({ tx, actor }) => {
+        const p = await findProcess(tx, id, true);
+        if (!(await mayEditRequirements(tx, actor))) {
+          throw new PermissionDeniedError(REQUIREMENTS_LOCKED);
+        }
+        const before = (await requirementsOf(tx, [id])).get(id) ?? [];
+        await replaceRequirements(tx, p.customerId, id, list, '');
+        const after = (await requirementsOf(tx, [id])).get(id) ?? [];
+        const strip = (l: typeof after) =>
+          l.map(({ activity_type, config }) => ({ activity_type, config }));
+        await recordAudit(tx, actor, {
+          verb: 'updated',
+          contentType: 'processes.process',
+          objectId: id,
+          objectRepr: p.name,
+          changes: diffChanges({ requirements: strip(before) }, { requirements: strip(after) }),
+        });
+        return after;
+      });
+    },
+  );
+}

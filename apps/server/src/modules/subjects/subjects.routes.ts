@@ -1,0 +1,241 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { inTenant, likePattern, parseBody, queryString } from '../cases/tenant.js';
+import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+import { subjectInput } from './subjects.schemas.js';
+import {
+  archiveSubject,
+  findDuplicates,
+  getSubject,
+  insertSubject,
+  mergeSubjects,
+  presentSubjects,
+  type SubjectOut,
+  updateSubject,
+} from './subjects.service.js';
+
+const body = z.looseObject({});
+const view = { access: { permissions: ['subjects.view_subject' as const] } };
+const ORDERING = {
+  last_name: subjectUsers.lastName,
+  first_name: subjectUsers.firstName,
+  email: subjectUsers.email,
+  created_at: subjectUsers.createdAt,
+} as const;
+
+function ordering(requested: string | undefined) {
+  const out: SQL[] = [];
+  const spec = requested || 'last_name,first_name';
+  for (const part of spec.split(',')) {
+    const d = part.startsWith('-');
+    const name = d ? part.slice(1) : part;
+    const col = name === 'id' ? subjectUsers.id : ORDERING[name as keyof typeof ORDERING];
+    if (col) out.push(d ? desc(col) : asc(col));
+  }
+  out.push(asc(subjectUsers.id));
+  return out;
+}
+
+/** `?is_archived=`: default unarchived only; `true` archived only; `all` both. */
+function archivedCondition(raw: string | undefined): SQL | undefined {
+  if (raw === 'all') return undefined;
+  if (raw === 'true' || raw === 'True' || raw === '1') return isNotNull(subjectUsers.archivedAt);
+  return isNull(subjectUsers.archivedAt);
+}
+
+const emptyPage = { count: 0, next: null, previous: null, results: [] };
+
+/** /api/subjects/: the customer's subjects (subject_users rows), duplicates and merge. */
+export async function subjectsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const clock = app.deps.clock;
+
+  r.get(
+    '/api/subjects/',
+    { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: view },
+    async (request) => {
+      const { page, pageSize } = pageOf(request.query);
+      const result = await inTenant(
+        request,
+        async ({ tx, actor }) => {
+          const conds: (SQL | undefined)[] = [
+            actor.customerId === null ? undefined : eq(subjectUsers.customerId, actor.customerId),
+            archivedCondition(queryString(request.query, 'is_archived')),
+          ];
+          const term = request.query.search?.trim();
+          if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+          const rows = await tx
+            .select({ s: subjectUsers, total: sql<number>`count(*) over()`.mapWith(Number) })
+            .from(subjectUsers)
+            .where(and(...conds))
+            .orderBy(...ordering(request.query.ordering))
+            .limit(pageSize)
+            .offset((page - 1) * pageSize);
+          return {
+            count: rows[0]?.total ?? 0,
+            results: await presentSubjects(
+              tx,
+              rows.map((x) => x.s),
+            ),
+          };
+        },
+        true,
+      );
+      return pageResponse(request, '/api/subjects/', page, pageSize, result.count, result.results);
+    },
+  );
+
+  r.post(
+    '/api/subjects/',
+    {
+      schema: { tags: ['subjects'], body },
+      config: { access: { permissions: ['subjects.add_subject'] } },
+    },
+    async (request, reply) => {
+      const data = parseBody(subjectInput, request.body);
+      const out = await inTenant(request, async ({ tx, actor }) => {
+        if (actor.customerId === null) throw new Error('no customer');
+        const row = await insertSubject(tx, actor, actor.customerId, data);
+        return (await presentSubjects(tx, [row]))[0];
+      });
+      reply.code(201);
+      return out;
+    },
+  );
+
+  const dedup = {
+    access: {
+      permissions: ['subjects.view_subject' as const],
+      entitlements: ['subject_dedup' as const],
+    },
+  };
+  const duplicates = (subjectId?: number) => async (request: Parameters<typeof inTenant>[0]) => {
+    const { page, pageSize } = pageOf(request.query as { page?: number; page_size?: number });
+    const result = await inTenant(
+      request,
+      async ({ tx }) => {
+        if (subjectId !== undefined) await getSubject(tx, subjectId);
+        const found = await findDuplicates(tx, {
+          ...(subjectId === undefined ? {} : { subjectId }),
+          limit: pageSize,
+          offset: (page - 1) * pageSize,
+        });
+        const ids = [...new Set(found.pairs.flatMap((p) => [p.a, p.b]))];
+        const rows =
+          ids.length === 0
+            ? []
+            : await tx.select().from(subjectUsers).where(inArray(subjectUsers.id, ids));
+        const byId = new Map<number, SubjectOut>(
+          (await presentSubjects(tx, rows)).map((s) => [s.id, s]),
+        );
+        return {
+          count: found.count,
+          results: found.pairs.map((p) => ({
+            subject: byId.get(p.a),
+            duplicate: byId.get(p.b),
+            reasons: p.reasons,
+          })),
+        };
+      },
+      true,
+    );
+    const path =
+      subjectId === undefined
+        ? '/api/subjects/duplicates/'
+        : `/api/subjects/${subjectId}/duplicates/`;
+    return pageResponse(request, path, page, pageSize, result.count, result.results);
+  };
+
+  r.get(
+    '/api/subjects/duplicates/',
+    { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: dedup },
+    async (request) => duplicates()(request),
+  );
+  r.get(
+    '/api/subjects/:id/duplicates/',
+    {
+      schema: { tags: ['subjects'], params: idParams, querystring: listQuerySchema },
+      config: dedup,
+    },
+    async (request) => duplicates(parseId(request.params.id))(request),
+  );
+
+  r.post(
+    '/api/subjects/:id/merge/',
+    {
+      schema: { tags: ['subjects'], params: idParams, body },
+      config: {
+        access: {
+          permissions: ['subjects.change_subject', 'subjects.archive'],
+          entitlements: ['subject_dedup'],
+        },
+      },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const data = parseBody(z.object({ duplicate: z.number().int().positive() }), request.body);
+      return inTenant(request, ({ tx, actor }) =>
+        mergeSubjects(tx, actor, id, data.duplicate, clock.now()),
+      );
+    },
+  );
+
+  r.get(
+    '/api/subjects/:id/',
+    { schema: { tags: ['subjects'], params: idParams }, config: view },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(
+        request,
+        async ({ tx }) => (await presentSubjects(tx, [await getSubject(tx, id)]))[0],
+        true,
+      );
+    },
+  );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    r.route({
+      method,
+      url: '/api/subjects/:id/',
+      schema: { tags: ['subjects'], params: idParams, body },
+      config: { access: { permissions: ['subjects.change_subject'] } },
+      handler: async (request) => {
+        const id = parseId(request.params.id);
+        const data = parseBody(
+          method === 'PUT' ? subjectInput : subjectInput.partial(),
+          request.body,
+        );
+        return inTenant(request, ({ tx, actor }) => updateSubject(tx, actor, id, data));
+      },
+    });
+  }
+
+  r.post(
+    '/api/subjects/:id/archive/',
+    {
+      schema: { tags: ['subjects'], params: idParams },
+      config: { access: { permissions: ['subjects.archive'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inTenant(request, ({ tx, actor }) => archiveSubject(tx, actor, id, clock.now()));
+    },
+  );
+
+  // Read-only tabs that later issues fill: the subject must exist (404 otherwise).
+  for (const tab of ['subscriptions', 'registrations', 'consents']) {
+    r.get(
+      `/api/subjects/:id/${tab}/`,
+      { schema: { tags: ['subjects'], params: idParams }, config: view },
+      async (request) => {
+        const id = parseId(request.params.id);
+        await inTenant(request, ({ tx }) => getSubject(tx, id), true);
+        return emptyPage;
+      },
+    );
+  }
+}

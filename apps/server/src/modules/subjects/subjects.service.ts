@@ -1,0 +1,298 @@
+import { and, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { diffChanges, recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { cases } from '../cases/cases.table.js';
+import { iso } from '../cases/tenant.js';
+import { flags } from '../flags/flags.table.js';
+import { subjectUsers } from '../users/users.table.js';
+import type { SubjectInput } from './subjects.schemas.js';
+
+export type SubjectRow = typeof subjectUsers.$inferSelect;
+export const SUBJECT_CT = 'subjects.subject';
+export const EMAIL_TAKEN = 'A subject with this email already exists.';
+
+const FINAL_STATES = ['complete', 'cancelled'];
+
+export function presentSubject(s: SubjectRow, openCases = 0) {
+  return {
+    id: s.id,
+    first_name: s.firstName,
+    middlename: s.middlename,
+    last_name: s.lastName,
+    email: s.email,
+    dob: s.dob,
+    phone_number: s.phoneNumber,
+    has_account: s.passwordHash !== null,
+    is_archived: s.archivedAt !== null,
+    archived_at: iso(s.archivedAt),
+    created_at: s.createdAt.toISOString(),
+    open_cases: openCases,
+  };
+}
+export type SubjectOut = ReturnType<typeof presentSubject>;
+
+export const subjectRepr = (s: Pick<SubjectRow, 'firstName' | 'lastName' | 'email'>) =>
+  `${s.firstName} ${s.lastName} <${s.email}>`;
+
+/** Open (not complete/cancelled, not archived) case counts per subject, one query. */
+export async function openCaseCounts(tx: Tx, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: cases.subjectId, n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(cases)
+    .where(
+      and(
+        inArray(cases.subjectId, ids),
+        notInArray(cases.state, FINAL_STATES),
+        isNull(cases.archivedAt),
+      ),
+    )
+    .groupBy(cases.subjectId);
+  return new Map(rows.map((r) => [r.id, r.n]));
+}
+
+export async function presentSubjects(tx: Tx, rows: SubjectRow[]): Promise<SubjectOut[]> {
+  const counts = await openCaseCounts(
+    tx,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => presentSubject(r, counts.get(r.id) ?? 0));
+}
+
+export async function getSubject(tx: Tx, id: number, forUpdate = false): Promise<SubjectRow> {
+  const q = tx.select().from(subjectUsers).where(eq(subjectUsers.id, id)).limit(1);
+  const [row] = forUpdate ? await q.for('update') : await q;
+  if (!row) throw new NotFoundError();
+  return row;
+}
+
+/**
+ * Inserts a subject (no password: it claims its account from the invitation). The email is
+ * unique across the product (it is the login), so a clash anywhere is a 400 on `email`.
+ */
+export async function insertSubject(
+  tx: Tx,
+  actor: Actor,
+  customerId: number,
+  data: SubjectInput,
+): Promise<SubjectRow> {
+  const [row] = await tx
+    .insert(subjectUsers)
+    .values({
+      customerId,
+      email: data.email.toLowerCase(),
+      firstName: data.first_name,
+      middlename: data.middlename ?? '',
+      lastName: data.last_name,
+      dob: data.dob ?? null,
+      phoneNumber: data.phone_number ?? '',
+      passwordHash: null,
+      termsAgreedAt: null,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw ValidationError.of('email', EMAIL_TAKEN);
+  await recordAudit(tx, actor, {
+    verb: 'created',
+    contentType: SUBJECT_CT,
+    objectId: row.id,
+    objectRepr: subjectRepr(row),
+    changes: presentSubject(row),
+  });
+  return row;
+}
+
+export async function updateSubject(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  data: Partial<SubjectInput>,
+): Promise<SubjectOut> {
+  const existing = await getSubject(tx, id, true);
+  const before = presentSubject(existing);
+  if (data.email !== undefined && data.email.toLowerCase() !== existing.email) {
+    const [clash] = await tx
+      .select({ id: subjectUsers.id })
+      .from(subjectUsers)
+      .where(
+        and(
+          sql`lower(${subjectUsers.email}) = ${data.email.toLowerCase()}`,
+          ne(subjectUsers.id, id),
+        ),
+      )
+      .limit(1);
+    if (clash) throw ValidationError.of('email', EMAIL_TAKEN);
+  }
+  const set: Partial<typeof subjectUsers.$inferInsert> = {};
+  if (data.first_name !== undefined) set.firstName = data.first_name;
+  if (data.last_name !== undefined) set.lastName = data.last_name;
+  if ('middlename' in data) set.middlename = data.middlename ?? '';
+  if (data.email !== undefined) set.email = data.email.toLowerCase();
+  if ('dob' in data) set.dob = data.dob ?? null;
+  if ('phone_number' in data) set.phoneNumber = data.phone_number ?? '';
+  let row = existing;
+  if (Object.keys(set).length > 0) {
+    const [updated] = await tx
+      .update(subjectUsers)
+      .set(set)
+      .where(eq(subjectUsers.id, id))
+      .returning()
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw ValidationError.of('email', EMAIL_TAKEN);
+        throw err;
+      });
+    if (updated) row = updated;
+  }
+  const [after] = await presentSubjects(tx, [row]);
+  if (!after) throw new NotFoundError();
+  await recordAudit(tx, actor, {
+    verb: 'updated',
+    contentType: SUBJECT_CT,
+    objectId: id,
+    objectRepr: subjectRepr(row),
+    changes: diffChanges(before, { ...after, open_cases: before.open_cases }),
+  });
+  return after;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const code = (e: unknown) =>
+    typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+  const cause = typeof err === 'object' && err !== null && 'cause' in err ? err.cause : null;
+  return code(err) === '23505' || code(cause) === '23505';
+}
+
+export async function archiveSubject(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  now: Date,
+): Promise<SubjectOut> {
+  const existing = await getSubject(tx, id, true);
+  if (existing.archivedAt)
+    throw ValidationError.of('non_field_errors', 'This subject is already archived.');
+  const open = (await openCaseCounts(tx, [id])).get(id) ?? 0;
+  if (open > 0) {
+    throw ValidationError.of('non_field_errors', 'A subject with open cases cannot be archived.');
+  }
+  const [row] = await tx
+    .update(subjectUsers)
+    .set({ archivedAt: now })
+    .where(eq(subjectUsers.id, id))
+    .returning();
+  if (!row) throw new NotFoundError();
+  await recordAudit(tx, actor, {
+    verb: 'archived',
+    contentType: SUBJECT_CT,
+    objectId: id,
+    objectRepr: subjectRepr(row),
+  });
+  return presentSubject(row, 0);
+}
+
+/** The email with case, dots and `+tag` of the local part ignored. */
+export const normalisedEmail = sql`(split_part(replace(split_part(lower(${subjectUsers.email}), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${subjectUsers.email}), '@', 2))`;
+
+export type DuplicateReason = 'name_dob' | 'email';
+
+/**
+ * Likely duplicates among the customer's unarchived subjects: same first and last name
+ * (case-insensitive) and date of birth, or the same normalised email. One pair per match,
+ * the lower id as `subject`.
+ */
+export async function findDuplicates(
+  tx: Tx,
+  opts: { subjectId?: number; limit: number; offset: number },
+): Promise<{ count: number; pairs: { a: number; b: number; reasons: DuplicateReason[] }[] }> {
+  const one =
+    opts.subjectId === undefined
+      ? sql`true`
+      : sql`(a.id = ${opts.subjectId} or b.id = ${opts.subjectId})`;
+  const rows = await tx.execute<{
+    a: number;
+    b: number;
+    name_dob: boolean;
+    email: boolean;
+    total: number;
+  }>(sql`
+    with s as (
+      select id, lower(first_name) fn, lower(last_name) ln, dob,
+        ${normalisedEmail} ne
+      from subject_users where archived_at is null
+    )
+    select a.id as a, b.id as b,
+      (a.fn = b.fn and a.ln = b.ln and a.dob is not null and a.dob = b.dob) as name_dob,
+      (a.ne = b.ne) as email,
+      count(*) over() as total
+    from s a join s b on a.id < b.id
+      and ((a.fn = b.fn and a.ln = b.ln and a.dob = b.dob) or a.ne = b.ne)
+    where ${one}
+    order by a.id, b.id
+    limit ${opts.limit} offset ${opts.offset}`);
+  const list = [...rows];
+  return {
+    count: Number(list[0]?.total ?? 0),
+    pairs: list.map((r) => ({
+      a: Number(r.a),
+      b: Number(r.b),
+      reasons: [
+        ...(r.name_dob ? (['name_dob'] as const) : []),
+        ...(r.email ? (['email'] as const) : []),
+      ],
+    })),
+  };
+}
+
+/** Moves the duplicate's cases and flags to the kept subject and archives the duplicate. */
+export async function mergeSubjects(
+  tx: Tx,
+  actor: Actor,
+  keepId: number,
+  duplicateId: number,
+  now: Date,
+): Promise<SubjectOut> {
+  if (keepId === duplicateId) {
+    throw ValidationError.of('duplicate', 'A subject cannot be merged into itself.');
+  }
+  const keep = await getSubject(tx, keepId, true);
+  const dup = await tx
+    .select()
+    .from(subjectUsers)
+    .where(eq(subjectUsers.id, duplicateId))
+    .for('update')
+    .then((r) => r[0]);
+  if (!dup)
+    throw ValidationError.of('duplicate', `Invalid pk "${duplicateId}" - object does not exist.`);
+  if (keep.archivedAt) throw ValidationError.of('non_field_errors', 'This subject is archived.');
+  if (dup.archivedAt) throw ValidationError.of('duplicate', 'This subject is archived.');
+  const moved = await tx
+    .update(cases)
+    .set({ subjectId: keepId, updatedAt: now })
+    .where(eq(cases.subjectId, duplicateId))
+    .returning({ id: cases.id });
+  await tx.update(flags).set({ subjectId: keepId }).where(eq(flags.subjectId, duplicateId));
+  await tx
+    .update(subjectUsers)
+    .set({ archivedAt: now, mergedIntoId: keepId })
+    .where(eq(subjectUsers.id, duplicateId));
+  const changes = { merged: duplicateId, into: keepId, cases: moved.map((c) => c.id) };
+  await recordAudit(tx, actor, {
+    verb: 'merged',
+    contentType: SUBJECT_CT,
+    objectId: keepId,
+    objectRepr: subjectRepr(keep),
+    changes,
+  });
+  await recordAudit(tx, actor, {
+    verb: 'merged',
+    contentType: SUBJECT_CT,
+    objectId: duplicateId,
+    objectRepr: subjectRepr(dup),
+    changes,
+  });
+  const [out] = await presentSubjects(tx, [keep]);
+  if (!out) throw new NotFoundError();
+  return out;
+}
