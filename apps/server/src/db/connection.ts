@@ -54,6 +54,18 @@ export interface Database {
    * inside a transaction with the settings applied; returns the rows of the last statement.
    */
   readInline(settings: TxSettings, sqlText: string): Promise<Record<string, unknown>[]>;
+  /**
+   * `readInline` whose answer is reused in this process for up to `ttlMs` (hot polled reads such
+   * as check-session's active flag count). A write transaction of the same customer, of a user
+   * in the cross-tenant context, or of the owner, once finished in this process, drops the
+   * cached answers it could change; writes made by other processes show within `ttlMs`.
+   * `ttlMs` 0 reads every time.
+   */
+  readCached(
+    settings: TxSettings,
+    sqlText: string,
+    ttlMs: number,
+  ): Promise<Record<string, unknown>[]>;
   /** Runs `fn` in a transaction as the connecting (owner) role: migrations, seeds, tests only. */
   ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs multi-statement SQL as the owner (migrations' companion SQL). */
@@ -122,6 +134,65 @@ function lastRows(results: unknown): Record<string, unknown>[] {
   return [];
 }
 
+const MAX_CACHED_READS = 10_000;
+
+/**
+ * The cache behind `readCached`. Every finished write bumps a generation (the customer's, or
+ * all of them); an answer is reused only while both generations it was read under are unchanged,
+ * so a write that ends while a read is in flight also invalidates that read.
+ */
+class ReadCache {
+  private all = 0;
+  private readonly byCustomer = new Map<number, number>();
+  private readonly entries = new Map<
+    string,
+    { rows: Record<string, unknown>[]; at: number; all: number; customer: number }
+  >();
+
+  /** A write transaction with these settings has finished (committed or not). */
+  written(s: TxSettings | 'owner'): void {
+    if (s === 'owner' || (s.scope === 'all' && s.userId !== null && s.userId !== undefined)) {
+      this.all += 1;
+      this.byCustomer.clear();
+      this.entries.clear();
+    } else if (s.customerId !== null) {
+      this.byCustomer.set(s.customerId, (this.byCustomer.get(s.customerId) ?? 0) + 1);
+    }
+  }
+
+  async read(
+    settings: TxSettings,
+    sqlText: string,
+    ttlMs: number,
+    load: () => Promise<Record<string, unknown>[]>,
+  ): Promise<Record<string, unknown>[]> {
+    if (ttlMs <= 0) return load();
+    const key = `${settingsSql(settings)}\n${sqlText}`;
+    const cid = settings.customerId;
+    const gen = () => (cid === null ? 0 : (this.byCustomer.get(cid) ?? 0));
+    const hit = this.entries.get(key);
+    if (
+      hit &&
+      performance.now() - hit.at <= ttlMs &&
+      hit.all === this.all &&
+      hit.customer === gen()
+    ) {
+      return hit.rows;
+    }
+    const before = { all: this.all, customer: gen(), at: performance.now() };
+    const rows = await load();
+    if (this.entries.size >= MAX_CACHED_READS) this.entries.clear();
+    this.entries.set(key, { rows, ...before });
+    return rows;
+  }
+}
+
+/** Runs a transaction and tells the cache when a write one has finished. */
+function tracked<T>(cache: ReadCache, s: TxSettings, run: () => Promise<T>): Promise<T> {
+  if (s.readOnly) return run();
+  return run().finally(() => cache.written(s));
+}
+
 // ---------------------------------------------------------------- PGlite
 
 const pgliteParsers = {
@@ -143,34 +214,41 @@ function pgliteQueryable(tx: PgliteTransaction | PGlite): Queryable {
 
 /** Wraps an open PGlite instance. */
 export function pgliteDatabase(client: PGlite): Database {
+  const cache = new ReadCache();
+  const readInline = (settings: TxSettings, sqlText: string) =>
+    notNested(() =>
+      client.transaction(async (tx) => {
+        const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
+        return lastRows(results);
+      }),
+    );
   return {
     kind: 'pglite',
     transaction(settings, fn) {
-      return notNested(() =>
-        client.transaction(async (tx) => {
-          await tx.exec(settingsSql(settings));
-          return fn(drizzleOver(pgliteQueryable(tx)));
-        }),
+      return tracked(cache, settings, () =>
+        notNested(() =>
+          client.transaction(async (tx) => {
+            await tx.exec(settingsSql(settings));
+            return fn(drizzleOver(pgliteQueryable(tx)));
+          }),
+        ),
       );
     },
-    readInline(settings, sqlText) {
-      return notNested(() =>
-        client.transaction(async (tx) => {
-          const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
-          return lastRows(results);
-        }),
-      );
+    readInline,
+    readCached(settings, sqlText, ttlMs) {
+      return cache.read(settings, sqlText, ttlMs, () => readInline(settings, sqlText));
     },
     ownerTransaction(fn) {
       return notNested(() =>
         client.transaction(async (tx) => fn(drizzleOver(pgliteQueryable(tx)))),
-      );
+      ).finally(() => cache.written('owner'));
     },
     async ownerExec(sqlText) {
-      await client.exec(sqlText);
+      await client.exec(sqlText).finally(() => cache.written('owner'));
     },
     async migrate(folder) {
       await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
+      cache.written('owner');
     },
     async ping() {
       await client.query('select 1');
@@ -257,41 +335,51 @@ async function withClient<T>(
 
 /** Wraps a node-postgres pool (DATABASE_URL). */
 export function pgDatabase(pool: pg.Pool): Database {
+  const cache = new ReadCache();
+  const readInline = async (settings: TxSettings, sqlText: string) => {
+    if (openTransaction.getStore()) throw new Error('Nested database transaction');
+    const client = await pool.connect();
+    try {
+      const results: unknown = await client.query(
+        `BEGIN; ${settingsSql(settings)}; ${sqlText}; COMMIT`,
+      );
+      return lastRows(results);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
   return {
     kind: 'pg',
     transaction(settings, fn) {
-      return notNested(() =>
-        withClient(
-          pool,
-          `BEGIN; ${settingsSql(settings)}`,
-          (c) => fn(drizzleOver(pgQueryable(c))),
-          settings.readOnly,
+      return tracked(cache, settings, () =>
+        notNested(() =>
+          withClient(
+            pool,
+            `BEGIN; ${settingsSql(settings)}`,
+            (c) => fn(drizzleOver(pgQueryable(c))),
+            settings.readOnly,
+          ),
         ),
       );
     },
-    async readInline(settings, sqlText) {
-      if (openTransaction.getStore()) throw new Error('Nested database transaction');
-      const client = await pool.connect();
-      try {
-        const results: unknown = await client.query(
-          `BEGIN; ${settingsSql(settings)}; ${sqlText}; COMMIT`,
-        );
-        return lastRows(results);
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+    readInline,
+    readCached(settings, sqlText, ttlMs) {
+      return cache.read(settings, sqlText, ttlMs, () => readInline(settings, sqlText));
     },
     ownerTransaction(fn) {
-      return notNested(() => withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c)))));
+      return notNested(() =>
+        withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c)))),
+      ).finally(() => cache.written('owner'));
     },
     async ownerExec(sqlText) {
-      await pool.query(sqlText);
+      await pool.query(sqlText).finally(() => cache.written('owner'));
     },
     async migrate(folder) {
       await migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder });
+      cache.written('owner');
     },
     async ping() {
       await pool.query('select 1');

@@ -124,10 +124,15 @@ export function registerResource<
               const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
               conds.push(or(...def.search.map((c) => ilike(c, like))));
             }
+            const where = scoped(ctx, ...conds);
+            // The total as an uncorrelated scalar subquery rather than count(*) over(): the
+            // window would fetch every matching row from the heap to number them, while the
+            // subquery can count from an index (index-only) and the page reads just its rows.
+            const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
             const rows = await ctx.tx
-              .select({ ...columns, __total: sql<number>`count(*) over()`.mapWith(Number) })
+              .select({ ...columns, __total: sql<number>`${total}`.mapWith(Number) })
               .from(table)
-              .where(scoped(ctx, ...conds))
+              .where(where)
               .orderBy(...orderBy(def, def.id, request.query.ordering))
               .limit(pageSize)
               .offset((page - 1) * pageSize);

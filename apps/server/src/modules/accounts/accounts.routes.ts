@@ -71,9 +71,12 @@ export async function accountsRoutes(app: FastifyInstance) {
       const customerId = session?.customerId ?? null;
       let activeFlags = 0;
       if (user && customerId !== null) {
-        const rows = await deps.db.readInline(
+        // Polled every few seconds by every tab: cached like the session (SESSION_CACHE_MS),
+        // dropped by this process's writes for the customer (see Database.readCached).
+        const rows = await deps.db.readCached(
           { scope: 'tenant', customerId },
           'select count(*)::int as n from flags where active',
+          deps.config.sessionCacheMs,
         );
         activeFlags = Number(rows[0]?.n ?? 0);
       }
