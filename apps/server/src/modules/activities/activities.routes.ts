@@ -12,8 +12,14 @@ import { idParams, pageResponse, parseId } from '../../platform/resource-query.j
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { changeActivity, presentActivity } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
-import { inTenant, likePattern, parseBody, queryIds, queryString } from '../cases/tenant.js';
-import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+import {
+  inTenant,
+  parseBody,
+  queryIds,
+  queryString,
+  subjectSearchCondition,
+} from '../cases/tenant.js';
+import { subjectUsers } from '../users/users.table.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
@@ -58,7 +64,7 @@ function conditions(request: FastifyRequest, actor: Actor, outstanding: boolean)
   const type = queryString(q, 'activity_type');
   if (type) conds.push(inArray(activityTypes.code, type.split(',')));
   const term = queryString(q, 'search')?.trim();
-  if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+  if (term) conds.push(subjectSearchCondition(term));
   if (outstanding) {
     conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
     conds.push(notInArray(cases.state, ['complete', 'cancelled']));

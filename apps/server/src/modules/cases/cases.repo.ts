@@ -13,14 +13,20 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { processes } from '../processes/processes.table.js';
-import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+import { subjectUsers } from '../users/users.table.js';
 import { cases } from './cases.table.js';
-import { iso, likePattern, queryBool, queryDate, queryIds, queryString } from './tenant.js';
+import {
+  iso,
+  queryBool,
+  queryDate,
+  queryIds,
+  queryString,
+  subjectSearchCondition,
+} from './tenant.js';
 
 const DAY_MS = 86_400_000;
 
@@ -33,8 +39,7 @@ export const flaggedSql = sql<boolean>`exists (select 1 from flags f
  * created_after/created_before (inclusive dates, UTC), flagged, is_archived (default false),
  * search on the subject's name and email (trigram index on subject_users).
  */
-export function caseListConditions(request: FastifyRequest, actor: Actor): SQL[] {
-  const q = request.query;
+export function caseListConditions(q: unknown, actor: Actor): SQL[] {
   const conds: SQL[] = [];
   if (actor.customerId !== null) conds.push(eq(cases.customerId, actor.customerId));
   const state = queryString(q, 'state');
@@ -65,7 +70,7 @@ export function caseListConditions(request: FastifyRequest, actor: Actor): SQL[]
     conds.push(only ? isNotNull(cases.archivedAt) : isNull(cases.archivedAt));
   }
   const term = queryString(q, 'search')?.trim();
-  if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+  if (term) conds.push(subjectSearchCondition(term));
   return conds;
 }
 
@@ -124,14 +129,8 @@ export type CaseListRow = {
 };
 
 /** One query: the page of cases with subject, process, flag and the total count. */
-export async function selectCaseList(
-  tx: Tx,
-  conds: SQL[],
-  order: SQL[],
-  limit: number,
-  offset: number,
-): Promise<{ rows: CaseListRow[]; count: number }> {
-  const rows = await tx
+export function caseListQuery(tx: Tx, conds: SQL[], order: SQL[], limit: number, offset: number) {
+  return tx
     .select({ ...caseListColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
     .from(cases)
     .innerJoin(
@@ -146,6 +145,16 @@ export async function selectCaseList(
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
+}
+
+export async function selectCaseList(
+  tx: Tx,
+  conds: SQL[],
+  order: SQL[],
+  limit: number,
+  offset: number,
+): Promise<{ rows: CaseListRow[]; count: number }> {
+  const rows = await caseListQuery(tx, conds, order, limit, offset);
   return { rows, count: rows[0]?.total ?? 0 };
 }
 

@@ -58,7 +58,7 @@ export async function casesRoutes(app: FastifyInstance) {
         async ({ tx, actor }) => {
           const { rows, count } = await selectCaseList(
             tx,
-            caseListConditions(request, actor),
+            caseListConditions(request.query, actor),
             caseOrdering(request.query.ordering),
             pageSize,
             (page - 1) * pageSize,
@@ -78,7 +78,7 @@ export async function casesRoutes(app: FastifyInstance) {
       const rows = await inTenant(request, async ({ tx, actor }) => {
         const list = await selectCaseList(
           tx,
-          caseListConditions(request, actor),
+          caseListConditions(request.query, actor),
           caseOrdering(request.query.ordering),
           EXPORT_LIMIT,
           0,

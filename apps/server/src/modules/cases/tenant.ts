@@ -1,9 +1,11 @@
+import { or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { actorOf, withTenant } from '../../platform/access.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
+import { subjectUsers } from '../users/users.table.js';
 
 /**
  * Runs `fn` in one tenant transaction with the request's actor; functions given to
@@ -76,9 +78,24 @@ export function queryBool(query: unknown, name: string): boolean | undefined {
   throw ValidationError.of(name, 'Enter a valid boolean.');
 }
 
-/** `%term%` for LIKE, lower-cased, with LIKE's special characters escaped. */
-export function likePattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Free text on a subject: a case-insensitive prefix of the first name, last name, "first last"
+ * or email. Range conditions with the leakproof ~>=~ / ~<~ operators so that, under RLS, the
+ * `(customer_id, search_* text_pattern_ops)` indexes serve them (see subject_users).
+ */
+export function subjectSearchCondition(term: string): SQL {
+  const lo = term.trim().toLowerCase();
+  const hi = `${lo}\u{10FFFF}`;
+  return (
+    or(
+      ...[
+        subjectUsers.searchFirst,
+        subjectUsers.searchLast,
+        subjectUsers.searchFull,
+        subjectUsers.searchEmail,
+      ].map((col) => sql`(${col} ~>=~ ${lo} and ${col} ~<~ ${hi})`),
+    ) ?? sql`false`
+  );
+}

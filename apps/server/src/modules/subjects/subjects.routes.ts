@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
-import { inTenant, likePattern, parseBody, queryString } from '../cases/tenant.js';
-import { subjectSearchText, subjectUsers } from '../users/users.table.js';
+import { inTenant, parseBody, queryString, subjectSearchCondition } from '../cases/tenant.js';
+import { subjectUsers } from '../users/users.table.js';
 import { subjectInput } from './subjects.schemas.js';
 import {
   archiveSubject,
@@ -67,7 +67,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
             archivedCondition(queryString(request.query, 'is_archived')),
           ];
           const term = request.query.search?.trim();
-          if (term) conds.push(sql`${subjectSearchText(subjectUsers)} like ${likePattern(term)}`);
+          if (term) conds.push(subjectSearchCondition(term));
           const rows = await tx
             .select({ s: subjectUsers, total: sql<number>`count(*) over()`.mapWith(Number) })
             .from(subjectUsers)

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
   date,
@@ -77,15 +76,6 @@ export const productUserRoles = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
 
-/** The text the subject and case searches match (the trigram index is on this expression). */
-export function subjectSearchText(t: {
-  firstName: AnyPgColumn;
-  lastName: AnyPgColumn;
-  email: AnyPgColumn;
-}) {
-  return sql`(lower((${t.firstName}::text || ' ' || ${t.lastName}::text || ' ' || ${t.email}::text)))`;
-}
-
 /** A person checked by a customer; logs in with email to the subject portal once claimed. */
 export const subjectUsers = pgTable(
   'subject_users',
@@ -110,6 +100,16 @@ export const subjectUsers = pgTable(
     archivedAt: tstz('archived_at'),
     /** Set when merged into another subject as a duplicate. */
     mergedIntoId: integer('merged_into_id'),
+    // Lower-cased copies that free-text search matches by prefix, each with a
+    // (customer_id, col text_pattern_ops) btree. Plain columns, not lower() in the query: under
+    // row-level security PostgreSQL uses an index only for leakproof quals, and neither lower()
+    // nor LIKE is leakproof (~>=~ and ~<~ on a column are), so a trigram index would be ignored.
+    searchFirst: text('search_first').generatedAlwaysAs(sql`lower(first_name)`),
+    searchLast: text('search_last').generatedAlwaysAs(sql`lower(last_name)`),
+    searchFull: text('search_full').generatedAlwaysAs(
+      sql`lower((first_name)::text || ' ' || (last_name)::text)`,
+    ),
+    searchEmail: text('search_email').generatedAlwaysAs(sql`lower(email)`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -117,7 +117,9 @@ export const subjectUsers = pgTable(
     uniqueIndex('subject_users_id_unique').on(t.id),
     uniqueIndex('subject_users_email_unique').on(sql`lower(${t.email})`),
     index('subject_users_name_idx').on(t.customerId, t.lastName, t.firstName),
-    // Free-text search on name and email (case list, subject list): trigram GIN (pg_trgm).
-    index('subject_users_search_trgm').using('gin', sql`${subjectSearchText(t)} gin_trgm_ops`),
+    index('subject_users_search_first_idx').on(t.customerId, t.searchFirst.op('text_pattern_ops')),
+    index('subject_users_search_last_idx').on(t.customerId, t.searchLast.op('text_pattern_ops')),
+    index('subject_users_search_full_idx').on(t.customerId, t.searchFull.op('text_pattern_ops')),
+    index('subject_users_search_email_idx').on(t.customerId, t.searchEmail.op('text_pattern_ops')),
   ],
 );

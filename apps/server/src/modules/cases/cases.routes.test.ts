@@ -1,0 +1,455 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCase,
+  createCustomer,
+  createFlag,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { systemActor } from '../../platform/context.js';
+import { auditActions } from '../audit/audit.table.js';
+import { outboxEmails } from '../outbox/outbox.table.js';
+import { caseListConditions, caseListQuery, caseOrdering } from './cases.repo.js';
+import { caseActivities, cases } from './cases.table.js';
+
+let t: TestApp;
+let acme: number;
+let other: number;
+let care: number;
+let otherCase: number;
+let admin: Client;
+let viewer: Client;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    other = (await createCustomer(tx, { name: 'Other' })).id;
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'admin@acme.test',
+      roles: ['admin'],
+    });
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'viewer@acme.test',
+      roles: ['viewer'],
+    });
+    care = (
+      await createProcess(tx, {
+        customerId: acme,
+        name: 'Care',
+        requirements: ['basic-details', 'dbs-basic', 'knowledge-test'],
+      })
+    ).id;
+    otherCase = (await createCase(tx, { customerId: other })).id;
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  viewer = await login(t.app, 'viewer@acme.test');
+});
+afterAll(() => t.close());
+
+const get = (c: Client, url: string) => t.app.inject({ method: 'GET', url, headers: c.headers });
+const post = (c: Client, url: string, payload: object = {}) =>
+  t.app.inject({ method: 'POST', url, headers: c.headers, payload });
+
+const audits = (objectId: number, verb: string) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(auditActions)
+      .where(
+        and(
+          eq(auditActions.contentType, 'cases.case'),
+          eq(auditActions.objectId, String(objectId)),
+          eq(auditActions.verb, verb),
+        ),
+      ),
+  );
+
+describe('POST /api/cases/', () => {
+  it('opens a case for a new subject: one activity per requirement, invitation with claim link', async () => {
+    const res = await post(admin, '/api/cases/', {
+      process: care,
+      new_subject: { first_name: 'Jo', last_name: 'Bloggs', email: 'Jo.Bloggs@example.test' },
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.subject).toMatchObject({ email: 'jo.bloggs@example.test', has_account: false });
+    expect(body.case_activities.map((a: { activity_type: string }) => a.activity_type)).toEqual([
+      'basic-details',
+      'dbs-basic',
+      'knowledge-test',
+    ]);
+    expect(body.case_activities.map((a: { state: string }) => a.state)).toEqual([
+      'ca-awaiting-subject',
+      'ca-awaiting-subject',
+      'ca-awaiting-ops',
+    ]);
+    expect(body.state).toBe('awaiting-subject');
+    const mails = await t.owner((tx) =>
+      tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'jo.bloggs@example.test')),
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain('/auth/claim-account?token=');
+    expect(await audits(body.id, 'created')).toHaveLength(1);
+    expect(await audits(body.id, 'invited')).toHaveLength(1);
+  });
+
+  it('an existing subject with an account gets a link to the portal case', async () => {
+    const s = await t.owner((tx) =>
+      createSubjectUser(tx, { customerId: acme, email: 'has-account@example.test' }),
+    );
+    const res = await post(admin, '/api/cases/', { process: care, subject: s.id });
+    expect(res.statusCode).toBe(201);
+    const mails = await t.owner((tx) =>
+      tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'has-account@example.test')),
+    );
+    expect(mails[0]?.text).toContain(`/s/cases/${res.json().id}`);
+    expect(mails[0]?.text).not.toContain('claim-account');
+  });
+
+  it('validates: subject or new_subject, process, subject fields', async () => {
+    expect((await post(admin, '/api/cases/', { process: care })).json()).toEqual({
+      non_field_errors: ['Give subject or new_subject.'],
+    });
+    expect((await post(admin, '/api/cases/', {})).json()).toHaveProperty('process');
+    const bad = await post(admin, '/api/cases/', {
+      process: care,
+      new_subject: { first_name: '', last_name: 'X', email: 'nope' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json()).sort()).toEqual(['new_subject.email', 'new_subject.first_name']);
+    const foreign = await t.owner((tx) => createProcess(tx, { customerId: other }));
+    const res = await post(admin, '/api/cases/', {
+      process: foreign.id,
+      new_subject: { first_name: 'A', last_name: 'B', email: 'ab@example.test' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toHaveProperty('process');
+  });
+
+  it('a viewer may not add cases', async () => {
+    const res = await post(viewer, '/api/cases/', {
+      process: care,
+      new_subject: { first_name: 'A', last_name: 'B', email: 'viewer-made@example.test' },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/cases/', () => {
+  let flagged: number;
+  let oldCase: number;
+  beforeAll(async () => {
+    await t.owner(async (tx) => {
+      const s = await createSubjectUser(tx, {
+        customerId: acme,
+        firstName: 'Zelda',
+        lastName: 'Quimby',
+        email: 'zq@example.test',
+      });
+      const c = await createCase(tx, { customerId: acme, processId: care, subjectId: s.id });
+      flagged = c.id;
+      await createFlag(tx, { customerId: acme, caseId: c.id });
+      oldCase = (
+        await createCase(tx, {
+          customerId: acme,
+          processId: care,
+          activityStates: ['ca-complete'],
+          state: 'complete',
+          createdAt: new Date('2025-01-15T10:00:00Z'),
+        })
+      ).id;
+    });
+  });
+
+  it('lists the tenant cases with subject, process and flag, newest first', async () => {
+    const res = await get(viewer, '/api/cases/?page_size=100');
+    expect(res.statusCode).toBe(200);
+    const ids = res.json().results.map((c: { id: number }) => c.id);
+    expect(ids).not.toContain(otherCase);
+    expect(ids.indexOf(flagged)).toBeLessThan(ids.indexOf(oldCase));
+    const row = res.json().results.find((c: { id: number }) => c.id === flagged);
+    expect(row).toMatchObject({
+      flagged: true,
+      process: { id: care, name: 'Care' },
+      subject: { first_name: 'Zelda', last_name: 'Quimby', email: 'zq@example.test' },
+    });
+  });
+
+  it('filters by search, state, flagged, process and created date range', async () => {
+    const ids = async (qs: string) =>
+      (await get(viewer, `/api/cases/?${qs}`)).json().results.map((c: { id: number }) => c.id);
+    expect(await ids('search=quimb')).toEqual([flagged]);
+    expect(await ids('search=ZQ@EXAMPLE')).toEqual([flagged]);
+    expect(await ids('search=zelda%20quimby')).toEqual([flagged]);
+    expect(await ids('flagged=true')).toEqual([flagged]);
+    expect(await ids('state=complete')).toEqual([oldCase]);
+    expect(await ids('created_after=2025-01-15&created_before=2025-01-15')).toEqual([oldCase]);
+    expect(await ids('created_before=2025-01-14')).toEqual([]);
+    expect((await ids(`process=${care}`)).length).toBeGreaterThan(2);
+    expect((await get(viewer, '/api/cases/?state=bogus')).statusCode).toBe(400);
+    expect((await get(viewer, '/api/cases/?created_after=2025-13-01')).json()).toEqual({
+      created_after: ['Enter a valid date.'],
+    });
+  });
+
+  it('orders by created_at ascending on request', async () => {
+    const res = await get(viewer, '/api/cases/?ordering=created_at&page_size=1');
+    expect(res.json().results[0].id).toBe(oldCase);
+    expect(res.json().next).toContain('page=2');
+  });
+
+  it('exports the filtered list as CSV and audits it', async () => {
+    const res = await get(viewer, '/api/cases/export/?search=quimby');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toContain('cases.csv');
+    const lines = res.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'id,state,process,subject_first_name,subject_last_name,subject_email,created_at,updated_at,completed_at,decision,flagged',
+    );
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      new RegExp(`^${flagged},awaiting-subject,Care,Zelda,Quimby,zq@example.test,`),
+    );
+    const rows = await t.owner((tx) =>
+      tx.select().from(auditActions).where(eq(auditActions.verb, 'exported')),
+    );
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe('case detail and actions', () => {
+  it('detail with subject, summary and activities; 404 for another tenant', async () => {
+    const id = await t.owner(
+      async (tx) => (await createCase(tx, { customerId: acme, processId: care })).id,
+    );
+    const res = await get(viewer, `/api/cases/${id}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().summary).toEqual({ activities: 3, open: 3, complete: 0, cancelled: 0 });
+    expect(res.json().case_activities[0]).toMatchObject({ key: 'basic-details', case: { id } });
+    expect((await get(viewer, `/api/cases/${otherCase}/`)).statusCode).toBe(404);
+    expect((await post(admin, `/api/cases/${otherCase}/cancel/`)).statusCode).toBe(404);
+    expect((await get(viewer, '/api/cases/abc/')).statusCode).toBe(404);
+  });
+
+  it('record_decision only from pending-case-decision', async () => {
+    const [open, ready] = await t.owner(async (tx) => [
+      (
+        await createCase(tx, {
+          customerId: acme,
+          processId: care,
+          activityStates: ['ca-in-progress'],
+        })
+      ).id,
+      (await createCase(tx, { customerId: acme, processId: care, activityStates: ['ca-complete'] }))
+        .id,
+    ]);
+    const refused = await post(admin, `/api/cases/${open}/record_decision/`, {
+      decision: 'satisfactory',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      state: ["Cannot change a case from 'in-progress' to 'complete'."],
+    });
+    expect(
+      (await post(admin, `/api/cases/${ready}/record_decision/`, { decision: 'maybe' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await post(viewer, `/api/cases/${ready}/record_decision/`, { decision: 'satisfactory' }))
+        .statusCode,
+    ).toBe(403);
+    const ok = await post(admin, `/api/cases/${ready}/record_decision/`, {
+      decision: 'satisfactory',
+      notes: 'All clear',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      state: 'complete',
+      decision: 'satisfactory',
+      decision_notes: 'All clear',
+    });
+    expect(ok.json().completed_at).not.toBeNull();
+    expect(await audits(ready, 'decision_recorded')).toHaveLength(1);
+  });
+
+  it('cancel cancels open activities; a cancelled case cannot be cancelled again', async () => {
+    const id = await t.owner(
+      async (tx) =>
+        (
+          await createCase(tx, {
+            customerId: acme,
+            processId: care,
+            activityStates: ['ca-complete', 'ca-in-progress'],
+          })
+        ).id,
+    );
+    const res = await post(admin, `/api/cases/${id}/cancel/`, { reason: 'Withdrew' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().state).toBe('cancelled');
+    expect(res.json().case_activities.map((a: { state: string }) => a.state)).toEqual([
+      'ca-complete',
+      'ca-cancelled',
+      'ca-cancelled',
+    ]);
+    const again = await post(admin, `/api/cases/${id}/cancel/`);
+    expect(again.json()).toEqual({
+      state: ["Cannot change a case from 'cancelled' to 'cancelled'."],
+    });
+    expect(await audits(id, 'cancelled')).toHaveLength(1);
+  });
+
+  it('archivable and archive (cases.archive)', async () => {
+    const [open, done] = await t.owner(async (tx) => [
+      (await createCase(tx, { customerId: acme, processId: care })).id,
+      (
+        await createCase(tx, {
+          customerId: acme,
+          processId: care,
+          activityStates: ['ca-complete'],
+          state: 'complete',
+        })
+      ).id,
+    ]);
+    expect((await get(viewer, `/api/cases/${open}/archivable/`)).json()).toEqual({
+      archivable: false,
+      reason: 'Only complete or cancelled cases can be archived.',
+    });
+    expect((await post(admin, `/api/cases/${open}/archive/`)).json()).toEqual({
+      non_field_errors: ['Only complete or cancelled cases can be archived.'],
+    });
+    expect((await get(viewer, `/api/cases/${done}/archivable/`)).json()).toEqual({
+      archivable: true,
+      reason: null,
+    });
+    expect((await post(viewer, `/api/cases/${done}/archive/`)).statusCode).toBe(403);
+    const res = await post(admin, `/api/cases/${done}/archive/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ is_archived: true, archivable: false });
+    expect(await audits(done, 'archived')).toHaveLength(1);
+    const listed = (await get(viewer, '/api/cases/?page_size=100'))
+      .json()
+      .results.map((c: { id: number }) => c.id);
+    expect(listed).not.toContain(done);
+    const archived = (await get(viewer, '/api/cases/?is_archived=true&page_size=100')).json()
+      .results;
+    expect(archived.map((c: { id: number }) => c.id)).toContain(done);
+  });
+
+  it('send-reminder emails a subject the case waits for', async () => {
+    const [waiting, working] = await t.owner(async (tx) => {
+      const s = await createSubjectUser(tx, {
+        customerId: acme,
+        email: 'remind-me@example.test',
+        password: null,
+      });
+      return [
+        (await createCase(tx, { customerId: acme, processId: care, subjectId: s.id })).id,
+        (
+          await createCase(tx, {
+            customerId: acme,
+            processId: care,
+            activityStates: ['ca-in-progress'],
+          })
+        ).id,
+      ];
+    });
+    const res = await post(admin, `/api/cases/${waiting}/send-reminder/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ detail: 'Reminder sent' });
+    const mails = await t.owner((tx) =>
+      tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'remind-me@example.test')),
+    );
+    expect(mails[0]?.subject).toMatch(/^Reminder/);
+    expect(mails[0]?.text).toContain('/auth/claim-account?token=');
+    expect((await post(admin, `/api/cases/${working}/send-reminder/`)).statusCode).toBe(400);
+    expect(await audits(waiting, 'reminder_sent')).toHaveLength(1);
+  });
+
+  it('log-pdf-generation is audited', async () => {
+    const id = await t.owner(
+      async (tx) => (await createCase(tx, { customerId: acme, processId: care })).id,
+    );
+    expect((await post(viewer, `/api/cases/${id}/log-pdf-generation/`)).json()).toEqual({
+      detail: 'Logged',
+    });
+    expect(await audits(id, 'pdf_generated')).toHaveLength(1);
+  });
+
+  it('audit log filters by verb, object and date', async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const res = await get(
+      a,
+      `/api/audit-actions/?verb=archived&content_type=cases.case&created_after=${today}&created_before=${today}`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().count).toBe(1);
+    expect(
+      (await get(a, '/api/audit-actions/?verb=archived&created_before=2000-01-01')).json().count,
+    ).toBe(0);
+  });
+});
+
+describe('case free-text search uses the subject search indexes', () => {
+  it('has no sequential scan on cases or subject_users (101 tenants, one with 6,200 cases)', async () => {
+    const tenant = await t.owner(async (tx) => {
+      await tx.execute(sql`
+        insert into customers (name) select 'Bulk ' || g from generate_series(1, 100) g`);
+      await tx.execute(sql`
+        insert into processes (customer_id, name) select id, 'Bulk' from customers where name like 'Bulk %'`);
+      await tx.execute(sql`
+        insert into subject_users (customer_id, email, first_name, last_name)
+        select c.id, 'bulk' || c.id || '-' || g || '@example.test', 'First' || g, 'Surname' || (c.id * 1000 + g)
+        from customers c, generate_series(1, 200) g where c.name like 'Bulk %'`);
+      // One large tenant: scanning its own rows would cost more than the trigram index.
+      await tx.execute(sql`
+        insert into subject_users (customer_id, email, first_name, last_name)
+        select c.id, 'big' || g || '@example.test', 'Big' || g, 'Large' || g
+        from customers c, generate_series(1, 6000) g where c.name = 'Bulk 50'`);
+      await tx.execute(sql`
+        insert into cases (customer_id, process_id, subject_id, state)
+        select s.customer_id, p.id, s.id, 'pending'
+        from subject_users s join processes p on p.customer_id = s.customer_id and p.name = 'Bulk'`);
+      await tx.execute(sql`analyze`);
+      const [c] = await tx.execute<{ id: number }>(
+        sql`select id from customers where name = 'Bulk 50'`,
+      );
+      return Number(c?.id);
+    });
+    const plan = await t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
+      const actor = { ...systemActor, customerId: tenant };
+      const q = caseListQuery(
+        tx,
+        caseListConditions({ search: `Surname${tenant * 1000 + 7}` }, actor),
+        caseOrdering(undefined),
+        25,
+        0,
+      );
+      const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${q}`);
+      const found = await q;
+      return { text: [...rows].map((r) => r['QUERY PLAN']).join('\n'), found: found.length };
+    });
+    expect(plan.found).toBe(1);
+    expect(plan.text).toMatch(/subject_users_search_(first|last|full|email)_idx/);
+    expect(plan.text).not.toMatch(/Seq Scan on (cases|subject_users)/);
+  });
+});
+
+it('keeps case activities of the tenant only (RLS)', async () => {
+  const rows = await t.db.transaction({ scope: 'tenant', customerId: acme }, (tx) =>
+    tx
+      .select({ c: caseActivities.customerId })
+      .from(caseActivities)
+      .innerJoin(cases, eq(cases.id, caseActivities.caseId)),
+  );
+  expect(rows.every((r) => r.c === acme)).toBe(true);
+});
