@@ -223,18 +223,32 @@ async function verify(name, url, cookie, check) {
   if (problem) throw new Error(`${name}: ${problem}`);
 }
 
-function load(url, cookies, duration) {
+/**
+ * One autocannon run. Connection i uses session i % n; `paths` (optional) gives each session's
+ * own request paths (e.g. case ids of its tenant), cycled by the connection.
+ */
+function load(url, cookies, duration, paths) {
   return new Promise((resolve, reject) => {
     let i = 0;
+    const setupClient = (client) => {
+      const n = i++;
+      const cookie = cookies[n % cookies.length];
+      const mine = paths?.[n % cookies.length];
+      if (mine?.length) {
+        const start = Math.floor(n / cookies.length) % mine.length;
+        const order = [...mine.slice(start), ...mine.slice(0, start)];
+        client.setRequests(order.map((path) => ({ method: 'GET', path, headers: { cookie } })));
+      } else {
+        client.setHeaders({ cookie });
+      }
+    };
     const instance = autocannon(
       {
         url,
         connections: CONNECTIONS,
         duration,
         timeout: 10,
-        setupClient: cookies.length
-          ? (client) => client.setHeaders({ cookie: cookies[i++ % cookies.length] })
-          : undefined,
+        setupClient: cookies.length ? setupClient : undefined,
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -246,9 +260,9 @@ function load(url, cookies, duration) {
   });
 }
 
-async function measure(name, url, cookies) {
-  await load(url, cookies, WARMUP);
-  const r = await load(url, cookies, DURATION);
+async function measure(name, url, cookies, paths) {
+  await load(url, cookies, WARMUP, paths);
+  const r = await load(url, cookies, DURATION, paths);
   const failed = r.errors + r.timeouts + r.non2xx;
   const figure = {
     name,
@@ -300,18 +314,39 @@ async function benchOne(label, env) {
   ];
   const gaps = [];
   if (cases?.available) {
-    for (const s of cases.scenarios) {
-      scenarios.push({
-        name: s.name,
-        url: `${appUrl}${s.path}`,
+    const page = (b) => (b.results?.length > 0 ? null : `no rows (count ${b.count})`);
+    const list = `${appUrl}/api/cases/?page_size=25`;
+    scenarios.push(
+      { name: 'case list', url: list, cookies, check: page, optional: true },
+      {
+        name: 'case list filtered',
+        url: `${list}&state=${encodeURIComponent(cases.state)}`,
         cookies,
-        check: (b) => {
-          if (s.expect === 'page')
-            return b.results?.length > 0 ? null : `no rows (count ${b.count})`;
-          return b.id ? null : 'no id';
-        },
+        check: page,
+        optional: true,
+      },
+      {
+        name: 'case search',
+        url: `${list}&search=${encodeURIComponent(cases.search)}`,
+        cookies,
+        check: page,
+        optional: true,
+      },
+    );
+    const paths = users.map((u) =>
+      (cases.detailIds[String(u.customerId)] ?? []).map((id) => `/api/cases/${id}/`),
+    );
+    if (paths.every((p) => p.length > 0)) {
+      scenarios.push({
+        name: 'case detail',
+        url: `${appUrl}${paths[0][0]}`,
+        cookies,
+        paths,
+        check: (b) =>
+          b.id && Array.isArray(b.case_activities) ? null : 'no id or case_activities',
+        optional: true,
       });
-    }
+    } else gaps.push('case detail: no open cases in the logged-in tenants');
   } else {
     gaps.push(`cases: ${cases?.reason ?? 'not available'}`);
   }
@@ -321,9 +356,17 @@ async function benchOne(label, env) {
   const figures = [];
   await verify(bare.name, bare.url, null, bare.check);
   for (const s of scenarios) {
-    await verify(s.name, s.url, s.cookies[0], s.check);
+    try {
+      await verify(s.name, s.url, s.cookies[0], s.check);
+    } catch (err) {
+      // The cases module may still be under construction: report the gap, measure the rest.
+      if (!s.optional) throw err;
+      gaps.push(err.message.slice(0, 160));
+      log(`${s.name}: not measured (${err.message.slice(0, 120)})`);
+      continue;
+    }
     const ceiling = await measure(`  ceiling`, bare.url, []);
-    figures.push({ ...(await measure(s.name, s.url, s.cookies)), ceiling });
+    figures.push({ ...(await measure(s.name, s.url, s.cookies, s.paths)), ceiling });
   }
   await stopServer();
   return { label, figures, gaps };
