@@ -1,0 +1,215 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCase,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { auditActions } from '../audit/audit.table.js';
+
+let t: TestApp;
+let acme: number;
+let demo: number;
+let foreign: number;
+let admin: Client;
+let viewer: Client;
+let demoAdmin: Client;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    acme = (
+      await createCustomer(tx, {
+        name: 'Acme',
+        activityTypes: ['basic-details', 'dbs-basic', 'rtw', 'dbs-enhanced'],
+      })
+    ).id;
+    demo = (await createCustomer(tx, { name: 'Demo', demoMode: true })).id;
+    const other = (await createCustomer(tx, { name: 'Other' })).id;
+    foreign = (await createProcess(tx, { customerId: other, name: 'Theirs' })).id;
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'admin@acme.test',
+      roles: ['admin'],
+    });
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'viewer@acme.test',
+      roles: ['viewer'],
+    });
+    await createProductUser(tx, {
+      customerId: demo,
+      username: 'admin@demo.test',
+      roles: ['admin'],
+    });
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  viewer = await login(t.app, 'viewer@acme.test');
+  demoAdmin = await login(t.app, 'admin@demo.test');
+});
+afterAll(() => t.close());
+
+const call = (
+  c: Client,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: c.headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+describe('/api/processes/', () => {
+  it('creates a process with three checks and their config; audited', async () => {
+    const res = await call(admin, 'POST', '/api/processes/', {
+      name: 'Care workers',
+      requirements: [
+        { activity_type: 'basic-details' },
+        {
+          activity_type: 'dbs-enhanced',
+          config: { purpose: 'employment', workforce: 'A', adult_barred_list: true },
+        },
+        { activity_type: 'rtw' },
+      ],
+    });
+    expect(res.statusCode).toBe(201);
+    const p = res.json();
+    expect(p).toMatchObject({
+      name: 'Care workers',
+      is_active: true,
+      send_invitation: true,
+      can_edit_requirements: false,
+      case_count: 0,
+    });
+    expect(p.requirements.map((r: { activity_type: string }) => r.activity_type)).toEqual([
+      'basic-details',
+      'dbs-enhanced',
+      'rtw',
+    ]);
+    expect(p.requirements[1].config).toEqual({
+      purpose: 'employment',
+      workforce: 'A',
+      adult_barred_list: true,
+    });
+    expect(p.requirements[1].key).toBe('dbs-result');
+    const rows = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'processes.process'),
+            eq(auditActions.objectId, String(p.id)),
+          ),
+        ),
+    );
+    expect(rows.map((r) => r.verb)).toEqual(['created']);
+  });
+
+  it('validates name, activity types the customer may order, and config', async () => {
+    expect((await call(admin, 'POST', '/api/processes/', { name: '' })).json()).toEqual({
+      name: ['Required'],
+    });
+    const unknown = await call(admin, 'POST', '/api/processes/', {
+      name: 'X',
+      requirements: [{ activity_type: 'basic-details' }, { activity_type: 'adult-first' }],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      'requirements.1.activity_type': ["Unknown activity type 'adult-first'."],
+    });
+    const config = await call(admin, 'POST', '/api/processes/', {
+      name: 'X',
+      requirements: [{ activity_type: 'dbs-basic', config: { workforce: 'Z' } }],
+    });
+    expect(config.statusCode).toBe(400);
+    expect(Object.keys(config.json())).toEqual(['requirements.0.config.workforce']);
+  });
+
+  it('lists and filters; viewer reads but may not add; another tenant is 404', async () => {
+    const list = await call(viewer, 'GET', '/api/processes/?search=care');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().results.map((p: { name: string }) => p.name)).toEqual(['Care workers']);
+    expect((await call(viewer, 'POST', '/api/processes/', { name: 'Nope' })).statusCode).toBe(403);
+    expect((await call(viewer, 'GET', `/api/processes/${foreign}/`)).statusCode).toBe(404);
+    expect(
+      (await call(admin, 'PATCH', `/api/processes/${foreign}/`, { name: 'Mine' })).statusCode,
+    ).toBe(404);
+  });
+
+  it('updates details and configuration; deletes only without cases', async () => {
+    const p = await t.owner((tx) =>
+      createProcess(tx, { customerId: acme, name: 'Temp', requirements: ['dbs-basic'] }),
+    );
+    const res = await call(admin, 'PATCH', `/api/processes/${p.id}/`, {
+      reminder_days: 3,
+      invitation_message: 'Welcome',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ reminder_days: 3, invitation_message: 'Welcome' });
+    await t.owner((tx) => createCase(tx, { customerId: acme, processId: p.id }));
+    expect((await call(admin, 'DELETE', `/api/processes/${p.id}/`)).json()).toEqual({
+      non_field_errors: ['A process with cases cannot be deleted.'],
+    });
+    const empty = await t.owner((tx) =>
+      createProcess(tx, { customerId: acme, name: 'Empty', requirements: ['dbs-basic'] }),
+    );
+    expect((await call(admin, 'DELETE', `/api/processes/${empty.id}/`)).statusCode).toBe(204);
+  });
+});
+
+describe('/api/processes/{id}/requirements/', () => {
+  it('may not be edited outside demo mode or ops', async () => {
+    const p = await t.owner((tx) =>
+      createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] }),
+    );
+    const res = await call(admin, 'PUT', `/api/processes/${p.id}/requirements/`, [
+      { activity_type: 'rtw' },
+    ]);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      detail: 'Requirements can be edited only by operations or in demo mode.',
+    });
+    const list = await call(viewer, 'GET', `/api/processes/${p.id}/requirements/`);
+    expect(list.json().map((r: { activity_type: string }) => r.activity_type)).toEqual([
+      'dbs-basic',
+    ]);
+  });
+
+  it('are replaced in a demo-mode customer, audited', async () => {
+    const p = await t.owner((tx) =>
+      createProcess(tx, { customerId: demo, requirements: ['dbs-basic'] }),
+    );
+    const res = await call(demoAdmin, 'PUT', `/api/processes/${p.id}/requirements/`, [
+      { activity_type: 'rtw' },
+      { activity_type: 'licence-check', config: { include_cpc: true } },
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { activity_type: string }) => r.activity_type)).toEqual([
+      'rtw',
+      'licence-check',
+    ]);
+    const rows = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(and(eq(auditActions.verb, 'updated'), eq(auditActions.objectId, String(p.id)))),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.changes).toHaveProperty('requirements');
+    expect(
+      (await call(demoAdmin, 'GET', `/api/processes/${p.id}/`)).json().can_edit_requirements,
+    ).toBe(true);
+    expect(
+      (await call(demoAdmin, 'PUT', `/api/processes/${foreign}/requirements/`, [])).statusCode,
+    ).toBe(404);
+  });
+});
