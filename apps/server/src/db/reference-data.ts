@@ -1,4 +1,4 @@
-import { ACTIVITY_KINDS, COUNTRIES } from '@kestrel/domain';
+import { ACTIVITY_KIND_CODES, ACTIVITY_KINDS, COUNTRIES } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import { activityTypes, countries, verbs } from '../modules/bootstrap/bootstrap.table.js';
 import type { Tx } from './connection.js';
@@ -48,6 +48,12 @@ export const ACTIVITY_TYPES = Object.entries(ACTIVITY_KINDS).map(([code, k]) => 
   kind: k.resultPanel,
 }));
 
+/** Old activity type codes and the registry code that replaces them. */
+export const RENAMED_ACTIVITY_TYPES = [
+  ['right-to-work', 'rtw'],
+  ['idv', 'online-idv'],
+] as const;
+
 /** Upserts the reference tables (idempotent; runs as the owner after migrations). */
 export async function syncReferenceData(tx: Tx): Promise<void> {
   await tx
@@ -61,6 +67,34 @@ export async function syncReferenceData(tx: Tx): Promise<void> {
       target: activityTypes.code,
       set: { name: sql`excluded.name`, kind: sql`excluded.kind` },
     });
+  // Codes that are no longer activity kinds (e.g. early seeds' `right-to-work`, `idv`): rows
+  // of customers and requirements that still use them move to the registry's code, then go.
+  for (const [old, current] of RENAMED_ACTIVITY_TYPES) {
+    await tx.execute(sql`
+      with o as (select id from activity_types where code = ${old}),
+           n as (select id from activity_types where code = ${current})
+      update process_requirements set activity_type_id = (select id from n)
+        where activity_type_id in (select id from o)`);
+    await tx.execute(sql`
+      with o as (select id from activity_types where code = ${old}),
+           n as (select id from activity_types where code = ${current})
+      update case_activities set activity_type_id = (select id from n)
+        where activity_type_id in (select id from o)`);
+    await tx.execute(sql`
+      insert into customer_activity_types (customer_id, activity_type_id, enabled, note)
+      select cat.customer_id, n.id, cat.enabled, cat.note
+        from customer_activity_types cat
+        join activity_types o on o.id = cat.activity_type_id and o.code = ${old}
+        cross join (select id from activity_types where code = ${current}) n
+      on conflict do nothing`);
+  }
+  await tx.execute(sql`
+    delete from customer_activity_types where activity_type_id in
+      (select id from activity_types where code not in ${ACTIVITY_KIND_CODES})`);
+  await tx.execute(sql`
+    delete from activity_types a where a.code not in ${ACTIVITY_KIND_CODES}
+      and not exists (select 1 from process_requirements r where r.activity_type_id = a.id)
+      and not exists (select 1 from case_activities c where c.activity_type_id = a.id)`);
   const list = Object.entries(COUNTRIES);
   if (list.length > 0) {
     await tx
