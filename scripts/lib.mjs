@@ -24,8 +24,10 @@ export function ensureDependencies() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(lock).mtimeMs) {
-    console.log('› Installing dependencies (npm ci)…');
-    must('npm', ['ci', '--no-audit', '--no-fund']);
+    console.log('› Installing dependencies (npm install, from the committed lockfile)…');
+    // Not `npm ci`: the registry here serves only this platform's optional binaries (Biome's), so
+    // the lockfile lacks the others and `npm ci`'s strict check refuses it.
+    must('npm', ['install', '--no-audit', '--no-fund']);
   }
 }
 
