@@ -284,9 +284,121 @@ const pgTypes = {
   },
 };
 
-function pgQueryable(client: pg.PoolClient): Queryable {
+const IDENT_CHAR = /[A-Za-z0-9_$]/;
+
+/** A parameter as an SQL literal (unknown-typed, as an untyped text parameter is), or null. */
+function sqlLiteral(v: unknown): string | null {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'string') return pg.escapeLiteral(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? `'${v}'` : null;
+  if (typeof v === 'bigint') return `'${v}'`;
+  if (typeof v === 'boolean') return v ? "'true'" : "'false'";
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : `'${v.toISOString()}'`;
+  return null; // arrays, objects, buffers: left to the driver's own serialisation
+}
+
+/**
+ * The query text with `$n` replaced by literals, skipping string literals, quoted identifiers,
+ * dollar-quoted strings and comments; null when a value or the text is not plainly inlinable
+ * (the caller then sends the query with parameters as usual).
+ */
+export function inlineParams(text: string, values: readonly unknown[]): string | null {
+  const literals: string[] = [];
+  for (const v of values) {
+    const l = sqlLiteral(v);
+    if (l === null) return null;
+    literals.push(l);
+  }
+  let out = '';
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charAt(i);
+    const prevIdent = i > 0 && IDENT_CHAR.test(text.charAt(i - 1));
+    if (c === "'") {
+      const escapes = /[eE]/.test(text.charAt(i - 1)) && !IDENT_CHAR.test(text.charAt(i - 2));
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charAt(j);
+        if (escapes && d === '\\') j += 2;
+        else if (d === "'" && text.charAt(j + 1) === "'") j += 2;
+        else if (d === "'") break;
+        else j += 1;
+      }
+      if (j >= n) return null;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '"') {
+      const j = text.indexOf('"', i + 1);
+      if (j < 0) return null;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '-' && text.charAt(i + 1) === '-') {
+      const j = text.indexOf('\n', i);
+      const end = j < 0 ? n : j;
+      out += text.slice(i, end);
+      i = end;
+    } else if (c === '/' && text.charAt(i + 1) === '*') {
+      return null; // block comments may nest: not worth parsing
+    } else if (c === '$' && !prevIdent) {
+      const param = /^\$(\d+)/.exec(text.slice(i, i + 12));
+      const tag = /^\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(i, i + 66));
+      if (param?.[1]) {
+        const lit = literals[Number(param[1]) - 1];
+        if (lit === undefined) return null;
+        out += lit;
+        i += param[0].length;
+      } else if (tag) {
+        const end = text.indexOf(tag[0], i + tag[0].length);
+        if (end < 0) return null;
+        out += text.slice(i, end + tag[0].length);
+        i = end + tag[0].length;
+      } else {
+        out += c;
+        i += 1;
+      }
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** The BEGIN (and settings) of a transaction whose first query has not been sent yet. */
+interface LazyBegin {
+  sql: string | null;
+}
+
+function lastResultRows(results: unknown): unknown[] {
+  const last: unknown = Array.isArray(results) ? results[results.length - 1] : results;
+  return last && typeof last === 'object' && 'rows' in last && Array.isArray(last.rows)
+    ? last.rows
+    : [];
+}
+
+/**
+ * Queries on one pooled client. The transaction's BEGIN and settings travel with its first
+ * query, in one round trip (simple protocol, parameters inlined as literals); when the query's
+ * parameters cannot be inlined, BEGIN goes first on its own.
+ */
+function pgQueryable(client: pg.PoolClient, begin: LazyBegin): Queryable {
   return {
     async query(text, values, rowMode) {
+      const prefix = begin.sql;
+      if (prefix !== null) {
+        begin.sql = null;
+        const inlined = inlineParams(text, values);
+        if (inlined !== null) {
+          const combined = `${prefix}; ${inlined}`;
+          const results: unknown =
+            rowMode === 'array'
+              ? await client.query({ text: combined, rowMode: 'array', types: pgTypes })
+              : await client.query({ text: combined, types: pgTypes });
+          return { rows: lastResultRows(results) };
+        }
+        await client.query(prefix);
+      }
       const r =
         rowMode === 'array'
           ? await client.query({ text, values, rowMode: 'array', types: pgTypes })
@@ -298,21 +410,30 @@ function pgQueryable(client: pg.PoolClient): Queryable {
 
 async function withClient<T>(
   pool: pg.Pool,
-  begin: string,
-  fn: (client: pg.PoolClient) => Promise<T>,
+  beginSql: string,
+  fn: (q: Queryable) => Promise<T>,
   readOnly = false,
 ): Promise<T> {
   const client = await pool.connect();
+  const begin: LazyBegin = { sql: beginSql };
   let result: T;
   try {
-    await client.query(begin);
-    result = await fn(client);
+    result = await fn(pgQueryable(client, begin));
   } catch (err) {
+    if (begin.sql !== null) {
+      client.release(); // nothing was sent
+      throw err;
+    }
     await client.query('ROLLBACK').then(
       () => client.release(),
       () => client.release(true),
     );
     throw err;
+  }
+  if (begin.sql !== null) {
+    // No query ran: no transaction was opened.
+    client.release();
+    return result;
   }
   if (readOnly) {
     // A READ ONLY transaction has nothing to lose at COMMIT: answer now and hand the client
@@ -359,7 +480,7 @@ export function pgDatabase(pool: pg.Pool): Database {
           withClient(
             pool,
             `BEGIN; ${settingsSql(settings)}`,
-            (c) => fn(drizzleOver(pgQueryable(c))),
+            (q) => fn(drizzleOver(q)),
             settings.readOnly,
           ),
         ),
@@ -370,9 +491,9 @@ export function pgDatabase(pool: pg.Pool): Database {
       return cache.read(settings, sqlText, ttlMs, () => readInline(settings, sqlText));
     },
     ownerTransaction(fn) {
-      return notNested(() =>
-        withClient(pool, 'BEGIN', (c) => fn(drizzleOver(pgQueryable(c)))),
-      ).finally(() => cache.written('owner'));
+      return notNested(() => withClient(pool, 'BEGIN', (q) => fn(drizzleOver(q)))).finally(() =>
+        cache.written('owner'),
+      );
     },
     async ownerExec(sqlText) {
       await pool.query(sqlText).finally(() => cache.written('owner'));
