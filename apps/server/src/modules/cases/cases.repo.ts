@@ -39,7 +39,13 @@ export const flaggedSql = sql<boolean>`exists (select 1 from flags f
  * created_after/created_before (inclusive dates, UTC), flagged, is_archived (default false),
  * search on the subject's name and email (trigram index on subject_users).
  */
-export function caseListConditions(q: unknown, actor: Actor): SQL[] {
+export interface CaseListWhere {
+  conds: SQL[];
+  /** True when a condition reads subject_users (search). */
+  subject: boolean;
+}
+
+export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   const conds: SQL[] = [];
   if (actor.customerId !== null) conds.push(eq(cases.customerId, actor.customerId));
   const state = queryString(q, 'state');
@@ -71,7 +77,7 @@ export function caseListConditions(q: unknown, actor: Actor): SQL[] {
   }
   const term = queryString(q, 'search')?.trim();
   if (term) conds.push(subjectSearchCondition(term));
-  return conds;
+  return { conds, subject: Boolean(term) };
 }
 
 const ORDERING: Record<string, AnyPgColumn> = {
@@ -128,10 +134,29 @@ export type CaseListRow = {
   flagged: boolean;
 };
 
-/** One query: the page of cases with subject, process, flag and the total count. */
-export function caseListQuery(tx: Tx, conds: SQL[], order: SQL[], limit: number, offset: number) {
+/**
+ * One statement: the page of cases with subject, process and flag, and the total as an
+ * uncorrelated scalar subquery over cases alone (computed once, index-only on the partial
+ * indexes) rather than count(*) over() that would join every matching row.
+ */
+export function caseListQuery(
+  tx: Tx,
+  where: CaseListWhere,
+  order: SQL[],
+  limit: number,
+  offset: number,
+) {
+  const base = tx.select({ n: sql`count(*)` }).from(cases);
+  const counted = where.subject
+    ? base
+        .innerJoin(
+          subjectUsers,
+          and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+        )
+        .where(and(...where.conds))
+    : base.where(and(...where.conds));
   return tx
-    .select({ ...caseListColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
+    .select({ ...caseListColumns, total: sql<number>`(${counted})`.mapWith(Number) })
     .from(cases)
     .innerJoin(
       subjectUsers,
@@ -141,7 +166,7 @@ export function caseListQuery(tx: Tx, conds: SQL[], order: SQL[], limit: number,
       processes,
       and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
     )
-    .where(and(...conds))
+    .where(and(...where.conds))
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
@@ -149,7 +174,7 @@ export function caseListQuery(tx: Tx, conds: SQL[], order: SQL[], limit: number,
 
 export async function selectCaseList(
   tx: Tx,
-  conds: SQL[],
+  conds: CaseListWhere,
   order: SQL[],
   limit: number,
   offset: number,

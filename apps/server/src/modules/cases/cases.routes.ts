@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { subjectInput } from '../subjects/subjects.schemas.js';
@@ -63,6 +64,7 @@ export async function casesRoutes(app: FastifyInstance) {
             pageSize,
             (page - 1) * pageSize,
           );
+          if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
           return { count, results: rows.map(presentCaseListItem) };
         },
         true,

@@ -12,7 +12,7 @@ import {
   isCaseActivityState,
   isCaseState,
 } from '@kestrel/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -28,7 +28,7 @@ import type { SubjectInput } from '../subjects/subjects.schemas.js';
 import {
   getSubject,
   insertSubject,
-  presentSubjects,
+  presentSubject,
   type SubjectRow,
 } from '../subjects/subjects.service.js';
 import { subjectUsers } from '../users/users.table.js';
@@ -131,7 +131,26 @@ export function archivability(c: Pick<CaseRow, 'state' | 'archivedAt'>): {
   return { archivable: true, reason: null };
 }
 
-/** The case detail: two queries (case with subject, process and flag; its activities). */
+const isoSql = (col: string) =>
+  sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+interface ActivityJson {
+  id: number;
+  state: string;
+  activity_type: string;
+  activity_type_name: string;
+  key: string;
+  config: ActivityRow['config'];
+  result_data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/**
+ * The case detail in one statement: the case with subject, process, flag, the subject's open
+ * case count and its activities (json_agg), so a read is one round trip after BEGIN.
+ */
 export async function caseDetail(tx: Tx, id: number) {
   const [r] = await tx
     .select({
@@ -139,6 +158,18 @@ export async function caseDetail(tx: Tx, id: number) {
       s: subjectUsers,
       processName: processes.name,
       flagged: flaggedSql,
+      openCases: sql<number>`(select count(*) from cases c2
+        where c2.customer_id = ${cases.customerId} and c2.subject_id = ${cases.subjectId}
+          and c2.state not in ('complete', 'cancelled') and c2.archived_at is null)`.mapWith(
+        Number,
+      ),
+      activities: sql<ActivityJson[] | null>`(select json_agg(json_build_object(
+          'id', a.id, 'state', a.state, 'activity_type', t.code, 'activity_type_name', t.name,
+          'key', t.kind, 'config', a.config, 'result_data', a.result_data,
+          'created_at', ${isoSql('a.created_at')}, 'updated_at', ${isoSql('a.updated_at')},
+          'completed_at', ${isoSql('a.completed_at')}) order by a.position, a.id)
+        from case_activities a join activity_types t on t.id = a.activity_type_id
+        where a.customer_id = ${cases.customerId} and a.case_id = ${cases.id})`,
     })
     .from(cases)
     .innerJoin(
@@ -152,8 +183,8 @@ export async function caseDetail(tx: Tx, id: number) {
     .where(eq(cases.id, id))
     .limit(1);
   if (!r) throw new NotFoundError();
-  const acts = await activitiesOfCase(tx, id);
-  const [subject] = await presentSubjects(tx, [r.s]);
+  const acts = r.activities ?? [];
+  const subject = presentSubject(r.s, r.openCases);
   const c = r.c;
   const brief = {
     id: r.s.id,
@@ -162,7 +193,7 @@ export async function caseDetail(tx: Tx, id: number) {
     email: r.s.email,
   };
   const parent = { id: c.id, state: c.state, subject: brief };
-  const count = (...states: string[]) => acts.filter((a) => states.includes(a.row.state)).length;
+  const count = (...states: string[]) => acts.filter((a) => states.includes(a.state)).length;
   return {
     id: c.id,
     state: c.state,
@@ -180,12 +211,24 @@ export async function caseDetail(tx: Tx, id: number) {
     flagged: Boolean(r.flagged),
     summary: {
       activities: acts.length,
-      open: acts.filter((a) => isCaseActivityState(a.row.state) && isActivityOpen(a.row.state))
-        .length,
+      open: acts.filter((a) => isCaseActivityState(a.state) && isActivityOpen(a.state)).length,
       complete: count('ca-complete'),
       cancelled: count('ca-cancelled'),
     },
-    case_activities: acts.map((a) => presentActivity(a, parent)),
+    case_activities: acts.map((a) => ({
+      id: a.id,
+      case: parent,
+      state: a.state,
+      state_display: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
+      activity_type: a.activity_type,
+      activity_type_name: a.activity_type_name,
+      key: a.key,
+      config: a.config,
+      result_data: a.result_data,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      completed_at: a.completed_at,
+    })),
     archivable: archivability(c).archivable,
   };
 }

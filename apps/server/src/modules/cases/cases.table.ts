@@ -51,8 +51,14 @@ export const cases = pgTable(
       columns: [t.customerId, t.subjectId],
       foreignColumns: [subjectUsers.customerId, subjectUsers.id],
     }).onDelete('cascade'),
-    index('cases_created_idx').on(t.customerId, t.createdAt, t.id),
-    index('cases_state_idx').on(t.customerId, t.state, t.createdAt),
+    // The list shows unarchived cases by default: partial indexes serve its order, its state
+    // filter and its count (index-only).
+    index('cases_open_created_idx')
+      .on(t.customerId, t.createdAt, t.id)
+      .where(sql`${t.archivedAt} is null`),
+    index('cases_open_state_idx')
+      .on(t.customerId, t.state, t.createdAt, t.id)
+      .where(sql`${t.archivedAt} is null`),
     index('cases_subject_idx').on(t.customerId, t.subjectId),
     index('cases_process_idx').on(t.customerId, t.processId, t.createdAt),
     index('cases_completed_idx')
