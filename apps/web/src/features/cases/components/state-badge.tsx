@@ -21,7 +21,12 @@ const COLOURS: Record<string, string> = {
 /** A case or activity state with its label (the server's `state_display`). */
 export function StateBadge({ state, label }: { state: string; label: string }) {
   return (
-    <Badge variant="light" color={COLOURS[state] ?? 'gray'} data-state={state}>
+    <Badge
+      variant="light"
+      color={COLOURS[state] ?? 'gray'}
+      data-state={state}
+      style={{ flexShrink: 0, overflow: 'visible' }}
+    >
       {label}
     </Badge>
   );

@@ -101,7 +101,7 @@ export default function CaseList() {
           <CaseFilters value={filters} onChange={update} />
         </Stack>
         <ScrollArea>
-          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover miw={760}>
+          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover miw={900}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Case</Table.Th>
@@ -131,12 +131,12 @@ export default function CaseList() {
                             #{c.id}
                           </Anchor>
                           {c.flagged && (
-                            <Badge size="xs" color="red" variant="filled">
+                            <Badge size="xs" color="red" variant="filled" style={{ flexShrink: 0 }}>
                               Flagged
                             </Badge>
                           )}
                           {c.is_archived && (
-                            <Badge size="xs" color="gray" variant="light">
+                            <Badge size="xs" color="gray" variant="light" style={{ flexShrink: 0 }}>
                               Archived
                             </Badge>
                           )}
@@ -151,11 +151,15 @@ export default function CaseList() {
                         </Text>
                       </Table.Td>
                       <Table.Td>{c.process.name}</Table.Td>
-                      <Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         <StateBadge state={c.state} label={c.state_display} />
                       </Table.Td>
-                      <Table.Td>{formatDate(c.created_at)}</Table.Td>
-                      <Table.Td>{formatDate(c.updated_at)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        {formatDate(c.created_at)}
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        {formatDate(c.updated_at)}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
             </Table.Tbody>

@@ -65,6 +65,7 @@ export function ActivityConfigForm({
                 key={field}
                 id={`${idPrefix}-${field}`}
                 label={label}
+                size="sm"
                 disabled={readOnly}
                 error={error}
                 value={String(value[field] ?? '')}
@@ -79,6 +80,7 @@ export function ActivityConfigForm({
                 key={field}
                 id={`${idPrefix}-${field}`}
                 label={label}
+                size="sm"
                 description="Press Enter after each name"
                 disabled={readOnly}
                 error={error}
@@ -92,6 +94,7 @@ export function ActivityConfigForm({
               key={field}
               id={`${idPrefix}-${field}`}
               label={label}
+              size="sm"
               disabled={readOnly}
               error={error}
               value={String(value[field] ?? '')}

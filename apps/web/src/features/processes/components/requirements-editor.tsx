@@ -8,6 +8,7 @@ import { Checkbox, Paper, Stack, Text } from '@mantine/core';
 import { useSession } from '../../../app/session/session-store';
 import type { Requirement } from '../api/processes';
 import { ActivityConfigForm } from './activity-config-form';
+import { CONFIG_FIELDS_BY_KIND } from './config-fields';
 
 export type RequirementErrors = Record<string, Partial<Record<string, string>>>;
 
@@ -51,10 +52,14 @@ export function RequirementsEditor({
   const codes = new Set(types.map((t) => t.code));
   // Requirements on types the customer can no longer order still show (read-only rows).
   const extra = value.filter((r) => !codes.has(r.activity_type));
-  const rows = [
+  const all = [
     ...types.map((t) => ({ code: t.code, name: activityName(t.code, t.name) })),
     ...extra.map((r) => ({ code: r.activity_type, name: activityName(r.activity_type) })),
   ];
+  // Read-only, only the checks the process runs are shown.
+  const rows = readOnly
+    ? all.filter((row) => value.some((r) => r.activity_type === row.code))
+    : all;
   const toggle = (code: string, on: boolean) =>
     onChange(
       on
@@ -80,7 +85,7 @@ export function RequirementsEditor({
               onChange={(e) => toggle(row.code, e.currentTarget.checked)}
               styles={{ label: { fontWeight: 600 } }}
             />
-            {requirement && (
+            {requirement && (CONFIG_FIELDS_BY_KIND[row.code]?.length ?? 0) > 0 && (
               <Stack gap="xs" mt="sm" pl={{ base: 0, sm: 32 }}>
                 <ActivityConfigForm
                   kind={row.code}

@@ -1,0 +1,375 @@
+import { type APIRequestContext, type Browser, type Page, request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axe, baseUrl, launch, newPage, screenshot, signedIn } from './helpers';
+
+// A new customer's first morning: sign up, define a process with three checks, add a subject,
+// open cases, follow them to a decision, and find it all again in the lists and the audit log.
+
+let browser: Browser;
+let page: Page;
+let closePage: () => Promise<void>;
+let api: APIRequestContext;
+let csrf: () => string;
+
+// Names take letters only (the domain's name rule); a prefix of letters keeps this run's apart
+// (the case search matches the start of a name or an email).
+const stamp = Date.now();
+const tag = [...String(stamp).slice(-6)].map((d) => 'abcdefghij'[Number(d)]).join('');
+const Tag = tag.charAt(0).toUpperCase() + tag.slice(1);
+const processName = `Night shift onboarding ${Tag}`;
+const subjectEmail = `jo.walker.${stamp}@example.test`;
+const secondEmail = `kit.moss.${stamp}@example.test`;
+const ids: { process?: number; firstCase?: number; secondCase?: number } = {};
+
+beforeAll(async () => {
+  browser = await launch();
+  const admin = await apiAs('admin@acme.test');
+  api = admin.api;
+  csrf = admin.csrf;
+});
+afterAll(async () => {
+  await closePage?.();
+  await api?.dispose();
+  await browser.close();
+});
+
+const idFromUrl = (p: Page) => Number(new URL(p.url()).pathname.split('/')[2]);
+
+/** A Mantine select: a combobox when searchable, a read-only textbox otherwise. */
+const field = (p: Page, label: string) =>
+  p
+    .getByRole('combobox', { name: label, exact: true })
+    .or(p.getByRole('textbox', { name: label, exact: true }))
+    .first();
+
+async function choose(p: Page, label: string, option: string) {
+  await field(p, label).click();
+  await p.getByRole('option', { name: option }).click();
+}
+
+/** axe on the page once the toasts are gone (their close buttons belong to the shell). */
+async function axeClean(p: Page) {
+  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
+    await close.click().catch(() => undefined);
+  }
+  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
+  return axe(p);
+}
+
+async function toast(p: Page, text: string) {
+  await p.getByText(text, { exact: true }).first().waitFor();
+}
+
+describe('customer workspace journey', () => {
+  it('signs up a new organisation and lands on an empty dashboard', async () => {
+    const { context, page: p } = await newPage(browser);
+    await p.goto('/auth/new-customer-signup');
+    await p.getByLabel('Organisation name').fill('Larkhill Care Ltd');
+    await p.getByLabel('First name').fill('Lee');
+    await p.getByLabel('Last name').fill('Lark');
+    await p.getByLabel('Work email').fill(`owner-${stamp}@larkhill.test`);
+    await p.locator('input[autocomplete="new-password"]').fill('Kestrel-larkhill-Pass-1');
+    await p.getByRole('button', { name: 'Create account' }).click();
+    await p.waitForURL((url) => url.pathname === '/dashboard');
+    await p.getByTestId('stat-Open cases').waitFor();
+    expect(await p.getByTestId('stat-Open cases').textContent()).toContain('0');
+    expect(await p.getByTestId('state-complete').textContent()).toContain('0');
+    await p.getByRole('link', { name: 'Add process' }).waitFor();
+    await screenshot(p, 'workspace-dashboard-empty');
+    await context.close();
+  });
+
+  it('signs in as a customer administrator', async () => {
+    const opened = await signedIn(browser, 'admin@acme.test');
+    page = opened.page;
+    closePage = () => opened.context.close();
+    await page.goto('/dashboard');
+    await page.getByTestId('weekly-chart').waitFor();
+  });
+
+  it('creates a process with three checks', async () => {
+    await page.getByRole('link', { name: 'Processes', exact: true }).click();
+    await page.getByRole('heading', { name: 'Processes' }).waitFor();
+    await page.getByRole('link', { name: 'Add process' }).click();
+    await page.getByRole('heading', { name: 'Add process' }).waitFor();
+    // Without checks the form refuses.
+    await page.getByRole('textbox', { name: /^Name/ }).fill(processName);
+    await page.getByRole('button', { name: 'Add process' }).click();
+    await page.getByText('Choose at least one check').waitFor();
+    await page.getByLabel('Description').fill('Every new care worker before their first shift.');
+    await page.getByLabel('Basic details', { exact: true }).check();
+    await page.getByLabel('Address history', { exact: true }).check();
+    await page.getByLabel('Enhanced DBS check', { exact: true }).check();
+    // The enhanced check's configuration: purpose 'other' needs its text.
+    await page.locator('#req-dbs-enhanced-purpose').selectOption('other');
+    await page.locator('#req-dbs-enhanced-workforce').selectOption('CA');
+    await page.getByLabel('Working with children (children barred list)').check();
+    await page.getByRole('button', { name: 'Add process' }).click();
+    await page.locator('#req-dbs-enhanced-other_purpose').waitFor();
+    expect(await page.getByText('Required').count()).toBeGreaterThan(0);
+    await page.locator('#req-dbs-enhanced-other_purpose').fill('Care worker');
+    await screenshot(page, 'workspace-process-add');
+    await page.getByRole('button', { name: 'Add process' }).click();
+    await toast(page, 'Successfully added process');
+    await page.waitForURL(/\/processes\/\d+$/);
+    ids.process = idFromUrl(page);
+    await page.getByText('3 checks').waitFor();
+    await screenshot(page, 'workspace-process-overview');
+
+    // Requirements are read-only for a customer that is not in demo mode.
+    await page.getByRole('link', { name: 'Requirements' }).click();
+    await page.getByText('Read only').waitFor();
+    expect(await page.getByLabel('Address history', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Enhanced DBS check', { exact: true }).isChecked()).toBe(true);
+    await screenshot(page, 'workspace-process-requirements');
+
+    await page.getByRole('link', { name: 'Configuration' }).click();
+    await page.getByLabel('Days between reminders').fill('3');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await toast(page, 'Successfully updated process');
+    await screenshot(page, 'workspace-process-configuration');
+    await page.getByRole('link', { name: 'Details' }).click();
+    await page.getByRole('textbox', { name: /^Name/ }).waitFor();
+    expect(await page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe(processName);
+    expect(await axeClean(page)).toEqual([]);
+  });
+
+  it('adds a subject and opens a case, which emails the invitation', async () => {
+    await page.getByRole('link', { name: 'Subjects', exact: true }).click();
+    await page.getByRole('link', { name: 'Add subject' }).click();
+    await page.getByRole('heading', { name: 'Add subject' }).waitFor();
+    await page.getByRole('button', { name: 'Add subject' }).click();
+    expect(await page.getByText('Required').count()).toBeGreaterThanOrEqual(3);
+    await page.getByLabel('First name').fill('Jo');
+    await page.getByLabel('Last name').fill(`${Tag}-Walker`);
+    await page.getByLabel('Email').fill(subjectEmail);
+    await page.getByLabel('Phone number').fill('07911 123456');
+    await page.getByLabel('Date of birth: year').selectOption('1991');
+    await page.getByLabel('Date of birth: month').selectOption('3');
+    await page.getByLabel('Date of birth: day').selectOption('14');
+    await screenshot(page, 'workspace-subject-add');
+    await page.getByRole('button', { name: 'Add subject' }).click();
+    await toast(page, 'Successfully added subject');
+    await page.waitForURL(/\/subjects\/\d+$/);
+    await page.getByRole('heading', { name: `Jo ${Tag}-Walker` }).waitFor();
+    await page.getByText('14th Mar 1991').waitFor();
+    await screenshot(page, 'workspace-subject-detail');
+
+    await page.getByRole('link', { name: 'Open a case' }).click();
+    await page.getByRole('heading', { name: 'Add case' }).waitFor();
+    await choose(page, 'Process', processName);
+    await expect
+      .poll(() => field(page, 'Find a subject').inputValue())
+      .toContain(`Jo ${Tag}-Walker`);
+    await screenshot(page, 'workspace-case-add');
+    await page.getByRole('button', { name: 'Add case' }).click();
+    await toast(page, 'Successfully added case');
+    await page.waitForURL(/\/cases\/\d+$/);
+    ids.firstCase = idFromUrl(page);
+    await page.getByTestId('case-activity').nth(2).waitFor();
+    expect(await page.getByTestId('case-activity').count()).toBe(3);
+    await page.getByText('Awaiting subject').first().waitFor();
+    await screenshot(page, 'workspace-case-detail');
+    expect(await axeClean(page)).toEqual([]);
+
+    const ops = await apiAs('ops@kestrel.test');
+    const mails = await (
+      await ops.api.get('/api/ops/outbox/', { params: { to: subjectEmail } })
+    ).json();
+    await ops.api.dispose();
+    expect(mails.count).toBeGreaterThanOrEqual(1);
+    const text: string = mails.results[0]?.text ?? '';
+    expect(text).toMatch(/\/auth\/claim-account\?token=\S+/);
+  });
+
+  it('opens a case for a new subject and cancels it', async () => {
+    await page.goto('/cases/add');
+    await page.getByRole('heading', { name: 'Add case' }).waitFor();
+    await choose(page, 'Process', processName);
+    await page.getByLabel('First name').fill('Kit');
+    await page.getByLabel('Last name').fill(`${Tag}-Moss`);
+    await page.getByLabel('Email').fill(secondEmail);
+    await page.getByRole('button', { name: 'Add case' }).click();
+    await toast(page, 'Successfully added case');
+    await page.waitForURL(/\/cases\/\d+$/);
+    ids.secondCase = idFromUrl(page);
+    await page.getByRole('button', { name: 'Cancel case' }).click();
+    await page.getByLabel('Reason').fill('Candidate withdrew');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel case' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Candidate withdrew' }).waitFor();
+    expect(await page.locator('[data-state="cancelled"]').count()).toBe(1);
+    await screenshot(page, 'workspace-case-cancelled');
+  });
+
+  it('records a decision on a finished case and archives it', async () => {
+    const first = ids.firstCase ?? 0;
+    // The checks finish (providers and the subject do this in real life).
+    const activities = await (
+      await api.get('/api/case-activities/', { params: { case: first } })
+    ).json();
+    expect(activities.count).toBe(3);
+    for (const a of activities.results as { id: number }[]) {
+      const res = await api.patch(`/api/case-activities/${a.id}/`, {
+        data: { state: 'ca-complete' },
+        headers: { 'X-CSRFToken': csrf() },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+    }
+    await page.goto(`/cases/${first}`);
+    await page.getByRole('button', { name: 'Record decision' }).click();
+    await page.getByLabel('Satisfactory', { exact: true }).check();
+    await page.getByLabel('Notes').fill('All clear');
+    await page.getByRole('dialog').getByRole('button', { name: 'Record decision' }).click();
+    await page.getByRole('alert').filter({ hasText: 'All clear' }).waitFor();
+    await page.getByRole('link', { name: 'Archive' }).click();
+    await page.getByRole('heading', { name: `Archive case #${first}` }).waitFor();
+    await screenshot(page, 'workspace-case-archive');
+    await page.getByRole('button', { name: 'Archive case' }).click();
+    await page.waitForURL(`**/cases/${first}`);
+    await page
+      .getByText(/^Archived /)
+      .first()
+      .waitFor();
+    await screenshot(page, 'workspace-case-archived');
+  });
+
+  it('finds the cases through the list filters and exports them', async () => {
+    await page.getByRole('link', { name: '← All cases' }).click();
+    await page.getByTestId('case-list').waitFor();
+    const count = () => page.getByTestId('case-count').textContent();
+    // Both subjects carry this run's tag; the archived case has left the current list.
+    await page.getByLabel('Search').fill(tag);
+    await expect.poll(count).toBe('1 cases');
+    await page.getByRole('link', { name: `#${ids.secondCase}` }).waitFor();
+    await choose(page, 'Archived', 'All cases');
+    await expect.poll(count).toBe('2 cases');
+    await page.getByLabel('Search').fill(`${Tag}-Walker`);
+    await expect.poll(count).toBe('1 cases');
+    await page.getByRole('link', { name: `#${ids.firstCase}` }).waitFor();
+    await page.getByLabel('Search').fill(tag);
+    await expect.poll(count).toBe('2 cases');
+    await field(page, 'State').click();
+    await page.getByRole('option', { name: 'Cancelled' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(count).toBe('1 cases');
+    await page.getByRole('link', { name: `#${ids.secondCase}` }).waitFor();
+    await choose(page, 'Process', processName);
+    await choose(page, 'Flagged', 'Not flagged');
+    await choose(page, 'Sort by', 'Subject last name');
+    await expect.poll(count).toBe('1 cases');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('state')).toBe('cancelled');
+    expect(url.searchParams.get('process')).toBe(String(ids.process));
+    await page.getByRole('button', { name: 'Filter by date' }).click();
+    const today = new Date();
+    await page.getByLabel('Opened on or after: year').selectOption(String(today.getUTCFullYear()));
+    await page
+      .getByLabel('Opened on or after: month')
+      .selectOption(String(today.getUTCMonth() + 1));
+    await page.getByLabel('Opened on or after: day').selectOption(String(today.getUTCDate()));
+    await expect.poll(() => new URL(page.url()).searchParams.get('created_after')).toBeTruthy();
+    await expect.poll(count).toBe('1 cases');
+    await screenshot(page, 'workspace-case-list-filtered');
+
+    const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    const csv = await page.request.get(exportHref ?? '');
+    expect(csv.status()).toBe(200);
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toContain('id,state,process');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('cancelled');
+  });
+
+  it('raises a flag and resolves it with a comment', async () => {
+    const message = `Reference could not be verified ${tag}`;
+    const activeCount = async () =>
+      (await (await api.get('/api/flags/active-count/')).json()).active as number;
+    const before = await activeCount();
+    const res = await api.post('/api/flags/', {
+      data: { case: ids.secondCase, message },
+      headers: { 'X-CSRFToken': csrf() },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    await page.goto('/flags');
+    const row = page.getByRole('row').filter({ hasText: message });
+    await row.waitFor();
+    const badge = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Flags/ });
+    await expect.poll(() => badge.textContent()).toContain(String(before + 1));
+    await screenshot(page, 'workspace-flags');
+    await row.getByRole('button', { name: 'Resolve' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Resolve flag' }).click();
+    await dialog.getByText('Required').waitFor();
+    await dialog.getByLabel('Comment').fill('Spoke to the referee by phone');
+    await screenshot(page, 'workspace-flag-resolve');
+    await dialog.getByRole('button', { name: 'Resolve flag' }).click();
+    await toast(page, 'Action performed successfully');
+    await expect.poll(() => row.count()).toBe(0);
+    await expect.poll(() => badge.textContent()).toContain(String(before));
+    expect(await activeCount()).toBe(before);
+    await page.getByText('Resolved', { exact: true }).click();
+    await page.getByText('Spoke to the referee by phone', { exact: false }).first().waitFor();
+  });
+
+  it('shows it all in the audit log and on the dashboard', async () => {
+    await page.goto('/audit-log');
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.getByLabel('Object id').fill(String(ids.firstCase));
+    for (const verb of ['created', 'decision_recorded', 'archived']) {
+      await page.getByRole('cell', { name: verb, exact: true }).first().waitFor();
+    }
+    await screenshot(page, 'workspace-audit-log');
+    await choose(page, 'Verb', 'archived');
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByLabel('Object id').fill(String(ids.secondCase));
+    await choose(page, 'Verb', 'cancelled');
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+
+    await page.goto('/dashboard');
+    await page.getByTestId('weekly-chart').waitFor();
+    await page.getByTestId('recent-audit').waitFor();
+    await screenshot(page, 'workspace-dashboard');
+    expect(await axeClean(page)).toEqual([]);
+
+    await page.goto('/case-activities');
+    await page.getByRole('heading', { name: 'Case activities' }).waitFor();
+    await page.getByRole('cell').first().waitFor();
+    await screenshot(page, 'workspace-case-activities');
+    await page.goto('/outstanding-activities');
+    await page.getByRole('heading', { name: 'Outstanding activities' }).waitFor();
+    await page.getByRole('cell').first().waitFor();
+    await screenshot(page, 'workspace-outstanding');
+  });
+});
+
+describe('a viewer', () => {
+  it('sees cases and subjects but cannot add or archive', async () => {
+    const { context, page: p } = await signedIn(browser, 'viewer@acme.test');
+    await p.goto('/cases');
+    await p.getByTestId('case-list').waitFor();
+    await p
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .waitFor();
+    expect(await p.getByRole('link', { name: 'Add case' }).count()).toBe(0);
+    await p
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .click();
+    await p.getByTestId('case-summary').waitFor();
+    for (const name of ['Archive', 'Cancel case', 'Record decision', 'Send reminder']) {
+      expect(await p.getByRole('button', { name }).count(), name).toBe(0);
+      expect(await p.getByRole('link', { name }).count(), name).toBe(0);
+    }
+    await screenshot(p, 'workspace-viewer-case');
+    await p.goto('/subjects');
+    await p.getByRole('heading', { name: 'Subjects' }).waitFor();
+    expect(await p.getByRole('link', { name: 'Add subject' }).count()).toBe(0);
+    await p.goto('/cases/add');
+    await p.getByText('Permission denied').waitFor();
+    await p.waitForURL((url) => url.pathname === '/dashboard');
+    await context.close();
+  });
+});
