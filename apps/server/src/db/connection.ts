@@ -30,7 +30,11 @@ export interface TxSettings {
   subjectId?: number | null;
   /** The acting user (product or subject), for policies and triggers that want it. */
   userId?: number | null;
-  /** BEGIN READ ONLY; on PostgreSQL the answer does not wait for COMMIT. */
+  /**
+   * READ ONLY. On PostgreSQL each statement then runs in its own read-only transaction with the
+   * same role and settings, BEGIN and COMMIT in the statement's round trip (READ COMMITTED gives
+   * each statement its own snapshot anyway): pure reads only.
+   */
   readOnly?: boolean;
 }
 
@@ -370,11 +374,20 @@ interface LazyBegin {
   sql: string | null;
 }
 
-function lastResultRows(results: unknown): unknown[] {
-  const last: unknown = Array.isArray(results) ? results[results.length - 1] : results;
-  return last && typeof last === 'object' && 'rows' in last && Array.isArray(last.rows)
-    ? last.rows
-    : [];
+function resultRows(results: unknown, fromEnd: number): unknown[] {
+  const r: unknown = Array.isArray(results) ? results[results.length - fromEnd] : results;
+  return r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows : [];
+}
+
+async function queryPg(
+  client: pg.PoolClient,
+  text: string,
+  values: unknown[] | undefined,
+  rowMode: RowMode,
+): Promise<unknown> {
+  return rowMode === 'array'
+    ? client.query({ text, values, rowMode: 'array', types: pgTypes })
+    : client.query({ text, values, types: pgTypes });
 }
 
 /**
@@ -390,20 +403,45 @@ function pgQueryable(client: pg.PoolClient, begin: LazyBegin): Queryable {
         begin.sql = null;
         const inlined = inlineParams(text, values);
         if (inlined !== null) {
-          const combined = `${prefix}; ${inlined}`;
-          const results: unknown =
-            rowMode === 'array'
-              ? await client.query({ text: combined, rowMode: 'array', types: pgTypes })
-              : await client.query({ text: combined, types: pgTypes });
-          return { rows: lastResultRows(results) };
+          const results = await queryPg(client, `${prefix}; ${inlined}`, undefined, rowMode);
+          return { rows: resultRows(results, 1) };
         }
         await client.query(prefix);
       }
-      const r =
-        rowMode === 'array'
-          ? await client.query({ text, values, rowMode: 'array', types: pgTypes })
-          : await client.query({ text, values, types: pgTypes });
-      return { rows: r.rows };
+      const r = await queryPg(client, text, values, rowMode);
+      return { rows: resultRows(r, 1) };
+    },
+  };
+}
+
+/**
+ * Queries of a READ ONLY transaction: each statement runs in its own transaction with the same
+ * role and settings, BEGIN and COMMIT in the same round trip as the statement. Under READ
+ * COMMITTED every statement takes its own snapshot anyway, and nothing is written, so this reads
+ * exactly what one transaction would, without a separate COMMIT.
+ */
+function pgReadQueryable(client: pg.PoolClient, beginSql: string): Queryable {
+  return {
+    async query(text, values, rowMode) {
+      const inlined = inlineParams(text, values);
+      try {
+        if (inlined !== null) {
+          const results = await queryPg(
+            client,
+            `${beginSql}; ${inlined}; COMMIT`,
+            undefined,
+            rowMode,
+          );
+          return { rows: resultRows(results, 2) };
+        }
+        await client.query(beginSql);
+        const r = await queryPg(client, text, values, rowMode);
+        await client.query('COMMIT');
+        return { rows: resultRows(r, 1) };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
     },
   };
 }
@@ -415,6 +453,20 @@ async function withClient<T>(
   readOnly = false,
 ): Promise<T> {
   const client = await pool.connect();
+  if (readOnly) {
+    try {
+      const result = await fn(pgReadQueryable(client, beginSql));
+      client.release();
+      return result;
+    } catch (err) {
+      // A failed statement was rolled back; a broken connection is not reused.
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        () => client.release(true),
+      );
+      throw err;
+    }
+  }
   const begin: LazyBegin = { sql: beginSql };
   let result: T;
   try {
@@ -433,15 +485,6 @@ async function withClient<T>(
   if (begin.sql !== null) {
     // No query ran: no transaction was opened.
     client.release();
-    return result;
-  }
-  if (readOnly) {
-    // A READ ONLY transaction has nothing to lose at COMMIT: answer now and hand the client
-    // back once the COMMIT has gone through (saves a round trip of latency per read).
-    void client.query('COMMIT').then(
-      () => client.release(),
-      () => client.release(true),
-    );
     return result;
   }
   try {
