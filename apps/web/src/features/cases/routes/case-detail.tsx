@@ -26,7 +26,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text component="div">{children || '—'}</Text>
+      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
+        {children || '—'}
+      </Text>
     </Stack>
   );
 }

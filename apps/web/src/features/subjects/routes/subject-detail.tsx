@@ -33,7 +33,7 @@ function Fact({ label, value }: { label: string; value: string }) {
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text>{value || '—'}</Text>
+      <Text style={{ overflowWrap: 'anywhere' }}>{value || '—'}</Text>
     </Stack>
   );
 }
