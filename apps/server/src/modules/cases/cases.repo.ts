@@ -16,7 +16,6 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
-import { processes } from '../processes/processes.table.js';
 import { subjectUsers } from '../users/users.table.js';
 import { cases } from './cases.table.js';
 import {
@@ -104,7 +103,8 @@ export const caseListColumns = {
   id: cases.id,
   state: cases.state,
   processId: cases.processId,
-  processName: processes.name,
+  processName: sql<string>`(select p.name from processes p
+    where p.customer_id = ${cases.customerId} and p.id = ${cases.processId})`,
   subjectId: cases.subjectId,
   firstName: subjectUsers.firstName,
   lastName: subjectUsers.lastName,
@@ -161,10 +161,6 @@ export function caseListQuery(
     .innerJoin(
       subjectUsers,
       and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
-    )
-    .innerJoin(
-      processes,
-      and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
     )
     .where(and(...where.conds))
     .orderBy(...order)

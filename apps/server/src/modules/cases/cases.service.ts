@@ -151,12 +151,13 @@ interface ActivityJson {
  * The case detail in one statement: the case with subject, process, flag, the subject's open
  * case count and its activities (json_agg), so a read is one round trip after BEGIN.
  */
-export async function caseDetail(tx: Tx, id: number) {
-  const [r] = await tx
+export function caseDetailQuery(tx: Tx, id: number) {
+  return tx
     .select({
       c: cases,
       s: subjectUsers,
-      processName: processes.name,
+      processName: sql<string>`(select p.name from processes p
+        where p.customer_id = ${cases.customerId} and p.id = ${cases.processId})`,
       flagged: flaggedSql,
       openCases: sql<number>`(select count(*) from cases c2
         where c2.customer_id = ${cases.customerId} and c2.subject_id = ${cases.subjectId}
@@ -176,12 +177,12 @@ export async function caseDetail(tx: Tx, id: number) {
       subjectUsers,
       and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
     )
-    .innerJoin(
-      processes,
-      and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
-    )
     .where(eq(cases.id, id))
     .limit(1);
+}
+
+export async function caseDetail(tx: Tx, id: number) {
+  const [r] = await caseDetailQuery(tx, id);
   if (!r) throw new NotFoundError();
   const acts = r.activities ?? [];
   const subject = presentSubject(r.s, r.openCases);
