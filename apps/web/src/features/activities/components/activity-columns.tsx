@@ -5,7 +5,8 @@ import type { Column, SelectFilter } from '../../../components/resource-table';
 import type { Activity } from '../api/activities';
 import { StateBadge } from './state-badge';
 
-export const activityColumns: Column<Activity>[] = [
+/** The columns of an activity list; `since` heads the last-update column. */
+export const activityColumns = (since: string): Column<Activity>[] => [
   { key: 'check', header: 'Check', render: (a) => a.activity_type_name },
   {
     key: 'subject',
@@ -27,7 +28,7 @@ export const activityColumns: Column<Activity>[] = [
     header: 'State',
     render: (a) => <StateBadge state={a.state} label={a.state_display} />,
   },
-  { key: 'updated', header: 'Waiting since', render: (a) => formatDate(a.updated_at) },
+  { key: 'updated', header: since, render: (a) => formatDate(a.updated_at) },
 ];
 
 /** Filters by state and by kind of check (the customer's activity types). */

@@ -14,7 +14,7 @@ export default function CaseActivities() {
       </Stack>
       <ResourceTable<Activity>
         resource={caseActivities}
-        columns={activityColumns}
+        columns={activityColumns('Updated')}
         filters={filters}
         rowHref={(a) => href('case-detail', { id: a.case.id })}
       />

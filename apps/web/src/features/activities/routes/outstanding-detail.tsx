@@ -15,7 +15,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { caseActivities, outstandingActivities } from '../api/activities';
 import { useRights } from '../components/rights';
@@ -45,6 +45,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 export default function OutstandingDetail() {
   const { id = '' } = useParams();
   const { can } = useRights();
+  const navigate = useNavigate();
   const query = outstandingActivities.useItem(id);
   const save = caseActivities.useSave({ partial: true });
   const a = query.data;
@@ -66,8 +67,9 @@ export default function OutstandingDetail() {
     ? MOVES.filter((to) => canTransitionActivity(from, to))
     : [];
   const move = async (state: string) => {
-    await save.mutateAsync({ id: a.id, values: { state } }).catch(() => undefined);
-    await query.refetch();
+    const saved = await save.mutateAsync({ id: a.id, values: { state } }).catch(() => null);
+    // A moved activity usually leaves the outstanding list: back to it.
+    if (saved) navigate(href('outstanding-activities'));
   };
   return (
     <Stack gap="lg" maw={880}>

@@ -14,7 +14,7 @@ export default function OutstandingList() {
       </Stack>
       <ResourceTable<Activity>
         resource={outstandingActivities}
-        columns={activityColumns}
+        columns={activityColumns('Waiting since')}
         filters={filters}
         rowHref={(a) => href('outstanding-activity', { id: a.id })}
       />

@@ -54,7 +54,7 @@ export default function AuditLog() {
         <Text c="dimmed">Every change made in your organisation, newest first.</Text>
       </Stack>
       <Paper withBorder radius="lg" p="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
           <Select
             label="Actor"
             placeholder="Anyone"
@@ -69,6 +69,7 @@ export default function AuditLog() {
           />
           <TextInput
             label="Object id"
+            size="sm"
             placeholder="e.g. 42"
             value={objectId}
             onChange={(e) => setObjectId(e.currentTarget.value)}

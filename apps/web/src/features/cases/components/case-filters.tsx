@@ -49,6 +49,7 @@ export function CaseFilters({
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
         <TextInput
           label="Search"
+          size="sm"
           placeholder="Subject name or email"
           leftSection={<Icon name="search" size={16} />}
           value={search}

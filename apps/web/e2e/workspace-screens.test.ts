@@ -1,0 +1,150 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axe, launch, PHONE, screenshot, signedIn } from './helpers';
+
+// The workspace screens the journey does not walk through: demo-mode requirements, duplicates
+// and merge, archiving a subject, outstanding activities, and the lists on a phone.
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const stamp = Date.now();
+const tag = [...String(stamp).slice(-6)].map((d) => 'abcdefghij'[Number(d)]).join('');
+const Tag = tag.charAt(0).toUpperCase() + tag.slice(1);
+
+async function axeClean(p: Page) {
+  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
+    await close.click().catch(() => undefined);
+  }
+  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
+  return axe(p);
+}
+
+describe('processes in a demo-mode organisation', () => {
+  it('lets the administrator edit a process requirements', async () => {
+    const { context, page } = await signedIn(browser, 'admin@northgate.test');
+    await page.goto('/processes');
+    await page.getByRole('heading', { name: 'Processes' }).waitFor();
+    await page.getByRole('table').getByRole('link').first().click();
+    await page.getByRole('link', { name: 'Requirements' }).click();
+    await page.getByTestId('requirements').waitFor();
+    expect(await page.getByText('Read only').count()).toBe(0);
+    const box = page.getByLabel('Right to work', { exact: true });
+    const was = await box.isChecked();
+    await box.setChecked(!was);
+    await page.getByRole('button', { name: 'Save requirements' }).click();
+    await page.getByText('Successfully updated requirements').waitFor();
+    await screenshot(page, 'workspace-process-requirements-demo');
+    await page.reload();
+    await page.getByTestId('requirements').waitFor();
+    expect(await page.getByLabel('Right to work', { exact: true }).isChecked()).toBe(!was);
+    await page.getByLabel('Right to work', { exact: true }).setChecked(was);
+    await page.getByRole('button', { name: 'Save requirements' }).click();
+    await page.getByText('Successfully updated requirements').first().waitFor();
+    expect(await axeClean(page)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('subjects', () => {
+  it('finds likely duplicates, merges them, and archives a subject', async () => {
+    const { api, csrf } = await apiAs('admin@acme.test');
+    const add = async (email: string) => {
+      const res = await api.post('/api/subjects/', {
+        data: { first_name: 'Robin', last_name: `${Tag}-Hale`, email, dob: '1988-06-02' },
+        headers: { 'X-CSRFToken': csrf() },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()).id as number;
+    };
+    const kept = await add(`robin.hale.${stamp}@example.test`);
+    const duplicate = await add(`r.hale.${stamp}@example.test`);
+    const other = await add(`robin.hale.other.${stamp}@example.test`);
+    await api.post(`/api/subjects/${other}/archive/`, {
+      data: {},
+      headers: { 'X-CSRFToken': csrf() },
+    });
+
+    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    await page.goto('/subjects');
+    await page.getByLabel('Search subjects').fill(tag);
+    await page
+      .getByRole('link', { name: `Robin ${Tag}-Hale` })
+      .first()
+      .waitFor();
+    await screenshot(page, 'workspace-subject-list');
+    await page.goto(`/subjects/${kept}`);
+    await page.getByRole('link', { name: 'Find duplicates' }).click();
+    await page.getByTestId('duplicate-pair').first().waitFor();
+    expect(await page.getByText('Same name and date of birth').count()).toBeGreaterThan(0);
+    await screenshot(page, 'workspace-subject-duplicates');
+    expect(await axe(page)).toEqual([]);
+    const pair = page
+      .getByTestId('duplicate-pair')
+      .filter({ hasText: `r.hale.${stamp}@example.test` });
+    await pair.getByRole('button', { name: /^Merge into/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
+    await page.getByText('Action performed successfully').first().waitFor();
+    const merged = await (await api.get(`/api/subjects/${duplicate}/`)).json();
+    expect(merged.is_archived).toBe(true);
+
+    await page.goto(`/subjects/${kept}`);
+    await page.getByRole('link', { name: 'Archive' }).click();
+    await page.getByRole('heading', { name: 'Archive subject' }).waitFor();
+    await screenshot(page, 'workspace-subject-archive');
+    await page.getByRole('button', { name: 'Archive subject' }).click();
+    await page.waitForURL(`**/subjects/${kept}`);
+    await page.getByText(/^Archived /).waitFor();
+    expect(await page.getByRole('link', { name: 'Open a case' }).count()).toBe(0);
+    await api.dispose();
+    await context.close();
+  });
+});
+
+describe('outstanding activities', () => {
+  it('opens the oldest outstanding activity and moves it on', async () => {
+    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    await page.goto('/outstanding-activities');
+    await page.getByRole('heading', { name: 'Outstanding activities' }).waitFor();
+    const first = page.getByRole('table').getByRole('link').first();
+    await first.waitFor();
+    await first.click();
+    await page.waitForURL(/\/outstanding-activities\/\d+$/);
+    await page.getByRole('link', { name: /^#\d+$/ }).waitFor();
+    await screenshot(page, 'workspace-outstanding-detail');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Mark complete' }).click();
+    await page.getByText('Successfully updated case activity').waitFor();
+    await page.waitForURL((url) => url.pathname === '/outstanding-activities');
+    await context.close();
+  });
+});
+
+describe('on a phone', () => {
+  it('shows the case list and a case', async () => {
+    const { context, page } = await signedIn(browser, 'admin@acme.test', { viewport: PHONE });
+    await page.goto('/cases');
+    await page.getByTestId('case-list').waitFor();
+    await page
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .waitFor();
+    await screenshot(page, 'workspace-case-list-phone');
+    await page
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .click();
+    await page.getByTestId('case-summary').waitFor();
+    await screenshot(page, 'workspace-case-detail-phone');
+    expect(await axe(page)).toEqual([]);
+    await page.goto('/dashboard');
+    await page.getByTestId('weekly-chart').waitFor();
+    await screenshot(page, 'workspace-dashboard-phone');
+    await context.close();
+  });
+});
