@@ -27,7 +27,9 @@ async function openBenchDatabase(): Promise<Database> {
   if (kind === 'pg') {
     const url = process.env.BENCH_DATABASE_URL;
     if (!url) throw new Error('BENCH_DATABASE_URL is required with BENCH_DB=pg');
-    return pgDatabase(openPgPool(url));
+    // The application's pool (20) unless BENCH_PG_POOL says otherwise (for experiments).
+    const size = Number(process.env.BENCH_PG_POOL);
+    return pgDatabase(Number.isInteger(size) && size > 0 ? openPgPool(url, size) : openPgPool(url));
   }
   if (kind === 'pglite') {
     const dir = process.env.BENCH_DATA_DIR;
