@@ -285,11 +285,12 @@ describe('customer workspace journey', () => {
     const activeCount = async () =>
       (await (await api.get('/api/flags/active-count/')).json()).active as number;
     const before = await activeCount();
-    const res = await api.post('/api/flags/', {
-      data: { case: ids.secondCase, message },
-      headers: { 'X-CSRFToken': csrf() },
-    });
-    expect(res.status(), await res.text()).toBe(201);
+    await page.goto(`/cases/${ids.secondCase}`);
+    await page.getByRole('button', { name: 'Raise flag' }).click();
+    await page.getByRole('dialog').getByLabel('Message').fill(message);
+    await page.getByRole('dialog').getByRole('button', { name: 'Raise a flag' }).click();
+    await toast(page, 'Successfully added flag');
+    await page.getByText('Flagged', { exact: true }).waitFor();
     await page.goto('/flags');
     const row = page.getByRole('row').filter({ hasText: message });
     await row.waitFor();
