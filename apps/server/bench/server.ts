@@ -51,7 +51,7 @@ await timed('migrated', () => migrateDatabase(db));
 const { customerIds } = await timed('customers and audit actions loaded', () => seedPlatform(db));
 const users = await timed('bench users created', () => seedUsers(db, customerIds));
 const cases = await timed('cases loaded', () => seedCases(db, customerIds));
-await timed('vacuumed and analyzed', () => analyze(db));
+await timed('vacuumed, analyzed, checkpointed', () => analyze(db));
 
 const app = await buildApp({
   db,
