@@ -1,6 +1,6 @@
-import { type APIRequestContext, type Browser, type Page, request } from 'playwright-core';
+import { type APIRequestContext, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, baseUrl, launch, newPage, screenshot, signedIn } from './helpers';
+import { apiAs, axe, launch, newPage, screenshot, signedIn } from './helpers';
 
 // A new customer's first morning: sign up, define a process with three checks, add a subject,
 // open cases, follow them to a decision, and find it all again in the lists and the audit log.

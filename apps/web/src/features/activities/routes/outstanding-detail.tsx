@@ -23,7 +23,7 @@ import { StateBadge } from '../components/state-badge';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
 const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
-  'ca-in-progress': 'Back to in progress',
+  'ca-in-progress': 'Mark in progress',
   'ca-complete': 'Mark complete',
   'ca-cancelled': 'Cancel check',
 };

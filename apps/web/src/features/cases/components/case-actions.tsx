@@ -44,6 +44,12 @@ async function printCase(caseId: number): Promise<void> {
 export function CaseActions({ item }: { item: CaseDetail }) {
   const { can } = useRights();
   const [dialog, setDialog] = useState<'decision' | 'cancel' | 'flag' | null>(null);
+  // The dialog's kind stays while it fades out; `open` shows it.
+  const [open, setOpen] = useState(false);
+  const show = (kind: 'decision' | 'cancel' | 'flag') => {
+    setDialog(kind);
+    setOpen(true);
+  };
   const [flagging, setFlagging] = useState(false);
   const [decision, setDecision] = useState<string>('satisfactory');
   const [text, setText] = useState('');
@@ -53,7 +59,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
   const change = can('cases.change_case');
   const client = useQueryClient();
   const close = () => {
-    setDialog(null);
+    setOpen(false);
     setText('');
   };
   const submit = async () => {
@@ -81,7 +87,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
         Print
       </Button>
       {can('flags.change_flag') && (
-        <Button variant="default" onClick={() => setDialog('flag')}>
+        <Button variant="default" onClick={() => show('flag')}>
           Raise flag
         </Button>
       )}
@@ -95,7 +101,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
         </Button>
       )}
       {change && OPEN.includes(item.state) && (
-        <Button variant="default" color="red" onClick={() => setDialog('cancel')}>
+        <Button variant="default" color="red" onClick={() => show('cancel')}>
           Cancel case
         </Button>
       )}
@@ -105,9 +111,9 @@ export function CaseActions({ item }: { item: CaseDetail }) {
         </Button>
       )}
       {change && item.state === 'pending-case-decision' && (
-        <Button onClick={() => setDialog('decision')}>Record decision</Button>
+        <Button onClick={() => show('decision')}>Record decision</Button>
       )}
-      <Modal opened={dialog !== null} onClose={close} title={dialog ? titles[dialog] : ''}>
+      <Modal opened={open} onClose={close} title={dialog ? titles[dialog] : ''}>
         <Stack gap="md">
           {dialog === 'decision' ? (
             <Radio.Group label="Decision" value={decision} onChange={setDecision} required>

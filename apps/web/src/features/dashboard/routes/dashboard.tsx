@@ -16,6 +16,7 @@ import { request } from '../../../api/client';
 import { failureMessage } from '../../../api/messages';
 import { href } from '../../../app/paths';
 import { useProductProfile } from '../../../app/session/profile';
+import { useSession } from '../../../app/session/session-store';
 import { notify } from '../../../lib/notify';
 import { useRights } from '../components/rights';
 import { type WeekCount, WeeklyChart } from '../components/weekly-chart';
@@ -63,6 +64,9 @@ function Stat({ label, value, to }: { label: string; value: number; to?: string 
 
 export default function DashboardPage() {
   const profile = useProductProfile();
+  const { bootstrap } = useSession();
+  const verbName = (code: string) =>
+    bootstrap?.verbs.find((v) => v.code === code)?.name.toLowerCase() ?? code.replace(/_/g, ' ');
   const { can } = useRights();
   const mayView = can('cases.view_case');
   const query = useQuery({
@@ -182,7 +186,8 @@ export default function DashboardPage() {
                   {d.recent_audit.map((a) => (
                     <Group key={a.id} justify="space-between" wrap="nowrap" gap="sm">
                       <Text size="sm" lineClamp={1}>
-                        <strong>{a.actor_name || 'System'}</strong> {a.verb} {a.object_repr}
+                        <strong>{a.actor_name || 'System'}</strong> {verbName(a.verb)}{' '}
+                        {a.object_repr}
                       </Text>
                       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                         {formatDate(a.created_at)}
