@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Browser, type Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, axe, launch, newPage, screenshot, signedIn } from './helpers';
 
