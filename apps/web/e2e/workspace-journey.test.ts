@@ -127,6 +127,9 @@ describe('customer workspace journey', () => {
     await page.getByLabel('Days between reminders').fill('3');
     await page.getByRole('button', { name: 'Save configuration' }).click();
     await toast(page, 'Successfully updated process');
+    const invite = page.getByLabel('Email the subject an invitation when a case opens');
+    expect(await invite.isChecked()).toBe(true);
+    expect(await page.getByLabel('Days between reminders').inputValue()).toBe('3');
     await screenshot(page, 'workspace-process-configuration');
     await page.getByRole('link', { name: 'Details' }).click();
     await page.getByRole('textbox', { name: /^Name/ }).waitFor();

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { maxCharacters } from '@kestrel/domain';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { type Process, processes } from '../api/processes';
 import { ProcessFrame } from '../components/process-frame';
@@ -36,9 +36,18 @@ function ConfigurationForm({ process }: { process: Process }) {
     <Paper withBorder radius="lg" p="xl" maw={720}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Switch
-            label="Email the subject an invitation when a case opens"
-            {...form.register('send_invitation')}
+          <Controller
+            control={form.control}
+            name="send_invitation"
+            render={({ field }) => (
+              <Switch
+                label="Email the subject an invitation when a case opens"
+                checked={Boolean(field.value)}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                onBlur={field.onBlur}
+                name={field.name}
+              />
+            )}
           />
           <TextInput
             label="Days between reminders"

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { ApiFailure } from '../../../api/resource';
 import { applyServerErrors } from '../../../components/server-errors';
 import { type Process, processes } from '../api/processes';
@@ -44,9 +44,18 @@ function DetailsForm({ process }: { process: Process }) {
             error={errors.description?.message}
             {...form.register('description')}
           />
-          <Switch
-            label="Active (new cases can be opened under this process)"
-            {...form.register('is_active')}
+          <Controller
+            control={form.control}
+            name="is_active"
+            render={({ field }) => (
+              <Switch
+                label="Active (new cases can be opened under this process)"
+                checked={Boolean(field.value)}
+                onChange={(e) => field.onChange(e.currentTarget.checked)}
+                onBlur={field.onBlur}
+                name={field.name}
+              />
+            )}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={save.isPending} disabled={!isDirty}>
