@@ -8,6 +8,7 @@ import type { AppConfig } from '../src/config.js';
 import {
   type Database,
   openPglite,
+  openPgPool,
   pgDatabase,
   pgliteDatabase,
   type Tx,
@@ -52,7 +53,8 @@ export async function createTestDatabase(): Promise<{ db: Database; drop: () => 
       }
     }
     await admin.end();
-    const db = pgDatabase(new pg.Pool({ connectionString: adminUrl(url, name), max: 5 }));
+    // openPgPool handles the error an idle client raises when the database is dropped at the end.
+    const db = pgDatabase(openPgPool(adminUrl(url, name), 5));
     return {
       db,
       drop: async () => {
