@@ -397,6 +397,13 @@ describe('POST /api/accounts/registration/', () => {
       customer: { id: body.customer, name: 'New Co', demo_mode: false },
     });
     expect((await audits('registered')).at(-1)?.customerId).toBe(body.customer);
+    const types = await t.app.inject({
+      method: 'GET',
+      url: '/api/activity-types/?page_size=100',
+      headers: { cookie },
+    });
+    expect(types.statusCode).toBe(200);
+    expect(types.json().results.map((r: { code: string }) => r.code)).toContain('dbs-basic');
   });
 
   it('refuses a taken email and invalid fields', async () => {

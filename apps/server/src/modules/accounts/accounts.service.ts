@@ -283,6 +283,10 @@ export async function registerCustomer(
     if (taken) throw ValidationError.of('email', 'A user with this email already exists.');
     const [customer] = await tx.insert(customers).values({ name: input.customer_name }).returning();
     if (!customer) throw new Error('customer insert returned nothing');
+    // A new organisation can run every kind of check until ops narrow its offer.
+    await tx.execute(sql`
+      insert into customer_activity_types (customer_id, activity_type_id)
+      select ${customer.id}, id from activity_types`);
     const [role] = await tx
       .insert(roles)
       .values({ customerId: customer.id, name: 'admin', permissions: [...ROLE_TEMPLATES.admin] })
