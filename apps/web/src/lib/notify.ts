@@ -15,7 +15,13 @@ function show(message: string, color: string, autoClose: number) {
     hostWanted = true;
     for (const listener of hostListeners) listener();
   }
-  notifications.show({ message, color, withBorder: true, autoClose });
+  notifications.show({
+    message,
+    color,
+    withBorder: true,
+    autoClose,
+    closeButtonProps: { 'aria-label': 'Dismiss notification' },
+  });
 }
 
 /** Toasts for the message catalogue; one place so tests and screens agree on the wording. */
