@@ -2,8 +2,8 @@ import { CASE_ACTIVITY_STATE_LABELS, CASE_ACTIVITY_STATES, formatDate } from '@k
 import { Text } from '@mantine/core';
 import { useSession } from '../../../app/session/session-store';
 import type { Column, SelectFilter } from '../../../components/resource-table';
+import { StateBadge } from '../../../components/state-badge';
 import type { Activity } from '../api/activities';
-import { StateBadge } from './state-badge';
 
 /** The columns of an activity list; `since` heads the last-update column. */
 export const activityColumns = (since: string): Column<Activity>[] => [

@@ -17,9 +17,9 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
+import { StateBadge } from '../../../components/state-badge';
 import { caseActivities, outstandingActivities } from '../api/activities';
 import { useRights } from '../components/rights';
-import { StateBadge } from '../components/state-badge';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
 const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {

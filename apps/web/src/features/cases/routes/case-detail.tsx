@@ -15,10 +15,10 @@ import {
 import { Link, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { CopyButton } from '../../../components/copy-button';
+import { StateBadge } from '../../../components/state-badge';
 import { caseDetails } from '../api/cases';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
-import { StateBadge } from '../components/state-badge';
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (

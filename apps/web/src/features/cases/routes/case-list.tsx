@@ -16,10 +16,10 @@ import {
 import { Link, useSearchParams } from 'react-router';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
 import { href } from '../../../app/paths';
+import { StateBadge } from '../../../components/state-badge';
 import { cases } from '../api/cases';
 import { CaseFilters, type CaseFilterValues } from '../components/case-filters';
 import { useRights } from '../components/rights';
-import { StateBadge } from '../components/state-badge';
 
 const PAGE_SIZE = 25;
 
