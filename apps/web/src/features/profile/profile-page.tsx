@@ -4,11 +4,9 @@ import { Badge, Button, Group, Paper, Stack, Switch, Text, TextInput, Title } fr
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { actionSuccessMessage, failureMessage } from '../../api/messages';
 import { href } from '../../app/paths';
-import { saveProfile, useProductProfile } from '../../app/session/profile';
-import { applyServerErrors } from '../../components/server-errors';
-import { notify } from '../../lib/notify';
+import { useProductProfile } from '../../app/session/profile';
+import { submitProfile } from './submit-profile';
 
 const schema = z.object({
   first_name: forenameSchema,
@@ -32,16 +30,9 @@ export default function ProfilePage() {
   });
   if (!profile) return null;
   const { errors, isSubmitting, isDirty } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    const r = await saveProfile(values);
-    if (r.ok) {
-      notify.success(actionSuccessMessage('update', 'profile'));
-      return;
-    }
-    applyServerErrors<Values>(r.data, ['first_name', 'last_name', 'job_title'], form.setError);
-    const message = failureMessage(r, { action: 'update', name: 'profile' });
-    if (message) notify.error(message);
-  });
+  const submit = form.handleSubmit((values) =>
+    submitProfile<Values>(values, ['first_name', 'last_name', 'job_title'], form.setError),
+  );
   return (
     <Stack gap="lg" maw={720}>
       <Title order={1}>Your profile</Title>

@@ -3,10 +3,8 @@ import { forenameSchema, middlenameSchema, surnameSchema } from '@kestrel/domain
 import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { actionSuccessMessage, failureMessage } from '../../api/messages';
-import { saveProfile, useSubjectProfile } from '../../app/session/profile';
-import { applyServerErrors } from '../../components/server-errors';
-import { notify } from '../../lib/notify';
+import { useSubjectProfile } from '../../app/session/profile';
+import { submitProfile } from './submit-profile';
 
 const schema = z.object({
   first_name: forenameSchema,
@@ -30,16 +28,9 @@ export default function SubjectProfilePage() {
   });
   if (!profile) return null;
   const { errors, isSubmitting, isDirty } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    const r = await saveProfile(values);
-    if (r.ok) {
-      notify.success(actionSuccessMessage('update', 'profile'));
-      return;
-    }
-    applyServerErrors<Values>(r.data, ['first_name', 'middlename', 'last_name'], form.setError);
-    const message = failureMessage(r, { action: 'update', name: 'profile' });
-    if (message) notify.error(message);
-  });
+  const submit = form.handleSubmit((values) =>
+    submitProfile<Values>(values, ['first_name', 'middlename', 'last_name'], form.setError),
+  );
   return (
     <Stack gap="lg" maw={720}>
       <Title order={1}>Your profile</Title>

@@ -1,0 +1,24 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { actionSuccessMessage, failureMessage } from '../../api/messages';
+import { type ProfileChanges, saveProfile } from '../../app/session/profile';
+import { applyServerErrors } from '../../components/server-errors';
+import { notify } from '../../lib/notify';
+
+/**
+ * Saves the user's own profile and reports it the catalogue's way: a success toast, or the
+ * server's field errors on the named inputs plus an error toast.
+ */
+export async function submitProfile<T extends FieldValues>(
+  changes: ProfileChanges,
+  fields: readonly Path<T>[],
+  setError: UseFormSetError<T>,
+): Promise<void> {
+  const r = await saveProfile(changes);
+  if (r.ok) {
+    notify.success(actionSuccessMessage('update', 'profile'));
+    return;
+  }
+  applyServerErrors<T>(r.data, fields, setError);
+  const message = failureMessage(r, { action: 'update', name: 'profile' });
+  if (message) notify.error(message);
+}
