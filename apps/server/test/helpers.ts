@@ -13,6 +13,7 @@ import {
   pgliteDatabase,
   type Tx,
 } from '../src/db/connection.js';
+import { createProductUser } from '../src/db/factories.js';
 import { discoverModules } from '../src/modules/discover.js';
 import { ManualClock } from '../src/platform/clock.js';
 import type { Mailer, MailMessage } from '../src/platform/mailer.js';
@@ -28,6 +29,12 @@ function adminUrl(url: string, database: string): string {
   const u = new URL(url);
   u.pathname = `/${database}`;
   return u.toString();
+}
+
+/** An administrator and a view-only user of one customer: `admin@{domain}`, `viewer@{domain}`. */
+export async function createAdminAndViewer(tx: Tx, customerId: number, domain = 'acme.test') {
+  await createProductUser(tx, { customerId, username: `admin@${domain}`, roles: ['admin'] });
+  await createProductUser(tx, { customerId, username: `viewer@${domain}`, roles: ['viewer'] });
 }
 
 /**

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createAdminAndViewer,
   createCase,
   createCustomer,
   createProcess,
-  createProductUser,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -40,16 +40,7 @@ beforeAll(async () => {
     const oc = await createCase(tx, { customerId: other });
     const [fa] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, oc.id));
     foreignActivity = fa?.id ?? 0;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'viewer@acme.test',
-      roles: ['viewer'],
-    });
+    await createAdminAndViewer(tx, acme);
   });
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');

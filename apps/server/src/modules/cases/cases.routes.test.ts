@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createAdminAndViewer,
   createCase,
   createCustomer,
   createFlag,
   createProcess,
-  createProductUser,
   createSubjectUser,
   login,
   type TestApp,
@@ -31,16 +31,7 @@ beforeAll(async () => {
   await t.owner(async (tx) => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     other = (await createCustomer(tx, { name: 'Other' })).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'viewer@acme.test',
-      roles: ['viewer'],
-    });
+    await createAdminAndViewer(tx, acme);
     care = (
       await createProcess(tx, {
         customerId: acme,

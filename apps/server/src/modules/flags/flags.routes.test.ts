@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createAdminAndViewer,
   createCase,
   createCustomer,
   createFlag,
-  createProductUser,
   createSubjectUser,
   login,
   type TestApp,
@@ -33,16 +33,7 @@ beforeAll(async () => {
     caseId = (await createCase(tx, { customerId: acme, subjectId: s.id })).id;
     await createFlag(tx, { customerId: acme, caseId, message: 'Gap in address history' });
     foreignFlag = (await createFlag(tx, { customerId: other })).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'viewer@acme.test',
-      roles: ['viewer'],
-    });
+    await createAdminAndViewer(tx, acme);
   });
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createAdminAndViewer,
   createCase,
   createCustomer,
   createProcess,
@@ -32,16 +33,7 @@ beforeAll(async () => {
     demo = (await createCustomer(tx, { name: 'Demo', demoMode: true })).id;
     const other = (await createCustomer(tx, { name: 'Other' })).id;
     foreign = (await createProcess(tx, { customerId: other, name: 'Theirs' })).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'viewer@acme.test',
-      roles: ['viewer'],
-    });
+    await createAdminAndViewer(tx, acme);
     await createProductUser(tx, {
       customerId: demo,
       username: 'admin@demo.test',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createAdminAndViewer,
   createCase,
   createCustomer,
   createFlag,
@@ -31,16 +32,7 @@ beforeAll(async () => {
     foreignSubject = (
       await createSubjectUser(tx, { customerId: plain, email: 'theirs@example.test' })
     ).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'viewer@acme.test',
-      roles: ['viewer'],
-    });
+    await createAdminAndViewer(tx, acme);
     await createProductUser(tx, {
       customerId: plain,
       username: 'admin@plain.test',
