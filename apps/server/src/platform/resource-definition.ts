@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Tx } from '../db/connection.js';
 import type { RouteAccess } from './access.js';
 import type { Actor } from './context.js';
+import type { JsonFields } from './json-sql.js';
 
 export type Operation = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'delete';
 
@@ -49,6 +50,11 @@ export interface ResourceDefinition<
    * merged into `present(row)`, in the same order as `rows`.
    */
   augment?: (ctx: ResourceContext, rows: Row<T>[]) => Promise<Record<string, unknown>[]>;
+  /**
+   * `present` as SQL (see json-sql.ts): list pages are then rendered to JSON by PostgreSQL.
+   * Must give exactly what `present` gives; not combined with `augment`.
+   */
+  presentSql?: JsonFields;
   /** Response schema of one object, for OpenAPI and serialisation. */
   output?: z.ZodType;
   repr?: (row: Row<T>) => string;

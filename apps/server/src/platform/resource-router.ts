@@ -1,12 +1,13 @@
 import { and, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
+import { jsonText, pageJson } from './json-sql.js';
 import { listQuerySchema, pageOf } from './pagination.js';
 import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
 import {
@@ -81,6 +82,8 @@ export function registerResource<
   const tag = def.contentType.split('.')[0] ?? 'resources';
   const one = def.output ?? z.record(z.string(), z.unknown());
   const repr = (row: Row<T>) => (def.repr ? def.repr(row) : '');
+  if (def.presentSql && def.augment) throw new Error(`${def.path}: presentSql with augment`);
+  const jsonFields = def.presentSql;
 
   async function fetchOne(ctx: ResourceContext, id: number, forUpdate = false): Promise<Row<T>> {
     const q = ctx.tx
@@ -112,7 +115,7 @@ export function registerResource<
         },
         config: { access: access('list') },
       },
-      async (request) => {
+      async (request, reply) => {
         const query = request.query as Record<string, unknown>;
         const { page, pageSize } = pageOf(request.query);
         const result = await run(
@@ -129,19 +132,41 @@ export function registerResource<
             // window would fetch every matching row from the heap to number them, while the
             // subquery can count from an index (index-only) and the page reads just its rows.
             const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
+            const order = orderBy(def, def.id, request.query.ordering);
+            const offset = (page - 1) * pageSize;
+            if (jsonFields) {
+              const texts = await ctx.tx
+                .select({ j: jsonText(jsonFields), n: sql<number>`${total}`.mapWith(Number) })
+                .from(table)
+                .where(where)
+                .orderBy(...order)
+                .limit(pageSize)
+                .offset(offset);
+              if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+              return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
+            }
             const rows = await ctx.tx
               .select({ ...columns, __total: sql<number>`${total}`.mapWith(Number) })
               .from(table)
               .where(where)
-              .orderBy(...orderBy(def, def.id, request.query.ordering))
+              .orderBy(...order)
               .limit(pageSize)
-              .offset((page - 1) * pageSize);
+              .offset(offset);
             if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
             const count = rows[0]?.__total ?? 0;
             return { count, results: await presentAll(ctx, rows as Row<T>[]) };
           },
           true,
         );
+        if (result.json !== undefined) {
+          // Already JSON: sent as it is, not parsed and serialised again.
+          const body = pageResponse(request, def.path, page, pageSize, result.count, []);
+          // The response schema types `send` as an object; this payload is its JSON text.
+          const raw: FastifyReply = reply;
+          return raw
+            .type('application/json; charset=utf-8')
+            .send(pageJson(body.count, body.next, body.previous, result.json));
+        }
         return pageResponse(request, def.path, page, pageSize, result.count, result.results);
       },
     );

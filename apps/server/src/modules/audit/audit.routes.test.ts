@@ -115,6 +115,42 @@ describe('/api/audit-actions/', () => {
     expect(junk.statusCode).toBe(404);
   });
 
+  it('renders list rows in SQL exactly as the retrieve presenter does', async () => {
+    // Awkward values: quotes, unicode, nested changes, null ids, sub-millisecond timestamps.
+    await t.owner((tx) =>
+      tx.insert(auditActions).values({
+        customerId: acme,
+        actorType: null,
+        actorId: null,
+        actorName: 'Zoë "Z" O\'Brien',
+        verb: 'updated',
+        contentType: 'subjects.subject',
+        objectId: null,
+        objectRepr: 'line\nbreak \\ back',
+        changes: { a: { from: null, to: [1, 'two', { x: true }] }, é: 1.5 },
+        createdAt: new Date('2026-03-04T05:06:07.891Z'),
+      }),
+    );
+    const a = await login(t.app, 'admin@acme.test');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/audit-actions/?page_size=100',
+      headers: a.headers,
+    });
+    expect(list.headers['content-type']).toMatch(/^application\/json/);
+    const rows: { id: number }[] = list.json().results;
+    expect(rows.length).toBeGreaterThan(3);
+    for (const row of rows) {
+      const one = await t.app.inject({
+        method: 'GET',
+        url: `/api/audit-actions/${row.id}/`,
+        headers: a.headers,
+      });
+      expect(row).toEqual(one.json());
+    }
+    expect(rows.some((r) => JSON.stringify(r).includes('2026-03-04T05:06:07.891Z'))).toBe(true);
+  });
+
   it('needs audit.view_auditaction (403), and is read-only (405/404 on writes)', async () => {
     const v = await login(t.app, 'viewer@acme.test');
     const res = await t.app.inject({

@@ -1,6 +1,7 @@
 import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isoTimestamp } from '../../platform/json-sql.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
 import { queryDate } from '../cases/tenant.js';
 import { auditActions } from './audit.table.js';
@@ -20,6 +21,21 @@ export const presentAuditAction = (a: Row) => ({
   changes: a.changes,
   created_at: a.createdAt.toISOString(),
 });
+
+/** presentAuditAction in SQL: PostgreSQL renders the list pages. */
+const presentAuditActionSql = {
+  id: auditActions.id,
+  customer: auditActions.customerId,
+  actor_type: auditActions.actorType,
+  actor: auditActions.actorId,
+  actor_name: auditActions.actorName,
+  verb: auditActions.verb,
+  content_type: auditActions.contentType,
+  object_id: auditActions.objectId,
+  object_repr: auditActions.objectRepr,
+  changes: auditActions.changes,
+  created_at: isoTimestamp(auditActions.createdAt),
+};
 
 const output = z.object({
   id: z.number(),
@@ -42,6 +58,7 @@ const common = {
   operations: ['list', 'retrieve'] as const,
   access: { read: { permissions: ['audit.view_auditaction' as const] } },
   present: presentAuditAction,
+  presentSql: presentAuditActionSql,
   output,
   filters: {
     verb: auditActions.verb,
