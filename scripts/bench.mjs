@@ -1,10 +1,12 @@
 // `npm run bench`: load benchmarks of the server on PostgreSQL and on PGlite.
 //
-// For each database the server runs in a child process (apps/server/bench/server.ts: migrate,
-// bulk-load, serve the app and a bare Fastify route on 127.0.0.1); this process is the load
-// generator (autocannon, 50 connections), so the two do not share one event loop. The
-// PostgreSQL database (kestrel_bench_<pid>) and the PGlite temp directory are removed at the end,
-// also on Ctrl-C; databases left by killed runs are dropped at the next start.
+// For each database a child process (apps/server/bench/server.ts) migrates and bulk-loads the
+// database, serves the app on 127.0.0.1 with a bare route added to it (the ceiling), and drives
+// the load itself (autocannon, 50 connections) in that same process: the ceiling and every
+// scenario run in the same process setup. This process prepares the databases, collects the
+// figures and prints the report. The PostgreSQL database (kestrel_bench_<pid>) and the PGlite
+// temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
+// at the next start.
 //
 // Options: --only=pg|pglite   --duration=<seconds per scenario, default 5>
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
@@ -13,9 +15,10 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { root } from './lib.mjs';
+import { ensureDependencies, root } from './lib.mjs';
+
+ensureDependencies();
+const { default: pg } = await import('pg');
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -145,26 +148,29 @@ function preparePglite() {
 
 // ------------------------------------------------------------------ server child
 
-function startServer(env) {
+function runChild(env) {
   return new Promise((resolve, reject) => {
     const c = fork(join(root, 'apps/server/bench/server.ts'), [], {
       cwd: join(root, 'apps/server'),
       execArgv: ['--conditions=kestrel-source', '--import', 'tsx'],
-      env: { ...process.env, ...env, TZ: 'UTC', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+      env: {
+        ...process.env,
+        ...env,
+        BENCH_DURATION: String(DURATION),
+        TZ: 'UTC',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child = c;
-    const timer = setTimeout(() => reject(new Error('server not ready after 10 minutes')), 600_000);
     c.on('message', (m) => {
       if (m?.type === 'log') log(m.text);
-      if (m?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(m);
-      }
+      if (m?.type === 'result') resolve(m);
+      if (m?.type === 'error') reject(new Error(m.text));
     });
     c.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${signal ?? code}) before it was ready`));
+      reject(new Error(`bench child exited (${signal ?? code}) before its figures`));
     });
   });
 }
@@ -186,190 +192,13 @@ async function stopServer() {
   child = null;
 }
 
-// ------------------------------------------------------------------ HTTP helpers
-
-function cookieOf(res) {
-  const all = res.headers.getSetCookie?.() ?? [];
-  for (const c of all) {
-    const m = /^kestrel_session=([^;]*)/.exec(c);
-    if (m) return `kestrel_session=${m[1]}`;
-  }
-  return null;
-}
-
-async function login(appUrl, username, password) {
-  const anon = await fetch(`${appUrl}/api/accounts/check-session/`);
-  const cookie0 = cookieOf(anon);
-  const { csrf_token: csrf0 } = await anon.json();
-  const res = await fetch(`${appUrl}/api/accounts/login/`, {
-    method: 'POST',
-    headers: { cookie: cookie0 ?? '', 'x-csrftoken': csrf0, 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${await res.text()}`);
-  const cookie = cookieOf(res) ?? cookie0;
-  const check = await fetch(`${appUrl}/api/accounts/check-session/`, { headers: { cookie } });
-  const body = await check.json();
-  if (body.authenticated !== true) throw new Error(`login ${username}: not authenticated after`);
-  return cookie;
-}
-
-/** One request before the load, so a wrong answer is an error rather than a fast figure. */
-async function verify(name, url, cookie, check) {
-  const res = await fetch(url, { headers: cookie ? { cookie } : {} });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${text.slice(0, 300)}`);
-  const problem = check(JSON.parse(text));
-  if (problem) throw new Error(`${name}: ${problem}`);
-}
-
-/**
- * One autocannon run. Connection i uses session i % n; `paths` (optional) gives each session's
- * own request paths (e.g. case ids of its tenant), cycled by the connection.
- */
-function load(url, cookies, duration, paths) {
-  return new Promise((resolve, reject) => {
-    let i = 0;
-    const setupClient = (client) => {
-      const n = i++;
-      const cookie = cookies[n % cookies.length];
-      const mine = paths?.[n % cookies.length];
-      if (mine?.length) {
-        const start = Math.floor(n / cookies.length) % mine.length;
-        const order = [...mine.slice(start), ...mine.slice(0, start)];
-        client.setRequests(order.map((path) => ({ method: 'GET', path, headers: { cookie } })));
-      } else {
-        client.setHeaders({ cookie });
-      }
-    };
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration,
-        timeout: 10,
-        setupClient: cookies.length ? setupClient : undefined,
-      },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    autocannon.track(instance, {
-      renderProgressBar: false,
-      renderResultsTable: false,
-      renderLatencyTable: false,
-    });
-  });
-}
-
-async function measure(name, url, cookies, paths) {
-  await load(url, cookies, WARMUP, paths);
-  const r = await load(url, cookies, DURATION, paths);
-  const failed = r.errors + r.timeouts + r.non2xx;
-  const figure = {
-    name,
-    rps: r.requests.average,
-    p99: r.latency.p99,
-    p50: r.latency.p50,
-    total: r.requests.total,
-    failed,
-  };
-  log(
-    `${name.padEnd(30)} ${Math.round(figure.rps).toString().padStart(6)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms` +
-      (failed ? `  (${failed} failed of ${r.requests.total})` : ''),
-  );
-  return figure;
-}
-
 // ------------------------------------------------------------------ one database
 
 async function benchOne(label, env) {
   console.log(`\n▶ ${label}`);
-  const ready = await startServer(env);
-  const { appUrl, bareUrl, users, password, cases } = ready;
-  const cookies = [];
-  for (const u of users) cookies.push(await login(appUrl, u.username, password));
-  log(`${cookies.length} sessions in ${new Set(users.map((u) => u.customerId)).size} tenants`);
-
-  const bare = {
-    name: 'bare route',
-    url: `${bareUrl}/bare`,
-    cookies: [],
-    check: (b) => (b.ok === true ? null : 'not ok'),
-  };
-  const scenarios = [
-    {
-      name: 'check-session',
-      url: `${appUrl}/api/accounts/check-session/`,
-      cookies,
-      check: (b) => (b.authenticated === true ? null : 'not authenticated'),
-    },
-    {
-      name: 'audit list',
-      url: `${appUrl}/api/audit-actions/?page_size=25`,
-      cookies,
-      check: (b) =>
-        b.results?.length === 25 && b.count >= 1000
-          ? null
-          : `count ${b.count}, ${b.results?.length} rows`,
-    },
-  ];
-  const gaps = [];
-  if (cases?.available) {
-    const page = (b) => (b.results?.length > 0 ? null : `no rows (count ${b.count})`);
-    const list = `${appUrl}/api/cases/?page_size=25`;
-    scenarios.push(
-      { name: 'case list', url: list, cookies, check: page, optional: true },
-      {
-        name: 'case list filtered',
-        url: `${list}&state=${encodeURIComponent(cases.state)}`,
-        cookies,
-        check: page,
-        optional: true,
-      },
-      {
-        name: 'case search',
-        url: `${list}&search=${encodeURIComponent(cases.search)}`,
-        cookies,
-        check: page,
-        optional: true,
-      },
-    );
-    const paths = users.map((u) =>
-      (cases.detailIds[String(u.customerId)] ?? []).map((id) => `/api/cases/${id}/`),
-    );
-    if (paths.every((p) => p.length > 0)) {
-      scenarios.push({
-        name: 'case detail',
-        url: `${appUrl}${paths[0][0]}`,
-        cookies,
-        paths,
-        check: (b) =>
-          b.id && Array.isArray(b.case_activities) ? null : 'no id or case_activities',
-        optional: true,
-      });
-    } else gaps.push('case detail: no open cases in the logged-in tenants');
-  } else {
-    gaps.push(`cases: ${cases?.reason ?? 'not available'}`);
-  }
-
-  // Each scenario runs right after its own bare-route ceiling: the machine is shared, so a
-  // ceiling measured minutes earlier would compare different conditions.
-  const figures = [];
-  await verify(bare.name, bare.url, null, bare.check);
-  for (const s of scenarios) {
-    try {
-      await verify(s.name, s.url, s.cookies[0], s.check);
-    } catch (err) {
-      // The cases module may still be under construction: report the gap, measure the rest.
-      if (!s.optional) throw err;
-      gaps.push(err.message.slice(0, 160));
-      log(`${s.name}: not measured (${err.message.slice(0, 120)})`);
-      continue;
-    }
-    const ceiling = await measure(`  ceiling`, bare.url, []);
-    figures.push({ ...(await measure(s.name, s.url, s.cookies, s.paths)), ceiling });
-  }
+  const result = await runChild(env);
   await stopServer();
-  return { label, figures, gaps };
+  return { label, figures: result.figures, gaps: result.gaps, info: result.info };
 }
 
 // ------------------------------------------------------------------ report
@@ -427,12 +256,20 @@ function report(runs) {
   const line = (r) =>
     r.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   console.log(
-    `\nResults (${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up; each scenario next to a` +
-      ' bare-route ceiling measured just before it; targets apply on PostgreSQL)',
+    `\nResults (${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, load generated` +
+      ' in the server process; each scenario next to the ceiling, a bare route of the same app,' +
+      ' measured just before it; targets apply on PostgreSQL)',
   );
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
+  for (const run of runs) {
+    for (const f of run.info ?? []) {
+      console.log(
+        `(${run.label}, for information: ${f.name}, no plugins, same process: ${Math.round(f.rps)} req/s, p99 ${f.p99} ms)`,
+      );
+    }
+  }
   return pgFailed;
 }
 

@@ -1,7 +1,8 @@
-// The server side of `npm run bench` (scripts/bench.mjs forks it with an IPC channel):
-// opens the database it is told (BENCH_DB=pg with BENCH_DATABASE_URL, or BENCH_DB=pglite with
-// BENCH_DATA_DIR), migrates, bulk-loads the bench data, then serves the full app and a bare
-// Fastify route (the ceiling) on loopback ports, and reports them to the parent.
+// One database's part of `npm run bench` (scripts/bench.mjs forks it with an IPC channel): opens
+// the database it is told (BENCH_DB=pg with BENCH_DATABASE_URL, or BENCH_DB=pglite with
+// BENCH_DATA_DIR), migrates, bulk-loads the bench data, serves the app on a loopback port with a
+// bare route added to it (the ceiling), then drives the load itself, in this same process, and
+// sends the figures to the parent.
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import {
@@ -12,15 +13,24 @@ import {
   pgliteDatabase,
 } from '../src/db/connection.js';
 import { migrateDatabase } from '../src/db/migrate.js';
+import { type Figure, login, measure, verify } from './load.js';
 import { analyze, BENCH_PASSWORD, seedPlatform, seedUsers } from './seed.js';
 import { seedCases } from './seed-cases.js';
 
 const HOST = '127.0.0.1';
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const WARMUP = 2;
 
-function send(message: Record<string, unknown>): void {
+type Message =
+  | { type: 'log'; text: string }
+  | { type: 'result'; figures: (Figure & { ceiling: Figure })[]; gaps: string[]; info: Figure[] }
+  | { type: 'error'; text: string };
+
+function send(message: Message): void {
   if (process.send) process.send(message);
   else process.stdout.write(`${JSON.stringify(message)}\n`);
 }
+const log = (text: string) => send({ type: 'log', text });
 
 async function openBenchDatabase(): Promise<Database> {
   const kind = process.env.BENCH_DB;
@@ -42,9 +52,27 @@ async function openBenchDatabase(): Promise<Database> {
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const t0 = performance.now();
   const out = await fn();
-  send({ type: 'log', text: `${label} (${((performance.now() - t0) / 1000).toFixed(1)} s)` });
+  log(`${label} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   return out;
 }
+
+const portOf = (f: { server: { address(): unknown } }) => {
+  const a = f.server.address();
+  return a && typeof a === 'object' && 'port' in a ? Number(a.port) : 0;
+};
+
+const fmt = (f: Figure) =>
+  `${f.name.padEnd(30)} ${Math.round(f.rps).toString().padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
+  (f.failed ? `  (${f.failed} failed of ${f.total})` : '');
+
+interface Scenario {
+  name: string;
+  url: string;
+  check: (body: Record<string, unknown>) => string | null;
+  paths?: string[][];
+}
+
+const rowsOf = (b: Record<string, unknown>) => (Array.isArray(b.results) ? b.results.length : 0);
 
 const db = await openBenchDatabase();
 await timed('migrated', () => migrateDatabase(db));
@@ -58,15 +86,93 @@ const app = await buildApp({
   logger: false,
   config: { logLevel: 'silent', housekeepingMs: 0, webDist: null, publicUrl: `http://${HOST}` },
 });
+// The ceiling: a bare route in the same process setup as the app (the same Fastify instance with
+// its plugins and global hooks: cookies, helmet headers, request id, access check), doing nothing.
+app.get('/bench/bare/', { config: { access: { audience: 'public' } } }, async () => ({ ok: true }));
 await app.listen({ host: HOST, port: 0 });
-const bare = Fastify({ logger: false });
-bare.get('/bare', async () => ({ ok: true }));
-await bare.listen({ host: HOST, port: 0 });
+// For information only: a bare route of a Fastify instance with no plugins at all.
+const plain = Fastify({ logger: false });
+plain.get('/bare', async () => ({ ok: true }));
+await plain.listen({ host: HOST, port: 0 });
 
-const portOf = (f: { server: { address(): unknown } }) => {
-  const a = f.server.address();
-  return a && typeof a === 'object' && 'port' in a ? Number(a.port) : 0;
-};
+const appUrl = `http://${HOST}:${portOf(app)}`;
+
+async function run(): Promise<void> {
+  const cookies: string[] = [];
+  for (const u of users) cookies.push(await login(appUrl, u.username, BENCH_PASSWORD));
+  log(`${cookies.length} sessions in ${new Set(users.map((u) => u.customerId)).size} tenants`);
+
+  const bare: Scenario = {
+    name: 'bare route (ceiling)',
+    url: `${appUrl}/bench/bare/`,
+    check: (b) => (b.ok === true ? null : 'not ok'),
+  };
+  const scenarios: Scenario[] = [
+    {
+      name: 'check-session',
+      url: `${appUrl}/api/accounts/check-session/`,
+      check: (b) => (b.authenticated === true ? null : 'not authenticated'),
+    },
+    {
+      name: 'audit list',
+      url: `${appUrl}/api/audit-actions/?page_size=25`,
+      check: (b) =>
+        rowsOf(b) === 25 && Number(b.count) >= 1000 ? null : `count ${b.count}, ${rowsOf(b)} rows`,
+    },
+  ];
+  const gaps: string[] = [];
+  if (cases.available) {
+    const page = (b: Record<string, unknown>) =>
+      rowsOf(b) > 0 ? null : `no rows (count ${b.count})`;
+    const list = `${appUrl}/api/cases/?page_size=25`;
+    scenarios.push(
+      { name: 'case list', url: list, check: page },
+      {
+        name: 'case list filtered',
+        url: `${list}&state=${encodeURIComponent(cases.state)}`,
+        check: page,
+      },
+      {
+        name: 'case search',
+        url: `${list}&search=${encodeURIComponent(cases.search)}`,
+        check: page,
+      },
+    );
+    const paths = users.map((u) =>
+      (cases.detailIds[String(u.customerId)] ?? []).map((id) => `/api/cases/${id}/`),
+    );
+    const first = paths[0]?.[0];
+    if (first && paths.every((p) => p.length > 0)) {
+      scenarios.push({
+        name: 'case detail',
+        url: `${appUrl}${first}`,
+        paths,
+        check: (b) =>
+          b.id && Array.isArray(b.case_activities) ? null : 'no id or case_activities',
+      });
+    } else gaps.push('case detail: no open cases in the logged-in tenants');
+  } else {
+    gaps.push(`cases: ${cases.reason}`);
+  }
+
+  const opts = { warmup: WARMUP, duration: DURATION };
+  const info: Figure[] = [];
+  info.push(await measure('plain Fastify route', `http://${HOST}:${portOf(plain)}/bare`, [], opts));
+  log(fmt(info[0] as Figure));
+  await verify(bare.name, bare.url, undefined, bare.check);
+  // Each scenario runs right after its own ceiling: the machine is shared, so a ceiling measured
+  // minutes earlier would compare different conditions.
+  const figures: (Figure & { ceiling: Figure })[] = [];
+  for (const s of scenarios) {
+    await verify(s.name, s.url, cookies[0], s.check);
+    const ceiling = await measure('  ceiling', bare.url, [], opts);
+    log(fmt(ceiling));
+    const figure = await measure(s.name, s.url, cookies, { ...opts, paths: s.paths });
+    log(fmt(figure));
+    figures.push({ ...figure, ceiling });
+  }
+  send({ type: 'result', figures, gaps, info });
+}
 
 let closing = false;
 async function shutdown(code: number) {
@@ -75,7 +181,7 @@ async function shutdown(code: number) {
   const force = setTimeout(() => process.exit(code || 1), 10_000);
   force.unref();
   try {
-    await bare.close();
+    await plain.close();
     await app.close();
     await db.close();
   } finally {
@@ -89,11 +195,9 @@ process.on('disconnect', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 process.on('SIGINT', () => void shutdown(0));
 
-send({
-  type: 'ready',
-  appUrl: `http://${HOST}:${portOf(app)}`,
-  bareUrl: `http://${HOST}:${portOf(bare)}`,
-  password: BENCH_PASSWORD,
-  users,
-  cases,
-});
+try {
+  await run();
+} catch (err) {
+  send({ type: 'error', text: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+}
+if (!process.send) await shutdown(0);
