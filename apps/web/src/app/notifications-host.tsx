@@ -1,6 +1,7 @@
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
+/** Bottom right: at the top, toasts covered the header's customer name and account menu. */
 export default function NotificationsHost() {
-  return <Notifications position="top-right" limit={4} />;
+  return <Notifications position="bottom-right" limit={4} />;
 }
