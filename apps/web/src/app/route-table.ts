@@ -88,6 +88,12 @@ const ws = {
   auditLog: () => import('../features/audit/routes/audit-log'),
 } satisfies Record<string, Loader>;
 
+// Operations screens.
+const opsScreens = {
+  outbox: () => import('../features/outbox/routes/outbox-list'),
+  outboxEmail: () => import('../features/outbox/routes/outbox-detail'),
+} satisfies Record<string, Loader>;
+
 const lmsView = need('lms_licences.view_licence');
 const defView = need('lms_definitions.view_definition');
 const defChange = need('lms_definitions.change_definition');
@@ -105,6 +111,7 @@ const ops = need('customers.ops_access');
 const opsCustomers = need('customers.ops_access', 'customers.view_all_customers');
 const opsCustomerEdit = need('customers.ops_access', 'customers.change_customer');
 const opsPricebooks = need('customers.ops_access', 'pricebooks.view_pricebook');
+const opsOutbox = need('customers.ops_access', 'outbox.view_email');
 
 export const ROUTES: readonly RouteDef[] = [
   // Public
@@ -629,6 +636,8 @@ export const ROUTES: readonly RouteDef[] = [
     coming,
     need('customers.ops_access', 'payments.view_all_product_payments'),
   ),
+  r('ops:outbox', '/ops/outbox', 'ops', 'Outbox', opsScreens.outbox, opsOutbox),
+  r('ops:outbox-email', '/ops/outbox/:id', 'ops', 'Email', opsScreens.outboxEmail, opsOutbox),
 
   // Subjects
   r('s:dashboard', '/s/dashboard', 'subject', 'Your checks'),

@@ -29,6 +29,10 @@ const OPS_NAV: NavSection[] = [
       { route: 'ops:product-payments', label: 'Product payments', icon: 'card' },
     ],
   },
+  {
+    title: 'Developer',
+    items: [{ route: 'ops:outbox', label: 'Outbox', icon: 'file' }],
+  },
 ];
 
 /** Layout for operations staff. */
