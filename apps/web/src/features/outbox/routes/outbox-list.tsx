@@ -1,4 +1,4 @@
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
@@ -23,17 +23,17 @@ export default function OutboxList() {
   const refresh = () => client.invalidateQueries({ queryKey: outboxEmails.key });
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Title order={1}>Outbox</Title>
-        <Text c="dimmed">
-          Every email the server sent while SMTP is not configured, newest first.
-        </Text>
-      </Stack>
-      <div>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={4}>
+          <Title order={1}>Outbox</Title>
+          <Text c="dimmed">
+            Every email the server sent while SMTP is not configured, newest first.
+          </Text>
+        </Stack>
         <Button variant="default" size="sm" onClick={refresh} loading={first.isFetching}>
           Refresh
         </Button>
-      </div>
+      </Group>
       {empty ? (
         <Paper withBorder radius="lg" p="xl" data-testid="outbox-empty">
           <Text ta="center" fw={600}>
@@ -63,7 +63,7 @@ export default function OutboxList() {
               key: 'to',
               header: 'To',
               render: (m) => (
-                <Text size="sm" component="span" style={{ overflowWrap: 'anywhere' }}>
+                <Text size="sm" component="span" style={{ whiteSpace: 'nowrap' }}>
                   {m.to}
                 </Text>
               ),
