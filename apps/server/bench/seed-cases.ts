@@ -135,11 +135,15 @@ export async function seedCases(db: Database, customerIds: number[]): Promise<Ca
         cross join (select id, (row_number() over (order by id) - 1)::int as pos
                       from activity_types order by id limit ${ACTIVITIES_PER_CASE}) a;
 
-    insert into subject_users (customer_id, id, email, first_name, last_name, dob, phone_number,
-                               terms_agreed_at)
-      select t.id, s, lower(x.fn || '.' || x.ln || '.' || s || '@example.test'), x.fn, x.ln,
-             date '1960-01-01' + (s % 15000), '+447700900' || lpad((s % 1000)::text, 3, '0'),
-             now()
+    -- one login per person (subjects link to it), then each customer's record of the person
+    insert into subject_users (id, email, first_name, last_name, terms_agreed_at)
+      select s, 'person.' || s || '@example.test', 'Person', 'Number ' || s, now()
+        from generate_series(1, ${SUBJECTS_PER_TENANT * T}) s;
+
+    insert into subjects (customer_id, id, user_id, email, first_name, last_name, dob,
+                          phone_number)
+      select t.id, s, s, lower(x.fn || '.' || x.ln || '.' || s || '@example.test'), x.fn, x.ln,
+             date '1960-01-01' + (s % 15000), '+447700900' || lpad((s % 1000)::text, 3, '0')
         from generate_series(1, ${SUBJECTS_PER_TENANT * T}) s
         join bench_tenants t on t.n = (s - 1) % ${T}
         cross join lateral (
@@ -192,6 +196,7 @@ export async function seedCases(db: Database, customerIds: number[]): Promise<Ca
 
     select setval(pg_get_serial_sequence('processes', 'id'), (select max(id) from processes));
     select setval(pg_get_serial_sequence('subject_users', 'id'), (select max(id) from subject_users));
+    select setval(pg_get_serial_sequence('subjects', 'id'), (select max(id) from subjects));
     select setval(pg_get_serial_sequence('cases', 'id'), (select max(id) from cases));
     select setval(pg_get_serial_sequence('case_activities', 'id'),
                   (select max(id) from case_activities));

@@ -14,6 +14,7 @@ import { caseActivities, cases } from '../modules/cases/cases.table.js';
 import { customerEntitlements, customers } from '../modules/customers/customers.table.js';
 import { flags } from '../modules/flags/flags.table.js';
 import { processes, processRequirements } from '../modules/processes/processes.table.js';
+import { subjects } from '../modules/subjects/subjects.table.js';
 import {
   productUserRoles,
   productUsers,
@@ -155,28 +156,43 @@ export interface SubjectUserInput {
   termsAgreedAt?: Date | null;
 }
 
+/**
+ * A person held by a customer: the person's login (subject_users, found by email or created) and
+ * the customer's record of them (subjects). Returns the record, with `userId` the login's id.
+ */
 export async function createSubjectUser(tx: Tx, input: SubjectUserInput = {}) {
   const customerId = input.customerId ?? (await createCustomer(tx)).id;
   const email = (input.email ?? `subject-${next()}@example.test`).toLowerCase();
-  const [s] = await tx
+  const details = {
+    firstName: input.firstName ?? 'Sam',
+    lastName: input.lastName ?? 'Subject',
+    middlename: input.middlename ?? '',
+    dob: input.dob === undefined ? '1990-04-12' : input.dob,
+    phoneNumber: input.phoneNumber ?? '+447700900123',
+  };
+  const [created] = await tx
     .insert(subjectUsers)
     .values({
-      customerId,
       email,
-      firstName: input.firstName ?? 'Sam',
-      lastName: input.lastName ?? 'Subject',
-      middlename: input.middlename ?? '',
-      dob: input.dob === undefined ? '1990-04-12' : input.dob,
-      phoneNumber: input.phoneNumber ?? '+447700900123',
+      ...details,
       termsAgreedAt: input.termsAgreedAt === undefined ? new Date() : input.termsAgreedAt,
       passwordHash:
         input.password === null
           ? null
           : await cachedHash(input.password ?? 'kestrel-test-password'),
     })
+    .onConflictDoNothing()
+    .returning();
+  const login =
+    created ??
+    (await tx.select().from(subjectUsers).where(sql`lower(${subjectUsers.email}) = ${email}`))[0];
+  if (!login) throw new Error('subject login insert returned nothing');
+  const [s] = await tx
+    .insert(subjects)
+    .values({ customerId, userId: login.id, email, ...details })
     .returning();
   if (!s) throw new Error('subject insert returned nothing');
-  return s;
+  return { ...s, hasAccount: login.passwordHash !== null, login };
 }
 
 // ------------------------------------------------------------------ customer workspace

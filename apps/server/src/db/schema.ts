@@ -9,4 +9,5 @@ export * from '../modules/flags/flags.table.js';
 export * from '../modules/maintenance/maintenance.table.js';
 export * from '../modules/outbox/outbox.table.js';
 export * from '../modules/processes/processes.table.js';
+export * from '../modules/subjects/subjects.table.js';
 export * from '../modules/users/users.table.js';

@@ -16,12 +16,17 @@ const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
  *
  * Three roles, none a superuser or BYPASSRLS, none owning a table:
  * - kestrel_app sees rows where customer_id = current_setting('app.customer_id');
- * - kestrel_subject (a subject user's requests) additionally sees only its own rows: in a table
- *   with `subject_id`, rows of that subject; in a table with `case_id` (once `cases` exists),
- *   rows of the subject's cases; in subject_users, its own row; audit_actions insert-only;
- *   other tenant tables as kestrel_app;
+ * - kestrel_subject (a subject user's requests; app.subject_id is its login, subject_users.id)
+ *   additionally sees only its own rows: in subjects, the records linked to its login; in a
+ *   table with `subject_id`, rows of those records; in a table with `case_id` (once `cases`
+ *   exists), rows of their cases; audit_actions insert-only; other tenant tables as kestrel_app;
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
+ *
+ * subject_users (logins, one per email) has no customer: kestrel_app reads only the logins its
+ * tenant's subjects link to, kestrel_subject its own, kestrel_ops all. RLS is enabled but not
+ * forced, so kestrel_subject_login(), SECURITY DEFINER and owned by the migrating role, can
+ * find or create the login of an email without letting a tenant read any other.
  */
 export const securitySql = `
 DO $$ BEGIN
@@ -69,7 +74,9 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
   SELECT EXISTS (SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
     JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relname = 'cases' AND a.attname = 'subject_id'
-      AND NOT a.attisdropped) INTO has_cases;
+      AND NOT a.attisdropped)
+    AND EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relname = 'subjects') INTO has_cases;
   FOR t IN SELECT c.relname,
              EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
                      AND x.attname = 'subject_id' AND NOT x.attisdropped) AS has_subject,
@@ -92,16 +99,18 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
       -- subjects' actions are recorded, but subjects never read the customer's history
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (false) WITH CHECK (%s)',
         t.relname, tenant);
-    ELSIF t.relname = 'subject_users' THEN
-      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND id = %s) WITH CHECK (%s AND id = %s)',
+    ELSIF t.relname = 'subjects' THEN
+      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND user_id = %s) WITH CHECK (%s AND user_id = %s)',
         t.relname, tenant, own, tenant, own);
     ELSIF t.has_subject THEN
-      EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s AND subject_id = %s) WITH CHECK (%s AND subject_id = %s)',
+      EXECUTE format($p$CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE}
+        USING (%s AND subject_id IN (SELECT id FROM subjects WHERE user_id = %s))
+        WITH CHECK (%s AND subject_id IN (SELECT id FROM subjects WHERE user_id = %s))$p$,
         t.relname, tenant, own, tenant, own);
     ELSIF t.has_case AND has_cases THEN
       EXECUTE format($p$CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE}
-        USING (%s AND case_id IN (SELECT id FROM cases WHERE subject_id = %s))
-        WITH CHECK (%s AND case_id IN (SELECT id FROM cases WHERE subject_id = %s))$p$,
+        USING (%s AND case_id IN (SELECT c.id FROM cases c JOIN subjects s ON s.id = c.subject_id WHERE s.user_id = %s))
+        WITH CHECK (%s AND case_id IN (SELECT c.id FROM cases c JOIN subjects s ON s.id = c.subject_id WHERE s.user_id = %s))$p$,
         t.relname, tenant, own, tenant, own);
     ELSE
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (%s) WITH CHECK (%s)',
@@ -109,6 +118,38 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
     END IF;
   END LOOP;
 END $$;
+
+ALTER TABLE subject_users ENABLE ROW LEVEL SECURITY;
+ALTER TABLE subject_users NO FORCE ROW LEVEL SECURITY;
+DROP POLICY IF EXISTS tenant_isolation ON subject_users;
+DROP POLICY IF EXISTS linked ON subject_users;
+DROP POLICY IF EXISTS cross_tenant ON subject_users;
+DROP POLICY IF EXISTS subject_own ON subject_users;
+CREATE POLICY linked ON subject_users FOR SELECT TO ${APP_ROLE}
+  USING (id IN (SELECT user_id FROM subjects));
+CREATE POLICY cross_tenant ON subject_users TO ${OPS_ROLE} USING (true) WITH CHECK (true);
+CREATE POLICY subject_own ON subject_users TO ${SUBJECT_ROLE}
+  USING (id = nullif(current_setting('app.subject_id', true), '')::integer)
+  WITH CHECK (id = nullif(current_setting('app.subject_id', true), '')::integer);
+
+-- The login of an email, created (with the first customer's details) when there is none yet.
+CREATE OR REPLACE FUNCTION kestrel_subject_login(p_email text, p_first text, p_middle text,
+    p_last text, p_dob date, p_phone text)
+  RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $f$
+DECLARE uid integer;
+BEGIN
+  INSERT INTO subject_users (email, first_name, middlename, last_name, dob, phone_number, terms_agreed_at)
+    VALUES (lower(p_email), coalesce(p_first, ''), coalesce(p_middle, ''), coalesce(p_last, ''),
+            p_dob, coalesce(p_phone, ''), NULL)
+    ON CONFLICT ((lower(email))) DO NOTHING
+    RETURNING id INTO uid;
+  IF uid IS NULL THEN
+    SELECT id INTO uid FROM subject_users WHERE lower(email) = lower(p_email);
+  END IF;
+  RETURN uid;
+END $f$;
+REVOKE ALL ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) TO ${APP_ROLE}, ${OPS_ROLE};
 
 ALTER TABLE customers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE customers FORCE ROW LEVEL SECURITY;

@@ -7,6 +7,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { flags } from '../modules/flags/flags.table.js';
+import { subjects } from '../modules/subjects/subjects.table.js';
 import { subjectUsers } from '../modules/users/users.table.js';
 import { securitySql } from './security.js';
 
@@ -156,11 +157,15 @@ describe('row-level security', () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 
-  it('a subject sees only its own rows: subject_users and any table with subject_id', async () => {
-    const [s1, s2] = await t.owner(async (tx) => [
-      await createSubjectUser(tx, { customerId: a }),
-      await createSubjectUser(tx, { customerId: a }),
-    ]);
+  it('a subject sees only its own rows: its login, its records and any table with subject_id', async () => {
+    const [s1, s2, s1b] = await t.owner(async (tx) => {
+      const one = await createSubjectUser(tx, { customerId: a });
+      const two = await createSubjectUser(tx, { customerId: a });
+      // the same person held by the other customer: one login, two records
+      const again = await createSubjectUser(tx, { customerId: b, email: one.email });
+      return [one, two, again];
+    });
+    if (!s1b || s1b.userId !== s1?.userId) throw new Error('one login per email');
     if (!s1 || !s2) throw new Error('fixture');
     await t.db.ownerExec(`
       CREATE TABLE test_subject_docs (customer_id integer NOT NULL, id serial, subject_id integer,
@@ -168,13 +173,24 @@ describe('row-level security', () => {
       INSERT INTO test_subject_docs (customer_id, subject_id) VALUES
         (${a}, ${s1.id}), (${a}, ${s1.id}), (${a}, ${s2.id}), (${b}, ${s1.id});`);
     await t.db.ownerExec(securitySql);
-    const as = (subjectId: number) => ({ scope: 'tenant' as const, customerId: a, subjectId });
-    const docs = await t.db.transaction(as(s1.id), (tx) =>
+    const as = (s: { userId: number }) => ({
+      scope: 'tenant' as const,
+      customerId: a,
+      subjectId: s.userId,
+    });
+    const docs = await t.db.transaction(as(s1), (tx) =>
       tx.execute<{ subject_id: number }>(sql`select subject_id from test_subject_docs`),
     );
     expect(docs.map((d) => d.subject_id)).toEqual([s1.id, s1.id]);
-    const people = await t.db.transaction(as(s2.id), (tx) => tx.select().from(subjectUsers));
-    expect(people.map((p) => p.id)).toEqual([s2.id]);
+    const people = await t.db.transaction(as(s2), (tx) => tx.select().from(subjectUsers));
+    expect(people.map((p) => p.id)).toEqual([s2.userId]);
+    const records = await t.db.transaction(as(s1), (tx) => tx.select().from(subjects));
+    expect(records.map((r) => r.id)).toEqual([s1.id]);
+    // staff see the logins of their own subjects only: not another customer's person
+    const logins = await t.db.transaction({ scope: 'tenant', customerId: b }, (tx) =>
+      tx.select().from(subjectUsers),
+    );
+    expect(logins.map((p) => p.id)).toEqual([s1.userId]);
     // staff of the customer see all of them
     const staff = await t.db.transaction({ scope: 'tenant', customerId: a }, (tx) =>
       tx.execute<{ n: number }>(sql`select count(*)::int as n from test_subject_docs`),
@@ -182,7 +198,7 @@ describe('row-level security', () => {
     expect(staff[0]?.n).toBe(3);
     expect(
       await failure(
-        t.db.transaction(as(s1.id), (tx) =>
+        t.db.transaction(as(s1), (tx) =>
           tx.execute(
             sql`insert into test_subject_docs (customer_id, subject_id) values (${a}, ${s2.id})`,
           ),
@@ -190,10 +206,10 @@ describe('row-level security', () => {
       ),
     ).toMatch(/row-level security/);
     // subjects' actions are audited, but they cannot read the customer's audit history
-    await t.db.transaction(as(s1.id), (tx) =>
+    await t.db.transaction(as(s1), (tx) =>
       tx.execute(sql`insert into audit_actions (customer_id, verb) values (${a}, 'updated')`),
     );
-    const history = await t.db.transaction(as(s1.id), (tx) =>
+    const history = await t.db.transaction(as(s1), (tx) =>
       tx.execute<{ n: number }>(sql`select count(*)::int as n from audit_actions`),
     );
     expect(history[0]?.n).toBe(0);

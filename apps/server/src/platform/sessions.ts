@@ -109,7 +109,8 @@ export class SessionStore {
       { scope: 'all', customerId: null },
       `select s.id, s.csrf_token, s.user_type, s.user_id, s.customer_id, s.created_at,
          s.last_seen_at, s.authenticated_at,
-         coalesce(pu.customer_id, su.customer_id) as home_customer_id,
+         -- a subject's home is the customer its session was opened for (it may be held by several)
+         coalesce(pu.customer_id, case when su.id is not null then s.customer_id end) as home_customer_id,
          coalesce(pu.username, su.email) as username,
          trim(coalesce(pu.first_name, su.first_name, '') || ' ' || coalesce(pu.last_name, su.last_name, '')) as name,
          coalesce(pu.is_active, su.is_active) as is_active,

@@ -436,12 +436,12 @@ describe('POST /api/accounts/registration/', () => {
 describe('POST /api/user/claim-account/', () => {
   it('lets an invited subject set a password and logs it in', async () => {
     const { claimInvitation } = await import('./accounts.service.js');
-    const { subjectUsers } = await import('../users/users.table.js');
+    const { subjects } = await import('../subjects/subjects.table.js');
     const mail = await t.owner(async (tx) => {
       const [s] = await tx
         .select()
-        .from(subjectUsers)
-        .where(eq(subjectUsers.email, 'unclaimed@example.test'));
+        .from(subjects)
+        .where(eq(subjects.email, 'unclaimed@example.test'));
       if (!s) throw new Error('fixture');
       return claimInvitation(tx, t.app.deps, s, 'Acme');
     });

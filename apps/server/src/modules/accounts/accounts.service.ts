@@ -29,10 +29,6 @@ export interface LoggedIn {
 
 const all = { scope: 'all', customerId: null } as const;
 
-function candidateCustomer(c: LoginCandidate): number | null {
-  return c.row.customerId;
-}
-
 function actorFor(base: Actor, c: LoginCandidate | null): Actor {
   if (!c) return base;
   return {
@@ -40,7 +36,7 @@ function actorFor(base: Actor, c: LoginCandidate | null): Actor {
     type: c.type,
     id: c.row.id,
     name: c.type === 'ProductUser' ? c.row.username : c.row.email,
-    customerId: c.row.customerId,
+    customerId: c.customerId,
   };
 }
 
@@ -62,7 +58,7 @@ export async function authenticate(
       recordAudit(tx, actorFor(actor, active), {
         verb,
         objectRepr: input.username.slice(0, 200),
-        customerId: active ? candidateCustomer(active) : null,
+        customerId: active ? active.customerId : null,
       }),
     );
     throw new NotAuthenticatedError(INVALID_LOGIN);
@@ -79,7 +75,7 @@ export async function authenticate(
   return {
     type: active.type,
     id: active.row.id,
-    customerId: candidateCustomer(active),
+    customerId: active.customerId,
     name: active.type === 'ProductUser' ? active.row.username : active.row.email,
   };
 }
@@ -163,13 +159,13 @@ export async function requestPasswordReset(
       purpose: 'reset',
       type: c.type,
       id: c.row.id,
-      customerId: c.row.customerId,
+      customerId: c.customerId,
       ttlMs: RESET_TTL_MS,
     });
     await recordAudit(tx, actorFor(actor, c), {
       verb: 'password_reset_requested',
       objectId: c.row.id,
-      customerId: c.row.customerId,
+      customerId: c.customerId,
     });
     return { to: c.row.email, token };
   });
@@ -191,13 +187,13 @@ export async function requestPasswordReset(
 export async function claimInvitation(
   tx: Tx,
   deps: Pick<AppDeps, 'clock' | 'config'>,
-  subject: { id: number; customerId: number; email: string; firstName?: string },
+  subject: { userId: number; customerId: number; email: string; firstName?: string },
   customerName = 'your organisation',
 ): Promise<{ to: string; subject: string; text: string }> {
   const token = await issueAccountToken(tx, deps.clock.now(), {
     purpose: 'claim',
     type: 'SubjectUser',
-    id: subject.id,
+    id: subject.userId,
     customerId: subject.customerId,
     ttlMs: CLAIM_TTL_MS,
   });

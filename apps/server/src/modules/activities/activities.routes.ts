@@ -19,7 +19,7 @@ import {
   queryString,
   subjectSearchCondition,
 } from '../cases/tenant.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
@@ -87,10 +87,10 @@ async function selectActivities(
       typeName: activityTypes.name,
       kind: activityTypes.kind,
       caseState: cases.state,
-      subjectId: subjectUsers.id,
-      firstName: subjectUsers.firstName,
-      lastName: subjectUsers.lastName,
-      email: subjectUsers.email,
+      subjectId: subjects.id,
+      firstName: subjects.firstName,
+      lastName: subjects.lastName,
+      email: subjects.email,
       total: sql<number>`count(*) over()`.mapWith(Number),
     })
     .from(caseActivities)
@@ -100,8 +100,8 @@ async function selectActivities(
       and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
     )
     .innerJoin(
-      subjectUsers,
-      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+      subjects,
+      and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
     )
     .where(where)
     .orderBy(...order)

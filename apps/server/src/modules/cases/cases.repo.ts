@@ -16,7 +16,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 import { cases } from './cases.table.js';
 import {
   iso,
@@ -36,11 +36,11 @@ export const flaggedSql = sql<boolean>`exists (select 1 from flags f
 /**
  * The WHERE of the case list and export from the query string: state (a,b), process, subject,
  * created_after/created_before (inclusive dates, UTC), flagged, is_archived (default false),
- * search on the subject's name and email (trigram index on subject_users).
+ * search on the subject's name and email (prefix indexes on subjects).
  */
 export interface CaseListWhere {
   conds: SQL[];
-  /** True when a condition reads subject_users (search). */
+  /** True when a condition reads subjects (search). */
   subject: boolean;
 }
 
@@ -83,7 +83,7 @@ const ORDERING: Record<string, AnyPgColumn> = {
   created_at: cases.createdAt,
   updated_at: cases.updatedAt,
   state: cases.state,
-  last_name: subjectUsers.lastName,
+  last_name: subjects.lastName,
 };
 
 export function caseOrdering(requested: string | undefined): SQL[] {
@@ -106,9 +106,9 @@ export const caseListColumns = {
   processName: sql<string>`(select p.name from processes p
     where p.customer_id = ${cases.customerId} and p.id = ${cases.processId})`,
   subjectId: cases.subjectId,
-  firstName: subjectUsers.firstName,
-  lastName: subjectUsers.lastName,
-  email: subjectUsers.email,
+  firstName: subjects.firstName,
+  lastName: subjects.lastName,
+  email: subjects.email,
   createdAt: cases.createdAt,
   updatedAt: cases.updatedAt,
   completedAt: cases.completedAt,
@@ -150,8 +150,8 @@ export function caseListQuery(
   const counted = where.subject
     ? base
         .innerJoin(
-          subjectUsers,
-          and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+          subjects,
+          and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
         )
         .where(and(...where.conds))
     : base.where(and(...where.conds));
@@ -159,8 +159,8 @@ export function caseListQuery(
     .select({ ...caseListColumns, total: sql<number>`(${counted})`.mapWith(Number) })
     .from(cases)
     .innerJoin(
-      subjectUsers,
-      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+      subjects,
+      and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
     )
     .where(and(...where.conds))
     .orderBy(...order)

@@ -30,8 +30,9 @@ import {
   insertSubject,
   presentSubject,
   type SubjectRow,
+  subjectColumns,
 } from '../subjects/subjects.service.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 import { flaggedSql } from './cases.repo.js';
 import { caseActivities, cases } from './cases.table.js';
 import { iso } from './tenant.js';
@@ -155,7 +156,7 @@ export function caseDetailQuery(tx: Tx, id: number) {
   return tx
     .select({
       c: cases,
-      s: subjectUsers,
+      s: subjectColumns,
       processName: sql<string>`(select p.name from processes p
         where p.customer_id = ${cases.customerId} and p.id = ${cases.processId})`,
       flagged: flaggedSql,
@@ -174,8 +175,8 @@ export function caseDetailQuery(tx: Tx, id: number) {
     })
     .from(cases)
     .innerJoin(
-      subjectUsers,
-      and(eq(subjectUsers.customerId, cases.customerId), eq(subjectUsers.id, cases.subjectId)),
+      subjects,
+      and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
     )
     .where(eq(cases.id, id))
     .limit(1);
@@ -257,7 +258,7 @@ async function subjectEmail(
 ): Promise<MailMessage> {
   const org = await customerName(tx, subject.customerId);
   const tail = extra ? `\n\n${extra}` : '';
-  if (subject.passwordHash === null) {
+  if (!subject.hasAccount) {
     const mail = await claimInvitation(tx, deps, subject, org);
     return {
       ...mail,
@@ -318,7 +319,7 @@ export async function createCase(
     subject = await insertSubject(tx, actor, actor.customerId, input.new_subject);
   } else {
     const id = input.subject ?? 0;
-    const [s] = await tx.select().from(subjectUsers).where(eq(subjectUsers.id, id)).limit(1);
+    const [s] = await tx.select(subjectColumns).from(subjects).where(eq(subjects.id, id)).limit(1);
     if (!s) throw ValidationError.of('subject', `Invalid pk "${id}" - object does not exist.`);
     if (s.archivedAt) throw ValidationError.of('subject', 'This subject is archived.');
     subject = s;
@@ -373,7 +374,7 @@ export async function createCase(
       contentType: CASE_CT,
       objectId: c.id,
       objectRepr: caseRepr(c.id, subject),
-      changes: { to: subject.email, claim: subject.passwordHash === null },
+      changes: { to: subject.email, claim: !subject.hasAccount },
     });
     ctx.afterCommit(() => deps.mailer.send(mail));
   }

@@ -15,11 +15,11 @@ import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
 import { processes } from '../processes/processes.table.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 
 /**
- * A check of one subject under one process. `subject_id` is the subject's `subject_users` id, so
- * the kestrel_subject role sees only its own cases (and, through `case_id`, their children).
+ * A check of one subject under one process. `subject_id` is the customer's `subjects` row; the
+ * kestrel_subject role sees the cases of the subjects linked to its login (and, through `case_id`, their children).
  */
 export const cases = pgTable(
   'cases',
@@ -49,7 +49,7 @@ export const cases = pgTable(
     }),
     foreignKey({
       columns: [t.customerId, t.subjectId],
-      foreignColumns: [subjectUsers.customerId, subjectUsers.id],
+      foreignColumns: [subjects.customerId, subjects.id],
     }).onDelete('cascade'),
     // The list shows unarchived cases by default: partial indexes serve its order, its state
     // filter and its count (index-only).

@@ -5,7 +5,7 @@ import type { Tx } from '../../db/connection.js';
 import { actorOf, withTenant } from '../../platform/access.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 
 /**
  * Runs `fn` in one tenant transaction with the request's actor; functions given to
@@ -83,19 +83,16 @@ export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /**
  * Free text on a subject: a case-insensitive prefix of the first name, last name, "first last"
  * or email. Range conditions with the leakproof ~>=~ / ~<~ operators so that, under RLS, the
- * `(customer_id, search_* text_pattern_ops)` indexes serve them (see subject_users).
+ * `(customer_id, search_* text_pattern_ops)` indexes serve them (see the subjects table).
  */
 export function subjectSearchCondition(term: string): SQL {
   const lo = term.trim().toLowerCase();
   const hi = `${lo}\u{10FFFF}`;
   return (
     or(
-      ...[
-        subjectUsers.searchFirst,
-        subjectUsers.searchLast,
-        subjectUsers.searchFull,
-        subjectUsers.searchEmail,
-      ].map((col) => sql`(${col} ~>=~ ${lo} and ${col} ~<~ ${hi})`),
+      ...[subjects.searchFirst, subjects.searchLast, subjects.searchFull, subjects.searchEmail].map(
+        (col) => sql`(${col} ~>=~ ${lo} and ${col} ~<~ ${hi})`,
+      ),
     ) ?? sql`false`
   );
 }

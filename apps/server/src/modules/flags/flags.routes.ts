@@ -8,7 +8,7 @@ import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { cases } from '../cases/cases.table.js';
 import { inTenant, iso, parseBody } from '../cases/tenant.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 import { flags } from './flags.table.js';
 
 type FlagRow = typeof flags.$inferSelect;
@@ -84,12 +84,12 @@ export async function flagsRoutes(app: FastifyInstance) {
           ? []
           : await tx
               .select({
-                id: subjectUsers.id,
-                first: subjectUsers.firstName,
-                last: subjectUsers.lastName,
+                id: subjects.id,
+                first: subjects.firstName,
+                last: subjects.lastName,
               })
-              .from(subjectUsers)
-              .where(inArray(subjectUsers.id, subjectIds));
+              .from(subjects)
+              .where(inArray(subjects.id, subjectIds));
       const nameOf = new Map(names.map((n) => [n.id, `${n.first} ${n.last}`]));
       return rows.map((f) => {
         const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
@@ -122,9 +122,9 @@ export async function flagsRoutes(app: FastifyInstance) {
         }
         if (subjectId !== null) {
           const [s] = await tx
-            .select({ id: subjectUsers.id })
-            .from(subjectUsers)
-            .where(eq(subjectUsers.id, subjectId));
+            .select({ id: subjects.id })
+            .from(subjects)
+            .where(eq(subjects.id, subjectId));
           if (!s)
             throw ValidationError.of(
               'subject',

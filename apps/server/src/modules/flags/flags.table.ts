@@ -11,7 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
 import { customers } from '../customers/customers.table.js';
-import { subjectUsers } from '../users/users.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 
 /**
  * Attention flags raised on a customer's cases or subjects (by rules or by hand); the navigation
@@ -39,7 +39,7 @@ export const flags = pgTable(
     primaryKey({ columns: [t.customerId, t.id] }),
     foreignKey({
       columns: [t.customerId, t.subjectId],
-      foreignColumns: [subjectUsers.customerId, subjectUsers.id],
+      foreignColumns: [subjects.customerId, subjects.id],
     }).onDelete('cascade'),
     index('flags_active_idx').on(t.customerId, t.active),
     index('flags_case_idx')

@@ -232,3 +232,41 @@ describe('duplicates and merge (subject_dedup)', () => {
     expect(await verbs(b.id)).toContain('merged');
   });
 });
+
+describe('one person, several customers', () => {
+  it('email is unique within a customer, not across: two customers hold one person, one login', async () => {
+    // theirs@example.test is Plain's subject; Acme may hold the same person too
+    const res = await call(admin, 'POST', '/api/subjects/', {
+      first_name: 'Theo',
+      last_name: 'Ther',
+      email: 'THEIRS@example.test',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ email: 'theirs@example.test', has_account: true });
+    expect(res.json().id).not.toBe(foreignSubject);
+    const clash = await call(plainAdmin, 'POST', '/api/subjects/', {
+      first_name: 'Theo',
+      last_name: 'Ther',
+      email: 'theirs@example.test',
+    });
+    expect(clash.json()).toEqual({ email: ['A subject with this email already exists.'] });
+    const { subjects } = await import('./subjects.table.js');
+    const records = await t.owner((tx) =>
+      tx.select().from(subjects).where(eq(subjects.email, 'theirs@example.test')),
+    );
+    expect(records).toHaveLength(2);
+    expect(new Set(records.map((r) => r.userId)).size).toBe(1);
+    // each customer sees only its own record, with its own details
+    const mine = await call(admin, 'GET', '/api/subjects/?search=theirs');
+    expect(mine.json().results.map((x: { id: number }) => x.id)).toEqual([res.json().id]);
+    const theirs = await call(plainAdmin, 'GET', `/api/subjects/${foreignSubject}/`);
+    expect(theirs.json()).toMatchObject({ first_name: 'Sam', has_account: true });
+    expect((await call(plainAdmin, 'GET', `/api/subjects/${res.json().id}/`)).statusCode).toBe(404);
+    // changing the address within a customer clashes only with that customer's subjects
+    const moved = await call(admin, 'PATCH', `/api/subjects/${res.json().id}/`, {
+      email: 'theo.new@example.test',
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({ email: 'theo.new@example.test', has_account: false });
+  });
+});

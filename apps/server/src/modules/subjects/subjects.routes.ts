@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { inTenant, parseBody, queryString, subjectSearchCondition } from '../cases/tenant.js';
-import { subjectUsers } from '../users/users.table.js';
 import { subjectInput } from './subjects.schemas.js';
 import {
   archiveSubject,
@@ -15,16 +14,18 @@ import {
   mergeSubjects,
   presentSubjects,
   type SubjectOut,
+  subjectColumns,
   updateSubject,
 } from './subjects.service.js';
+import { subjects } from './subjects.table.js';
 
 const body = z.looseObject({});
 const view = { access: { permissions: ['subjects.view_subject' as const] } };
 const ORDERING = {
-  last_name: subjectUsers.lastName,
-  first_name: subjectUsers.firstName,
-  email: subjectUsers.email,
-  created_at: subjectUsers.createdAt,
+  last_name: subjects.lastName,
+  first_name: subjects.firstName,
+  email: subjects.email,
+  created_at: subjects.createdAt,
 } as const;
 
 function ordering(requested: string | undefined) {
@@ -33,23 +34,23 @@ function ordering(requested: string | undefined) {
   for (const part of spec.split(',')) {
     const d = part.startsWith('-');
     const name = d ? part.slice(1) : part;
-    const col = name === 'id' ? subjectUsers.id : ORDERING[name as keyof typeof ORDERING];
+    const col = name === 'id' ? subjects.id : ORDERING[name as keyof typeof ORDERING];
     if (col) out.push(d ? desc(col) : asc(col));
   }
-  out.push(asc(subjectUsers.id));
+  out.push(asc(subjects.id));
   return out;
 }
 
 /** `?is_archived=`: default unarchived only; `true` archived only; `all` both. */
 function archivedCondition(raw: string | undefined): SQL | undefined {
   if (raw === 'all') return undefined;
-  if (raw === 'true' || raw === 'True' || raw === '1') return isNotNull(subjectUsers.archivedAt);
-  return isNull(subjectUsers.archivedAt);
+  if (raw === 'true' || raw === 'True' || raw === '1') return isNotNull(subjects.archivedAt);
+  return isNull(subjects.archivedAt);
 }
 
 const emptyPage = { count: 0, next: null, previous: null, results: [] };
 
-/** /api/subjects/: the customer's subjects (subject_users rows), duplicates and merge. */
+/** /api/subjects/: the customer's subjects, duplicates and merge. */
 export async function subjectsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const clock = app.deps.clock;
@@ -63,14 +64,14 @@ export async function subjectsRoutes(app: FastifyInstance) {
         request,
         async ({ tx, actor }) => {
           const conds: (SQL | undefined)[] = [
-            actor.customerId === null ? undefined : eq(subjectUsers.customerId, actor.customerId),
+            actor.customerId === null ? undefined : eq(subjects.customerId, actor.customerId),
             archivedCondition(queryString(request.query, 'is_archived')),
           ];
           const term = request.query.search?.trim();
           if (term) conds.push(subjectSearchCondition(term));
           const rows = await tx
-            .select({ s: subjectUsers, total: sql<number>`count(*) over()`.mapWith(Number) })
-            .from(subjectUsers)
+            .select({ s: subjectColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
+            .from(subjects)
             .where(and(...conds))
             .orderBy(...ordering(request.query.ordering))
             .limit(pageSize)
@@ -128,7 +129,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
         const rows =
           ids.length === 0
             ? []
-            : await tx.select().from(subjectUsers).where(inArray(subjectUsers.id, ids));
+            : await tx.select(subjectColumns).from(subjects).where(inArray(subjects.id, ids));
         const byId = new Map<number, SubjectOut>(
           (await presentSubjects(tx, rows)).map((s) => [s.id, s]),
         );

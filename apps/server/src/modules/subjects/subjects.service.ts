@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
@@ -6,10 +6,19 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { cases } from '../cases/cases.table.js';
 import { iso } from '../cases/tenant.js';
 import { flags } from '../flags/flags.table.js';
-import { subjectUsers } from '../users/users.table.js';
 import type { SubjectInput } from './subjects.schemas.js';
+import { subjects } from './subjects.table.js';
 
-export type SubjectRow = typeof subjectUsers.$inferSelect;
+/**
+ * A subject's columns plus `hasAccount`: whether the person's login (subject_users, read through
+ * its RLS policy: only logins the tenant's subjects link to) has been claimed.
+ */
+export const subjectColumns = {
+  ...getTableColumns(subjects),
+  hasAccount: sql<boolean>`exists (select 1 from subject_users u
+    where u.id = ${subjects.userId} and u.password_hash is not null)`.mapWith(Boolean),
+};
+export type SubjectRow = typeof subjects.$inferSelect & { hasAccount: boolean };
 export const SUBJECT_CT = 'subjects.subject';
 export const EMAIL_TAKEN = 'A subject with this email already exists.';
 
@@ -24,7 +33,7 @@ export function presentSubject(s: SubjectRow, openCases = 0) {
     email: s.email,
     dob: s.dob,
     phone_number: s.phoneNumber,
-    has_account: s.passwordHash !== null,
+    has_account: s.hasAccount,
     is_archived: s.archivedAt !== null,
     archived_at: iso(s.archivedAt),
     created_at: s.createdAt.toISOString(),
@@ -62,15 +71,34 @@ export async function presentSubjects(tx: Tx, rows: SubjectRow[]): Promise<Subje
 }
 
 export async function getSubject(tx: Tx, id: number, forUpdate = false): Promise<SubjectRow> {
-  const q = tx.select().from(subjectUsers).where(eq(subjectUsers.id, id)).limit(1);
-  const [row] = forUpdate ? await q.for('update') : await q;
+  const q = tx.select(subjectColumns).from(subjects).where(eq(subjects.id, id)).limit(1);
+  const [row] = forUpdate ? await q.for('update', { of: subjects }) : await q;
   if (!row) throw new NotFoundError();
   return row;
 }
 
 /**
- * Inserts a subject (no password: it claims its account from the invitation). The email is
- * unique across the product (it is the login), so a clash anywhere is a 400 on `email`.
+ * The id of the person's login for an email: found, or created with these details (no password:
+ * the person claims it from an invitation). Through kestrel_subject_login(), so a tenant learns
+ * the id of a login without reading it or any other customer's records of the person.
+ */
+export async function subjectLoginFor(
+  tx: Tx,
+  data: Pick<SubjectInput, 'email' | 'first_name' | 'last_name'> & Partial<SubjectInput>,
+): Promise<number> {
+  const rows = await tx.execute<{ id: number }>(
+    sql`select kestrel_subject_login(${data.email}, ${data.first_name}, ${data.middlename ?? ''},
+      ${data.last_name}, ${data.dob ?? null}::date, ${data.phone_number ?? ''}) as id`,
+  );
+  const id = [...rows][0]?.id;
+  if (id === undefined || id === null) throw new Error('kestrel_subject_login returned nothing');
+  return Number(id);
+}
+
+/**
+ * Inserts the customer's record of a person, linked to the person's login (created if none).
+ * The email is unique within the customer: a clash is a 400 on `email`. Another customer may
+ * hold the same person; both records link to the one login.
  */
 export async function insertSubject(
   tx: Tx,
@@ -78,22 +106,30 @@ export async function insertSubject(
   customerId: number,
   data: SubjectInput,
 ): Promise<SubjectRow> {
-  const [row] = await tx
-    .insert(subjectUsers)
+  const email = data.email.toLowerCase();
+  const [taken] = await tx
+    .select({ id: subjects.id })
+    .from(subjects)
+    .where(and(eq(subjects.customerId, customerId), sql`lower(${subjects.email}) = ${email}`))
+    .limit(1);
+  if (taken) throw ValidationError.of('email', EMAIL_TAKEN);
+  const userId = await subjectLoginFor(tx, { ...data, email });
+  const [inserted] = await tx
+    .insert(subjects)
     .values({
       customerId,
-      email: data.email.toLowerCase(),
+      userId,
+      email,
       firstName: data.first_name,
       middlename: data.middlename ?? '',
       lastName: data.last_name,
       dob: data.dob ?? null,
       phoneNumber: data.phone_number ?? '',
-      passwordHash: null,
-      termsAgreedAt: null,
     })
     .onConflictDoNothing()
-    .returning();
-  if (!row) throw ValidationError.of('email', EMAIL_TAKEN);
+    .returning({ id: subjects.id });
+  if (!inserted) throw ValidationError.of('email', EMAIL_TAKEN);
+  const row = await getSubject(tx, inserted.id);
   await recordAudit(tx, actor, {
     verb: 'created',
     contentType: SUBJECT_CT,
@@ -114,36 +150,44 @@ export async function updateSubject(
   const before = presentSubject(existing);
   if (data.email !== undefined && data.email.toLowerCase() !== existing.email) {
     const [clash] = await tx
-      .select({ id: subjectUsers.id })
-      .from(subjectUsers)
+      .select({ id: subjects.id })
+      .from(subjects)
       .where(
         and(
-          sql`lower(${subjectUsers.email}) = ${data.email.toLowerCase()}`,
-          ne(subjectUsers.id, id),
+          eq(subjects.customerId, existing.customerId),
+          sql`lower(${subjects.email}) = ${data.email.toLowerCase()}`,
+          ne(subjects.id, id),
         ),
       )
       .limit(1);
     if (clash) throw ValidationError.of('email', EMAIL_TAKEN);
   }
-  const set: Partial<typeof subjectUsers.$inferInsert> = {};
+  const set: Partial<typeof subjects.$inferInsert> = {};
   if (data.first_name !== undefined) set.firstName = data.first_name;
   if (data.last_name !== undefined) set.lastName = data.last_name;
   if ('middlename' in data) set.middlename = data.middlename ?? '';
-  if (data.email !== undefined) set.email = data.email.toLowerCase();
+  if (data.email !== undefined && data.email.toLowerCase() !== existing.email) {
+    // another address is another login: the record follows the person it now names
+    set.email = data.email.toLowerCase();
+    set.userId = await subjectLoginFor(tx, {
+      email: set.email,
+      first_name: data.first_name ?? existing.firstName,
+      last_name: data.last_name ?? existing.lastName,
+    });
+  }
   if ('dob' in data) set.dob = data.dob ?? null;
   if ('phone_number' in data) set.phoneNumber = data.phone_number ?? '';
   let row = existing;
   if (Object.keys(set).length > 0) {
-    const [updated] = await tx
-      .update(subjectUsers)
+    await tx
+      .update(subjects)
       .set(set)
-      .where(eq(subjectUsers.id, id))
-      .returning()
+      .where(eq(subjects.id, id))
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw ValidationError.of('email', EMAIL_TAKEN);
         throw err;
       });
-    if (updated) row = updated;
+    row = await getSubject(tx, id);
   }
   const [after] = await presentSubjects(tx, [row]);
   if (!after) throw new NotFoundError();
@@ -177,12 +221,8 @@ export async function archiveSubject(
   if (open > 0) {
     throw ValidationError.of('non_field_errors', 'A subject with open cases cannot be archived.');
   }
-  const [row] = await tx
-    .update(subjectUsers)
-    .set({ archivedAt: now })
-    .where(eq(subjectUsers.id, id))
-    .returning();
-  if (!row) throw new NotFoundError();
+  await tx.update(subjects).set({ archivedAt: now }).where(eq(subjects.id, id));
+  const row = await getSubject(tx, id);
   await recordAudit(tx, actor, {
     verb: 'archived',
     contentType: SUBJECT_CT,
@@ -193,7 +233,7 @@ export async function archiveSubject(
 }
 
 /** The email with case, dots and `+tag` of the local part ignored. */
-export const normalisedEmail = sql`(split_part(replace(split_part(lower(${subjectUsers.email}), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${subjectUsers.email}), '@', 2))`;
+export const normalisedEmail = sql`(split_part(replace(split_part(lower(${subjects.email}), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${subjects.email}), '@', 2))`;
 
 export type DuplicateReason = 'name_dob' | 'email';
 
@@ -220,7 +260,7 @@ export async function findDuplicates(
     with s as (
       select id, lower(first_name) fn, lower(last_name) ln, dob,
         ${normalisedEmail} ne
-      from subject_users where archived_at is null
+      from subjects where archived_at is null
     )
     select a.id as a, b.id as b,
       (a.fn = b.fn and a.ln = b.ln and a.dob is not null and a.dob = b.dob) as name_dob,
@@ -258,10 +298,10 @@ export async function mergeSubjects(
   }
   const keep = await getSubject(tx, keepId, true);
   const dup = await tx
-    .select()
-    .from(subjectUsers)
-    .where(eq(subjectUsers.id, duplicateId))
-    .for('update')
+    .select(subjectColumns)
+    .from(subjects)
+    .where(eq(subjects.id, duplicateId))
+    .for('update', { of: subjects })
     .then((r) => r[0]);
   if (!dup)
     throw ValidationError.of('duplicate', `Invalid pk "${duplicateId}" - object does not exist.`);
@@ -274,9 +314,9 @@ export async function mergeSubjects(
     .returning({ id: cases.id });
   await tx.update(flags).set({ subjectId: keepId }).where(eq(flags.subjectId, duplicateId));
   await tx
-    .update(subjectUsers)
+    .update(subjects)
     .set({ archivedAt: now, mergedIntoId: keepId })
-    .where(eq(subjectUsers.id, duplicateId));
+    .where(eq(subjects.id, duplicateId));
   const changes = { merged: duplicateId, into: keepId, cases: moved.map((c) => c.id) };
   await recordAudit(tx, actor, {
     verb: 'merged',

@@ -1,14 +1,16 @@
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { customers } from '../customers/customers.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 import { productUserRoles, productUsers, roles, subjectUsers } from './users.table.js';
 
 export type ProductUserRow = typeof productUsers.$inferSelect;
 export type SubjectUserRow = typeof subjectUsers.$inferSelect;
 
+/** An account that may log in, with the customer its session acts for. */
 export type LoginCandidate =
-  | { type: 'ProductUser'; row: ProductUserRow }
-  | { type: 'SubjectUser'; row: SubjectUserRow };
+  | { type: 'ProductUser'; row: ProductUserRow; customerId: number | null }
+  | { type: 'SubjectUser'; row: SubjectUserRow; customerId: number | null };
 
 /** Finds the account a username (or a subject's email) names. Needs the ops (all) scope. */
 export async function findLoginCandidate(tx: Tx, username: string): Promise<LoginCandidate | null> {
@@ -18,13 +20,27 @@ export async function findLoginCandidate(tx: Tx, username: string): Promise<Logi
     .from(productUsers)
     .where(sql`lower(${productUsers.username}) = ${name}`)
     .limit(1);
-  if (pu) return { type: 'ProductUser', row: pu };
+  if (pu) return { type: 'ProductUser', row: pu, customerId: pu.customerId };
   const [su] = await tx
     .select()
     .from(subjectUsers)
     .where(sql`lower(${subjectUsers.email}) = ${name}`)
     .limit(1);
-  return su ? { type: 'SubjectUser', row: su } : null;
+  return su ? { type: 'SubjectUser', row: su, customerId: await subjectCustomer(tx, su.id) } : null;
+}
+
+/**
+ * The customer a subject's session acts for: the one that most recently took the person on
+ * (its newest unarchived record, else its newest record). Needs the ops (all) scope.
+ */
+export async function subjectCustomer(tx: Tx, userId: number): Promise<number | null> {
+  const [s] = await tx
+    .select({ customerId: subjects.customerId })
+    .from(subjects)
+    .where(eq(subjects.userId, userId))
+    .orderBy(sql`${subjects.archivedAt} is null desc`, desc(subjects.createdAt), desc(subjects.id))
+    .limit(1);
+  return s?.customerId ?? null;
 }
 
 /** Finds the account an email belongs to (password reset). Needs the ops (all) scope. */
@@ -35,7 +51,7 @@ export async function findByEmail(tx: Tx, email: string): Promise<LoginCandidate
     .from(productUsers)
     .where(sql`lower(${productUsers.email}) = ${e} or lower(${productUsers.username}) = ${e}`)
     .limit(1);
-  if (pu) return { type: 'ProductUser', row: pu };
+  if (pu) return { type: 'ProductUser', row: pu, customerId: pu.customerId };
   return findLoginCandidate(tx, e);
 }
 

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
+import { createdAt, idColumn, tstz } from '../../db/columns.js';
 import { customers } from '../customers/customers.table.js';
 
 /**
@@ -76,12 +76,17 @@ export const productUserRoles = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
 
-/** A person checked by a customer; logs in with email to the subject portal once claimed. */
+/**
+ * A person's login to the subject portal, one per email across the product (the username).
+ * Customers hold their own records of the person (`subjects`, linked by `user_id`); this row
+ * has no customer. It exists from the first invitation and can log in once claimed (password).
+ * RLS (db/security.ts): customer staff read only the logins their subjects link to, a subject
+ * only its own; creation goes through kestrel_subject_login(), never a cross-tenant read.
+ */
 export const subjectUsers = pgTable(
   'subject_users',
   {
-    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
-    id: idColumn(),
+    id: idColumn().primaryKey(),
     email: varchar('email', { length: 254 }).notNull(),
     firstName: varchar('first_name', { length: 60 }).notNull().default(''),
     lastName: varchar('last_name', { length: 60 }).notNull().default(''),
@@ -96,30 +101,7 @@ export const subjectUsers = pgTable(
     passwordHash: text('password_hash'),
     isActive: boolean('is_active').notNull().default(true),
     passwordChangedAt: tstz('password_changed_at'),
-    /** Archived by the customer (subjects.archive); kept for its cases. */
-    archivedAt: tstz('archived_at'),
-    /** Set when merged into another subject as a duplicate. */
-    mergedIntoId: integer('merged_into_id'),
-    // Lower-cased copies that free-text search matches by prefix, each with a
-    // (customer_id, col text_pattern_ops) btree. Plain columns, not lower() in the query: under
-    // row-level security PostgreSQL uses an index only for leakproof quals, and neither lower()
-    // nor LIKE is leakproof (~>=~ and ~<~ on a column are), so a trigram index would be ignored.
-    searchFirst: text('search_first').generatedAlwaysAs(sql`lower(first_name)`),
-    searchLast: text('search_last').generatedAlwaysAs(sql`lower(last_name)`),
-    searchFull: text('search_full').generatedAlwaysAs(
-      sql`lower((first_name)::text || ' ' || (last_name)::text)`,
-    ),
-    searchEmail: text('search_email').generatedAlwaysAs(sql`lower(email)`),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('subject_users_id_unique').on(t.id),
-    uniqueIndex('subject_users_email_unique').on(sql`lower(${t.email})`),
-    index('subject_users_name_idx').on(t.customerId, t.lastName, t.firstName),
-    index('subject_users_search_first_idx').on(t.customerId, t.searchFirst.op('text_pattern_ops')),
-    index('subject_users_search_last_idx').on(t.customerId, t.searchLast.op('text_pattern_ops')),
-    index('subject_users_search_full_idx').on(t.customerId, t.searchFull.op('text_pattern_ops')),
-    index('subject_users_search_email_idx').on(t.customerId, t.searchEmail.op('text_pattern_ops')),
-  ],
+  (t) => [uniqueIndex('subject_users_email_unique').on(sql`lower(${t.email})`)],
 );
