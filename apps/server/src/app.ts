@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -22,6 +21,7 @@ import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
+import { securityHeaders } from './platform/security-headers.js';
 import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
 
@@ -92,25 +92,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerErrorHandler(app);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    hsts: false,
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-  });
+  const secureHeaders = securityHeaders();
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(secureHeaders);
     reply.header('x-request-id', request.id);
     if (request.protocol === 'https') {
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');

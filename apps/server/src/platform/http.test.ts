@@ -46,6 +46,12 @@ describe('HTTP basics', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['strict-transport-security']).toBeUndefined();
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    // the same headers helmet's middleware sets, computed once
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'self';base-uri 'self';font-src 'self' data:;form-action 'self';frame-ancestors 'none';img-src 'self' data: blob:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'",
+    );
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('keeps a well-formed X-Request-Id and replaces a malformed one', async () => {
