@@ -152,7 +152,13 @@ function runChild(env) {
   return new Promise((resolve, reject) => {
     const c = fork(join(root, 'apps/server/bench/server.ts'), [], {
       cwd: join(root, 'apps/server'),
-      execArgv: ['--conditions=kestrel-source', '--import', 'tsx'],
+      // BENCH_NODE_ARGS adds flags to the server's node, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'
+      execArgv: [
+        '--conditions=kestrel-source',
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ],
       env: {
         ...process.env,
         ...env,

@@ -163,7 +163,10 @@ async function run(): Promise<void> {
   // Each scenario runs right after its own ceiling: the machine is shared, so a ceiling measured
   // minutes earlier would compare different conditions.
   const figures: (Figure & { ceiling: Figure })[] = [];
+  // BENCH_SCENARIOS=name,name runs only those (for profiling one endpoint).
+  const wanted = process.env.BENCH_SCENARIOS?.split(',').map((n) => n.trim());
   for (const s of scenarios) {
+    if (wanted && !wanted.includes(s.name)) continue;
     await verify(s.name, s.url, cookies[0], s.check);
     const ceiling = await measure('  ceiling', bare.url, [], opts);
     log(fmt(ceiling));
