@@ -32,7 +32,7 @@ export interface SelectFilter {
 
 /** Anything with a list query: a resource from `defineResource`. */
 export interface ListSource<T> {
-  names: { plural: string };
+  names: { item?: string; plural: string };
   useList: (params?: QueryParams) => { data?: Page<T>; isPending: boolean; isFetching: boolean };
 }
 
@@ -165,7 +165,8 @@ export function ResourceTable<T extends { id: number | string }>({
         style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
       >
         <Text size="sm" c="dimmed">
-          {data?.count ?? 0} {resource.names.plural}
+          {data?.count ?? 0}{' '}
+          {data?.count === 1 && resource.names.item ? resource.names.item : resource.names.plural}
         </Text>
         {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
       </Group>

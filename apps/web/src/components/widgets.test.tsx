@@ -53,6 +53,23 @@ describe('ResourceTable', () => {
     ]);
   });
 
+  it('counts one row in the singular', async () => {
+    mockFetch(() => ({
+      status: 200,
+      body: { count: 1, next: null, previous: null, results: [{ id: 1, name: 'Only' }] },
+    }));
+    renderWithProviders(
+      <MemoryRouter>
+        <ResourceTable
+          resource={people}
+          columns={[{ key: 'name', header: 'Name', render: (p) => p.name }]}
+        />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Only');
+    expect(screen.getByText('1 person')).toBeInTheDocument();
+  });
+
   it('shows "Error getting list of people" when the list fails, and an empty table', async () => {
     mockFetch(() => ({ status: 500, body: { detail: 'boom' } }));
     renderWithProviders(
