@@ -175,6 +175,31 @@ describe('GET /api/cases/', () => {
     });
   });
 
+  it('list rows present the same fields as the detail', async () => {
+    await t.owner((tx) =>
+      createCase(tx, {
+        customerId: acme,
+        processId: care,
+        state: 'cancelled',
+        activityStates: ['ca-cancelled'],
+        createdAt: new Date('2026-03-04T05:06:07.891Z'),
+      }),
+    );
+    const res = await get(viewer, '/api/cases/?page_size=100&is_archived=all');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const rows: { id: number; state: string }[] = res.json().results;
+    expect(new Set(rows.map((r) => r.state)).size).toBeGreaterThan(1);
+    for (const row of rows) {
+      const one = (await get(viewer, `/api/cases/${row.id}/`)).json();
+      const { subject, ...rest } = row as { subject: object };
+      const { subject: fullSubject, ...detail } = one;
+      expect(detail).toMatchObject(rest);
+      expect(fullSubject).toMatchObject(subject);
+      expect(Object.keys(rest).every((k) => k in detail)).toBe(true);
+    }
+    expect(JSON.stringify(rows)).toContain('2026-03-04T05:06:07.891Z');
+  });
+
   it('filters by search, state, flagged, process and created date range', async () => {
     const ids = async (qs: string) =>
       (await get(viewer, `/api/cases/?${qs}`)).json().results.map((c: { id: number }) => c.id);
