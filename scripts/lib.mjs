@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts, env: { ...process.env, ...opts.env } });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    ...opts,
+    env: { ...process.env, ...opts.env },
+  });
   return r.status ?? 1;
 }
 
@@ -41,5 +46,9 @@ export function ensureChromium() {
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   const pre = sudo.length ? sudo : [];
   must(pre[0] ?? 'apt-get', pre.length ? ['apt-get', 'update', '-qq'] : ['update', '-qq'], { env });
-  must(pre[0] ?? 'apt-get', [...(pre.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'], { env });
+  must(
+    pre[0] ?? 'apt-get',
+    [...(pre.length ? ['apt-get'] : []), 'install', '-y', '-qq', 'chromium'],
+    { env },
+  );
 }

@@ -9,7 +9,13 @@ const suites = [
   { name: 'domain', cwd: 'packages/domain', config: 'vitest.config.ts' },
   { name: 'server', cwd: 'apps/server', config: 'vitest.config.ts' },
   { name: 'web', cwd: 'apps/web', config: 'vitest.config.ts' },
-  { name: 'e2e', cwd: 'apps/web', config: 'vitest.e2e.config.ts', needsBrowser: true, needsBuild: true },
+  {
+    name: 'e2e',
+    cwd: 'apps/web',
+    config: 'vitest.e2e.config.ts',
+    needsBrowser: true,
+    needsBuild: true,
+  },
 ];
 
 const only = process.argv.slice(2);
@@ -35,7 +41,15 @@ for (const suite of selected) {
   console.log(`\n› ${suite.name} tests`);
   const code = run(
     'npx',
-    ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    [
+      'vitest',
+      'run',
+      '--config',
+      suite.config,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ],
     { cwd: join(root, suite.cwd) },
   );
   if (existsSync(out)) {

@@ -25,7 +25,9 @@ it('replaces $n by quoted literals', () => {
 it('leaves strings, identifiers, dollar quotes, comments and identifiers with $ alone', () => {
   const text = `select '$1', E'\\'$1', "col$1", $$ $1 $$, $tag$ $1 $tag$, a$1 -- $1
   , $1`;
-  expect(inlineParams(text, [7])).toBe(`select '$1', E'\\'$1', "col$1", $$ $1 $$, $tag$ $1 $tag$, a$1 -- $1
+  expect(
+    inlineParams(text, [7]),
+  ).toBe(`select '$1', E'\\'$1', "col$1", $$ $1 $$, $tag$ $1 $tag$, a$1 -- $1
   , '7'`);
 });
 
