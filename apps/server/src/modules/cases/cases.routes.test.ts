@@ -187,11 +187,11 @@ describe('GET /api/cases/', () => {
     );
     const res = await get(viewer, '/api/cases/?page_size=100&is_archived=all');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    const rows: { id: number; state: string }[] = res.json().results;
+    const rows: { id: number; state: string; subject: object }[] = res.json().results;
     expect(new Set(rows.map((r) => r.state)).size).toBeGreaterThan(1);
     for (const row of rows) {
       const one = (await get(viewer, `/api/cases/${row.id}/`)).json();
-      const { subject, ...rest } = row as { subject: object };
+      const { subject, ...rest } = row;
       const { subject: fullSubject, ...detail } = one;
       expect(detail).toMatchObject(rest);
       expect(fullSubject).toMatchObject(subject);
