@@ -175,14 +175,24 @@ describe('customer workspace journey', () => {
     await screenshot(page, 'workspace-case-detail');
     expect(await axeClean(page)).toEqual([]);
 
-    const ops = await apiAs('ops@kestrel.test');
-    const mails = await (
-      await ops.api.get('/api/ops/outbox/', { params: { to: subjectEmail } })
-    ).json();
-    await ops.api.dispose();
-    expect(mails.count).toBeGreaterThanOrEqual(1);
-    const text: string = mails.results[0]?.text ?? '';
-    expect(text).toMatch(/\/auth\/claim-account\?token=\S+/);
+    // The invitation, on the developer page of the local outbox (operations staff).
+    const ops = await signedIn(browser, 'ops@kestrel.test');
+    await ops.page.goto('/ops/outbox');
+    await ops.page.getByRole('heading', { name: 'Outbox' }).waitFor();
+    await ops.page.getByLabel('Search emails').fill(subjectEmail);
+    await ops.page.getByRole('cell', { name: subjectEmail }).first().waitFor();
+    await ops.page
+      .getByRole('row')
+      .filter({ hasText: subjectEmail })
+      .getByRole('link')
+      .first()
+      .click();
+    await ops.page.waitForURL(/\/ops\/outbox\/\d+$/);
+    const claim = ops.page.getByRole('link', { name: /\/auth\/claim-account\?token=/ });
+    await claim.waitFor();
+    expect(await claim.getAttribute('href')).toMatch(/\/auth\/claim-account\?token=\S+/);
+    await screenshot(ops.page, 'workspace-outbox-invitation');
+    await ops.context.close();
   });
 
   it('opens a case for a new subject and cancels it', async () => {
