@@ -120,10 +120,38 @@ function notNested<T>(fn: () => Promise<T>): Promise<T> {
   return openTransaction.run(true, fn);
 }
 
+const queryableOf = new WeakMap<Tx, Queryable>();
+
 function drizzleOver(q: Queryable): Tx {
-  return drizzleProxy(async (text, params, method) =>
+  const tx = drizzleProxy(async (text, params, method) =>
     q.query(text, params, method === 'all' ? 'array' : 'object'),
   );
+  queryableOf.set(tx, q);
+  return tx;
+}
+
+const preparedRunsOn = new AsyncLocalStorage<Queryable>();
+
+/**
+ * A Drizzle handle bound to no transaction, to build queries once and `.prepare()` them (values
+ * as `sql.placeholder`s): building a query's SQL costs more Node time than a hot read's
+ * execution. Run the prepared query with `executePrepared(tx, ...)`; alone it refuses to run.
+ */
+export const compileDb: Tx = drizzleProxy(async (text, params, method) => {
+  const q = preparedRunsOn.getStore();
+  if (!q) throw new Error('A query prepared on compileDb runs only through executePrepared');
+  return q.query(text, params, method === 'all' ? 'array' : 'object');
+});
+
+/** Runs a query prepared on `compileDb` in the open transaction `tx`, with these values. */
+export function executePrepared<T>(
+  tx: Tx,
+  prepared: { execute(values?: Record<string, unknown>): Promise<T> },
+  values: Record<string, unknown>,
+): Promise<T> {
+  const q = queryableOf.get(tx);
+  if (!q) throw new Error('executePrepared needs an open transaction handle');
+  return preparedRunsOn.run(q, () => prepared.execute(values));
 }
 
 function lastRows(results: unknown): Record<string, unknown>[] {

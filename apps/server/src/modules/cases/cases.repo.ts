@@ -9,11 +9,12 @@ import {
   isNotNull,
   isNull,
   lt,
+  type Placeholder,
   type SQL,
   sql,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Tx } from '../../db/connection.js';
+import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { subjects } from '../subjects/subjects.table.js';
@@ -39,14 +40,30 @@ export const flaggedSql = sql<boolean>`exists (select 1 from flags f
  * search on the subject's name and email (prefix indexes on subjects).
  */
 export interface CaseListWhere {
+  /** Conditions whose values are placeholders (see `values`). */
   conds: SQL[];
   /** True when a condition reads subjects (search). */
   subject: boolean;
+  /** The conditions' shape (which filters, how many values): one prepared query per shape. */
+  key: string;
+  /** The placeholders' values. */
+  values: Record<string, unknown>;
 }
 
 export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   const conds: SQL[] = [];
-  if (actor.customerId !== null) conds.push(eq(cases.customerId, actor.customerId));
+  const key: string[] = [];
+  const values: Record<string, unknown> = {};
+  const bind = (name: string, value: unknown) => {
+    values[name] = value;
+    return sql.placeholder(name);
+  };
+  const binds = (name: string, list: readonly unknown[]) =>
+    list.map((v, i) => bind(`${name}${i}`, v));
+  if (actor.customerId !== null) {
+    conds.push(eq(cases.customerId, bind('customer', actor.customerId)));
+    key.push('c');
+  }
   const state = queryString(q, 'state');
   if (state) {
     const states = state.split(',');
@@ -57,26 +74,50 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
         `Select a valid choice. ${bad} is not one of the available choices.`,
       );
     }
-    conds.push(states.length === 1 ? eq(cases.state, state) : inArray(cases.state, states));
+    conds.push(
+      states.length === 1
+        ? eq(cases.state, bind('state', state))
+        : inArray(cases.state, binds('state', states)),
+    );
+    key.push(`s${states.length}`);
   }
   const process = queryIds(q, 'process');
-  if (process) conds.push(inArray(cases.processId, process));
+  if (process) {
+    conds.push(inArray(cases.processId, binds('process', process)));
+    key.push(`p${process.length}`);
+  }
   const subject = queryIds(q, 'subject');
-  if (subject) conds.push(inArray(cases.subjectId, subject));
+  if (subject) {
+    conds.push(inArray(cases.subjectId, binds('subject', subject)));
+    key.push(`u${subject.length}`);
+  }
   const after = queryDate(q, 'created_after');
-  if (after) conds.push(gte(cases.createdAt, after));
+  if (after) {
+    conds.push(gte(cases.createdAt, bind('after', after)));
+    key.push('a');
+  }
   const before = queryDate(q, 'created_before');
-  if (before) conds.push(lt(cases.createdAt, new Date(before.getTime() + DAY_MS)));
+  if (before) {
+    conds.push(lt(cases.createdAt, bind('before', new Date(before.getTime() + DAY_MS))));
+    key.push('b');
+  }
   const flagged = queryBool(q, 'flagged');
-  if (flagged !== undefined) conds.push(flagged ? flaggedSql : sql`not ${flaggedSql}`);
+  if (flagged !== undefined) {
+    conds.push(flagged ? flaggedSql : sql`not ${flaggedSql}`);
+    key.push(flagged ? 'f1' : 'f0');
+  }
   const archived = queryString(q, 'is_archived');
   if (archived !== 'all') {
     const only = archived === undefined || archived === '' ? false : queryBool(q, 'is_archived');
     conds.push(only ? isNotNull(cases.archivedAt) : isNull(cases.archivedAt));
+    key.push(only ? 'r1' : 'r0');
   }
   const term = queryString(q, 'search')?.trim();
-  if (term) conds.push(subjectSearchCondition(term));
-  return { conds, subject: Boolean(term) };
+  if (term) {
+    conds.push(subjectSearchCondition(term, bind));
+    key.push('q');
+  }
+  return { conds, subject: Boolean(term), key: key.join(','), values };
 }
 
 const ORDERING: Record<string, AnyPgColumn> = {
@@ -86,17 +127,29 @@ const ORDERING: Record<string, AnyPgColumn> = {
   last_name: subjects.lastName,
 };
 
-export function caseOrdering(requested: string | undefined): SQL[] {
+export interface CaseListOrder {
+  order: SQL[];
+  /** The recognised terms, e.g. `-created_at,-id`: part of the prepared query's shape. */
+  key: string;
+}
+
+export function caseOrdering(requested: string | undefined): CaseListOrder {
   const spec = requested || '-created_at';
-  const out: SQL[] = [];
+  const order: SQL[] = [];
+  const key: string[] = [];
   for (const part of spec.split(',')) {
     const d = part.startsWith('-');
     const name = d ? part.slice(1) : part;
     const col = name === 'id' ? cases.id : ORDERING[name];
-    if (col) out.push(d ? desc(col) : asc(col));
+    if (col && key.length < 8) {
+      order.push(d ? desc(col) : asc(col));
+      key.push(part);
+    }
   }
-  out.push(spec.startsWith('-') ? desc(cases.id) : asc(cases.id));
-  return out;
+  const last = spec.startsWith('-');
+  order.push(last ? desc(cases.id) : asc(cases.id));
+  key.push(last ? '-id' : 'id');
+  return { order, key: key.join(',') };
 }
 
 export const caseListColumns = {
@@ -143,8 +196,8 @@ export function caseListQuery(
   tx: Tx,
   where: CaseListWhere,
   order: SQL[],
-  limit: number,
-  offset: number,
+  limit: number | Placeholder,
+  offset: number | Placeholder,
 ) {
   const base = tx.select({ n: sql`count(*)` }).from(cases);
   const counted = where.subject
@@ -168,14 +221,32 @@ export function caseListQuery(
     .offset(offset);
 }
 
+type PreparedCaseList = ReturnType<ReturnType<typeof caseListQuery>['prepare']>;
+/** Prepared case lists by shape; shapes are few (filters used, ordering), but capped anyway. */
+const preparedCaseLists = new Map<string, PreparedCaseList>();
+const MAX_PREPARED_LISTS = 256;
+
+/** The page and total: the query built once per shape (compileDb), run with this request's values. */
 export async function selectCaseList(
   tx: Tx,
-  conds: CaseListWhere,
-  order: SQL[],
+  where: CaseListWhere,
+  order: CaseListOrder,
   limit: number,
   offset: number,
 ): Promise<{ rows: CaseListRow[]; count: number }> {
-  const rows = await caseListQuery(tx, conds, order, limit, offset);
+  const shape = `${where.key}|${order.key}`;
+  let prepared = preparedCaseLists.get(shape);
+  if (!prepared) {
+    prepared = caseListQuery(
+      compileDb,
+      where,
+      order.order,
+      sql.placeholder('limit'),
+      sql.placeholder('offset'),
+    ).prepare(`case_list_${preparedCaseLists.size}`);
+    if (preparedCaseLists.size < MAX_PREPARED_LISTS) preparedCaseLists.set(shape, prepared);
+  }
+  const rows = await executePrepared(tx, prepared, { ...where.values, limit, offset });
   return { rows, count: rows[0]?.total ?? 0 };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, fillPlaceholders, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -12,10 +12,11 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
 import { auditActions } from '../audit/audit.table.js';
 import { outboxEmails } from '../outbox/outbox.table.js';
-import { caseListConditions, caseListQuery, caseOrdering } from './cases.repo.js';
+import { caseListConditions, caseListQuery, caseOrdering, selectCaseList } from './cases.repo.js';
 import { caseActivities, cases } from './cases.table.js';
 
 let t: TestApp;
@@ -448,16 +449,15 @@ describe('case free-text search uses the subject search indexes', () => {
     });
     const plan = await t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
       const actor = { ...systemActor, customerId: tenant };
-      const q = caseListQuery(
-        tx,
-        caseListConditions({ search: `Surname${tenant * 1000 + 7}` }, actor),
-        caseOrdering(undefined),
-        25,
-        0,
-      );
-      const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${q}`);
-      const found = await q;
-      return { text: [...rows].map((r) => r['QUERY PLAN']).join('\n'), found: found.length };
+      const where = caseListConditions({ search: `Surname${tenant * 1000 + 7}` }, actor);
+      const order = caseOrdering(undefined);
+      // the statement the list runs, with this request's values in place of its placeholders
+      const built = caseListQuery(tx, where, order.order, 25, 0).toSQL();
+      const text = inlineParams(built.sql, fillPlaceholders(built.params, where.values));
+      if (text === null) throw new Error('not inlinable');
+      const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${text}`));
+      const found = await selectCaseList(tx, where, order, 25, 0);
+      return { text: [...rows].map((r) => r['QUERY PLAN']).join('\n'), found: found.rows.length };
     });
     expect(plan.found).toBe(1);
     expect(plan.text).toMatch(/subjects_search_(first|last|full|email)_idx/);

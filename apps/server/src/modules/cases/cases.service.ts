@@ -12,9 +12,9 @@ import {
   isCaseActivityState,
   isCaseState,
 } from '@kestrel/domain';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
-import type { Tx } from '../../db/connection.js';
+import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
@@ -152,7 +152,7 @@ interface ActivityJson {
  * The case detail in one statement: the case with subject, process, flag, the subject's open
  * case count and its activities (json_agg), so a read is one round trip after BEGIN.
  */
-export function caseDetailQuery(tx: Tx, id: number) {
+export function caseDetailQuery(tx: Tx, id: number | Placeholder) {
   return tx
     .select({
       c: cases,
@@ -182,8 +182,12 @@ export function caseDetailQuery(tx: Tx, id: number) {
     .limit(1);
 }
 
+/** Built once (compileDb), run with each request's id. */
+let preparedDetail: ReturnType<ReturnType<typeof caseDetailQuery>['prepare']> | null = null;
+
 export async function caseDetail(tx: Tx, id: number) {
-  const [r] = await caseDetailQuery(tx, id);
+  preparedDetail ??= caseDetailQuery(compileDb, sql.placeholder('id')).prepare('case_detail');
+  const [r] = await executePrepared(tx, preparedDetail, { id });
   if (!r) throw new NotFoundError();
   const acts = r.activities ?? [];
   const subject = presentSubject(r.s, r.openCases);

@@ -85,9 +85,12 @@ export const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * or email. Range conditions with the leakproof ~>=~ / ~<~ operators so that, under RLS, the
  * `(customer_id, search_* text_pattern_ops)` indexes serve them (see the subjects table).
  */
-export function subjectSearchCondition(term: string): SQL {
-  const lo = term.trim().toLowerCase();
-  const hi = `${lo}\u{10FFFF}`;
+export function subjectSearchCondition(
+  term: string,
+  bind: (name: 'search_lo' | 'search_hi', value: string) => unknown = (_, v) => v,
+): SQL {
+  const lo = bind('search_lo', term.trim().toLowerCase());
+  const hi = bind('search_hi', `${term.trim().toLowerCase()}\u{10FFFF}`);
   return (
     or(
       ...[subjects.searchFirst, subjects.searchLast, subjects.searchFull, subjects.searchEmail].map(
