@@ -6,6 +6,7 @@ import type { Tx } from '../db/connection.js';
 import type { RouteAccess } from './access.js';
 import type { Actor } from './context.js';
 import type { JsonFields } from './json-sql.js';
+import type { Binder } from './resource-query.js';
 
 export type Operation = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'delete';
 
@@ -64,8 +65,16 @@ export interface ResourceDefinition<
   ordering?: Record<string, PgColumn>;
   /** e.g. `-id` (the default). */
   defaultOrdering?: string;
-  /** Extra conditions on every read/write (e.g. a subject sees only its own rows). */
-  where?: (ctx: ResourceContext) => SQL | undefined;
+  /**
+   * Extra conditions on every read/write (e.g. a subject sees only its own rows). Values go
+   * through `b.bind` (needed with `preparedList`).
+   */
+  where?: (ctx: ResourceContext, b: Binder) => SQL | undefined;
+  /**
+   * With `presentSql`, the list query is built once per shape and prepared (a hot list): then
+   * `where` must put every value through `b.bind` and its text depend only on the names bound.
+   */
+  preparedList?: boolean;
   create?: {
     body: z.ZodType<TCreate>;
     /**

@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -28,10 +28,45 @@ function parseFilterValue(column: PgColumn, raw: string, name: string): unknown 
   return raw;
 }
 
+/**
+ * How a list's values enter its query: as they are, or (a prepared list) as placeholders whose
+ * names, with the marks, make the query's shape: one prepared statement per shape.
+ */
+export interface Binder {
+  bind<V>(name: string, value: V): V | Placeholder;
+  /** A choice that changes the query's text but binds no value (e.g. IS NULL). */
+  mark(part: string): void;
+}
+
+/** Values inlined in the query (a query built for one request). */
+export const inlineBinder: Binder = {
+  bind: <V>(_: string, value: V) => value,
+  mark: () => undefined,
+};
+
+/** Values as placeholders; `shape` and `values` describe the request. */
+export function placeholderBinder(): Binder & { shape: string[]; values: Record<string, unknown> } {
+  const shape: string[] = [];
+  const values: Record<string, unknown> = {};
+  return {
+    shape,
+    values,
+    bind<V>(name: string, value: V): V | Placeholder {
+      values[name] = value;
+      shape.push(name);
+      return sql.placeholder(name);
+    },
+    mark(part) {
+      shape.push(`#${part}`);
+    },
+  };
+}
+
 /** `?name=a` is equality, `a,b` IN, an empty value or `null` IS NULL; typed by the column. */
 export function filterConditions(
   filters: Record<string, PgColumn>,
   query: Record<string, unknown>,
+  b: Binder = inlineBinder,
 ): SQL[] {
   const out: SQL[] = [];
   for (const [name, column] of Object.entries(filters)) {
@@ -39,16 +74,19 @@ export function filterConditions(
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(',') : String(raw);
     if (value === '' || value === 'null') {
+      b.mark(`${name}:null`);
       out.push(isNull(column));
     } else if (value.includes(',')) {
       out.push(
         inArray(
           column,
-          value.split(',').map((v) => parseFilterValue(column, v, name)),
+          value
+            .split(',')
+            .map((v, i) => b.bind(`f_${name}_${i}`, parseFilterValue(column, v, name))),
         ),
       );
     } else {
-      out.push(eq(column, parseFilterValue(column, value, name)));
+      out.push(eq(column, b.bind(`f_${name}`, parseFilterValue(column, value, name))));
     }
   }
   return out;
@@ -59,6 +97,7 @@ export function orderBy(
   def: { ordering?: Record<string, PgColumn>; defaultOrdering?: string },
   id: PgColumn,
   requested: string | undefined,
+  b: Binder = inlineBinder,
 ): SQL[] {
   const spec = requested || def.defaultOrdering || '-id';
   const out: SQL[] = [];
@@ -66,9 +105,13 @@ export function orderBy(
     const descending = part.startsWith('-');
     const name = descending ? part.slice(1) : part;
     const column = name === 'id' ? id : def.ordering?.[name];
-    if (column) out.push(descending ? desc(column) : asc(column));
+    if (column && out.length < 8) {
+      out.push(descending ? desc(column) : asc(column));
+      b.mark(`order:${part}`);
+    }
   }
   out.push(spec.startsWith('-') ? desc(id) : asc(id));
+  b.mark(spec.startsWith('-') ? 'order:-id' : 'order:id');
   return out;
 }
 

@@ -1,9 +1,9 @@
-import { and, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Tx } from '../db/connection.js';
+import { compileDb, executePrepared, type Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
@@ -13,9 +13,11 @@ import type { Operation, ResourceContext, ResourceDefinition } from './resource-
 import {
   filterConditions,
   idParams,
+  inlineBinder,
   orderBy,
   pageResponse,
   parseId,
+  placeholderBinder,
   toColumns,
 } from './resource-query.js';
 
@@ -78,12 +80,49 @@ export function registerResource<
   const table: PgTable = def.table;
   const columns = getTableColumns(table);
   const scoped = (ctx: ResourceContext, ...conds: (SQL | undefined)[]) =>
-    and(def.where?.(ctx), ...conds);
+    and(def.where?.(ctx, inlineBinder), ...conds);
   const tag = def.contentType.split('.')[0] ?? 'resources';
   const one = def.output ?? z.record(z.string(), z.unknown());
   const repr = (row: Row<T>) => (def.repr ? def.repr(row) : '');
   if (def.presentSql && def.augment) throw new Error(`${def.path}: presentSql with augment`);
   const jsonFields = def.presentSql;
+
+  /** A page of rows as JSON texts with the total (`presentSql`); limit/offset may be placeholders. */
+  function jsonPage(
+    db: Tx,
+    where: SQL | undefined,
+    order: SQL[],
+    limit: number | Placeholder,
+    offset: number | Placeholder,
+  ) {
+    if (!jsonFields) throw new Error(`${def.path}: no presentSql`);
+    const total = db.select({ n: sql`count(*)` }).from(table).where(where);
+    return db
+      .select({ j: jsonText(jsonFields), n: sql<number>`(${total})`.mapWith(Number) })
+      .from(table)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset);
+  }
+  type PreparedJsonList = ReturnType<ReturnType<typeof jsonPage>['prepare']>;
+  const preparedLists = new Map<string, PreparedJsonList>();
+  /** The list query of this shape, built once on compileDb and prepared. */
+  function preparedJsonList(shape: string[], where: SQL | undefined, order: SQL[]) {
+    const key = shape.join(',');
+    let prepared = preparedLists.get(key);
+    if (!prepared) {
+      prepared = jsonPage(
+        compileDb,
+        where,
+        order,
+        sql.placeholder('limit'),
+        sql.placeholder('offset'),
+      ).prepare(`${def.path}:${preparedLists.size}`);
+      if (preparedLists.size < 256) preparedLists.set(key, prepared);
+    }
+    return prepared;
+  }
 
   async function fetchOne(ctx: ResourceContext, id: number, forUpdate = false): Promise<Row<T>> {
     const q = ctx.tx
@@ -121,27 +160,32 @@ export function registerResource<
         const result = await run(
           request,
           async (ctx) => {
-            const conds: (SQL | undefined)[] = filterConditions(def.filters ?? {}, query);
+            const b = def.preparedList ? placeholderBinder() : null;
+            const binder = b ?? inlineBinder;
+            const conds: (SQL | undefined)[] = filterConditions(def.filters ?? {}, query, binder);
             const term = request.query.search?.trim();
             if (term && def.search?.length) {
-              const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-              conds.push(or(...def.search.map((c) => ilike(c, like))));
+              const like = binder.bind('search', `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+              conds.push(or(...def.search.map((c) => sql`${c} ilike ${like}`)));
             }
-            const where = scoped(ctx, ...conds);
+            const where = and(def.where?.(ctx, binder), ...conds);
+            const order = orderBy(def, def.id, request.query.ordering, binder);
+            const offset = (page - 1) * pageSize;
+            if (jsonFields && b) {
+              const texts = await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order), {
+                ...b.values,
+                limit: pageSize,
+                offset,
+              });
+              if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+              return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
+            }
             // The total as an uncorrelated scalar subquery rather than count(*) over(): the
             // window would fetch every matching row from the heap to number them, while the
             // subquery can count from an index (index-only) and the page reads just its rows.
             const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
-            const order = orderBy(def, def.id, request.query.ordering);
-            const offset = (page - 1) * pageSize;
             if (jsonFields) {
-              const texts = await ctx.tx
-                .select({ j: jsonText(jsonFields), n: sql<number>`${total}`.mapWith(Number) })
-                .from(table)
-                .where(where)
-                .orderBy(...order)
-                .limit(pageSize)
-                .offset(offset);
+              const texts = await jsonPage(ctx.tx, where, order, pageSize, offset);
               if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }

@@ -85,6 +85,33 @@ describe('/api/audit-actions/', () => {
     expect(searched.json().count).toBe(2);
   });
 
+  it("runs one prepared statement per query shape with each request's own values", async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    const verbsOf = async (qs: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/audit-actions/?${qs}`, headers: a.headers }))
+        .json()
+        .results.map((r: { verb: string }) => r.verb);
+    // the same shape twice with other values, then other shapes: no answer leaks into the next
+    expect(new Set(await verbsOf('verb=created'))).toEqual(new Set(['created']));
+    expect(new Set(await verbsOf('verb=updated'))).toEqual(new Set(['updated']));
+    expect(new Set(await verbsOf('verb=updated,logged_in'))).toEqual(
+      new Set(['updated', 'logged_in']),
+    );
+    expect(await verbsOf('verb=nothing-like-it')).toEqual([]);
+    expect(await verbsOf('created_after=2999-01-01')).toEqual([]);
+    expect((await verbsOf('created_after=2000-01-01')).length).toBeGreaterThan(2);
+    const nulls = await t.app.inject({
+      method: 'GET',
+      url: '/api/audit-actions/?object_id=',
+      headers: a.headers,
+    });
+    expect(nulls.statusCode).toBe(200);
+    expect(
+      nulls.json().results.every((r: { object_id: string | null }) => r.object_id === null),
+    ).toBe(true);
+    expect(await verbsOf('search=zzz-no-match')).toEqual([]);
+  });
+
   it('retrieves one; another tenant answers 404', async () => {
     const a = await login(t.app, 'admin@acme.test');
     const list = await t.app.inject({

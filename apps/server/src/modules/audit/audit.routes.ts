@@ -2,6 +2,7 @@ import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isoTimestamp } from '../../platform/json-sql.js';
+import type { Binder } from '../../platform/resource-query.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
 import { queryDate } from '../cases/tenant.js';
 import { auditActions } from './audit.table.js';
@@ -70,14 +71,18 @@ const common = {
   search: [auditActions.objectRepr, auditActions.actorName],
   ordering: { created_at: auditActions.createdAt },
   // ?created_after= / ?created_before= (inclusive dates, UTC)
-  where: ({ request }: ResourceContext) => {
+  where: ({ request }: ResourceContext, b: Binder) => {
     const after = queryDate(request.query, 'created_after');
     const before = queryDate(request.query, 'created_before');
     return and(
-      after ? gte(auditActions.createdAt, after) : undefined,
-      before ? lt(auditActions.createdAt, new Date(before.getTime() + 86_400_000)) : undefined,
+      after ? gte(auditActions.createdAt, b.bind('after', after)) : undefined,
+      before
+        ? lt(auditActions.createdAt, b.bind('before', new Date(before.getTime() + 86_400_000)))
+        : undefined,
     );
   },
+  // the hot list: built once per shape, its values bound
+  preparedList: true,
 };
 
 /** /api/audit-actions/ (the session customer's) and /api/ops/audit-actions/ (every customer). */
