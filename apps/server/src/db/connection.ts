@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { fillPlaceholders } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzleProxy, type PgRemoteDatabase } from 'drizzle-orm/pg-proxy';
@@ -142,6 +143,23 @@ export const compileDb: Tx = drizzleProxy(async (text, params, method) => {
   if (!q) throw new Error('A query prepared on compileDb runs only through executePrepared');
   return q.query(text, params, method === 'all' ? 'array' : 'object');
 });
+
+/**
+ * Runs a query prepared on `compileDb` in `tx` and returns its raw rows (arrays in select
+ * order, driver values: timestamps as PostgreSQL's text), skipping Drizzle's row mapping: for
+ * hot lists whose presenter writes the JSON itself.
+ */
+export async function executePreparedRows(
+  tx: Tx,
+  prepared: { getQuery(): { sql: string; params: unknown[] } },
+  values: Record<string, unknown>,
+): Promise<unknown[][]> {
+  const q = queryableOf.get(tx);
+  if (!q) throw new Error('executePreparedRows needs an open transaction handle');
+  const { sql: text, params } = prepared.getQuery();
+  const { rows } = await q.query(text, fillPlaceholders(params, values), 'array');
+  return rows.filter((r): r is unknown[] => Array.isArray(r));
+}
 
 /** Runs a query prepared on `compileDb` in the open transaction `tx`, with these values. */
 export function executePrepared<T>(

@@ -47,3 +47,15 @@ export function pageJson(
 ): string {
   return `{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${results.join(',')}]}`;
 }
+
+const PG_UTC = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * A timestamptz as PostgreSQL writes it in UTC ('2026-03-04 05:06:07.891234+00') turned into what
+ * `toISOString()` writes (milliseconds, truncated, as a Date would hold them), without a Date.
+ */
+export function isoFromPg(text: string): string {
+  const m = PG_UTC.exec(text);
+  if (!m) return new Date(text).toISOString();
+  return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+}

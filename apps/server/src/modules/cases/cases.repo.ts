@@ -14,9 +14,10 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
+import { compileDb, executePrepared, executePreparedRows, type Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
+import { isoFromPg } from '../../platform/json-sql.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { cases } from './cases.table.js';
 import {
@@ -225,6 +226,53 @@ type PreparedCaseList = ReturnType<ReturnType<typeof caseListQuery>['prepare']>;
 /** Prepared case lists by shape; shapes are few (filters used, ordering), but capped anyway. */
 const preparedCaseLists = new Map<string, PreparedCaseList>();
 const MAX_PREPARED_LISTS = 256;
+
+const preparedPages = new Map<string, PreparedCaseList>();
+
+const str = (v: unknown) => JSON.stringify(v === null || v === undefined ? null : String(v));
+const isoOrNull = (v: unknown) => (typeof v === 'string' ? `"${isoFromPg(v)}"` : 'null');
+
+/**
+ * The list page with each row's JSON written straight from the driver's values (the fields of
+ * `caseListColumns` in order): no Drizzle row mapping, no Date objects, no second serialisation.
+ * Equal to `presentCaseListItem` (a test compares them).
+ */
+export async function selectCaseListJson(
+  tx: Tx,
+  where: CaseListWhere,
+  order: CaseListOrder,
+  limit: number,
+  offset: number,
+): Promise<{ json: string[]; count: number }> {
+  const shape = `${where.key}|${order.key}`;
+  let prepared = preparedPages.get(shape);
+  if (!prepared) {
+    prepared = caseListQuery(
+      compileDb,
+      where,
+      order.order,
+      sql.placeholder('limit'),
+      sql.placeholder('offset'),
+    ).prepare(`case_page_${preparedPages.size}`);
+    if (preparedPages.size < MAX_PREPARED_LISTS) preparedPages.set(shape, prepared);
+  }
+  const rows = await executePreparedRows(tx, prepared, { ...where.values, limit, offset });
+  const json = rows.map((r) => {
+    const [id, state, processId, processName, subjectId, first, last, email] = r;
+    const [createdAt, updatedAt, completedAt, decision, archivedAt, flagged] = r.slice(8);
+    const label =
+      typeof state === 'string' && isCaseState(state) ? CASE_STATE_LABELS[state] : state;
+    return (
+      `{"id":${Number(id)},"state":${str(state)},"state_display":${str(label)},` +
+      `"process":{"id":${Number(processId)},"name":${str(processName)}},` +
+      `"subject":{"id":${Number(subjectId)},"first_name":${str(first)},"last_name":${str(last)},"email":${str(email)}},` +
+      `"created_at":${isoOrNull(createdAt)},"updated_at":${isoOrNull(updatedAt)},` +
+      `"completed_at":${isoOrNull(completedAt)},"decision":${str(decision)},` +
+      `"is_archived":${archivedAt !== null},"flagged":${flagged === true}}`
+    );
+  });
+  return { json, count: Number(rows[0]?.[14] ?? 0) };
+}
 
 /** The page and total: the query built once per shape (compileDb), run with this request's values. */
 export async function selectCaseList(

@@ -16,7 +16,14 @@ import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
 import { auditActions } from '../audit/audit.table.js';
 import { outboxEmails } from '../outbox/outbox.table.js';
-import { caseListConditions, caseListQuery, caseOrdering, selectCaseList } from './cases.repo.js';
+import {
+  caseListConditions,
+  caseListQuery,
+  caseOrdering,
+  presentCaseListItem,
+  selectCaseList,
+  selectCaseListJson,
+} from './cases.repo.js';
 import { caseActivities, cases } from './cases.table.js';
 
 let t: TestApp;
@@ -199,6 +206,48 @@ describe('GET /api/cases/', () => {
       expect(Object.keys(rest).every((k) => k in detail)).toBe(true);
     }
     expect(JSON.stringify(rows)).toContain('2026-03-04T05:06:07.891Z');
+  });
+
+  it('writes each list row exactly as presentCaseListItem presents it', async () => {
+    await t.owner(async (tx) => {
+      const s = await createSubjectUser(tx, {
+        customerId: acme,
+        firstName: 'Zoë "Z"',
+        lastName: "O'Brien \\ Jr",
+        email: 'zoe.obrien@example.test',
+      });
+      await createCase(tx, {
+        customerId: acme,
+        processId: care,
+        subjectId: s.id,
+        state: 'cancelled',
+        activityStates: ['ca-cancelled'],
+        createdAt: new Date('2026-03-04T05:06:07.891Z'),
+      });
+    });
+    const compared = await t.db.transaction({ scope: 'tenant', customerId: acme }, async (tx) => {
+      const actor = { ...systemActor, customerId: acme };
+      const out: [unknown, unknown][] = [];
+      for (const q of [
+        { is_archived: 'all' },
+        { search: 'zoe' },
+        { state: 'cancelled,complete' },
+      ]) {
+        const where = caseListConditions(q, actor);
+        const order = caseOrdering('-updated_at');
+        const json = await selectCaseListJson(tx, where, order, 100, 0);
+        const rows = await selectCaseList(tx, where, order, 100, 0);
+        expect(json.count).toBe(rows.count);
+        expect(json.json.length).toBe(rows.rows.length);
+        json.json.forEach((j, i) => {
+          out.push([JSON.parse(j), rows.rows[i] && presentCaseListItem(rows.rows[i])]);
+        });
+      }
+      return out;
+    });
+    expect(compared.length).toBeGreaterThan(3);
+    for (const [written, presented] of compared) expect(written).toEqual(presented);
+    expect(JSON.stringify(compared)).toContain('2026-03-04T05:06:07.891Z');
   });
 
   it('filters by search, state, flagged, process and created date range', async () => {
