@@ -19,7 +19,7 @@ import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { cases } from './cases.table.js';
+import { caseCounts, cases } from './cases.table.js';
 import {
   iso,
   queryBool,
@@ -49,6 +49,11 @@ export interface CaseListWhere {
   key: string;
   /** The placeholders' values. */
   values: Record<string, unknown>;
+  /**
+   * When only the tenant, state and archived filters apply: the same conditions on case_counts,
+   * whose few rows give the total (else null: the total is counted from cases).
+   */
+  counter: SQL[] | null;
 }
 
 export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
@@ -61,8 +66,10 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   };
   const binds = (name: string, list: readonly unknown[]) =>
     list.map((v, i) => bind(`${name}${i}`, v));
+  let counter: SQL[] | null = null;
   if (actor.customerId !== null) {
     conds.push(eq(cases.customerId, bind('customer', actor.customerId)));
+    counter = [eq(caseCounts.customerId, sql.placeholder('customer'))];
     key.push('c');
   }
   const state = queryString(q, 'state');
@@ -80,30 +87,43 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
         ? eq(cases.state, bind('state', state))
         : inArray(cases.state, binds('state', states)),
     );
+    counter?.push(
+      states.length === 1
+        ? eq(caseCounts.state, sql.placeholder('state'))
+        : inArray(
+            caseCounts.state,
+            states.map((_, i) => sql.placeholder(`state${i}`)),
+          ),
+    );
     key.push(`s${states.length}`);
   }
   const process = queryIds(q, 'process');
   if (process) {
+    counter = null;
     conds.push(inArray(cases.processId, binds('process', process)));
     key.push(`p${process.length}`);
   }
   const subject = queryIds(q, 'subject');
   if (subject) {
+    counter = null;
     conds.push(inArray(cases.subjectId, binds('subject', subject)));
     key.push(`u${subject.length}`);
   }
   const after = queryDate(q, 'created_after');
   if (after) {
+    counter = null;
     conds.push(gte(cases.createdAt, bind('after', after)));
     key.push('a');
   }
   const before = queryDate(q, 'created_before');
   if (before) {
+    counter = null;
     conds.push(lt(cases.createdAt, bind('before', new Date(before.getTime() + DAY_MS))));
     key.push('b');
   }
   const flagged = queryBool(q, 'flagged');
   if (flagged !== undefined) {
+    counter = null;
     conds.push(flagged ? flaggedSql : sql`not ${flaggedSql}`);
     key.push(flagged ? 'f1' : 'f0');
   }
@@ -111,14 +131,16 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   if (archived !== 'all') {
     const only = archived === undefined || archived === '' ? false : queryBool(q, 'is_archived');
     conds.push(only ? isNotNull(cases.archivedAt) : isNull(cases.archivedAt));
+    counter?.push(eq(caseCounts.archived, only === true));
     key.push(only ? 'r1' : 'r0');
   }
   const term = queryString(q, 'search')?.trim();
   if (term) {
+    counter = null;
     conds.push(subjectSearchCondition(term, bind));
     key.push('q');
   }
-  return { conds, subject: Boolean(term), key: key.join(','), values };
+  return { conds, subject: Boolean(term), key: key.join(','), values, counter };
 }
 
 const ORDERING: Record<string, AnyPgColumn> = {
@@ -201,14 +223,19 @@ export function caseListQuery(
   offset: number | Placeholder,
 ) {
   const base = tx.select({ n: sql`count(*)` }).from(cases);
-  const counted = where.subject
-    ? base
-        .innerJoin(
-          subjects,
-          and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
-        )
-        .where(and(...where.conds))
-    : base.where(and(...where.conds));
+  const counted = where.counter
+    ? tx
+        .select({ n: sql`coalesce(sum(${caseCounts.n}), 0)` })
+        .from(caseCounts)
+        .where(and(...where.counter))
+    : where.subject
+      ? base
+          .innerJoin(
+            subjects,
+            and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
+          )
+          .where(and(...where.conds))
+      : base.where(and(...where.conds));
   return tx
     .select({ ...caseListColumns, total: sql<number>`(${counted})`.mapWith(Number) })
     .from(cases)

@@ -465,6 +465,56 @@ describe('case detail and actions', () => {
   });
 });
 
+describe('case counters (case_counts, kept by triggers)', () => {
+  const grouped = () =>
+    t.owner(async (tx) => {
+      const counted = await tx.execute<{ k: string; n: number }>(sql`
+        select customer_id || '/' || state || '/' || (archived_at is not null) as k, count(*)::int as n
+        from cases group by 1 order by 1`);
+      const kept = await tx.execute<{ k: string; n: number }>(sql`
+        select customer_id || '/' || state || '/' || archived as k, n from case_counts
+        where n <> 0 order by 1`);
+      return { counted: [...counted], kept: [...kept] };
+    });
+
+  it("equal count(*) after the file's creates, cancels, decisions and archives", async () => {
+    const { counted, kept } = await grouped();
+    expect(counted.length).toBeGreaterThan(3);
+    expect(kept).toEqual(counted);
+  });
+
+  it('follow bulk updates and deletes, and the list totals use them', async () => {
+    await t.owner(async (tx) => {
+      await tx.execute(sql`update cases set state = 'cancelled'
+        where customer_id = ${acme} and state = 'pending-case-decision'`);
+      await tx.execute(sql`update cases set updated_at = now() where customer_id = ${acme}`);
+      const c = await createCase(tx, { customerId: acme, processId: care });
+      await tx.execute(sql`delete from case_activities where case_id = ${c.id}`);
+      await tx.execute(sql`delete from cases where id = ${c.id}`);
+    });
+    const { counted, kept } = await grouped();
+    expect(kept).toEqual(counted);
+    const direct = (where: string) =>
+      t.owner(async (tx) => {
+        const [r] = await tx.execute<{ n: number }>(
+          sql.raw(`select count(*)::int as n from cases where customer_id = ${acme} and ${where}`),
+        );
+        return r?.n;
+      });
+    const total = async (qs: string) =>
+      (await get(viewer, `/api/cases/?page_size=1&${qs}`)).json().count;
+    expect(await total('')).toBe(await direct('archived_at is null'));
+    expect(await total('is_archived=true')).toBe(await direct('archived_at is not null'));
+    expect(await total('is_archived=all')).toBe(await direct('true'));
+    expect(await total('state=cancelled,complete')).toBe(
+      await direct(`archived_at is null and state in ('cancelled', 'complete')`),
+    );
+    expect(await total('state=awaiting-subject&is_archived=all')).toBe(
+      await direct(`state = 'awaiting-subject'`),
+    );
+  });
+});
+
 describe('case free-text search uses the subject search indexes', () => {
   it('has no sequential scan on cases or subjects (101 tenants, one with 6,200 cases)', async () => {
     const tenant = await t.owner(async (tx) => {

@@ -1,6 +1,7 @@
 import type { ActivityConfig } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   foreignKey,
   index,
   integer,
@@ -65,6 +66,22 @@ export const cases = pgTable(
       .on(t.customerId, t.completedAt)
       .where(sql`${t.completedAt} is not null`),
   ],
+);
+
+/**
+ * How many cases a customer has per state and archived flag, kept by statement triggers on
+ * `cases` (migration 0006) in the same transaction as the change: the case list's total reads a
+ * few rows here instead of counting hundreds of index entries on every page.
+ */
+export const caseCounts = pgTable(
+  'case_counts',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    state: varchar('state', { length: 30 }).notNull(),
+    archived: boolean('archived').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.state, t.archived] })],
 );
 
 /** One check of a case (an activity type with the requirement's config), in its own state. */
