@@ -254,7 +254,22 @@ type PreparedCaseList = ReturnType<ReturnType<typeof caseListQuery>['prepare']>;
 const preparedCaseLists = new Map<string, PreparedCaseList>();
 const MAX_PREPARED_LISTS = 256;
 
-const preparedPages = new Map<string, PreparedCaseList>();
+/** The case list query of this shape, built once (compileDb) with limit/offset placeholders. */
+function preparedCaseList(where: CaseListWhere, order: CaseListOrder): PreparedCaseList {
+  const shape = `${where.key}|${order.key}`;
+  let prepared = preparedCaseLists.get(shape);
+  if (!prepared) {
+    prepared = caseListQuery(
+      compileDb,
+      where,
+      order.order,
+      sql.placeholder('limit'),
+      sql.placeholder('offset'),
+    ).prepare(`case_list_${preparedCaseLists.size}`);
+    if (preparedCaseLists.size < MAX_PREPARED_LISTS) preparedCaseLists.set(shape, prepared);
+  }
+  return prepared;
+}
 
 const str = (v: unknown) => JSON.stringify(v === null || v === undefined ? null : String(v));
 const isoOrNull = (v: unknown) => (typeof v === 'string' ? `"${isoFromPg(v)}"` : 'null');
@@ -271,18 +286,7 @@ export async function selectCaseListJson(
   limit: number,
   offset: number,
 ): Promise<{ json: string[]; count: number }> {
-  const shape = `${where.key}|${order.key}`;
-  let prepared = preparedPages.get(shape);
-  if (!prepared) {
-    prepared = caseListQuery(
-      compileDb,
-      where,
-      order.order,
-      sql.placeholder('limit'),
-      sql.placeholder('offset'),
-    ).prepare(`case_page_${preparedPages.size}`);
-    if (preparedPages.size < MAX_PREPARED_LISTS) preparedPages.set(shape, prepared);
-  }
+  const prepared = preparedCaseList(where, order);
   const rows = await executePreparedRows(tx, prepared, { ...where.values, limit, offset });
   const json = rows.map((r) => {
     const [id, state, processId, processName, subjectId, first, last, email] = r;
@@ -309,19 +313,11 @@ export async function selectCaseList(
   limit: number,
   offset: number,
 ): Promise<{ rows: CaseListRow[]; count: number }> {
-  const shape = `${where.key}|${order.key}`;
-  let prepared = preparedCaseLists.get(shape);
-  if (!prepared) {
-    prepared = caseListQuery(
-      compileDb,
-      where,
-      order.order,
-      sql.placeholder('limit'),
-      sql.placeholder('offset'),
-    ).prepare(`case_list_${preparedCaseLists.size}`);
-    if (preparedCaseLists.size < MAX_PREPARED_LISTS) preparedCaseLists.set(shape, prepared);
-  }
-  const rows = await executePrepared(tx, prepared, { ...where.values, limit, offset });
+  const rows = await executePrepared(tx, preparedCaseList(where, order), {
+    ...where.values,
+    limit,
+    offset,
+  });
   return { rows, count: rows[0]?.total ?? 0 };
 }
 
