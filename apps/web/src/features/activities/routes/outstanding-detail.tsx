@@ -17,6 +17,7 @@ import {
 } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
+import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
 import { caseActivities, outstandingActivities } from '../api/activities';
 import { useRights } from '../components/rights';
@@ -27,19 +28,6 @@ const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
   'ca-complete': 'Mark complete',
   'ca-cancelled': 'Cancel check',
 };
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children || '—'}
-      </Text>
-    </Stack>
-  );
-}
 
 /** One activity waiting for the customer, with the moves the domain allows from its state. */
 export default function OutstandingDetail() {

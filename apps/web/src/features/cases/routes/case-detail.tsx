@@ -15,23 +15,11 @@ import {
 import { Link, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { CopyButton } from '../../../components/copy-button';
+import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
 import { caseDetails } from '../api/cases';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children || '—'}
-      </Text>
-    </Stack>
-  );
-}
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();

@@ -2,22 +2,10 @@ import { Anchor, Box, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@m
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { href } from '../../../app/paths';
+import { Fact } from '../../../components/fact';
 import { outboxEmails } from '../api/outbox';
 import { LinkifiedText } from '../components/linkify';
 import { receivedAt } from '../components/received-at';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 const preStyle = {
   margin: 0,
