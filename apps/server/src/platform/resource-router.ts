@@ -87,7 +87,10 @@ export function registerResource<
   if (def.presentSql && def.augment) throw new Error(`${def.path}: presentSql with augment`);
   const jsonFields = def.presentSql;
 
-  /** A page of rows as JSON texts with the total (`presentSql`); limit/offset may be placeholders. */
+  /**
+   * A page of rows as JSON texts with the total (`presentSql`; the total as a scalar subquery,
+   * as below); limit/offset may be placeholders.
+   */
   function jsonPage(
     db: Tx,
     where: SQL | undefined,
@@ -171,12 +174,14 @@ export function registerResource<
             const where = and(def.where?.(ctx, binder), ...conds);
             const order = orderBy(def, def.id, request.query.ordering, binder);
             const offset = (page - 1) * pageSize;
-            if (jsonFields && b) {
-              const texts = await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order), {
-                ...b.values,
-                limit: pageSize,
-                offset,
-              });
+            if (jsonFields) {
+              const texts = b
+                ? await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order), {
+                    ...b.values,
+                    limit: pageSize,
+                    offset,
+                  })
+                : await jsonPage(ctx.tx, where, order, pageSize, offset);
               if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }
@@ -184,11 +189,6 @@ export function registerResource<
             // window would fetch every matching row from the heap to number them, while the
             // subquery can count from an index (index-only) and the page reads just its rows.
             const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
-            if (jsonFields) {
-              const texts = await jsonPage(ctx.tx, where, order, pageSize, offset);
-              if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
-              return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
-            }
             const rows = await ctx.tx
               .select({ ...columns, __total: sql<number>`${total}`.mapWith(Number) })
               .from(table)

@@ -18,6 +18,7 @@ import { compileDb, executePrepared, executePreparedRows, type Tx } from '../../
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
+import { placeholderBinder } from '../../platform/resource-query.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
 import {
@@ -58,19 +59,14 @@ export interface CaseListWhere {
 
 export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   const conds: SQL[] = [];
-  const key: string[] = [];
-  const values: Record<string, unknown> = {};
-  const bind = (name: string, value: unknown) => {
-    values[name] = value;
-    return sql.placeholder(name);
-  };
-  const binds = (name: string, list: readonly unknown[]) =>
-    list.map((v, i) => bind(`${name}${i}`, v));
+  const b = placeholderBinder();
+  const binds = <V>(name: string, list: readonly V[]) =>
+    list.map((v, i) => b.bind(`${name}${i}`, v));
   let counter: SQL[] | null = null;
   if (actor.customerId !== null) {
-    conds.push(eq(cases.customerId, bind('customer', actor.customerId)));
-    counter = [eq(caseCounts.customerId, sql.placeholder('customer'))];
-    key.push('c');
+    const customer = b.bind('customer', actor.customerId);
+    conds.push(eq(cases.customerId, customer));
+    counter = [eq(caseCounts.customerId, customer)];
   }
   const state = queryString(q, 'state');
   if (state) {
@@ -82,65 +78,49 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
         `Select a valid choice. ${bad} is not one of the available choices.`,
       );
     }
-    conds.push(
-      states.length === 1
-        ? eq(cases.state, bind('state', state))
-        : inArray(cases.state, binds('state', states)),
-    );
-    counter?.push(
-      states.length === 1
-        ? eq(caseCounts.state, sql.placeholder('state'))
-        : inArray(
-            caseCounts.state,
-            states.map((_, i) => sql.placeholder(`state${i}`)),
-          ),
-    );
-    key.push(`s${states.length}`);
+    const bound = binds('state', states);
+    conds.push(inArray(cases.state, bound));
+    counter?.push(inArray(caseCounts.state, bound));
   }
   const process = queryIds(q, 'process');
   if (process) {
     counter = null;
     conds.push(inArray(cases.processId, binds('process', process)));
-    key.push(`p${process.length}`);
   }
   const subject = queryIds(q, 'subject');
   if (subject) {
     counter = null;
     conds.push(inArray(cases.subjectId, binds('subject', subject)));
-    key.push(`u${subject.length}`);
   }
   const after = queryDate(q, 'created_after');
   if (after) {
     counter = null;
-    conds.push(gte(cases.createdAt, bind('after', after)));
-    key.push('a');
+    conds.push(gte(cases.createdAt, b.bind('after', after)));
   }
   const before = queryDate(q, 'created_before');
   if (before) {
     counter = null;
-    conds.push(lt(cases.createdAt, bind('before', new Date(before.getTime() + DAY_MS))));
-    key.push('b');
+    conds.push(lt(cases.createdAt, b.bind('before', new Date(before.getTime() + DAY_MS))));
   }
   const flagged = queryBool(q, 'flagged');
   if (flagged !== undefined) {
     counter = null;
     conds.push(flagged ? flaggedSql : sql`not ${flaggedSql}`);
-    key.push(flagged ? 'f1' : 'f0');
+    b.mark(flagged ? 'flagged' : 'not-flagged');
   }
   const archived = queryString(q, 'is_archived');
   if (archived !== 'all') {
     const only = archived === undefined || archived === '' ? false : queryBool(q, 'is_archived');
     conds.push(only ? isNotNull(cases.archivedAt) : isNull(cases.archivedAt));
     counter?.push(eq(caseCounts.archived, only === true));
-    key.push(only ? 'r1' : 'r0');
+    b.mark(only ? 'archived' : 'unarchived');
   }
   const term = queryString(q, 'search')?.trim();
   if (term) {
     counter = null;
-    conds.push(subjectSearchCondition(term, bind));
-    key.push('q');
+    conds.push(subjectSearchCondition(term, b.bind));
   }
-  return { conds, subject: Boolean(term), key: key.join(','), values, counter };
+  return { conds, subject: Boolean(term), key: b.shape.join(','), values: b.values, counter };
 }
 
 const ORDERING: Record<string, AnyPgColumn> = {

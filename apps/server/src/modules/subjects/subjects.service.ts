@@ -107,12 +107,8 @@ export async function insertSubject(
   data: SubjectInput,
 ): Promise<SubjectRow> {
   const email = data.email.toLowerCase();
-  const [taken] = await tx
-    .select({ id: subjects.id })
-    .from(subjects)
-    .where(and(eq(subjects.customerId, customerId), sql`lower(${subjects.email}) = ${email}`))
-    .limit(1);
-  if (taken) throw ValidationError.of('email', EMAIL_TAKEN);
+  // An email this customer holds already links to an existing login: finding it changes nothing,
+  // and the unique (customer_id, lower(email)) index refuses the insert below.
   const userId = await subjectLoginFor(tx, { ...data, email });
   const [inserted] = await tx
     .insert(subjects)
@@ -222,7 +218,7 @@ export async function archiveSubject(
     throw ValidationError.of('non_field_errors', 'A subject with open cases cannot be archived.');
   }
   await tx.update(subjects).set({ archivedAt: now }).where(eq(subjects.id, id));
-  const row = await getSubject(tx, id);
+  const row = { ...existing, archivedAt: now };
   await recordAudit(tx, actor, {
     verb: 'archived',
     contentType: SUBJECT_CT,
