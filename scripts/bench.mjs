@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDependencies, root } from './lib.mjs';
+import { ensureDependencies, root, serverNodeFlags } from './lib.mjs';
 
 ensureDependencies();
 const { default: pg } = await import('pg');
@@ -154,7 +154,7 @@ function runChild(env) {
       cwd: join(root, 'apps/server'),
       // BENCH_NODE_ARGS adds flags to the server's node, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'
       execArgv: [
-        '--conditions=kestrel-source',
+        ...serverNodeFlags,
         '--import',
         'tsx',
         ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
@@ -241,11 +241,12 @@ function report(runs) {
         String(Math.round(ceiling)),
         String(f.ceiling.p99),
         `${(share * 100).toFixed(1)}%`,
+        String(f.cpuUs ?? ''),
         target,
         f.failed ? `${result} (${f.failed} errors)` : result,
       ]);
     }
-    for (const g of run.gaps) rows.push([run.label, 'NOT MEASURED', '', '', '', '', '', '', g]);
+    for (const g of run.gaps) rows.push([run.label, 'NOT MEASURED', '', '', '', '', '', '', '', g]);
   }
   const head = [
     'database',
@@ -255,12 +256,13 @@ function report(runs) {
     'ceiling req/s',
     'ceiling p99',
     '% ceiling',
+    'cpu µs/req',
     'target',
     'result',
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) =>
-    r.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    r.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   console.log(
     `\nResults (${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, load generated` +
       ' in the server process; each scenario next to the ceiling, a bare route of the same app,' +

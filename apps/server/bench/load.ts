@@ -11,6 +11,8 @@ export interface Figure {
   p99: number;
   total: number;
   failed: number;
+  /** CPU time of this process (server and load generator) per request, in microseconds. */
+  cpuUs: number;
 }
 
 function cookieOf(res: Response): string | null {
@@ -93,7 +95,9 @@ export async function measure(
   opts: { warmup: number; duration: number; paths?: readonly (readonly string[])[] },
 ): Promise<Figure> {
   await load(url, cookies, opts.warmup, opts.paths);
+  const cpu0 = process.cpuUsage();
   const r = await load(url, cookies, opts.duration, opts.paths);
+  const cpu = process.cpuUsage(cpu0);
   return {
     name,
     rps: r.requests.average,
@@ -101,5 +105,6 @@ export async function measure(
     p50: r.latency.p50,
     total: r.requests.total,
     failed: r.errors + r.timeouts + r.non2xx,
+    cpuUs: r.requests.total ? Math.round((cpu.user + cpu.system) / r.requests.total) : 0,
   };
 }

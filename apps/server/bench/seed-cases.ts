@@ -203,6 +203,15 @@ export async function seedCases(db: Database, customerIds: number[]): Promise<Ca
     drop table bench_tenants;
   `);
 
+  const detailIds = await detailIdsOf(db, customerIds);
+  return { available: true, state: 'in-progress', search: 'hartley', detailIds };
+}
+
+/** Open (not archived) case ids of each logged-in tenant, for the detail scenario. */
+export async function detailIdsOf(
+  db: Database,
+  customerIds: number[],
+): Promise<Record<string, number[]>> {
   const detailIds: Record<string, number[]> = {};
   for (const customerId of customerIds.slice(0, LOGIN_TENANTS)) {
     const rows = await db.readInline(
@@ -211,5 +220,5 @@ export async function seedCases(db: Database, customerIds: number[]): Promise<Ca
     );
     detailIds[String(customerId)] = rows.map((r) => Number(r.id));
   }
-  return { available: true, state: 'in-progress', search: 'hartley', detailIds };
+  return detailIds;
 }

@@ -14,8 +14,16 @@ import {
 } from '../src/db/connection.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { type Figure, login, measure, verify } from './load.js';
-import { analyze, BENCH_PASSWORD, seedPlatform, seedUsers } from './seed.js';
-import { seedCases } from './seed-cases.js';
+import {
+  analyze,
+  BENCH_PASSWORD,
+  type BenchUser,
+  LOGIN_TENANTS,
+  seedPlatform,
+  seedUsers,
+} from './seed.js';
+import type { CaseSeed } from './seed-cases.js';
+import { detailIdsOf, seedCases } from './seed-cases.js';
 
 const HOST = '127.0.0.1';
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -62,7 +70,7 @@ const portOf = (f: { server: { address(): unknown } }) => {
 };
 
 const fmt = (f: Figure) =>
-  `${f.name.padEnd(30)} ${Math.round(f.rps).toString().padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
+  `${f.name.padEnd(30)} ${Math.round(f.rps).toString().padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  cpu ${f.cpuUs} µs/req` +
   (f.failed ? `  (${f.failed} failed of ${f.total})` : '');
 
 interface Scenario {
@@ -74,12 +82,42 @@ interface Scenario {
 
 const rowsOf = (b: Record<string, unknown>) => (Array.isArray(b.results) ? b.results.length : 0);
 
+/** The customers, users and case data of a database loaded by an earlier run, or null. */
+async function reuseLoaded(
+  db: Database,
+): Promise<{ customerIds: number[]; users: BenchUser[]; cases: CaseSeed } | null> {
+  const all = { scope: 'all', customerId: null } as const;
+  const found = await db
+    .readInline(all, 'select id from customers order by id')
+    .catch(() => [] as Record<string, unknown>[]);
+  if (found.length === 0) return null;
+  const customerIds = found.map((r) => Number(r.id));
+  const users = customerIds.slice(0, LOGIN_TENANTS).map((customerId) => ({
+    username: `bench-admin-${customerId}@bench.test`,
+    customerId,
+  }));
+  // Each run logs in again: the earlier runs' login attempts must not throttle it.
+  await db.ownerExec('delete from rate_limits');
+  const detailIds = await detailIdsOf(db, customerIds);
+  log('reusing the loaded database (BENCH_REUSE=1)');
+  return {
+    customerIds,
+    users,
+    cases: { available: true, state: 'in-progress', search: 'hartley', detailIds },
+  };
+}
+
 const db = await openBenchDatabase();
-await timed('migrated', () => migrateDatabase(db));
-const { customerIds } = await timed('customers and audit actions loaded', () => seedPlatform(db));
-const users = await timed('bench users created', () => seedUsers(db, customerIds));
-const cases = await timed('cases loaded', () => seedCases(db, customerIds));
-await timed('vacuumed, analyzed, checkpointed', () => analyze(db));
+// BENCH_REUSE=1 (profiling by hand, with BENCH_DATABASE_URL naming a database an earlier run of
+// this file loaded and left): skips the load and reads back what it made.
+const reused = process.env.BENCH_REUSE === '1' ? await reuseLoaded(db) : null;
+if (!reused) await timed('migrated', () => migrateDatabase(db));
+const { customerIds } =
+  reused ?? (await timed('customers and audit actions loaded', () => seedPlatform(db)));
+const users =
+  reused?.users ?? (await timed('bench users created', () => seedUsers(db, customerIds)));
+const cases = reused?.cases ?? (await timed('cases loaded', () => seedCases(db, customerIds)));
+if (!reused) await timed('vacuumed, analyzed, checkpointed', () => analyze(db));
 
 const app = await buildApp({
   db,
