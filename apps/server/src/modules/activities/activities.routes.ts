@@ -10,9 +10,11 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { opsCustomerFilter } from '../cases/cases.repo.js';
 import { changeActivity, presentActivity } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import {
+  inOps,
   inTenant,
   parseBody,
   queryIds,
@@ -23,6 +25,11 @@ import { subjects } from '../subjects/subjects.table.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
+/** Activities waiting for operations staff (ops outstanding activities, across customers). */
+export const OPS_OUTSTANDING_STATES = ['ca-awaiting-ops', 'ca-error-initiating'];
+
+/** Which list: every activity, the customer's outstanding ones, or ops' across customers. */
+type ListKind = 'all' | 'outstanding' | 'ops';
 
 const ORDERING: Record<string, AnyPgColumn> = {
   created_at: caseActivities.createdAt,
@@ -43,10 +50,11 @@ function ordering(requested: string | undefined, fallback: string): SQL[] {
   return out;
 }
 
-function conditions(request: FastifyRequest, actor: Actor, outstanding: boolean): SQL[] {
+function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[] {
   const q = request.query;
   const conds: SQL[] = [];
-  if (actor.customerId !== null) conds.push(eq(caseActivities.customerId, actor.customerId));
+  const customerId = kind === 'ops' ? opsCustomerFilter(q) : actor.customerId;
+  if (customerId !== null) conds.push(eq(caseActivities.customerId, customerId));
   const caseIds = queryIds(q, 'case');
   if (caseIds) conds.push(inArray(caseActivities.caseId, caseIds));
   const state = queryString(q, 'state');
@@ -65,8 +73,10 @@ function conditions(request: FastifyRequest, actor: Actor, outstanding: boolean)
   if (type) conds.push(inArray(activityTypes.code, type.split(',')));
   const term = queryString(q, 'search')?.trim();
   if (term) conds.push(subjectSearchCondition(term));
-  if (outstanding) {
-    conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
+  if (kind !== 'all') {
+    conds.push(
+      inArray(caseActivities.state, kind === 'ops' ? OPS_OUTSTANDING_STATES : OUTSTANDING_STATES),
+    );
     conds.push(notInArray(cases.state, ['complete', 'cancelled']));
     conds.push(isNull(cases.archivedAt));
   }
@@ -109,8 +119,8 @@ async function selectActivities(
     .offset(offset);
   return {
     count: rows[0]?.total ?? 0,
-    results: rows.map((r) =>
-      presentActivity(r, {
+    results: rows.map((r) => ({
+      ...presentActivity(r, {
         id: r.row.caseId,
         state: r.caseState,
         subject: {
@@ -120,7 +130,8 @@ async function selectActivities(
           email: r.email,
         },
       }),
-    ),
+      customer: r.row.customerId,
+    })),
   };
 }
 
@@ -129,26 +140,32 @@ const activityPatch = z.object({
   result_data: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** /api/case-activities/ (every activity) and /api/outstanding-activities/ (the customer's turn). */
+/**
+ * /api/case-activities/ (every activity), /api/outstanding-activities/ (the customer's turn) and
+ * /api/ops/outstanding-activities/ (operations' turn, every customer; `?customer=ID` for one).
+ */
 export async function activitiesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const view = { access: { permissions: ['cases.view_caseactivity' as const] } };
 
-  for (const [path, outstanding, fallback] of [
-    ['/api/case-activities/', false, '-created_at'],
-    ['/api/outstanding-activities/', true, 'updated_at'],
+  for (const [path, kind, fallback] of [
+    ['/api/case-activities/', 'all', '-created_at'],
+    ['/api/outstanding-activities/', 'outstanding', 'updated_at'],
+    ['/api/ops/outstanding-activities/', 'ops', 'updated_at'],
   ] as const) {
+    const run = kind === 'ops' ? inOps : inTenant;
+    const outstanding = kind !== 'all';
     r.get(
       path,
       { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
       async (request) => {
         const { page, pageSize } = pageOf(request.query);
-        const result = await inTenant(
+        const result = await run(
           request,
           ({ tx, actor }) =>
             selectActivities(
               tx,
-              and(...conditions(request, actor, outstanding)),
+              and(...conditions(request, actor, kind)),
               ordering(request.query.ordering, fallback),
               pageSize,
               (page - 1) * pageSize,
@@ -164,14 +181,14 @@ export async function activitiesRoutes(app: FastifyInstance) {
       { schema: { tags: ['cases'], params: idParams }, config: view },
       async (request) => {
         const id = parseId(request.params.id);
-        const found = await inTenant(
+        const found = await run(
           request,
           ({ tx, actor }) =>
             selectActivities(
               tx,
               and(
                 eq(caseActivities.id, id),
-                ...(outstanding ? conditions(request, actor, true) : []),
+                ...(outstanding ? conditions(request, actor, kind) : []),
               ),
               [],
               1,

@@ -57,14 +57,24 @@ export interface CaseListWhere {
   counter: SQL[] | null;
 }
 
-export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
+/**
+ * `scope` `tenant` (default): the session customer's cases. `ops` (the cross-tenant list of
+ * /api/ops/cases/): every customer's, or one customer's with `?customer=ID`.
+ */
+export function caseListConditions(
+  q: unknown,
+  actor: Actor,
+  scope: 'tenant' | 'ops' = 'tenant',
+): CaseListWhere {
   const conds: SQL[] = [];
   const b = placeholderBinder();
   const binds = <V>(name: string, list: readonly V[]) =>
     list.map((v, i) => b.bind(`${name}${i}`, v));
-  let counter: SQL[] | null = null;
-  if (actor.customerId !== null) {
-    const customer = b.bind('customer', actor.customerId);
+  const customerId = scope === 'ops' ? opsCustomerFilter(q) : actor.customerId;
+  // Without a customer (ops across tenants) the total sums every customer's counters.
+  let counter: SQL[] | null = scope === 'ops' ? [] : null;
+  if (customerId !== null) {
+    const customer = b.bind('customer', customerId);
     conds.push(eq(cases.customerId, customer));
     counter = [eq(caseCounts.customerId, customer)];
   }
@@ -123,6 +133,17 @@ export function caseListConditions(q: unknown, actor: Actor): CaseListWhere {
   return { conds, subject: Boolean(term), key: b.shape.join(','), values: b.values, counter };
 }
 
+/** `?customer=ID` of an ops list: one customer, or null for all of them; 400 for another shape. */
+export function opsCustomerFilter(q: unknown): number | null {
+  const ids = queryIds(q, 'customer');
+  if (!ids) return null;
+  const [id] = ids;
+  if (ids.length !== 1 || id === undefined || id <= 0) {
+    throw ValidationError.of('customer', 'Enter one customer id.');
+  }
+  return id;
+}
+
 const ORDERING: Record<string, AnyPgColumn> = {
   created_at: cases.createdAt,
   updated_at: cases.updatedAt,
@@ -171,6 +192,7 @@ export const caseListColumns = {
   decision: cases.decision,
   archivedAt: cases.archivedAt,
   flagged: flaggedSql,
+  customerId: cases.customerId,
 };
 
 export type CaseListRow = {
@@ -188,6 +210,7 @@ export type CaseListRow = {
   decision: string | null;
   archivedAt: Date | null;
   flagged: boolean;
+  customerId: number;
 };
 
 /**
@@ -270,7 +293,8 @@ export async function selectCaseListJson(
   const rows = await executePreparedRows(tx, prepared, { ...where.values, limit, offset });
   const json = rows.map((r) => {
     const [id, state, processId, processName, subjectId, first, last, email] = r;
-    const [createdAt, updatedAt, completedAt, decision, archivedAt, flagged] = r.slice(8);
+    const [createdAt, updatedAt, completedAt, decision, archivedAt, flagged, customerId] =
+      r.slice(8);
     const label =
       typeof state === 'string' && isCaseState(state) ? CASE_STATE_LABELS[state] : state;
     return (
@@ -279,10 +303,11 @@ export async function selectCaseListJson(
       `"subject":{"id":${Number(subjectId)},"first_name":${str(first)},"last_name":${str(last)},"email":${str(email)}},` +
       `"created_at":${isoOrNull(createdAt)},"updated_at":${isoOrNull(updatedAt)},` +
       `"completed_at":${isoOrNull(completedAt)},"decision":${str(decision)},` +
-      `"is_archived":${archivedAt !== null},"flagged":${flagged === true}}`
+      `"is_archived":${archivedAt !== null},"flagged":${flagged === true},` +
+      `"customer":${Number(customerId)}}`
     );
   });
-  return { json, count: Number(rows[0]?.[14] ?? 0) };
+  return { json, count: Number(rows[0]?.[15] ?? 0) };
 }
 
 /** The page and total: the query built once per shape (compileDb), run with this request's values. */
@@ -314,6 +339,7 @@ export function presentCaseListItem(r: CaseListRow) {
     decision: r.decision,
     is_archived: r.archivedAt !== null,
     flagged: Boolean(r.flagged),
+    customer: r.customerId,
   };
 }
 

@@ -27,7 +27,7 @@ import {
   recordDecision,
   sendReminder,
 } from './cases.service.js';
-import { inTenant, parseBody } from './tenant.js';
+import { inOps, inTenant, parseBody } from './tenant.js';
 
 export const EXPORT_LIMIT = 10_000;
 const body = z.looseObject({});
@@ -50,33 +50,41 @@ export async function casesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
 
-  r.get(
-    '/api/cases/',
-    { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
-    async (request, reply) => {
-      const { page, pageSize } = pageOf(request.query);
-      const result = await inTenant(
-        request,
-        async ({ tx, actor }) => {
-          const found = await selectCaseListJson(
-            tx,
-            caseListConditions(request.query, actor),
-            caseOrdering(request.query.ordering),
-            pageSize,
-            (page - 1) * pageSize,
-          );
-          if (found.json.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
-          return found;
-        },
-        true,
-      );
-      // The rows are JSON texts already: joined into the page, not serialised again.
-      const body = pageResponse(request, '/api/cases/', page, pageSize, result.count, []);
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(pageJson(body.count, body.next, body.previous, result.json));
-    },
-  );
+  // The list: the session customer's cases, and on /api/ops/cases/ every customer's (ops staff,
+  // `?customer=ID` for one). Same filters, ordering and rows (each carries its `customer`).
+  for (const [path, scope] of [
+    ['/api/cases/', 'tenant'],
+    ['/api/ops/cases/', 'ops'],
+  ] as const) {
+    r.get(
+      path,
+      { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+      async (request, reply) => {
+        const { page, pageSize } = pageOf(request.query);
+        const run = scope === 'ops' ? inOps : inTenant;
+        const result = await run(
+          request,
+          async ({ tx, actor }) => {
+            const found = await selectCaseListJson(
+              tx,
+              caseListConditions(request.query, actor, scope),
+              caseOrdering(request.query.ordering),
+              pageSize,
+              (page - 1) * pageSize,
+            );
+            if (found.json.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+            return found;
+          },
+          true,
+        );
+        // The rows are JSON texts already: joined into the page, not serialised again.
+        const body = pageResponse(request, path, page, pageSize, result.count, []);
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(pageJson(body.count, body.next, body.previous, result.json));
+      },
+    );
+  }
 
   r.get(
     '/api/cases/export/',
@@ -126,6 +134,15 @@ export async function casesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       return inTenant(request, ({ tx }) => caseDetail(tx, id), true);
+    },
+  );
+
+  r.get(
+    '/api/ops/cases/:id/',
+    { schema: { tags: ['cases'], params: idParams }, config: view },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return inOps(request, async ({ tx }) => caseDetail(tx, id), true);
     },
   );
 

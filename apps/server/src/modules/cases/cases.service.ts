@@ -202,6 +202,7 @@ export async function caseDetail(tx: Tx, id: number) {
   const count = (...states: string[]) => acts.filter((a) => states.includes(a.state)).length;
   return {
     id: c.id,
+    customer: c.customerId,
     state: c.state,
     state_display: isCaseState(c.state) ? CASE_STATE_LABELS[c.state] : c.state,
     process: { id: c.processId, name: r.processName },

@@ -57,6 +57,8 @@ export const cases = pgTable(
     index('cases_open_created_idx')
       .on(t.customerId, t.createdAt, t.id)
       .where(sql`${t.archivedAt} is null`),
+    // The ops list across customers (/api/ops/cases/) in the same default order.
+    index('cases_all_open_created_idx').on(t.createdAt, t.id).where(sql`${t.archivedAt} is null`),
     index('cases_open_state_idx')
       .on(t.customerId, t.state, t.createdAt, t.id)
       .where(sql`${t.archivedAt} is null`),
@@ -114,6 +116,8 @@ export const caseActivities = pgTable(
     }).onDelete('cascade'),
     index('case_activities_case_idx').on(t.customerId, t.caseId, t.position),
     index('case_activities_state_idx').on(t.customerId, t.state, t.updatedAt),
+    // Operations' outstanding activities across customers, oldest first.
+    index('case_activities_ops_state_idx').on(t.state, t.updatedAt),
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
   ],
 );

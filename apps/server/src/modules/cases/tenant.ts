@@ -2,7 +2,7 @@ import { or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
-import { actorOf, withTenant } from '../../platform/access.js';
+import { actorOf, withOpsContext, withTenant } from '../../platform/access.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { subjects } from '../subjects/subjects.table.js';
@@ -19,6 +19,27 @@ export async function inTenant<T>(
   const actor = actorOf(request);
   const later: (() => Promise<void> | void)[] = [];
   const result = await withTenant(
+    request,
+    (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }),
+    { readOnly },
+  );
+  for (const f of later) await f();
+  return result;
+}
+
+/**
+ * `inTenant` for the /api/ops/ variants: one transaction across every customer (ops staff only,
+ * 403 for anyone else), the actor's customer cleared so nothing is scoped to an ops session's
+ * customer by accident.
+ */
+export async function inOps<T>(
+  request: FastifyRequest,
+  fn: (ctx: ResourceContext) => Promise<T>,
+  readOnly = false,
+): Promise<T> {
+  const actor = { ...actorOf(request), customerId: null };
+  const later: (() => Promise<void> | void)[] = [];
+  const result = await withOpsContext(
     request,
     (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }),
     { readOnly },

@@ -2,8 +2,10 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import type { ResourceContext } from '../../platform/resource-definition.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { cases } from '../cases/cases.table.js';
@@ -45,67 +47,87 @@ const resolveBody = z.object({
     .max(400, 'Ensure this field has no more than 400 characters.'),
 });
 
-/** /api/flags/: list, raise by hand, resolve with a comment. */
+/** The subject's name of each flag (its own subject, or its case's): one query per page. */
+async function subjectNames(tx: Tx, rows: FlagRow[]): Promise<{ subject_name: string | null }[]> {
+  const caseIds = rows.flatMap((f) => (f.caseId === null ? [] : [f.caseId]));
+  const caseSubject =
+    caseIds.length === 0
+      ? []
+      : await tx
+          .select({ id: cases.id, subjectId: cases.subjectId })
+          .from(cases)
+          .where(inArray(cases.id, caseIds));
+  const subjectOfCase = new Map(caseSubject.map((c) => [c.id, c.subjectId]));
+  const subjectIds = [
+    ...new Set(
+      rows.flatMap((f) => {
+        const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
+        return s === undefined ? [] : [s];
+      }),
+    ),
+  ];
+  const names =
+    subjectIds.length === 0
+      ? []
+      : await tx
+          .select({
+            id: subjects.id,
+            first: subjects.firstName,
+            last: subjects.lastName,
+          })
+          .from(subjects)
+          .where(inArray(subjects.id, subjectIds));
+  const nameOf = new Map(names.map((n) => [n.id, `${n.first} ${n.last}`]));
+  return rows.map((f) => {
+    const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
+    return { subject_name: s === undefined ? null : (nameOf.get(s) ?? null) };
+  });
+}
+
+const flagFilters = {
+  active: flags.active,
+  case: flags.caseId,
+  subject: flags.subjectId,
+  kind: flags.kind,
+};
+
+/**
+ * /api/flags/: list, raise by hand, resolve with a comment. /api/ops/flags/: every customer's
+ * flags for ops staff (list and retrieve, `?customer=ID`), each with its customer.
+ */
 export async function flagsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
-  registerResource(app, {
-    path: '/api/flags/',
+  const read = {
     table: flags,
     id: flags.id,
     contentType: FLAG_CT,
+    augment: ({ tx }: ResourceContext, rows: FlagRow[]) => subjectNames(tx, rows),
+    repr: (f: FlagRow) => f.message.slice(0, 200),
+    search: [flags.message],
+    ordering: { created_at: flags.createdAt },
+    defaultOrdering: '-created_at',
+  };
+
+  registerResource(app, {
+    ...read,
+    path: '/api/ops/flags/',
+    context: 'ops',
+    operations: ['list', 'retrieve'],
+    access: { read: { permissions: ['flags.view_flag'] } },
+    present: (f) => ({ ...presentFlag(f), customer: f.customerId }),
+    filters: { ...flagFilters, customer: flags.customerId },
+  });
+
+  registerResource(app, {
+    ...read,
+    path: '/api/flags/',
     operations: ['list', 'retrieve', 'create'],
     access: {
       read: { permissions: ['flags.view_flag'] },
       create: { permissions: ['flags.change_flag'] },
     },
     present: presentFlag,
-    // The subject's name (of the flag, or of its case's subject): one query per page.
-    augment: async ({ tx }, rows) => {
-      const caseIds = rows.flatMap((f) => (f.caseId === null ? [] : [f.caseId]));
-      const caseSubject =
-        caseIds.length === 0
-          ? []
-          : await tx
-              .select({ id: cases.id, subjectId: cases.subjectId })
-              .from(cases)
-              .where(inArray(cases.id, caseIds));
-      const subjectOfCase = new Map(caseSubject.map((c) => [c.id, c.subjectId]));
-      const subjectIds = [
-        ...new Set(
-          rows.flatMap((f) => {
-            const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
-            return s === undefined ? [] : [s];
-          }),
-        ),
-      ];
-      const names =
-        subjectIds.length === 0
-          ? []
-          : await tx
-              .select({
-                id: subjects.id,
-                first: subjects.firstName,
-                last: subjects.lastName,
-              })
-              .from(subjects)
-              .where(inArray(subjects.id, subjectIds));
-      const nameOf = new Map(names.map((n) => [n.id, `${n.first} ${n.last}`]));
-      return rows.map((f) => {
-        const s = f.subjectId ?? (f.caseId === null ? undefined : subjectOfCase.get(f.caseId));
-        return { subject_name: s === undefined ? null : (nameOf.get(s) ?? null) };
-      });
-    },
-    repr: (f) => f.message.slice(0, 200),
-    filters: {
-      active: flags.active,
-      case: flags.caseId,
-      subject: flags.subjectId,
-      kind: flags.kind,
-    },
-    search: [flags.message],
-    ordering: { created_at: flags.createdAt },
-    defaultOrdering: '-created_at',
+    filters: flagFilters,
     create: {
       body: flagCreate,
       run: async ({ tx, actor }, data) => {

@@ -1,0 +1,2 @@
+CREATE INDEX "case_activities_ops_state_idx" ON "case_activities" USING btree ("state","updated_at");--> statement-breakpoint
+CREATE INDEX "cases_all_open_created_idx" ON "cases" USING btree ("created_at","id") WHERE "cases"."archived_at" is null;
