@@ -99,12 +99,14 @@ function settingsSql(s: TxSettings): string {
       : s.subjectId !== null && s.subjectId !== undefined
         ? SUBJECT_ROLE
         : APP_ROLE;
+  // SET LOCAL rather than one SELECT set_config(...): the same transaction-local settings, but
+  // the answer is four command tags, not a row the driver must describe and parse.
   return (
     (s.readOnly ? 'SET TRANSACTION READ ONLY; ' : '') +
-    `SET LOCAL ROLE ${role}; SELECT set_config('app.scope', '${s.scope === 'all' ? 'all' : 'tenant'}', true), ` +
-    `set_config('app.customer_id', '${int(s.customerId)}', true), ` +
-    `set_config('app.subject_id', '${int(s.subjectId)}', true), ` +
-    `set_config('app.user_id', '${int(s.userId)}', true)`
+    `SET LOCAL ROLE ${role}; SET LOCAL app.scope = '${s.scope === 'all' ? 'all' : 'tenant'}'; ` +
+    `SET LOCAL app.customer_id = '${int(s.customerId)}'; ` +
+    `SET LOCAL app.subject_id = '${int(s.subjectId)}'; ` +
+    `SET LOCAL app.user_id = '${int(s.userId)}'`
   );
 }
 

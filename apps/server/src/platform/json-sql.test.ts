@@ -34,3 +34,20 @@ describe('isoFromPg', () => {
     expect(isoFromPg('2026-03-04 06:06:07.891+01')).toBe('2026-03-04T05:06:07.891Z');
   });
 });
+
+describe('isoFromPg on malformed or unusual text', () => {
+  it('agrees with Date wherever Date reads the text', () => {
+    for (const text of [
+      '2026-03-04 05:06:07.1234567+00',
+      '2026-03-04 05:06:07.+00',
+      '2026-03-04 05:06:07.12a+00',
+      '2026-03-04T05:06:07.123+00',
+      '2026-03-04 05:06:07.123+05',
+      '12026-03-04 05:06:07+00',
+    ]) {
+      const date = new Date(text);
+      if (Number.isNaN(date.getTime())) expect(() => isoFromPg(text)).toThrow(RangeError);
+      else expect(isoFromPg(text)).toBe(date.toISOString());
+    }
+  });
+});
