@@ -1,5 +1,4 @@
 import { Anchor, Box, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { Fact } from '../../../components/fact';
