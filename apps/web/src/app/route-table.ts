@@ -90,6 +90,8 @@ const ws = {
 
 // Operations screens.
 const opsScreens = {
+  outstanding: () => import('../features/activities/routes/ops-outstanding-list'),
+  outstandingDetail: () => import('../features/activities/routes/ops-outstanding-detail'),
   outbox: () => import('../features/outbox/routes/outbox-list'),
   outboxEmail: () => import('../features/outbox/routes/outbox-detail'),
 } satisfies Record<string, Loader>;
@@ -112,6 +114,7 @@ const opsCustomers = need('customers.ops_access', 'customers.view_all_customers'
 const opsCustomerEdit = need('customers.ops_access', 'customers.change_customer');
 const opsPricebooks = need('customers.ops_access', 'pricebooks.view_pricebook');
 const opsOutbox = need('customers.ops_access', 'outbox.view_email');
+const opsActivities = need('customers.ops_access', 'cases.view_caseactivity');
 
 export const ROUTES: readonly RouteDef[] = [
   // Public
@@ -517,16 +520,16 @@ export const ROUTES: readonly RouteDef[] = [
     '/ops/outstanding-activities',
     'ops',
     'Outstanding activities',
-    coming,
-    ops,
+    opsScreens.outstanding,
+    opsActivities,
   ),
   r(
     'ops:outstanding-activity',
     '/ops/outstanding-activities/:id',
     'ops',
     'Outstanding activity',
-    coming,
-    ops,
+    opsScreens.outstandingDetail,
+    opsActivities,
   ),
   r('ops:customers', '/ops/customers', 'ops', 'Customers', coming, opsCustomers),
   r(

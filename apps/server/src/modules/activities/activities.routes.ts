@@ -101,6 +101,8 @@ async function selectActivities(
       firstName: subjects.firstName,
       lastName: subjects.lastName,
       email: subjects.email,
+      customerName: sql<string>`(select cu.name from customers cu
+        where cu.id = ${caseActivities.customerId})`,
       total: sql<number>`count(*) over()`.mapWith(Number),
     })
     .from(caseActivities)
@@ -131,6 +133,7 @@ async function selectActivities(
         },
       }),
       customer: r.row.customerId,
+      customer_name: r.customerName,
     })),
   };
 }

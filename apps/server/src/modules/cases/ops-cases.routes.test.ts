@@ -178,6 +178,7 @@ describe('/api/ops/outstanding-activities/', () => {
     expect(new Set(rows.map((a) => a.state))).toEqual(new Set(['ca-awaiting-ops']));
     expect(new Set(rows.map((a) => a.case.id))).toEqual(new Set([opsWork]));
     expect(rows.every((a) => a.customer === other)).toBe(true);
+    expect(rows[0]).toMatchObject({ customer_name: 'Other' });
     expect((await get(ops, `/api/ops/outstanding-activities/?customer=${acme}`)).json().count).toBe(
       0,
     );

@@ -18,6 +18,9 @@ export interface Activity {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** The customer whose case it is (ops lists show it). */
+  customer: number;
+  customer_name: string;
 }
 
 const names = { item: 'case activity', plural: 'case activities' };
@@ -26,3 +29,9 @@ export const outstandingActivities = defineResource<Activity>('/api/outstanding-
   item: 'outstanding activity',
   plural: 'outstanding activities',
 });
+
+/** Activities waiting for operations, across customers (ops staff). */
+export const opsOutstandingActivities = defineResource<Activity>(
+  '/api/ops/outstanding-activities/',
+  { item: 'outstanding activity', plural: 'outstanding activities' },
+);

@@ -1,0 +1,85 @@
+import { formatDate } from '@kestrel/domain';
+import {
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { href } from '../../../app/paths';
+import { startOpsSession } from '../../../app/session/session-actions';
+import { Fact } from '../../../components/fact';
+import { StateBadge } from '../../../components/state-badge';
+import { notify } from '../../../lib/notify';
+import { opsOutstandingActivities } from '../api/activities';
+
+/**
+ * One check waiting for operations. Its case is worked inside the customer's workspace: "Open the
+ * case" starts an ops session for that customer and goes to the case.
+ */
+export default function OpsOutstandingDetail() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const [opening, setOpening] = useState(false);
+  const query = opsOutstandingActivities.useItem(id);
+  const a = query.data;
+  if (!a) {
+    return query.isError ? (
+      <Stack>
+        <Title order={1}>Outstanding activity</Title>
+        <Text c="dimmed">This activity is no longer waiting for operations.</Text>
+        <Anchor component={Link} to={href('ops:outstanding-activities')}>
+          Back to outstanding activities
+        </Anchor>
+      </Stack>
+    ) : (
+      <Skeleton h={240} radius="lg" />
+    );
+  }
+  const openCase = async () => {
+    setOpening(true);
+    const ok = await startOpsSession(a.customer);
+    setOpening(false);
+    if (ok) navigate(href('bootstrap', {}, { next: href('case-detail', { id: a.case.id }) }));
+    else notify.error('Error starting customer session');
+  };
+  return (
+    <Stack gap="lg" maw={880}>
+      <Anchor component={Link} to={href('ops:outstanding-activities')} size="sm">
+        ← Outstanding activities
+      </Anchor>
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={6}>
+          <Title order={1}>{a.activity_type_name}</Title>
+          <Group gap="xs">
+            <StateBadge state={a.state} label={a.state_display} />
+            <Text size="sm" c="dimmed">
+              waiting since {formatDate(a.updated_at)}
+            </Text>
+          </Group>
+        </Stack>
+        <Button onClick={openCase} loading={opening}>
+          Open the case as {a.customer_name}
+        </Button>
+      </Group>
+      <Paper withBorder radius="lg" p="xl">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+          <Fact label="Customer">{a.customer_name}</Fact>
+          <Fact label="Case">#{a.case.id}</Fact>
+          <Fact label="Subject">
+            {a.case.subject.first_name} {a.case.subject.last_name}
+          </Fact>
+          <Fact label="Email">{a.case.subject.email}</Fact>
+          <Fact label="Opened">{formatDate(a.created_at)}</Fact>
+          <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
+        </SimpleGrid>
+      </Paper>
+    </Stack>
+  );
+}
