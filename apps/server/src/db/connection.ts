@@ -34,7 +34,8 @@ export interface TxSettings {
   /**
    * READ ONLY. On PostgreSQL each statement then runs in its own read-only transaction with the
    * same role and settings, BEGIN and COMMIT in the statement's round trip (READ COMMITTED gives
-   * each statement its own snapshot anyway): pure reads only.
+   * each statement its own snapshot anyway), sent in one message with the read-only statements
+   * of concurrent requests (ReadBatcher): pure reads only.
    */
   readOnly?: boolean;
 }
@@ -485,8 +486,10 @@ interface LazyBegin {
   sql: string | null;
 }
 
+/** The rows of the result `fromEnd` from the end (0: `results` is that one result). */
 function resultRows(results: unknown, fromEnd: number): unknown[] {
-  const r: unknown = Array.isArray(results) ? results[results.length - fromEnd] : results;
+  const r: unknown =
+    Array.isArray(results) && fromEnd > 0 ? results[results.length - fromEnd] : results;
   return r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows : [];
 }
 
@@ -562,27 +565,163 @@ function pgReadQueryable(client: pg.PoolClient, beginSql: string): Queryable {
   };
 }
 
-async function withClient<T>(
+/** One read-only statement on its own: a pooled client, BEGIN, the statement and COMMIT. */
+async function readAlone(
   pool: pg.Pool,
   beginSql: string,
-  fn: (q: Queryable) => Promise<T>,
-  readOnly = false,
-): Promise<T> {
+  text: string,
+  values: unknown[],
+  rowMode: RowMode,
+): Promise<{ rows: unknown[] }> {
   const client = await pool.connect();
-  if (readOnly) {
+  try {
+    const out = await pgReadQueryable(client, beginSql).query(text, values, rowMode);
+    client.release();
+    return out;
+  } catch (err) {
+    // pgReadQueryable rolled back; a broken connection is not reused.
+    await client.query('ROLLBACK').then(
+      () => client.release(),
+      () => client.release(true),
+    );
+    throw err;
+  }
+}
+
+interface BatchItem {
+  beginSql: string;
+  text: string;
+  values: unknown[];
+  rowMode: RowMode;
+  resolve: (out: { rows: unknown[] }) => void;
+  reject: (err: unknown) => void;
+}
+
+/** At most this many transactions in one message (one backend runs them one after another). */
+export const MAX_READ_BATCH = 8;
+
+/**
+ * Read-only statements of concurrent requests travel together: the statements queued while the
+ * event loop handles one round of I/O go out in one message on one connection, each as its own
+ * transaction (`BEGIN; settings; statement; COMMIT`, so each keeps its own role, tenant and
+ * snapshot, and SET LOCAL ends with its COMMIT as ever), and the answers are split back by
+ * position. Sending a message wakes a PostgreSQL backend, and on a loaded (virtual) machine that
+ * system call was the largest single cost of a list request; a batch pays it once.
+ *
+ * A statement alone in its round goes as before. When any statement of a batch fails,
+ * PostgreSQL skips the rest of the message: the connection is rolled back and each statement of
+ * the batch runs again on its own, so each request gets exactly its own answer or error (they
+ * are reads, so running one again changes nothing).
+ */
+class ReadBatcher {
+  private queue: BatchItem[] = [];
+  private scheduled = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  query(
+    beginSql: string,
+    text: string,
+    values: unknown[],
+    rowMode: RowMode,
+  ): Promise<{ rows: unknown[] }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ beginSql, text, values, rowMode, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const items = this.queue;
+    this.queue = [];
+    for (const mode of ['array', 'object'] as const) {
+      const same = items.filter((i) => i.rowMode === mode);
+      for (let i = 0; i < same.length; i += MAX_READ_BATCH) {
+        void this.send(same.slice(i, i + MAX_READ_BATCH));
+      }
+    }
+  }
+
+  private alone(item: BatchItem): void {
+    readAlone(this.pool, item.beginSql, item.text, item.values, item.rowMode).then(
+      item.resolve,
+      item.reject,
+    );
+  }
+
+  private async send(batch: BatchItem[]): Promise<void> {
+    const [only] = batch;
+    if (only && batch.length === 1) {
+      this.alone(only);
+      return;
+    }
+    let client: pg.PoolClient;
     try {
-      const result = await fn(pgReadQueryable(client, beginSql));
-      client.release();
-      return result;
+      client = await this.pool.connect();
     } catch (err) {
-      // A failed statement was rolled back; a broken connection is not reused.
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    const parts: string[] = [];
+    const sent: BatchItem[] = [];
+    try {
+      for (const item of batch) {
+        const inlined =
+          (await executeStatement(client, item.text, item.values)) ??
+          inlineParams(item.text, item.values);
+        if (inlined === null) this.alone(item);
+        else {
+          parts.push(`${item.beginSql}; ${inlined}; COMMIT`);
+          sent.push(item);
+        }
+      }
+    } catch {
+      // The connection broke while preparing: every statement runs on its own elsewhere.
+      client.release(true);
+      for (const item of sent) this.alone(item);
+      return;
+    }
+    const mode = sent[0]?.rowMode;
+    if (mode === undefined) {
+      client.release();
+      return;
+    }
+    let answers: unknown[][];
+    try {
+      const results = await queryPg(client, parts.join('; '), undefined, mode);
+      const list: unknown[] = Array.isArray(results) ? results : [results];
+      answers = [];
+      let at = 0;
+      for (const item of sent) {
+        // BEGIN and the settings, then the statement, then COMMIT (no literal holds a ';').
+        const settings = item.beginSql.split(';').length;
+        answers.push(resultRows(list[at + settings], 0));
+        at += settings + 2;
+      }
+      if (at !== list.length) throw new Error('read batch: answers out of step');
+    } catch {
       await client.query('ROLLBACK').then(
         () => client.release(),
         () => client.release(true),
       );
-      throw err;
+      for (const item of sent) this.alone(item);
+      return;
     }
+    client.release();
+    sent.forEach((item, i) => item.resolve({ rows: answers[i] ?? [] }));
   }
+}
+
+async function withClient<T>(
+  pool: pg.Pool,
+  beginSql: string,
+  fn: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
   const begin: LazyBegin = { sql: beginSql };
   let result: T;
   try {
@@ -616,6 +755,7 @@ async function withClient<T>(
 /** Wraps a node-postgres pool (DATABASE_URL). */
 export function pgDatabase(pool: pg.Pool): Database {
   const cache = new ReadCache();
+  const batcher = new ReadBatcher(pool);
   const readInline = async (settings: TxSettings, sqlText: string) => {
     if (openTransaction.getStore()) throw new Error('Nested database transaction');
     const client = await pool.connect();
@@ -634,15 +774,16 @@ export function pgDatabase(pool: pg.Pool): Database {
   return {
     kind: 'pg',
     transaction(settings, fn) {
+      const beginSql = `BEGIN; ${settingsSql(settings)}`;
+      if (settings.readOnly) {
+        // Each statement its own read-only transaction, sent with its concurrent peers.
+        const q: Queryable = {
+          query: (text, values, rowMode) => batcher.query(beginSql, text, values, rowMode),
+        };
+        return notNested(() => fn(drizzleOver(q)));
+      }
       return tracked(cache, settings, () =>
-        notNested(() =>
-          withClient(
-            pool,
-            `BEGIN; ${settingsSql(settings)}`,
-            (q) => fn(drizzleOver(q)),
-            settings.readOnly,
-          ),
-        ),
+        notNested(() => withClient(pool, beginSql, (q) => fn(drizzleOver(q)))),
       );
     },
     readInline,
