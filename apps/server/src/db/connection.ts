@@ -712,7 +712,7 @@ class ReadBatcher {
       return;
     }
     client.release();
-    sent.forEach((item, i) => item.resolve({ rows: answers[i] ?? [] }));
+    for (const [i, item] of sent.entries()) item.resolve({ rows: answers[i] ?? [] });
   }
 }
 
