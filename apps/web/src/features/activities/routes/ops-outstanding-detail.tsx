@@ -1,23 +1,12 @@
-import { formatDate } from '@kestrel/domain';
-import {
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { startOpsSession } from '../../../app/session/session-actions';
 import { Fact } from '../../../components/fact';
-import { StateBadge } from '../../../components/state-badge';
 import { notify } from '../../../lib/notify';
 import { opsOutstandingActivities } from '../api/activities';
+import { ActivityFacts, ActivityHeading } from '../components/activity-parts';
 
 /**
  * One check waiting for operations. Its case is worked inside the customer's workspace: "Open the
@@ -54,32 +43,15 @@ export default function OpsOutstandingDetail() {
       <Anchor component={Link} to={href('ops:outstanding-activities')} size="sm">
         ← Outstanding activities
       </Anchor>
-      <Group justify="space-between" align="flex-end">
-        <Stack gap={6}>
-          <Title order={1}>{a.activity_type_name}</Title>
-          <Group gap="xs">
-            <StateBadge state={a.state} label={a.state_display} />
-            <Text size="sm" c="dimmed">
-              waiting since {formatDate(a.updated_at)}
-            </Text>
-          </Group>
-        </Stack>
-        <Button onClick={openCase} loading={opening}>
-          Open the case as {a.customer_name}
-        </Button>
-      </Group>
-      <Paper withBorder radius="lg" p="xl">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-          <Fact label="Customer">{a.customer_name}</Fact>
-          <Fact label="Case">#{a.case.id}</Fact>
-          <Fact label="Subject">
-            {a.case.subject.first_name} {a.case.subject.last_name}
-          </Fact>
-          <Fact label="Email">{a.case.subject.email}</Fact>
-          <Fact label="Opened">{formatDate(a.created_at)}</Fact>
-          <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
-        </SimpleGrid>
-      </Paper>
+      <ActivityHeading
+        activity={a}
+        actions={
+          <Button onClick={openCase} loading={opening}>
+            Open the case as {a.customer_name}
+          </Button>
+        }
+      />
+      <ActivityFacts activity={a} before={<Fact label="Customer">{a.customer_name}</Fact>} />
     </Stack>
   );
 }

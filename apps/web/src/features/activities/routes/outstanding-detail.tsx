@@ -1,25 +1,13 @@
 import {
   CASE_ACTIVITY_STATE_LABELS,
   canTransitionActivity,
-  formatDate,
   isCaseActivityState,
 } from '@kestrel/domain';
-import {
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
-import { Fact } from '../../../components/fact';
-import { StateBadge } from '../../../components/state-badge';
 import { caseActivities, outstandingActivities } from '../api/activities';
+import { ActivityFacts, ActivityHeading } from '../components/activity-parts';
 import { useRights } from '../components/rights';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
@@ -64,48 +52,35 @@ export default function OutstandingDetail() {
       <Anchor component={Link} to={href('outstanding-activities')} size="sm">
         ← Outstanding activities
       </Anchor>
-      <Group justify="space-between" align="flex-end">
-        <Stack gap={6}>
-          <Title order={1}>{a.activity_type_name}</Title>
-          <Group gap="xs">
-            <StateBadge state={a.state} label={a.state_display} />
-            <Text size="sm" c="dimmed">
-              waiting since {formatDate(a.updated_at)}
-            </Text>
-          </Group>
-        </Stack>
-        {can('cases.change_caseactivity') && (
-          <Group gap="sm">
-            {moves.map((to) => (
-              <Button
-                key={to}
-                variant={to === 'ca-complete' ? 'filled' : 'default'}
-                color={to === 'ca-cancelled' ? 'red' : undefined}
-                loading={save.isPending}
-                onClick={() => move(to)}
-                title={CASE_ACTIVITY_STATE_LABELS[to]}
-              >
-                {MOVE_LABELS[to]}
-              </Button>
-            ))}
-          </Group>
-        )}
-      </Group>
-      <Paper withBorder radius="lg" p="xl">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-          <Fact label="Case">
-            <Anchor component={Link} to={href('case-detail', { id: a.case.id })}>
-              #{a.case.id}
-            </Anchor>
-          </Fact>
-          <Fact label="Subject">
-            {a.case.subject.first_name} {a.case.subject.last_name}
-          </Fact>
-          <Fact label="Email">{a.case.subject.email}</Fact>
-          <Fact label="Opened">{formatDate(a.created_at)}</Fact>
-          <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
-        </SimpleGrid>
-      </Paper>
+      <ActivityHeading
+        activity={a}
+        actions={
+          can('cases.change_caseactivity') && (
+            <Group gap="sm">
+              {moves.map((to) => (
+                <Button
+                  key={to}
+                  variant={to === 'ca-complete' ? 'filled' : 'default'}
+                  color={to === 'ca-cancelled' ? 'red' : undefined}
+                  loading={save.isPending}
+                  onClick={() => move(to)}
+                  title={CASE_ACTIVITY_STATE_LABELS[to]}
+                >
+                  {MOVE_LABELS[to]}
+                </Button>
+              ))}
+            </Group>
+          )
+        }
+      />
+      <ActivityFacts
+        activity={a}
+        caseLink={
+          <Anchor component={Link} to={href('case-detail', { id: a.case.id })}>
+            #{a.case.id}
+          </Anchor>
+        }
+      />
       <Paper withBorder radius="lg" p="xl" data-result-panel={a.key}>
         <Text c="dimmed">The result of this check will show here.</Text>
       </Paper>
