@@ -203,7 +203,11 @@ export async function seedCases(db: Database, customerIds: number[]): Promise<Ca
     drop table bench_tenants;
   `);
 
-  const detailIds = await detailIdsOf(db, customerIds);
+  return caseScenarios(await detailIdsOf(db, customerIds));
+}
+
+/** What the case scenarios use of the loaded data: a state, a search term and the detail ids. */
+export function caseScenarios(detailIds: Record<string, number[]>): CaseSeed {
   return { available: true, state: 'in-progress', search: 'hartley', detailIds };
 }
 

@@ -47,19 +47,25 @@ export async function seedPlatform(db: Database): Promise<{ customerIds: number[
   return { customerIds: ids };
 }
 
+/** The bench administrator of a customer. */
+export const benchAdmin = (customerId: number): BenchUser => ({
+  username: `bench-admin-${customerId}@bench.test`,
+  customerId,
+});
+
 /** One administrator in each of the first LOGIN_TENANTS customers (through the factories). */
 export async function seedUsers(db: Database, customerIds: number[]): Promise<BenchUser[]> {
   const users: BenchUser[] = [];
   await db.ownerTransaction(async (tx) => {
     for (const customerId of customerIds.slice(0, LOGIN_TENANTS)) {
-      const username = `bench-admin-${customerId}@bench.test`;
+      const user = benchAdmin(customerId);
       await createProductUser(tx, {
         customerId,
-        username,
+        username: user.username,
         password: BENCH_PASSWORD,
         roles: ['admin'],
       });
-      users.push({ username, customerId });
+      users.push(user);
     }
   });
   return users;

@@ -18,12 +18,13 @@ import {
   analyze,
   BENCH_PASSWORD,
   type BenchUser,
+  benchAdmin,
   LOGIN_TENANTS,
   seedPlatform,
   seedUsers,
 } from './seed.js';
 import type { CaseSeed } from './seed-cases.js';
-import { detailIdsOf, seedCases } from './seed-cases.js';
+import { caseScenarios, detailIdsOf, seedCases } from './seed-cases.js';
 
 const HOST = '127.0.0.1';
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -92,19 +93,12 @@ async function reuseLoaded(
     .catch(() => [] as Record<string, unknown>[]);
   if (found.length === 0) return null;
   const customerIds = found.map((r) => Number(r.id));
-  const users = customerIds.slice(0, LOGIN_TENANTS).map((customerId) => ({
-    username: `bench-admin-${customerId}@bench.test`,
-    customerId,
-  }));
+  const users = customerIds.slice(0, LOGIN_TENANTS).map(benchAdmin);
   // Each run logs in again: the earlier runs' login attempts must not throttle it.
   await db.ownerExec('delete from rate_limits');
-  const detailIds = await detailIdsOf(db, customerIds);
+  const cases = caseScenarios(await detailIdsOf(db, customerIds));
   log('reusing the loaded database (BENCH_REUSE=1)');
-  return {
-    customerIds,
-    users,
-    cases: { available: true, state: 'in-progress', search: 'hartley', detailIds },
-  };
+  return { customerIds, users, cases };
 }
 
 const db = await openBenchDatabase();

@@ -110,6 +110,15 @@ export async function axe(page: Page) {
   }));
 }
 
+/** `axe` once the toasts are gone (their close buttons belong to the shell, not the screen). */
+export async function axeClean(page: Page) {
+  for (const close of await page.locator('.mantine-Notification-closeButton').all()) {
+    await close.click().catch(() => undefined);
+  }
+  await expect.poll(() => page.locator('.mantine-Notification-root').count()).toBe(0);
+  return axe(page);
+}
+
 export const screenshotDir = join(import.meta.dirname, 'screenshots');
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });

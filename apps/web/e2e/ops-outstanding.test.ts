@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, launch, loginUi, newPage, PHONE, place, signedIn } from './helpers';
+import { apiAs, axeClean, launch, loginUi, newPage, PHONE, place, signedIn } from './helpers';
 
 // Operations' queue: checks of every customer waiting for ops, the one opened, and its case
 // worked inside the customer's workspace (an ops session for that customer).
@@ -20,14 +20,6 @@ const shots = join(tmpdir(), 'kestrel-ops-outstanding');
 mkdirSync(shots, { recursive: true });
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-
-async function axeClean(p: Page) {
-  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
-    await close.click().catch(() => undefined);
-  }
-  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
-  return axe(p);
-}
 
 interface Waiting {
   id: number;

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, baseUrl, launch, loginUi, newPage, PHONE, place, signedIn } from './helpers';
+import {
+  apiAs,
+  axeClean,
+  baseUrl,
+  launch,
+  loginUi,
+  newPage,
+  PHONE,
+  place,
+  signedIn,
+} from './helpers';
 
 // The ops outbox: a real email (a password reset) found by search, opened, its link followed.
 
@@ -32,14 +42,6 @@ async function requestReset(email: string) {
   });
   expect(res.status(), await res.text()).toBe(200);
   await api.dispose();
-}
-
-async function axeClean(p: Page) {
-  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
-    await close.click().catch(() => undefined);
-  }
-  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
-  return axe(p);
 }
 
 describe('ops outbox', () => {

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, launch, newPage, screenshot, signedIn } from './helpers';
+import { apiAs, axeClean, launch, newPage, screenshot, signedIn } from './helpers';
 
 // A new customer's first morning: sign up, define a process with three checks, add a subject,
 // open cases, follow them to a decision, and find it all again in the lists and the audit log.
@@ -45,15 +45,6 @@ const field = (p: Page, label: string) =>
 async function choose(p: Page, label: string, option: string) {
   await field(p, label).click();
   await p.getByRole('option', { name: option }).click();
-}
-
-/** axe on the page once the toasts are gone (their close buttons belong to the shell). */
-async function axeClean(p: Page) {
-  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
-    await close.click().catch(() => undefined);
-  }
-  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
-  return axe(p);
 }
 
 async function toast(p: Page, text: string) {

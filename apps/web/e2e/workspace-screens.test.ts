@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, launch, PHONE, screenshot, signedIn } from './helpers';
+import { apiAs, axe, axeClean, launch, PHONE, screenshot, signedIn } from './helpers';
 
 // The workspace screens the journey does not walk through: demo-mode requirements, duplicates
 // and merge, archiving a subject, outstanding activities, and the lists on a phone.
@@ -16,14 +16,6 @@ afterAll(async () => {
 const stamp = Date.now();
 const tag = [...String(stamp).slice(-6)].map((d) => 'abcdefghij'[Number(d)]).join('');
 const Tag = tag.charAt(0).toUpperCase() + tag.slice(1);
-
-async function axeClean(p: Page) {
-  for (const close of await p.locator('.mantine-Notification-closeButton').all()) {
-    await close.click().catch(() => undefined);
-  }
-  await expect.poll(() => p.locator('.mantine-Notification-root').count()).toBe(0);
-  return axe(p);
-}
 
 describe('processes in a demo-mode organisation', () => {
   it('lets the administrator edit a process requirements', async () => {

@@ -590,6 +590,8 @@ async function readAlone(
 
 interface BatchItem {
   beginSql: string;
+  /** How many statements `beginSql` holds (BEGIN and the settings). */
+  beginStatements: number;
   text: string;
   values: unknown[];
   rowMode: RowMode;
@@ -620,13 +622,15 @@ class ReadBatcher {
   constructor(private readonly pool: pg.Pool) {}
 
   query(
-    beginSql: string,
+    begin: { sql: string; statements: number },
     text: string,
     values: unknown[],
     rowMode: RowMode,
   ): Promise<{ rows: unknown[] }> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ beginSql, text, values, rowMode, resolve, reject });
+      const beginSql = begin.sql;
+      const beginStatements = begin.statements;
+      this.queue.push({ beginSql, beginStatements, text, values, rowMode, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -697,10 +701,9 @@ class ReadBatcher {
       answers = [];
       let at = 0;
       for (const item of sent) {
-        // BEGIN and the settings, then the statement, then COMMIT (no literal holds a ';').
-        const settings = item.beginSql.split(';').length;
-        answers.push(resultRows(list[at + settings], 0));
-        at += settings + 2;
+        // BEGIN and the settings, then the statement, then COMMIT.
+        answers.push(resultRows(list[at + item.beginStatements], 0));
+        at += item.beginStatements + 2;
       }
       if (at !== list.length) throw new Error('read batch: answers out of step');
     } catch {
@@ -776,9 +779,11 @@ export function pgDatabase(pool: pg.Pool): Database {
     transaction(settings, fn) {
       const beginSql = `BEGIN; ${settingsSql(settings)}`;
       if (settings.readOnly) {
-        // Each statement its own read-only transaction, sent with its concurrent peers.
+        // Each statement its own read-only transaction, sent with its concurrent peers. The
+        // settings hold no ';' (integers and names only), so splitting counts their statements.
+        const begin = { sql: beginSql, statements: beginSql.split(';').length };
         const q: Queryable = {
-          query: (text, values, rowMode) => batcher.query(beginSql, text, values, rowMode),
+          query: (text, values, rowMode) => batcher.query(begin, text, values, rowMode),
         };
         return notNested(() => fn(drizzleOver(q)));
       }

@@ -10,12 +10,12 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { opsCustomerFilter } from '../cases/cases.repo.js';
 import { changeActivity, presentActivity } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import {
   inOps,
   inTenant,
+  opsCustomerFilter,
   parseBody,
   queryIds,
   queryString,

@@ -23,6 +23,7 @@ import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
 import {
   iso,
+  opsCustomerFilter,
   queryBool,
   queryDate,
   queryIds,
@@ -131,17 +132,6 @@ export function caseListConditions(
     conds.push(subjectSearchCondition(term, b.bind));
   }
   return { conds, subject: Boolean(term), key: b.shape.join(','), values: b.values, counter };
-}
-
-/** `?customer=ID` of an ops list: one customer, or null for all of them; 400 for another shape. */
-export function opsCustomerFilter(q: unknown): number | null {
-  const ids = queryIds(q, 'customer');
-  if (!ids) return null;
-  const [id] = ids;
-  if (ids.length !== 1 || id === undefined || id <= 0) {
-    throw ValidationError.of('customer', 'Enter one customer id.');
-  }
-  return id;
 }
 
 const ORDERING: Record<string, AnyPgColumn> = {

@@ -3,28 +3,34 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { actorOf, withOpsContext, withTenant } from '../../platform/access.js';
+import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { subjects } from '../subjects/subjects.table.js';
+
+/** Runs `fn` with this actor in the transaction `open` gives, then what it left for after commit. */
+async function withActor<T>(
+  actor: Actor,
+  request: FastifyRequest,
+  open: (run: (tx: Tx) => Promise<T>) => Promise<T>,
+  fn: (ctx: ResourceContext) => Promise<T>,
+): Promise<T> {
+  const later: (() => Promise<void> | void)[] = [];
+  const result = await open((tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }));
+  for (const f of later) await f();
+  return result;
+}
 
 /**
  * Runs `fn` in one tenant transaction with the request's actor; functions given to
  * `ctx.afterCommit` run once it has committed (mail). `readOnly` for pure reads.
  */
-export async function inTenant<T>(
+export function inTenant<T>(
   request: FastifyRequest,
   fn: (ctx: ResourceContext) => Promise<T>,
   readOnly = false,
 ): Promise<T> {
-  const actor = actorOf(request);
-  const later: (() => Promise<void> | void)[] = [];
-  const result = await withTenant(
-    request,
-    (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }),
-    { readOnly },
-  );
-  for (const f of later) await f();
-  return result;
+  return withActor(actorOf(request), request, (run) => withTenant(request, run, { readOnly }), fn);
 }
 
 /**
@@ -32,20 +38,13 @@ export async function inTenant<T>(
  * 403 for anyone else), the actor's customer cleared so nothing is scoped to an ops session's
  * customer by accident.
  */
-export async function inOps<T>(
+export function inOps<T>(
   request: FastifyRequest,
   fn: (ctx: ResourceContext) => Promise<T>,
   readOnly = false,
 ): Promise<T> {
   const actor = { ...actorOf(request), customerId: null };
-  const later: (() => Promise<void> | void)[] = [];
-  const result = await withOpsContext(
-    request,
-    (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }),
-    { readOnly },
-  );
-  for (const f of later) await f();
-  return result;
+  return withActor(actor, request, (run) => withOpsContext(request, run, { readOnly }), fn);
 }
 
 /** Parses a body with a (domain) schema; failures become 400 `{field.path: [messages]}`. */
@@ -88,6 +87,17 @@ export function queryIds(query: unknown, name: string): number[] | undefined {
   if (ids.some((n) => !Number.isSafeInteger(n)))
     throw ValidationError.of(name, 'Enter a whole number.');
   return ids;
+}
+
+/** `?customer=ID` of an ops list: one customer, or null for all of them; 400 for another shape. */
+export function opsCustomerFilter(q: unknown): number | null {
+  const ids = queryIds(q, 'customer');
+  if (!ids) return null;
+  const [id] = ids;
+  if (ids.length !== 1 || id === undefined || id <= 0) {
+    throw ValidationError.of('customer', 'Enter one customer id.');
+  }
+  return id;
 }
 
 /** `?name=true|false` → boolean; 400 otherwise. */

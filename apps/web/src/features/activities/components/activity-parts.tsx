@@ -1,6 +1,7 @@
 import { formatDate } from '@kestrel/domain';
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
 import type { Activity } from '../api/activities';
@@ -55,5 +56,31 @@ export function ActivityFacts({
         <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
       </SimpleGrid>
     </Paper>
+  );
+}
+
+/**
+ * An outstanding activity not loaded: a skeleton while it loads, or (`failed`) why it is gone,
+ * with the way back to its list (`back`, a path).
+ */
+export function ActivityNotLoaded({
+  failed,
+  gone,
+  back,
+}: {
+  failed: boolean;
+  gone: string;
+  back: string;
+}) {
+  return failed ? (
+    <Stack>
+      <Title order={1}>Outstanding activity</Title>
+      <Text c="dimmed">{gone}</Text>
+      <Anchor component={Link} to={back}>
+        Back to outstanding activities
+      </Anchor>
+    </Stack>
+  ) : (
+    <Skeleton h={240} radius="lg" />
   );
 }

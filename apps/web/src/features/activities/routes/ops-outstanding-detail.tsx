@@ -1,4 +1,4 @@
-import { Anchor, Button, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
@@ -6,7 +6,7 @@ import { startOpsSession } from '../../../app/session/session-actions';
 import { Fact } from '../../../components/fact';
 import { notify } from '../../../lib/notify';
 import { opsOutstandingActivities } from '../api/activities';
-import { ActivityFacts, ActivityHeading } from '../components/activity-parts';
+import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 
 /**
  * One check waiting for operations. Its case is worked inside the customer's workspace: "Open the
@@ -19,16 +19,12 @@ export default function OpsOutstandingDetail() {
   const query = opsOutstandingActivities.useItem(id);
   const a = query.data;
   if (!a) {
-    return query.isError ? (
-      <Stack>
-        <Title order={1}>Outstanding activity</Title>
-        <Text c="dimmed">This activity is no longer waiting for operations.</Text>
-        <Anchor component={Link} to={href('ops:outstanding-activities')}>
-          Back to outstanding activities
-        </Anchor>
-      </Stack>
-    ) : (
-      <Skeleton h={240} radius="lg" />
+    return (
+      <ActivityNotLoaded
+        failed={query.isError}
+        gone="This activity is no longer waiting for operations."
+        back={href('ops:outstanding-activities')}
+      />
     );
   }
   const openCase = async () => {

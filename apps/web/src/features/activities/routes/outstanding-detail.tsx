@@ -3,11 +3,11 @@ import {
   canTransitionActivity,
   isCaseActivityState,
 } from '@kestrel/domain';
-import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../app/paths';
 import { caseActivities, outstandingActivities } from '../api/activities';
-import { ActivityFacts, ActivityHeading } from '../components/activity-parts';
+import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 import { useRights } from '../components/rights';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
@@ -26,16 +26,12 @@ export default function OutstandingDetail() {
   const save = caseActivities.useSave({ partial: true });
   const a = query.data;
   if (!a) {
-    return query.isError ? (
-      <Stack>
-        <Title order={1}>Outstanding activity</Title>
-        <Text c="dimmed">This activity is no longer outstanding.</Text>
-        <Anchor component={Link} to={href('outstanding-activities')}>
-          Back to outstanding activities
-        </Anchor>
-      </Stack>
-    ) : (
-      <Skeleton h={240} radius="lg" />
+    return (
+      <ActivityNotLoaded
+        failed={query.isError}
+        gone="This activity is no longer outstanding."
+        back={href('outstanding-activities')}
+      />
     );
   }
   const from = a.state;
