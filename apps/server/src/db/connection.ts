@@ -101,14 +101,26 @@ function settingsSql(s: TxSettings): string {
         ? SUBJECT_ROLE
         : APP_ROLE;
   // SET LOCAL rather than one SELECT set_config(...): the same transaction-local settings, but
-  // the answer is four command tags, not a row the driver must describe and parse.
+  // the answer is command tags, not a row the driver must describe and parse. Only what the
+  // policies read (security.ts) and, in a writing transaction, the acting user for triggers:
+  // each statement is a command PostgreSQL parses and answers, per transaction. A setting left
+  // out reads as '' (every app.* setting is only ever SET LOCAL), which the policies take as null.
+  const set = (name: string, v: number | null | undefined) =>
+    v === null || v === undefined ? '' : `; SET LOCAL app.${name} = '${int(v)}'`;
   return (
-    (s.readOnly ? 'SET TRANSACTION READ ONLY; ' : '') +
-    `SET LOCAL ROLE ${role}; SET LOCAL app.scope = '${s.scope === 'all' ? 'all' : 'tenant'}'; ` +
-    `SET LOCAL app.customer_id = '${int(s.customerId)}'; ` +
-    `SET LOCAL app.subject_id = '${int(s.subjectId)}'; ` +
-    `SET LOCAL app.user_id = '${int(s.userId)}'`
+    `SET LOCAL ROLE ${role}${set('customer_id', s.customerId)}${set('subject_id', s.subjectId)}` +
+    (s.readOnly ? '' : set('user_id', s.userId))
   );
+}
+
+/** BEGIN (READ ONLY when the transaction only reads) and the settings, for one message. */
+function beginSql(s: TxSettings): string {
+  return `${s.readOnly ? 'BEGIN READ ONLY' : 'BEGIN'}; ${settingsSql(s)}`;
+}
+
+/** The settings inside a transaction PGlite has begun. */
+function pgliteSettingsSql(s: TxSettings): string {
+  return `${s.readOnly ? 'SET TRANSACTION READ ONLY; ' : ''}${settingsSql(s)}`;
 }
 
 const openTransaction = new AsyncLocalStorage<true>();
@@ -271,7 +283,7 @@ export function pgliteDatabase(client: PGlite): Database {
   const readInline = (settings: TxSettings, sqlText: string) =>
     notNested(() =>
       client.transaction(async (tx) => {
-        const results = await tx.exec(`${settingsSql(settings)}; ${sqlText}`);
+        const results = await tx.exec(`${pgliteSettingsSql(settings)}; ${sqlText}`);
         return lastRows(results);
       }),
     );
@@ -281,7 +293,7 @@ export function pgliteDatabase(client: PGlite): Database {
       return tracked(cache, settings, () =>
         notNested(() =>
           client.transaction(async (tx) => {
-            await tx.exec(settingsSql(settings));
+            await tx.exec(pgliteSettingsSql(settings));
             return fn(drizzleOver(pgliteQueryable(tx)));
           }),
         ),
@@ -764,7 +776,7 @@ export function pgDatabase(pool: pg.Pool): Database {
     const client = await pool.connect();
     try {
       const results: unknown = await client.query(
-        `BEGIN; ${settingsSql(settings)}; ${sqlText}; COMMIT`,
+        `${beginSql(settings)}; ${sqlText}; COMMIT`,
       );
       return lastRows(results);
     } catch (err) {
@@ -777,18 +789,18 @@ export function pgDatabase(pool: pg.Pool): Database {
   return {
     kind: 'pg',
     transaction(settings, fn) {
-      const beginSql = `BEGIN; ${settingsSql(settings)}`;
+      const sqlBegin = beginSql(settings);
       if (settings.readOnly) {
         // Each statement its own read-only transaction, sent with its concurrent peers. The
         // settings hold no ';' (integers and names only), so splitting counts their statements.
-        const begin = { sql: beginSql, statements: beginSql.split(';').length };
+        const begin = { sql: sqlBegin, statements: sqlBegin.split(';').length };
         const q: Queryable = {
           query: (text, values, rowMode) => batcher.query(begin, text, values, rowMode),
         };
         return notNested(() => fn(drizzleOver(q)));
       }
       return tracked(cache, settings, () =>
-        notNested(() => withClient(pool, beginSql, (q) => fn(drizzleOver(q)))),
+        notNested(() => withClient(pool, sqlBegin, (q) => fn(drizzleOver(q)))),
       );
     },
     readInline,
