@@ -775,9 +775,7 @@ export function pgDatabase(pool: pg.Pool): Database {
     if (openTransaction.getStore()) throw new Error('Nested database transaction');
     const client = await pool.connect();
     try {
-      const results: unknown = await client.query(
-        `${beginSql(settings)}; ${sqlText}; COMMIT`,
-      );
+      const results: unknown = await client.query(`${beginSql(settings)}; ${sqlText}; COMMIT`);
       return lastRows(results);
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
