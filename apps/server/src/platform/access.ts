@@ -141,10 +141,13 @@ async function deny(request: FastifyRequest, reason: string): Promise<never> {
  * audience (401/403), permissions and entitlements (403, audited).
  */
 export async function checkAccess(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!request.url.startsWith('/api/')) return;
-  reply.header('cache-control', 'no-store');
+  // Decided on the route the router matched, never on the raw URL: the router decodes the path
+  // (`/%61pi/s/...` reaches `/api/s/...`), so a test of the raw URL could be stepped around.
+  const route = request.is404 ? undefined : request.routeOptions.url;
+  const api = route?.startsWith('/api/') === true;
+  if (api || request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   // Unknown /api/ paths (and the static wildcard) are not API routes: they answer 404.
-  if (request.is404 || !request.routeOptions.url?.startsWith('/api/')) return;
+  if (!api || route === undefined) return;
   const { sessions, maintenance, config } = request.server.deps;
   const session = await sessions.resolve(request.cookies[SESSION_COOKIE]);
   request.session = session;
@@ -165,7 +168,7 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
     }
   }
 
-  const audience = audienceOf(request.url, access.audience);
+  const audience = audienceOf(route, access.audience);
   if (audience === 'public') return;
   if (!user) throw new NotAuthenticatedError();
   if (audience === 'product' && user.type !== 'ProductUser') await deny(request, 'audience');

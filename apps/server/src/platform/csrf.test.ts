@@ -67,3 +67,40 @@ describe('CSRF on every unsafe route (walking the route table)', () => {
     expect(res.statusCode).toBe(200);
   });
 });
+
+describe('access is decided on the matched route, not the raw URL', () => {
+  // The router decodes the path: /%61pi/... is /api/..., /api/%73/... is /api/s/...
+  it('refuses an unsafe call without the token on a percent-encoded path', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/%61pi/accounts/login/',
+      payload: { username: 'admin@acme.test', password: 'wrong' },
+    });
+    expect([res.statusCode, res.json()]).toEqual([403, { detail: 'CSRF Failed' }]);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('keeps subject endpoints from product users on a percent-encoded path', async () => {
+    const me = await login(t.app, 'admin@acme.test');
+    for (const url of ['/api/%73/cases/country-map/', '/%61pi/s/cases/country-map/']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: me.headers });
+      expect([url, res.statusCode]).toEqual([url, 403]);
+    }
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/api/s/cases/country-map/',
+      headers: me.headers,
+    });
+    expect(ok.statusCode).toBe(403);
+  });
+
+  it('keeps ops endpoints from customer users on a percent-encoded path', async () => {
+    const me = await login(t.app, 'admin@acme.test');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/%6Fps/cases/',
+      headers: me.headers,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
