@@ -5,7 +5,9 @@ import {
   anonymous,
   buildTestApp,
   createCustomer,
+  createFlag,
   createProductUser,
+  createRole,
   createSubjectUser,
   login,
   MemoryMailer,
@@ -75,6 +77,39 @@ describe('GET /api/accounts/check-session/', () => {
       user_type: 'ProductUser',
       session_customer: customerId,
     });
+  });
+
+  it('counts active flags only for users who may see flags', async () => {
+    await t.owner(async (tx) => {
+      const c = await createCustomer(tx, { name: 'Flagged Ltd' });
+      await createProductUser(tx, {
+        customerId: c.id,
+        username: 'boss@flag.test',
+        roles: ['admin'],
+      });
+      const none = await createRole(tx, { customerId: c.id, name: 'No flags', permissions: [] });
+      await createProductUser(tx, {
+        customerId: c.id,
+        username: 'clerk@flag.test',
+        roles: [none.id],
+      });
+      const s = await createSubjectUser(tx, { customerId: c.id, email: 'flagged@example.test' });
+      await createFlag(tx, { customerId: c.id, subjectId: s.id });
+      await createFlag(tx, { customerId: c.id, subjectId: s.id });
+      await createFlag(tx, { customerId: c.id, subjectId: s.id, active: false });
+    });
+    const flagsOf = async (username: string) => {
+      const me = await login(t.app, username);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/accounts/check-session/',
+        headers: { cookie: me.cookie },
+      });
+      return res.json().active_flags;
+    };
+    expect(await flagsOf('boss@flag.test')).toBe(2);
+    expect(await flagsOf('clerk@flag.test')).toBe(0);
+    expect(await flagsOf('flagged@example.test')).toBe(0);
   });
 
   it('answers authenticated false after 30 idle minutes and after 12 hours', async () => {

@@ -10,6 +10,7 @@ import {
   auditLogin,
   authenticate,
   consumeTokenSetPassword,
+  isOpsStaff,
   registerCustomer,
   requestPasswordReset,
 } from './accounts.service.js';
@@ -70,7 +71,9 @@ export async function accountsRoutes(app: FastifyInstance) {
       }
       const customerId = session?.customerId ?? null;
       let activeFlags = 0;
-      if (user && customerId !== null) {
+      // The navigation badge of those who may see flags (as /api/flags/active-count/): never a
+      // subject user's, nor a staff member's without flags.view_flag.
+      if (user && customerId !== null && user.permissions.has('flags.view_flag')) {
         // Polled every few seconds by every tab: cached like the session (SESSION_CACHE_MS),
         // dropped by this process's writes for the customer (see Database.readCached).
         const rows = await deps.db.readCached(
@@ -110,6 +113,11 @@ export async function accountsRoutes(app: FastifyInstance) {
       const keys = limitKeys(request, 'login', request.body.username);
       await deps.rateLimiter.hit(keys);
       const who = await authenticate(deps, actorOf(request), request.body);
+      // During a maintenance window only ops staff may log in (others get the 503 of every call).
+      const open = await deps.maintenance.open();
+      if (open && !(who.type === 'ProductUser' && (await isOpsStaff(deps, who.id)))) {
+        throw new MaintenanceError(viewWindow(open));
+      }
       const csrf = await startSession(request, reply, {
         user: { type: who.type, id: who.id },
         customerId: who.customerId,

@@ -9,7 +9,12 @@ import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { hashToken, newToken } from '../../platform/tokens.js';
 import { checkTotp } from '../../platform/totp.js';
 import { customers } from '../customers/customers.table.js';
-import { findByEmail, findLoginCandidate, type LoginCandidate } from '../users/users.repo.js';
+import {
+  findByEmail,
+  findLoginCandidate,
+  isOpsAccount,
+  type LoginCandidate,
+} from '../users/users.repo.js';
 import { productUserRoles, productUsers, roles, subjectUsers } from '../users/users.table.js';
 import { accountTokens } from './accounts.table.js';
 
@@ -78,6 +83,11 @@ export async function authenticate(
     customerId: active.customerId,
     name: active.type === 'ProductUser' ? active.row.username : active.row.email,
   };
+}
+
+/** True when the product user is ops staff (who may log in during maintenance). */
+export function isOpsStaff(deps: AppDeps, userId: number): Promise<boolean> {
+  return deps.db.transaction({ ...all, readOnly: true }, (tx) => isOpsAccount(tx, userId));
 }
 
 /** Stores the step if it is newer than the last accepted one; false means a replay. */

@@ -7,6 +7,7 @@ import {
   createProductUser,
   follow,
   login,
+  TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../audit/audit.table.js';
@@ -256,8 +257,17 @@ describe('maintenance windows', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/user/', headers: o.headers })).statusCode,
     ).toBe(200);
-    // ops staff can still log in
+    // ops staff can still log in; anyone else who logs in gets the 503 and no session
     await login(t.app, 'ops@k.test');
+    const visitor = await anonymous(t.app);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/login/',
+      headers: visitor.headers,
+      payload: { username: 'admin@acme.test', password: TEST_PASSWORD },
+    });
+    expect([refused.statusCode, refused.json().detail]).toEqual([503, 'Down for maintenance']);
+    expect(refused.cookies.find((c) => c.name === 'kestrel_session')).toBeUndefined();
 
     const moved = await t.app.inject({
       method: 'PATCH',

@@ -80,3 +80,17 @@ export async function getCustomer(tx: Tx, id: number) {
   const [row] = await tx.select().from(customers).where(eq(customers.id, id)).limit(1);
   return row ?? null;
 }
+
+/**
+ * True for ops staff: a product user of no customer holding customers.ops_access through a role
+ * (as the session's `isOps`). Needs the ops (all) scope.
+ */
+export async function isOpsAccount(tx: Tx, userId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ permissions: roles.permissions })
+    .from(productUserRoles)
+    .innerJoin(roles, eq(roles.id, productUserRoles.roleId))
+    .innerJoin(productUsers, eq(productUsers.id, productUserRoles.userId))
+    .where(sql`${productUserRoles.userId} = ${userId} and ${productUsers.customerId} is null`);
+  return rows.some((r) => r.permissions.includes('customers.ops_access'));
+}
