@@ -14,6 +14,7 @@ export const VERBS = [
   ['logged_out', 'Logged out'],
   ['totp_failed', 'TOTP failed'],
   ['totp_replayed', 'TOTP code replayed'],
+  ['totp_generated', 'TOTP secret generated (not yet confirmed)'],
   ['totp_enabled', 'TOTP enabled'],
   ['totp_disabled', 'TOTP disabled'],
   ['password_reset_requested', 'Password reset requested'],

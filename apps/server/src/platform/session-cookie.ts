@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Tx } from '../db/connection.js';
 import { SESSION_COOKIE } from './access.js';
 import type { UserType } from './context.js';
 
@@ -15,6 +16,8 @@ export async function startSession(
     keepCsrf?: boolean;
     /** Keep the original authentication time (rotation without a new login). */
     keepAuthTime?: boolean;
+    /** More writes of the session's transaction (the audit of a login or a customer switch). */
+    also?: (tx: Tx) => Promise<unknown>;
   },
 ): Promise<string> {
   const old = request.session;
@@ -25,6 +28,7 @@ export async function startSession(
     replaces: old,
     ...(opts.keepCsrf && old ? { csrfToken: old.csrfToken } : {}),
     ...(opts.keepAuthTime && old ? { authenticatedAt: old.authenticatedAt } : {}),
+    ...(opts.also ? { also: opts.also } : {}),
   });
   setSessionCookie(request, reply, token);
   return csrfToken;

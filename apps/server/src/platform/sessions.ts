@@ -1,6 +1,6 @@
 import { ENTITLEMENTS, type Entitlement, isPermission, type Permission } from '@kestrel/domain';
 import { and, eq, ne } from 'drizzle-orm';
-import type { Database } from '../db/connection.js';
+import type { Database, Tx } from '../db/connection.js';
 import { sessions } from '../modules/accounts/accounts.table.js';
 import type { Clock } from './clock.js';
 import type { SessionState, SessionUser, UserType } from './context.js';
@@ -170,6 +170,8 @@ export class SessionStore {
     replaces?: SessionState | null;
     csrfToken?: string;
     authenticatedAt?: Date | null;
+    /** More writes of the same transaction (the audit of a login or a customer switch). */
+    also?: (tx: Tx) => Promise<unknown>;
   }): Promise<{ token: string; csrfToken: string }> {
     const token = newToken();
     const csrfToken = opts.csrfToken ?? newToken();
@@ -188,17 +190,19 @@ export class SessionStore {
         ip: opts.meta.ip?.slice(0, 64) ?? null,
         userAgent: opts.meta.userAgent?.slice(0, 300) ?? null,
       });
+      await opts.also?.(tx);
     });
     if (opts.replaces) this.cache.delete(opts.replaces.tokenHash);
     return { token, csrfToken };
   }
 
-  /** Ends one session (logout). */
-  async destroy(state: SessionState): Promise<void> {
+  /** Ends one session (logout); `also` writes more in the same transaction (its audit). */
+  async destroy(state: SessionState, also?: (tx: Tx) => Promise<unknown>): Promise<void> {
     this.cache.delete(state.tokenHash);
-    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
-      tx.delete(sessions).where(eq(sessions.id, state.id)),
-    );
+    await this.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+      await tx.delete(sessions).where(eq(sessions.id, state.id));
+      await also?.(tx);
+    });
   }
 
   /** Ends every session of a user except `keepId` (password or TOTP change). */

@@ -121,9 +121,9 @@ export async function accountsRoutes(app: FastifyInstance) {
       const csrf = await startSession(request, reply, {
         user: { type: who.type, id: who.id },
         customerId: who.customerId,
+        also: auditLogin(actorOf(request), who, 'logged_in'),
       });
       await deps.rateLimiter.reset([keys[0]?.key ?? '']);
-      await auditLogin(deps, actorOf(request), who, 'logged_in');
       return { csrf_token: csrf, user_type: who.type };
     },
   );
@@ -138,15 +138,21 @@ export async function accountsRoutes(app: FastifyInstance) {
       const session = request.session;
       if (session) {
         const user = session.user;
-        await deps.sessions.destroy(session);
-        if (user) {
-          await auditLogin(
-            deps,
-            actorOf(request),
-            { type: user.type, id: user.id, customerId: session.customerId, name: user.username },
-            'logged_out',
-          );
-        }
+        await deps.sessions.destroy(
+          session,
+          user
+            ? auditLogin(
+                actorOf(request),
+                {
+                  type: user.type,
+                  id: user.id,
+                  customerId: session.customerId,
+                  name: user.username,
+                },
+                'logged_out',
+              )
+            : undefined,
+        );
       }
       clearSessionCookie(request, reply);
       reply.code(204).send();

@@ -111,13 +111,13 @@ export async function acceptTotpStep(
   return rows.length > 0;
 }
 
-export async function auditLogin(
-  deps: AppDeps,
+/** The audit action of a login or logout, written in the session's own transaction. */
+export function auditLogin(
   actor: Actor,
   who: LoggedIn & { name: string },
   verb: 'logged_in' | 'logged_out',
-) {
-  await deps.db.transaction(all, (tx) =>
+): (tx: Tx) => Promise<unknown> {
+  return (tx) =>
     recordAudit(
       tx,
       { ...actor, type: who.type, id: who.id, customerId: who.customerId, name: who.name },
@@ -127,8 +127,7 @@ export async function auditLogin(
         objectId: who.id,
         customerId: who.customerId,
       },
-    ),
-  );
+    );
 }
 
 /** Creates a single-use token for an account and returns it in clear (for the email link). */

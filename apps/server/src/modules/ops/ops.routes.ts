@@ -136,22 +136,22 @@ export async function opsRoutes(app: FastifyInstance) {
       );
       if (found.length === 0) throw new NotFoundError();
     }
+    // The new session and the audit of the switch in one transaction (the cross-tenant one).
     const csrf = await startSession(request, reply, {
       user: { type: user.type, id: user.id },
       customerId,
       keepAuthTime: true,
+      also: (tx) =>
+        recordAudit(
+          tx,
+          { ...actorOf(request), customerId: customerId ?? previous },
+          {
+            verb: customerId === null ? 'ops_session_ended' : 'ops_session_started',
+            contentType: 'customers.customer',
+            objectId: customerId ?? previous,
+          },
+        ),
     });
-    await withOpsContext(request, (tx) =>
-      recordAudit(
-        tx,
-        { ...actorOf(request), customerId: customerId ?? previous },
-        {
-          verb: customerId === null ? 'ops_session_ended' : 'ops_session_started',
-          contentType: 'customers.customer',
-          objectId: customerId ?? previous,
-        },
-      ),
-    );
     return { csrf_token: csrf, session_customer: customerId };
   };
 

@@ -226,8 +226,14 @@ describe('TOTP', () => {
     expect(res.json().totp_enabled).toBe(false);
     const verbs = await t.owner((tx) => tx.select({ verb: auditActions.verb }).from(auditActions));
     const names = verbs.map((v) => v.verb);
+    expect(names).toContain('totp_generated');
     expect(names).toContain('totp_enabled');
     expect(names).toContain('totp_disabled');
+    // the audit never holds the secret
+    const changes = await t.owner((tx) =>
+      tx.select({ changes: auditActions.changes }).from(auditActions),
+    );
+    expect(JSON.stringify(changes)).not.toContain(secret);
     expect(names).toContain('totp_failed');
   });
 

@@ -186,12 +186,19 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const user = productOnly(request);
       const secret = newTotpSecret();
-      await deps.db.transaction(all, (tx) =>
-        tx
+      // Audited without the secret: only that a new one is pending confirmation.
+      await deps.db.transaction(all, async (tx) => {
+        await tx
           .update(productUsers)
           .set({ totpPendingSecret: secret })
-          .where(eq(productUsers.id, user.id)),
-      );
+          .where(eq(productUsers.id, user.id));
+        await recordAudit(tx, actorOf(request), {
+          verb: 'totp_generated',
+          contentType: 'users.productuser',
+          objectId: user.id,
+          customerId: user.homeCustomerId,
+        });
+      });
       return { secret, otpauth_url: totpUri(secret, user.username) };
     },
   );
