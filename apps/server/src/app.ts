@@ -68,6 +68,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     maintenance: new MaintenanceService(db, clock),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
   };
+  // Sessions forgotten by another server process are forgotten here too (database notifications).
+  await deps.sessions.start();
 
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,

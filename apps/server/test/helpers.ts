@@ -42,7 +42,12 @@ export async function createAdminAndViewer(tx: Tx, customerId: number, domain = 
  * setup dumped, or (DATABASE_URL set) a PostgreSQL database copied from the template database.
  * `drop()` closes it and, on PostgreSQL, drops the copy.
  */
-export async function createTestDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  db: Database;
+  drop: () => Promise<void>;
+  /** Another connection to the same database, as a second server process would have. */
+  twin: () => Database;
+}> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const template = inject('pgTemplate');
@@ -64,6 +69,7 @@ export async function createTestDatabase(): Promise<{ db: Database; drop: () => 
     const db = pgDatabase(openPgPool(adminUrl(url, name), 5));
     return {
       db,
+      twin: () => pgDatabase(openPgPool(adminUrl(url, name), 3)),
       drop: async () => {
         await db.close();
         const c = new pg.Client({ connectionString: url });
@@ -76,7 +82,9 @@ export async function createTestDatabase(): Promise<{ db: Database; drop: () => 
   const file = inject('pgliteTemplate');
   const client = await openPglite(null, new Blob([readFileSync(file)]));
   const db = pgliteDatabase(client);
-  return { db, drop: () => db.close() };
+  // PGlite is one process's: a twin is a second wrapper (own caches) over the same instance.
+  const twin = (): Database => ({ ...pgliteDatabase(client), close: async () => undefined });
+  return { db, drop: () => db.close(), twin };
 }
 
 /** Collects sent emails in memory (tests read `sent`). */
@@ -93,6 +101,11 @@ export interface TestApp {
   clock: ManualClock;
   /** Runs `fn` as the database owner (bypasses RLS): fixtures and assertions. */
   owner: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  /**
+   * A second app on the same database with its own connections and caches, as another server
+   * process would be (same clock and config). Closed with this one.
+   */
+  twin: () => Promise<FastifyInstance>;
   close: () => Promise<void>;
 }
 
@@ -109,22 +122,35 @@ export async function buildTestApp(
     extraModules?: KestrelModule[];
   } = {},
 ): Promise<TestApp> {
-  const { db, drop } = await createTestDatabase();
+  const { db, drop, twin } = await createTestDatabase();
   const clock = opts.clock ?? new ManualClock(new Date());
+  const config = { sessionCacheMs: 5_000, ...opts.config };
   const app = await buildApp({
     db,
     clock,
-    config: { sessionCacheMs: 5_000, ...opts.config },
+    config,
     ...(opts.mailer ? { mailer: opts.mailer } : {}),
     ...(opts.extraModules ? { modules: [...(await discoverModules()), ...opts.extraModules] } : {}),
   });
   await app.ready();
+  const twins: { app: FastifyInstance; db: Database }[] = [];
   return {
     app,
     db,
     clock,
     owner: (fn) => db.ownerTransaction(fn),
+    twin: async () => {
+      const other = twin();
+      const second = await buildApp({ db: other, clock, config });
+      await second.ready();
+      twins.push({ app: second, db: other });
+      return second;
+    },
     close: async () => {
+      for (const x of twins) {
+        await x.app.close();
+        await x.db.close();
+      }
       await app.close();
       await drop();
     },

@@ -79,7 +79,96 @@ export interface Database {
   /** Applies the generated SQL migrations in `folder` (as the owner). */
   migrate(folder: string): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Sends `payload` on `channel` to every server process on this database, this one included
+   * (PostgreSQL NOTIFY, outside any transaction). Cache invalidation between processes.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `fn` with every payload sent on `channel` (LISTEN, on a connection of its own). `fn(null)`
+   * means messages may have been missed (the listening connection was lost and is back): drop
+   * whatever the messages keep fresh.
+   */
+  listen(channel: string, fn: (payload: string | null) => void): Promise<void>;
   close(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_]{1,63}$/;
+function channelName(channel: string): string {
+  if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel ${channel}`);
+  return channel;
+}
+
+/**
+ * LISTEN on a dedicated connection (never a pooled one: a pooled connection is shared by
+ * transactions). When it is lost, every listener hears `null` and it reconnects after a second.
+ */
+class PgListener {
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private readonly handlers = new Map<string, Set<(payload: string | null) => void>>();
+  private closed = false;
+
+  constructor(private readonly config: pg.ClientConfig) {}
+
+  async listen(channel: string, fn: (payload: string | null) => void): Promise<void> {
+    const name = channelName(channel);
+    const known = this.handlers.get(name);
+    if (known) known.add(fn);
+    else this.handlers.set(name, new Set([fn]));
+    const client = this.client ?? (await this.connect());
+    if (!known) await client.query(`LISTEN ${name}`);
+  }
+
+  private connect(): Promise<pg.Client> {
+    this.connecting ??= (async () => {
+      const client = new pg.Client(this.config);
+      client.on('notification', (m) => {
+        for (const h of this.handlers.get(m.channel) ?? []) h(m.payload ?? '');
+      });
+      client.on('error', () => this.lost(client));
+      client.on('end', () => this.lost(client));
+      try {
+        await client.connect();
+        for (const name of this.handlers.keys()) await client.query(`LISTEN ${name}`);
+      } catch (err) {
+        client.end().catch(() => undefined);
+        throw err;
+      } finally {
+        this.connecting = null;
+      }
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = null;
+    for (const set of this.handlers.values()) for (const h of set) h(null);
+    if (!this.closed) this.retry();
+  }
+
+  private retry(): void {
+    setTimeout(() => {
+      if (this.closed || this.client) return;
+      this.connect().then(
+        () => {
+          // Anything sent while it was away is lost: the listeners drop what they keep.
+          for (const set of this.handlers.values()) for (const h of set) h(null);
+        },
+        () => this.retry(),
+      );
+    }, 1000).unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
 }
 
 const ident = (v: string) => v; // timestamps, dates and intervals stay text: Drizzle maps them
@@ -317,6 +406,12 @@ export function pgliteDatabase(client: PGlite): Database {
     },
     async ping() {
       await client.query('select 1');
+    },
+    async notify(channel, payload) {
+      await client.query('select pg_notify($1, $2)', [channelName(channel), payload]);
+    },
+    async listen(channel, fn) {
+      await client.listen(channelName(channel), (payload) => fn(payload));
     },
     async close() {
       if (!client.closed) await client.close();
@@ -771,6 +866,7 @@ async function withClient<T>(
 export function pgDatabase(pool: pg.Pool): Database {
   const cache = new ReadCache();
   const batcher = new ReadBatcher(pool);
+  const listener = new PgListener(pool.options);
   const readInline = async (settings: TxSettings, sqlText: string) => {
     if (openTransaction.getStore()) throw new Error('Nested database transaction');
     const client = await pool.connect();
@@ -820,7 +916,14 @@ export function pgDatabase(pool: pg.Pool): Database {
     async ping() {
       await pool.query('select 1');
     },
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channelName(channel), payload]);
+    },
+    listen(channel, fn) {
+      return listener.listen(channel, fn);
+    },
     async close() {
+      await listener.close();
       await pool.end();
     },
   };

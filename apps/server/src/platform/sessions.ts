@@ -39,20 +39,55 @@ function toStrings(v: unknown): string[] {
   return Array.isArray(v) ? v.map(String) : [];
 }
 
+/** The notification channel on which session stores tell each other what to forget. */
+export const SESSIONS_CHANNEL = 'kestrel_sessions';
+
 /**
  * Server-side sessions in the database, shared by every server process, with a short-lived
- * in-process cache: a hit costs no round trip. Changes made through this store (logout, password
- * change, ops session) drop the cache entries at once; another process sees them within
- * `cacheMs`. Expiry is checked against the injected clock on every request, hit or miss.
+ * in-process cache: a hit costs no round trip. A change made through this store (logout, password
+ * change, ops session, a user's roles) drops the cache entries at once here and, through a
+ * database notification (`SESSIONS_CHANNEL`), in every other process on the same database; the
+ * cache's `cacheMs` only bounds how long an entry lives if a notification is lost. Expiry is
+ * checked against the injected clock on every request, hit or miss.
  */
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Moves on every forgetting heard from the channel: a load begun before it is not cached. */
+  private epoch = 0;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly times: SessionTimes,
   ) {}
+
+  /** Starts hearing what other processes (and this one) tell the stores to forget. */
+  start(): Promise<void> {
+    return this.db.listen(SESSIONS_CHANNEL, (message) => this.heard(message));
+  }
+
+  /** `*` or null: everything; `t:<hash>`: one session; `u:<type>:<id>`: a user's sessions. */
+  private heard(message: string | null): void {
+    this.epoch++;
+    if (message === null || message === '*') this.cache.clear();
+    else if (message.startsWith('t:')) this.cache.delete(message.slice(2));
+    else if (message.startsWith('u:')) {
+      const [, type, id] = message.split(':');
+      this.evictUser(type, Number(id));
+    }
+  }
+
+  private evictUser(type: string | undefined, id: number, keepId?: number): void {
+    for (const [hash, entry] of this.cache) {
+      const u = entry.state.user;
+      if (u && u.type === type && u.id === id && entry.state.id !== keepId) this.cache.delete(hash);
+    }
+  }
+
+  /** Tells every process to forget; a lost notification leaves their entries to expire. */
+  private async tell(message: string): Promise<void> {
+    await this.db.notify(SESSIONS_CHANNEL, message).catch(() => undefined);
+  }
 
   /** The valid session for a cookie token, or null (unknown, expired, or user disabled). */
   async resolve(token: string | undefined): Promise<SessionState | null> {
@@ -61,13 +96,15 @@ export class SessionStore {
     const now = this.clock.now();
     let entry = this.cache.get(hash);
     if (!entry || performance.now() - entry.loadedAt > this.times.cacheMs) {
+      const epoch = this.epoch;
       const state = await this.load(hash);
       if (!state) {
         this.cache.delete(hash);
         return null;
       }
       entry = { state, loadedAt: performance.now() };
-      this.remember(hash, entry);
+      // A forgetting heard while loading may postdate what was read: use it, do not keep it.
+      if (epoch === this.epoch) this.remember(hash, entry);
     }
     const s = entry.state;
     if (this.isExpired(s, now)) {
@@ -192,7 +229,10 @@ export class SessionStore {
       });
       await opts.also?.(tx);
     });
-    if (opts.replaces) this.cache.delete(opts.replaces.tokenHash);
+    if (opts.replaces) {
+      this.cache.delete(opts.replaces.tokenHash);
+      await this.tell(`t:${opts.replaces.tokenHash}`);
+    }
     return { token, csrfToken };
   }
 
@@ -203,30 +243,28 @@ export class SessionStore {
       await tx.delete(sessions).where(eq(sessions.id, state.id));
       await also?.(tx);
     });
+    await this.tell(`t:${state.tokenHash}`);
   }
 
   /** Ends every session of a user except `keepId` (password or TOTP change). */
   async destroyAllForUser(type: UserType, id: number, keepId?: number): Promise<void> {
-    for (const [hash, entry] of this.cache) {
-      const u = entry.state.user;
-      if (u && u.type === type && u.id === id && entry.state.id !== keepId) this.cache.delete(hash);
-    }
+    this.evictUser(type, id, keepId);
     const who = and(eq(sessions.userType, type), eq(sessions.userId, id));
     await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
       tx.delete(sessions).where(keepId === undefined ? who : and(who, ne(sessions.id, keepId))),
     );
+    await this.tell(`u:${type}:${id}`);
   }
 
   /** Forgets cached sessions of a user so their next request re-reads roles and profile. */
-  forgetUser(type: UserType, id: number): void {
-    for (const [hash, entry] of this.cache) {
-      const u = entry.state.user;
-      if (u && u.type === type && u.id === id) this.cache.delete(hash);
-    }
+  async forgetUser(type: UserType, id: number): Promise<void> {
+    this.evictUser(type, id);
+    await this.tell(`u:${type}:${id}`);
   }
 
   /** Forgets every cached session (roles or entitlements changed). */
-  forgetAll(): void {
+  async forgetAll(): Promise<void> {
     this.cache.clear();
+    await this.tell('*');
   }
 }

@@ -163,7 +163,7 @@ export async function userRoutes(app: FastifyInstance) {
         });
         return after;
       });
-      deps.sessions.forgetUser(user.type, user.id);
+      await deps.sessions.forgetUser(user.type, user.id);
       return out;
     },
   );

@@ -146,21 +146,26 @@ export async function usersRoutes(app: FastifyInstance) {
         if (existing.id === ctx.actor.id && d.is_active === false) {
           throw ValidationError.of('is_active', 'You cannot deactivate yourself.');
         }
-        const [u] = await ctx.tx
-          .update(productUsers)
-          .set({
-            ...(d.first_name !== undefined ? { firstName: d.first_name } : {}),
-            ...(d.last_name !== undefined ? { lastName: d.last_name } : {}),
-            ...(d.job_title !== undefined ? { jobTitle: d.job_title } : {}),
-            ...(d.is_active !== undefined ? { isActive: d.is_active } : {}),
-          })
-          .where(eq(productUsers.id, existing.id))
-          .returning();
+        const set = {
+          ...(d.first_name !== undefined ? { firstName: d.first_name } : {}),
+          ...(d.last_name !== undefined ? { lastName: d.last_name } : {}),
+          ...(d.job_title !== undefined ? { jobTitle: d.job_title } : {}),
+          ...(d.is_active !== undefined ? { isActive: d.is_active } : {}),
+        };
+        // A change of roles alone (or an empty PATCH) leaves the row as it is.
+        const [u] =
+          Object.keys(set).length > 0
+            ? await ctx.tx
+                .update(productUsers)
+                .set(set)
+                .where(eq(productUsers.id, existing.id))
+                .returning()
+            : [existing];
         if (!u) throw new Error('update returned nothing');
         if (d.roles) await setRoles(ctx.tx, existing.customerId, u.id, d.roles);
         ctx.afterCommit(async () => {
           if (d.is_active === false) await deps.sessions.destroyAllForUser('ProductUser', u.id);
-          else deps.sessions.forgetUser('ProductUser', u.id);
+          else await deps.sessions.forgetUser('ProductUser', u.id);
         });
         return u;
       },

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createAdminAndViewer,
+  createCustomer,
+  login,
+  type TestApp,
+} from '../../test/helpers.js';
+
+// Two server processes on one database: the session cache lives far longer than the test, so
+// only the notification between the processes can make the second one forget.
+let t: TestApp;
+let other: FastifyInstance;
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { sessionCacheMs: 600_000 } });
+  other = await t.twin();
+  await t.owner(async (tx) => {
+    const c = await createCustomer(tx, { name: 'Acme' });
+    await createAdminAndViewer(tx, c.id);
+  });
+});
+afterAll(() => t.close());
+
+/** The status `path` answers in the other process, once it stops answering `before` (≤ 3 s). */
+async function settled(headers: Record<string, string>, path: string, before: number) {
+  const until = Date.now() + 3000;
+  for (;;) {
+    const res = await other.inject({ method: 'GET', url: path, headers });
+    if (res.statusCode !== before || Date.now() > until) return res.statusCode;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('sessions shared by two server processes', () => {
+  it('a logout in one process ends the session in the other at once', async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
+    ).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/logout/',
+      headers: a.headers,
+    });
+    expect(out.statusCode).toBe(204);
+    expect(await settled(a.headers, '/api/user/', 200)).toBe(401);
+  });
+
+  it('deactivating a user in one process ends their sessions in the other', async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    const v = await login(other, 'viewer@acme.test');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/user/', headers: v.headers })).statusCode,
+    ).toBe(200);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/?search=viewer',
+      headers: a.headers,
+    });
+    const id = list.json().results[0].id;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}/`,
+      headers: a.headers,
+      payload: { is_active: false },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await settled(v.headers, '/api/user/', 200)).toBe(401);
+  });
+
+  it('a role change in one process reaches the other user session in the other', async () => {
+    const a = await login(other, 'admin@acme.test');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/users/', headers: a.headers })).statusCode,
+    ).toBe(200);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/?search=admin',
+      headers: a.headers,
+    });
+    const id = me.json().results[0].id;
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}/`,
+      headers: a.headers,
+      payload: { roles: [] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await settled(a.headers, '/api/users/', 200)).toBe(403);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('the listening connection (PostgreSQL)', () => {
+  it('comes back after it is lost, and the other process hears logouts again', async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
+    ).toBe(200);
+    // End every LISTEN connection of this database (both processes'), as a failover would.
+    const ended = await t.owner((tx) =>
+      tx.execute(sql`select pg_terminate_backend(pid) as ok from pg_stat_activity
+        where datname = current_database() and query like 'LISTEN %' and pid <> pg_backend_pid()`),
+    );
+    expect(ended.length).toBeGreaterThanOrEqual(2);
+    // Back within about a second; then a logout reaches the other process again.
+    await new Promise((r) => setTimeout(r, 1500));
+    // (losing it dropped the other process's cache: it caches the session again first)
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
+    ).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/logout/',
+      headers: a.headers,
+    });
+    expect(out.statusCode).toBe(204);
+    expect(await settled(a.headers, '/api/user/', 200)).toBe(401);
+  });
+});
