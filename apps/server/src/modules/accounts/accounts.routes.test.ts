@@ -355,6 +355,9 @@ describe('password reset', () => {
     expect(known.statusCode).toBe(200);
     expect(known.json()).toEqual(unknown.json());
     expect(mailer.sent.length).toBe(before + 1);
+    // both requests are audited (the unknown one with what was typed, no object)
+    const requested = await audits('password_reset_requested');
+    expect(requested.map((a) => a.objectRepr)).toContain('no active account: nobody@nowhere.test');
     const mail = mailer.sent.at(-1);
     expect(mail?.to).toBe('admin@acme.test');
     const token = /token=([A-Za-z0-9_%-]+)/.exec(mail?.text ?? '')?.[1] ?? '';

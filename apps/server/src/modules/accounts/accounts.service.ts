@@ -154,7 +154,11 @@ export async function issueAccountToken(
   return token;
 }
 
-/** Sends a reset link when the email belongs to an active account; silent otherwise. */
+/**
+ * Sends a reset link when the email belongs to an active account; silent otherwise. Either way
+ * the request is audited in one transaction (an unknown address with what was typed, no object),
+ * so both answers cost about the same: the caller cannot tell them apart, by body or by time.
+ */
 export async function requestPasswordReset(
   deps: AppDeps,
   actor: Actor,
@@ -163,7 +167,14 @@ export async function requestPasswordReset(
   const now = deps.clock.now();
   const sent = await deps.db.transaction(all, async (tx) => {
     const c = await findByEmail(tx, email);
-    if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) return null;
+    if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) {
+      await recordAudit(tx, actor, {
+        verb: 'password_reset_requested',
+        objectRepr: `no active account: ${email.trim().toLowerCase()}`.slice(0, 200),
+        customerId: null,
+      });
+      return null;
+    }
     const token = await issueAccountToken(tx, now, {
       purpose: 'reset',
       type: c.type,
