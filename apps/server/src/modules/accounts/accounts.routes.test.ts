@@ -252,6 +252,71 @@ describe('POST /api/accounts/login/', () => {
 });
 
 describe('rate limiting', () => {
+  it('limits reset-confirm, claim-account, registration and the TOTP steps per account', async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId, username: 'limited@acme.test', roles: ['admin'] }),
+    );
+    const me = await login(t.app, 'limited@acme.test');
+    const strong = 'a-long-enough-passphrase-9';
+    const calls: [
+      string,
+      'POST' | 'PATCH',
+      string,
+      Record<string, unknown>,
+      Record<string, string>,
+    ][] = [
+      [
+        'reset-confirm',
+        'POST',
+        '/api/accounts/password-reset-confirm/',
+        { token: 'guess', password: strong },
+        {},
+      ],
+      ['claim', 'POST', '/api/user/claim-account/', { token: 'guess', password: strong }, {}],
+      [
+        'registration',
+        'POST',
+        '/api/accounts/registration/',
+        {
+          customer_name: 'Spam Ltd',
+          first_name: 'S',
+          last_name: 'P',
+          email: 'spam@spam.test',
+          password: strong,
+        },
+        {},
+      ],
+      ['totp-validate', 'PATCH', '/api/user/totp-validate/', { totp: '000000' }, me.headers],
+    ];
+    for (const [k, [name, method, url, payload, auth]] of calls.entries()) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        // a new visitor each time (a registration logs its visitor in), from a new address
+        const headers = Object.keys(auth).length ? auth : (await anonymous(t.app)).headers;
+        const res = await t.app.inject({
+          method,
+          url,
+          headers,
+          payload,
+          remoteAddress: `10.9.${k}.${i}`,
+        });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429)
+          expect([name, Number(res.headers['retry-after'])]).toEqual([name, expect.any(Number)]);
+      }
+      // ten attempts are answered, the eleventh is refused
+      expect([name, statuses.slice(0, 10).includes(429), statuses[10]]).toEqual([name, false, 429]);
+    }
+    // turning TOTP off draws on the same budget of TOTP attempts
+    const off = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/totp-disable/',
+      headers: me.headers,
+      payload: { totp: '000000' },
+    });
+    expect(off.statusCode).toBe(429);
+  });
+
   it('answers 429 with Retry-After per account, even with the right password', async () => {
     const anon = await anonymous(t.app);
     let last = 0;
