@@ -137,6 +137,29 @@ describe('without a built web app', () => {
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(res.headers['strict-transport-security']).toContain('max-age=');
+    // and the session cookie is Secure there (not over plain HTTP)
+    const secure = await proxied.app.inject({
+      method: 'GET',
+      url: '/api/accounts/check-session/',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(secure.cookies.find((c) => c.name === 'kestrel_session')?.secure).toBe(true);
+    const plain = await proxied.app.inject({ method: 'GET', url: '/api/accounts/check-session/' });
+    expect(plain.cookies.find((c) => c.name === 'kestrel_session')?.secure).toBeFalsy();
     await proxied.close();
+  });
+});
+
+describe('/healthz', () => {
+  it('answers 503 when the database does not answer', async () => {
+    const t2 = await buildTestApp();
+    // The same app over a database whose connection is gone: ping fails as a closed pool would.
+    const original = t2.db.ping.bind(t2.db);
+    t2.db.ping = () => Promise.reject(new Error('connection refused'));
+    const res = await t2.app.inject({ method: 'GET', url: '/healthz' });
+    expect([res.statusCode, res.json()]).toEqual([503, { status: 'unavailable' }]);
+    t2.db.ping = original;
+    expect((await t2.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    await t2.close();
   });
 });

@@ -14,8 +14,10 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
+import { hashToken } from '../../platform/tokens.js';
 import { totpGuardrails } from '../../platform/totp.js';
 import { auditActions } from '../audit/audit.table.js';
+import { sessions } from './accounts.table.js';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 let t: TestApp;
@@ -62,6 +64,11 @@ describe('GET /api/accounts/check-session/', () => {
     expect(cookie?.sameSite).toBe('Lax');
     expect(cookie?.value.length).toBeGreaterThanOrEqual(22); // ≥128 bits
     expect(res.headers['cache-control']).toBe('no-store');
+    // only the token's hash is stored
+    const token = cookie?.value ?? '';
+    const rows = await t.owner((tx) => tx.select().from(sessions));
+    expect(rows.some((r) => r.tokenHash === hashToken(token))).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(token);
   });
 
   it('reports the logged-in user and customer', async () => {

@@ -1,0 +1,80 @@
+import { CASE_STATES } from '@kestrel/domain';
+import type { FastifyInstance } from 'fastify';
+import { generate } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, login } from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { totpGuardrails } from '../platform/totp.js';
+import type { Database } from './connection.js';
+import { DEMO_LOGINS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seedDemo } from './seed.js';
+
+// The demo data `npm start` loads on first start, through the API as a newcomer would use it.
+let db: Database;
+let drop: () => Promise<void>;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  ({ db, drop } = await createTestDatabase());
+  expect(await seedDemo(db)).toBe(true);
+  app = await buildApp({ db });
+  await app.ready();
+}, 120_000);
+afterAll(async () => {
+  await app.close();
+  await drop();
+});
+
+const get = async (headers: Record<string, string>, url: string) => {
+  const res = await app.inject({ method: 'GET', url, headers });
+  return { status: res.statusCode, body: res.json() };
+};
+
+describe('the demo data', () => {
+  it('loads once: a second start finds it there', async () => {
+    expect(await seedDemo(db)).toBe(false);
+  });
+
+  it('lets every printed login in with the demo password (the TOTP one with its code)', async () => {
+    for (const [username] of DEMO_LOGINS) {
+      const totp =
+        username === 'mfa@acme.test'
+          ? await generate({ secret: DEMO_TOTP_SECRET, guardrails: totpGuardrails })
+          : undefined;
+      const me = await login(app, username, DEMO_PASSWORD, totp);
+      const session = await get(me.headers, '/api/accounts/check-session/');
+      expect([username, session.body.authenticated]).toEqual([username, true]);
+    }
+  });
+
+  it('gives both customers processes, subjects and cases in every state', async () => {
+    for (const username of ['admin@acme.test', 'admin@northgate.test']) {
+      const me = await login(app, username, DEMO_PASSWORD);
+      expect((await get(me.headers, '/api/processes/')).body.count).toBeGreaterThan(0);
+      expect((await get(me.headers, '/api/subjects/')).body.count).toBeGreaterThan(0);
+      const all = await get(me.headers, '/api/cases/?is_archived=all&page_size=100');
+      const states = new Set(all.body.results.map((c: { state: string }) => c.state));
+      expect([username, [...CASE_STATES].filter((s) => !states.has(s))]).toEqual([username, []]);
+    }
+  });
+
+  it('has an open case for subject@example.test at Acme Care Ltd, and a viewer who cannot add', async () => {
+    const admin = await login(app, 'admin@acme.test', DEMO_PASSWORD);
+    const open = await get(admin.headers, '/api/cases/?search=subject@example.test');
+    expect(
+      open.body.results.some(
+        (c: { state: string; subject: { email: string } }) =>
+          c.subject.email === 'subject@example.test' &&
+          !['complete', 'cancelled'].includes(c.state),
+      ),
+    ).toBe(true);
+    const viewer = await login(app, 'viewer@acme.test', DEMO_PASSWORD);
+    expect((await get(viewer.headers, '/api/cases/')).status).toBe(200);
+    const add = await app.inject({
+      method: 'POST',
+      url: '/api/subjects/',
+      headers: viewer.headers,
+      payload: { first_name: 'No', last_name: 'Way', email: 'no@way.test' },
+    });
+    expect(add.statusCode).toBe(403);
+  });
+});
