@@ -12,7 +12,7 @@ import { type AppConfig, defaultConfig } from './config.js';
 import type { Database } from './db/connection.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
-import { checkAccess } from './platform/access.js';
+import { checkAccess, type RouteAccess } from './platform/access.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
 import { scheduleHousekeeping } from './platform/housekeeping.js';
@@ -45,6 +45,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeTable: RouteEntry[];
+    /** Each route's declared access (`METHOD url` → config.access), for route-walking tests. */
+    routeAccess: Map<string, RouteAccess | undefined>;
   }
 }
 
@@ -85,8 +87,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.decorate('deps', deps);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
+  const routeAccess = new Map<string, RouteAccess | undefined>();
+  app.decorate('routeAccess', routeAccess);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+    for (const method of [route.method].flat()) {
+      routeTable.push({ method, url: route.url });
+      routeAccess.set(`${method} ${route.url}`, route.config?.access);
+    }
   });
   app.decorateRequest('session', null);
   app.setValidatorCompiler(validatorCompiler);

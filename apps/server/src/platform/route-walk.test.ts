@@ -1,0 +1,212 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCase,
+  createCustomer,
+  createFlag,
+  createProcess,
+  createProductUser,
+  createRole,
+  createSubjectUser,
+  login,
+  type TestApp,
+} from '../../test/helpers.js';
+import { auditActions } from '../modules/audit/audit.table.js';
+import { caseActivities } from '../modules/cases/cases.table.js';
+import { customerEntitlements } from '../modules/customers/customers.table.js';
+import { audienceOf } from './access.js';
+
+// Walks the route table, so a route added later is covered without anyone remembering to:
+// every customer-workspace route with an id answers 404 for another customer's object (and
+// finds the caller's own), and every route that declares permissions refuses a user without them.
+
+/** Tenant-owned resources: the path prefix of their `:id` routes. */
+const TENANT = [
+  'cases',
+  'subjects',
+  'processes',
+  'flags',
+  'case-activities',
+  'outstanding-activities',
+  'audit-actions',
+  'users',
+  'roles',
+  'entitlements',
+] as const;
+type Resource = (typeof TENANT)[number];
+/** `:id` routes of reference data, the same for every customer. */
+const SHARED = ['activity-types', 'content-types', 'verbs'];
+
+/** Bodies that pass validation, so that only the object's tenant decides the answer. */
+const BODIES: Record<string, unknown> = {
+  'POST /api/cases/:id/record_decision/': { decision: 'satisfactory' },
+  'POST /api/flags/:id/resolve/': { comment: 'Checked' },
+  'PUT /api/processes/:id/': {
+    name: 'Renamed',
+    description: '',
+    is_active: true,
+    send_invitation: true,
+    reminder_days: 7,
+    invitation_message: '',
+  },
+  'PUT /api/processes/:id/requirements/': [],
+  'POST /api/subjects/:id/merge/': { duplicate: 1 },
+  'PUT /api/subjects/:id/': {
+    first_name: 'Pat',
+    middlename: '',
+    last_name: 'Other',
+    email: 'pat@other.test',
+    dob: '1990-01-01',
+    phone_number: '',
+  },
+  'PUT /api/users/:id/': {
+    first_name: 'Pat',
+    last_name: 'Other',
+    job_title: '',
+    is_active: true,
+    roles: [],
+  },
+};
+
+let t: TestApp;
+const ids: Record<'mine' | 'theirs', Record<Resource, number>> = {
+  mine: {} as Record<Resource, number>,
+  theirs: {} as Record<Resource, number>,
+};
+let admin: Client;
+let nobody: Client;
+
+async function tenantObjects(customerId: number, username: string, domain: string) {
+  return t.owner(async (tx) => {
+    const role = await createRole(tx, {
+      customerId,
+      name: `admin ${domain}`,
+      permissions: 'admin',
+    });
+    const user = await createProductUser(tx, { customerId, username, roles: [role.id] });
+    const process = await createProcess(tx, { customerId });
+    const subject = await createSubjectUser(tx, { customerId, email: `person@${domain}` });
+    const c = await createCase(tx, {
+      customerId,
+      processId: process.id,
+      subjectId: subject.id,
+      activityStates: ['ca-awaiting-agent'],
+    });
+    const flag = await createFlag(tx, { customerId, caseId: c.id });
+    const [activity] = await tx
+      .select({ id: caseActivities.id })
+      .from(caseActivities)
+      .where(eq(caseActivities.caseId, c.id));
+    const [audit] = await tx
+      .insert(auditActions)
+      .values({ customerId, actorName: 'fixture', verb: 'created' })
+      .returning({ id: auditActions.id });
+    const [entitlement] = await tx
+      .select({ id: customerEntitlements.id })
+      .from(customerEntitlements)
+      .where(eq(customerEntitlements.customerId, customerId));
+    return {
+      cases: c.id,
+      subjects: subject.id,
+      processes: process.id,
+      flags: flag.id,
+      'case-activities': activity?.id ?? 0,
+      'outstanding-activities': activity?.id ?? 0,
+      'audit-actions': audit?.id ?? 0,
+      users: user.id,
+      roles: role.id,
+      entitlements: entitlement?.id ?? 0,
+    };
+  });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const mine = await t.owner((tx) =>
+    createCustomer(tx, { name: 'Mine', entitlements: ['subject_dedup'] }),
+  );
+  const theirs = await t.owner((tx) =>
+    createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup'] }),
+  );
+  ids.mine = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
+  ids.theirs = await tenantObjects(theirs.id, 'admin@theirs.test', 'theirs.test');
+  await t.owner(async (tx) => {
+    const none = await createRole(tx, { customerId: mine.id, name: 'nothing', permissions: [] });
+    await createProductUser(tx, {
+      customerId: mine.id,
+      username: 'nobody@mine.test',
+      roles: [none.id],
+    });
+  });
+  admin = await login(t.app, 'admin@mine.test');
+  nobody = await login(t.app, 'nobody@mine.test');
+});
+afterAll(() => t.close());
+
+const productRoutes = () =>
+  t.app.routeTable.filter(
+    (r) =>
+      r.url.startsWith('/api/') &&
+      r.method !== 'HEAD' &&
+      ['product', 'authenticated'].includes(
+        audienceOf(r.url, t.app.routeAccess.get(`${r.method} ${r.url}`)?.audience),
+      ),
+  );
+
+function call(client: Client, method: string, url: string) {
+  return t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: client.headers,
+    ...(method === 'GET' || method === 'DELETE'
+      ? {}
+      : { payload: BODIES[`${method} ${url.replace(/\/\d+\//, '/:id/')}`] ?? {} }),
+  });
+}
+
+describe('walking the route table', () => {
+  it('answers 404 for another customer object on every customer-workspace :id route', async () => {
+    const routes = productRoutes().filter((r) => r.url.includes('/:id/'));
+    const resourceOf = (url: string) => url.split('/')[2] ?? '';
+    const unknown = routes.filter(
+      (r) => !TENANT.includes(resourceOf(r.url) as Resource) && !SHARED.includes(resourceOf(r.url)),
+    );
+    expect(unknown).toEqual([]);
+    const answers: string[] = [];
+    for (const r of routes.filter((x) => TENANT.includes(resourceOf(x.url) as Resource))) {
+      const resource = resourceOf(r.url) as Resource;
+      const theirs = await call(
+        admin,
+        r.method,
+        r.url.replace(':id', String(ids.theirs[resource])),
+      );
+      answers.push(`${r.method} ${r.url} ${theirs.statusCode}`);
+      expect(theirs.json()).toEqual({ detail: 'Not found.' });
+      if (r.method === 'GET') {
+        // the caller's own object is there: the 404 above is the tenant's doing, not the id's
+        const mine = await call(admin, r.method, r.url.replace(':id', String(ids.mine[resource])));
+        expect([r.url, mine.statusCode]).toEqual([r.url, 200]);
+      }
+    }
+    expect(answers.length).toBeGreaterThan(30);
+    expect(answers.filter((a) => !a.endsWith(' 404'))).toEqual([]);
+  });
+
+  it('refuses every route that declares permissions to a user without them (403)', async () => {
+    const routes = productRoutes().filter(
+      (r) => (t.app.routeAccess.get(`${r.method} ${r.url}`)?.permissions?.length ?? 0) > 0,
+    );
+    expect(routes.length).toBeGreaterThan(40);
+    const answers: string[] = [];
+    for (const r of routes) {
+      const res = await call(nobody, r.method, r.url.replace(':id', String(ids.mine.cases)));
+      answers.push(`${r.method} ${r.url} ${res.statusCode}`);
+    }
+    expect(answers.filter((a) => !a.endsWith(' 403'))).toEqual([]);
+    // and the same user may still use what needs no permission
+    const own = await call(nobody, 'GET', '/api/user/');
+    expect(own.statusCode).toBe(200);
+  });
+});
