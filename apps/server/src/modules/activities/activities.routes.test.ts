@@ -62,7 +62,17 @@ describe('/api/case-activities/', () => {
       state_display: 'Awaiting subject',
       activity_type: 'basic-details',
       key: 'basic-details',
+      processing_data: {},
+      notes: '',
     });
+    // the case carries its activities in brief (point 3: case with subject and case_activities)
+    expect(res.json().results[0].case.case_activities).toEqual([
+      expect.objectContaining({ activity_type: 'basic-details', state: 'ca-awaiting-subject' }),
+      expect.objectContaining({
+        activity_type: 'dbs-basic',
+        activity_type_name: expect.any(String),
+      }),
+    ]);
     expect(
       (await call(viewer, 'GET', '/api/case-activities/?activity_type=dbs-basic')).json().count,
     ).toBeGreaterThan(0);
@@ -77,6 +87,29 @@ describe('/api/case-activities/', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it('keeps notes on an activity, audited', async () => {
+    const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
+    const [a] = await activitiesOf(c.id);
+    const res = await call(admin, 'PATCH', `/api/case-activities/${a?.id}/`, {
+      notes: '  Called the referee.  ',
+    });
+    expect([res.statusCode, res.json().notes]).toEqual([200, 'Called the referee.']);
+    const tooLong = await call(admin, 'PATCH', `/api/case-activities/${a?.id}/`, {
+      notes: 'x'.repeat(5001),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.json())).toEqual(['notes']);
+    const denied = await call(viewer, 'PATCH', `/api/case-activities/${a?.id}/`, { notes: 'no' });
+    expect(denied.statusCode).toBe(403);
+    const [audit] = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(and(eq(auditActions.objectId, String(a?.id)), eq(auditActions.verb, 'updated'))),
+    );
+    expect(audit?.changes).toEqual({ notes: ['', 'Called the referee.'] });
   });
 
   it('moves an activity as the domain allows and the case follows its activities', async () => {

@@ -10,7 +10,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { changeActivity, presentActivity } from '../cases/cases.service.js';
+import { changeActivity, presentActivity, siblingActivities } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import {
   inOps,
@@ -119,6 +119,10 @@ async function selectActivities(
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
+  const siblings = await siblingActivities(
+    tx,
+    rows.map((r) => r.row.caseId),
+  );
   return {
     count: rows[0]?.total ?? 0,
     results: rows.map((r) => ({
@@ -131,6 +135,7 @@ async function selectActivities(
           last_name: r.lastName,
           email: r.email,
         },
+        case_activities: siblings.get(r.row.caseId) ?? [],
       }),
       customer: r.row.customerId,
       customer_name: r.customerName,
@@ -141,6 +146,7 @@ async function selectActivities(
 const activityPatch = z.object({
   state: z.string().max(40).optional(),
   result_data: z.record(z.string(), z.unknown()).optional(),
+  notes: z.string().trim().max(5000).optional(),
 });
 
 /**

@@ -67,6 +67,48 @@ export function initialActivityState(code: string): CaseActivityState {
   return target;
 }
 
+/** An activity of the same case, in brief. */
+export interface SiblingActivity {
+  id: number;
+  state: string;
+  state_display: string;
+  activity_type: string;
+  activity_type_name: string;
+}
+
+/** The activities of these cases in brief, by case id (one statement for a page). */
+export async function siblingActivities(
+  tx: Tx,
+  caseIds: readonly number[],
+): Promise<Map<number, SiblingActivity[]>> {
+  const out = new Map<number, SiblingActivity[]>();
+  if (caseIds.length === 0) return out;
+  const rows = await tx
+    .select({
+      caseId: caseActivities.caseId,
+      id: caseActivities.id,
+      state: caseActivities.state,
+      code: activityTypes.code,
+      name: activityTypes.name,
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(inArray(caseActivities.caseId, [...new Set(caseIds)]))
+    .orderBy(asc(caseActivities.caseId), asc(caseActivities.position), asc(caseActivities.id));
+  for (const r of rows) {
+    const list = out.get(r.caseId) ?? [];
+    list.push({
+      id: r.id,
+      state: r.state,
+      state_display: isCaseActivityState(r.state) ? CASE_ACTIVITY_STATE_LABELS[r.state] : r.state,
+      activity_type: r.code,
+      activity_type_name: r.name,
+    });
+    out.set(r.caseId, list);
+  }
+  return out;
+}
+
 export interface ActivityView {
   row: ActivityRow;
   code: string;
@@ -80,6 +122,8 @@ export function presentActivity(
     id: number;
     state: string;
     subject: { id: number; first_name: string; last_name: string; email: string };
+    /** The case's activities in brief (the activity lists and details carry them). */
+    case_activities?: SiblingActivity[];
   },
 ) {
   const state = a.row.state;
@@ -93,6 +137,8 @@ export function presentActivity(
     key: a.kind,
     config: a.row.config,
     result_data: a.row.resultData,
+    processing_data: a.row.processingData,
+    notes: a.row.notes,
     created_at: a.row.createdAt.toISOString(),
     updated_at: a.row.updatedAt.toISOString(),
     completed_at: iso(a.row.completedAt),
@@ -143,6 +189,8 @@ interface ActivityJson {
   key: string;
   config: ActivityRow['config'];
   result_data: Record<string, unknown>;
+  processing_data: Record<string, unknown>;
+  notes: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
@@ -168,6 +216,7 @@ export function caseDetailQuery(tx: Tx, id: number | Placeholder) {
       activities: sql<ActivityJson[] | null>`(select json_agg(json_build_object(
           'id', a.id, 'state', a.state, 'activity_type', t.code, 'activity_type_name', t.name,
           'key', t.kind, 'config', a.config, 'result_data', a.result_data,
+          'processing_data', a.processing_data, 'notes', a.notes,
           'created_at', ${isoSql('a.created_at')}, 'updated_at', ${isoSql('a.updated_at')},
           'completed_at', ${isoSql('a.completed_at')}) order by a.position, a.id)
         from case_activities a join activity_types t on t.id = a.activity_type_id
@@ -232,6 +281,8 @@ export async function caseDetail(tx: Tx, id: number) {
       key: a.key,
       config: a.config,
       result_data: a.result_data,
+      processing_data: a.processing_data,
+      notes: a.notes,
       created_at: a.created_at,
       updated_at: a.updated_at,
       completed_at: a.completed_at,
@@ -548,7 +599,11 @@ export async function changeActivity(
   tx: Tx,
   actor: Actor,
   id: number,
-  input: { state?: string | undefined; result_data?: Record<string, unknown> | undefined },
+  input: {
+    state?: string | undefined;
+    result_data?: Record<string, unknown> | undefined;
+    notes?: string | undefined;
+  },
   now: Date,
 ): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
   const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.id, id)).limit(1);
@@ -575,6 +630,7 @@ export async function changeActivity(
     if (input.state === 'ca-complete') set.completedAt = now;
   }
   if (input.result_data !== undefined) set.resultData = input.result_data;
+  if (input.notes !== undefined) set.notes = input.notes;
   const [updated] = await tx
     .update(caseActivities)
     .set(set)
@@ -591,6 +647,9 @@ export async function changeActivity(
       ...(set.state ? { state: [from, set.state] } : {}),
       ...(input.result_data !== undefined
         ? { result_data: [locked.resultData, input.result_data] }
+        : {}),
+      ...(input.notes !== undefined && input.notes !== locked.notes
+        ? { notes: [locked.notes, input.notes] }
         : {}),
     },
   });

@@ -7,6 +7,14 @@ export interface Activity {
     id: number;
     state: string;
     subject: { id: number; first_name: string; last_name: string; email: string };
+    /** Every activity of the case, in brief (this one included). */
+    case_activities: {
+      id: number;
+      state: string;
+      state_display: string;
+      activity_type: string;
+      activity_type_name: string;
+    }[];
   };
   state: string;
   state_display: string;
@@ -15,6 +23,8 @@ export interface Activity {
   key: string;
   config: ActivityConfig;
   result_data: Record<string, unknown> | null;
+  processing_data: Record<string, unknown> | null;
+  notes: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;

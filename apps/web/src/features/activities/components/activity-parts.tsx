@@ -55,6 +55,31 @@ export function ActivityFacts({
         <Fact label="Opened">{formatDate(a.created_at)}</Fact>
         <Fact label="Updated">{formatDate(a.updated_at)}</Fact>
       </SimpleGrid>
+      {a.notes ? (
+        <Stack gap={4} mt="lg">
+          <Text size="sm" c="dimmed">
+            Notes
+          </Text>
+          <Text style={{ whiteSpace: 'pre-wrap' }}>{a.notes}</Text>
+        </Stack>
+      ) : null}
+      {a.case.case_activities.length > 1 ? (
+        <Stack gap={6} mt="lg">
+          <Text size="sm" c="dimmed">
+            Checks on this case
+          </Text>
+          <Group gap="md">
+            {a.case.case_activities.map((s) => (
+              <Group key={s.id} gap={6} wrap="nowrap">
+                <Text size="sm" fw={s.id === a.id ? 700 : 400}>
+                  {s.activity_type_name}
+                </Text>
+                <StateBadge state={s.state} label={s.state_display} />
+              </Group>
+            ))}
+          </Group>
+        </Stack>
+      ) : null}
     </Paper>
   );
 }

@@ -35,6 +35,8 @@ export interface CaseActivity {
   key: string;
   config: ActivityConfig;
   result_data: Record<string, unknown> | null;
+  processing_data: Record<string, unknown> | null;
+  notes: string;
   created_at: string;
   updated_at: string;
   completed_at: string | null;
