@@ -346,6 +346,13 @@ describe('customer workspace journey', () => {
     await page.getByRole('heading', { name: 'Outstanding activities' }).waitFor();
     await page.getByRole('cell').first().waitFor();
     await screenshot(page, 'workspace-outstanding');
+    // an outstanding check, with the case's other checks and their states
+    await page.getByRole('cell').first().click();
+    await page.waitForURL(/\/outstanding-activities\/\d+$/);
+    await page.getByText('Checks on this case').waitFor();
+    expect(await page.getByText('Checks on this case').count()).toBe(1);
+    await screenshot(page, 'workspace-outstanding-checks');
+    expect(await axeClean(page)).toEqual([]);
   });
 });
 

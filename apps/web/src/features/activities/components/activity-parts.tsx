@@ -57,7 +57,7 @@ export function ActivityFacts({
       </SimpleGrid>
       {a.notes ? (
         <Stack gap={4} mt="lg">
-          <Text size="sm" c="dimmed">
+          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
             Notes
           </Text>
           <Text style={{ whiteSpace: 'pre-wrap' }}>{a.notes}</Text>
@@ -65,7 +65,7 @@ export function ActivityFacts({
       ) : null}
       {a.case.case_activities.length > 1 ? (
         <Stack gap={6} mt="lg">
-          <Text size="sm" c="dimmed">
+          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
             Checks on this case
           </Text>
           <Group gap="md">
