@@ -269,4 +269,23 @@ describe('one person, several customers', () => {
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ email: 'theo.new@example.test', has_account: false });
   });
+
+  it('filters by field name: email, first_name, last_name (any case) and dob', async () => {
+    const add = (first: string, last: string, email: string, dob: string) =>
+      call(admin, 'POST', '/api/subjects/', { first_name: first, last_name: last, email, dob });
+    const a = (await add('Ottoline', 'Quint', 'ottoline@navy.test', '1906-12-09')).json().id;
+    const b = (await add('Ottoline', 'Rook', 'rook@monaco.test', '1929-11-12')).json().id;
+    const ids = async (qs: string) =>
+      (await call(viewer, 'GET', `/api/subjects/?${qs}`))
+        .json()
+        .results.map((x: { id: number }) => x.id)
+        .sort();
+    expect(await ids('email=OTTOLINE@navy.test')).toEqual([a]);
+    expect(await ids('first_name=ottoline')).toEqual([a, b].sort());
+    expect(await ids('first_name=ottoline&last_name=ROOK')).toEqual([b]);
+    expect(await ids('dob=1906-12-09')).toEqual([a]);
+    expect(await ids('email=nobody@navy.test')).toEqual([]);
+    const bad = await call(viewer, 'GET', '/api/subjects/?dob=1906-13-40');
+    expect([bad.statusCode, bad.json()]).toEqual([400, { dob: ['Enter a valid date.'] }]);
+  });
 });

@@ -4,7 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
-import { inTenant, parseBody, queryString, subjectSearchCondition } from '../cases/tenant.js';
+import {
+  inTenant,
+  parseBody,
+  queryDate,
+  queryString,
+  subjectSearchCondition,
+} from '../cases/tenant.js';
 import { subjectInput } from './subjects.schemas.js';
 import {
   archiveSubject,
@@ -48,6 +54,24 @@ function archivedCondition(raw: string | undefined): SQL | undefined {
   return isNull(subjects.archivedAt);
 }
 
+/**
+ * Filters by field name, as DRF's filterset fields: `email`, `first_name` and `last_name` match
+ * the whole value in any case (the lower-case indexes), `dob` a date (YYYY-MM-DD, else 400).
+ */
+function fieldFilters(query: unknown): SQL[] {
+  const out: SQL[] = [];
+  const text = (name: string) => queryString(query, name)?.trim().toLowerCase() || undefined;
+  const email = text('email');
+  if (email) out.push(sql`lower(${subjects.email}) = ${email}`);
+  const first = text('first_name');
+  if (first) out.push(eq(subjects.searchFirst, first));
+  const last = text('last_name');
+  if (last) out.push(eq(subjects.searchLast, last));
+  const dob = queryDate(query, 'dob');
+  if (dob) out.push(eq(subjects.dob, dob.toISOString().slice(0, 10)));
+  return out;
+}
+
 const emptyPage = { count: 0, next: null, previous: null, results: [] };
 
 /** /api/subjects/: the customer's subjects, duplicates and merge. */
@@ -69,6 +93,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
           ];
           const term = request.query.search?.trim();
           if (term) conds.push(subjectSearchCondition(term));
+          conds.push(...fieldFilters(request.query));
           const rows = await tx
             .select({ s: subjectColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
             .from(subjects)
