@@ -546,21 +546,28 @@ describe('case free-text search uses the subject search indexes', () => {
       );
       return Number(c?.id);
     });
-    const plan = await t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
-      const actor = { ...systemActor, customerId: tenant };
-      const where = caseListConditions({ search: `Surname${tenant * 1000 + 7}` }, actor);
-      const order = caseOrdering(undefined);
-      // the statement the list runs, with this request's values in place of its placeholders
-      const built = caseListQuery(tx, where, order.order, 25, 0).toSQL();
-      const text = inlineParams(built.sql, fillPlaceholders(built.params, where.values));
-      if (text === null) throw new Error('not inlinable');
-      const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${text}`));
-      const found = await selectCaseList(tx, where, order, 25, 0);
-      return { text: [...rows].map((r) => r['QUERY PLAN']).join('\n'), found: found.rows.length };
-    });
+    const planOf = (search: string) =>
+      t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
+        const actor = { ...systemActor, customerId: tenant };
+        const where = caseListConditions({ search }, actor);
+        const order = caseOrdering(undefined);
+        // the statement the list runs, with this request's values in place of its placeholders
+        const built = caseListQuery(tx, where, order.order, 25, 0).toSQL();
+        const text = inlineParams(built.sql, fillPlaceholders(built.params, where.values));
+        if (text === null) throw new Error('not inlinable');
+        const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${text}`));
+        const found = await selectCaseList(tx, where, order, 25, 0);
+        return { text: [...rows].map((r) => r['QUERY PLAN']).join('\n'), found: found.rows.length };
+      });
+    const plan = await planOf(`Surname${tenant * 1000 + 7}`);
     expect(plan.found).toBe(1);
-    expect(plan.text).toMatch(/subjects_search_(first|last|full|email)_idx/);
+    expect(plan.text).toMatch(/subjects_search_(first|last|full|email|domain)_idx/);
     expect(plan.text).not.toMatch(/Seq Scan on (cases|subjects)/);
+    // an email domain (a leading @ searches domains only) has its own index
+    const domain = await planOf('@elsewhere.test');
+    expect(domain.found).toBe(0);
+    expect(domain.text).toMatch(/subjects_search_domain_idx/);
+    expect(domain.text).not.toMatch(/Seq Scan on (cases|subjects)/);
   });
 });
 

@@ -285,6 +285,11 @@ describe('one person, several customers', () => {
     expect(await ids('first_name=ottoline&last_name=ROOK')).toEqual([b]);
     expect(await ids('dob=1906-12-09')).toEqual([a]);
     expect(await ids('email=nobody@navy.test')).toEqual([]);
+    // free text also finds an email's domain; a leading @ looks at domains only
+    expect(await ids('search=monaco')).toEqual([b]);
+    expect(await ids('search=%40navy.te')).toEqual([a]);
+    expect(await ids('search=%40ottoline')).toEqual([]);
+    expect(await ids('search=ottoline')).toEqual([a, b].sort());
     const bad = await call(viewer, 'GET', '/api/subjects/?dob=1906-13-40');
     expect([bad.statusCode, bad.json()]).toEqual([400, { dob: ['Enter a valid date.'] }]);
   });

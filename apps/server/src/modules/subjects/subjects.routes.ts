@@ -56,13 +56,14 @@ function archivedCondition(raw: string | undefined): SQL | undefined {
 
 /**
  * Filters by field name, as DRF's filterset fields: `email`, `first_name` and `last_name` match
- * the whole value in any case (the lower-case indexes), `dob` a date (YYYY-MM-DD, else 400).
+ * the whole value in any case (on the lower-case columns: `lower()` in the query is not leakproof,
+ * so under RLS no index would serve it), `dob` a date (YYYY-MM-DD, else 400).
  */
 function fieldFilters(query: unknown): SQL[] {
   const out: SQL[] = [];
   const text = (name: string) => queryString(query, name)?.trim().toLowerCase() || undefined;
   const email = text('email');
-  if (email) out.push(sql`lower(${subjects.email}) = ${email}`);
+  if (email) out.push(eq(subjects.searchEmail, email));
   const first = text('first_name');
   if (first) out.push(eq(subjects.searchFirst, first));
   const last = text('last_name');

@@ -46,6 +46,8 @@ export const subjects = pgTable(
       sql`lower((first_name)::text || ' ' || (last_name)::text)`,
     ),
     searchEmail: text('search_email').generatedAlwaysAs(sql`lower(email)`),
+    /** The email's domain, so that `acme` or `@acme` finds everyone at acme.com. */
+    searchDomain: text('search_domain').generatedAlwaysAs(sql`split_part(lower(email), '@', 2)`),
     createdAt: createdAt(),
   },
   (t) => [
@@ -58,5 +60,6 @@ export const subjects = pgTable(
     index('subjects_search_last_idx').on(t.customerId, t.searchLast.op('text_pattern_ops')),
     index('subjects_search_full_idx').on(t.customerId, t.searchFull.op('text_pattern_ops')),
     index('subjects_search_email_idx').on(t.customerId, t.searchEmail.op('text_pattern_ops')),
+    index('subjects_search_domain_idx').on(t.customerId, t.searchDomain.op('text_pattern_ops')),
   ],
 );
