@@ -294,3 +294,60 @@ describe('one person, several customers', () => {
     expect([bad.statusCode, bad.json()]).toEqual([400, { dob: ['Enter a valid date.'] }]);
   });
 });
+
+describe('the duplicate rule (subject_dedup)', () => {
+  it('flags a subject added or changed to look like another, once, audited', async () => {
+    const add = (c: Client, first: string, last: string, email: string, dob?: string) =>
+      call(c, 'POST', '/api/subjects/', {
+        first_name: first,
+        last_name: last,
+        email,
+        ...(dob ? { dob } : {}),
+      });
+    const ruleFlags = (subjectId: number) =>
+      t.owner((tx) =>
+        tx
+          .select()
+          .from(flags)
+          .where(and(eq(flags.subjectId, subjectId), eq(flags.kind, 'rule'))),
+      );
+    const first = (await add(admin, 'Nora', 'Quill', 'nora@quill.test', '1985-05-05')).json();
+    expect(await ruleFlags(first.id)).toEqual([]);
+    // same name (any case) and date of birth
+    const twin = (await add(admin, 'NORA', 'quill', 'other@quill.test', '1985-05-05')).json();
+    const [flag] = await ruleFlags(twin.id);
+    expect(flag).toMatchObject({ active: true, createdByName: 'Duplicate check' });
+    expect(flag?.message).toContain(`subject #${first.id}`);
+    const audited = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'flags.flag'),
+            eq(auditActions.objectId, String(flag?.id)),
+          ),
+        ),
+    );
+    expect(audited.map((a) => a.verb)).toEqual(['created']);
+    // the same email once dots and +tags are ignored
+    const dotted = (await add(admin, 'N', 'Q', 'n.o.r.a+work@quill.test')).json();
+    expect((await ruleFlags(dotted.id)).map((f) => f.message)).toEqual([
+      expect.stringContaining(`subject #${first.id}`),
+    ]);
+    // a change that makes a subject look like another flags it; one active rule flag at most
+    const later = (await add(admin, 'Someone', 'Else', 'someone@else.test', '1985-05-05')).json();
+    expect(await ruleFlags(later.id)).toEqual([]);
+    await call(admin, 'PATCH', `/api/subjects/${later.id}/`, {
+      first_name: 'Nora',
+      last_name: 'Quill',
+    });
+    expect(await ruleFlags(later.id)).toHaveLength(1);
+    await call(admin, 'PATCH', `/api/subjects/${later.id}/`, { dob: '1985-05-05' });
+    expect(await ruleFlags(later.id)).toHaveLength(1);
+    // a customer without the entitlement gets no rule flags
+    const a = (await add(plainAdmin, 'Nora', 'Quill', 'nora@quill.test', '1985-05-05')).json();
+    const b = (await add(plainAdmin, 'Nora', 'Quill', 'nq@quill.test', '1985-05-05')).json();
+    expect([...(await ruleFlags(a.id)), ...(await ruleFlags(b.id))]).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { cases } from '../cases/cases.table.js';
 import { iso } from '../cases/tenant.js';
+import { customerEntitlements } from '../customers/customers.table.js';
 import { flags } from '../flags/flags.table.js';
 import type { SubjectInput } from './subjects.schemas.js';
 import { subjects } from './subjects.table.js';
@@ -133,7 +134,75 @@ export async function insertSubject(
     objectRepr: subjectRepr(row),
     changes: presentSubject(row),
   });
+  await flagLikelyDuplicates(tx, actor, row);
   return row;
+}
+
+/** The normalised email of subjects row alias `a` (as `normalisedEmail`): no dots, no +tag. */
+const normalisedOf = (a: 'd' | 'n') =>
+  sql.raw(
+    `(split_part(replace(split_part(lower(${a}.email), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${a}.email), '@', 2))`,
+  );
+
+/**
+ * The duplicate rule (entitlement subject_dedup): a subject added or changed to look like another
+ * unarchived subject of the customer (same first and last name and date of birth, or the same
+ * normalised email) gets a rule flag naming them, unless it has an active rule flag already. The
+ * flag is audited as the acting user's; the duplicates screen merges them.
+ */
+export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow): Promise<void> {
+  const [entitled] = await tx
+    .select({ id: customerEntitlements.id })
+    .from(customerEntitlements)
+    .where(
+      and(
+        eq(customerEntitlements.customerId, row.customerId),
+        eq(customerEntitlements.entitlement, 'subject_dedup'),
+      ),
+    )
+    .limit(1);
+  if (!entitled) return;
+  const [flagged] = await tx
+    .select({ id: flags.id })
+    .from(flags)
+    .where(
+      and(
+        eq(flags.customerId, row.customerId),
+        eq(flags.subjectId, row.id),
+        eq(flags.kind, 'rule'),
+        eq(flags.active, true),
+      ),
+    )
+    .limit(1);
+  if (flagged) return;
+  const found = await tx.execute<{ id: number }>(sql`
+    select d.id from subjects d, subjects n
+    where n.customer_id = ${row.customerId} and n.id = ${row.id}
+      and d.customer_id = n.customer_id and d.id <> n.id and d.archived_at is null
+      and ((d.search_first = n.search_first and d.search_last = n.search_last
+            and n.dob is not null and d.dob = n.dob)
+        or ${normalisedOf('d')} = ${normalisedOf('n')})
+    order by d.id limit 5`);
+  const ids = [...found].map((r) => Number(r.id));
+  if (ids.length === 0) return;
+  const message = `Possible duplicate of ${ids.map((i) => `subject #${i}`).join(', ')}: the same name and date of birth, or the same email.`;
+  const [flag] = await tx
+    .insert(flags)
+    .values({
+      customerId: row.customerId,
+      subjectId: row.id,
+      kind: 'rule',
+      message,
+      createdByName: 'Duplicate check',
+    })
+    .returning({ id: flags.id });
+  await recordAudit(tx, actor, {
+    verb: 'created',
+    contentType: 'flags.flag',
+    objectId: flag?.id ?? null,
+    objectRepr: message.slice(0, 200),
+    changes: { kind: 'rule', subject: row.id, message },
+  });
 }
 
 export async function updateSubject(
@@ -194,6 +263,9 @@ export async function updateSubject(
     objectRepr: subjectRepr(row),
     changes: diffChanges(before, { ...after, open_cases: before.open_cases }),
   });
+  if (set.firstName !== undefined || set.lastName !== undefined || 'dob' in set || set.email) {
+    await flagLikelyDuplicates(tx, actor, row);
+  }
   return after;
 }
 
