@@ -19,7 +19,7 @@ const Tag = tag.charAt(0).toUpperCase() + tag.slice(1);
 const processName = `Night shift onboarding ${Tag}`;
 const subjectEmail = `jo.walker.${stamp}@example.test`;
 const secondEmail = `kit.moss.${stamp}@example.test`;
-const ids: { process?: number; firstCase?: number; secondCase?: number } = {};
+const ids: { process?: number; subject?: number; firstCase?: number; secondCase?: number } = {};
 
 beforeAll(async () => {
   browser = await launch();
@@ -81,6 +81,8 @@ describe('customer workspace journey', () => {
   it('creates a process with three checks', async () => {
     await page.getByRole('link', { name: 'Processes', exact: true }).click();
     await page.getByRole('heading', { name: 'Processes' }).waitFor();
+    await page.getByRole('cell').first().waitFor();
+    await screenshot(page, 'workspace-processes');
     await page.getByRole('link', { name: 'Add process' }).click();
     await page.getByRole('heading', { name: 'Add process' }).waitFor();
     // Without checks the form refuses.
@@ -125,6 +127,7 @@ describe('customer workspace journey', () => {
     await page.getByRole('link', { name: 'Details' }).click();
     await page.getByRole('textbox', { name: /^Name/ }).waitFor();
     expect(await page.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe(processName);
+    await screenshot(page, 'workspace-process-details');
     expect(await axeClean(page)).toEqual([]);
   });
 
@@ -145,6 +148,7 @@ describe('customer workspace journey', () => {
     await page.getByRole('button', { name: 'Add subject' }).click();
     await toast(page, 'Successfully added subject');
     await page.waitForURL(/\/subjects\/\d+$/);
+    ids.subject = idFromUrl(page);
     await page.getByRole('heading', { name: `Jo ${Tag}-Walker` }).waitFor();
     await page.getByText('14th Mar 1991').waitFor();
     await screenshot(page, 'workspace-subject-detail');
@@ -166,12 +170,28 @@ describe('customer workspace journey', () => {
     await screenshot(page, 'workspace-case-detail');
     expect(await axeClean(page)).toEqual([]);
 
+    // A reminder to the subject, and Print (logged, then the browser's print dialog).
+    await page.getByRole('button', { name: 'Send reminder' }).click();
+    await toast(page, 'Reminder sent');
+    await page.evaluate(() => {
+      window.print = () => {
+        document.body.dataset.printed = 'yes';
+      };
+    });
+    await page.getByRole('button', { name: 'Print' }).click();
+    await expect.poll(() => page.evaluate(() => document.body.dataset.printed)).toBe('yes');
+
     // The invitation, on the developer page of the local outbox (operations staff).
     const ops = await signedIn(browser, 'ops@kestrel.test');
     await ops.page.goto('/ops/outbox');
     await ops.page.getByRole('heading', { name: 'Outbox' }).waitFor();
     await ops.page.getByLabel('Search emails').fill(subjectEmail);
     await ops.page.getByRole('cell', { name: subjectEmail }).first().waitFor();
+    // the invitation and the reminder
+    await expect
+      .poll(() => ops.page.getByRole('row').filter({ hasText: subjectEmail }).count())
+      .toBe(2);
+    await screenshot(ops.page, 'workspace-outbox');
     await ops.page
       .getByRole('row')
       .filter({ hasText: subjectEmail })
@@ -240,6 +260,11 @@ describe('customer workspace journey', () => {
   it('finds the cases through the list filters and exports them', async () => {
     await page.getByRole('link', { name: '← All cases' }).click();
     await page.getByTestId('case-list').waitFor();
+    await page
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .waitFor();
+    await screenshot(page, 'workspace-case-list');
     const count = () => page.getByTestId('case-count').textContent();
     // Both subjects carry this run's tag; the archived case has left the current list.
     await page.getByLabel('Search').fill(tag);
@@ -316,13 +341,33 @@ describe('customer workspace journey', () => {
     expect(await activeCount()).toBe(before);
     await page.getByText('Resolved', { exact: true }).click();
     await page.getByText('Spoke to the referee by phone', { exact: false }).first().waitFor();
+
+    // A flag on a subject, raised from the subject's page, shows there while active.
+    const onSubject = `Address could not be matched ${tag}`;
+    await page.goto(`/subjects/${ids.subject}`);
+    await page.getByRole('heading', { name: `Jo ${Tag}-Walker` }).waitFor();
+    await page.getByRole('button', { name: 'Raise flag' }).click();
+    await page.getByRole('dialog').getByLabel('Message').fill(onSubject);
+    await page.getByRole('dialog').getByRole('button', { name: 'Raise a flag' }).click();
+    await toast(page, 'Successfully added flag');
+    await page.getByText(onSubject).waitFor();
+    await expect.poll(() => badge.textContent()).toContain(String(before + 1));
+    await screenshot(page, 'workspace-subject-flag');
+    expect(await axeClean(page)).toEqual([]);
   });
 
   it('shows it all in the audit log and on the dashboard', async () => {
     await page.goto('/audit-log');
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByLabel('Object id').fill(String(ids.firstCase));
-    for (const verb of ['created', 'decision_recorded', 'archived']) {
+    for (const verb of [
+      'created',
+      'invited',
+      'reminder_sent',
+      'pdf_generated',
+      'decision_recorded',
+      'archived',
+    ]) {
       await page.getByRole('cell', { name: verb, exact: true }).first().waitFor();
     }
     await screenshot(page, 'workspace-audit-log');
@@ -331,6 +376,13 @@ describe('customer workspace journey', () => {
     await page.getByLabel('Object id').fill(String(ids.secondCase));
     await choose(page, 'Verb', 'cancelled');
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    // the flag resolved by hand, with its message
+    await page.getByLabel('Object id').fill('');
+    await choose(page, 'Verb', 'resolved');
+    await page
+      .getByRole('cell', { name: `Reference could not be verified ${tag}` })
+      .first()
+      .waitFor();
 
     await page.goto('/dashboard');
     await page.getByTestId('weekly-chart').waitFor();

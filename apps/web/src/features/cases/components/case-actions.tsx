@@ -3,36 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../../../api/client';
-import { actionSuccessMessage, failureMessage } from '../../../api/messages';
 import { href } from '../../../app/paths';
-import { getSession, setSession } from '../../../app/session/session-store';
-import { notify } from '../../../lib/notify';
+import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { type CaseDetail, cases, useCaseAction } from '../api/cases';
 import { useRights } from './rights';
 
 const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
-
-/** Raises a flag on the case by hand; the navigation badge follows. */
-async function raiseFlag(caseId: number, message: string): Promise<boolean> {
-  const r = await request('POST', '/api/flags/', { body: { case: caseId, message }, expect: 201 });
-  if (!r.ok) {
-    const text = failureMessage(r, { action: 'create', name: 'flag', showBackendErrors: true });
-    if (text) notify.error(text);
-    return false;
-  }
-  notify.success(actionSuccessMessage('create', 'flag'));
-  const count = await request<{ active: number }>('GET', '/api/flags/active-count/', {
-    expect: 200,
-  });
-  if (count.ok) {
-    const { bootstrap } = getSession();
-    setSession({
-      activeFlags: count.data.active,
-      bootstrap: bootstrap ? { ...bootstrap, activeFlags: count.data.active } : bootstrap,
-    });
-  }
-  return true;
-}
 
 /** Logs the PDF generation (audit) and opens the browser's print dialog. */
 async function printCase(caseId: number): Promise<void> {
@@ -43,14 +19,13 @@ async function printCase(caseId: number): Promise<void> {
 /** The case's actions, each shown only when the user may take it and the state allows it. */
 export function CaseActions({ item }: { item: CaseDetail }) {
   const { can } = useRights();
-  const [dialog, setDialog] = useState<'decision' | 'cancel' | 'flag' | null>(null);
+  const [dialog, setDialog] = useState<'decision' | 'cancel' | null>(null);
   // The dialog's kind stays while it fades out; `open` shows it.
   const [open, setOpen] = useState(false);
-  const show = (kind: 'decision' | 'cancel' | 'flag') => {
+  const show = (kind: 'decision' | 'cancel') => {
     setDialog(kind);
     setOpen(true);
   };
-  const [flagging, setFlagging] = useState(false);
   const [decision, setDecision] = useState<string>('satisfactory');
   const [text, setText] = useState('');
   const decide = useCaseAction('record_decision');
@@ -63,33 +38,23 @@ export function CaseActions({ item }: { item: CaseDetail }) {
     setText('');
   };
   const submit = async () => {
-    if (dialog === 'flag') {
-      if (!text.trim()) return;
-      setFlagging(true);
-      const ok = await raiseFlag(item.id, text.trim());
-      setFlagging(false);
-      if (ok) {
-        close();
-        await client.invalidateQueries({ queryKey: cases.key });
-      }
-      return;
-    }
     const done =
       dialog === 'decision'
         ? await decide.mutateAsync({ id: item.id, body: { decision, notes: text } })
         : await cancel.mutateAsync({ id: item.id, body: { reason: text } });
     if (done) close();
   };
-  const titles = { decision: 'Record decision', cancel: 'Cancel case', flag: 'Raise a flag' };
+  const titles = { decision: 'Record decision', cancel: 'Cancel case' };
   return (
     <Group gap="sm">
       <Button variant="subtle" onClick={() => void printCase(item.id)}>
         Print
       </Button>
       {can('flags.change_flag') && (
-        <Button variant="default" onClick={() => show('flag')}>
-          Raise flag
-        </Button>
+        <RaiseFlagButton
+          target={{ case: item.id }}
+          onRaised={() => client.invalidateQueries({ queryKey: cases.key })}
+        />
       )}
       {change && item.state === 'awaiting-subject' && (
         <Button
@@ -128,8 +93,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
             </Text>
           ) : null}
           <Textarea
-            label={dialog === 'decision' ? 'Notes' : dialog === 'flag' ? 'Message' : 'Reason'}
-            required={dialog === 'flag'}
+            label={dialog === 'decision' ? 'Notes' : 'Reason'}
             autosize
             minRows={3}
             maxLength={400}
@@ -143,8 +107,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
             <Button
               color={dialog === 'cancel' ? 'red' : undefined}
               onClick={submit}
-              loading={decide.isPending || cancel.isPending || flagging}
-              disabled={dialog === 'flag' && !text.trim()}
+              loading={decide.isPending || cancel.isPending}
             >
               {dialog ? titles[dialog] : ''}
             </Button>

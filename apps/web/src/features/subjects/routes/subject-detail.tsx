@@ -1,5 +1,6 @@
 import { CASE_STATE_LABELS, formatDate, isCaseState } from '@kestrel/domain';
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
@@ -13,10 +14,12 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { list } from '../../../api/client';
 import { href } from '../../../app/paths';
+import type { Flag } from '../../flags/api/flags';
+import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { fullName, type Subject, subjects } from '../api/subjects';
 import { useRights } from '../components/rights';
 
@@ -75,6 +78,36 @@ function SubjectCases({ subject }: { subject: Subject }) {
   );
 }
 
+/** The subject's active flags (rule or by hand), each with its message; none shows nothing. */
+function SubjectFlags({ subject }: { subject: Subject }) {
+  const query = useQuery({
+    queryKey: ['/api/flags/', 'list', { subject: subject.id, active: 'true' }],
+    queryFn: async () =>
+      (await list<Flag>('/api/flags/', { subject: subject.id, active: 'true' })).data,
+  });
+  const rows = query.data?.results ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <Alert color="red" variant="light" title={rows.length === 1 ? 'Active flag' : 'Active flags'}>
+      <Stack gap={4}>
+        {rows.map((f) => (
+          <Text key={f.id} size="sm">
+            {f.message}{' '}
+            <Text span size="xs" c="dimmed">
+              (
+              {f.kind === 'rule' ? 'raised by a rule' : `raised by ${f.created_by_name ?? 'staff'}`}
+              , {formatDate(f.created_at)})
+            </Text>
+          </Text>
+        ))}
+        <Anchor component={Link} to={href('flags')} size="sm">
+          Resolve on the flags page
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
 /** A read-only tab: the subject's subscriptions, registrations or consents. */
 function SubResource({ subject, part }: { subject: Subject; part: string }) {
   const query = useQuery({
@@ -93,6 +126,7 @@ function SubResource({ subject, part }: { subject: Subject; part: string }) {
 export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
   const { id = '' } = useParams();
   const { can, entitled } = useRights();
+  const client = useQueryClient();
   const query = subjects.useItem(id);
   const s = query.data;
   if (!s) {
@@ -125,6 +159,12 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           </Group>
         </Stack>
         <Group gap="sm">
+          {can('flags.change_flag') && (
+            <RaiseFlagButton
+              target={{ subject: s.id }}
+              onRaised={() => client.invalidateQueries({ queryKey: ['/api/flags/'] })}
+            />
+          )}
           {entitled('subject_dedup') && (
             <Button
               variant="default"
@@ -151,6 +191,7 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           )}
         </Group>
       </Group>
+      {can('flags.view_flag') && <SubjectFlags subject={s} />}
       <Paper withBorder radius="lg" p="xl">
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
           <Fact label="Email" value={s.email} />
