@@ -8,6 +8,7 @@ import {
   createCustomer,
   createProcess,
   createProductUser,
+  follow,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -154,7 +155,20 @@ describe('/api/processes/', () => {
     const empty = await t.owner((tx) =>
       createProcess(tx, { customerId: acme, name: 'Empty', requirements: ['dbs-basic'] }),
     );
+    expect((await call(viewer, 'DELETE', `/api/processes/${empty.id}/`)).statusCode).toBe(403);
     expect((await call(admin, 'DELETE', `/api/processes/${empty.id}/`)).statusCode).toBe(204);
+    const verbs = await t.owner((tx) =>
+      tx
+        .select({ verb: auditActions.verb })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'processes.process'),
+            eq(auditActions.objectId, String(empty.id)),
+          ),
+        ),
+    );
+    expect(verbs.map((v) => v.verb)).toEqual(['deleted']);
   });
 });
 
@@ -203,5 +217,40 @@ describe('/api/processes/{id}/requirements/', () => {
     expect(
       (await call(demoAdmin, 'PUT', `/api/processes/${foreign}/requirements/`, [])).statusCode,
     ).toBe(404);
+  });
+
+  it('are edited by ops staff for any customer (in an ops session), validated', async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] }),
+    );
+    const p = await t.owner((tx) =>
+      createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] }),
+    );
+    let ops = await login(t.app, 'ops@k.test');
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/session/',
+      headers: ops.headers,
+      payload: { customer: acme },
+    });
+    expect(started.statusCode).toBe(200);
+    ops = follow(ops, started);
+    const bad = await call(ops, 'PUT', `/api/processes/${p.id}/requirements/`, [
+      { activity_type: 'no-such-check' },
+    ]);
+    expect(bad.statusCode).toBe(400);
+    const res = await call(ops, 'PUT', `/api/processes/${p.id}/requirements/`, [
+      { activity_type: 'basic-details' },
+      { activity_type: 'dbs-basic' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((r: { activity_type: string }) => r.activity_type)).toEqual([
+      'basic-details',
+      'dbs-basic',
+    ]);
+    // the customer's own admin still may not
+    expect((await call(admin, 'PUT', `/api/processes/${p.id}/requirements/`, [])).statusCode).toBe(
+      403,
+    );
   });
 });
