@@ -72,6 +72,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();
+  await deps.maintenance.start();
 
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,

@@ -20,26 +20,45 @@ export function viewWindow(w: Window): MaintenanceWindowView {
   };
 }
 
+/** The notification channel on which a change of the windows reaches every process. */
+export const MAINTENANCE_CHANNEL = 'kestrel_maintenance';
+
 /**
  * Maintenance windows that have not ended, cached in process for a few seconds so the check on
- * every request costs no round trip. Writes through the ops endpoint call `forget()`.
+ * every request costs no round trip. A committed change through the ops endpoint calls
+ * `changed()`: this process and, by a database notification, every other one reload at once.
  */
 export class MaintenanceService {
   private windows: Window[] = [];
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | null = null;
+  /** Moves on every forgetting: a load begun before it is used but not kept. */
+  private epoch = 0;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
+  /** Starts hearing changes made by other processes. */
+  start(): Promise<void> {
+    return this.db.listen(MAINTENANCE_CHANNEL, () => this.forget());
+  }
+
   forget(): void {
+    this.epoch++;
     this.loadedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /** After a change has committed: reload here and tell the other processes. */
+  async changed(): Promise<void> {
+    this.forget();
+    await this.db.notify(MAINTENANCE_CHANNEL, 'changed').catch(() => undefined);
   }
 
   private async ensure(): Promise<void> {
     if (performance.now() - this.loadedAt < RELOAD_MS) return;
+    const epoch = this.epoch;
     this.loading ??= this.db
       .transaction({ scope: 'all', customerId: null }, (tx) =>
         tx
@@ -54,7 +73,7 @@ export class MaintenanceService {
       )
       .then((rows) => {
         this.windows = rows;
-        this.loadedAt = performance.now();
+        if (epoch === this.epoch) this.loadedAt = performance.now();
       })
       .finally(() => {
         this.loading = null;

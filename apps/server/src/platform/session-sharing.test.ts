@@ -5,6 +5,7 @@ import {
   buildTestApp,
   createAdminAndViewer,
   createCustomer,
+  createProductUser,
   login,
   type TestApp,
 } from '../../test/helpers.js';
@@ -20,6 +21,7 @@ beforeAll(async () => {
   await t.owner(async (tx) => {
     const c = await createCustomer(tx, { name: 'Acme' });
     await createAdminAndViewer(tx, c.id);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
   });
 });
 afterAll(() => t.close());
@@ -90,6 +92,34 @@ describe('sessions shared by two server processes', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await settled(a.headers, '/api/users/', 200)).toBe(403);
+  });
+});
+
+describe('maintenance windows shared by two server processes', () => {
+  it('a window opened or removed in one process applies in the other at once', async () => {
+    // (the viewer was deactivated above; the admin, without roles now, may still read /api/user/)
+    const a = await login(other, 'admin@acme.test');
+    expect(
+      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
+    ).toBe(200);
+    const ops = await login(t.app, 'ops@k.test');
+    const now = t.clock.now().getTime();
+    const at = (min: number) => new Date(now + min * 60_000).toISOString();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/maintenance-windows/',
+      headers: ops.headers,
+      payload: { start: at(-1), end: at(30), warning_start: at(-2) },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await settled(a.headers, '/api/user/', 200)).toBe(503);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ops/maintenance-windows/${created.json().id}/`,
+      headers: ops.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect(await settled(a.headers, '/api/user/', 503)).toBe(200);
   });
 });
 

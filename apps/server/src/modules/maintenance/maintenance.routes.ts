@@ -29,7 +29,9 @@ function checkOrder(start: Date, end: Date, warningStart: Date) {
 
 /** /api/ops/maintenance-windows/ (ops staff schedule outages). */
 export async function maintenanceRoutes(app: FastifyInstance) {
-  const forget = () => app.deps.maintenance.forget();
+  // After the change commits: a reload before it would cache the old windows again.
+  const changed = (ctx: { afterCommit: (fn: () => Promise<void>) => void }) =>
+    ctx.afterCommit(() => app.deps.maintenance.changed());
   registerResource(app, {
     path: '/api/ops/maintenance-windows/',
     table: maintenanceWindows,
@@ -43,7 +45,8 @@ export async function maintenanceRoutes(app: FastifyInstance) {
     defaultOrdering: '-start',
     create: {
       body,
-      run: async ({ tx, actor }, d) => {
+      run: async (ctx, d) => {
+        const { tx, actor } = ctx;
         const v = {
           start: new Date(d.start),
           end: new Date(d.end),
@@ -55,13 +58,14 @@ export async function maintenanceRoutes(app: FastifyInstance) {
           .values({ ...v, reason: d.reason, createdBy: actor.id })
           .returning();
         if (!row) throw new Error('insert returned nothing');
-        forget();
+        changed(ctx);
         return row;
       },
     },
     update: {
       body,
-      run: async ({ tx }, existing, d) => {
+      run: async (ctx, existing, d) => {
+        const { tx } = ctx;
         const v = {
           start: d.start ? new Date(d.start) : existing.start,
           end: d.end ? new Date(d.end) : existing.end,
@@ -74,14 +78,14 @@ export async function maintenanceRoutes(app: FastifyInstance) {
           .where(eqId(existing.id))
           .returning();
         if (!row) throw new Error('update returned nothing');
-        forget();
+        changed(ctx);
         return row;
       },
     },
     remove: {
-      run: async ({ tx }, existing) => {
-        await tx.delete(maintenanceWindows).where(eqId(existing.id));
-        forget();
+      run: async (ctx, existing) => {
+        await ctx.tx.delete(maintenanceWindows).where(eqId(existing.id));
+        changed(ctx);
       },
     },
   });
