@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,9 +10,14 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../pla
 import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
 import { limitKeys } from '../accounts/accounts.routes.js';
-import { acceptTotpStep } from '../accounts/accounts.service.js';
 import { presentProductUser, presentSubjectUser } from './user.presenter.js';
-import { getCustomer, getProductUser, getSubjectUser, roleNamesOf } from './users.repo.js';
+import {
+  getCustomer,
+  getProductUser,
+  getSubjectUser,
+  type ProductUserRow,
+  roleNamesOf,
+} from './users.repo.js';
 import { productUsers, subjectUsers } from './users.table.js';
 
 const all = { scope: 'all', customerId: null } as const;
@@ -203,26 +208,71 @@ export async function userRoutes(app: FastifyInstance) {
     },
   );
 
-  /** Checks a code against the user's pending or current secret, with replay protection. */
-  async function verifyCode(request: FastifyRequest, which: 'pending' | 'current', code: string) {
+  /**
+   * Checks a code against the user's pending or current secret (rate limited). A wrong code is
+   * audited and refused; a right one gives its time step, which `change` must accept in the same
+   * transaction as the change itself (see `changeTotp`).
+   */
+  async function checkCode(request: FastifyRequest, which: 'pending' | 'current', code: string) {
     const user = productOnly(request);
     await deps.rateLimiter.hit(limitKeys(request, 'totp', String(user.id)));
     const row = await deps.db.transaction(all, (tx) => getProductUser(tx, user.id));
     const secret = which === 'pending' ? row?.totpPendingSecret : row?.totpSecret;
     const step = secret ? await checkTotp(secret, code, deps.clock.now()) : null;
-    const accepted = step !== null && (await acceptTotpStep(deps, user.id, step));
-    if (!accepted) {
-      await deps.db.transaction(all, (tx) =>
-        recordAudit(tx, actorOf(request), {
-          verb: step === null ? 'totp_failed' : 'totp_replayed',
-          contentType: 'users.productuser',
-          objectId: user.id,
-          customerId: user.homeCustomerId,
-        }),
-      );
-      throw ValidationError.of('totp', 'Invalid code');
-    }
-    return user;
+    if (step === null) await refuseCode(request, user, 'totp_failed');
+    return { user, step: step ?? 0 };
+  }
+
+  async function refuseCode(
+    request: FastifyRequest,
+    user: SessionUser,
+    verb: 'totp_failed' | 'totp_replayed',
+  ): Promise<never> {
+    await deps.db.transaction(all, (tx) =>
+      recordAudit(tx, actorOf(request), {
+        verb,
+        contentType: 'users.productuser',
+        objectId: user.id,
+        customerId: user.homeCustomerId,
+      }),
+    );
+    throw ValidationError.of('totp', 'Invalid code');
+  }
+
+  /**
+   * One transaction: the code's step is accepted only if newer than the last one (else it is a
+   * replay: audited, refused, nothing changed), with the TOTP change and its audit action.
+   */
+  async function changeTotp(
+    request: FastifyRequest,
+    user: SessionUser,
+    step: number,
+    set: (row: ProductUserRow) => Partial<typeof productUsers.$inferInsert>,
+    verb: 'totp_enabled' | 'totp_disabled',
+  ) {
+    const done = await deps.db.transaction(all, async (tx) => {
+      const row = await getProductUser(tx, user.id);
+      if (!row) throw new NotFoundError();
+      const [moved] = await tx
+        .update(productUsers)
+        .set({ totpLastStep: step, ...set(row) })
+        .where(
+          and(
+            eq(productUsers.id, user.id),
+            sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`,
+          ),
+        )
+        .returning({ id: productUsers.id });
+      if (!moved) return false;
+      await recordAudit(tx, actorOf(request), {
+        verb,
+        contentType: 'users.productuser',
+        objectId: user.id,
+        customerId: user.homeCustomerId,
+      });
+      return true;
+    });
+    if (!done) await refuseCode(request, user, 'totp_replayed');
   }
 
   /** After a TOTP change: end the user's other sessions and rotate this one. */
@@ -248,24 +298,18 @@ export async function userRoutes(app: FastifyInstance) {
       config: authenticated,
     },
     async (request, reply) => {
-      const user = await verifyCode(request, 'pending', request.body.totp);
-      await deps.db.transaction(all, async (tx) => {
-        const row = await getProductUser(tx, user.id);
-        await tx
-          .update(productUsers)
-          .set({
-            totpSecret: row?.totpPendingSecret ?? null,
-            totpPendingSecret: null,
-            totpEnabled: true,
-          })
-          .where(eq(productUsers.id, user.id));
-        await recordAudit(tx, actorOf(request), {
-          verb: 'totp_enabled',
-          contentType: 'users.productuser',
-          objectId: user.id,
-          customerId: user.homeCustomerId,
-        });
-      });
+      const { user, step } = await checkCode(request, 'pending', request.body.totp);
+      await changeTotp(
+        request,
+        user,
+        step,
+        (row) => ({
+          totpSecret: row.totpPendingSecret ?? null,
+          totpPendingSecret: null,
+          totpEnabled: true,
+        }),
+        'totp_enabled',
+      );
       await afterSecurityChange(request, reply, user);
       return profileTx(request, (tx) => profileOf(request, tx, user));
     },
@@ -278,24 +322,14 @@ export async function userRoutes(app: FastifyInstance) {
       config: authenticated,
     },
     async (request, reply) => {
-      const user = await verifyCode(request, 'current', request.body.totp);
-      await deps.db.transaction(all, async (tx) => {
-        await tx
-          .update(productUsers)
-          .set({
-            totpSecret: null,
-            totpPendingSecret: null,
-            totpEnabled: false,
-            totpLastStep: null,
-          })
-          .where(eq(productUsers.id, user.id));
-        await recordAudit(tx, actorOf(request), {
-          verb: 'totp_disabled',
-          contentType: 'users.productuser',
-          objectId: user.id,
-          customerId: user.homeCustomerId,
-        });
-      });
+      const { user, step } = await checkCode(request, 'current', request.body.totp);
+      await changeTotp(
+        request,
+        user,
+        step,
+        () => ({ totpSecret: null, totpPendingSecret: null, totpEnabled: false }),
+        'totp_disabled',
+      );
       await afterSecurityChange(request, reply, user);
       return profileTx(request, (tx) => profileOf(request, tx, user));
     },
