@@ -123,7 +123,8 @@ function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string
   return origin === `${request.protocol}://${request.host}`;
 }
 
-async function deny(request: FastifyRequest, reason: string): Promise<never> {
+/** Records a refused authorisation (verb permission_denied) in a transaction of its own. */
+export async function auditRefusal(request: FastifyRequest, reason: string): Promise<void> {
   const actor = actorOf(request);
   await request.server.deps.db.transaction({ scope: 'all', customerId: null }, (tx) =>
     recordAudit(tx, actor, {
@@ -132,7 +133,13 @@ async function deny(request: FastifyRequest, reason: string): Promise<never> {
       changes: { reason },
     }),
   );
-  throw new PermissionDeniedError();
+}
+
+async function deny(request: FastifyRequest, reason: string): Promise<never> {
+  await auditRefusal(request, reason);
+  const refused = new PermissionDeniedError();
+  refused.audited = true;
+  throw refused;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type FieldErrors } from './errors.js';
+import { auditRefusal } from './access.js';
+import { AppError, type FieldErrors, PermissionDeniedError } from './errors.js';
 
 function fieldMessage(message: string): string {
   return /received undefined$/.test(message) ? 'Required' : message;
@@ -8,10 +9,17 @@ function fieldMessage(message: string): string {
 
 /** Maps every error to the API's shapes in one place. 5xx bodies are generic. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
+    // Every refused authorisation is audited: checkAccess's as it refuses, the rest (a service's
+    // own rule, the ops context, a subject on a staff-only action) here.
+    if (error instanceof PermissionDeniedError && !error.audited) {
+      error.audited = true;
+      await auditRefusal(request, error.detail).catch((err: unknown) =>
+        request.log.error({ err }, 'could not audit a refusal'),
+      );
+    }
     if (error instanceof AppError) {
-      reply.code(error.statusCode).headers(error.headers).send(error.body);
-      return;
+      return reply.code(error.statusCode).headers(error.headers).send(error.body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldErrors = {};
@@ -19,17 +27,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const key = v.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'non_field_errors';
         fields[key] = [...(fields[key] ?? []), fieldMessage(v.message ?? 'Invalid value')];
       }
-      reply.code(400).send(fields);
-      return;
+      return reply.code(400).send(fields);
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       const detail =
         status === 400 ? { non_field_errors: [error.message] } : { detail: error.message };
-      reply.code(status).send(detail);
-      return;
+      return reply.code(status).send(detail);
     }
     request.log.error({ err: error }, 'request failed');
-    reply.code(500).send({ detail: 'A server error occurred.' });
+    return reply.code(500).send({ detail: 'A server error occurred.' });
   });
 }

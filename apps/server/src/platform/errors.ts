@@ -29,7 +29,9 @@ export class NotAuthenticatedError extends AppError {
 }
 
 export class PermissionDeniedError extends AppError {
-  constructor(detail = 'You do not have permission to perform this action.') {
+  /** Set once the refusal is in the audit log; the error handler audits the others. */
+  audited = false;
+  constructor(readonly detail = 'You do not have permission to perform this action.') {
     super(403, { detail });
   }
 }

@@ -245,5 +245,12 @@ describe('TOTP', () => {
       headers: s.headers,
     });
     expect(res.statusCode).toBe(403);
+    // the refusal is audited once, like checkAccess's own
+    const refusals = await t.owner((tx) =>
+      tx.select().from(auditActions).where(eq(auditActions.verb, 'permission_denied')),
+    );
+    expect(refusals.filter((r) => r.objectRepr === 'PATCH /api/user/totp-generate/')).toHaveLength(
+      1,
+    );
   });
 });
