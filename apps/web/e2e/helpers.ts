@@ -83,11 +83,12 @@ export async function loginUi(page: Page, username: string, password = PASSWORD,
 export async function apiAs(
   username: string,
   host: Host = 'localhost',
+  password = PASSWORD,
 ): Promise<{ api: APIRequestContext; csrf: () => string }> {
   const api = await request.newContext({ baseURL: baseUrl(host) });
   const first = await (await api.get('/api/accounts/check-session/')).json();
   let csrf: string = first.csrf_token;
-  const body: Record<string, string> = { username, password: PASSWORD };
+  const body: Record<string, string> = { username, password };
   if (username === 'mfa@acme.test') body.totp = totp(MFA_SECRET);
   const res = await api.post('/api/accounts/login/', {
     data: body,
