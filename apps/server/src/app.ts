@@ -67,7 +67,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       idleMs: config.sessionIdleMs,
       absoluteMs: config.sessionAbsoluteMs,
     }),
-    maintenance: new MaintenanceService(db, clock),
+    maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).

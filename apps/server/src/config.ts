@@ -15,6 +15,8 @@ export interface AppConfig {
   webDist: string | null;
   /** Milliseconds a session stays in the in-process cache before it is re-read. */
   sessionCacheMs: number;
+  /** Milliseconds the maintenance windows stay in the in-process cache before they are re-read. */
+  maintenanceCacheMs: number;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
@@ -41,6 +43,7 @@ export const defaultConfig: AppConfig = {
   logLevel: 'info',
   webDist: null,
   sessionCacheMs: 5_000,
+  maintenanceCacheMs: 5_000,
   sessionIdleMs: 30 * 60_000,
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,

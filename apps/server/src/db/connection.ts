@@ -101,15 +101,21 @@ function channelName(channel: string): string {
 
 /**
  * LISTEN on a dedicated connection (never a pooled one: a pooled connection is shared by
- * transactions). When it is lost, every listener hears `null` and it reconnects after a second.
+ * transactions), with TCP keepalive and a heartbeat query every `heartbeatMs`, so that a link
+ * dropped silently (a firewall, a failover) is noticed. When it is lost, every listener hears
+ * `null` and it reconnects after a second.
  */
 class PgListener {
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
   private readonly handlers = new Map<string, Set<(payload: string | null) => void>>();
   private closed = false;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly config: pg.ClientConfig) {}
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly heartbeatMs = 30_000,
+  ) {}
 
   async listen(channel: string, fn: (payload: string | null) => void): Promise<void> {
     const name = channelName(channel);
@@ -122,7 +128,7 @@ class PgListener {
 
   private connect(): Promise<pg.Client> {
     this.connecting ??= (async () => {
-      const client = new pg.Client(this.config);
+      const client = new pg.Client({ ...this.config, keepAlive: true });
       client.on('notification', (m) => {
         for (const h of this.handlers.get(m.channel) ?? []) h(m.payload ?? '');
       });
@@ -137,7 +143,17 @@ class PgListener {
       } finally {
         this.connecting = null;
       }
+      if (this.closed) {
+        // closed while connecting: this connection is nobody's
+        client.end().catch(() => undefined);
+        throw new Error('listener closed');
+      }
       this.client = client;
+      this.heartbeat ??= setInterval(() => {
+        const c = this.client;
+        c?.query('select 1').catch(() => this.lost(c));
+      }, this.heartbeatMs);
+      this.heartbeat.unref();
       return client;
     })();
     return this.connecting;
@@ -146,6 +162,7 @@ class PgListener {
   private lost(client: pg.Client): void {
     if (this.client !== client) return;
     this.client = null;
+    client.end().catch(() => undefined);
     for (const set of this.handlers.values()) for (const h of set) h(null);
     if (!this.closed) this.retry();
   }
@@ -158,13 +175,17 @@ class PgListener {
           // Anything sent while it was away is lost: the listeners drop what they keep.
           for (const set of this.handlers.values()) for (const h of set) h(null);
         },
-        () => this.retry(),
+        () => {
+          if (!this.closed) this.retry();
+        },
       );
     }, 1000).unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.connecting?.catch(() => undefined);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);

@@ -38,6 +38,7 @@ export class MaintenanceService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly reloadMs = RELOAD_MS,
   ) {}
 
   /** Starts hearing changes made by other processes. */
@@ -57,7 +58,7 @@ export class MaintenanceService {
   }
 
   private async ensure(): Promise<void> {
-    if (performance.now() - this.loadedAt < RELOAD_MS) return;
+    if (performance.now() - this.loadedAt < this.reloadMs) return;
     const epoch = this.epoch;
     this.loading ??= this.db
       .transaction({ scope: 'all', customerId: null }, (tx) =>

@@ -10,13 +10,13 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 
-// Two server processes on one database: the session cache lives far longer than the test, so
-// only the notification between the processes can make the second one forget.
+// Two server processes on one database: the session and maintenance caches live far longer than
+// the test, so only the notification between the processes can make the second one forget.
 let t: TestApp;
 let other: FastifyInstance;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { sessionCacheMs: 600_000 } });
+  t = await buildTestApp({ config: { sessionCacheMs: 600_000, maintenanceCacheMs: 600_000 } });
   other = await t.twin();
   await t.owner(async (tx) => {
     const c = await createCustomer(tx, { name: 'Acme' });

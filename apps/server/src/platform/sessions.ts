@@ -52,8 +52,12 @@ export const SESSIONS_CHANNEL = 'kestrel_sessions';
  */
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
-  /** Moves on every forgetting heard from the channel: a load begun before it is not cached. */
-  private epoch = 0;
+  /** Counts the forgettings heard from the channel. */
+  private heardCount = 0;
+  /** The count at the last "forget everything". */
+  private allForgottenAt = 0;
+  /** What was forgotten (`t:<hash>`, `u:<type>:<id>`) and at which count, kept for a minute. */
+  private readonly forgotten = new Map<string, { at: number; when: number }>();
 
   constructor(
     private readonly db: Database,
@@ -68,13 +72,33 @@ export class SessionStore {
 
   /** `*` or null: everything; `t:<hash>`: one session; `u:<type>:<id>`: a user's sessions. */
   private heard(message: string | null): void {
-    this.epoch++;
-    if (message === null || message === '*') this.cache.clear();
-    else if (message.startsWith('t:')) this.cache.delete(message.slice(2));
+    const at = ++this.heardCount;
+    if (message === null || message === '*') {
+      this.allForgottenAt = at;
+      this.cache.clear();
+      return;
+    }
+    const now = performance.now();
+    this.forgotten.set(message, { at, when: now });
+    if (this.forgotten.size > 1000) {
+      for (const [k, v] of this.forgotten) if (now - v.when > 60_000) this.forgotten.delete(k);
+    }
+    if (message.startsWith('t:')) this.cache.delete(message.slice(2));
     else if (message.startsWith('u:')) {
       const [, type, id] = message.split(':');
       this.evictUser(type, Number(id));
     }
+  }
+
+  /**
+   * True when something heard since `since` concerns this session: a load begun before it may
+   * hold what was just revoked, so it is used once but not cached.
+   */
+  private forgottenSince(since: number, hash: string, state: SessionState): boolean {
+    if (this.allForgottenAt > since) return true;
+    if ((this.forgotten.get(`t:${hash}`)?.at ?? 0) > since) return true;
+    const u = state.user;
+    return u !== null && (this.forgotten.get(`u:${u.type}:${u.id}`)?.at ?? 0) > since;
   }
 
   private evictUser(type: string | undefined, id: number, keepId?: number): void {
@@ -96,7 +120,7 @@ export class SessionStore {
     const now = this.clock.now();
     let entry = this.cache.get(hash);
     if (!entry || performance.now() - entry.loadedAt > this.times.cacheMs) {
-      const epoch = this.epoch;
+      const since = this.heardCount;
       const state = await this.load(hash);
       if (!state) {
         this.cache.delete(hash);
@@ -104,7 +128,7 @@ export class SessionStore {
       }
       entry = { state, loadedAt: performance.now() };
       // A forgetting heard while loading may postdate what was read: use it, do not keep it.
-      if (epoch === this.epoch) this.remember(hash, entry);
+      if (!this.forgottenSince(since, hash, state)) this.remember(hash, entry);
     }
     const s = entry.state;
     if (this.isExpired(s, now)) {

@@ -169,6 +169,18 @@ describe('/api/processes/', () => {
         ),
     );
     expect(verbs.map((v) => v.verb)).toEqual(['deleted']);
+    const refused = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.verb, 'permission_denied'),
+            eq(auditActions.objectRepr, `DELETE /api/processes/${empty.id}/`),
+          ),
+        ),
+    );
+    expect(refused).toHaveLength(1);
   });
 });
 

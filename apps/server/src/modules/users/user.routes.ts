@@ -219,8 +219,8 @@ export async function userRoutes(app: FastifyInstance) {
     const row = await deps.db.transaction(all, (tx) => getProductUser(tx, user.id));
     const secret = which === 'pending' ? row?.totpPendingSecret : row?.totpSecret;
     const step = secret ? await checkTotp(secret, code, deps.clock.now()) : null;
-    if (step === null) await refuseCode(request, user, 'totp_failed');
-    return { user, step: step ?? 0 };
+    if (step === null || !secret) return refuseCode(request, user, 'totp_failed');
+    return { user, step, secret };
   }
 
   async function refuseCode(
@@ -245,11 +245,12 @@ export async function userRoutes(app: FastifyInstance) {
    */
   async function changeTotp(
     request: FastifyRequest,
-    user: SessionUser,
-    step: number,
+    checked: { user: SessionUser; step: number; secret: string },
+    which: 'pending' | 'current',
     set: (row: ProductUserRow) => Partial<typeof productUsers.$inferInsert>,
     verb: 'totp_enabled' | 'totp_disabled',
   ) {
+    const { user, step, secret } = checked;
     const done = await deps.db.transaction(all, async (tx) => {
       const row = await getProductUser(tx, user.id);
       if (!row) throw new NotFoundError();
@@ -260,6 +261,11 @@ export async function userRoutes(app: FastifyInstance) {
           and(
             eq(productUsers.id, user.id),
             sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`,
+            // still the secret the code was checked against (not one generated meanwhile)
+            eq(
+              which === 'pending' ? productUsers.totpPendingSecret : productUsers.totpSecret,
+              secret,
+            ),
           ),
         )
         .returning({ id: productUsers.id });
@@ -298,11 +304,12 @@ export async function userRoutes(app: FastifyInstance) {
       config: authenticated,
     },
     async (request, reply) => {
-      const { user, step } = await checkCode(request, 'pending', request.body.totp);
+      const checked = await checkCode(request, 'pending', request.body.totp);
+      const { user } = checked;
       await changeTotp(
         request,
-        user,
-        step,
+        checked,
+        'pending',
         (row) => ({
           totpSecret: row.totpPendingSecret ?? null,
           totpPendingSecret: null,
@@ -322,12 +329,19 @@ export async function userRoutes(app: FastifyInstance) {
       config: authenticated,
     },
     async (request, reply) => {
-      const { user, step } = await checkCode(request, 'current', request.body.totp);
+      const checked = await checkCode(request, 'current', request.body.totp);
+      const { user } = checked;
       await changeTotp(
         request,
-        user,
-        step,
-        () => ({ totpSecret: null, totpPendingSecret: null, totpEnabled: false }),
+        checked,
+        'current',
+        // the next secret starts its own steps
+        () => ({
+          totpSecret: null,
+          totpPendingSecret: null,
+          totpEnabled: false,
+          totpLastStep: null,
+        }),
         'totp_disabled',
       );
       await afterSecurityChange(request, reply, user);
