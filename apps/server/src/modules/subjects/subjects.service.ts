@@ -138,17 +138,13 @@ export async function insertSubject(
   return row;
 }
 
-/** The normalised email of subjects row alias `a` (as `normalisedEmail`): no dots, no +tag. */
-const normalisedOf = (a: 'd' | 'n') =>
-  sql.raw(
-    `(split_part(replace(split_part(lower(${a}.email), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${a}.email), '@', 2))`,
-  );
-
 /**
  * The duplicate rule (entitlement subject_dedup): a subject added or changed to look like another
  * unarchived subject of the customer (same first and last name and date of birth, or the same
  * normalised email) gets a rule flag naming them, unless it has an active rule flag already. The
- * flag is audited as the acting user's; the duplicates screen merges them.
+ * flag is audited as the acting user's; the duplicates screen merges them. Two subjects added at
+ * the same moment, in transactions that cannot see each other, are not flagged: the duplicates
+ * screen (which compares every pair) still lists them.
  */
 export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow): Promise<void> {
   const [entitled] = await tx
@@ -175,14 +171,19 @@ export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow
     )
     .limit(1);
   if (flagged) return;
+  // Two index lookups (name and date of birth; normalised email), each on a (customer_id, ...)
+  // index with plain column equality, which row-level security lets an index serve.
   const found = await tx.execute<{ id: number }>(sql`
-    select d.id from subjects d, subjects n
-    where n.customer_id = ${row.customerId} and n.id = ${row.id}
-      and d.customer_id = n.customer_id and d.id <> n.id and d.archived_at is null
-      and ((d.search_first = n.search_first and d.search_last = n.search_last
-            and n.dob is not null and d.dob = n.dob)
-        or ${normalisedOf('d')} = ${normalisedOf('n')})
-    order by d.id limit 5`);
+    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
+      and d.search_first = n.search_first and d.search_last = n.search_last and d.dob = n.dob
+    where n.customer_id = ${row.customerId} and n.id = ${row.id} and n.archived_at is null
+      and n.dob is not null and d.id <> n.id and d.archived_at is null
+    union
+    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
+      and d.email_normalised = n.email_normalised
+    where n.customer_id = ${row.customerId} and n.id = ${row.id} and n.archived_at is null
+      and d.id <> n.id and d.archived_at is null
+    order by 1 limit 5`);
   const ids = [...found].map((r) => Number(r.id));
   if (ids.length === 0) return;
   const message = `Possible duplicate of ${ids.map((i) => `subject #${i}`).join(', ')}: the same name and date of birth, or the same email.`;
@@ -300,9 +301,6 @@ export async function archiveSubject(
   return presentSubject(row, 0);
 }
 
-/** The email with case, dots and `+tag` of the local part ignored. */
-export const normalisedEmail = sql`(split_part(replace(split_part(lower(${subjects.email}), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(${subjects.email}), '@', 2))`;
-
 export type DuplicateReason = 'name_dob' | 'email';
 
 /**
@@ -327,7 +325,7 @@ export async function findDuplicates(
   }>(sql`
     with s as (
       select id, lower(first_name) fn, lower(last_name) ln, dob,
-        ${normalisedEmail} ne
+        email_normalised ne
       from subjects where archived_at is null
     )
     select a.id as a, b.id as b,

@@ -48,6 +48,13 @@ export const subjects = pgTable(
     searchEmail: text('search_email').generatedAlwaysAs(sql`lower(email)`),
     /** The email's domain, so that `acme` or `@acme` finds everyone at acme.com. */
     searchDomain: text('search_domain').generatedAlwaysAs(sql`split_part(lower(email), '@', 2)`),
+    /**
+     * The email without dots and a +tag in its local part (`k.i.m+x@a.test` → `kim@a.test`): the
+     * duplicate rule and screen compare it, on its own index.
+     */
+    emailNormalised: text('email_normalised').generatedAlwaysAs(
+      sql`split_part(replace(split_part(lower(email), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(email), '@', 2)`,
+    ),
     createdAt: createdAt(),
   },
   (t) => [
@@ -61,5 +68,6 @@ export const subjects = pgTable(
     index('subjects_search_full_idx').on(t.customerId, t.searchFull.op('text_pattern_ops')),
     index('subjects_search_email_idx').on(t.customerId, t.searchEmail.op('text_pattern_ops')),
     index('subjects_search_domain_idx').on(t.customerId, t.searchDomain.op('text_pattern_ops')),
+    index('subjects_email_normalised_idx').on(t.customerId, t.emailNormalised),
   ],
 );

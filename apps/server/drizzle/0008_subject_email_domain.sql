@@ -1,2 +1,0 @@
-ALTER TABLE "subjects" ADD COLUMN "search_domain" text GENERATED ALWAYS AS (split_part(lower(email), '@', 2)) STORED;--> statement-breakpoint
-CREATE INDEX "subjects_search_domain_idx" ON "subjects" USING btree ("customer_id","search_domain" text_pattern_ops);

@@ -1,0 +1,4 @@
+ALTER TABLE "subjects" ADD COLUMN "search_domain" text GENERATED ALWAYS AS (split_part(lower(email), '@', 2)) STORED;--> statement-breakpoint
+ALTER TABLE "subjects" ADD COLUMN "email_normalised" text GENERATED ALWAYS AS (split_part(replace(split_part(lower(email), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(email), '@', 2)) STORED;--> statement-breakpoint
+CREATE INDEX "subjects_search_domain_idx" ON "subjects" USING btree ("customer_id","search_domain" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "subjects_email_normalised_idx" ON "subjects" USING btree ("customer_id","email_normalised");
