@@ -1,4 +1,5 @@
 import { and, eq, fillPlaceholders, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -16,6 +17,7 @@ import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
 import { auditActions } from '../audit/audit.table.js';
 import { outboxEmails } from '../outbox/outbox.table.js';
+import { likelyDuplicatesSql } from '../subjects/subjects.service.js';
 import {
   caseListConditions,
   caseListQuery,
@@ -568,6 +570,17 @@ describe('case free-text search uses the subject search indexes', () => {
     expect(domain.found).toBe(0);
     expect(domain.text).toMatch(/subjects_search_domain_idx/);
     expect(domain.text).not.toMatch(/Seq Scan on (cases|subjects)/);
+    // the duplicate rule's lookups, for a subject of the large tenant, use indexes too
+    const dupPlan = await t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
+      const [one] = await tx.execute<{ id: number }>(sql`select id from subjects limit 1`);
+      const built = new PgDialect().sqlToQuery(likelyDuplicatesSql(tenant, Number(one?.id)));
+      const text = inlineParams(built.sql, built.params);
+      if (text === null) throw new Error('not inlinable');
+      const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${text}`));
+      return [...rows].map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(dupPlan).toMatch(/subjects_email_normalised_idx/);
+    expect(dupPlan).not.toMatch(/Seq Scan on subjects/);
   });
 });
 

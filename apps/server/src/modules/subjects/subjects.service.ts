@@ -139,6 +139,25 @@ export async function insertSubject(
 }
 
 /**
+ * Up to five unarchived subjects of the customer that look like subject `id`: two index lookups
+ * (name and date of birth; normalised email), each on a (customer_id, ...) index with plain column
+ * equality, which row-level security lets an index serve.
+ */
+export function likelyDuplicatesSql(customerId: number, id: number) {
+  return sql`
+    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
+      and d.search_first = n.search_first and d.search_last = n.search_last and d.dob = n.dob
+    where n.customer_id = ${customerId} and n.id = ${id} and n.archived_at is null
+      and n.dob is not null and d.id <> n.id and d.archived_at is null
+    union
+    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
+      and d.email_normalised = n.email_normalised
+    where n.customer_id = ${customerId} and n.id = ${id} and n.archived_at is null
+      and d.id <> n.id and d.archived_at is null
+    order by 1 limit 5`;
+}
+
+/**
  * The duplicate rule (entitlement subject_dedup): a subject added or changed to look like another
  * unarchived subject of the customer (same first and last name and date of birth, or the same
  * normalised email) gets a rule flag naming them, unless it has an active rule flag already. The
@@ -171,19 +190,7 @@ export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow
     )
     .limit(1);
   if (flagged) return;
-  // Two index lookups (name and date of birth; normalised email), each on a (customer_id, ...)
-  // index with plain column equality, which row-level security lets an index serve.
-  const found = await tx.execute<{ id: number }>(sql`
-    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
-      and d.search_first = n.search_first and d.search_last = n.search_last and d.dob = n.dob
-    where n.customer_id = ${row.customerId} and n.id = ${row.id} and n.archived_at is null
-      and n.dob is not null and d.id <> n.id and d.archived_at is null
-    union
-    select d.id from subjects n join subjects d on d.customer_id = n.customer_id
-      and d.email_normalised = n.email_normalised
-    where n.customer_id = ${row.customerId} and n.id = ${row.id} and n.archived_at is null
-      and d.id <> n.id and d.archived_at is null
-    order by 1 limit 5`);
+  const found = await tx.execute<{ id: number }>(likelyDuplicatesSql(row.customerId, row.id));
   const ids = [...found].map((r) => Number(r.id));
   if (ids.length === 0) return;
   const message = `Possible duplicate of ${ids.map((i) => `subject #${i}`).join(', ')}: the same name and date of birth, or the same email.`;
