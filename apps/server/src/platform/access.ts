@@ -135,11 +135,9 @@ export async function auditRefusal(request: FastifyRequest, reason: string): Pro
   );
 }
 
-async function deny(request: FastifyRequest, reason: string): Promise<never> {
-  await auditRefusal(request, reason);
-  const refused = new PermissionDeniedError();
-  refused.audited = true;
-  throw refused;
+/** 403; the error handler audits it (as every PermissionDeniedError). */
+function deny(reason: string): never {
+  throw new PermissionDeniedError(undefined, reason);
 }
 
 /**
@@ -178,14 +176,14 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
   const audience = audienceOf(route, access.audience);
   if (audience === 'public') return;
   if (!user) throw new NotAuthenticatedError();
-  if (audience === 'product' && user.type !== 'ProductUser') await deny(request, 'audience');
-  if (audience === 'subject' && user.type !== 'SubjectUser') await deny(request, 'audience');
-  if (audience === 'ops' && !user.isOps) await deny(request, 'audience');
+  if (audience === 'product' && user.type !== 'ProductUser') deny('audience');
+  if (audience === 'subject' && user.type !== 'SubjectUser') deny('audience');
+  if (audience === 'ops' && !user.isOps) deny('audience');
 
   const missing = (access.permissions ?? []).filter((p) => !user.permissions.has(p));
-  if (missing.length > 0) await deny(request, `missing ${missing.join(', ')}`);
+  if (missing.length > 0) deny(`missing ${missing.join(', ')}`);
   if (!user.isOps && session) {
     const lacking = (access.entitlements ?? []).filter((e) => !session.entitlements.includes(e));
-    if (lacking.length > 0) await deny(request, `entitlement ${lacking.join(', ')}`);
+    if (lacking.length > 0) deny(`entitlement ${lacking.join(', ')}`);
   }
 }

@@ -3,6 +3,18 @@ import type { Entitlement, Permission } from '@kestrel/domain';
 export type UserType = 'ProductUser' | 'SubjectUser';
 
 /** The authenticated user of a session, as cached with it. */
+/** Ops staff: a product user of no customer who holds customers.ops_access. */
+export function isOpsUser(
+  type: UserType,
+  homeCustomerId: number | null,
+  permissions: readonly string[] | ReadonlySet<string>,
+): boolean {
+  const has = Array.isArray(permissions)
+    ? permissions.includes('customers.ops_access')
+    : (permissions as ReadonlySet<string>).has('customers.ops_access');
+  return type === 'ProductUser' && homeCustomerId === null && has;
+}
+
 export interface SessionUser {
   type: UserType;
   id: number;

@@ -10,11 +10,10 @@ function fieldMessage(message: string): string {
 /** Maps every error to the API's shapes in one place. 5xx bodies are generic. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError | AppError, request, reply) => {
-    // Every refused authorisation is audited: checkAccess's as it refuses, the rest (a service's
-    // own rule, the ops context, a subject on a staff-only action) here.
-    if (error instanceof PermissionDeniedError && !error.audited) {
-      error.audited = true;
-      await auditRefusal(request, error.detail).catch((err: unknown) =>
+    // Every refused authorisation is audited here, once: checkAccess's, a service's own rule, the
+    // ops context, a subject on a staff-only action.
+    if (error instanceof PermissionDeniedError) {
+      await auditRefusal(request, error.reason ?? error.detail).catch((err: unknown) =>
         request.log.error({ err }, 'could not audit a refusal'),
       );
     }

@@ -28,10 +28,12 @@ export class NotAuthenticatedError extends AppError {
   }
 }
 
+/** A refused authorisation: 403, and audited by the error handler with `reason` (else `detail`). */
 export class PermissionDeniedError extends AppError {
-  /** Set once the refusal is in the audit log; the error handler audits the others. */
-  audited = false;
-  constructor(readonly detail = 'You do not have permission to perform this action.') {
+  constructor(
+    readonly detail = 'You do not have permission to perform this action.',
+    readonly reason?: string,
+  ) {
     super(403, { detail });
   }
 }

@@ -26,12 +26,27 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The status a GET of `path` answers in the other process now. */
+const seen = async (headers: Record<string, string>, path = '/api/user/') =>
+  (await other.inject({ method: 'GET', url: path, headers })).statusCode;
+
+/** PATCH of the user found by `search`, as `by` in the first process. */
+async function patchUser(by: Record<string, string>, search: string, payload: object) {
+  const list = await t.app.inject({
+    method: 'GET',
+    url: `/api/users/?search=${search}`,
+    headers: by,
+  });
+  const id = list.json().results[0].id;
+  return t.app.inject({ method: 'PATCH', url: `/api/users/${id}/`, headers: by, payload });
+}
+
 /** The status `path` answers in the other process, once it stops answering `before` (≤ 3 s). */
 async function settled(headers: Record<string, string>, path: string, before: number) {
   const until = Date.now() + 3000;
   for (;;) {
-    const res = await other.inject({ method: 'GET', url: path, headers });
-    if (res.statusCode !== before || Date.now() > until) return res.statusCode;
+    const status = await seen(headers, path);
+    if (status !== before || Date.now() > until) return status;
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -39,9 +54,7 @@ async function settled(headers: Record<string, string>, path: string, before: nu
 describe('sessions shared by two server processes', () => {
   it('a logout in one process ends the session in the other at once', async () => {
     const a = await login(t.app, 'admin@acme.test');
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
-    ).toBe(200);
+    expect(await seen(a.headers)).toBe(200);
     const out = await t.app.inject({
       method: 'POST',
       url: '/api/accounts/logout/',
@@ -54,42 +67,16 @@ describe('sessions shared by two server processes', () => {
   it('deactivating a user in one process ends their sessions in the other', async () => {
     const a = await login(t.app, 'admin@acme.test');
     const v = await login(other, 'viewer@acme.test');
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/user/', headers: v.headers })).statusCode,
-    ).toBe(200);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/?search=viewer',
-      headers: a.headers,
-    });
-    const id = list.json().results[0].id;
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/users/${id}/`,
-      headers: a.headers,
-      payload: { is_active: false },
-    });
+    expect(await seen(v.headers)).toBe(200);
+    const res = await patchUser(a.headers, 'viewer', { is_active: false });
     expect(res.statusCode).toBe(200);
     expect(await settled(v.headers, '/api/user/', 200)).toBe(401);
   });
 
   it('a role change in one process reaches the other user session in the other', async () => {
     const a = await login(other, 'admin@acme.test');
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/users/', headers: a.headers })).statusCode,
-    ).toBe(200);
-    const me = await t.app.inject({
-      method: 'GET',
-      url: '/api/users/?search=admin',
-      headers: a.headers,
-    });
-    const id = me.json().results[0].id;
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/users/${id}/`,
-      headers: a.headers,
-      payload: { roles: [] },
-    });
+    expect(await seen(a.headers, '/api/users/')).toBe(200);
+    const res = await patchUser(a.headers, 'admin', { roles: [] });
     expect(res.statusCode).toBe(200);
     expect(await settled(a.headers, '/api/users/', 200)).toBe(403);
   });
@@ -99,9 +86,7 @@ describe('maintenance windows shared by two server processes', () => {
   it('a window opened or removed in one process applies in the other at once', async () => {
     // (the viewer was deactivated above; the admin, without roles now, may still read /api/user/)
     const a = await login(other, 'admin@acme.test');
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
-    ).toBe(200);
+    expect(await seen(a.headers)).toBe(200);
     const ops = await login(t.app, 'ops@k.test');
     const now = t.clock.now().getTime();
     const at = (min: number) => new Date(now + min * 60_000).toISOString();
@@ -126,9 +111,7 @@ describe('maintenance windows shared by two server processes', () => {
 describe.skipIf(!process.env.DATABASE_URL)('the listening connection (PostgreSQL)', () => {
   it('comes back after it is lost, and the other process hears logouts again', async () => {
     const a = await login(t.app, 'admin@acme.test');
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
-    ).toBe(200);
+    expect(await seen(a.headers)).toBe(200);
     // End every LISTEN connection of this database (both processes'), as a failover would.
     const ended = await t.owner((tx) =>
       tx.execute(sql`select pg_terminate_backend(pid) as ok from pg_stat_activity
@@ -138,9 +121,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the listening connection (PostgreSQL
     // Back within about a second; then a logout reaches the other process again.
     await new Promise((r) => setTimeout(r, 1500));
     // (losing it dropped the other process's cache: it caches the session again first)
-    expect(
-      (await other.inject({ method: 'GET', url: '/api/user/', headers: a.headers })).statusCode,
-    ).toBe(200);
+    expect(await seen(a.headers)).toBe(200);
     const out = await t.app.inject({
       method: 'POST',
       url: '/api/accounts/logout/',

@@ -3,7 +3,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { Database, Tx } from '../db/connection.js';
 import { sessions } from '../modules/accounts/accounts.table.js';
 import type { Clock } from './clock.js';
-import type { SessionState, SessionUser, UserType } from './context.js';
+import { isOpsUser, type SessionState, type SessionUser, type UserType } from './context.js';
 import { hashToken, isTokenShaped, newToken } from './tokens.js';
 
 export interface SessionTimes {
@@ -197,10 +197,7 @@ export class SessionStore {
         type: userType,
         id: Number(r.user_id),
         homeCustomerId,
-        isOps:
-          userType === 'ProductUser' &&
-          homeCustomerId === null &&
-          permissions.has('customers.ops_access'),
+        isOps: isOpsUser(userType, homeCustomerId, permissions),
         permissions,
         name: String(r.name || r.username || ''),
         username: String(r.username ?? ''),

@@ -100,16 +100,15 @@ export async function acceptTotpStep(
     tx
       .update(productUsers)
       .set({ totpLastStep: step })
-      .where(
-        and(
-          eq(productUsers.id, userId),
-          sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`,
-        ),
-      )
+      .where(and(eq(productUsers.id, userId), newerTotpStep(step)))
       .returning({ id: productUsers.id }),
   );
   return rows.length > 0;
 }
+
+/** The user's last accepted TOTP step is older than `step` (else the code is a replay). */
+export const newerTotpStep = (step: number) =>
+  sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`;
 
 /** The audit action of a login or logout, written in the session's own transaction. */
 export function auditLogin(

@@ -553,7 +553,7 @@ describe('case free-text search uses the subject search indexes', () => {
         const actor = { ...systemActor, customerId: tenant };
         const where = caseListConditions({ search }, actor);
         const order = caseOrdering(undefined);
-        // the statement the list runs, with this request's values in place of its placeholders
+        // the statement the list runs, as PostgreSQL receives it with this request's values
         const built = caseListQuery(tx, where, order.order, 25, 0).toSQL();
         const text = inlineParams(built.sql, fillPlaceholders(built.params, where.values));
         if (text === null) throw new Error('not inlinable');

@@ -166,30 +166,12 @@ export function likelyDuplicatesSql(customerId: number, id: number) {
  * screen (which compares every pair) still lists them.
  */
 export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow): Promise<void> {
-  const [entitled] = await tx
-    .select({ id: customerEntitlements.id })
-    .from(customerEntitlements)
-    .where(
-      and(
-        eq(customerEntitlements.customerId, row.customerId),
-        eq(customerEntitlements.entitlement, 'subject_dedup'),
-      ),
-    )
-    .limit(1);
-  if (!entitled) return;
-  const [flagged] = await tx
-    .select({ id: flags.id })
-    .from(flags)
-    .where(
-      and(
-        eq(flags.customerId, row.customerId),
-        eq(flags.subjectId, row.id),
-        eq(flags.kind, 'rule'),
-        eq(flags.active, true),
-      ),
-    )
-    .limit(1);
-  if (flagged) return;
+  const [gate] = await tx.execute<{ entitled: boolean; flagged: boolean }>(sql`select
+    exists (select 1 from ${customerEntitlements} e where e.customer_id = ${row.customerId}
+      and e.entitlement = 'subject_dedup') as entitled,
+    exists (select 1 from ${flags} f where f.customer_id = ${row.customerId}
+      and f.subject_id = ${row.id} and f.kind = 'rule' and f.active) as flagged`);
+  if (!gate?.entitled || gate.flagged) return;
   const found = await tx.execute<{ id: number }>(likelyDuplicatesSql(row.customerId, row.id));
   const ids = [...found].map((r) => Number(r.id));
   if (ids.length === 0) return;

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,14 +10,9 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../pla
 import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
 import { limitKeys } from '../accounts/accounts.routes.js';
+import { newerTotpStep } from '../accounts/accounts.service.js';
 import { presentProductUser, presentSubjectUser } from './user.presenter.js';
-import {
-  getCustomer,
-  getProductUser,
-  getSubjectUser,
-  type ProductUserRow,
-  roleNamesOf,
-} from './users.repo.js';
+import { getCustomer, getProductUser, getSubjectUser, roleNamesOf } from './users.repo.js';
 import { productUsers, subjectUsers } from './users.table.js';
 
 const all = { scope: 'all', customerId: null } as const;
@@ -247,20 +242,18 @@ export async function userRoutes(app: FastifyInstance) {
     request: FastifyRequest,
     checked: { user: SessionUser; step: number; secret: string },
     which: 'pending' | 'current',
-    set: (row: ProductUserRow) => Partial<typeof productUsers.$inferInsert>,
+    set: Partial<typeof productUsers.$inferInsert>,
     verb: 'totp_enabled' | 'totp_disabled',
   ) {
     const { user, step, secret } = checked;
     const done = await deps.db.transaction(all, async (tx) => {
-      const row = await getProductUser(tx, user.id);
-      if (!row) throw new NotFoundError();
       const [moved] = await tx
         .update(productUsers)
-        .set({ totpLastStep: step, ...set(row) })
+        .set({ totpLastStep: step, ...set })
         .where(
           and(
             eq(productUsers.id, user.id),
-            sql`(${productUsers.totpLastStep} is null or ${productUsers.totpLastStep} < ${step})`,
+            newerTotpStep(step),
             // still the secret the code was checked against (not one generated meanwhile)
             eq(
               which === 'pending' ? productUsers.totpPendingSecret : productUsers.totpSecret,
@@ -310,11 +303,8 @@ export async function userRoutes(app: FastifyInstance) {
         request,
         checked,
         'pending',
-        (row) => ({
-          totpSecret: row.totpPendingSecret ?? null,
-          totpPendingSecret: null,
-          totpEnabled: true,
-        }),
+        // the pending secret the code matched (the update requires it still pending)
+        { totpSecret: checked.secret, totpPendingSecret: null, totpEnabled: true },
         'totp_enabled',
       );
       await afterSecurityChange(request, reply, user);
@@ -336,12 +326,7 @@ export async function userRoutes(app: FastifyInstance) {
         checked,
         'current',
         // the next secret starts its own steps
-        () => ({
-          totpSecret: null,
-          totpPendingSecret: null,
-          totpEnabled: false,
-          totpLastStep: null,
-        }),
+        { totpSecret: null, totpPendingSecret: null, totpEnabled: false, totpLastStep: null },
         'totp_disabled',
       );
       await afterSecurityChange(request, reply, user);

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
+import { isOpsUser } from '../../platform/context.js';
 import { customers } from '../customers/customers.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { productUserRoles, productUsers, roles, subjectUsers } from './users.table.js';
@@ -81,16 +82,19 @@ export async function getCustomer(tx: Tx, id: number) {
   return row ?? null;
 }
 
-/**
- * True for ops staff: a product user of no customer holding customers.ops_access through a role
- * (as the session's `isOps`). Needs the ops (all) scope.
- */
+/** True for ops staff (`isOpsUser`, as the session decides it). Needs the ops (all) scope. */
 export async function isOpsAccount(tx: Tx, userId: number): Promise<boolean> {
   const rows = await tx
-    .select({ permissions: roles.permissions })
-    .from(productUserRoles)
+    .select({ customerId: productUsers.customerId, permissions: roles.permissions })
+    .from(productUsers)
+    .innerJoin(productUserRoles, eq(productUserRoles.userId, productUsers.id))
     .innerJoin(roles, eq(roles.id, productUserRoles.roleId))
-    .innerJoin(productUsers, eq(productUsers.id, productUserRoles.userId))
-    .where(sql`${productUserRoles.userId} = ${userId} and ${productUsers.customerId} is null`);
-  return rows.some((r) => r.permissions.includes('customers.ops_access'));
+    .where(eq(productUsers.id, userId));
+  const [first] = rows;
+  if (!first) return false; // no role, no permission
+  return isOpsUser(
+    'ProductUser',
+    first.customerId,
+    rows.flatMap((r) => r.permissions),
+  );
 }
