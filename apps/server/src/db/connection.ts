@@ -944,14 +944,19 @@ async function withClient<T>(
     client.release();
     return result;
   }
+  let commit: pg.QueryResult;
   try {
-    await client.query('COMMIT');
+    commit = await client.query('COMMIT');
   } catch (err) {
     // Not committed, or not known to be: never answered as done.
     client.release(true);
     throw err;
   }
   client.release();
+  // A transaction a failed statement aborted (its error caught and ignored) answers COMMIT with
+  // ROLLBACK, not an error: nothing was kept, so it must not be answered as done either.
+  if (commit.command === 'ROLLBACK')
+    throw new Error('The transaction was rolled back, not committed');
   return result;
 }
 

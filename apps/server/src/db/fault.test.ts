@@ -319,6 +319,15 @@ describe.skipIf(!PG_URL)('connections lost under load (PostgreSQL)', () => {
     expect(await listening()).toBeGreaterThan(0);
   });
 
+  it('a transaction whose failed statement was ignored is not reported as committed', async () => {
+    const out = t.db.ownerTransaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await tx.execute(sql`select 1 / 0`).catch(() => undefined);
+      return 'done';
+    });
+    await expect(out).rejects.toThrow(/rolled back/);
+  });
+
   it('a listen while its connection is being ended still takes effect', async () => {
     const heard: (string | null)[] = [];
     await t.db.listen('fault_first', () => undefined);
