@@ -1,12 +1,43 @@
 import { buildApp } from './app.js';
 import { readConfig } from './config.js';
-import { openDatabase } from './db/connection.js';
+import { type Database, isDatabaseUnavailable, openDatabase } from './db/connection.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
+
+// The last line of defence: a database connection error that escapes anyway (an 'error' event or
+// a rejection nobody handles) is logged and the process keeps serving (the pool replaces the
+// connection, requests answer 503 meanwhile). Anything else still ends it: its state is unknown.
+function escaped(kind: string) {
+  return (err: unknown) => {
+    if (isDatabaseUnavailable(err)) {
+      process.stderr.write(`${kind} (database connection, ignored): ${String(err)}\n`);
+      return;
+    }
+    process.stderr.write(`${kind}: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  };
+}
+process.on('uncaughtException', escaped('uncaught exception'));
+process.on('unhandledRejection', escaped('unhandled rejection'));
+
+/** Waits for the database when it is not reachable yet (started before PostgreSQL). */
+async function whenReachable(db: Database): Promise<void> {
+  for (;;) {
+    try {
+      await db.ping();
+      return;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      process.stderr.write(`database not reachable (${String(err)}); trying again in 2 s\n`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
 
 // Started by `npm start` with cwd = repo root: paths in the configuration are relative to it.
 const config = readConfig(process.env, process.cwd());
 const db = await openDatabase(config);
+await whenReachable(db);
 await migrateDatabase(db);
 const seeded = await seedDemo(db);
 const app = await buildApp({ db, config, logger: config.logLevel !== 'silent' });

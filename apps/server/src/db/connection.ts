@@ -93,6 +93,49 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * SQLSTATEs of a connection that is lost or refused: class 08 (connection exception), the server
+ * shutting down, crashed, starting up or its database dropped (57P01-57P04), session timeouts
+ * that end the connection (57P05, 25P03), and too many connections (53300).
+ */
+const UNAVAILABLE_STATE = /^(08[0-9A-Z]{3}|57P0[1-5]|25P03|53300)$/;
+/** Socket errors of a server that cannot be reached. */
+const UNAVAILABLE_SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** node-postgres's own errors for a connection that broke, or a pool that is closing. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end)/;
+
+/**
+ * True when `err` (or what it wraps: Drizzle's query error, an AggregateError of connection
+ * attempts) says the database cannot be reached or the connection was lost, rather than that
+ * the database refused the statement: the request may succeed later (503).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 4) return false;
+  const code = 'code' in err ? err.code : undefined;
+  if (typeof code === 'string' && (UNAVAILABLE_STATE.test(code) || UNAVAILABLE_SOCKET.has(code))) {
+    return true;
+  }
+  if (UNAVAILABLE_MESSAGE.test(err.message)) return true;
+  if (
+    err instanceof AggregateError &&
+    err.errors.some((e) => isDatabaseUnavailable(e, depth + 1))
+  ) {
+    return true;
+  }
+  return isDatabaseUnavailable(err.cause, depth + 1);
+}
+
 const CHANNEL = /^[a-z_]{1,63}$/;
 function channelName(channel: string): string {
   if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel ${channel}`);
@@ -102,8 +145,10 @@ function channelName(channel: string): string {
 /**
  * LISTEN on a dedicated connection (never a pooled one: a pooled connection is shared by
  * transactions), with TCP keepalive and a heartbeat query every `heartbeatMs`, so that a link
- * dropped silently (a firewall, a failover) is noticed. When it is lost, every listener hears
- * `null` and it reconnects after a second.
+ * dropped silently (a firewall, a failover) is noticed. When it is lost, idle or in the middle of
+ * a query, every listener hears `null` and it reconnects after a second, for as long as it takes.
+ * A `listen` while the database cannot be reached does not fail: the channel is listened to once
+ * the connection is back.
  */
 class PgListener {
   private client: pg.Client | null = null;
@@ -111,6 +156,7 @@ class PgListener {
   private readonly handlers = new Map<string, Set<(payload: string | null) => void>>();
   private closed = false;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private retrying = false;
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -122,8 +168,14 @@ class PgListener {
     const known = this.handlers.get(name);
     if (known) known.add(fn);
     else this.handlers.set(name, new Set([fn]));
-    const client = this.client ?? (await this.connect());
-    if (!known) await client.query(`LISTEN ${name}`);
+    try {
+      const client = this.client ?? (await this.connect());
+      if (!known) await client.query(`LISTEN ${name}`);
+    } catch (err) {
+      // Lost on the way: the reconnection listens to every channel known by then.
+      if (this.closed || !isDatabaseUnavailable(err)) throw err;
+      this.retry();
+    }
   }
 
   private connect(): Promise<pg.Client> {
@@ -168,7 +220,10 @@ class PgListener {
   }
 
   private retry(): void {
+    if (this.retrying) return;
+    this.retrying = true;
     setTimeout(() => {
+      this.retrying = false;
       if (this.closed || this.client) return;
       this.connect().then(
         () => {
@@ -599,8 +654,9 @@ async function executeStatement(
       await client.query(`PREPARE ${name} AS ${text}`);
     } catch (err) {
       // PostgreSQL refused the text (an SQLSTATE code): send it inlined from now on. Anything
-      // else (a broken connection) is the caller's error.
+      // else (a broken connection, even one with an SQLSTATE such as 57P01) is the caller's error.
       if (!(err instanceof Error && 'code' in err && typeof err.code === 'string')) throw err;
+      if (isDatabaseUnavailable(err)) throw err;
       unpreparable.add(text);
       return null;
     }
@@ -619,6 +675,22 @@ function resultRows(results: unknown, fromEnd: number): unknown[] {
   const r: unknown =
     Array.isArray(results) && fromEnd > 0 ? results[results.length - fromEnd] : results;
   return r && typeof r === 'object' && 'rows' in r && Array.isArray(r.rows) ? r.rows : [];
+}
+
+/**
+ * Gives a client back after `err`: a lost connection is dropped at once (a ROLLBACK would only
+ * wait for the socket to close); otherwise the transaction is rolled back, and the client
+ * dropped if even that fails.
+ */
+async function releaseAfter(client: pg.PoolClient, err: unknown): Promise<void> {
+  if (isDatabaseUnavailable(err)) {
+    client.release(true);
+    return;
+  }
+  await client.query('ROLLBACK').then(
+    () => client.release(),
+    () => client.release(true),
+  );
 }
 
 async function queryPg(
@@ -708,10 +780,7 @@ async function readAlone(
     return out;
   } catch (err) {
     // pgReadQueryable rolled back; a broken connection is not reused.
-    await client.query('ROLLBACK').then(
-      () => client.release(),
-      () => client.release(true),
-    );
+    await releaseAfter(client, err);
     throw err;
   }
 }
@@ -773,7 +842,12 @@ class ReadBatcher {
     for (const mode of ['array', 'object'] as const) {
       const same = items.filter((i) => i.rowMode === mode);
       for (let i = 0; i < same.length; i += MAX_READ_BATCH) {
-        void this.send(same.slice(i, i + MAX_READ_BATCH));
+        const batch = same.slice(i, i + MAX_READ_BATCH);
+        // send settles every item itself; should it throw, none is left waiting (settling a
+        // promise twice changes nothing) and no rejection goes unhandled.
+        this.send(batch).catch((err: unknown) => {
+          for (const item of batch) item.reject(err);
+        });
       }
     }
   }
@@ -800,8 +874,10 @@ class ReadBatcher {
     }
     const parts: string[] = [];
     const sent: BatchItem[] = [];
+    let reached = 0;
     try {
       for (const item of batch) {
+        reached += 1;
         const inlined =
           (await executeStatement(client, item.text, item.values)) ??
           inlineParams(item.text, item.values);
@@ -812,9 +888,10 @@ class ReadBatcher {
         }
       }
     } catch {
-      // The connection broke while preparing: every statement runs on its own elsewhere.
+      // The connection broke while preparing: every statement runs on its own elsewhere
+      // (those not reached yet too).
       client.release(true);
-      for (const item of sent) this.alone(item);
+      for (const item of [...sent, ...batch.slice(reached - 1)]) this.alone(item);
       return;
     }
     const mode = sent[0]?.rowMode;
@@ -834,11 +911,8 @@ class ReadBatcher {
         at += item.beginStatements + 2;
       }
       if (at !== list.length) throw new Error('read batch: answers out of step');
-    } catch {
-      await client.query('ROLLBACK').then(
-        () => client.release(),
-        () => client.release(true),
-      );
+    } catch (err) {
+      await releaseAfter(client, err);
       for (const item of sent) this.alone(item);
       return;
     }
@@ -862,10 +936,7 @@ async function withClient<T>(
       client.release(); // nothing was sent
       throw err;
     }
-    await client.query('ROLLBACK').then(
-      () => client.release(),
-      () => client.release(true),
-    );
+    await releaseAfter(client, err);
     throw err;
   }
   if (begin.sql !== null) {
@@ -873,13 +944,19 @@ async function withClient<T>(
     client.release();
     return result;
   }
+  let commit: pg.QueryResult;
   try {
-    await client.query('COMMIT');
+    commit = await client.query('COMMIT');
   } catch (err) {
+    // Not committed, or not known to be: never answered as done.
     client.release(true);
     throw err;
   }
   client.release();
+  // A transaction a failed statement aborted (its error caught and ignored) answers COMMIT with
+  // ROLLBACK, not an error: nothing was kept, so it must not be answered as done either.
+  if (commit.command === 'ROLLBACK')
+    throw new Error('The transaction was rolled back, not committed');
   return result;
 }
 
@@ -891,15 +968,15 @@ export function pgDatabase(pool: pg.Pool): Database {
   const readInline = async (settings: TxSettings, sqlText: string) => {
     if (openTransaction.getStore()) throw new Error('Nested database transaction');
     const client = await pool.connect();
+    let results: unknown;
     try {
-      const results: unknown = await client.query(`${beginSql(settings)}; ${sqlText}; COMMIT`);
-      return lastRows(results);
+      results = await client.query(`${beginSql(settings)}; ${sqlText}; COMMIT`);
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await releaseAfter(client, err);
       throw err;
-    } finally {
-      client.release();
     }
+    client.release();
+    return lastRows(results);
   };
   return {
     kind: 'pg',
@@ -961,6 +1038,14 @@ export function openPgPool(url: string, max = 20): pg.Pool {
   });
   pool.on('error', () => {
     // An idle client died (server restart); the pool replaces it. Queries report their own errors.
+  });
+  // pg-pool listens for a client's 'error' only while it is idle: one lost while checked out (a
+  // terminated backend, a restart, mid-transaction or between two queries) would emit 'error'
+  // with nobody listening, which ends the process. This listener stays for the client's whole
+  // life (added once per connection, not per query). The query in flight fails on its own, and
+  // the pool drops the client when it is released (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
   });
   return pool;
 }

@@ -1,11 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/connection.js';
 import { auditRefusal } from './access.js';
 import { AppError, type FieldErrors, PermissionDeniedError } from './errors.js';
 
 function fieldMessage(message: string): string {
   return /received undefined$/.test(message) ? 'Required' : message;
 }
+
+/** The 503 answer while the database cannot be reached (DRF's ServiceUnavailable). */
+export const DATABASE_UNAVAILABLE = 'Service temporarily unavailable, try again later.';
 
 /** Maps every error to the API's shapes in one place. 5xx bodies are generic. */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -27,6 +31,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
         fields[key] = [...(fields[key] ?? []), fieldMessage(v.message ?? 'Invalid value')];
       }
       return reply.code(400).send(fields);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database cannot be reached or the connection was lost: the request did not finish
+      // (a write whose COMMIT got no answer is never acknowledged), and a later try may succeed.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).send({ detail: DATABASE_UNAVAILABLE });
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
