@@ -7,6 +7,7 @@ import {
   createCase,
   createCustomer,
   createProcess,
+  createProductUser,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -19,6 +20,7 @@ let proc: number;
 let foreignActivity: number;
 let admin: Client;
 let viewer: Client;
+let ops: Client;
 
 const activitiesOf = (caseId: number) =>
   t.owner((tx) =>
@@ -41,9 +43,17 @@ beforeAll(async () => {
     const [fa] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, oc.id));
     foreignActivity = fa?.id ?? 0;
     await createAdminAndViewer(tx, acme);
+    await createProductUser(tx, {
+      customerId: null,
+      username: 'ops@k.test',
+      roles: ['ops'],
+      firstName: 'Olive',
+      lastName: 'Ops',
+    });
   });
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');
+  ops = await login(t.app, 'ops@k.test');
 });
 afterAll(() => t.close());
 
@@ -63,7 +73,6 @@ describe('/api/case-activities/', () => {
       activity_type: 'basic-details',
       key: 'basic-details',
       processing_data: {},
-      notes: '',
     });
     // the case carries its activities in brief (point 3: case with subject and case_activities)
     expect(res.json().results[0].case.case_activities).toEqual([
@@ -89,27 +98,90 @@ describe('/api/case-activities/', () => {
     ).toBe(404);
   });
 
-  it('keeps notes on an activity, audited', async () => {
+  it('hides notes from customer staff, who may neither write notes nor processing_data', async () => {
     const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
     const [a] = await activitiesOf(c.id);
-    const res = await call(admin, 'PATCH', `/api/case-activities/${a?.id}/`, {
-      notes: '  Called the referee.  ',
+    const listed = await call(admin, 'GET', `/api/case-activities/${a?.id}/`);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).not.toHaveProperty('notes');
+    const detail = await call(admin, 'GET', `/api/cases/${c.id}/`);
+    expect(detail.json().case_activities[0]).not.toHaveProperty('notes');
+    for (const payload of [{ notes: 'no' }, { processing_data: { x: 1 } }]) {
+      const res = await call(admin, 'PATCH', `/api/case-activities/${a?.id}/`, payload);
+      expect(res.statusCode).toBe(403);
+    }
+    const post = await t.app.inject({
+      method: 'POST',
+      url: `/api/ops/case-activities/${a?.id}/notes/`,
+      headers: admin.headers,
+      payload: { notes: 'no' },
     });
-    expect([res.statusCode, res.json().notes]).toEqual([200, 'Called the referee.']);
-    const tooLong = await call(admin, 'PATCH', `/api/case-activities/${a?.id}/`, {
-      notes: 'x'.repeat(5001),
+    expect(post.statusCode).toBe(403);
+    expect((await call(admin, 'GET', `/api/ops/case-activities/${a?.id}/notes/`)).statusCode).toBe(
+      403,
+    );
+    const [row] = await activitiesOf(c.id);
+    expect([row?.notes, row?.processingData]).toEqual(['', {}]);
+  });
+
+  it('lets operations staff save notes (400 characters) with a history, and processing_data', async () => {
+    const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
+    const [a] = await activitiesOf(c.id);
+    const notesUrl = `/api/ops/case-activities/${a?.id}/notes/`;
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url: notesUrl, headers: ops.headers, payload });
+    const first = await post({ notes: '  Called the referee.  ' });
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({
+      actor_first_name: 'Olive',
+      actor_last_name: 'Ops',
+      description: 'Called the referee.',
+      timestamp: expect.any(String),
     });
-    expect(tooLong.statusCode).toBe(400);
-    expect(Object.keys(tooLong.json())).toEqual(['notes']);
-    const denied = await call(viewer, 'PATCH', `/api/case-activities/${a?.id}/`, { notes: 'no' });
-    expect(denied.statusCode).toBe(403);
-    const [audit] = await t.owner((tx) =>
+    expect((await post({ notes: 'Referee answered.' })).statusCode).toBe(201);
+    const tooLong = await post({ notes: 'x'.repeat(401) });
+    expect([tooLong.statusCode, tooLong.json()]).toEqual([400, { notes: ['Max length 400'] }]);
+    expect((await post({ notes: 'x'.repeat(400) })).statusCode).toBe(201);
+    expect((await post({})).statusCode).toBe(400);
+
+    const history = await call(ops, 'GET', notesUrl);
+    expect(history.statusCode).toBe(200);
+    expect(history.json().count).toBe(3);
+    expect(history.json().results.map((e: { description: string }) => e.description)).toEqual([
+      'x'.repeat(400),
+      'Referee answered.',
+      'Called the referee.',
+    ]);
+    expect(
+      (await call(ops, 'GET', `/api/ops/case-activities/${foreignActivity + 1e6}/notes/`))
+        .statusCode,
+    ).toBe(404);
+
+    // the activity carries its latest notes for operations staff only
+    const opsView = await call(ops, 'GET', `/api/ops/cases/${c.id}/`);
+    expect(opsView.json().case_activities[0].notes).toBe('x'.repeat(400));
+
+    // ops PATCH keeps processing_data (it used to answer 200 and drop it)
+    const patched = await call(ops, 'PATCH', `/api/ops/case-activities/${a?.id}/`, {
+      processing_data: { dbs_case: 'E123' },
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ processing_data: { dbs_case: 'E123' } });
+    const [row] = await activitiesOf(c.id);
+    expect([row?.notes, row?.processingData]).toEqual(['x'.repeat(400), { dbs_case: 'E123' }]);
+
+    const audits = await t.owner((tx) =>
       tx
         .select()
         .from(auditActions)
         .where(and(eq(auditActions.objectId, String(a?.id)), eq(auditActions.verb, 'updated'))),
     );
-    expect(audit?.changes).toEqual({ notes: ['', 'Called the referee.'] });
+    expect(audits.map((x) => [x.customerId, Object.keys(x.changes as object)])).toEqual([
+      [acme, ['notes']],
+      [acme, ['notes']],
+      [acme, ['notes']],
+      [acme, ['processing_data']],
+    ]);
   });
 
   it('moves an activity as the domain allows and the case follows its activities', async () => {

@@ -10,7 +10,12 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { changeActivity, presentActivity, siblingActivities } from '../cases/cases.service.js';
+import {
+  changeActivity,
+  type NotesViewer,
+  presentActivity,
+  siblingActivities,
+} from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import {
   inOps,
@@ -22,6 +27,12 @@ import {
   subjectSearchCondition,
 } from '../cases/tenant.js';
 import { subjects } from '../subjects/subjects.table.js';
+import {
+  activityNotesHistory,
+  activityNotesInput,
+  assertNotesAccess,
+  saveActivityNotes,
+} from './activity-notes.service.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
@@ -85,6 +96,7 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
 
 async function selectActivities(
   tx: Tx,
+  viewer: NotesViewer,
   where: SQL | undefined,
   order: SQL[],
   limit: number,
@@ -126,17 +138,21 @@ async function selectActivities(
   return {
     count: rows[0]?.total ?? 0,
     results: rows.map((r) => ({
-      ...presentActivity(r, {
-        id: r.row.caseId,
-        state: r.caseState,
-        subject: {
-          id: r.subjectId,
-          first_name: r.firstName,
-          last_name: r.lastName,
-          email: r.email,
+      ...presentActivity(
+        r,
+        {
+          id: r.row.caseId,
+          state: r.caseState,
+          subject: {
+            id: r.subjectId,
+            first_name: r.firstName,
+            last_name: r.lastName,
+            email: r.email,
+          },
+          case_activities: siblings.get(r.row.caseId) ?? [],
         },
-        case_activities: siblings.get(r.row.caseId) ?? [],
-      }),
+        viewer,
+      ),
       customer: r.row.customerId,
       customer_name: r.customerName,
     })),
@@ -146,7 +162,10 @@ async function selectActivities(
 const activityPatch = z.object({
   state: z.string().max(40).optional(),
   result_data: z.record(z.string(), z.unknown()).optional(),
-  notes: z.string().trim().max(5000).optional(),
+  /** Operations only (point 7): 403 for anyone else, never silently dropped. */
+  processing_data: z.record(z.string(), z.unknown()).optional(),
+  /** Operations only (point 6), saved to the notes history like POST .../notes/. */
+  notes: activityNotesInput.shape.notes.optional(),
 });
 
 /**
@@ -174,6 +193,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
           ({ tx, actor }) =>
             selectActivities(
               tx,
+              actor,
               and(...conditions(request, actor, kind)),
               ordering(request.query.ordering, fallback),
               pageSize,
@@ -195,6 +215,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
           ({ tx, actor }) =>
             selectActivities(
               tx,
+              actor,
               and(
                 eq(caseActivities.id, id),
                 ...(outstanding ? conditions(request, actor, kind) : []),
@@ -212,22 +233,76 @@ export async function activitiesRoutes(app: FastifyInstance) {
     );
   }
 
-  r.patch(
-    '/api/case-activities/:id/',
+  for (const [path, run] of [
+    ['/api/case-activities/:id/', inTenant],
+    ['/api/ops/case-activities/:id/', inOps],
+  ] as const) {
+    r.patch(
+      path,
+      {
+        schema: { tags: ['cases'], params: idParams, body: activityPatch },
+        config: { access: { permissions: ['cases.change_caseactivity'] } },
+      },
+      async (request) => {
+        const id = parseId(request.params.id);
+        const { notes, ...data } = parseBody(activityPatch, request.body);
+        return run(request, async ({ tx, actor }) => {
+          const now = app.deps.clock.now();
+          if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
+          if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
+          if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
+            await changeActivity(tx, actor, id, data, now);
+          }
+          const out = await selectActivities(tx, actor, eq(caseActivities.id, id), [], 1, 0);
+          const one = out.results[0];
+          if (!one) throw new NotFoundError();
+          return one;
+        });
+      },
+    );
+  }
+
+  const opsOnly = { access: { permissions: ['cases.change_caseactivity' as const] } };
+  const notesPath = '/api/ops/case-activities/:id/notes/';
+
+  /** Saves an activity's notes (operations only; 400 characters), appended to its history. */
+  r.post(
+    notesPath,
     {
-      schema: { tags: ['cases'], params: idParams, body: activityPatch },
-      config: { access: { permissions: ['cases.change_caseactivity'] } },
+      schema: { tags: ['cases'], params: idParams, body: activityNotesInput },
+      config: opsOnly,
     },
+    async (request, reply) => {
+      const id = parseId(request.params.id);
+      const { notes } = parseBody(activityNotesInput, request.body);
+      const entry = await inOps(request, ({ tx, actor }) =>
+        saveActivityNotes(tx, actor, id, notes, app.deps.clock.now()),
+      );
+      reply.code(201);
+      return entry;
+    },
+  );
+
+  /** The notes history: who saved what, when (newest first). */
+  r.get(
+    notesPath,
+    { schema: { tags: ['cases'], params: idParams, querystring: listQuerySchema }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(activityPatch, request.body);
-      return inTenant(request, async ({ tx, actor }) => {
-        await changeActivity(tx, actor, id, data, app.deps.clock.now());
-        const out = await selectActivities(tx, eq(caseActivities.id, id), [], 1, 0);
-        const one = out.results[0];
-        if (!one) throw new NotFoundError();
-        return one;
-      });
+      const { page, pageSize } = pageOf(request.query);
+      const out = await inOps(
+        request,
+        ({ tx, actor }) => activityNotesHistory(tx, actor, id, pageSize, (page - 1) * pageSize),
+        true,
+      );
+      return pageResponse(
+        request,
+        `/api/ops/case-activities/${id}/notes/`,
+        page,
+        pageSize,
+        out.count,
+        out.results,
+      );
     },
   );
 }

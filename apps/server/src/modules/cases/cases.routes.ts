@@ -133,7 +133,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx }) => caseDetail(tx, id), true);
+      return inTenant(request, ({ tx, actor }) => caseDetail(tx, id, actor), true);
     },
   );
 
@@ -142,7 +142,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inOps(request, async ({ tx }) => caseDetail(tx, id), true);
+      return inOps(request, async ({ tx, actor }) => caseDetail(tx, id, actor), true);
     },
   );
 

@@ -116,6 +116,14 @@ export interface ActivityView {
   kind: string;
 }
 
+/** Who is reading an activity: notes are shown only to operations staff (point 6). */
+export type NotesViewer = Pick<Actor, 'isOps'>;
+
+/** `{notes}` for operations staff, nothing for anyone else. */
+export function notesFor(viewer: NotesViewer, notes: string): { notes?: string } {
+  return viewer.isOps ? { notes } : {};
+}
+
 export function presentActivity(
   a: ActivityView,
   parent: {
@@ -125,6 +133,7 @@ export function presentActivity(
     /** The case's activities in brief (the activity lists and details carry them). */
     case_activities?: SiblingActivity[];
   },
+  viewer: NotesViewer,
 ) {
   const state = a.row.state;
   return {
@@ -138,7 +147,7 @@ export function presentActivity(
     config: a.row.config,
     result_data: a.row.resultData,
     processing_data: a.row.processingData,
-    notes: a.row.notes,
+    ...notesFor(viewer, a.row.notes),
     created_at: a.row.createdAt.toISOString(),
     updated_at: a.row.updatedAt.toISOString(),
     completed_at: iso(a.row.completedAt),
@@ -234,7 +243,7 @@ export function caseDetailQuery(tx: Tx, id: number | Placeholder) {
 /** Built once (compileDb), run with each request's id. */
 let preparedDetail: ReturnType<ReturnType<typeof caseDetailQuery>['prepare']> | null = null;
 
-export async function caseDetail(tx: Tx, id: number) {
+export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
   preparedDetail ??= caseDetailQuery(compileDb, sql.placeholder('id')).prepare('case_detail');
   const [r] = await executePrepared(tx, preparedDetail, { id });
   if (!r) throw new NotFoundError();
@@ -282,7 +291,7 @@ export async function caseDetail(tx: Tx, id: number) {
       config: a.config,
       result_data: a.result_data,
       processing_data: a.processing_data,
-      notes: a.notes,
+      ...notesFor(viewer, a.notes),
       created_at: a.created_at,
       updated_at: a.updated_at,
       completed_at: a.completed_at,
@@ -410,7 +419,7 @@ export async function createCase(
       updatedAt: now,
     })),
   );
-  const detail = await caseDetail(tx, c.id);
+  const detail = await caseDetail(tx, c.id, actor);
   await recordAudit(tx, actor, {
     verb: 'created',
     contentType: CASE_CT,
@@ -472,7 +481,7 @@ export async function recordDecision(
     objectRepr: await reprOf(tx, c),
     changes: { state: [c.state, 'complete'], decision: [c.decision, input.decision] },
   });
-  return caseDetail(tx, id);
+  return caseDetail(tx, id, actor);
 }
 
 export async function cancelCase(
@@ -517,7 +526,7 @@ export async function cancelCase(
     objectRepr: await reprOf(tx, c),
     changes: { state: [c.state, 'cancelled'], reason, activities: open.map((a) => a.id) },
   });
-  return caseDetail(tx, id);
+  return caseDetail(tx, id, actor);
 }
 
 export async function archiveCase(
@@ -537,7 +546,7 @@ export async function archiveCase(
     objectId: id,
     objectRepr: await reprOf(tx, c),
   });
-  return caseDetail(tx, id);
+  return caseDetail(tx, id, actor);
 }
 
 export async function caseArchivable(tx: Tx, id: number) {
@@ -602,7 +611,7 @@ export async function changeActivity(
   input: {
     state?: string | undefined;
     result_data?: Record<string, unknown> | undefined;
-    notes?: string | undefined;
+    processing_data?: Record<string, unknown> | undefined;
   },
   now: Date,
 ): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
@@ -630,7 +639,7 @@ export async function changeActivity(
     if (input.state === 'ca-complete') set.completedAt = now;
   }
   if (input.result_data !== undefined) set.resultData = input.result_data;
-  if (input.notes !== undefined) set.notes = input.notes;
+  if (input.processing_data !== undefined) set.processingData = input.processing_data;
   const [updated] = await tx
     .update(caseActivities)
     .set(set)
@@ -639,6 +648,7 @@ export async function changeActivity(
   if (!updated) throw new NotFoundError();
   const subject = await getSubject(tx, c.subjectId);
   await recordAudit(tx, actor, {
+    customerId: c.customerId,
     verb: set.state ? 'state_changed' : 'updated',
     contentType: ACTIVITY_CT,
     objectId: id,
@@ -648,8 +658,8 @@ export async function changeActivity(
       ...(input.result_data !== undefined
         ? { result_data: [locked.resultData, input.result_data] }
         : {}),
-      ...(input.notes !== undefined && input.notes !== locked.notes
-        ? { notes: [locked.notes, input.notes] }
+      ...(input.processing_data !== undefined
+        ? { processing_data: [locked.processingData, input.processing_data] }
         : {}),
     },
   });
@@ -670,6 +680,7 @@ export async function changeActivity(
         .returning();
       if (moved) caseRow = moved;
       await recordAudit(tx, actor, {
+        customerId: c.customerId,
         verb: 'state_changed',
         contentType: CASE_CT,
         objectId: c.id,

@@ -121,3 +121,30 @@ export const caseActivities = pgTable(
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
   ],
 );
+
+/**
+ * The history of an activity's notes (operations only): each save, with its author's name as it
+ * was then (ops staff belong to no customer, so the name is kept, not joined).
+ */
+export const caseActivityNotes = pgTable(
+  'case_activity_notes',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    caseId: integer('case_id').notNull(),
+    caseActivityId: integer('case_activity_id').notNull(),
+    authorId: integer('author_id'),
+    authorFirstName: varchar('author_first_name', { length: 150 }).notNull().default(''),
+    authorLastName: varchar('author_last_name', { length: 150 }).notNull().default(''),
+    description: text('description').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    foreignKey({
+      columns: [t.customerId, t.caseActivityId],
+      foreignColumns: [caseActivities.customerId, caseActivities.id],
+    }).onDelete('cascade'),
+    index('case_activity_notes_activity_idx').on(t.customerId, t.caseActivityId, t.createdAt),
+  ],
+);
