@@ -52,6 +52,19 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Fastify's trust of X-Forwarded-*: a hop count trusts the nearest `hops` addresses (the socket's,
+ * then those proxies appended, right to left); a list trusts only those addresses. Never `true`,
+ * which would take the left-most address, the one the client wrote.
+ */
+function proxyTrust(
+  trust: AppConfig['trustProxy'],
+): false | string[] | ((a: string, i: number) => boolean) {
+  if (trust === false || trust === 0) return false;
+  if (typeof trust === 'number') return (_address, i) => i < trust;
+  return trust;
+}
+
 /** The composition root: builds the Fastify app from its dependencies. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const config: AppConfig = { ...defaultConfig, ...opts.config };
@@ -76,7 +89,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     requestIdHeader: false, // genReqId takes a well-formed X-Request-Id, else makes one
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];

@@ -21,8 +21,12 @@ export interface AppConfig {
   sessionAbsoluteMs: number;
   /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
   housekeepingMs: number;
-  /** Trust X-Forwarded-* (behind a proxy). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* to believe: false = none; a number = that many proxy hops in front of the
+   * server (1: the address the proxy appended, never what the client sent); a list = only from
+   * these proxy addresses or CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   rateLimits: {
     /** attempts per window per account */
     perAccount: number;
@@ -56,6 +60,22 @@ function num(value: string | undefined, fallback: number): number {
   return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
 }
 
+/**
+ * TRUST_PROXY: unset, `0` or `false` trusts no proxy; a hop count (`1` = one proxy in front);
+ * or a comma-separated list of proxy addresses and CIDR ranges. `true` once trusted every hop a
+ * client could send: it now means one hop.
+ */
+function readTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+}
+
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
   return {
@@ -69,7 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,
     logLevel: env.LOG_LEVEL || defaultConfig.logLevel,
     webDist: resolve(cwd, env.WEB_DIST || 'apps/web/dist'),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
   };
