@@ -28,11 +28,15 @@ export interface AppConfig {
    */
   trustProxy: false | number | string[];
   rateLimits: {
-    /** attempts per window per account */
+    /** attempts per window per account (a login: per account and address) */
     perAccount: number;
     /** attempts per window per address */
     perAddress: number;
     windowMs: number;
+    /** login attempts on one account, from anywhere, that make it "under attack" */
+    accountUnderAttack: number;
+    /** failed logins per account and address while the account is under attack */
+    perSourceUnderAttack: number;
   };
 }
 
@@ -52,7 +56,13 @@ export const defaultConfig: AppConfig = {
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,
   trustProxy: false,
-  rateLimits: { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 },
+  rateLimits: {
+    perAccount: 10,
+    perAddress: 50,
+    windowMs: 15 * 60_000,
+    accountUnderAttack: 100,
+    perSourceUnderAttack: 3,
+  },
 };
 
 function num(value: string | undefined, fallback: number): number {

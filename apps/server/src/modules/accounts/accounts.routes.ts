@@ -5,6 +5,7 @@ import { actorOf } from '../../platform/access.js';
 import { MaintenanceError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
 import { passwordSchema } from '../../platform/password-rule.js';
+import type { RateLimitRule } from '../../platform/rate-limit.js';
 import { clearSessionCookie, startSession } from '../../platform/session-cookie.js';
 import {
   auditLogin,
@@ -41,6 +42,30 @@ export function limitKeys(request: FastifyRequest, kind: string, account: string
   return [
     { key: `${kind}:acct:${account.trim().toLowerCase().slice(0, 254)}`, max: perAccount },
     { key: `${kind}:ip:${request.ip}`, max: perAddress },
+  ];
+}
+
+/**
+ * The limits of a login, as OWASP advises: failures are counted per account *and* address, so an
+ * attacker throttles only himself and the owner, from an address that has not been failing, still
+ * gets in; no account is ever locked for everyone. The per-address limit stays. While an account
+ * draws many attempts from anywhere (a distributed guess), each failing address gets fewer tries.
+ * The first key (account and address) is cleared by a success.
+ */
+export function loginLimitKeys(request: FastifyRequest, username: string): RateLimitRule[] {
+  const { perAccount, perAddress, accountUnderAttack, perSourceUnderAttack } =
+    request.server.deps.config.rateLimits;
+  const account = `login:acct:${username.trim().toLowerCase().slice(0, 254)}`;
+  const accountAndSource = `${account}:ip:${request.ip}`;
+  return [
+    { key: accountAndSource, max: perAccount },
+    { key: `login:ip:${request.ip}`, max: perAddress },
+    {
+      key: accountAndSource,
+      max: perSourceUnderAttack,
+      onlyIf: { key: account, atLeast: accountUnderAttack },
+    },
+    { key: account, max: Number.POSITIVE_INFINITY },
   ];
 }
 
@@ -110,7 +135,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { access: { audience: 'public', duringMaintenance: true } },
     },
     async (request, reply) => {
-      const keys = limitKeys(request, 'login', request.body.username);
+      const keys = loginLimitKeys(request, request.body.username);
       await deps.rateLimiter.hit(keys);
       const who = await authenticate(deps, actorOf(request), request.body);
       // During a maintenance window only ops staff may log in (others get the 503 of every call).
