@@ -13,6 +13,7 @@ import type { Database } from './db/connection.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
+import { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
 import { scheduleHousekeeping } from './platform/housekeeping.js';
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
+    anonymousCsrf: await AnonymousCsrf.load(db),
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();

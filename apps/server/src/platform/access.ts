@@ -168,7 +168,11 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
     const origin = request.headers.origin;
     if (origin && !isSameOrigin(request, origin, config.publicUrl)) throw new CsrfError();
     const sent = request.headers[CSRF_HEADER];
-    if (!session || typeof sent !== 'string' || !safeEqual(sent, session.csrfToken)) {
+    // A visitor without a session: the token signed for its anonymous cookie (no stored row).
+    const expected =
+      session?.csrfToken ??
+      request.server.deps.anonymousCsrf.tokenFor(request.cookies[SESSION_COOKIE]);
+    if (!expected || typeof sent !== 'string' || !safeEqual(sent, expected)) {
       throw new CsrfError();
     }
   }

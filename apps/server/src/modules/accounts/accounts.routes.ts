@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf } from '../../platform/access.js';
+import { actorOf, SESSION_COOKIE } from '../../platform/access.js';
 import { MaintenanceError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
 import { passwordSchema } from '../../platform/password-rule.js';
 import type { RateLimitRule } from '../../platform/rate-limit.js';
-import { clearSessionCookie, startSession } from '../../platform/session-cookie.js';
+import {
+  clearSessionCookie,
+  setSessionCookie,
+  startSession,
+} from '../../platform/session-cookie.js';
 import {
   auditLogin,
   authenticate,
@@ -81,18 +85,23 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { access: { audience: 'public', duringMaintenance: true } },
     },
     async (request, reply) => {
-      let session = request.session;
+      const session = request.session;
       const user = session?.user ?? null;
       if (user && !user.isOps) {
         const open = await deps.maintenance.open();
         if (open) throw new MaintenanceError(viewWindow(open));
       }
-      let csrf: string;
-      if (!session) {
-        csrf = await startSession(request, reply, { user: null, customerId: null });
-        session = null;
-      } else {
-        csrf = session.csrfToken;
+      let csrf = session?.csrfToken;
+      if (!csrf) {
+        // No session row for a visitor: a CSRF token signed for its anonymous cookie.
+        const cookie = request.cookies[SESSION_COOKIE];
+        const signed = deps.anonymousCsrf.tokenFor(cookie);
+        if (signed) csrf = signed;
+        else {
+          const fresh = deps.anonymousCsrf.newCookie();
+          setSessionCookie(request, reply, fresh);
+          csrf = deps.anonymousCsrf.tokenFor(fresh) ?? '';
+        }
       }
       const customerId = session?.customerId ?? null;
       let activeFlags = 0;
