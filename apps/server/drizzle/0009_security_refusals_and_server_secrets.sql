@@ -11,6 +11,7 @@ CREATE TABLE "security_refusals" (
 	"actor_id" integer,
 	"actor_name" varchar(200) DEFAULT '' NOT NULL,
 	"route" varchar(200) NOT NULL,
+	"path" varchar(200) DEFAULT '' NOT NULL,
 	"reason" varchar(200) DEFAULT '' NOT NULL,
 	"window_start" timestamp with time zone NOT NULL,
 	"first_seen_at" timestamp with time zone NOT NULL,

@@ -43,6 +43,8 @@ export const securityRefusals = pgTable(
     actorName: varchar('actor_name', { length: 200 }).notNull().default(''),
     /** Method and route pattern, e.g. `GET /api/cases/:id/` (not the raw URL). */
     route: varchar('route', { length: 200 }).notNull(),
+    /** The path of the last refusal (no query string), e.g. `/api/cases/12/`. */
+    path: varchar('path', { length: 200 }).notNull().default(''),
     /** Why the last refusal of the window was refused. */
     reason: varchar('reason', { length: 200 }).notNull().default(''),
     windowStart: tstz('window_start').notNull(),
