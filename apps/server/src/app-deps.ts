@@ -1,5 +1,6 @@
 import type { AppConfig } from './config.js';
 import type { Database } from './db/connection.js';
+import type { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import type { Clock } from './platform/clock.js';
 import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   sessions: SessionStore;
   maintenance: MaintenanceService;
   rateLimiter: RateLimiter;
+  /** CSRF tokens of visitors who have not logged in (no stored session). */
+  anonymousCsrf: AnonymousCsrf;
 }
 
 declare module 'fastify' {

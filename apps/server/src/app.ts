@@ -13,6 +13,7 @@ import type { Database } from './db/connection.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
+import { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
 import { scheduleHousekeeping } from './platform/housekeeping.js';
@@ -52,6 +53,19 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/**
+ * Fastify's trust of X-Forwarded-*: a hop count trusts the nearest `hops` addresses (the socket's,
+ * then those proxies appended, right to left); a list trusts only those addresses. Never `true`,
+ * which would take the left-most address, the one the client wrote.
+ */
+function proxyTrust(
+  trust: AppConfig['trustProxy'],
+): false | string[] | ((a: string, i: number) => boolean) {
+  if (trust === false || trust === 0) return false;
+  if (typeof trust === 'number') return (_address, i) => i < trust;
+  return trust;
+}
+
 /** The composition root: builds the Fastify app from its dependencies. */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const config: AppConfig = { ...defaultConfig, ...opts.config };
@@ -69,6 +83,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
+    anonymousCsrf: await AnonymousCsrf.load(db),
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();
@@ -76,7 +91,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   const app = Fastify({
     logger: opts.logger ? { level: config.logLevel } : false,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     requestIdHeader: false, // genReqId takes a well-formed X-Request-Id, else makes one
     genReqId: (req) => {
       const sent = req.headers['x-request-id'];

@@ -21,14 +21,22 @@ export interface AppConfig {
   sessionAbsoluteMs: number;
   /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
   housekeepingMs: number;
-  /** Trust X-Forwarded-* (behind a proxy). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* to believe: false = none; a number = that many proxy hops in front of the
+   * server (1: the address the proxy appended, never what the client sent); a list = only from
+   * these proxy addresses or CIDR ranges.
+   */
+  trustProxy: false | number | string[];
   rateLimits: {
-    /** attempts per window per account */
+    /** attempts per window per account (a login: per account and address) */
     perAccount: number;
     /** attempts per window per address */
     perAddress: number;
     windowMs: number;
+    /** login attempts on one account, from anywhere, that make it "under attack" */
+    accountUnderAttack: number;
+    /** failed logins per account and address while the account is under attack */
+    perSourceUnderAttack: number;
   };
 }
 
@@ -48,12 +56,34 @@ export const defaultConfig: AppConfig = {
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,
   trustProxy: false,
-  rateLimits: { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 },
+  rateLimits: {
+    perAccount: 10,
+    perAddress: 50,
+    windowMs: 15 * 60_000,
+    accountUnderAttack: 100,
+    perSourceUnderAttack: 3,
+  },
 };
 
 function num(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
+}
+
+/**
+ * TRUST_PROXY: unset, `0` or `false` trusts no proxy; a hop count (`1` = one proxy in front);
+ * or a comma-separated list of proxy addresses and CIDR ranges. `true` once trusted every hop a
+ * client could send: it now means one hop.
+ */
+function readTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === 'true') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 }
 
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
@@ -69,7 +99,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,
     logLevel: env.LOG_LEVEL || defaultConfig.logLevel,
     webDist: resolve(cwd, env.WEB_DIST || 'apps/web/dist'),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
   };

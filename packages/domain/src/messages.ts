@@ -12,6 +12,8 @@ export const MESSAGES = {
   missingAddressInformation: 'Missing address information',
   mixedCase: 'Must contain both uppercase and lowercase letters',
   specialCharacters: 'Must contain special characters, such as punctuation or symbols',
+  commonPassword:
+    'This password is too common: it appears in lists of breached passwords. Choose another.',
   surnameMismatch: 'Surname mismatch',
   dobMismatch: 'Date of birth mismatch',
   initialsMismatch: 'Forename/middlename initials mismatch',

@@ -6,6 +6,10 @@ const NOT_TENANT_TABLES = ['sessions', 'account_tokens'];
 const READ_ONLY_TABLES = ['countries', 'activity_types', 'content_types', 'verbs'];
 /** Insert-only for the application: history must not be rewritten. */
 const INSERT_ONLY_TABLES = ['audit_actions', 'outbox_emails'];
+/** Only the cross-tenant context (kestrel_ops) may touch these: shared server secrets. */
+const OPS_ONLY_TABLES = ['server_secrets'];
+/** Tenant tables a subject may write (its refusals are recorded) but never read. */
+const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
 
 const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
 
@@ -59,7 +63,9 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
     FOR t IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
              WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LOOP
-      IF t.relname IN (${list(READ_ONLY_TABLES)}) THEN
+      IF t.relname IN (${list(OPS_ONLY_TABLES)}) AND r <> '${OPS_ROLE}' THEN
+        CONTINUE;
+      ELSIF t.relname IN (${list(READ_ONLY_TABLES)}) THEN
         EXECUTE format('GRANT SELECT ON %I TO %I', t.relname, r);
       ELSIF t.relname IN (${list(INSERT_ONLY_TABLES)}) THEN
         EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', t.relname, r);
@@ -95,7 +101,7 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
     EXECUTE format('CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE} USING (%s) WITH CHECK (%s)',
       t.relname, tenant, tenant);
     EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE} USING (true) WITH CHECK (true)', t.relname);
-    IF t.relname = 'audit_actions' THEN
+    IF t.relname IN (${list(SUBJECT_WRITE_ONLY_TABLES)}) THEN
       -- subjects' actions are recorded, but subjects never read the customer's history
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (false) WITH CHECK (%s)',
         t.relname, tenant);

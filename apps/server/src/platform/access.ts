@@ -1,7 +1,7 @@
 import type { Entitlement, Permission } from '@kestrel/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Tx } from '../db/connection.js';
-import { recordAudit } from './audit.js';
+import { recordRefusal } from './audit.js';
 import type { Actor, SessionState, SessionUser } from './context.js';
 import {
   CsrfError,
@@ -123,14 +123,20 @@ function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string
   return origin === `${request.protocol}://${request.host}`;
 }
 
-/** Records a refused authorisation (verb permission_denied) in a transaction of its own. */
+/**
+ * Records a refused authorisation in a transaction of its own: not one audit row per request
+ * (a client looping on a refused call would flood the customer's activity trail) but one
+ * `security_refusals` row per actor, customer, route and window, counted (recordRefusal).
+ */
 export async function auditRefusal(request: FastifyRequest, reason: string): Promise<void> {
   const actor = actorOf(request);
+  const route = request.is404 ? undefined : request.routeOptions.url;
   await request.server.deps.db.transaction({ scope: 'all', customerId: null }, (tx) =>
-    recordAudit(tx, actor, {
-      verb: 'permission_denied',
-      objectRepr: `${request.method} ${request.url}`.slice(0, 200),
-      changes: { reason },
+    recordRefusal(tx, actor, {
+      route: `${request.method} ${route ?? request.url.split('?')[0]}`,
+      path: request.url.split('?')[0] ?? '',
+      reason,
+      at: request.server.deps.clock.now(),
     }),
   );
 }
@@ -168,7 +174,11 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
     const origin = request.headers.origin;
     if (origin && !isSameOrigin(request, origin, config.publicUrl)) throw new CsrfError();
     const sent = request.headers[CSRF_HEADER];
-    if (!session || typeof sent !== 'string' || !safeEqual(sent, session.csrfToken)) {
+    // A visitor without a session: the token signed for its anonymous cookie (no stored row).
+    const expected =
+      session?.csrfToken ??
+      request.server.deps.anonymousCsrf.tokenFor(request.cookies[SESSION_COOKIE]);
+    if (!expected || typeof sent !== 'string' || !safeEqual(sent, expected)) {
       throw new CsrfError();
     }
   }

@@ -130,7 +130,7 @@ describe('without a built web app', () => {
   });
 
   it('sends HSTS only over HTTPS', async () => {
-    const proxied = await buildTestApp({ config: { trustProxy: true } });
+    const proxied = await buildTestApp({ config: { trustProxy: 1 } });
     const res = await proxied.app.inject({
       method: 'GET',
       url: '/healthz',

@@ -13,7 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { auditActions } from '../modules/audit/audit.table.js';
+import { auditActions, securityRefusals } from '../modules/audit/audit.table.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { audienceOf } from './access.js';
@@ -31,6 +31,7 @@ const TENANT = [
   'case-activities',
   'outstanding-activities',
   'audit-actions',
+  'security-refusals',
   'users',
   'roles',
   'entitlements',
@@ -103,6 +104,18 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       .insert(auditActions)
       .values({ customerId, actorName: 'fixture', verb: 'created' })
       .returning({ id: auditActions.id });
+    const at = new Date();
+    const [refusal] = await tx
+      .insert(securityRefusals)
+      .values({
+        customerId,
+        actorName: 'fixture',
+        route: 'GET /api/ops/customers/',
+        windowStart: at,
+        firstSeenAt: at,
+        lastSeenAt: at,
+      })
+      .returning({ id: securityRefusals.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -115,6 +128,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'case-activities': activity?.id ?? 0,
       'outstanding-activities': activity?.id ?? 0,
       'audit-actions': audit?.id ?? 0,
+      'security-refusals': refusal?.id ?? 0,
       users: user.id,
       roles: role.id,
       entitlements: entitlement?.id ?? 0,

@@ -1,11 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf } from '../../platform/access.js';
+import { actorOf, SESSION_COOKIE } from '../../platform/access.js';
 import { MaintenanceError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
 import { passwordSchema } from '../../platform/password-rule.js';
-import { clearSessionCookie, startSession } from '../../platform/session-cookie.js';
+import type { RateLimitRule } from '../../platform/rate-limit.js';
+import {
+  clearSessionCookie,
+  setSessionCookie,
+  startSession,
+} from '../../platform/session-cookie.js';
 import {
   auditLogin,
   authenticate,
@@ -44,6 +49,30 @@ export function limitKeys(request: FastifyRequest, kind: string, account: string
   ];
 }
 
+/**
+ * The limits of a login, as OWASP advises: failures are counted per account *and* address, so an
+ * attacker throttles only himself and the owner, from an address that has not been failing, still
+ * gets in; no account is ever locked for everyone. The per-address limit stays. While an account
+ * draws many attempts from anywhere (a distributed guess), each failing address gets fewer tries.
+ * The first key (account and address) is cleared by a success.
+ */
+export function loginLimitKeys(request: FastifyRequest, username: string): RateLimitRule[] {
+  const { perAccount, perAddress, accountUnderAttack, perSourceUnderAttack } =
+    request.server.deps.config.rateLimits;
+  const account = `login:acct:${username.trim().toLowerCase().slice(0, 254)}`;
+  const accountAndSource = `${account}:ip:${request.ip}`;
+  return [
+    { key: accountAndSource, max: perAccount },
+    { key: `login:ip:${request.ip}`, max: perAddress },
+    {
+      key: accountAndSource,
+      max: perSourceUnderAttack,
+      onlyIf: { key: account, atLeast: accountUnderAttack },
+    },
+    { key: account, max: Number.POSITIVE_INFINITY },
+  ];
+}
+
 /** /api/accounts/: session check, login, logout, password reset, registration. */
 export async function accountsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -56,18 +85,23 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { access: { audience: 'public', duringMaintenance: true } },
     },
     async (request, reply) => {
-      let session = request.session;
+      const session = request.session;
       const user = session?.user ?? null;
       if (user && !user.isOps) {
         const open = await deps.maintenance.open();
         if (open) throw new MaintenanceError(viewWindow(open));
       }
-      let csrf: string;
-      if (!session) {
-        csrf = await startSession(request, reply, { user: null, customerId: null });
-        session = null;
-      } else {
-        csrf = session.csrfToken;
+      let csrf = session?.csrfToken;
+      if (!csrf) {
+        // No session row for a visitor: a CSRF token signed for its anonymous cookie.
+        const cookie = request.cookies[SESSION_COOKIE];
+        const signed = deps.anonymousCsrf.tokenFor(cookie);
+        if (signed) csrf = signed;
+        else {
+          const fresh = deps.anonymousCsrf.newCookie();
+          setSessionCookie(request, reply, fresh);
+          csrf = deps.anonymousCsrf.tokenFor(fresh) ?? '';
+        }
       }
       const customerId = session?.customerId ?? null;
       let activeFlags = 0;
@@ -110,7 +144,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       config: { access: { audience: 'public', duringMaintenance: true } },
     },
     async (request, reply) => {
-      const keys = limitKeys(request, 'login', request.body.username);
+      const keys = loginLimitKeys(request, request.body.username);
       await deps.rateLimiter.hit(keys);
       const who = await authenticate(deps, actorOf(request), request.body);
       // During a maintenance window only ops staff may log in (others get the 503 of every call).

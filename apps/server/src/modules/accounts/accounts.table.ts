@@ -43,3 +43,13 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: tstz('window_start').notNull(),
   count: integer('count').notNull(),
 });
+
+/**
+ * Secrets the server processes share, made once by the first process that needs one (e.g. the
+ * key that signs anonymous visitors' CSRF tokens). Read only in the cross-tenant context.
+ */
+export const serverSecrets = pgTable('server_secrets', {
+  name: varchar('name', { length: 50 }).primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -6,6 +6,7 @@ import type { Binder } from '../../platform/resource-query.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
 import { queryDate } from '../cases/tenant.js';
 import { auditActions } from './audit.table.js';
+import { securityRefusalRoutes } from './security-refusals.routes.js';
 
 type Row = typeof auditActions.$inferSelect;
 
@@ -85,7 +86,10 @@ const common = {
   preparedList: true,
 };
 
-/** /api/audit-actions/ (the session customer's) and /api/ops/audit-actions/ (every customer). */
+/**
+ * /api/audit-actions/ (the session customer's) and /api/ops/audit-actions/ (every customer), and
+ * beside them the counted refusals (security-refusals.routes.ts).
+ */
 export async function auditRoutes(app: FastifyInstance) {
   registerResource(app, { ...common, path: '/api/audit-actions/' });
   registerResource(app, {
@@ -94,4 +98,5 @@ export async function auditRoutes(app: FastifyInstance) {
     context: 'ops',
     filters: { ...common.filters, customer: auditActions.customerId },
   });
+  await securityRefusalRoutes(app);
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anonymous,
@@ -13,7 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions } from '../audit/audit.table.js';
+import { securityRefusals } from '../audit/audit.table.js';
 import { cases } from './cases.table.js';
 
 /** The parallel /api/ops/ endpoints of the workspace: cases and flags across customers. */
@@ -110,18 +110,18 @@ describe('/api/ops/cases/', () => {
   it('is for ops staff only: customer staff get 403 (audited), anonymous 401', async () => {
     expect((await get(admin, '/api/ops/cases/')).statusCode).toBe(403);
     expect((await get(admin, `/api/ops/cases/${otherCase}/`)).statusCode).toBe(403);
+    // both refusals are recorded, each route counted apart from the activity trail
     const denied = await t.owner((tx) =>
       tx
         .select()
-        .from(auditActions)
-        .where(
-          and(
-            eq(auditActions.verb, 'permission_denied'),
-            eq(auditActions.objectRepr, 'GET /api/ops/cases/'),
-          ),
-        ),
+        .from(securityRefusals)
+        .where(eq(securityRefusals.customerId, acme))
+        .orderBy(securityRefusals.route),
     );
-    expect(denied.length).toBeGreaterThan(0);
+    expect(denied.map((d) => [d.route, d.count])).toEqual([
+      ['GET /api/ops/cases/', 1],
+      ['GET /api/ops/cases/:id/', 1],
+    ]);
     const anon = await anonymous(t.app);
     expect((await get(anon, '/api/ops/cases/')).statusCode).toBe(401);
   });

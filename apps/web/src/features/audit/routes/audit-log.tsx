@@ -8,6 +8,7 @@ import { useSession } from '../../../app/session/session-store';
 import { DateSelector } from '../../../components/date-selector';
 import { ResourceTable } from '../../../components/resource-table';
 import { type AuditAction, auditActions } from '../api/audit';
+import { RefusedRequests } from '../components/refused-requests';
 
 const time = (iso: string) => iso.slice(11, 16);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -153,6 +154,7 @@ export default function AuditLog() {
           },
         ]}
       />
+      <RefusedRequests />
     </Stack>
   );
 }

@@ -1,0 +1,18 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Common and breached passwords shipped with the product (see common-passwords/README.md),
+ * lower-cased: ~54,000 entries, read once when the module is first loaded (about 0.7 MB).
+ */
+const COMMON = new Set(
+  ['top-10000.txt', 'top-1m-12-or-more.txt'].flatMap((name) =>
+    readFileSync(new URL(`./common-passwords/${name}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  ),
+);
+
+/** True when the password is on the shipped list of common and breached passwords (any case). */
+export function isCommonPassword(password: string): boolean {
+  return COMMON.has(password.toLowerCase());
+}
