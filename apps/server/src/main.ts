@@ -3,6 +3,7 @@ import { readConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
+import { servingRoleWarnings } from './db/serving-role.js';
 
 // Started by `npm start` with cwd = repo root: paths in the configuration are relative to it.
 const config = readConfig(process.env, process.cwd());
@@ -10,6 +11,7 @@ const db = await openDatabase(config);
 await migrateDatabase(db);
 const seeded = await seedDemo(db);
 const app = await buildApp({ db, config, logger: config.logLevel !== 'silent' });
+for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
 
 let closing = false;
 async function shutdown(signal: string) {
