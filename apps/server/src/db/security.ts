@@ -75,8 +75,9 @@ function grantSql(table: string, g: { app: string; ops: string; subject: string 
  * - kestrel_subject (a subject user's requests; app.subject_id is its login, subject_users.id)
  *   additionally sees only its own rows: in subjects, the records linked to its login; in a
  *   table with `subject_id`, rows of those records; in a table with `case_id` (once `cases`
- *   exists), rows of their cases; audit_actions insert-only; other tenant tables as kestrel_app;
+ *   exists), rows of their cases (the tables it may touch at all are those of GRANTS);
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
+ * The server enters them from a login that may do nothing else (`loginRoleSql`, decision 008).
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  *
  * subject_users (logins, one per email) has no customer: kestrel_app reads only the logins its
