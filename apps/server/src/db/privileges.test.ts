@@ -191,6 +191,20 @@ describe('the catalog', () => {
     expect(rows.map((r) => r.what)).toEqual([]);
   });
 
+  it('lets only the listed roles run the functions that run as their owner', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ fn: string; grantees: string }>(sql`
+        select p.proname as fn,
+          string_agg(case when x.grantee = 0 then 'PUBLIC' else x.grantee::regrole::text end,
+            ', ' order by x.grantee::regrole::text) as grantees
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        cross join lateral aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) x
+        where n.nspname = 'public' and p.prosecdef and x.grantee <> p.proowner
+        group by 1 order by 1`),
+    );
+    expect(rows).toEqual([{ fn: 'kestrel_subject_login', grantees: `${APP_ROLE}, ${OPS_ROLE}` }]);
+  });
+
   it('the context roles are not superusers, cannot bypass RLS, log in, or own anything', async () => {
     const rows = await t.owner((tx) =>
       tx.execute<{ rolname: string; bad: boolean }>(sql`

@@ -18,7 +18,8 @@ export async function servingRoleWarnings(db: Database): Promise<string[]> {
     { scope: 'all', customerId: null },
     `select session_user::text as login, r.rolsuper as super, r.rolbypassrls as bypass,
        (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where c.relowner = r.oid and n.nspname = 'public') as owned,
+          where c.relowner = r.oid and n.nspname = 'public'
+            and c.relkind in ('r', 'p')) as owned,
        (select coalesce(string_agg(g.rolname, ', ' order by g.rolname), '') from pg_auth_members m
           join pg_roles g on g.oid = m.roleid
           where m.member = r.oid
