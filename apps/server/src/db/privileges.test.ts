@@ -9,6 +9,7 @@ import {
 } from '../../test/helpers.js';
 import { flags } from '../modules/flags/flags.table.js';
 import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE, type TxSettings } from './connection.js';
+import { loginRoleSql } from './security.js';
 import { servingRoleWarnings } from './serving-role.js';
 
 /**
@@ -316,6 +317,38 @@ describe.runIf(process.env.DATABASE_URL)('the serving login on PostgreSQL', () =
       direct_grants: 0,
     });
     expect(await servingRoleWarnings(t.db)).toEqual([]);
+  });
+
+  it('the migrations make a login what it must be, idempotently and when two start at once', async () => {
+    const name = `kestrel_lt_${process.pid}`;
+    await t.db.ownerExec(`DROP ROLE IF EXISTS ${name}`);
+    // a login made by hand with too much: inheriting, creating databases
+    await t.db.ownerExec(`CREATE ROLE ${name} LOGIN INHERIT CREATEDB`);
+    try {
+      await Promise.all([
+        t.db.ownerExec(loginRoleSql(name, "it's secret")),
+        t.db.ownerExec(loginRoleSql(name, "it's secret")),
+      ]);
+      await t.db.ownerExec(loginRoleSql(name, null));
+      const rows = await t.owner((tx) =>
+        tx.execute<Record<string, unknown>>(sql`
+          select r.rolcanlogin as login, r.rolsuper or r.rolbypassrls or r.rolinherit
+              or r.rolcreatedb or r.rolcreaterole as excess,
+            (select string_agg(g.rolname, ',' order by g.rolname) from pg_auth_members m
+               join pg_roles g on g.oid = m.roleid where m.member = r.oid) as member_of
+          from pg_roles r where r.rolname = ${name}`),
+      );
+      expect(rows).toEqual([
+        {
+          login: true,
+          excess: false,
+          member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE].sort().join(','),
+        },
+      ]);
+    } finally {
+      await t.db.ownerExec(`DROP ROLE IF EXISTS ${name}`);
+    }
+    expect(() => loginRoleSql('Robert"; drop table', null)).toThrow(/Unusable/);
   });
 
   it('RESET ROLE inside a tenant transaction no longer sees other tenants', async () => {

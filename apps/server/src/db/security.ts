@@ -259,7 +259,10 @@ DO $$ BEGIN
   END IF;
   IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${login}' AND (NOT rolcanlogin OR rolsuper
       OR rolbypassrls OR rolcreatedb OR rolcreaterole OR rolinherit)) THEN
-    ALTER ROLE ${login} ${attributes};
+    BEGIN
+      ALTER ROLE ${login} ${attributes};
+    EXCEPTION WHEN internal_error THEN NULL; -- "tuple concurrently updated": another did it
+    END;
   END IF;${
     password === null
       ? ''
