@@ -231,8 +231,8 @@ const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * must be: it logs in, is no superuser, cannot bypass RLS, create roles or databases, does not
  * inherit (outside SET ROLE it has no privilege at all, so `RESET ROLE` in a request reads
  * nothing), owns nothing, and may become the three context roles. `password`, when given, is
- * set. Run by the owner after securitySql (PostgreSQL only; the owner needs CREATEROLE unless the
- * login exists already as described). Roles are shared by every database of the server, and
+ * set when the owner may (CREATEROLE). Run by the owner after securitySql (PostgreSQL only; the
+ * owner needs CREATEROLE unless the login exists already as described). Roles are shared by every database of the server, and
  * several processes may start at once: a role or membership another one has just made is fine.
  */
 export function loginRoleSql(login: string, password: string | null): string {
@@ -269,7 +269,9 @@ DO $$ BEGIN
       : `
   BEGIN
     ALTER ROLE ${login} PASSWORD ${pg.escapeLiteral(password)};
-  EXCEPTION WHEN internal_error THEN NULL; -- another process set it at the same moment
+  EXCEPTION
+    WHEN internal_error THEN NULL; -- another process set it at the same moment
+    WHEN insufficient_privilege THEN NULL; -- an owner without CREATEROLE: the DBA's to set
   END;`
   }${grants}
 END $$;`;
