@@ -11,6 +11,7 @@ import {
   openPgPool,
   pgDatabase,
   pgliteDatabase,
+  servingUrl,
 } from '../src/db/connection.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { type Figure, login, measure, verify } from './load.js';
@@ -48,7 +49,12 @@ async function openBenchDatabase(): Promise<Database> {
     if (!url) throw new Error('BENCH_DATABASE_URL is required with BENCH_DB=pg');
     // The application's pool (20) unless BENCH_PG_POOL says otherwise (for experiments).
     const size = Number(process.env.BENCH_PG_POOL);
-    return pgDatabase(Number.isInteger(size) && size > 0 ? openPgPool(url, size) : openPgPool(url));
+    // Served through the least-privileged login, as the server does (migrations as the owner).
+    const serving = servingUrl(url);
+    return pgDatabase(
+      Number.isInteger(size) && size > 0 ? openPgPool(serving, size) : openPgPool(serving),
+      openPgPool(url, 2),
+    );
   }
   if (kind === 'pglite') {
     const dir = process.env.BENCH_DATA_DIR;

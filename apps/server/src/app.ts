@@ -182,7 +182,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return appLabel && model ? [{ appLabel, model }] : [];
     });
     if (values.length > 0) {
-      await db.ownerTransaction((tx) =>
+      // The cross-tenant context registers them (INSERT only): the owner only migrates.
+      await db.transaction({ scope: 'all', customerId: null }, (tx) =>
         tx.insert(contentTypes).values(values).onConflictDoNothing(),
       );
     }

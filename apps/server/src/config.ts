@@ -6,7 +6,13 @@ export interface AppConfig {
   host: string;
   /** Directory of the embedded database; null = in-memory. Ignored when databaseUrl is set. */
   dataDir: string | null;
+  /** PostgreSQL as the owner of the tables: migrations only. */
   databaseUrl: string | null;
+  /**
+   * PostgreSQL as the least-privileged login that serves requests (DATABASE_APP_URL); null =
+   * DATABASE_URL's server and database as `kestrel_login` (see db/connection.ts servingUrl).
+   */
+  databaseAppUrl: string | null;
   publicUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -45,6 +51,7 @@ export const defaultConfig: AppConfig = {
   host: '0.0.0.0',
   dataDir: null,
   databaseUrl: null,
+  databaseAppUrl: null,
   publicUrl: 'http://localhost:8080',
   smtpUrl: null,
   mailFrom: 'Kestrel <no-reply@kestrel.test>',
@@ -94,6 +101,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     host: env.HOST || defaultConfig.host,
     dataDir: resolve(cwd, env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
+    databaseAppUrl: env.DATABASE_APP_URL || null,
     publicUrl: (env.PUBLIC_URL || defaultConfig.publicUrl).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,

@@ -3,6 +3,7 @@ import { readConfig } from './config.js';
 import { type Database, isDatabaseUnavailable, openDatabase } from './db/connection.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
+import { servingRoleWarnings } from './db/serving-role.js';
 
 // The last line of defence: a database connection error that escapes anyway (an 'error' event or
 // a rejection nobody handles) is logged and the process keeps serving (the pool replaces the
@@ -41,6 +42,7 @@ await whenReachable(db);
 await migrateDatabase(db);
 const seeded = await seedDemo(db);
 const app = await buildApp({ db, config, logger: config.logLevel !== 'silent' });
+for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
 
 let closing = false;
 async function shutdown(signal: string) {

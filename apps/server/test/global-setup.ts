@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPglite, pgDatabase, pgliteDatabase } from '../src/db/connection.js';
+import {
+  openPglite,
+  openPgPool,
+  pgDatabase,
+  pgliteDatabase,
+  servingUrl,
+} from '../src/db/connection.js';
 import { migrateDatabase, migrationsFolder } from '../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -68,8 +74,10 @@ export default async function setup(project: TestProject) {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
-    const pool = new pg.Pool({ connectionString: adminUrl(url, name), max: 1 });
-    const db = pgDatabase(pool);
+    // As the server: migrated by the owner, which also makes the serving login (roles are the
+    // cluster's, shared with other runs: made idempotently) that test databases serve through.
+    const owner = adminUrl(url, name);
+    const db = pgDatabase(openPgPool(servingUrl(owner), 1), openPgPool(owner, 1));
     await migrateDatabase(db);
     await db.close();
     project.provide('pgTemplate', name);

@@ -11,6 +11,7 @@ import {
   openPgPool,
   pgDatabase,
   pgliteDatabase,
+  servingUrl,
   type Tx,
 } from '../src/db/connection.js';
 import { createProductUser } from '../src/db/factories.js';
@@ -47,6 +48,11 @@ export async function createTestDatabase(): Promise<{
   drop: () => Promise<void>;
   /** Another connection to the same database, as a second server process would have. */
   twin: () => Database;
+  /**
+   * The same database served through the owner's connection (PostgreSQL: the superuser, as a
+   * misconfigured server would); closed by `drop()`. PGlite: the database itself.
+   */
+  ownerServed: () => Database;
 }> {
   const url = process.env.DATABASE_URL;
   if (url) {
@@ -66,11 +72,23 @@ export async function createTestDatabase(): Promise<{
     }
     await admin.end();
     // openPgPool handles the error an idle client raises when the database is dropped at the end.
-    const db = pgDatabase(openPgPool(adminUrl(url, name), 5));
+    // Requests are served through the least-privileged login, as the server does; the owner
+    // (the superuser of DATABASE_URL) is for fixtures and assertions (TestApp.owner).
+    const owner = adminUrl(url, name);
+    const served = (size: number) =>
+      pgDatabase(openPgPool(servingUrl(owner), size), openPgPool(owner, 2));
+    const db = served(5);
+    const extra: Database[] = [];
     return {
       db,
-      twin: () => pgDatabase(openPgPool(adminUrl(url, name), 3)),
+      twin: () => served(3),
+      ownerServed: () => {
+        const d = pgDatabase(openPgPool(owner, 1));
+        extra.push(d);
+        return d;
+      },
       drop: async () => {
+        for (const d of extra) await d.close();
         await db.close();
         const c = new pg.Client({ connectionString: url });
         await c.connect();
@@ -84,7 +102,7 @@ export async function createTestDatabase(): Promise<{
   const db = pgliteDatabase(client);
   // PGlite is one process's: a twin is a second wrapper (own caches) over the same instance.
   const twin = (): Database => ({ ...pgliteDatabase(client), close: async () => undefined });
-  return { db, drop: () => db.close(), twin };
+  return { db, drop: () => db.close(), twin, ownerServed: () => db };
 }
 
 /** Collects sent emails in memory (tests read `sent`). */
@@ -101,6 +119,8 @@ export interface TestApp {
   clock: ManualClock;
   /** Runs `fn` as the database owner (bypasses RLS): fixtures and assertions. */
   owner: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  /** The database served through the owner's connection (see createTestDatabase). */
+  ownerDatabase: () => Database;
   /**
    * A second app on the same database with its own connections and caches, as another server
    * process would be (same clock and config). Closed with this one.
@@ -122,7 +142,7 @@ export async function buildTestApp(
     extraModules?: KestrelModule[];
   } = {},
 ): Promise<TestApp> {
-  const { db, drop, twin } = await createTestDatabase();
+  const { db, drop, twin, ownerServed } = await createTestDatabase();
   const clock = opts.clock ?? new ManualClock(new Date());
   const config = { sessionCacheMs: 5_000, ...opts.config };
   const app = await buildApp({
@@ -139,6 +159,7 @@ export async function buildTestApp(
     db,
     clock,
     owner: (fn) => db.ownerTransaction(fn),
+    ownerDatabase: ownerServed,
     twin: async () => {
       const other = twin();
       const second = await buildApp({ db: other, clock, config });

@@ -16,6 +16,12 @@ export const APP_ROLE = 'kestrel_app';
 export const OPS_ROLE = 'kestrel_ops';
 /** The role of a subject user's requests: the tenant, further limited to the subject's own rows. */
 export const SUBJECT_ROLE = 'kestrel_subject';
+/**
+ * The login the server serves requests through on PostgreSQL when DATABASE_APP_URL is not set:
+ * DATABASE_URL's server and database as this role (created by the migrations, see
+ * `loginRoleSql`). It owns nothing and may only become the three roles above.
+ */
+export const LOGIN_ROLE = 'kestrel_login';
 
 /** A Drizzle handle bound to one open transaction. Every repository takes one as first argument. */
 export type Tx = PgRemoteDatabase<Record<string, never>>;
@@ -78,6 +84,11 @@ export interface Database {
   ownerExec(sqlText: string): Promise<void>;
   /** Applies the generated SQL migrations in `folder` (as the owner). */
   migrate(folder: string): Promise<void>;
+  /**
+   * The login that serves requests when it is not the owner's (PostgreSQL with two pools): the
+   * migrations create it. Null on PGlite and when requests are served through the owner's URL.
+   */
+  servingLogin(): { user: string; password: string | null } | null;
   ping(): Promise<void>;
   /**
    * Sends `payload` on `channel` to every server process on this database, this one included
@@ -480,6 +491,7 @@ export function pgliteDatabase(client: PGlite): Database {
       await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
       cache.written('owner');
     },
+    servingLogin: () => null,
     async ping() {
       await client.query('select 1');
     },
@@ -960,8 +972,11 @@ async function withClient<T>(
   return result;
 }
 
-/** Wraps a node-postgres pool (DATABASE_URL). */
-export function pgDatabase(pool: pg.Pool): Database {
+/**
+ * Wraps node-postgres pools: `pool` serves requests (every transaction sets a context role),
+ * `ownerPool` (the owner of the tables, DATABASE_URL) runs migrations and owner work only.
+ */
+export function pgDatabase(pool: pg.Pool, ownerPool: pg.Pool = pool): Database {
   const cache = new ReadCache();
   const batcher = new ReadBatcher(pool);
   const listener = new PgListener(pool.options);
@@ -1000,16 +1015,20 @@ export function pgDatabase(pool: pg.Pool): Database {
       return cache.read(settings, sqlText, ttlMs, () => readInline(settings, sqlText));
     },
     ownerTransaction(fn) {
-      return notNested(() => withClient(pool, 'BEGIN', (q) => fn(drizzleOver(q)))).finally(() =>
-        cache.written('owner'),
+      return notNested(() => withClient(ownerPool, 'BEGIN', (q) => fn(drizzleOver(q)))).finally(
+        () => cache.written('owner'),
       );
     },
     async ownerExec(sqlText) {
-      await pool.query(sqlText).finally(() => cache.written('owner'));
+      await ownerPool.query(sqlText).finally(() => cache.written('owner'));
     },
     async migrate(folder) {
-      await migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder });
+      await migrateNodePg(drizzleNodePg(ownerPool), { migrationsFolder: folder });
       cache.written('owner');
+    },
+    servingLogin() {
+      const serving = loginOf(pool);
+      return ownerPool === pool || serving.user === loginOf(ownerPool).user ? null : serving;
     },
     async ping() {
       await pool.query('select 1');
@@ -1023,17 +1042,41 @@ export function pgDatabase(pool: pg.Pool): Database {
     async close() {
       await listener.close();
       await pool.end();
+      if (ownerPool !== pool) await ownerPool.end();
     },
   };
 }
 
-export function openPgPool(url: string, max = 20): pg.Pool {
+// ---------------------------------------------------------------- serving login
+
+/** The user and password a pool logs in with (from its connection string). */
+function loginOf(pool: pg.Pool): { user: string; password: string | null } {
+  const url = new URL(pool.options.connectionString ?? 'postgres://localhost');
+  const user = decodeURIComponent(url.username) || pool.options.user || process.env.PGUSER || '';
+  return { user, password: url.password ? decodeURIComponent(url.password) : null };
+}
+
+/**
+ * The URL requests are served through: DATABASE_APP_URL when set, otherwise DATABASE_URL's
+ * server and database as LOGIN_ROLE, without a password (for trust or peer authentication;
+ * set DATABASE_APP_URL to give one).
+ */
+export function servingUrl(ownerUrl: string, appUrl: string | null = null): string {
+  if (appUrl) return appUrl;
+  const url = new URL(ownerUrl);
+  url.username = LOGIN_ROLE;
+  url.password = '';
+  return url.toString();
+}
+
+export function openPgPool(url: string, max = 20, idleTimeoutMillis = 10_000): pg.Pool {
   // Generic plans for prepared statements: every query is tenant-scoped by row-level security and
   // served by (customer_id, ...) indexes, so a plan made once fits every tenant; re-planning per
   // execution (the default's custom plans) cost more than executing a page.
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    idleTimeoutMillis,
     options: '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan',
   });
   pool.on('error', () => {
@@ -1050,11 +1093,20 @@ export function openPgPool(url: string, max = 20): pg.Pool {
   return pool;
 }
 
-/** Opens the database the configuration names. */
+/**
+ * Opens the database the configuration names. On PostgreSQL two pools: requests through the
+ * serving login (`servingUrl`), migrations through DATABASE_URL (a small pool whose idle
+ * connections close after a few seconds: it is used at start only).
+ */
 export async function openDatabase(opts: {
   databaseUrl: string | null;
+  databaseAppUrl?: string | null;
   dataDir: string | null;
 }): Promise<Database> {
-  if (opts.databaseUrl) return pgDatabase(openPgPool(opts.databaseUrl));
+  if (opts.databaseUrl) {
+    const serving = servingUrl(opts.databaseUrl, opts.databaseAppUrl ?? null);
+    if (serving === opts.databaseUrl) return pgDatabase(openPgPool(opts.databaseUrl));
+    return pgDatabase(openPgPool(serving), openPgPool(opts.databaseUrl, 2, 5_000));
+  }
   return pgliteDatabase(await openPglite(opts.dataDir));
 }

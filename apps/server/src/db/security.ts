@@ -1,17 +1,77 @@
+import pg from 'pg';
 import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
 
-/** Tables that carry customer_id but are not tenant-owned (looked up by token before a tenant). */
-const NOT_TENANT_TABLES = ['sessions', 'account_tokens'];
+const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
 /** Reference data: the application reads it, migrations and seeds write it. */
-const READ_ONLY_TABLES = ['countries', 'activity_types', 'content_types', 'verbs'];
-/** Insert-only for the application: history must not be rewritten. */
-const INSERT_ONLY_TABLES = ['audit_actions', 'outbox_emails'];
-/** Only the cross-tenant context (kestrel_ops) may touch these: shared server secrets. */
-const OPS_ONLY_TABLES = ['server_secrets'];
-/** Tenant tables a subject may write (its refusals are recorded) but never read. */
+const REFERENCE = 'activity_types, content_types, countries, verbs';
+/** Tenant tables a subject's policies let it write but never read (the customer's history). */
 const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
 
-const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
+/**
+ * What each context role may do, table by table: the only grants the roles hold (everything
+ * else is revoked first, each run). A table not listed here (a new module's) gets CRUD for
+ * kestrel_app and kestrel_ops and SELECT for kestrel_subject (its own rows, by the policies
+ * below), and the catalog test (privileges.test.ts) fails until it is listed there too.
+ * - sessions, rate_limits, maintenance_windows, outbox_emails: only the cross-tenant context
+ *   (sessions, login, mail, housekeeping, ops screens) touches them;
+ * - account_tokens: the tenant issues tokens (a new user's link, a subject's claim) for its own
+ *   customer (policy), never reads them; consuming one is the cross-tenant context's;
+ * - customers, entitlements and activity types are changed by ops (and sign-up, cross-tenant):
+ *   a tenant only reads its own;
+ * - audit_actions and outbox_emails are history: never updated or deleted;
+ * - a subject reads reference data, its customer, and its own records (policies); it writes
+ *   only the audit of its actions, and never reads staff, roles or processes.
+ */
+const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = [
+  { tables: REFERENCE, app: 'SELECT', ops: 'SELECT', subject: 'SELECT' },
+  { tables: 'content_types', app: '', ops: 'INSERT', subject: '' },
+  { tables: 'audit_actions', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: 'INSERT' },
+  // refusals are counted in the cross-tenant context; a customer's staff read their own
+  { tables: 'security_refusals', app: 'SELECT', ops: CRUD, subject: '' },
+  // the anonymous CSRF key: made once and read by the cross-tenant context only
+  { tables: 'server_secrets', app: '', ops: 'SELECT, INSERT', subject: '' },
+  // notes history (operations only): ops context, or an ops session's tenant context
+  { tables: 'case_activity_notes', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: '' },
+  { tables: 'outbox_emails', app: '', ops: 'SELECT, INSERT', subject: '' },
+  { tables: 'sessions, rate_limits, maintenance_windows', app: '', ops: CRUD, subject: '' },
+  { tables: 'account_tokens', app: 'INSERT', ops: CRUD, subject: '' },
+  {
+    tables: 'customers, customer_entitlements, customer_activity_types',
+    app: 'SELECT',
+    ops: CRUD,
+    subject: 'SELECT',
+  },
+  { tables: 'subject_users', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
+  { tables: 'subjects, cases, case_activities', app: CRUD, ops: CRUD, subject: 'SELECT' },
+  {
+    tables:
+      'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',
+    app: CRUD,
+    ops: CRUD,
+    subject: '',
+  },
+];
+const DEFAULT_GRANT = { app: CRUD, ops: CRUD, subject: 'SELECT' };
+
+const names = (tables: string) => tables.split(',').map((t) => t.trim());
+const list = (tables: string[]) => tables.map((n) => `'${n}'`).join(', ');
+
+/** PL/pgSQL granting one table (an SQL text expression) what `g` names for each role. */
+function grantSql(table: string, g: { app: string; ops: string; subject: string }): string {
+  return (
+    [
+      [APP_ROLE, g.app],
+      [OPS_ROLE, g.ops],
+      [SUBJECT_ROLE, g.subject],
+    ] as const
+  )
+    .filter(([, privileges]) => privileges !== '')
+    .map(
+      ([role, privileges]) =>
+        `    EXECUTE format('GRANT ${privileges} ON %I TO ${role}', ${table});`,
+    )
+    .join('\n');
+}
 
 /**
  * Roles, grants and row-level security that Drizzle migrations cannot express. Idempotent: it
@@ -23,8 +83,9 @@ const list = (names: string[]) => names.map((n) => `'${n}'`).join(', ');
  * - kestrel_subject (a subject user's requests; app.subject_id is its login, subject_users.id)
  *   additionally sees only its own rows: in subjects, the records linked to its login; in a
  *   table with `subject_id`, rows of those records; in a table with `case_id` (once `cases`
- *   exists), rows of their cases; audit_actions insert-only; other tenant tables as kestrel_app;
+ *   exists), rows of their cases (the tables it may touch at all are those of GRANTS);
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
+ * The server enters them from a login that may do nothing else (`loginRoleSql`, decision 008).
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  *
  * subject_users (logins, one per email) has no customer: kestrel_app reads only the logins its
@@ -61,19 +122,20 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', r);
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
-    FOR t IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LOOP
-      IF t.relname IN (${list(OPS_ONLY_TABLES)}) AND r <> '${OPS_ROLE}' THEN
-        CONTINUE;
-      ELSIF t.relname IN (${list(READ_ONLY_TABLES)}) THEN
-        EXECUTE format('GRANT SELECT ON %I TO %I', t.relname, r);
-      ELSIF t.relname IN (${list(INSERT_ONLY_TABLES)}) THEN
-        EXECUTE format('GRANT SELECT, INSERT ON %I TO %I', t.relname, r);
-      ELSE
-        EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON %I TO %I', t.relname, r);
-      END IF;
-    END LOOP;
   END LOOP;
+  FOR t IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+             AND c.relname NOT IN (${list(GRANTS.flatMap((g) => names(g.tables)))}) LOOP
+${grantSql('t.relname', DEFAULT_GRANT)}
+  END LOOP;
+${GRANTS.map((g) =>
+  names(g.tables)
+    .map(
+      (n) =>
+        `  IF to_regclass('public.${n}') IS NOT NULL THEN\n${grantSql(`'${n}'`, g)}\n  END IF;`,
+    )
+    .join('\n'),
+).join('\n')}
 
   tenant := $t$customer_id = nullif(current_setting('app.customer_id', true), '')::integer$t$;
   own := $t$nullif(current_setting('app.subject_id', true), '')::integer$t$;
@@ -92,7 +154,7 @@ DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
              JOIN pg_namespace n ON n.oid = c.relnamespace
              JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'customer_id' AND NOT a.attisdropped
            WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-             AND c.relname NOT IN (${list(NOT_TENANT_TABLES)}) LOOP
+LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t.relname);
     EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t.relname);
     EXECUTE format('DROP POLICY IF EXISTS tenant_isolation ON %I', t.relname);
@@ -169,3 +231,56 @@ DROP POLICY IF EXISTS subject_own ON customers;
 CREATE POLICY subject_own ON customers TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer);
 `;
+
+const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Creates (when missing) the login the server serves requests through, and makes it what it
+ * must be: it logs in, is no superuser, cannot bypass RLS, create roles or databases, does not
+ * inherit (outside SET ROLE it has no privilege at all, so `RESET ROLE` in a request reads
+ * nothing), owns nothing, and may become the three context roles. `password`, when given, is
+ * set when the owner may (CREATEROLE). Run by the owner after securitySql (PostgreSQL only; the
+ * owner needs CREATEROLE unless the login exists already as described). Roles are shared by every database of the server, and
+ * several processes may start at once: a role or membership another one has just made is fine.
+ */
+export function loginRoleSql(login: string, password: string | null): string {
+  if (!ROLE_NAME.test(login)) throw new Error(`Unusable database login name ${login}`);
+  const attributes = 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT';
+  const grants = [APP_ROLE, OPS_ROLE, SUBJECT_ROLE]
+    .map(
+      (role) => `
+  IF NOT pg_has_role('${login}', '${role}', 'MEMBER') THEN
+    BEGIN
+      GRANT ${role} TO ${login};
+    EXCEPTION WHEN unique_violation OR internal_error THEN NULL; -- granted meanwhile
+    END;
+  END IF;`,
+    )
+    .join('');
+  return `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${login}') THEN
+    BEGIN
+      CREATE ROLE ${login} ${attributes};
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; -- created meanwhile
+    END;
+  END IF;
+  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${login}' AND (NOT rolcanlogin OR rolsuper
+      OR rolbypassrls OR rolcreatedb OR rolcreaterole OR rolinherit)) THEN
+    BEGIN
+      ALTER ROLE ${login} ${attributes};
+    EXCEPTION WHEN internal_error THEN NULL; -- "tuple concurrently updated": another did it
+    END;
+  END IF;${
+    password === null
+      ? ''
+      : `
+  BEGIN
+    ALTER ROLE ${login} PASSWORD ${pg.escapeLiteral(password)};
+  EXCEPTION
+    WHEN internal_error THEN NULL; -- another process set it at the same moment
+    WHEN insufficient_privilege THEN NULL; -- an owner without CREATEROLE: the DBA's to set
+  END;`
+  }${grants}
+END $$;`;
+}

@@ -21,9 +21,15 @@ export const DEMO_LOGINS = [
   ['subject@example.test', 'a subject of Acme Care Ltd, profile complete'],
 ] as const;
 
+/**
+ * Seeds write every tenant's rows: the cross-tenant context (kestrel_ops), not the owner, which
+ * only migrates (an owner that is no superuser would meet forced row-level security anyway).
+ */
+const crossTenant = { scope: 'all', customerId: null } as const;
+
 /** True when the database holds no customer yet (first start). */
 export async function isEmpty(db: Database): Promise<boolean> {
-  const rows = await db.ownerTransaction((tx) =>
+  const rows = await db.transaction(crossTenant, (tx) =>
     tx.execute<{ n: number }>(sql`select count(*)::int as n from customers`),
   );
   return Number(rows[0]?.n ?? 0) === 0;
@@ -36,7 +42,7 @@ export async function isEmpty(db: Database): Promise<boolean> {
 export async function seedDemo(db: Database, clock: Clock = systemClock): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const modules = await discoverModules();
-  await db.ownerTransaction(async (tx) => {
+  await db.transaction(crossTenant, async (tx) => {
     const password = DEMO_PASSWORD;
     const acme = await createCustomer(tx, {
       name: 'Acme Care Ltd',

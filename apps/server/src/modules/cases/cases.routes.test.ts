@@ -581,7 +581,7 @@ describe('case free-text search uses the subject search indexes', () => {
     });
     expect(dupPlan).toMatch(/subjects_email_normalised_idx/);
     expect(dupPlan).not.toMatch(/Seq Scan on subjects/);
-  });
+  }, 120_000);
 });
 
 it('keeps case activities of the tenant only (RLS)', async () => {

@@ -1,0 +1,382 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createCustomer,
+  createProductUser,
+  createSubjectUser,
+  type TestApp,
+} from '../../test/helpers.js';
+import { flags } from '../modules/flags/flags.table.js';
+import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE, type TxSettings } from './connection.js';
+import { loginRoleSql } from './security.js';
+import { servingRoleWarnings } from './serving-role.js';
+
+/**
+ * Least privilege in the database, read from the catalog. The allow lists below are the whole
+ * of what each role may do; a new table (or a new grant) fails this test until it is added here
+ * on purpose. Rows are then limited further by the policies of db/security.ts.
+ */
+const CRUD = 'DELETE, INSERT, SELECT, UPDATE';
+const REFERENCE = ['activity_types', 'content_types', 'countries', 'verbs'];
+const ALLOWED: Record<string, Record<string, string>> = {
+  [APP_ROLE]: {
+    ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
+    account_tokens: 'INSERT',
+    audit_actions: 'INSERT, SELECT',
+    case_activities: CRUD,
+    case_activity_notes: 'INSERT, SELECT',
+    case_counts: CRUD,
+    cases: CRUD,
+    customer_activity_types: 'SELECT',
+    customer_entitlements: 'SELECT',
+    customers: 'SELECT',
+    flags: CRUD,
+    process_requirements: CRUD,
+    processes: CRUD,
+    product_user_roles: CRUD,
+    product_users: CRUD,
+    roles: CRUD,
+    security_refusals: 'SELECT',
+    subject_users: 'SELECT',
+    subjects: CRUD,
+  },
+  [SUBJECT_ROLE]: {
+    ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
+    audit_actions: 'INSERT',
+    case_activities: 'SELECT',
+    cases: 'SELECT',
+    customer_activity_types: 'SELECT',
+    customer_entitlements: 'SELECT',
+    customers: 'SELECT',
+    subject_users: 'SELECT',
+    subjects: 'SELECT',
+  },
+  [OPS_ROLE]: {
+    ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
+    content_types: 'INSERT, SELECT',
+    account_tokens: CRUD,
+    audit_actions: 'INSERT, SELECT',
+    case_activities: CRUD,
+    case_activity_notes: 'INSERT, SELECT',
+    case_counts: CRUD,
+    cases: CRUD,
+    customer_activity_types: CRUD,
+    customer_entitlements: CRUD,
+    customers: CRUD,
+    flags: CRUD,
+    maintenance_windows: CRUD,
+    outbox_emails: 'INSERT, SELECT',
+    process_requirements: CRUD,
+    processes: CRUD,
+    product_user_roles: CRUD,
+    product_users: CRUD,
+    rate_limits: CRUD,
+    roles: CRUD,
+    security_refusals: CRUD,
+    server_secrets: 'INSERT, SELECT',
+    sessions: CRUD,
+    subject_users: CRUD,
+    subjects: CRUD,
+  },
+};
+
+let t: TestApp;
+let a: number;
+let b: number;
+let bUser: number;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    a = (await createCustomer(tx, { name: 'A' })).id;
+    b = (await createCustomer(tx, { name: 'B' })).id;
+    await createProductUser(tx, { customerId: a, username: 'staff@a.test' });
+    bUser = (await createProductUser(tx, { customerId: b, username: 'staff@b.test' })).id;
+    await tx.insert(flags).values([{ customerId: b, kind: 'b-only' }]);
+    await tx.execute(sql`
+      insert into sessions (token_hash, csrf_token, user_type, user_id, customer_id)
+      values ('b-session', 'b-csrf', 'ProductUser', ${bUser}, ${b})`);
+    await tx.execute(sql`
+      insert into account_tokens (token_hash, purpose, user_type, user_id, customer_id, expires_at)
+      values ('b-token', 'reset', 'ProductUser', ${bUser}, ${b}, now() + interval '1 hour')`);
+    await tx.execute(sql`
+      insert into outbox_emails ("to", subject, text) values ('staff@b.test', 'Reset', 'link')`);
+    await tx.execute(sql`
+      insert into rate_limits (key, window_start, count) values ('login:staff@b.test', now(), 9)`);
+    await tx.execute(sql`
+      insert into maintenance_windows (start, "end", warning_start)
+      values (now(), now() + interval '1 hour', now())`);
+  });
+});
+afterAll(() => t.close());
+
+/** The database's own message (Drizzle wraps driver errors). */
+async function failure(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    return cause instanceof Error ? cause.message : String(cause);
+  }
+  return 'no error';
+}
+
+/** Runs one statement in a transaction with these settings; its rows, or the refusal. */
+async function attempt(s: TxSettings, statement: ReturnType<typeof sql>): Promise<string> {
+  return failure(t.db.transaction(s, (tx) => tx.execute(statement))).then((m) =>
+    m === 'no error' ? 'allowed' : m,
+  );
+}
+
+/** Customer A's tenant context (A exists once beforeAll has run). */
+const tenantA = (): TxSettings => ({ scope: 'tenant', customerId: a });
+
+describe('the catalog', () => {
+  it('forces row-level security on every table with a customer_id column', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ relname: string; enabled: boolean; forced: boolean }>(sql`
+        select c.relname, c.relrowsecurity as enabled, c.relforcerowsecurity as forced
+        from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        join pg_attribute a on a.attrelid = c.oid and a.attname = 'customer_id' and not a.attisdropped
+        where n.nspname = 'public' and c.relkind in ('r', 'p')
+        order by 1`),
+    );
+    expect(rows.map((r) => r.relname)).toContain('sessions');
+    expect(rows.filter((r) => !r.enabled || !r.forced).map((r) => r.relname)).toEqual([]);
+  });
+
+  it('grants each role only what its allow list names', async () => {
+    const roles = Object.keys(ALLOWED);
+    const rows = await t.owner((tx) =>
+      tx.execute<{ role: string; relname: string; privileges: string }>(sql`
+        select g.rolname as role, c.relname,
+          string_agg(distinct x.privilege_type, ', ' order by x.privilege_type) as privileges
+        from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        cross join lateral aclexplode(c.relacl) x
+        join pg_roles g on g.oid = x.grantee
+        where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f')
+          and g.rolname in (${sql.join(
+            roles.map((r) => sql`${r}`),
+            sql`, `,
+          )})
+        group by 1, 2`),
+    );
+    const actual: Record<string, Record<string, string>> = Object.fromEntries(
+      roles.map((r) => [r, {}]),
+    );
+    for (const r of rows) {
+      const forRole = actual[r.role];
+      if (forRole) forRole[r.relname] = r.privileges;
+    }
+    expect(actual).toEqual(ALLOWED);
+  });
+
+  it('grants no column privileges, nothing to PUBLIC, and sequences only for use', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ what: string }>(sql`
+        select c.relname || '.' || a.attname || ' to ' || x.grantee::regrole::text as what
+          from pg_attribute a join pg_class c on c.oid = a.attrelid
+          join pg_namespace n on n.oid = c.relnamespace
+          cross join lateral aclexplode(a.attacl) x
+          where n.nspname = 'public' and x.grantee <> c.relowner
+        union all
+        select c.relname || ' ' || x.privilege_type || ' to PUBLIC'
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          cross join lateral aclexplode(c.relacl) x
+          where n.nspname = 'public' and x.grantee = 0
+        union all
+        select c.relname || ' ' || x.privilege_type || ' to ' || x.grantee::regrole::text
+          from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          cross join lateral aclexplode(c.relacl) x
+          where n.nspname = 'public' and c.relkind = 'S' and x.grantee <> c.relowner
+            and x.privilege_type not in ('USAGE', 'SELECT')`),
+    );
+    expect(rows.map((r) => r.what)).toEqual([]);
+  });
+
+  it('lets only the listed roles run the functions that run as their owner', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ fn: string; grantees: string }>(sql`
+        select p.proname as fn,
+          string_agg(case when x.grantee = 0 then 'PUBLIC' else x.grantee::regrole::text end,
+            ', ' order by x.grantee::regrole::text) as grantees
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        cross join lateral aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) x
+        where n.nspname = 'public' and p.prosecdef and x.grantee <> p.proowner
+        group by 1 order by 1`),
+    );
+    expect(rows).toEqual([{ fn: 'kestrel_subject_login', grantees: `${APP_ROLE}, ${OPS_ROLE}` }]);
+  });
+
+  it('the context roles are not superusers, cannot bypass RLS, log in, or own anything', async () => {
+    const rows = await t.owner((tx) =>
+      tx.execute<{ rolname: string; bad: boolean }>(sql`
+        select r.rolname, (r.rolsuper or r.rolbypassrls or r.rolcanlogin or r.rolcreaterole
+          or r.rolcreatedb or r.rolinherit
+          or exists (select 1 from pg_class c where c.relowner = r.oid)) as bad
+        from pg_roles r where r.rolname in (${APP_ROLE}, ${OPS_ROLE}, ${SUBJECT_ROLE})
+        order by 1`),
+    );
+    expect(rows).toEqual([
+      { rolname: APP_ROLE, bad: false },
+      { rolname: OPS_ROLE, bad: false },
+      { rolname: SUBJECT_ROLE, bad: false },
+    ]);
+  });
+});
+
+describe('tables the tenant and subject roles could reach without row-level security', () => {
+  const subjectOf = async (customerId: number) => {
+    const s = await t.owner((tx) => createSubjectUser(tx, { customerId }));
+    return { scope: 'tenant', customerId, subjectId: s.userId } satisfies TxSettings;
+  };
+
+  it("a tenant reads no other tenant's sessions, tokens, emails, counters or windows", async () => {
+    const subject = await subjectOf(a);
+    for (const s of [tenantA(), subject]) {
+      for (const table of [
+        'sessions',
+        'account_tokens',
+        'outbox_emails',
+        'rate_limits',
+        'maintenance_windows',
+      ]) {
+        expect(await attempt(s, sql`select * from ${sql.identifier(table)}`)).toMatch(
+          /permission denied/,
+        );
+      }
+      expect(await attempt(s, sql`delete from rate_limits`)).toMatch(/permission denied/);
+      expect(await attempt(s, sql`update sessions set csrf_token = 'x'`)).toMatch(
+        /permission denied/,
+      );
+    }
+    // what the tenant context does write: a token for its own customer only
+    expect(
+      await attempt(
+        tenantA(),
+        sql`insert into account_tokens (token_hash, purpose, user_type, user_id, customer_id, expires_at)
+            values ('a-token', 'claim', 'SubjectUser', 1, ${b}, now())`,
+      ),
+    ).toMatch(/row-level security/);
+  });
+
+  it("a subject reads no staff secrets, processes or roles; a tenant can't change its customer", async () => {
+    const subject = await subjectOf(a);
+    expect(
+      await attempt(subject, sql`select password_hash, totp_secret from product_users`),
+    ).toMatch(/permission denied/);
+    for (const table of ['processes', 'roles', 'product_user_roles', 'process_requirements']) {
+      expect(await attempt(subject, sql`select * from ${sql.identifier(table)}`)).toMatch(
+        /permission denied/,
+      );
+    }
+    expect(await attempt(tenantA(), sql`update customers set name = 'Mine now'`)).toMatch(
+      /permission denied/,
+    );
+    expect(
+      await attempt(
+        tenantA(),
+        sql`insert into customer_entitlements (customer_id, entitlement) values (${a}, 'cycles')`,
+      ),
+    ).toMatch(/permission denied/);
+  });
+
+  it('the contexts the server uses still work', async () => {
+    const ops: TxSettings = { scope: 'all', customerId: null };
+    expect(await attempt(ops, sql`select count(*) from sessions`)).toBe('allowed');
+    expect(await attempt(ops, sql`delete from rate_limits where key = 'none'`)).toBe('allowed');
+    expect(
+      await attempt(
+        tenantA(),
+        sql`insert into account_tokens (token_hash, purpose, user_type, user_id, customer_id, expires_at)
+            values ('a-token', 'claim', 'SubjectUser', 1, ${a}, now())`,
+      ),
+    ).toBe('allowed');
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('the serving login on PostgreSQL', () => {
+  it('is not a superuser, cannot bypass RLS, owns nothing and can only become the three roles', async () => {
+    const rows = await t.db.readInline(
+      { scope: 'all', customerId: null },
+      `select session_user::text as login, r.rolsuper as super, r.rolbypassrls as bypass,
+         r.rolinherit as inherit, r.rolcreaterole or r.rolcreatedb as creates,
+         (select count(*)::int from pg_class c where c.relowner = r.oid) as owned,
+         (select string_agg(g.rolname, ',' order by g.rolname) from pg_auth_members m
+            join pg_roles g on g.oid = m.roleid where m.member = r.oid) as member_of,
+         (select count(*)::int from pg_class c, aclexplode(c.relacl) x where x.grantee = r.oid)
+           as direct_grants
+       from pg_roles r where r.rolname = session_user`,
+    );
+    expect(rows[0]).toEqual({
+      login: 'kestrel_login',
+      super: false,
+      bypass: false,
+      inherit: false,
+      creates: false,
+      owned: 0,
+      member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE].sort().join(','),
+      direct_grants: 0,
+    });
+    expect(await servingRoleWarnings(t.db)).toEqual([]);
+  });
+
+  it('the migrations make a login what it must be, idempotently and when two start at once', async () => {
+    const name = `kestrel_lt_${process.pid}`;
+    await t.db.ownerExec(`DROP ROLE IF EXISTS ${name}`);
+    // a login made by hand with too much: inheriting, creating databases
+    await t.db.ownerExec(`CREATE ROLE ${name} LOGIN INHERIT CREATEDB`);
+    try {
+      await Promise.all([
+        t.db.ownerExec(loginRoleSql(name, "it's secret")),
+        t.db.ownerExec(loginRoleSql(name, "it's secret")),
+      ]);
+      await t.db.ownerExec(loginRoleSql(name, null));
+      const rows = await t.owner((tx) =>
+        tx.execute<Record<string, unknown>>(sql`
+          select r.rolcanlogin as login, r.rolsuper or r.rolbypassrls or r.rolinherit
+              or r.rolcreatedb or r.rolcreaterole as excess,
+            (select string_agg(g.rolname, ',' order by g.rolname) from pg_auth_members m
+               join pg_roles g on g.oid = m.roleid where m.member = r.oid) as member_of
+          from pg_roles r where r.rolname = ${name}`),
+      );
+      expect(rows).toEqual([
+        {
+          login: true,
+          excess: false,
+          member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE].sort().join(','),
+        },
+      ]);
+    } finally {
+      await t.db.ownerExec(`DROP ROLE IF EXISTS ${name}`);
+    }
+    expect(() => loginRoleSql('Robert"; drop table', null)).toThrow(/Unusable/);
+  });
+
+  it('RESET ROLE inside a tenant transaction no longer sees other tenants', async () => {
+    const seen = await failure(
+      t.db.transaction(tenantA(), async (tx) => {
+        await tx.execute(sql`reset role`);
+        return tx.execute(sql`select kind from flags`);
+      }),
+    );
+    expect(seen).toMatch(/permission denied/);
+    const sessionsSeen = await failure(
+      t.db.transaction(tenantA(), async (tx) => {
+        await tx.execute(sql`reset role`);
+        return tx.execute(sql`select csrf_token from sessions`);
+      }),
+    );
+    expect(sessionsSeen).toMatch(/permission denied/);
+  });
+
+  it('warns when the serving connection is the superuser that owns the tables', async () => {
+    const owner = t.ownerDatabase();
+    const warnings = await servingRoleWarnings(owner);
+    expect(warnings.join('\n')).toMatch(/superuser/);
+    expect(warnings.join('\n')).toMatch(/owns \d+ tables/);
+  });
+});
