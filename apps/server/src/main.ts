@@ -3,13 +3,21 @@ import { readConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { migrateDatabase } from './db/migrate.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
+import { discoverModules } from './modules/discover.js';
 
 // Started by `npm start` with cwd = repo root: paths in the configuration are relative to it.
 const config = readConfig(process.env, process.cwd());
+// The modules' code loads while the embedded database starts (it waits on its files meanwhile).
+const modules = discoverModules();
 const db = await openDatabase(config);
 await migrateDatabase(db);
 const seeded = await seedDemo(db);
-const app = await buildApp({ db, config, logger: config.logLevel !== 'silent' });
+const app = await buildApp({
+  db,
+  config,
+  logger: config.logLevel !== 'silent',
+  modules: await modules,
+});
 
 let closing = false;
 async function shutdown(signal: string) {
