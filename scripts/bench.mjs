@@ -15,7 +15,7 @@ import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDependencies, root, serverNodeFlags } from './lib.mjs';
+import { ensureDependencies, root, serverNodeFlags, sourceNodeFlags } from './lib.mjs';
 
 ensureDependencies();
 const { default: pg } = await import('pg');
@@ -155,8 +155,7 @@ function runChild(env) {
       // BENCH_NODE_ARGS adds flags to the server's node, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'
       execArgv: [
         ...serverNodeFlags,
-        '--import',
-        'tsx',
+        ...sourceNodeFlags,
         ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       ],
       env: {

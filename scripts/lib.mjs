@@ -37,12 +37,19 @@ export function ensureDependencies() {
 }
 
 /**
- * Node flags of the server process (npm start, the bench). A 64 MB young generation: a busy
- * server's per-request objects die young; with the default (16 MB) V8 scavenged every ~100 ms
- * under load, 6-8 ms each, and promoted in-flight requests to the old generation. Measured
- * with `npm run bench` in alternation: about 10% less CPU per request on the lists.
+ * Node flags of the server process (npm start, the bench, the browser tests). A 64 MB young
+ * generation: a busy server's per-request objects die young; with the default (16 MB) V8
+ * scavenged every ~100 ms under load, 6-8 ms each, and promoted in-flight requests to the old
+ * generation. Measured with `npm run bench` in alternation: about 10% less CPU per request on the
+ * lists.
  */
-export const serverNodeFlags = ['--max-semi-space-size=64', '--conditions=kestrel-source'];
+export const serverNodeFlags = ['--max-semi-space-size=64'];
+
+/** Node flags that run the TypeScript sources (tsx), the domain package from its sources too. */
+export const sourceNodeFlags = ['--conditions=kestrel-source', '--import', 'tsx'];
+
+/** The compiled server (`node scripts/build.mjs server`), which imports the built domain package. */
+export const serverEntry = 'apps/server/dist/main.js';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,11 +1,12 @@
-// `npm start`: install what is missing, build the domain package and the web app, then run the
-// server, which migrates, loads demo data on first start and prints the demo logins.
-import { ensureDependencies, must, root, serverNodeFlags } from './lib.mjs';
+// `npm start`: install what is missing, build what changed since the last build (the domain
+// package, the server, the web app: scripts/build.mjs), then run the compiled server, which
+// migrates when the migrations changed, loads demo data on first start and prints the demo logins.
+import { build } from './build.mjs';
+import { ensureDependencies, must, root, serverEntry, serverNodeFlags } from './lib.mjs';
 
 ensureDependencies();
-must('npm', ['run', 'build', '-w', '@kestrel/domain']);
-if (process.env.SKIP_WEB_BUILD !== '1') must('npm', ['run', 'build', '-w', '@kestrel/web']);
-must('node', [...serverNodeFlags, '--import', 'tsx', 'apps/server/src/main.ts'], {
+build(process.env.SKIP_WEB_BUILD === '1' ? ['domain', 'server'] : []);
+must(process.execPath, [...serverNodeFlags, serverEntry], {
   cwd: root,
   env: { NODE_ENV: process.env.NODE_ENV ?? 'production' },
 });

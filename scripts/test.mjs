@@ -3,6 +3,7 @@
 // `node scripts/test.mjs server` runs only the named suites (used by .ci/run for PostgreSQL).
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from './build.mjs';
 import { ensureChromium, ensureDependencies, must, root, run } from './lib.mjs';
 
 const suites = [
@@ -24,9 +25,10 @@ process.env.TZ = 'UTC';
 
 ensureDependencies();
 if (selected.some((s) => s.needsBrowser)) ensureChromium();
-must('npm', ['run', 'build', '-w', '@kestrel/domain']);
+build(['domain']);
 if (only.length === 0) must('npm', ['run', 'typecheck']);
-if (selected.some((s) => s.needsBuild)) must('npm', ['run', 'build', '-w', '@kestrel/web']);
+// The browser tests run the compiled server (what `npm start` runs) and the built web app.
+if (selected.some((s) => s.needsBuild)) build(['server', 'web']);
 
 const reportDir = join(root, 'test-results');
 mkdirSync(reportDir, { recursive: true });

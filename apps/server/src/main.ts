@@ -4,6 +4,7 @@ import { type Database, isDatabaseUnavailable, openDatabase } from './db/connect
 import { migrateDatabase } from './db/migrate.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
 import { servingRoleWarnings } from './db/serving-role.js';
+import { discoverModules } from './modules/discover.js';
 
 // The last line of defence: a database connection error that escapes anyway (an 'error' event or
 // a rejection nobody handles) is logged and the process keeps serving (the pool replaces the
@@ -37,11 +38,18 @@ async function whenReachable(db: Database): Promise<void> {
 
 // Started by `npm start` with cwd = repo root: paths in the configuration are relative to it.
 const config = readConfig(process.env, process.cwd());
+// The modules' code loads while the embedded database starts (it waits on its files meanwhile).
+const modules = discoverModules();
 const db = await openDatabase(config);
 await whenReachable(db);
 await migrateDatabase(db);
 const seeded = await seedDemo(db);
-const app = await buildApp({ db, config, logger: config.logLevel !== 'silent' });
+const app = await buildApp({
+  db,
+  config,
+  logger: config.logLevel !== 'silent',
+  modules: await modules,
+});
 for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
 
 let closing = false;

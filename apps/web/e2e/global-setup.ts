@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,30 +40,35 @@ async function waitForHealth(port: number, child: ChildProcess, log: () => strin
   throw new Error(`server did not answer /healthz within 120 s:\n${log()}`);
 }
 
-/** Starts the real server on a fresh database and a free port; stops it after the run. */
+/**
+ * Starts the real server, compiled as `npm start` runs it, on a fresh database and a free port;
+ * stops it after the run. The server is built first when its sources changed since its last
+ * build (scripts/build.mjs compares content hashes: nothing to do when up to date).
+ */
 export default async function setup(project: TestProject) {
   if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build -w @kestrel/web` first');
+    throw new Error('apps/web/dist is missing: run `npm run build` first');
   }
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', 'domain', 'server'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
   let output = '';
-  const child = spawn(
-    process.execPath,
-    ['--conditions=kestrel-source', '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        TZ: 'UTC',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', 'apps/server/dist/main.js'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TZ: 'UTC',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
   };

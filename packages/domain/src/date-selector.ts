@@ -1,4 +1,7 @@
-import { addDays, format, parseISO, subYears } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
+import { parseISO } from 'date-fns/parseISO';
+import { subYears } from 'date-fns/subYears';
 import { z } from 'zod';
 import { MESSAGES } from './messages.js';
 

@@ -1,4 +1,9 @@
-import { addMonths, addYears, format, isValid, parseISO, subMonths } from 'date-fns';
+import { addMonths } from 'date-fns/addMonths';
+import { addYears } from 'date-fns/addYears';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
+import { subMonths } from 'date-fns/subMonths';
 import { z } from 'zod';
 import { MESSAGES } from './messages.js';
 import { optionalText } from './text-rules.js';

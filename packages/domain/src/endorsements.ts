@@ -1,4 +1,7 @@
-import { addYears, format, isValid, parseISO } from 'date-fns';
+import { addYears } from 'date-fns/addYears';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
 import { ENDORSEMENT_CODES } from './endorsement-codes.js';
 import type { EndorsementCodeEntry, EndorsementPoints } from './endorsement-types.js';
 

@@ -22,7 +22,8 @@ if (command === 'reset') {
   }
 }
 const db = await openDatabase(config);
-await migrateDatabase(db);
+// Run explicitly, every set-up step runs (a start skips them when nothing changed).
+await migrateDatabase(db, { force: true });
 if (command === 'seed' || command === 'reset') {
   const seeded = await seedDemo(db);
   console.log(seeded ? 'Demo data loaded.' : 'Data exists already; nothing seeded.');

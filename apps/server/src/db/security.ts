@@ -85,7 +85,7 @@ function grantSql(table: string, g: { app: string; ops: string; subject: string 
  *   table with `subject_id`, rows of those records; in a table with `case_id` (once `cases`
  *   exists), rows of their cases (the tables it may touch at all are those of GRANTS);
  * - kestrel_ops (the explicit cross-tenant context) sees every row.
- * The server enters them from a login that may do nothing else (`loginRoleSql`, decision 008).
+ * The server enters them from a login that may do nothing else (`loginRoleSql`, decision 011).
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  *
  * subject_users (logins, one per email) has no customer: kestrel_app reads only the logins its
