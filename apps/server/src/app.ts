@@ -14,6 +14,7 @@ import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
 import { AnonymousCsrf } from './platform/anonymous-csrf.js';
+import { registerBodyParsing } from './platform/body-parsing.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
 import { scheduleHousekeeping } from './platform/housekeeping.js';
@@ -115,6 +116,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerBodyParsing(app);
 
   await app.register(fastifyCookie);
   const secureHeaders = securityHeaders();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isIsoDate,
   isoDateSchema,
+  isoDateTimeSchema,
   minusMonths,
   optionalIsoDateSchema,
   plusMonths,
@@ -17,6 +18,9 @@ describe('ISO dates', () => {
     ['2023-13-01', false],
     ['2023-1-01', false],
     ['yesterday', false],
+    ['0000-01-01', false],
+    ['0001-01-01', true],
+    ['9999-12-31', true],
   ])('%s valid: %s', (value, expected) => {
     expect(isIsoDate(value)).toBe(expected);
   });
@@ -29,6 +33,12 @@ describe('ISO dates', () => {
     [optionalIsoDateSchema, '', null],
     [optionalIsoDateSchema, null, null],
     [optionalIsoDateSchema, '2024-02-30', 'Invalid date'],
+    [isoDateTimeSchema, '2030-01-01T09:00:00Z', null],
+    [isoDateTimeSchema, '2030-01-01T09:00:00+01:00', null],
+    [isoDateTimeSchema, '0000-01-01T00:00:00Z', 'Invalid date'],
+    // a moment in year 0 once moved to UTC
+    [isoDateTimeSchema, '0001-01-01T00:00:00+01:00', 'Invalid date'],
+    [isoDateTimeSchema, '2030-01-01', 'Invalid date'],
   ])('%#', (schema, value, expected) => {
     expect(firstIssueMessage(schema, value)).toBe(expected);
   });

@@ -10,10 +10,14 @@ import { optionalText } from './text-rules.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** True for a real calendar date written 'YYYY-MM-DD'. */
+/**
+ * True for a real calendar date written 'YYYY-MM-DD', in the years 0001-9999 (there is no year
+ * 0000, and PostgreSQL refuses it).
+ */
 export function isIsoDate(value: string): boolean {
   return (
     ISO_DATE.test(value) &&
+    !value.startsWith('0000') &&
     isValid(parseISO(value)) &&
     format(parseISO(value), 'yyyy-MM-dd') === value
   );
@@ -25,6 +29,17 @@ export const isoDateSchema = z
   .trim()
   .min(1, { error: MESSAGES.required, abort: true })
   .refine(isIsoDate, MESSAGES.invalidDate);
+
+/** True for a date-time whose moment falls in the UTC years 0001-9999 (what PostgreSQL stores). */
+export function isStorableDateTime(value: string): boolean {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+/** A required ISO 8601 date-time with an offset ('2030-01-01T09:00:00Z'), years 0001-9999. */
+export const isoDateTimeSchema = z.iso
+  .datetime({ offset: true, error: MESSAGES.invalidDate })
+  .refine(isStorableDateTime, MESSAGES.invalidDate);
 
 /** An optional 'YYYY-MM-DD' date: null, undefined and blank all become `undefined`. */
 export const optionalIsoDateSchema = optionalText(isoDateSchema);

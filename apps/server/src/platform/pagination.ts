@@ -30,10 +30,13 @@ export function pageOf(query: { page?: number | undefined; page_size?: number | 
   };
 }
 
-/** The absolute URL of another page of the current list, keeping the other query keys. */
+/**
+ * The absolute URL of another page of the current list, keeping the other query keys. Built on
+ * PUBLIC_URL, never on the request's Host header (which the client chooses).
+ */
 export function pageUrl(request: FastifyRequest, path: string, page: number): string {
   const qs = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
   const params = new URLSearchParams(qs);
   params.set('page', String(page));
-  return `${request.protocol}://${request.host}${path}?${params.toString()}`;
+  return `${request.server.deps.config.publicUrl}${path}?${params.toString()}`;
 }

@@ -3,6 +3,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from './errors.js';
+import { INT4_MAX, maxOf, strictId, strictWhole } from './ids.js';
 import { type Page, pageUrl } from './pagination.js';
 
 // Query-string and body helpers of the resource router.
@@ -16,8 +17,8 @@ export function toColumns(data: object): Record<string, unknown> {
 
 function parseFilterValue(column: PgColumn, raw: string, name: string): unknown {
   if (column.dataType === 'number') {
-    const n = Number(raw);
-    if (!Number.isInteger(n)) throw ValidationError.of(name, 'Enter a whole number.');
+    const n = strictWhole(raw, maxOf(column));
+    if (n === null) throw ValidationError.of(name, 'Enter a whole number.');
     return n;
   }
   if (column.dataType === 'boolean') {
@@ -92,6 +93,19 @@ export function filterConditions(
   return out;
 }
 
+/**
+ * The column an `?ordering` term names: `id`, or one of `columns`' own keys (so `__proto__`,
+ * `constructor` or `toString` name none), else undefined (ignored, as DRF does).
+ */
+export function orderColumn<C>(
+  columns: Readonly<Record<string, C>> | undefined,
+  id: C,
+  name: string,
+): C | undefined {
+  if (name === 'id') return id;
+  return columns && Object.hasOwn(columns, name) ? columns[name] : undefined;
+}
+
 /** `?ordering=-a,b` over the declared columns (unknown names ignored), id as tiebreaker. */
 export function orderBy(
   def: { ordering?: Record<string, PgColumn>; defaultOrdering?: string },
@@ -104,7 +118,7 @@ export function orderBy(
   for (const part of spec.split(',')) {
     const descending = part.startsWith('-');
     const name = descending ? part.slice(1) : part;
-    const column = name === 'id' ? id : def.ordering?.[name];
+    const column = orderColumn(def.ordering, id, name);
     if (column && out.length < 8) {
       out.push(descending ? desc(column) : asc(column));
       b.mark(`order:${part}`);
@@ -118,10 +132,10 @@ export function orderBy(
 /** `:id` in resource paths (parsed by parseId so a malformed id is a 404). */
 export const idParams = z.object({ id: z.string().max(20) });
 
-/** A URL id: a positive integer, else 404. */
-export function parseId(raw: string): number {
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new NotFoundError();
+/** A URL id: a positive decimal integer within `max` (see ids.ts), else 404: no such object. */
+export function parseId(raw: string, max = INT4_MAX): number {
+  const n = strictId(raw, max);
+  if (n === null) throw new NotFoundError();
   return n;
 }
 

@@ -7,6 +7,7 @@ import { compileDb, executePrepared, type Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
+import { maxOf } from './ids.js';
 import { jsonText, pageJson } from './json-sql.js';
 import { listQuerySchema, pageOf } from './pagination.js';
 import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
@@ -86,6 +87,7 @@ export function registerResource<
   const repr = (row: Row<T>) => (def.repr ? def.repr(row) : '');
   if (def.presentSql && def.augment) throw new Error(`${def.path}: presentSql with augment`);
   const jsonFields = def.presentSql;
+  const idMax = maxOf(def.id);
 
   /**
    * A page of rows as JSON texts with the total (`presentSql`; the total as a scalar subquery,
@@ -224,7 +226,7 @@ export function registerResource<
         config: { access: access('retrieve') },
       },
       async (request) => {
-        const id = parseId(request.params.id);
+        const id = parseId(request.params.id, idMax);
         return run(request, async (ctx) => presentOne(ctx, await fetchOne(ctx, id)), true);
       },
     );
@@ -269,20 +271,24 @@ export function registerResource<
   const update = def.update;
   if (update) {
     const handler = () => async (request: FastifyRequest<{ Params: { id: string } }>) => {
-      const id = parseId(request.params.id);
+      const id = parseId(request.params.id, idMax);
       const data = request.body as Partial<z.output<TUpdate>>;
       return run(request, async (ctx) => {
         const existing = await fetchOne(ctx, id, true);
         const before = await presentOne(ctx, existing);
+        const values = toColumns(data);
+        // Nothing to set (an empty PATCH): the object as it is, as DRF answers.
         const row = update.run
           ? await update.run(ctx, existing, data)
-          : ((
-              (await ctx.tx
-                .update(table)
-                .set(toColumns(data) as Partial<Insert<T>>)
-                .where(scoped(ctx, eq(def.id, id)))
-                .returning()) as Row<T>[]
-            )[0] as Row<T>);
+          : Object.keys(values).length === 0
+            ? existing
+            : ((
+                (await ctx.tx
+                  .update(table)
+                  .set(values as Partial<Insert<T>>)
+                  .where(scoped(ctx, eq(def.id, id)))
+                  .returning()) as Row<T>[]
+              )[0] as Row<T>);
         const after = await presentOne(ctx, row);
         await recordAudit(ctx.tx, ctx.actor, {
           verb: 'updated',
@@ -329,7 +335,7 @@ export function registerResource<
         config: { access: access('delete') },
       },
       async (request, reply) => {
-        const id = parseId(request.params.id);
+        const id = parseId(request.params.id, idMax);
         await run(request, async (ctx) => {
           const existing = await fetchOne(ctx, id, true);
           const gone = await presentOne(ctx, existing);

@@ -8,7 +8,7 @@ import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
-import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   changeActivity,
@@ -54,7 +54,7 @@ function ordering(requested: string | undefined, fallback: string): SQL[] {
   for (const part of spec.split(',')) {
     const d = part.startsWith('-');
     const name = d ? part.slice(1) : part;
-    const col = name === 'id' ? caseActivities.id : ORDERING[name];
+    const col = orderColumn<AnyPgColumn>(ORDERING, caseActivities.id, name);
     if (col) out.push(d ? desc(col) : asc(col));
   }
   out.push(spec.startsWith('-') ? desc(caseActivities.id) : asc(caseActivities.id));

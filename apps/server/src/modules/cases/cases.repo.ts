@@ -18,7 +18,7 @@ import { compileDb, executePrepared, executePreparedRows, type Tx } from '../../
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
-import { placeholderBinder } from '../../platform/resource-query.js';
+import { orderColumn, placeholderBinder } from '../../platform/resource-query.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
 import {
@@ -154,7 +154,7 @@ export function caseOrdering(requested: string | undefined): CaseListOrder {
   for (const part of spec.split(',')) {
     const d = part.startsWith('-');
     const name = d ? part.slice(1) : part;
-    const col = name === 'id' ? cases.id : ORDERING[name];
+    const col = orderColumn<AnyPgColumn>(ORDERING, cases.id, name);
     if (col && key.length < 8) {
       order.push(d ? desc(col) : asc(col));
       key.push(part);

@@ -323,7 +323,7 @@ async function subjectEmail(
 ): Promise<MailMessage> {
   const org = await customerName(tx, subject.customerId);
   const tail = extra ? `\n\n${extra}` : '';
-  if (!subject.hasAccount) {
+  if (!subject.loginClaimed) {
     const mail = await claimInvitation(tx, deps, subject, org);
     return {
       ...mail,
@@ -439,7 +439,7 @@ export async function createCase(
       contentType: CASE_CT,
       objectId: c.id,
       objectRepr: caseRepr(c.id, subject),
-      changes: { to: subject.email, claim: !subject.hasAccount },
+      changes: { to: subject.email },
     });
     ctx.afterCommit(() => deps.mailer.send(mail));
   }

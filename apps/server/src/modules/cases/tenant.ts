@@ -1,3 +1,4 @@
+import { isIsoDate } from '@kestrel/domain';
 import { type AnyColumn, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -5,6 +6,7 @@ import type { Tx } from '../../db/connection.js';
 import { actorOf, withOpsContext, withTenant } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
+import { strictId } from '../../platform/ids.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { subjects } from '../subjects/subjects.table.js';
 
@@ -72,21 +74,18 @@ export function queryString(query: unknown, name: string): string | undefined {
 export function queryDate(query: unknown, name: string): Date | undefined {
   const raw = queryString(query, name);
   if (raw === undefined || raw === '') return undefined;
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(`${raw}T00:00:00Z`) : null;
-  if (!d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== raw) {
-    throw ValidationError.of(name, 'Enter a valid date.');
-  }
-  return d;
+  if (!isIsoDate(raw)) throw ValidationError.of(name, 'Enter a valid date.');
+  return new Date(`${raw}T00:00:00Z`);
 }
 
-/** `?name=1` / `1,2` → integers; 400 otherwise. */
+/** `?name=1` / `1,2` → ids (strict, see ids.ts); 400 otherwise. */
 export function queryIds(query: unknown, name: string): number[] | undefined {
   const raw = queryString(query, name);
   if (raw === undefined || raw === '') return undefined;
-  const ids = raw.split(',').map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n)))
-    throw ValidationError.of(name, 'Enter a whole number.');
-  return ids;
+  const ids = raw.split(',').map((v) => strictId(v));
+  const valid = ids.filter((n) => n !== null);
+  if (valid.length !== ids.length) throw ValidationError.of(name, 'Enter a whole number.');
+  return valid;
 }
 
 /** `?customer=ID` of an ops list: one customer, or null for all of them; 400 for another shape. */
@@ -94,7 +93,7 @@ export function opsCustomerFilter(q: unknown): number | null {
   const ids = queryIds(q, 'customer');
   if (!ids) return null;
   const [id] = ids;
-  if (ids.length !== 1 || id === undefined || id <= 0) {
+  if (ids.length !== 1 || id === undefined) {
     throw ValidationError.of('customer', 'Enter one customer id.');
   }
   return id;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { idSchema } from '../../platform/ids.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
@@ -31,8 +32,8 @@ export const presentFlag = (f: FlagRow) => ({
 });
 
 const flagCreate = z.object({
-  case: z.number().int().positive().nullable().optional(),
-  subject: z.number().int().positive().nullable().optional(),
+  case: idSchema.nullable().optional(),
+  subject: idSchema.nullable().optional(),
   message: z
     .string()
     .trim()

@@ -1,3 +1,4 @@
+import { isoDateTimeSchema } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -15,9 +16,9 @@ const present = (w: Row) => ({
 });
 
 const body = z.object({
-  start: z.iso.datetime({ offset: true, error: 'Invalid date' }),
-  end: z.iso.datetime({ offset: true, error: 'Invalid date' }),
-  warning_start: z.iso.datetime({ offset: true, error: 'Invalid date' }),
+  start: isoDateTimeSchema,
+  end: isoDateTimeSchema,
+  warning_start: isoDateTimeSchema,
   reason: z.string().max(200).default(''),
 });
 

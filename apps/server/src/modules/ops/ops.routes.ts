@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { actorOf, requireUser, withOpsContext } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError } from '../../platform/errors.js';
+import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { startSession } from '../../platform/session-cookie.js';
 import { customerEntitlements, customers } from '../customers/customers.table.js';
@@ -91,15 +92,20 @@ export async function opsRoutes(app: FastifyInstance) {
         entitlements: z.array(entitlement),
       }),
       run: async (ctx, existing, d) => {
-        const [row] = await ctx.tx
-          .update(customers)
-          .set({
-            ...(d.name !== undefined ? { name: d.name } : {}),
-            ...(d.demo_mode !== undefined ? { demoMode: d.demo_mode } : {}),
-            ...(d.is_active !== undefined ? { isActive: d.is_active } : {}),
-          })
-          .where(eq(customers.id, existing.id))
-          .returning();
+        const set = {
+          ...(d.name !== undefined ? { name: d.name } : {}),
+          ...(d.demo_mode !== undefined ? { demoMode: d.demo_mode } : {}),
+          ...(d.is_active !== undefined ? { isActive: d.is_active } : {}),
+        };
+        // Nothing to set (an empty PATCH, or entitlements only): the row as it is.
+        const [row] =
+          Object.keys(set).length > 0
+            ? await ctx.tx
+                .update(customers)
+                .set(set)
+                .where(eq(customers.id, existing.id))
+                .returning()
+            : [existing];
         if (!row) throw new Error('update returned nothing');
         if (d.entitlements) {
           await ctx.tx
@@ -160,7 +166,7 @@ export async function opsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['ops'],
-        body: z.object({ customer: z.number().int().positive() }),
+        body: z.object({ customer: idSchema }),
         response: { 200: sessionResponse },
       },
       config: { access: { permissions: ['customers.ops_access'] } },

@@ -242,7 +242,8 @@ describe('one person, several customers', () => {
       email: 'THEIRS@example.test',
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ email: 'theirs@example.test', has_account: true });
+    // The person claimed an account through Plain: not Acme's to know until it is used with Acme.
+    expect(res.json()).toMatchObject({ email: 'theirs@example.test', has_account: false });
     expect(res.json().id).not.toBe(foreignSubject);
     const clash = await call(plainAdmin, 'POST', '/api/subjects/', {
       first_name: 'Theo',
@@ -260,7 +261,7 @@ describe('one person, several customers', () => {
     const mine = await call(admin, 'GET', '/api/subjects/?search=theirs');
     expect(mine.json().results.map((x: { id: number }) => x.id)).toEqual([res.json().id]);
     const theirs = await call(plainAdmin, 'GET', `/api/subjects/${foreignSubject}/`);
-    expect(theirs.json()).toMatchObject({ first_name: 'Sam', has_account: true });
+    expect(theirs.json()).toMatchObject({ first_name: 'Sam' });
     expect((await call(plainAdmin, 'GET', `/api/subjects/${res.json().id}/`)).statusCode).toBe(404);
     // changing the address within a customer clashes only with that customer's subjects
     const moved = await call(admin, 'PATCH', `/api/subjects/${res.json().id}/`, {
@@ -268,6 +269,26 @@ describe('one person, several customers', () => {
     });
     expect(moved.statusCode).toBe(200);
     expect(moved.json()).toMatchObject({ email: 'theo.new@example.test', has_account: false });
+  });
+
+  it('has_account says only what this customer knows: the account used with it, not elsewhere', async () => {
+    await t.owner((tx) =>
+      createSubjectUser(tx, { customerId: plain, email: 'pat.elsewhere@example.test' }),
+    );
+    const added = await call(admin, 'POST', '/api/subjects/', {
+      first_name: 'Pat',
+      last_name: 'Elsewhere',
+      email: 'pat.elsewhere@example.test',
+    });
+    expect(added.statusCode).toBe(201);
+    // claimed through Plain: nothing Acme may learn from
+    expect(added.json().has_account).toBe(false);
+    const listed = await call(admin, 'GET', '/api/subjects/?email=pat.elsewhere@example.test');
+    expect(listed.json().results[0].has_account).toBe(false);
+    // the person signs in; the session acts for Acme (the customer that took them on last)
+    await login(t.app, 'pat.elsewhere@example.test');
+    const after = await call(admin, 'GET', `/api/subjects/${added.json().id}/`);
+    expect(after.json().has_account).toBe(true);
   });
 
   it('filters by field name: email, first_name, last_name (any case) and dob', async () => {

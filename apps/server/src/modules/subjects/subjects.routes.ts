@@ -1,9 +1,12 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PermissionDeniedError } from '../../platform/errors.js';
+import { idSchema } from '../../platform/ids.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
-import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
 import {
   inTenant,
   parseBody,
@@ -40,7 +43,7 @@ function ordering(requested: string | undefined) {
   for (const part of spec.split(',')) {
     const d = part.startsWith('-');
     const name = d ? part.slice(1) : part;
-    const col = name === 'id' ? subjects.id : ORDERING[name as keyof typeof ORDERING];
+    const col = orderColumn<AnyPgColumn>(ORDERING, subjects.id, name);
     if (col) out.push(d ? desc(col) : asc(col));
   }
   out.push(asc(subjects.id));
@@ -125,7 +128,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const data = parseBody(subjectInput, request.body);
       const out = await inTenant(request, async ({ tx, actor }) => {
-        if (actor.customerId === null) throw new Error('no customer');
+        if (actor.customerId === null) throw new PermissionDeniedError();
         const row = await insertSubject(tx, actor, actor.customerId, data);
         return (await presentSubjects(tx, [row]))[0];
       });
@@ -204,7 +207,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(z.object({ duplicate: z.number().int().positive() }), request.body);
+      const data = parseBody(z.object({ duplicate: idSchema }), request.body);
       return inTenant(request, ({ tx, actor }) =>
         mergeSubjects(tx, actor, id, data.duplicate, clock.now()),
       );

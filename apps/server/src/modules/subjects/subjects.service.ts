@@ -11,15 +11,32 @@ import type { SubjectInput } from './subjects.schemas.js';
 import { subjects } from './subjects.table.js';
 
 /**
- * A subject's columns plus `hasAccount`: whether the person's login (subject_users, read through
- * its RLS policy: only logins the tenant's subjects link to) has been claimed.
+ * A subject's columns plus:
+ * - `hasAccount` (presented as `has_account`): whether the person has used their account with
+ *   this customer, i.e. claimed it from this customer's invitation or signed in acting for this
+ *   customer. Read from this customer's own audit trail (both are audited there, and its
+ *   `(customer_id, content_type, object_id)` index serves the lookup), never from the login
+ *   itself: that the person claimed an account through another customer is not this customer's
+ *   to know.
+ * - `loginClaimed`: whether the person's login (one across the product) has a password. It only
+ *   picks the invitation email (a claim link, or a link to sign in), which goes to the person;
+ *   it is never presented to the customer.
  */
 export const subjectColumns = {
   ...getTableColumns(subjects),
-  hasAccount: sql<boolean>`exists (select 1 from subject_users u
+  // Qualified by hand: Drizzle writes a lone table's columns unqualified, and a bare customer_id
+  // here would be the audit row's own.
+  hasAccount: sql<boolean>`exists (select 1 from audit_actions a
+    where a.customer_id = "subjects"."customer_id" and a.content_type = 'users.subjectuser'
+      and a.object_id = "subjects"."user_id"::text
+      and a.verb in ('logged_in', 'account_claimed'))`.mapWith(Boolean),
+  loginClaimed: sql<boolean>`exists (select 1 from subject_users u
     where u.id = ${subjects.userId} and u.password_hash is not null)`.mapWith(Boolean),
 };
-export type SubjectRow = typeof subjects.$inferSelect & { hasAccount: boolean };
+export type SubjectRow = typeof subjects.$inferSelect & {
+  hasAccount: boolean;
+  loginClaimed: boolean;
+};
 export const SUBJECT_CT = 'subjects.subject';
 export const EMAIL_TAKEN = 'A subject with this email already exists.';
 

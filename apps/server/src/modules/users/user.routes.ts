@@ -1,3 +1,4 @@
+import { isoDateSchema } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -64,7 +65,7 @@ const subjectUpdate = z.object({
   last_name: z.string().trim().min(1, 'Required').max(60),
   middlename: z.string().trim().max(60),
   dark_mode: z.boolean(),
-  dob: z.iso.date('Invalid date').nullable(),
+  dob: isoDateSchema.nullable(),
   phone_number: z.string().trim().max(30),
   dbs_email_notifications: z.boolean(),
   terms_agreed: z.boolean(),
@@ -122,35 +123,36 @@ export async function userRoutes(app: FastifyInstance) {
           if (s.dob !== undefined && row && !row.canChangeDob && s.dob !== row.dob) {
             throw ValidationError.of('dob', 'Date of birth cannot be changed.');
           }
-          await tx
-            .update(subjectUsers)
-            .set({
-              ...(s.first_name !== undefined ? { firstName: s.first_name } : {}),
-              ...(s.last_name !== undefined ? { lastName: s.last_name } : {}),
-              ...(s.middlename !== undefined ? { middlename: s.middlename } : {}),
-              ...(s.dark_mode !== undefined ? { darkMode: s.dark_mode } : {}),
-              ...(s.dob !== undefined ? { dob: s.dob } : {}),
-              ...(s.phone_number !== undefined ? { phoneNumber: s.phone_number } : {}),
-              ...(s.dbs_email_notifications !== undefined
-                ? { dbsEmailNotifications: s.dbs_email_notifications }
-                : {}),
-              ...terms,
-            })
-            .where(eq(subjectUsers.id, user.id));
+          const set = {
+            ...(s.first_name !== undefined ? { firstName: s.first_name } : {}),
+            ...(s.last_name !== undefined ? { lastName: s.last_name } : {}),
+            ...(s.middlename !== undefined ? { middlename: s.middlename } : {}),
+            ...(s.dark_mode !== undefined ? { darkMode: s.dark_mode } : {}),
+            ...(s.dob !== undefined ? { dob: s.dob } : {}),
+            ...(s.phone_number !== undefined ? { phoneNumber: s.phone_number } : {}),
+            ...(s.dbs_email_notifications !== undefined
+              ? { dbsEmailNotifications: s.dbs_email_notifications }
+              : {}),
+            ...terms,
+          };
+          // Nothing to set (`{}`): the profile as it is.
+          if (Object.keys(set).length > 0) {
+            await tx.update(subjectUsers).set(set).where(eq(subjectUsers.id, user.id));
+          }
         } else {
           const p = d as z.infer<typeof productUpdate>;
-          await tx
-            .update(productUsers)
-            .set({
-              ...(p.first_name !== undefined ? { firstName: p.first_name } : {}),
-              ...(p.last_name !== undefined ? { lastName: p.last_name } : {}),
-              ...(p.job_title !== undefined ? { jobTitle: p.job_title } : {}),
-              ...(p.dark_mode !== undefined ? { darkMode: p.dark_mode } : {}),
-              ...(p.notifications !== undefined ? { notifications: p.notifications } : {}),
-              ...(p.avatar !== undefined ? { avatar: p.avatar } : {}),
-              ...terms,
-            })
-            .where(eq(productUsers.id, user.id));
+          const set = {
+            ...(p.first_name !== undefined ? { firstName: p.first_name } : {}),
+            ...(p.last_name !== undefined ? { lastName: p.last_name } : {}),
+            ...(p.job_title !== undefined ? { jobTitle: p.job_title } : {}),
+            ...(p.dark_mode !== undefined ? { darkMode: p.dark_mode } : {}),
+            ...(p.notifications !== undefined ? { notifications: p.notifications } : {}),
+            ...(p.avatar !== undefined ? { avatar: p.avatar } : {}),
+            ...terms,
+          };
+          if (Object.keys(set).length > 0) {
+            await tx.update(productUsers).set(set).where(eq(productUsers.id, user.id));
+          }
         }
         const after = await profileOf(request, tx, user);
         await recordAudit(tx, actorOf(request), {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { ValidationError } from '../../platform/errors.js';
+import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { issueAccountToken } from '../accounts/accounts.service.js';
 import { findLoginCandidate } from './users.repo.js';
@@ -28,7 +29,7 @@ const userCreate = z.object({
   first_name: z.string().trim().min(1, 'Required').max(60),
   last_name: z.string().trim().min(1, 'Required').max(60),
   job_title: z.string().trim().max(100).default(''),
-  roles: z.array(z.number().int().positive()).max(20).default([]),
+  roles: z.array(idSchema).max(20).default([]),
 });
 
 const userUpdate = z.object({
@@ -36,7 +37,7 @@ const userUpdate = z.object({
   last_name: z.string().trim().min(1, 'Required').max(60),
   job_title: z.string().trim().max(100),
   is_active: z.boolean(),
-  roles: z.array(z.number().int().positive()).max(20),
+  roles: z.array(idSchema).max(20),
 });
 
 /** Replaces a user's roles with `ids`, which must be roles of the tenant (RLS hides others). */
