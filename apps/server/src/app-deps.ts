@@ -1,6 +1,7 @@
 import type { AppConfig } from './config.js';
 import type { Database } from './db/connection.js';
 import type { Clock } from './platform/clock.js';
+import type { JobQueue } from './platform/jobs.js';
 import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   sessions: SessionStore;
   maintenance: MaintenanceService;
   rateLimiter: RateLimiter;
+  /** The job queue of this process (workers, schedules); enqueue with `enqueue(tx, job)`. */
+  jobs: JobQueue<AppDeps>;
 }
 
 declare module 'fastify' {

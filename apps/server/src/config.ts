@@ -19,8 +19,17 @@ export interface AppConfig {
   maintenanceCacheMs: number;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
-  /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
+  /**
+   * How often expired sessions, tokens and rate-limit windows are deleted (0 = never), as a
+   * recurring job (whole minutes).
+   */
   housekeepingMs: number;
+  /** Run job workers in this process (JOB_WORKERS=0: this process only enqueues). */
+  jobWorkers: boolean;
+  /** Seconds between an idle worker's looks for due jobs (a commit wakes it at once). */
+  jobPollingSeconds: number;
+  /** Milliseconds SMTP may take to connect, greet or answer before the send fails. */
+  smtpTimeoutMs: number;
   /** Trust X-Forwarded-* (behind a proxy). */
   trustProxy: boolean;
   rateLimits: {
@@ -47,6 +56,9 @@ export const defaultConfig: AppConfig = {
   sessionIdleMs: 30 * 60_000,
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,
+  jobWorkers: true,
+  jobPollingSeconds: 2,
+  smtpTimeoutMs: 15_000,
   trustProxy: false,
   rateLimits: { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 },
 };
@@ -72,5 +84,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
+    jobWorkers: env.JOB_WORKERS !== '0' && env.JOB_WORKERS !== 'false',
+    smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
   };
 }

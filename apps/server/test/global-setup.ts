@@ -22,7 +22,7 @@ function schemaHash(): string {
   for (const f of readdirSync(migrationsFolder).sort()) {
     if (f.endsWith('.sql')) h.update(readFileSync(join(migrationsFolder, f)));
   }
-  for (const f of ['security.ts', 'reference-data.ts', 'migrate.ts']) {
+  for (const f of ['security.ts', 'reference-data.ts', 'migrate.ts', 'queue-schema.ts']) {
     h.update(readFileSync(new URL(`../src/db/${f}`, import.meta.url)));
   }
   return h.digest('hex').slice(0, 12);

@@ -76,6 +76,17 @@ export interface Database {
   ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs multi-statement SQL as the owner (migrations' companion SQL). */
   ownerExec(sqlText: string): Promise<void>;
+  /**
+   * Runs one statement with parameters, or parameterless text of several statements (which may
+   * hold its own BEGIN/COMMIT), as the owner outside any transaction the app opens, and returns
+   * the rows of the last one. Not tracked by the read cache: only for tables no cached read
+   * depends on (the job queue's pgboss schema). On PGlite it waits for the open transaction,
+   * as a transaction does.
+   */
+  ownerQuery(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<{ rows: Record<string, unknown>[] }>;
   /** Applies the generated SQL migrations in `folder` (as the owner). */
   migrate(folder: string): Promise<void>;
   ping(): Promise<void>;
@@ -286,6 +297,25 @@ export async function executePreparedRows(
   return rows.filter((r): r is unknown[] => Array.isArray(r));
 }
 
+/**
+ * Runs raw SQL text with positional parameters in the open transaction `tx` (rows as objects):
+ * for a library that brings its own SQL, such as the job queue's insert.
+ */
+export async function txQuery(
+  tx: Tx,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ rows: Record<string, unknown>[] }> {
+  const q = queryableOf.get(tx);
+  if (!q) throw new Error('txQuery needs an open transaction handle');
+  const { rows } = await q.query(text, [...values], 'object');
+  return { rows: rows.filter(isRecord) };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Runs a query prepared on `compileDb` in the open transaction `tx`, with these values. */
 export function executePrepared<T>(
   tx: Tx,
@@ -420,6 +450,16 @@ export function pgliteDatabase(client: PGlite): Database {
     },
     async ownerExec(sqlText) {
       await client.exec(sqlText).finally(() => cache.written('owner'));
+    },
+    async ownerQuery(text, values) {
+      if (openTransaction.getStore()) throw new Error('ownerQuery inside a transaction');
+      // PGlite's query and exec take the same lock as a transaction: they never run inside one.
+      if (values && values.length > 0) {
+        const r = await client.query(text, [...values]);
+        return { rows: r.rows.filter(isRecord) };
+      }
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows.filter(isRecord) ?? [] };
     },
     async migrate(folder) {
       await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
@@ -929,6 +969,16 @@ export function pgDatabase(pool: pg.Pool): Database {
     },
     async ownerExec(sqlText) {
       await pool.query(sqlText).finally(() => cache.written('owner'));
+    },
+    async ownerQuery(text, values) {
+      if (openTransaction.getStore()) throw new Error('ownerQuery inside a transaction');
+      const r: unknown = await pool.query(text, values ? [...values] : undefined);
+      const last: unknown = Array.isArray(r) ? r.at(-1) : r;
+      const rows =
+        last && typeof last === 'object' && 'rows' in last && Array.isArray(last.rows)
+          ? last.rows.filter(isRecord)
+          : [];
+      return { rows };
     },
     async migrate(folder) {
       await migrateNodePg(drizzleNodePg(pool), { migrationsFolder: folder });

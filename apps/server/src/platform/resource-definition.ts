@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Tx } from '../db/connection.js';
 import type { RouteAccess } from './access.js';
 import type { Actor } from './context.js';
+import type { JobRequest } from './jobs.js';
 import type { JsonFields } from './json-sql.js';
 import type { Binder } from './resource-query.js';
 
@@ -15,8 +16,13 @@ export interface ResourceContext {
   tx: Tx;
   actor: Actor;
   request: FastifyRequest;
-  /** Runs `fn` after the transaction commits (send mail, call providers, drop caches). */
+  /** Runs `fn` after the transaction commits (drop caches, tell other processes). */
   afterCommit: (fn: () => Promise<void> | void) => void;
+  /**
+   * Enqueues a job in this transaction (`enqueue(tx, job)` of platform/jobs): an email, a
+   * provider call; it runs once the transaction commits, and never if it rolls back.
+   */
+  enqueue: (job: JobRequest) => Promise<void>;
 }
 
 type Row<T extends PgTable> = T['$inferSelect'];

@@ -7,6 +7,7 @@ import { compileDb, executePrepared, type Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
+import { enqueue } from './jobs.js';
 import { jsonText, pageJson } from './json-sql.js';
 import { listQuerySchema, pageOf } from './pagination.js';
 import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
@@ -63,7 +64,14 @@ export function registerResource<
   ) => {
     const actor = actorOf(request);
     const later: (() => Promise<void> | void)[] = [];
-    const go = (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) });
+    const go = (tx: Tx) =>
+      fn({
+        tx,
+        actor,
+        request,
+        afterCommit: (f) => later.push(f),
+        enqueue: async (job) => void (await enqueue(tx, job)),
+      });
     const opts = { readOnly };
     const result = await (def.context === 'ops'
       ? withOpsContext(request, go, opts)
