@@ -13,8 +13,8 @@ const message = z.object({
 /**
  * Every email the product sends: enqueued in the transaction that decides to send it, sent by
  * the mail provider (SMTP or the local outbox) in a worker. A provider that fails or hangs is
- * tried again with back-off for about four hours (30 s, 1, 2, 4 ... minutes); the request that
- * caused it never waits for it.
+ * tried again with back-off for four to eight hours (30 s, 1, 2, 4 ... minutes, with jitter);
+ * the request that caused it never waits for it.
  */
 export const sendEmailJob: JobKind<MailMessage, AppDeps> = {
   name: 'send-email',

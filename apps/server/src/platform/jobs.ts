@@ -258,7 +258,8 @@ export class JobQueue<D> {
     this.stopped = true;
     const boss = this.boss;
     if (!boss) return;
-    // Waits (up to 10 s) for running jobs; one still running then fails and is retried.
-    await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    // Waits (up to 8 s, within main.ts's 10 s shutdown) for running jobs; one still running then
+    // fails and is retried.
+    await boss.stop({ graceful: true, wait: true, timeout: 8_000 });
   }
 }
