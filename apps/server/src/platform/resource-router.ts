@@ -7,10 +7,14 @@ import { compileDb, executePrepared, type Tx } from '../db/connection.js';
 import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
-import { enqueue } from './jobs.js';
 import { jsonText, pageJson } from './json-sql.js';
-import { listQuerySchema, pageOf } from './pagination.js';
-import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
+import { listQuerySchema, pageOf, pageSchema } from './pagination.js';
+import {
+  type Operation,
+  type ResourceContext,
+  type ResourceDefinition,
+  resourceContext,
+} from './resource-definition.js';
 import {
   filterConditions,
   idParams,
@@ -64,14 +68,7 @@ export function registerResource<
   ) => {
     const actor = actorOf(request);
     const later: (() => Promise<void> | void)[] = [];
-    const go = (tx: Tx) =>
-      fn({
-        tx,
-        actor,
-        request,
-        afterCommit: (f) => later.push(f),
-        enqueue: async (job) => void (await enqueue(tx, job)),
-      });
+    const go = (tx: Tx) => fn(resourceContext(tx, actor, request, later));
     const opts = { readOnly };
     const result = await (def.context === 'ops'
       ? withOpsContext(request, go, opts)
@@ -155,12 +152,7 @@ export function registerResource<
           tags: [tag],
           querystring: listQuerySchema,
           response: {
-            200: z.object({
-              count: z.number(),
-              next: z.string().nullable(),
-              previous: z.string().nullable(),
-              results: z.array(one),
-            }),
+            200: pageSchema(one),
           },
         },
         config: { access: access('list') },

@@ -5,8 +5,7 @@ import type { Tx } from '../../db/connection.js';
 import { actorOf, withOpsContext, withTenant } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
-import { enqueue } from '../../platform/jobs.js';
-import type { ResourceContext } from '../../platform/resource-definition.js';
+import { type ResourceContext, resourceContext } from '../../platform/resource-definition.js';
 import { subjects } from '../subjects/subjects.table.js';
 
 /** Runs `fn` with this actor in the transaction `open` gives, then what it left for after commit. */
@@ -17,15 +16,7 @@ async function withActor<T>(
   fn: (ctx: ResourceContext) => Promise<T>,
 ): Promise<T> {
   const later: (() => Promise<void> | void)[] = [];
-  const result = await open((tx) =>
-    fn({
-      tx,
-      actor,
-      request,
-      afterCommit: (f) => later.push(f),
-      enqueue: async (job) => void (await enqueue(tx, job)),
-    }),
-  );
+  const result = await open((tx) => fn(resourceContext(tx, actor, request, later)));
   for (const f of later) await f();
   return result;
 }

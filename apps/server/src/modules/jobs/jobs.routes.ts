@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { withOpsContext } from '../../platform/access.js';
 import { ValidationError } from '../../platform/errors.js';
 import { JOB_STATES, queueJobs } from '../../platform/jobs.js';
-import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { listQuerySchema, pageOf, pageSchema } from '../../platform/pagination.js';
 import { pageResponse } from '../../platform/resource-query.js';
 
 const PATH = '/api/ops/jobs/';
@@ -65,12 +65,7 @@ export async function jobsRoutes(app: FastifyInstance) {
           name: z.string().max(200).optional(),
         }),
         response: {
-          200: z.object({
-            count: z.number(),
-            next: z.string().nullable(),
-            previous: z.string().nullable(),
-            results: z.array(jobView),
-          }),
+          200: pageSchema(jobView),
         },
       },
       config: { access: { permissions: ['customers.ops_access'] } },
