@@ -128,6 +128,45 @@ export interface JobQueueOptions {
 
 const DAY_SECONDS = 24 * 60 * 60;
 
+/**
+ * pg-boss over the app's database layer: on PGlite every statement waits for the open
+ * transaction instead of joining it (docs/decisions/009-job-queue.md says why).
+ */
+function bossConfig(db: Database): PgBoss.ConstructorOptions {
+  return {
+    db: { executeSql: (text, values) => db.ownerQuery(text, values) },
+    schema: QUEUE_SCHEMA,
+  };
+}
+
+/** Creates each kind's queue with its retry policy, or updates the policy of an existing one. */
+async function applyPolicies<D>(boss: PgBoss, kinds: Iterable<JobKind<unknown, D>>) {
+  for (const k of kinds) {
+    const policy = {
+      name: k.name,
+      retryLimit: k.retry.limit,
+      retryDelay: k.retry.delaySeconds,
+      retryBackoff: k.retry.backoff,
+      expireInSeconds: k.expireInSeconds,
+    };
+    if (await boss.getQueue(k.name)) await boss.updateQueue(k.name, policy);
+    else await boss.createQueue(k.name, policy);
+  }
+}
+
+/**
+ * Creates the kinds' queues (each a partition of pgboss.job, about half a second apiece on
+ * PGlite) without starting a queue: the test template holds them, so each test file's app
+ * starts its queue in a few milliseconds.
+ */
+export async function createQueues<D>(
+  db: Database,
+  kinds: Iterable<JobKind<unknown, D>>,
+): Promise<void> {
+  const boss = new PgBoss({ ...bossConfig(db), migrate: false, schedule: false, supervise: false });
+  await applyPolicies(boss, kinds);
+}
+
 type AnyKind<D> = JobKind<unknown, D>;
 
 /**
@@ -159,10 +198,7 @@ export class JobQueue<D> {
     const crons = new Map<string, string | null>();
     for (const k of this.kinds.values()) crons.set(k.name, k.cron ? k.cron(deps) : null);
     const boss = new PgBoss({
-      // Through the app's database layer: on PGlite every statement waits for the open
-      // transaction instead of joining it (the decision record says why).
-      db: { executeSql: (text, values) => this.db.ownerQuery(text, values) },
-      schema: QUEUE_SCHEMA,
+      ...bossConfig(this.db),
       migrate: true,
       supervise: true,
       schedule: [...crons.values()].some((c) => c !== null),
@@ -172,16 +208,8 @@ export class JobQueue<D> {
     boss.on('error', (err) => this.options.onError(err, 'queue'));
     this.boss = boss;
     await boss.start();
+    await applyPolicies(boss, this.kinds.values());
     for (const k of this.kinds.values()) {
-      const policy = {
-        name: k.name,
-        retryLimit: k.retry.limit,
-        retryDelay: k.retry.delaySeconds,
-        retryBackoff: k.retry.backoff,
-        expireInSeconds: k.expireInSeconds,
-      };
-      if (await boss.getQueue(k.name)) await boss.updateQueue(k.name, policy);
-      else await boss.createQueue(k.name, policy);
       const cron = crons.get(k.name) ?? null;
       if (cron) await boss.schedule(k.name, cron, {}, { tz: 'UTC' });
       else await boss.unschedule(k.name);
