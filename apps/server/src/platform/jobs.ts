@@ -31,7 +31,7 @@ const tz = { withTimezone: true } as const;
 export const queueJobs = pgSchema(QUEUE_SCHEMA).table('job', {
   id: uuid('id').notNull(),
   name: text('name').notNull(),
-  state: text('state').notNull(),
+  state: text('state', { enum: JOB_STATES }).notNull(),
   retryLimit: integer('retry_limit').notNull(),
   retryCount: integer('retry_count').notNull(),
   retryDelay: integer('retry_delay').notNull(),

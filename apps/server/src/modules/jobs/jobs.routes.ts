@@ -28,9 +28,10 @@ const isState = (v: string): v is (typeof JOB_STATES)[number] =>
   (JOB_STATES as readonly string[]).includes(v);
 
 /** `?state=failed` or `failed,retry`; 400 for a state that does not exist. */
-function stateFilter(raw: unknown): string[] | undefined {
+function stateFilter(raw: unknown): (typeof JOB_STATES)[number][] | undefined {
   if (raw === undefined || raw === '') return undefined;
   const list = String(raw).split(',');
+  const states = list.filter(isState);
   const bad = list.find((s) => !isState(s));
   if (bad !== undefined) {
     throw ValidationError.of(
@@ -38,7 +39,7 @@ function stateFilter(raw: unknown): string[] | undefined {
       `Select a valid choice. ${bad} is not one of the available choices.`,
     );
   }
-  return list;
+  return states;
 }
 
 function errorOf(output: unknown): string | null {
@@ -98,7 +99,7 @@ export async function jobsRoutes(app: FastifyInstance) {
       const results = rows.map((j) => ({
         id: j.id,
         name: j.name,
-        state: isState(j.state) ? j.state : 'failed',
+        state: j.state,
         retry_count: j.retryCount,
         retry_limit: j.retryLimit,
         created_on: j.createdOn.toISOString(),
