@@ -458,8 +458,14 @@ export function pgliteDatabase(client: PGlite): Database {
         const r = await client.query(text, [...values]);
         return { rows: r.rows.filter(isRecord) };
       }
-      const results = await client.exec(text);
-      return { rows: results.at(-1)?.rows.filter(isRecord) ?? [] };
+      try {
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows.filter(isRecord) ?? [] };
+      } catch (err) {
+        // A failed BEGIN ... COMMIT block leaves the one session in an aborted transaction.
+        if (client.isInTransaction()) await client.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
     },
     async migrate(folder) {
       await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
@@ -972,6 +978,8 @@ export function pgDatabase(pool: pg.Pool): Database {
     },
     async ownerQuery(text, values) {
       if (openTransaction.getStore()) throw new Error('ownerQuery inside a transaction');
+      // A failed text (one holding BEGIN ... COMMIT included) never leaves an aborted
+      // transaction on a pooled connection: pool.query discards a client whose query failed.
       const r: unknown = await pool.query(text, values ? [...values] : undefined);
       const last: unknown = Array.isArray(r) ? r.at(-1) : r;
       const rows =
