@@ -125,7 +125,7 @@ describe('transactional enqueue', () => {
     expect(job?.retryCount).toBe(0);
   });
 
-  it("a failed BEGIN ... COMMIT block from the queue leaves no aborted transaction behind", async () => {
+  it('a failed BEGIN ... COMMIT block from the queue leaves no aborted transaction behind', async () => {
     await expect(t.db.ownerQuery('BEGIN; select 1/0; COMMIT;')).rejects.toThrow();
     for (let i = 0; i < 6; i++) {
       expect((await t.db.ownerQuery('select 1 as one; select 2 as two')).rows).toEqual([
