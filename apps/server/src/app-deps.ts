@@ -2,6 +2,7 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/connection.js';
 import type { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import type { Clock } from './platform/clock.js';
+import type { JobQueue } from './platform/jobs.js';
 import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
@@ -18,6 +19,8 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** CSRF tokens of visitors who have not logged in (no stored session). */
   anonymousCsrf: AnonymousCsrf;
+  /** The job queue of this process (workers, schedules); enqueue with `enqueue(tx, job)`. */
+  jobs: JobQueue<AppDeps>;
 }
 
 declare module 'fastify' {

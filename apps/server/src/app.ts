@@ -10,6 +10,7 @@ import {
 import type { AppDeps } from './app-deps.js';
 import { type AppConfig, defaultConfig } from './config.js';
 import type { Database } from './db/connection.js';
+import { jobKinds } from './jobs/index.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
@@ -17,7 +18,7 @@ import { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import { registerBodyParsing } from './platform/body-parsing.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
-import { scheduleHousekeeping } from './platform/housekeeping.js';
+import { type JobKind, JobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
@@ -36,6 +37,8 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Modules to load; default: every src/modules/<name>/module.ts. */
   modules?: KestrelModule[];
+  /** Job kinds besides src/jobs' (test-only kinds). */
+  extraJobs?: JobKind<unknown, AppDeps>[];
 }
 
 /** One registered route (tests walk them, e.g. for CSRF). */
@@ -72,11 +75,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const config: AppConfig = { ...defaultConfig, ...opts.config };
   const clock = opts.clock ?? systemClock;
   const { db } = opts;
+  let log: FastifyInstance['log'] | null = null;
   const deps: AppDeps = {
     db,
     clock,
     config,
-    mailer: opts.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom),
+    mailer: opts.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.smtpTimeoutMs),
     sessions: new SessionStore(db, clock, {
       cacheMs: config.sessionCacheMs,
       idleMs: config.sessionIdleMs,
@@ -85,6 +89,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
     anonymousCsrf: await AnonymousCsrf.load(db),
+    jobs: new JobQueue<AppDeps>(db, [...jobKinds, ...(opts.extraJobs ?? [])], () => deps, {
+      workers: config.jobWorkers,
+      pollingSeconds: config.jobPollingSeconds,
+      onError: (err, context) => log?.error({ err, context }, 'job queue'),
+    }),
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();
@@ -101,6 +110,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
   });
+  log = app.log;
   app.decorate('deps', deps);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
@@ -172,10 +182,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await registerWebStatic(app, config.webDist);
 
-  const stopHousekeeping = scheduleHousekeeping(deps, config.housekeepingMs, (err) =>
-    app.log.error({ err }, 'housekeeping failed'),
-  );
-  app.addHook('onClose', async () => stopHousekeeping());
+  // Workers and schedules (housekeeping) once the app is ready; running jobs end on close.
+  app.addHook('onReady', () => deps.jobs.start());
+  app.addHook('onClose', () => deps.jobs.stop());
 
   app.addHook('onReady', async () => {
     const all = [...names, ...registeredContentTypes()];

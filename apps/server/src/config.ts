@@ -25,7 +25,10 @@ export interface AppConfig {
   maintenanceCacheMs: number;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
-  /** How often expired sessions, tokens and rate-limit windows are deleted (0 = never). */
+  /**
+   * How often expired sessions, tokens and rate-limit windows are deleted (0 = never), as a
+   * recurring job (whole minutes).
+   */
   housekeepingMs: number;
   /**
    * Which X-Forwarded-* to believe: false = none; a number = that many proxy hops in front of the
@@ -33,6 +36,12 @@ export interface AppConfig {
    * these proxy addresses or CIDR ranges.
    */
   trustProxy: false | number | string[];
+  /** Run job workers in this process (JOB_WORKERS=0: this process only enqueues). */
+  jobWorkers: boolean;
+  /** Seconds between an idle worker's looks for due jobs (a commit wakes it at once). */
+  jobPollingSeconds: number;
+  /** Milliseconds SMTP may take to connect, greet or answer before the send fails. */
+  smtpTimeoutMs: number;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -62,6 +71,9 @@ export const defaultConfig: AppConfig = {
   sessionIdleMs: 30 * 60_000,
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,
+  jobWorkers: true,
+  jobPollingSeconds: 2,
+  smtpTimeoutMs: 15_000,
   trustProxy: false,
   rateLimits: {
     perAccount: 10,
@@ -110,5 +122,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
+    jobWorkers: env.JOB_WORKERS !== '0' && env.JOB_WORKERS !== 'false',
+    smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
   };
 }

@@ -12,6 +12,8 @@ import {
   servingUrl,
 } from '../src/db/connection.js';
 import { migrateDatabase, migrationsFolder } from '../src/db/migrate.js';
+import { jobKinds } from '../src/jobs/index.js';
+import { createQueues } from '../src/platform/jobs.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,8 +30,13 @@ function schemaHash(): string {
   for (const f of readdirSync(migrationsFolder).sort()) {
     if (f.endsWith('.sql')) h.update(readFileSync(join(migrationsFolder, f)));
   }
-  for (const f of ['security.ts', 'reference-data.ts', 'migrate.ts']) {
+  for (const f of ['security.ts', 'reference-data.ts', 'migrate.ts', 'queue-schema.ts']) {
     h.update(readFileSync(new URL(`../src/db/${f}`, import.meta.url)));
+  }
+  // The job kinds' queues are in the template too.
+  const jobs = new URL('../src/jobs/', import.meta.url);
+  for (const f of readdirSync(jobs).sort()) {
+    if (!f.endsWith('.test.ts')) h.update(readFileSync(new URL(f, jobs)));
   }
   return h.digest('hex').slice(0, 12);
 }
@@ -79,6 +86,7 @@ export default async function setup(project: TestProject) {
     const owner = adminUrl(url, name);
     const db = pgDatabase(openPgPool(servingUrl(owner), 1), openPgPool(owner, 1));
     await migrateDatabase(db);
+    await createQueues(db, jobKinds);
     await db.close();
     project.provide('pgTemplate', name);
     project.provide('pgliteTemplate', '');
@@ -93,7 +101,9 @@ export default async function setup(project: TestProject) {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `template-${hash}.tar.gz`);
   const client = await openPglite(null);
-  await migrateDatabase(pgliteDatabase(client));
+  const db = pgliteDatabase(client);
+  await migrateDatabase(db);
+  await createQueues(db, jobKinds);
   const dump = await client.dumpDataDir('gzip');
   // Write then rename: a concurrent run never reads a half-written template.
   const partial = `${file}.${process.pid}`;

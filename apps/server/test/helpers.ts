@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
+import type { AppDeps } from '../src/app-deps.js';
 import type { AppConfig } from '../src/config.js';
 import {
   type Database,
@@ -17,6 +18,7 @@ import {
 import { createProductUser } from '../src/db/factories.js';
 import { discoverModules } from '../src/modules/discover.js';
 import { ManualClock } from '../src/platform/clock.js';
+import type { JobKind } from '../src/platform/jobs.js';
 import type { Mailer, MailMessage } from '../src/platform/mailer.js';
 import type { KestrelModule } from '../src/platform/module.js';
 
@@ -121,6 +123,8 @@ export interface TestApp {
   owner: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
   /** The database served through the owner's connection (see createTestDatabase). */
   ownerDatabase: () => Database;
+  /** Runs the jobs that are due (emails) and waits until none is due or running. */
+  settle: () => Promise<void>;
   /**
    * A second app on the same database with its own connections and caches, as another server
    * process would be (same clock and config). Closed with this one.
@@ -140,6 +144,8 @@ export async function buildTestApp(
     clock?: ManualClock;
     /** Extra modules (test-only routes) besides the discovered ones. */
     extraModules?: KestrelModule[];
+    /** Extra job kinds (test-only) besides src/jobs'. */
+    extraJobs?: JobKind<unknown, AppDeps>[];
   } = {},
 ): Promise<TestApp> {
   const { db, drop, twin, ownerServed } = await createTestDatabase();
@@ -151,6 +157,7 @@ export async function buildTestApp(
     config,
     ...(opts.mailer ? { mailer: opts.mailer } : {}),
     ...(opts.extraModules ? { modules: [...(await discoverModules()), ...opts.extraModules] } : {}),
+    ...(opts.extraJobs ? { extraJobs: opts.extraJobs } : {}),
   });
   await app.ready();
   const twins: { app: FastifyInstance; db: Database }[] = [];
@@ -160,9 +167,15 @@ export async function buildTestApp(
     clock,
     owner: (fn) => db.ownerTransaction(fn),
     ownerDatabase: ownerServed,
+    settle: () => app.deps.jobs.settle(),
     twin: async () => {
       const other = twin();
-      const second = await buildApp({ db: other, clock, config });
+      const second = await buildApp({
+        db: other,
+        clock,
+        config,
+        ...(opts.extraJobs ? { extraJobs: opts.extraJobs } : {}),
+      });
       await second.ready();
       twins.push({ app: second, db: other });
       return second;

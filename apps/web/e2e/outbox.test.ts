@@ -46,13 +46,18 @@ async function requestReset(email: string) {
 
 describe('ops outbox', () => {
   it('lists a sent email, finds it by search and shows it with a working link', async () => {
-    await requestReset(RECIPIENT);
     const ops = await apiAs('ops@kestrel.test');
-    const sent = await (
-      await ops.api.get('/api/ops/outbox/', {
-        params: { to: RECIPIENT, ordering: '-created_at', page_size: 1 },
-      })
-    ).json();
+    const latest = async () =>
+      (
+        await ops.api.get('/api/ops/outbox/', {
+          params: { to: RECIPIENT, ordering: '-created_at', page_size: 1 },
+        })
+      ).json();
+    const before: number = (await latest()).count;
+    await requestReset(RECIPIENT);
+    // The email is a job of the request's transaction: it lands a moment after the answer.
+    await expect.poll(async () => (await latest()).count).toBeGreaterThan(before);
+    const sent = await latest();
     await ops.api.dispose();
     const mail: { id: number; subject: string; text: string } = sent.results[0];
     expect(mail.subject).toBe('Reset your Kestrel password');

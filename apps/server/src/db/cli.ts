@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readConfig } from '../config.js';
 import { openDatabase } from './connection.js';
 import { migrateDatabase } from './migrate.js';
+import { QUEUE_SCHEMA } from './queue-schema.js';
 import { seedDemo } from './seed.js';
 
 // npm run db:migrate | db:seed | db:reset (from the repo root; DATA_DIR / DATABASE_URL apply).
@@ -14,7 +15,7 @@ if (command === 'reset') {
   if (config.databaseUrl) {
     const db = await openDatabase(config);
     await db.ownerExec(
-      'DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; CREATE SCHEMA public;',
+      `DROP SCHEMA IF EXISTS public CASCADE; DROP SCHEMA IF EXISTS drizzle CASCADE; DROP SCHEMA IF EXISTS ${QUEUE_SCHEMA} CASCADE; CREATE SCHEMA public;`,
     );
     await db.close();
   } else if (config.dataDir) {

@@ -82,6 +82,17 @@ export interface Database {
   ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs multi-statement SQL as the owner (migrations' companion SQL). */
   ownerExec(sqlText: string): Promise<void>;
+  /**
+   * Runs one statement with parameters, or parameterless text of several statements (which may
+   * hold its own BEGIN/COMMIT), as the owner outside any transaction the app opens, and returns
+   * the rows of the last one. Not tracked by the read cache: only for tables no cached read
+   * depends on (the job queue's pgboss schema). On PGlite it waits for the open transaction,
+   * as a transaction does.
+   */
+  ownerQuery(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<{ rows: Record<string, unknown>[] }>;
   /** Applies the generated SQL migrations in `folder` (as the owner). */
   migrate(folder: string): Promise<void>;
   /**
@@ -352,6 +363,25 @@ export async function executePreparedRows(
   return rows.filter((r): r is unknown[] => Array.isArray(r));
 }
 
+/**
+ * Runs raw SQL text with positional parameters in the open transaction `tx` (rows as objects):
+ * for a library that brings its own SQL, such as the job queue's insert.
+ */
+export async function txQuery(
+  tx: Tx,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ rows: Record<string, unknown>[] }> {
+  const q = queryableOf.get(tx);
+  if (!q) throw new Error('txQuery needs an open transaction handle');
+  const { rows } = await q.query(text, [...values], 'object');
+  return { rows: rows.filter(isRecord) };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Runs a query prepared on `compileDb` in the open transaction `tx`, with these values. */
 export function executePrepared<T>(
   tx: Tx,
@@ -486,6 +516,22 @@ export function pgliteDatabase(client: PGlite): Database {
     },
     async ownerExec(sqlText) {
       await client.exec(sqlText).finally(() => cache.written('owner'));
+    },
+    async ownerQuery(text, values) {
+      if (openTransaction.getStore()) throw new Error('ownerQuery inside a transaction');
+      // PGlite's query and exec take the same lock as a transaction: they never run inside one.
+      if (values && values.length > 0) {
+        const r = await client.query(text, [...values]);
+        return { rows: r.rows.filter(isRecord) };
+      }
+      try {
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows.filter(isRecord) ?? [] };
+      } catch (err) {
+        // A failed BEGIN ... COMMIT block leaves the one session in an aborted transaction.
+        if (client.isInTransaction()) await client.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
     },
     async migrate(folder) {
       await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
@@ -1022,6 +1068,20 @@ export function pgDatabase(pool: pg.Pool, ownerPool: pg.Pool = pool): Database {
     async ownerExec(sqlText) {
       await ownerPool.query(sqlText).finally(() => cache.written('owner'));
     },
+    async ownerQuery(text, values) {
+      if (openTransaction.getStore()) throw new Error('ownerQuery inside a transaction');
+      // A failed text (one holding BEGIN ... COMMIT included) never leaves an aborted
+      // transaction on a pooled connection: pool.query discards a client whose query failed.
+      // The owner's pool: the queue's schema is the owner's, and the serving login may only
+      // become the context roles (the job handlers' own work runs in those, as requests do).
+      const r: unknown = await ownerPool.query(text, values ? [...values] : undefined);
+      const last: unknown = Array.isArray(r) ? r.at(-1) : r;
+      const rows =
+        last && typeof last === 'object' && 'rows' in last && Array.isArray(last.rows)
+          ? last.rows.filter(isRecord)
+          : [];
+      return { rows };
+    },
     async migrate(folder) {
       await migrateNodePg(drizzleNodePg(ownerPool), { migrationsFolder: folder });
       cache.written('owner');
@@ -1095,8 +1155,8 @@ export function openPgPool(url: string, max = 20, idleTimeoutMillis = 10_000): p
 
 /**
  * Opens the database the configuration names. On PostgreSQL two pools: requests through the
- * serving login (`servingUrl`), migrations through DATABASE_URL (a small pool whose idle
- * connections close after a few seconds: it is used at start only).
+ * serving login (`servingUrl`), migrations and the job queue's own statements through
+ * DATABASE_URL (a small pool whose idle connections close after a few seconds).
  */
 export async function openDatabase(opts: {
   databaseUrl: string | null;
@@ -1106,7 +1166,7 @@ export async function openDatabase(opts: {
   if (opts.databaseUrl) {
     const serving = servingUrl(opts.databaseUrl, opts.databaseAppUrl ?? null);
     if (serving === opts.databaseUrl) return pgDatabase(openPgPool(opts.databaseUrl));
-    return pgDatabase(openPgPool(serving), openPgPool(opts.databaseUrl, 2, 5_000));
+    return pgDatabase(openPgPool(serving), openPgPool(opts.databaseUrl, 4, 5_000));
   }
   return pgliteDatabase(await openPglite(opts.dataDir));
 }

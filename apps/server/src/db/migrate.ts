@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ACTIVITY_KIND_CODES, COUNTRIES } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import type { Database } from './connection.js';
+import { installQueueSchema, queueGrantsSql } from './queue-schema.js';
 import {
   ACTIVITY_TYPES,
   RENAMED_ACTIVITY_TYPES,
@@ -39,6 +40,8 @@ export function setupFingerprint(
       .update(readFileSync(join(folder, f)))
       .update('\0');
   h.update(securitySql);
+  h.update(queueGrantsSql);
+  h.update(installQueueSchema.toString());
   h.update(syncReferenceData.toString());
   h.update(JSON.stringify([VERBS, ACTIVITY_TYPES, RENAMED_ACTIVITY_TYPES, ACTIVITY_KIND_CODES]));
   h.update(JSON.stringify(COUNTRIES));
@@ -79,8 +82,8 @@ async function storeFingerprint(db: Database, fingerprint: string): Promise<void
 }
 
 /**
- * Applies migrations, then roles/grants/RLS (idempotent) and the serving login, then reference
- * data, all as the owner (DATABASE_URL; nothing else runs as the owner), unless the last
+ * Applies migrations and the job queue's schema, then roles/grants/RLS (idempotent), the queue's
+ * grants and the serving login, then reference data, all as the owner (DATABASE_URL; nothing else runs as the owner), unless the last
  * set-up of this database applied exactly the same (one read on a restart instead of ~2 s of
  * DDL and upserts). `force` runs every step regardless.
  */
@@ -89,8 +92,10 @@ export async function migrateDatabase(db: Database, opts: { force?: boolean } = 
   const fingerprint = databaseFingerprint(db);
   if (!opts.force && (await storedFingerprint(db)) === fingerprint) return;
   await db.migrate(migrationsFolder);
+  await installQueueSchema(db);
   await db.ownerExec(securitySql);
   if (login) await db.ownerExec(loginRoleSql(login.user, login.password));
+  await db.ownerExec(queueGrantsSql);
   await db.ownerTransaction((tx) => syncReferenceData(tx));
   await storeFingerprint(db, fingerprint);
 }

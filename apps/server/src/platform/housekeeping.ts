@@ -4,7 +4,8 @@ import { accountTokens, rateLimits, sessions } from '../modules/accounts/account
 
 /**
  * Deletes what has expired: sessions past their idle or absolute limit, rate-limit windows
- * that have closed, and used or expired account tokens. Safe to run from several processes.
+ * that have closed, and used or expired account tokens. Safe to run from several processes;
+ * run on a schedule by the housekeeping job (src/jobs/housekeeping.ts).
  */
 export async function runHousekeeping(deps: AppDeps): Promise<void> {
   const now = deps.clock.now().getTime();
@@ -26,18 +27,4 @@ export async function runHousekeeping(deps: AppDeps): Promise<void> {
       .delete(accountTokens)
       .where(or(isNotNull(accountTokens.usedAt), lt(accountTokens.expiresAt, new Date(now))));
   });
-}
-
-/** Runs housekeeping every `everyMs` while the app is open (0 = never). */
-export function scheduleHousekeeping(
-  deps: AppDeps,
-  everyMs: number,
-  onError: (err: unknown) => void,
-) {
-  if (everyMs <= 0) return () => undefined;
-  const timer = setInterval(() => {
-    runHousekeeping(deps).catch(onError);
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

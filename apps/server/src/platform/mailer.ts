@@ -9,7 +9,10 @@ export interface MailMessage {
   html?: string;
 }
 
-/** The mail provider interface. Called after the transaction that decided to send commits. */
+/**
+ * The mail provider interface. Called by the send-email job (src/jobs/send-email.ts), never
+ * during a request: enqueue `emailJob(message)` in the transaction that decides to send.
+ */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
@@ -35,8 +38,18 @@ export class SmtpMailer implements Mailer {
   constructor(
     url: string,
     private readonly from: string,
+    /** Connecting, the greeting and each answer: a silent server fails the send (retried). */
+    timeoutMs = 15_000,
   ) {
-    this.transport = nodemailer.createTransport(url);
+    // Options beside a URL are ignored by nodemailer: the timeouts travel in its query (a
+    // timeout the URL sets itself wins).
+    const withTimeouts = new URL(url);
+    for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) {
+      if (!withTimeouts.searchParams.has(key)) {
+        withTimeouts.searchParams.set(key, String(timeoutMs));
+      }
+    }
+    this.transport = nodemailer.createTransport(withTimeouts.toString());
   }
   async send(m: MailMessage): Promise<void> {
     await this.transport.sendMail({
@@ -49,6 +62,11 @@ export class SmtpMailer implements Mailer {
   }
 }
 
-export function createMailer(db: Database, smtpUrl: string | null, from: string): Mailer {
-  return smtpUrl ? new SmtpMailer(smtpUrl, from) : new OutboxMailer(db);
+export function createMailer(
+  db: Database,
+  smtpUrl: string | null,
+  from: string,
+  timeoutMs?: number,
+): Mailer {
+  return smtpUrl ? new SmtpMailer(smtpUrl, from, timeoutMs) : new OutboxMailer(db);
 }

@@ -12,6 +12,16 @@ export interface Page<R> {
   results: R[];
 }
 
+/** The response schema of a page of `item`s. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+
 /** page, page_size (≤100), search, ordering; other keys (filters) pass through. */
 export const listQuerySchema = z.looseObject({
   page: z.coerce.number().int().min(1).optional(),

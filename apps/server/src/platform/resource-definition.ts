@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Tx } from '../db/connection.js';
 import type { RouteAccess } from './access.js';
 import type { Actor } from './context.js';
+import { enqueue, type JobRequest } from './jobs.js';
 import type { JsonFields } from './json-sql.js';
 import type { Binder } from './resource-query.js';
 
@@ -15,8 +16,32 @@ export interface ResourceContext {
   tx: Tx;
   actor: Actor;
   request: FastifyRequest;
-  /** Runs `fn` after the transaction commits (send mail, call providers, drop caches). */
+  /** Runs `fn` after the transaction commits (drop caches, tell other processes). */
   afterCommit: (fn: () => Promise<void> | void) => void;
+  /**
+   * Enqueues a job in this transaction (`enqueue(tx, job)` of platform/jobs): an email, a
+   * provider call; it runs once the transaction commits, and never if it rolls back.
+   */
+  enqueue: (job: JobRequest) => Promise<void>;
+}
+
+/**
+ * The context of `fn` run in `tx` by `actor`: `afterCommit` functions are pushed on `later` (the
+ * runner calls them once `tx` has committed); `enqueue` adds jobs to `tx`.
+ */
+export function resourceContext(
+  tx: Tx,
+  actor: Actor,
+  request: FastifyRequest,
+  later: (() => Promise<void> | void)[],
+): ResourceContext {
+  return {
+    tx,
+    actor,
+    request,
+    afterCommit: (f) => later.push(f),
+    enqueue: async (job) => void (await enqueue(tx, job)),
+  };
 }
 
 type Row<T extends PgTable> = T['$inferSelect'];

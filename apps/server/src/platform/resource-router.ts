@@ -9,8 +9,13 @@ import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
 import { maxOf } from './ids.js';
 import { jsonText, pageJson } from './json-sql.js';
-import { listQuerySchema, pageOf } from './pagination.js';
-import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
+import { listQuerySchema, pageOf, pageSchema } from './pagination.js';
+import {
+  type Operation,
+  type ResourceContext,
+  type ResourceDefinition,
+  resourceContext,
+} from './resource-definition.js';
 import {
   filterConditions,
   idParams,
@@ -64,7 +69,7 @@ export function registerResource<
   ) => {
     const actor = actorOf(request);
     const later: (() => Promise<void> | void)[] = [];
-    const go = (tx: Tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) });
+    const go = (tx: Tx) => fn(resourceContext(tx, actor, request, later));
     const opts = { readOnly };
     const result = await (def.context === 'ops'
       ? withOpsContext(request, go, opts)
@@ -149,12 +154,7 @@ export function registerResource<
           tags: [tag],
           querystring: listQuerySchema,
           response: {
-            200: z.object({
-              count: z.number(),
-              next: z.string().nullable(),
-              previous: z.string().nullable(),
-              results: z.array(one),
-            }),
+            200: pageSchema(one),
           },
         },
         config: { access: access('list') },

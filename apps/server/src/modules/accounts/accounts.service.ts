@@ -2,9 +2,11 @@ import { ROLE_TEMPLATES } from '@kestrel/domain';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
+import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor, UserType } from '../../platform/context.js';
 import { NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
+import { enqueue } from '../../platform/jobs.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import { hashToken, newToken } from '../../platform/tokens.js';
 import { checkTotp } from '../../platform/totp.js';
@@ -154,7 +156,7 @@ export async function issueAccountToken(
 }
 
 /**
- * Sends a reset link when the email belongs to an active account; silent otherwise. Either way
+ * Enqueues a reset link when the email belongs to an active account; silent otherwise. Either way
  * the request is audited in one transaction (an unknown address with what was typed, no object),
  * so both answers cost about the same: the caller cannot tell them apart, by body or by time.
  */
@@ -164,7 +166,7 @@ export async function requestPasswordReset(
   email: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  const sent = await deps.db.transaction(all, async (tx) => {
+  await deps.db.transaction(all, async (tx) => {
     const c = await findByEmail(tx, email);
     if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) {
       await recordAudit(tx, actor, {
@@ -172,7 +174,7 @@ export async function requestPasswordReset(
         objectRepr: `no active account: ${email.trim().toLowerCase()}`.slice(0, 200),
         customerId: null,
       });
-      return null;
+      return;
     }
     const token = await issueAccountToken(tx, now, {
       purpose: 'reset',
@@ -186,22 +188,23 @@ export async function requestPasswordReset(
       objectId: c.row.id,
       customerId: c.customerId,
     });
-    return { to: c.row.email, token };
+    // The email is a job of this transaction: the answer never waits for the mail server.
+    const link = `${deps.config.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
+    await enqueue(
+      tx,
+      emailJob({
+        to: c.row.email,
+        subject: 'Reset your Kestrel password',
+        text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
+      }),
+    );
   });
-  if (sent) {
-    const link = `${deps.config.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(sent.token)}`;
-    await deps.mailer.send({
-      to: sent.to,
-      subject: 'Reset your Kestrel password',
-      text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
-    });
-  }
 }
 
 /**
  * Invites a subject (created without a password) to claim its account: issues a claim token in
- * the caller's transaction and returns the email to send after it commits:
- * `const mail = await claimInvitation(tx, deps, subject); ...commit...; await deps.mailer.send(mail)`.
+ * the caller's transaction and returns the email, to enqueue in the same transaction:
+ * `await enqueue(tx, emailJob(await claimInvitation(tx, deps, subject)))`.
  */
 export async function claimInvitation(
   tx: Tx,

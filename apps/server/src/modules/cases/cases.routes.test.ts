@@ -94,6 +94,7 @@ describe('POST /api/cases/', () => {
       'ca-awaiting-ops',
     ]);
     expect(body.state).toBe('awaiting-subject');
+    await t.settle(); // emails are jobs of the request's transaction
     const mails = await t.owner((tx) =>
       tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'jo.bloggs@example.test')),
     );
@@ -109,6 +110,7 @@ describe('POST /api/cases/', () => {
     );
     const res = await post(admin, '/api/cases/', { process: care, subject: s.id });
     expect(res.statusCode).toBe(201);
+    await t.settle(); // emails are jobs of the request's transaction
     const mails = await t.owner((tx) =>
       tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'has-account@example.test')),
     );
@@ -433,6 +435,7 @@ describe('case detail and actions', () => {
     const res = await post(admin, `/api/cases/${waiting}/send-reminder/`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ detail: 'Reminder sent' });
+    await t.settle(); // emails are jobs of the request's transaction
     const mails = await t.owner((tx) =>
       tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'remind-me@example.test')),
     );

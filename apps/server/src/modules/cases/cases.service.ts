@@ -15,6 +15,7 @@ import {
 import { and, asc, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
+import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
@@ -347,11 +348,11 @@ export interface CreateCaseInput {
 
 /**
  * Opens a case: one activity per process requirement (config copied), the case state derived
- * from them, and (when the process says so) the subject's invitation sent after commit.
+ * from them, and (when the process says so) the subject's invitation enqueued with it.
  */
 export async function createCase(
   ctx: ResourceContext,
-  deps: Pick<AppDeps, 'clock' | 'config' | 'mailer'>,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
   input: CreateCaseInput,
 ): Promise<CaseDetail> {
   const { tx, actor } = ctx;
@@ -441,7 +442,7 @@ export async function createCase(
       objectRepr: caseRepr(c.id, subject),
       changes: { to: subject.email },
     });
-    ctx.afterCommit(() => deps.mailer.send(mail));
+    await ctx.enqueue(emailJob(mail));
   }
   return detail;
 }
@@ -561,7 +562,7 @@ export async function caseArchivable(tx: Tx, id: number) {
 
 export async function sendReminder(
   ctx: ResourceContext,
-  deps: Pick<AppDeps, 'clock' | 'config' | 'mailer'>,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
   id: number,
 ): Promise<{ detail: string }> {
   const { tx, actor } = ctx;
@@ -580,7 +581,7 @@ export async function sendReminder(
     objectRepr: caseRepr(id, subject),
     changes: { to: subject.email },
   });
-  ctx.afterCommit(() => deps.mailer.send(mail));
+  await ctx.enqueue(emailJob(mail));
   return { detail: 'Reminder sent' };
 }
 

@@ -7,7 +7,7 @@ import { actorOf, withOpsContext, withTenant } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { strictId } from '../../platform/ids.js';
-import type { ResourceContext } from '../../platform/resource-definition.js';
+import { type ResourceContext, resourceContext } from '../../platform/resource-definition.js';
 import { subjects } from '../subjects/subjects.table.js';
 
 /** Runs `fn` with this actor in the transaction `open` gives, then what it left for after commit. */
@@ -18,14 +18,15 @@ async function withActor<T>(
   fn: (ctx: ResourceContext) => Promise<T>,
 ): Promise<T> {
   const later: (() => Promise<void> | void)[] = [];
-  const result = await open((tx) => fn({ tx, actor, request, afterCommit: (f) => later.push(f) }));
+  const result = await open((tx) => fn(resourceContext(tx, actor, request, later)));
   for (const f of later) await f();
   return result;
 }
 
 /**
- * Runs `fn` in one tenant transaction with the request's actor; functions given to
- * `ctx.afterCommit` run once it has committed (mail). `readOnly` for pure reads.
+ * Runs `fn` in one tenant transaction with the request's actor; `ctx.enqueue` adds jobs (mail)
+ * to it, functions given to `ctx.afterCommit` run once it has committed. `readOnly` for pure
+ * reads.
  */
 export function inTenant<T>(
   request: FastifyRequest,

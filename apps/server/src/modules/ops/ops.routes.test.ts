@@ -310,6 +310,7 @@ describe('/api/ops/outbox/', () => {
       headers: anon.headers,
       payload: { email: 'admin@acme.test' },
     });
+    await t.settle(); // the email is a job of the request's transaction
     const o = await login(t.app, 'ops@k.test');
     const res = await t.app.inject({ method: 'GET', url: '/api/ops/outbox/', headers: o.headers });
     expect(res.statusCode).toBe(200);

@@ -68,6 +68,7 @@ describe('/api/users/', () => {
       roles: [viewerRole],
       is_active: true,
     });
+    await t.settle(); // the email is a job of the request's transaction
     const mail = mailer.sent.at(-1);
     expect(mail?.to).toBe('new@acme.test');
     const token = decodeURIComponent(/token=(\S+)/.exec(mail?.text ?? '')?.[1] ?? '');

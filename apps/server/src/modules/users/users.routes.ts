@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
+import { emailJob } from '../../jobs/send-email.js';
 import { ValidationError } from '../../platform/errors.js';
 import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
@@ -131,8 +132,8 @@ export async function usersRoutes(app: FastifyInstance) {
           ttlMs: SET_PASSWORD_TTL_MS,
         });
         const link = `${deps.config.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
-        ctx.afterCommit(() =>
-          deps.mailer.send({
+        await ctx.enqueue(
+          emailJob({
             to: email,
             subject: 'Your Kestrel account',
             text: `Hello ${d.first_name},\n\nAn account has been created for you in Kestrel.\nTo choose your password, open:\n${link}\n\nThe link works once, for seven days.`,

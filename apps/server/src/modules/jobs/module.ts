@@ -1,0 +1,4 @@
+import type { KestrelModule } from '../../platform/module.js';
+import { jobsRoutes } from './jobs.routes.js';
+
+export default { name: 'jobs', routes: jobsRoutes } satisfies KestrelModule;
