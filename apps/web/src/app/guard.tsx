@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { notify } from '../lib/notify';
 import { currentBrand } from './brands';
@@ -16,7 +16,19 @@ function isRouteHandle(value: unknown): value is RouteHandle {
   return typeof value === 'object' && value !== null && 'name' in value && 'title' in value;
 }
 
-/** Applies the navigation rules to the matched route before any layout or screen renders. */
+/** What the guard needs of a route's code: to start loading it once the visit is allowed. */
+export interface Preloadable {
+  preload: () => Promise<unknown>;
+}
+
+function isPreloadable(value: unknown): value is Preloadable {
+  return typeof value === 'object' && value !== null && 'preload' in value;
+}
+
+/**
+ * Applies the navigation rules to the matched route before any layout or screen renders or
+ * even loads (their code is fetched only once the visit is allowed).
+ */
 export function Guard() {
   const matches = useMatches();
   const location = useLocation();
@@ -45,6 +57,12 @@ export function Guard() {
     case 'redirect':
       return <Navigate to={decision.to} replace />;
     case 'allow':
-      return <Outlet />;
+      // Only now does the code of the layout and the screen load (both at once).
+      for (const match of matches) if (isPreloadable(match.handle)) void match.handle.preload();
+      return (
+        <Suspense fallback={<FullPageLoader />}>
+          <Outlet />
+        </Suspense>
+      );
   }
 }
