@@ -1,7 +1,7 @@
 import { hasEntitlement, hasPermission, needsProfileCompletion } from '@kestrel/domain';
 import { generatePath, matchPath } from 'react-router';
 import { MESSAGES_UI } from '../api/messages';
-import { href, safeNext } from './paths';
+import { href, type RouteName, safeNext } from '../config/paths';
 import { type RouteDef, routeByName } from './route-table';
 import type { SessionState } from './session/types';
 
@@ -46,7 +46,7 @@ function subjectProfileIncomplete(session: SessionState): boolean {
 }
 
 /** The same parameters on the /s/ equivalent of a route. */
-function equivalent(route: RouteDef, targetName: string, place: Place): string {
+function equivalent(route: RouteDef, targetName: RouteName, place: Place): string {
   const target = routeByName(targetName);
   const params = matchPath(route.path, place.pathname)?.params ?? {};
   return target ? `${generatePath(target.path, params)}${place.search}` : href('s:dashboard');

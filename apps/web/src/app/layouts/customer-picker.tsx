@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { list } from '../../api/client';
 import { failureMessage } from '../../api/messages';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
-import { href } from '../paths';
 import { startOpsSession } from '../session/session-actions';
 import { useSession } from '../session/session-store';
 

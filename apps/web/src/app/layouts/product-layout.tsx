@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Menu, Paper, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/icons';
-import { href } from '../paths';
+import { href } from '../../config/paths';
 import { useProductProfile } from '../session/profile';
 import { endOpsSession } from '../session/session-actions';
 import { useSession } from '../session/session-store';

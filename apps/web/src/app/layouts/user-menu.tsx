@@ -2,8 +2,8 @@ import { Avatar, Group, Menu, Text, UnstyledButton, useMantineColorScheme } from
 import { Link, useNavigate } from 'react-router';
 import { failureMessage } from '../../api/messages';
 import { Icon } from '../../components/icons';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
-import { href } from '../paths';
 import { displayName, initials, saveProfile, useProfile } from '../session/profile';
 import { logout } from '../session/session-actions';
 

@@ -1,9 +1,9 @@
 import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { request } from '../../api/client';
-import { href } from '../../app/paths';
 import { replaceProfile, useProductProfile } from '../../app/session/profile';
 import type { Profile } from '../../app/session/types';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
 import { TotpCodeForm } from './totp-code-form';
 

@@ -2,8 +2,8 @@ import { CASE_ACTIVITY_STATE_LABELS } from '@kestrel/domain';
 import { Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
 import { type Column, ResourceTable, type SelectFilter } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { type Activity, opsOutstandingActivities } from '../api/activities';
 import { activityColumns } from '../components/activity-columns';
 

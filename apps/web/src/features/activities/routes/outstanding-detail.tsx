@@ -5,7 +5,7 @@ import {
 } from '@kestrel/domain';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { caseActivities, outstandingActivities } from '../api/activities';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 import { useRights } from '../components/rights';

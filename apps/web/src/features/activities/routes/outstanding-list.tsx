@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { type Activity, outstandingActivities } from '../api/activities';
 import { activityColumns, useActivityFilters } from '../components/activity-columns';
 

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { type CaseDetail, cases, useCaseAction } from '../api/cases';
 import { useRights } from './rights';

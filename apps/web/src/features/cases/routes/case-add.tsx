@@ -28,9 +28,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { list, retrieve } from '../../../api/client';
 import { ApiFailure } from '../../../api/resource';
-import { href } from '../../../app/paths';
 import { DateSelector } from '../../../components/date-selector';
 import { applyServerErrors } from '../../../components/server-errors';
+import { href } from '../../../config/paths';
 import { caseDetails } from '../api/cases';
 import { useRights } from '../components/rights';
 

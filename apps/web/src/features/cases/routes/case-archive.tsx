@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mant
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { request } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { caseDetails, useCaseAction } from '../api/cases';
 
 /** Archive a case after the server's archivable check (complete or cancelled, not archived). */

@@ -13,10 +13,10 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { href } from '../../../app/paths';
 import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
+import { href } from '../../../config/paths';
 import { caseDetails } from '../api/cases';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';

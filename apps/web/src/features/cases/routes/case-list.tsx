@@ -15,8 +15,8 @@ import {
 } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
-import { href } from '../../../app/paths';
 import { StateBadge } from '../../../components/state-badge';
+import { href } from '../../../config/paths';
 import { cases } from '../api/cases';
 import { CaseFilters, type CaseFilterValues } from '../components/case-filters';
 import { useRights } from '../components/rights';

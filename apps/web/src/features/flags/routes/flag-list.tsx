@@ -13,8 +13,8 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { type Flag, flags, useResolveFlag } from '../api/flags';
 import { useRights } from '../components/rights';
 

@@ -1,7 +1,7 @@
 import { Anchor, Box, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { href } from '../../../app/paths';
 import { Fact } from '../../../components/fact';
+import { href } from '../../../config/paths';
 import { outboxEmails } from '../api/outbox';
 import { LinkifiedText } from '../components/linkify';
 import { receivedAt } from '../components/received-at';

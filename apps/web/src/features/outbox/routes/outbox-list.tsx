@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import {
   OUTBOX_LIST_PARAMS,
   OUTBOX_PAGE_SIZE,

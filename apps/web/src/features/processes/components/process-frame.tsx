@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { type Process, processes } from '../api/processes';
 import { useProcessRights } from './rights';
 

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ApiFailure } from '../../../api/resource';
-import { href } from '../../../app/paths';
 import { applyServerErrors } from '../../../components/server-errors';
+import { href } from '../../../config/paths';
 import { processes, type Requirement } from '../api/processes';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
 import {

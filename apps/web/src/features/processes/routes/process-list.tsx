@@ -1,8 +1,8 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { type Process, processes } from '../api/processes';
 import { useProcessRights } from '../components/rights';
 

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { href } from '../../../app/paths';
 import { useResourceForm } from '../../../components/resource-form';
+import { href } from '../../../config/paths';
 import { type SubjectInput, subjectSchema, subjects } from '../api/subjects';
 import { SubjectFields } from '../components/subject-fields';
 

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { useSubjectAction } from '../api/actions';
 import { fullName, type Subject, subjects } from '../api/subjects';
 

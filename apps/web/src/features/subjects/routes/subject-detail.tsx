@@ -17,7 +17,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import type { Flag } from '../../flags/api/flags';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { fullName, type Subject, subjects } from '../api/subjects';

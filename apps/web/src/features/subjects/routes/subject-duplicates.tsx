@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { useSubjectAction } from '../api/actions';
 import { type DuplicatePair, fullName, type Subject } from '../api/subjects';
 import { useRights } from '../components/rights';

@@ -1,8 +1,8 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
 import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { fullName, type Subject, subjects } from '../api/subjects';
 import { useRights } from '../components/rights';
 
