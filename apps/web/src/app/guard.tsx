@@ -1,10 +1,10 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { notify } from '../lib/notify';
+import { useSession } from '../lib/session/session-store';
 import { currentBrand } from './brands';
 import { decideNavigation } from './navigation';
 import { routeByName } from './route-table';
-import { useSession } from './session/session-store';
 import { FullPageLoader, SessionErrorPage } from './status-pages';
 
 export interface RouteHandle {

@@ -2,8 +2,9 @@ import { hasEntitlement, hasPermission, needsProfileCompletion } from '@kestrel/
 import { generatePath, matchPath } from 'react-router';
 import { MESSAGES_UI } from '../api/messages';
 import { href, type RouteName, safeNext } from '../config/paths';
+import { heldRights } from '../lib/rights';
+import type { SessionState } from '../lib/session/types';
 import { type RouteDef, routeByName } from './route-table';
-import type { SessionState } from './session/types';
 
 export type NavigationDecision =
   | { kind: 'allow' }
@@ -16,19 +17,6 @@ const allow: NavigationDecision = { kind: 'allow' };
 export interface Place {
   pathname: string;
   search: string;
-}
-
-/** Permissions and entitlements the session holds (from bootstrap). */
-export function heldRights(session: SessionState): {
-  permissions: string[];
-  entitlements: string[];
-} {
-  const profile = session.bootstrap?.profile;
-  if (profile?.user_type !== 'ProductUser') return { permissions: [], entitlements: [] };
-  return {
-    permissions: profile.session_permissions,
-    entitlements: session.bootstrap?.entitlements ?? profile.entitlements,
-  };
 }
 
 /** True when the session may open the route (the navigation shows only these). */

@@ -6,8 +6,8 @@ import {
   initialSessionCheck,
   startSessionPolling,
   watchResponses,
-} from './session/session-actions';
-import { useSession } from './session/session-store';
+} from '../lib/session/session-actions';
+import { useSession } from '../lib/session/session-store';
 import { MaintenancePage } from './status-pages';
 
 function useNow(everyMs: number): Date {

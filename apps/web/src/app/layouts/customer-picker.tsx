@@ -6,8 +6,8 @@ import { list } from '../../api/client';
 import { failureMessage } from '../../api/messages';
 import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
-import { startOpsSession } from '../session/session-actions';
-import { useSession } from '../session/session-store';
+import { startOpsSession } from '../../lib/session/session-actions';
+import { useSession } from '../../lib/session/session-store';
 
 interface Customer {
   id: number;

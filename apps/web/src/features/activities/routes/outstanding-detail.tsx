@@ -6,9 +6,9 @@ import {
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { caseActivities, outstandingActivities } from '../api/activities';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
-import { useRights } from '../components/rights';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
 const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {

@@ -1,12 +1,12 @@
-import { formatDate, hasPermission } from '@kestrel/domain';
+import { formatDate } from '@kestrel/domain';
 import { Badge, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { list } from '../../../api/client';
-import { heldRights } from '../../../app/navigation';
-import { useSession } from '../../../app/session/session-store';
 import { DateSelector } from '../../../components/date-selector';
 import { ResourceTable } from '../../../components/resource-table';
+import { useRights } from '../../../lib/rights';
+import { useSession } from '../../../lib/session/session-store';
 import { type AuditAction, auditActions } from '../api/audit';
 
 const time = (iso: string) => iso.slice(11, 16);
@@ -22,14 +22,14 @@ function describeChanges(changes: Record<string, unknown>): string {
 /** Every write of the organisation: who did what to which object, when. */
 export default function AuditLog() {
   const session = useSession();
-  const { permissions } = heldRights(session);
+  const { can } = useRights();
   const [actor, setActor] = useState<string | null>(null);
   const [objectId, setObjectId] = useState('');
   const [after, setAfter] = useState<string | null>(null);
   const [before, setBefore] = useState<string | null>(null);
   const users = useQuery({
     queryKey: ['/api/users/', 'list', { page_size: 100 }],
-    enabled: hasPermission(permissions, 'users.view_productuser'),
+    enabled: can('users.view_productuser'),
     queryFn: async () =>
       (
         await list<{ id: number; first_name: string; last_name: string; username: string }>(

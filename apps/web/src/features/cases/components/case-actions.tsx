@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../../../api/client';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { type CaseDetail, cases, useCaseAction } from '../api/cases';
-import { useRights } from './rights';
 
 const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
 

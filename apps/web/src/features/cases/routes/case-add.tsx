@@ -31,8 +31,8 @@ import { ApiFailure } from '../../../api/resource';
 import { DateSelector } from '../../../components/date-selector';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { caseDetails } from '../api/cases';
-import { useRights } from '../components/rights';
 
 interface SubjectOption {
   id: number;

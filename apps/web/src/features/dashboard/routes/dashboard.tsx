@@ -14,11 +14,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { request } from '../../../api/client';
 import { failureMessage } from '../../../api/messages';
-import { useProductProfile } from '../../../app/session/profile';
-import { useSession } from '../../../app/session/session-store';
 import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
-import { useRights } from '../components/rights';
+import { useRights } from '../../../lib/rights';
+import { useProductProfile } from '../../../lib/session/profile';
+import { useSession } from '../../../lib/session/session-store';
 import { type WeekCount, WeeklyChart } from '../components/weekly-chart';
 
 interface Dashboard {

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../../api/client';
 import { failureMessage, MESSAGES_UI } from '../../../api/messages';
 import { defineResource } from '../../../api/resource';
-import { getSession, setSession } from '../../../app/session/session-store';
 import { notify } from '../../../lib/notify';
+import { getSession, setSession } from '../../../lib/session/session-store';
 
 export interface Flag {
   id: number;

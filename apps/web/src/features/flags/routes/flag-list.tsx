@@ -15,8 +15,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { type Flag, flags, useResolveFlag } from '../api/flags';
-import { useRights } from '../components/rights';
 
 const MAX = 400;
 

@@ -3,11 +3,11 @@ import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { type Process, processes } from '../api/processes';
-import { useProcessRights } from '../components/rights';
 
 export default function ProcessList() {
-  const { can } = useProcessRights();
+  const { can } = useRights();
   return (
     <Stack gap="lg">
       <Group justify="space-between">

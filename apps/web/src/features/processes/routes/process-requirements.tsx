@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { request } from '../../../api/client';
 import { actionSuccessMessage, failureMessage } from '../../../api/messages';
 import { notify } from '../../../lib/notify';
+import { useRights } from '../../../lib/rights';
 import { type Process, processes, type Requirement } from '../api/processes';
 import { ProcessFrame } from '../components/process-frame';
 import {
@@ -11,13 +12,12 @@ import {
   RequirementsEditor,
   validateRequirements,
 } from '../components/requirements-editor';
-import { useProcessRights } from '../components/rights';
 
 const strip = (list: Requirement[]) =>
   list.map((r) => ({ activity_type: r.activity_type, config: r.config }));
 
 function Requirements({ process }: { process: Process }) {
-  const rights = useProcessRights();
+  const rights = useRights();
   const editable = rights.can('processes.change_process') && process.can_edit_requirements;
   const [value, setValue] = useState<Requirement[]>(process.requirements);
   const [errors, setErrors] = useState<RequirementErrors>({});

@@ -18,10 +18,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { list } from '../../../api/client';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import type { Flag } from '../../flags/api/flags';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
 import { fullName, type Subject, subjects } from '../api/subjects';
-import { useRights } from '../components/rights';
 
 interface SubjectCase {
   id: number;

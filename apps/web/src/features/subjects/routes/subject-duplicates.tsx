@@ -17,9 +17,9 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { list } from '../../../api/client';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { useSubjectAction } from '../api/actions';
 import { type DuplicatePair, fullName, type Subject } from '../api/subjects';
-import { useRights } from '../components/rights';
 
 const REASONS = { name_dob: 'Same name and date of birth', email: 'Same email address' };
 
