@@ -5,9 +5,9 @@ import {
 } from '@kestrel/domain';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
+import { caseActivities, outstandingActivities } from '../../../api/activities';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { caseActivities, outstandingActivities } from '../api/activities';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;

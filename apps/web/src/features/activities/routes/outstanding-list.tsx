@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
+import { type Activity, outstandingActivities } from '../../../api/activities';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
-import { type Activity, outstandingActivities } from '../api/activities';
 import { activityColumns, useActivityFilters } from '../components/activity-columns';
 
 export default function OutstandingList() {

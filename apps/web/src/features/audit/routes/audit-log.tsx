@@ -2,12 +2,12 @@ import { formatDate } from '@kestrel/domain';
 import { Badge, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { list } from '../../../api/client';
+import { type AuditAction, auditActions } from '../../../api/audit';
+import { users as userList } from '../../../api/users';
 import { DateSelector } from '../../../components/date-selector';
 import { ResourceTable } from '../../../components/resource-table';
 import { useRights } from '../../../lib/rights';
 import { useSession } from '../../../lib/session/session-store';
-import { type AuditAction, auditActions } from '../api/audit';
 
 const time = (iso: string) => iso.slice(11, 16);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -28,15 +28,9 @@ export default function AuditLog() {
   const [after, setAfter] = useState<string | null>(null);
   const [before, setBefore] = useState<string | null>(null);
   const users = useQuery({
-    queryKey: ['/api/users/', 'list', { page_size: 100 }],
+    ...userList.listOptions({ page_size: 100, ordering: 'last_name' }),
     enabled: can('users.view_productuser'),
-    queryFn: async () =>
-      (
-        await list<{ id: number; first_name: string; last_name: string; username: string }>(
-          '/api/users/',
-          { page_size: 100, ordering: 'last_name' },
-        )
-      ).data.results,
+    select: (page) => page.results,
   });
   const verbs = session.bootstrap?.verbs ?? [];
   const types = session.bootstrap?.contentTypes ?? [];

@@ -14,11 +14,11 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
+import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { Can } from '../../../lib/rights';
-import { cases } from '../api/cases';
 import { CaseFilters, type CaseFilterValues } from '../components/case-filters';
 
 const PAGE_SIZE = 25;

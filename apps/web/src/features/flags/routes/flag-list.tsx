@@ -13,10 +13,10 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { type Flag, flags, useResolveFlag } from '../../../api/flags';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { type Flag, flags, useResolveFlag } from '../api/flags';
 
 const MAX = 400;
 

@@ -1,9 +1,9 @@
 import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
+import { type Process, processes } from '../../../api/processes';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { type Process, processes } from '../api/processes';
 
 const TABS = [
   { route: 'process', label: 'Overview' },

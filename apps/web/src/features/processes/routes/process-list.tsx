@@ -1,10 +1,10 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { type Process, processes } from '../../../api/processes';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { type Process, processes } from '../api/processes';
 
 export default function ProcessList() {
   const { can } = useRights();

@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { request } from '../../../api/client';
 import { actionSuccessMessage, failureMessage } from '../../../api/messages';
+import { type Process, processes, type Requirement } from '../../../api/processes';
 import { notify } from '../../../lib/notify';
 import { useRights } from '../../../lib/rights';
-import { type Process, processes, type Requirement } from '../api/processes';
 import { ProcessFrame } from '../components/process-frame';
 import {
   type RequirementErrors,

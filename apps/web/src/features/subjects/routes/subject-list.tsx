@@ -1,10 +1,10 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { Can } from '../../../lib/rights';
-import { fullName, type Subject, subjects } from '../api/subjects';
 
 export default function SubjectList() {
   return (
