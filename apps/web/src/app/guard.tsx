@@ -49,16 +49,24 @@ export function Guard() {
     }
   }, [decision, location.key]);
 
+  const preload = () => {
+    for (const match of matches) if (isPreloadable(match.handle)) void match.handle.preload();
+  };
+
   switch (decision.kind) {
     case 'wait':
+      // A remembered user (signed in on this browser before) is most likely still signed in:
+      // their screen's code loads while the session is checked. A visitor with nothing
+      // remembered downloads nothing until the rules allow it.
+      if (session.status === 'persisted-locally') preload();
       return <FullPageLoader />;
     case 'error':
       return <SessionErrorPage />;
     case 'redirect':
       return <Navigate to={decision.to} replace />;
     case 'allow':
-      // Only now does the code of the layout and the screen load (both at once).
-      for (const match of matches) if (isPreloadable(match.handle)) void match.handle.preload();
+      // The layout's and the screen's code load now, both at once.
+      preload();
       return (
         <Suspense fallback={<FullPageLoader />}>
           <Outlet />
