@@ -1,11 +1,15 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LOGIN_BUDGET_BYTES,
   lazyChunks,
   loginFirstVisit,
+  protectedLayoutFiles,
   ROUTE_CHUNK_BUDGET_BYTES,
+  servedGzipSize,
 } from './budget';
+import { launch, newPage } from './helpers';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 
@@ -37,4 +41,53 @@ describe('bundle budget', () => {
       expect(existsSync(join(dist, `${f}.gz`)), f).toBe(true);
     }
   });
+});
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+// A protected deep link opened by a visitor who is not signed in: the navigation rules run
+// before any protected layout or screen is fetched, so the visit costs what /login costs.
+describe('deep-link budget (anonymous first visit)', () => {
+  const deepLinks = [
+    '/cases',
+    '/cases/4?tab=activities',
+    '/s/dashboard',
+    '/processes/add',
+    '/ops/outstanding-activities',
+    '/ops/outbox',
+  ];
+
+  it.each(deepLinks)(
+    '%s redirects to sign in within 150 KB and fetches no protected layout',
+    async (link) => {
+      const { context, page } = await newPage(browser);
+      const scripts: string[] = [];
+      page.on('request', (req) => {
+        const path = new URL(req.url()).pathname;
+        if (path.endsWith('.js')) scripts.push(path.replace(/^\//, ''));
+      });
+      await page.goto(link);
+      await page.waitForURL('**/login?**');
+      await page.locator('input[name="username"]').waitFor();
+      await page.waitForLoadState('networkidle');
+      const gzipBytes = scripts.reduce((sum, f) => sum + servedGzipSize(dist, f), 0);
+      const summary = `${link}: ${scripts.length} files, ${(gzipBytes / 1024).toFixed(1)} KB`;
+      console.info(summary);
+      expect(gzipBytes, `${summary}: ${scripts.join(', ')}`).toBeLessThanOrEqual(
+        LOGIN_BUDGET_BYTES,
+      );
+      const layouts = protectedLayoutFiles(dist);
+      expect(scripts.filter((f) => layouts.includes(f))).toEqual([]);
+      // Nothing beyond what the sign-in page itself needs.
+      const login = new Set(loginFirstVisit(dist).files);
+      expect(scripts.filter((f) => !login.has(f))).toEqual([]);
+      await context.close();
+    },
+  );
 });

@@ -55,6 +55,20 @@ export function loginFirstVisit(dist: string): { files: string[]; gzipBytes: num
   return { files, gzipBytes: files.reduce((sum, f) => sum + gzipSize(dist, f), 0) };
 }
 
+/** The emitted JS file of each protected layout (product, ops, subject), from the manifest. */
+export function protectedLayoutFiles(dist: string): string[] {
+  const manifest = readManifest(dist);
+  return ['product-layout', 'ops-layout', 'subject-layout'].map((name) => {
+    const file = manifest[`src/app/layouts/${name}.tsx`]?.file;
+    if (!file) throw new Error(`${name} is not a chunk of its own in the build manifest`);
+    return file;
+  });
+}
+
+/** The gzip size of a file as the server sends it (its precompressed .gz copy). */
+export const servedGzipSize = (dist: string, file: string) =>
+  readFileSync(join(dist, `${file}.gz`)).length;
+
 /** Each lazily loaded chunk (route screens and layouts) with its own gzip size. */
 export function lazyChunks(dist: string): { src: string; file: string; gzipBytes: number }[] {
   const manifest = readManifest(dist);

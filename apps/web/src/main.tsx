@@ -2,7 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { applyBrandToDocument, currentBrand } from './app/brands';
-import { initialSessionCheck } from './app/session/session-actions';
+import { initialSessionCheck } from './lib/session/session-actions';
 
 applyBrandToDocument(currentBrand);
 // Ask the server about the session while the first screen's code is still loading.

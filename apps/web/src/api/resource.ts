@@ -20,9 +20,12 @@ import { actionSuccessMessage, type FailureOptions, failureMessage } from './mes
 import type { QueryParams } from './query-string';
 
 /**
- * Typed resource hooks on TanStack Query. A feature declares its resource once:
- *   const cases = defineResource<Case>('/api/cases/', { item: 'case', plural: 'cases' });
- * and uses `cases.useList(params)`, `cases.useItem(id)`, `cases.useSave()`, `cases.useDelete()`.
+ * Typed resource hooks on TanStack Query. Each resource is declared once, in its own file of
+ * this folder (`api/cases.ts`, ...), shared by every feature:
+ *   const cases = defineResource<CaseListItem, CaseDetail>('/api/cases/', {item: 'case', plural: 'cases'});
+ * and used as `cases.useList(params)`, `cases.useItem(id)`, `cases.useSave()`, `cases.useDelete()`,
+ * or `useQuery({...cases.listOptions(params), select})`. Every query key of a resource comes from
+ * its `keys` factory, so one key always holds one type of data.
  */
 export interface ResourceNames {
   /** Singular name in messages: 'Error retrieving case', 'Successfully added case'. */
@@ -41,16 +44,33 @@ export class ApiFailure extends Error {
   }
 }
 
-export function defineResource<T extends { id: number | string }>(
-  path: string,
-  names: ResourceNames,
-) {
-  const key = [path] as const;
+/** The query keys of one resource: everything under `[path]`, so one invalidation refreshes it. */
+export function resourceKeys(path: string) {
+  const all = [path] as const;
+  return {
+    all,
+    list: (params: QueryParams = {}) => [path, 'list', params] as const,
+    item: (id: number | string) => [path, 'item', String(id)] as const,
+    /** Any other read of the resource (an action's check, a sub-list): `[path, name, ...args]`. */
+    other: (name: string, ...args: readonly unknown[]) => [path, name, ...args] as const,
+  };
+}
+
+/**
+ * `Row` is what the list answers, `Item` what retrieve, create and update answer (the detail
+ * shape; the same as the row unless given).
+ */
+export function defineResource<
+  Row extends { id: number | string },
+  Item extends { id: number | string } = Row,
+>(path: string, names: ResourceNames) {
+  const keys = resourceKeys(path);
+  const key = keys.all;
   const listOptions = (params: QueryParams = {}) =>
     queryOptions({
-      queryKey: [...key, 'list', params],
+      queryKey: keys.list(params),
       queryFn: async ({ signal }) => {
-        const r = await list<T>(path, params, signal);
+        const r = await list<Row>(path, params, signal);
         if (!r.ok && r.error) {
           const message = failureMessage(
             { status: r.status, data: r.error },
@@ -62,13 +82,14 @@ export function defineResource<T extends { id: number | string }>(
       },
       placeholderData: keepPreviousData,
     });
-  const itemOptions = (id: number | string) =>
+  /** `quiet`: a failure is not toasted (a screen that copes without the item). */
+  const itemOptions = (id: number | string, { quiet = false }: { quiet?: boolean } = {}) =>
     queryOptions({
-      queryKey: [...key, 'item', String(id)],
+      queryKey: keys.item(id),
       queryFn: async () => {
-        const r = await retrieve<T>(path, id);
+        const r = await retrieve<Item>(path, id);
         if (r.ok) return r.data;
-        const message = failureMessage(r, { action: 'retrieve', name: names.item });
+        const message = quiet ? null : failureMessage(r, { action: 'retrieve', name: names.item });
         if (message) notify.error(message);
         throw new ApiFailure(r.status, r.data, message);
       },
@@ -78,6 +99,7 @@ export function defineResource<T extends { id: number | string }>(
     path,
     names,
     key,
+    keys,
     listOptions,
     itemOptions,
     useList: (params?: QueryParams) => useQuery(listOptions(params)),
@@ -88,12 +110,12 @@ export function defineResource<T extends { id: number | string }>(
       return useMutation({
         mutationFn: async ({ id, values }: { id?: number | string; values: unknown }) => {
           const action = id === undefined ? 'create' : options.partial ? 'partialUpdate' : 'update';
-          const r: ApiResult<T> =
+          const r: ApiResult<Item> =
             id === undefined
-              ? await create<T>(path, values)
+              ? await create<Item>(path, values)
               : options.partial
-                ? await partialUpdate<T>(path, id, values)
-                : await update<T>(path, id, values);
+                ? await partialUpdate<Item>(path, id, values)
+                : await update<Item>(path, id, values);
           if (!r.ok) {
             const message = failureMessage(r, {
               ...options,

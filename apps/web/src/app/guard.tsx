@@ -1,10 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { notify } from '../lib/notify';
+import { useSession } from '../lib/session/session-store';
 import { currentBrand } from './brands';
 import { decideNavigation } from './navigation';
 import { routeByName } from './route-table';
-import { useSession } from './session/session-store';
 import { FullPageLoader, SessionErrorPage } from './status-pages';
 
 export interface RouteHandle {
@@ -16,7 +16,19 @@ function isRouteHandle(value: unknown): value is RouteHandle {
   return typeof value === 'object' && value !== null && 'name' in value && 'title' in value;
 }
 
-/** Applies the navigation rules to the matched route before any layout or screen renders. */
+/** What the guard needs of a route's code: to start loading it once the visit is allowed. */
+export interface Preloadable {
+  preload: () => Promise<unknown>;
+}
+
+function isPreloadable(value: unknown): value is Preloadable {
+  return typeof value === 'object' && value !== null && 'preload' in value;
+}
+
+/**
+ * Applies the navigation rules to the matched route before any layout or screen renders or
+ * even loads (their code is fetched only once the visit is allowed).
+ */
 export function Guard() {
   const matches = useMatches();
   const location = useLocation();
@@ -37,14 +49,28 @@ export function Guard() {
     }
   }, [decision, location.key]);
 
+  const preload = () => {
+    for (const match of matches) if (isPreloadable(match.handle)) void match.handle.preload();
+  };
+
   switch (decision.kind) {
     case 'wait':
+      // A remembered user (signed in on this browser before) is most likely still signed in:
+      // their screen's code loads while the session is checked. A visitor with nothing
+      // remembered downloads nothing until the rules allow it.
+      if (session.status === 'persisted-locally') preload();
       return <FullPageLoader />;
     case 'error':
       return <SessionErrorPage />;
     case 'redirect':
       return <Navigate to={decision.to} replace />;
     case 'allow':
-      return <Outlet />;
+      // The layout's and the screen's code load now, both at once.
+      preload();
+      return (
+        <Suspense fallback={<FullPageLoader />}>
+          <Outlet />
+        </Suspense>
+      );
   }
 }

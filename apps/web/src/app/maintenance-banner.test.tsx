@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resetSession, setSession } from '../lib/session/session-store';
 import { renderWithProviders } from '../test/render';
 import { isWarningTime, MaintenanceBanner } from './maintenance-banner';
-import { resetSession, setSession } from './session/session-store';
 
 afterEach(() => resetSession());
 

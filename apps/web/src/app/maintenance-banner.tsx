@@ -1,8 +1,8 @@
 import { maintenanceStatus } from '@kestrel/domain';
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useSession } from './session/session-store';
-import type { MaintenanceWindow } from './session/types';
+import { useSession } from '../lib/session/session-store';
+import type { MaintenanceWindow } from '../lib/session/types';
 
 const when = new Intl.DateTimeFormat('en-GB', {
   weekday: 'short',

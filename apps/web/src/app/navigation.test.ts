@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionState } from '../lib/session/types';
+import { base, loggedOut, product, productIn, subject, subjectIn } from '../test/sessions';
 import { decideNavigation } from './navigation';
 import { ROUTES, type RouteDef, routeByName } from './route-table';
-import type { BootstrapData, ProductProfile, SessionState, SubjectProfile } from './session/types';
 
 const route = (name: string): RouteDef => {
   const r = routeByName(name);
@@ -9,76 +10,6 @@ const route = (name: string): RouteDef => {
   return r;
 };
 const at = (pathname: string, search = '') => ({ pathname, search });
-
-const product = (over: Partial<ProductProfile> = {}): ProductProfile => ({
-  id: 1,
-  user_type: 'ProductUser',
-  first_name: 'Ada',
-  last_name: 'Admin',
-  username: 'admin@acme.test',
-  job_title: '',
-  dark_mode: false,
-  totp_enabled: false,
-  notifications: true,
-  avatar: null,
-  roles: ['admin'],
-  is_ops: false,
-  customer: { id: 1, name: 'Acme', demo_mode: false },
-  session_permissions: ['cases.view_case', 'subjects.view_subject'],
-  entitlements: [],
-  terms_agreed_at: '2026-01-01T00:00:00Z',
-  ...over,
-});
-const subject = (over: Partial<SubjectProfile> = {}): SubjectProfile => ({
-  id: 2,
-  user_type: 'SubjectUser',
-  first_name: 'Sam',
-  last_name: 'Subject',
-  middlename: '',
-  email: 'subject@example.test',
-  dark_mode: false,
-  dob: '1990-01-01',
-  can_change_dob: false,
-  phone_number: '',
-  terms_agreed_at: '2026-01-01T00:00:00Z',
-  dbs_email_notifications: false,
-  dvla_reconsents: [],
-  ...over,
-});
-const boot = (
-  profile: ProductProfile | SubjectProfile,
-  entitlements: string[] = [],
-): BootstrapData => ({
-  profile,
-  contentTypes: [],
-  activityTypes: [],
-  verbs: [],
-  entitlements,
-  activeFlags: 0,
-  countries: {},
-});
-const base: SessionState = {
-  status: 'logged-out',
-  userType: null,
-  sessionCustomer: null,
-  activeFlags: 0,
-  maintenanceWindow: null,
-  down: false,
-  bootstrap: null,
-};
-const loggedOut = base;
-const productIn = (p = product(), entitlements: string[] = []): SessionState => ({
-  ...base,
-  status: 'logged-in',
-  userType: 'ProductUser',
-  bootstrap: boot(p, entitlements),
-});
-const subjectIn = (s = subject()): SessionState => ({
-  ...base,
-  status: 'logged-in',
-  userType: 'SubjectUser',
-  bootstrap: boot(s),
-});
 
 describe('route table', () => {
   it('has unique names and paths', () => {

@@ -1,9 +1,10 @@
 import { hasEntitlement, hasPermission, needsProfileCompletion } from '@kestrel/domain';
 import { generatePath, matchPath } from 'react-router';
 import { MESSAGES_UI } from '../api/messages';
-import { href, safeNext } from './paths';
+import { href, type RouteName, safeNext } from '../config/paths';
+import { heldRights } from '../lib/rights';
+import type { SessionState } from '../lib/session/types';
 import { type RouteDef, routeByName } from './route-table';
-import type { SessionState } from './session/types';
 
 export type NavigationDecision =
   | { kind: 'allow' }
@@ -16,19 +17,6 @@ const allow: NavigationDecision = { kind: 'allow' };
 export interface Place {
   pathname: string;
   search: string;
-}
-
-/** Permissions and entitlements the session holds (from bootstrap). */
-export function heldRights(session: SessionState): {
-  permissions: string[];
-  entitlements: string[];
-} {
-  const profile = session.bootstrap?.profile;
-  if (profile?.user_type !== 'ProductUser') return { permissions: [], entitlements: [] };
-  return {
-    permissions: profile.session_permissions,
-    entitlements: session.bootstrap?.entitlements ?? profile.entitlements,
-  };
 }
 
 /** True when the session may open the route (the navigation shows only these). */
@@ -46,7 +34,7 @@ function subjectProfileIncomplete(session: SessionState): boolean {
 }
 
 /** The same parameters on the /s/ equivalent of a route. */
-function equivalent(route: RouteDef, targetName: string, place: Place): string {
+function equivalent(route: RouteDef, targetName: RouteName, place: Place): string {
   const target = routeByName(targetName);
   const params = matchPath(route.path, place.pathname)?.params ?? {};
   return target ? `${generatePath(target.path, params)}${place.search}` : href('s:dashboard');

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { onSessionReset } from './session/session-store';
+import { onSessionReset } from '../lib/session/session-store';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,12 +1,13 @@
 import { maintenanceStatus } from '@kestrel/domain';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { PATHS } from '../config/paths';
 import {
   initialSessionCheck,
   startSessionPolling,
   watchResponses,
-} from './session/session-actions';
-import { useSession } from './session/session-store';
+} from '../lib/session/session-actions';
+import { useSession } from '../lib/session/session-store';
 import { MaintenancePage } from './status-pages';
 
 function useNow(everyMs: number): Date {
@@ -38,7 +39,7 @@ export function AppRoot() {
   }, []);
   const visitorDown =
     status === 'logged-out' && maintenanceStatus(maintenanceWindow, now) === 'down';
-  const staffSignIn = pathname === '/login' && new URLSearchParams(search).get('staff') === 'y';
+  const staffSignIn = pathname === PATHS.login && new URLSearchParams(search).get('staff') === 'y';
   if (down || (visitorDown && !staffSignIn)) return <MaintenancePage staffLink={visitorDown} />;
   return <Outlet />;
 }

@@ -1,7 +1,7 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type ComponentType, lazy } from 'react';
+import { createBrowserRouter, type NonIndexRouteObject, type RouteObject } from 'react-router';
 import { loadChunk } from './chunk-loading';
-import { Guard } from './guard';
+import { Guard, type Preloadable } from './guard';
 import PublicLayout from './layouts/public-layout';
 import { AppRoot } from './root';
 import { type Audience, ROUTES, type RouteDef } from './route-table';
@@ -9,31 +9,47 @@ import { FullPageLoader, RootErrorBoundary } from './status-pages';
 
 type Module = { default: ComponentType };
 
-const lazyComponent = (name: string, load: () => Promise<Module>) => async () => ({
-  Component: (await loadChunk(name, load)).default,
-});
+/**
+ * A layout or screen whose code loads when it first renders, not when the router matches it:
+ * the guard (eager) decides the navigation rules first, so a visitor who is sent to sign in
+ * never downloads the protected layout (react-router's `lazy` would fetch every matched route's
+ * code before any component, the guard included, could run). The guard calls `preload` on every
+ * matched route it allows, so a layout and its screen still load in parallel.
+ */
+function lazyComponent(name: string, load: () => Promise<Module>) {
+  let loading: Promise<Module> | undefined;
+  const preload = () => {
+    loading ??= loadChunk(name, load);
+    return loading;
+  };
+  return { Component: lazy(preload), handle: { preload } satisfies Preloadable };
+}
 
-const toRoute = (def: RouteDef): RouteObject => ({
-  path: def.path,
-  handle: { name: def.name, title: def.title },
-  lazy: lazyComponent(def.name, def.load),
-});
+const toRoute = (def: RouteDef): RouteObject => {
+  const { Component, handle } = lazyComponent(def.name, def.load);
+  return { path: def.path, handle: { name: def.name, title: def.title, ...handle }, Component };
+};
 
 type Frame = Audience | 'auth';
 const frameOf = (d: RouteDef): Frame => d.frame ?? d.audience;
 const routesOf = (frame: Frame) => ROUTES.filter((d) => frameOf(d) === frame).map(toRoute);
 
-const layouts: Record<Frame, () => Promise<Module>> = {
-  auth: async () => ({ default: PublicLayout }),
+const layouts: Record<Exclude<Frame, 'auth'>, () => Promise<Module>> = {
   public: () => import('./layouts/public-portal-layout'),
   product: () => import('./layouts/product-layout'),
   ops: () => import('./layouts/ops-layout'),
   subject: () => import('./layouts/subject-layout'),
 };
 
+const layoutRoute = (frame: Frame): NonIndexRouteObject =>
+  frame === 'auth'
+    ? { id: 'layout-auth', Component: PublicLayout }
+    : { id: `layout-${frame}`, ...lazyComponent(`layout-${frame}`, layouts[frame]) };
+
 /** The one route tree: root (session, maintenance) → guard (navigation rules) → layouts. */
 export function buildRoutes(): RouteObject[] {
   const frames: Frame[] = ['auth', 'public', 'product', 'ops', 'subject'];
+  const notFound = lazyComponent('not-found', () => import('./not-found-route'));
   return [
     {
       id: 'root',
@@ -44,18 +60,10 @@ export function buildRoutes(): RouteObject[] {
         {
           Component: Guard,
           children: frames.map((frame) => ({
-            id: `layout-${frame}`,
-            lazy: lazyComponent(`layout-${frame}`, layouts[frame]),
+            ...layoutRoute(frame),
             children: [
               ...routesOf(frame),
-              ...(frame === 'public'
-                ? [
-                    {
-                      path: '*',
-                      lazy: lazyComponent('not-found', () => import('./not-found-route')),
-                    },
-                  ]
-                : []),
+              ...(frame === 'public' ? [{ path: '*', ...notFound }] : []),
             ],
           })),
         },

@@ -1,6 +1,7 @@
 import { Anchor, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { MESSAGES_UI } from '../api/messages';
+import { href } from '../config/paths';
 import { currentBrand } from './brands';
 import { isChunkLoadError } from './chunk-loading';
 
@@ -30,7 +31,7 @@ export function MaintenancePage({ staffLink = false }: { staffLink?: boolean }) 
     <StatusCard title="Scheduled maintenance">
       <Text data-testid="maintenance-message">{MESSAGES_UI.maintenance}</Text>
       {staffLink && (
-        <Anchor component={Link} to="/login?staff=y" size="sm">
+        <Anchor component={Link} to={href('login', {}, { staff: 'y' })} size="sm">
           Operations staff sign-in
         </Anchor>
       )}

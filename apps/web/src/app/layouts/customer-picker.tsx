@@ -2,37 +2,18 @@ import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { list } from '../../api/client';
-import { failureMessage } from '../../api/messages';
+import { customerChoices } from '../../api/customers';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
-import { href } from '../paths';
-import { startOpsSession } from '../session/session-actions';
-import { useSession } from '../session/session-store';
-
-interface Customer {
-  id: number;
-  name: string;
-}
+import { startOpsSession } from '../../lib/session/session-actions';
+import { useSession } from '../../lib/session/session-store';
 
 /** Ops staff choose the customer they act for; the app re-bootstraps inside that customer. */
 export function CustomerPicker() {
   const navigate = useNavigate();
   const { sessionCustomer } = useSession();
   const [busy, setBusy] = useState(false);
-  const customers = useQuery({
-    queryKey: ['/api/ops/customers/', 'picker'],
-    queryFn: async () => {
-      const r = await list<Customer>('/api/ops/customers/', { page_size: 100, ordering: 'name' });
-      if (!r.ok && r.error) {
-        const message = failureMessage(
-          { status: r.status, data: r.error },
-          { action: 'list', name: 'customers' },
-        );
-        if (message) notify.error(message);
-      }
-      return r.data.results;
-    },
-  });
+  const customers = useQuery({ ...customerChoices(), select: (page) => page.results });
   const choose = async (value: string | null) => {
     if (!value) return;
     setBusy(true);

@@ -1,13 +1,13 @@
 import { Badge, NavLink, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { Icon, type IconName } from '../../components/icons';
+import { href, type PlainRouteName } from '../../config/paths';
+import { useSession } from '../../lib/session/session-store';
 import { canOpen } from '../navigation';
-import { href } from '../paths';
 import { routeByName } from '../route-table';
-import { useSession } from '../session/session-store';
 
 export interface NavItem {
-  route: string;
+  route: PlainRouteName;
   label: string;
   icon: IconName;
   badge?: number;

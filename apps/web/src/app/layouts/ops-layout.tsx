@@ -1,7 +1,7 @@
 import { Badge, Box, Menu } from '@mantine/core';
 import { Link } from 'react-router';
 import { Icon } from '../../components/icons';
-import { href } from '../paths';
+import { href } from '../../config/paths';
 import { AppFrame } from './app-frame';
 import { CustomerPicker } from './customer-picker';
 import { type NavSection, SideNav } from './nav';

@@ -1,10 +1,10 @@
 import { Badge, Button, Group, Menu, Paper, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { Icon } from '../../components/icons';
-import { href } from '../paths';
-import { useProductProfile } from '../session/profile';
-import { endOpsSession } from '../session/session-actions';
-import { useSession } from '../session/session-store';
+import { href } from '../../config/paths';
+import { useProductProfile } from '../../lib/session/profile';
+import { endOpsSession } from '../../lib/session/session-actions';
+import { useSession } from '../../lib/session/session-store';
 import { AppFrame } from './app-frame';
 import { type NavSection, SideNav } from './nav';
 import { UserMenu } from './user-menu';

@@ -2,9 +2,9 @@ import { Anchor, Box, Group, Stack, Text, Title, useMantineColorScheme } from '@
 import { useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { Icon, type IconName } from '../../components/icons';
+import { useSession } from '../../lib/session/session-store';
 import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
-import { useSession } from '../session/session-store';
 import { BrandMark } from './brand-mark';
 import classes from './layouts.module.css';
 

@@ -1,15 +1,15 @@
 import '../styles-app';
 import { Box, Burger, Container, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { Link, Outlet, useLocation } from 'react-router';
+import { href, type PlainRouteName } from '../../config/paths';
 import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
-import { href } from '../paths';
 import { BrandMark } from './brand-mark';
 import classes from './layouts.module.css';
 import { UserMenu } from './user-menu';
 import { WithQueries } from './with-queries';
 
-const LINKS = [
+const LINKS: readonly { route: PlainRouteName; label: string }[] = [
   { route: 's:dashboard', label: 'Your checks' },
   { route: 's:cases', label: 'Cases' },
   { route: 's:consents', label: 'Consents' },

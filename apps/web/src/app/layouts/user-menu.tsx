@@ -2,10 +2,10 @@ import { Avatar, Group, Menu, Text, UnstyledButton, useMantineColorScheme } from
 import { Link, useNavigate } from 'react-router';
 import { failureMessage } from '../../api/messages';
 import { Icon } from '../../components/icons';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
-import { href } from '../paths';
-import { displayName, initials, saveProfile, useProfile } from '../session/profile';
-import { logout } from '../session/session-actions';
+import { displayName, initials, saveProfile, useProfile } from '../../lib/session/profile';
+import { logout } from '../../lib/session/session-actions';
 
 /** Avatar menu: profile, two-factor, dark mode (saved on the profile), sign out. */
 export function UserMenu({ children }: { children?: React.ReactNode }) {

@@ -1,9 +1,9 @@
 import { Loader, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { href, safeNext } from '../../app/paths';
-import { adoptNewSession } from '../../app/session/session-actions';
-import { getSession } from '../../app/session/session-store';
+import { href, safeNext } from '../../config/paths';
+import { adoptNewSession } from '../../lib/session/session-actions';
+import { getSession } from '../../lib/session/session-store';
 
 /** Return point of an external sign-in: adopt the new session, or show the error page. */
 export default function AuthCallbackPage() {

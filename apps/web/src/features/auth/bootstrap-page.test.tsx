@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getSession, resetSession, setSession } from '../../app/session/session-store';
+import { getSession, resetSession, setSession } from '../../lib/session/session-store';
 import { mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
 import BootstrapPage from './bootstrap-page';

@@ -2,10 +2,10 @@ import { Alert, Button, Loader, Stack, Text, useMantineColorScheme } from '@mant
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { MESSAGES_UI } from '../../api/messages';
-import { safeNext } from '../../app/paths';
-import { loadBootstrap } from '../../app/session/bootstrap';
-import { getSession, setSession, useSession } from '../../app/session/session-store';
+import { safeNext } from '../../config/paths';
 import { notify } from '../../lib/notify';
+import { loadBootstrap } from '../../lib/session/bootstrap';
+import { getSession, setSession, useSession } from '../../lib/session/session-store';
 
 /** Loads the session's data once, then goes on to `next` (spec point 2: bootstrap first). */
 export default function BootstrapPage() {

@@ -1,8 +1,8 @@
 import { Alert } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { request } from '../../api/client';
-import { href } from '../../app/paths';
-import { adoptNewSession } from '../../app/session/session-actions';
+import { href } from '../../config/paths';
+import { adoptNewSession } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
 import { NewPasswordForm } from './new-password-form';
 

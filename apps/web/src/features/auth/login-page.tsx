@@ -3,8 +3,8 @@ import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } f
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { backendErrorLines, MESSAGES_UI } from '../../api/messages';
-import { href, safeNext } from '../../app/paths';
-import { login } from '../../app/session/session-actions';
+import { href, safeNext } from '../../config/paths';
+import { login } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
 
 type Notice = { tone: 'info' | 'error'; text: string } | null;

@@ -13,9 +13,9 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { request } from '../../api/client';
 import { MESSAGES_UI } from '../../api/messages';
-import { href } from '../../app/paths';
-import { adoptNewSession } from '../../app/session/session-actions';
 import { applyServerErrors } from '../../components/server-errors';
+import { href } from '../../config/paths';
+import { adoptNewSession } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
 
 const schema = z.object({

@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { request } from '../../api/client';
-import { href } from '../../app/paths';
+import { href } from '../../config/paths';
 import { AuthCard } from './auth-card';
 import { NewPasswordForm } from './new-password-form';
 

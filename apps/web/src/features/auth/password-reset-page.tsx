@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { request } from '../../api/client';
 import { failureMessage } from '../../api/messages';
-import { href } from '../../app/paths';
+import { href } from '../../config/paths';
 import { AuthCard } from './auth-card';
 
 const schema = z.object({ email: emailSchema });

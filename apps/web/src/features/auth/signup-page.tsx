@@ -1,6 +1,6 @@
 import { Anchor, Button, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../app/paths';
+import { href } from '../../config/paths';
 import { AuthCard } from './auth-card';
 
 /** Sign-up: organisations create an account; people being checked follow their email link. */

@@ -1,6 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
-import { href } from '../../app/paths';
+import { href } from '../../config/paths';
 import { AuthCard } from './auth-card';
 
 export default function SocialErrorPage() {

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { currentBrand } from '../../app/brands';
-import { href } from '../../app/paths';
+import { href } from '../../config/paths';
 import { AuthCard } from './auth-card';
 
 export default function UserNotReadyPage() {

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { failureMessage } from '../../api/messages';
 import { currentBrand } from '../../app/brands';
-import { href, safeNext } from '../../app/paths';
-import { saveProfile, useSubjectProfile } from '../../app/session/profile';
 import { DateSelector } from '../../components/date-selector';
+import { href, safeNext } from '../../config/paths';
+import { saveProfile, useSubjectProfile } from '../../lib/session/profile';
 
 /** A subject must give a date of birth and agree to the terms before anything else (spec point 2). */
 export default function CompleteProfilePage() {

@@ -4,8 +4,8 @@ import { Badge, Button, Group, Paper, Stack, Switch, Text, TextInput, Title } fr
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { href } from '../../app/paths';
-import { useProductProfile } from '../../app/session/profile';
+import { href } from '../../config/paths';
+import { useProductProfile } from '../../lib/session/profile';
 import { submitProfile } from './submit-profile';
 
 const schema = z.object({

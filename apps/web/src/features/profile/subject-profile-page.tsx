@@ -3,7 +3,7 @@ import { forenameSchema, middlenameSchema, surnameSchema } from '@kestrel/domain
 import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { useSubjectProfile } from '../../app/session/profile';
+import { useSubjectProfile } from '../../lib/session/profile';
 import { submitProfile } from './submit-profile';
 
 const schema = z.object({

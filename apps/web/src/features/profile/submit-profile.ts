@@ -1,8 +1,8 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { actionSuccessMessage, failureMessage } from '../../api/messages';
-import { type ProfileChanges, saveProfile } from '../../app/session/profile';
 import { applyServerErrors } from '../../components/server-errors';
 import { notify } from '../../lib/notify';
+import { type ProfileChanges, saveProfile } from '../../lib/session/profile';
 
 /**
  * Saves the user's own profile and reports it the catalogue's way: a success toast, or the

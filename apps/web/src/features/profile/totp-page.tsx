@@ -15,11 +15,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../../api/client';
 import { MESSAGES_UI } from '../../api/messages';
-import { href } from '../../app/paths';
-import { replaceProfile, useProductProfile } from '../../app/session/profile';
-import type { Profile } from '../../app/session/types';
 import { CopyButton } from '../../components/copy-button';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
+import { replaceProfile, useProductProfile } from '../../lib/session/profile';
+import type { Profile } from '../../lib/session/types';
 import { TotpCodeForm } from './totp-code-form';
 
 interface Enrolment {

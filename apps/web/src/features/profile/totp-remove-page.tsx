@@ -1,10 +1,10 @@
 import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { request } from '../../api/client';
-import { href } from '../../app/paths';
-import { replaceProfile, useProductProfile } from '../../app/session/profile';
-import type { Profile } from '../../app/session/types';
+import { href } from '../../config/paths';
 import { notify } from '../../lib/notify';
+import { replaceProfile, useProductProfile } from '../../lib/session/profile';
+import type { Profile } from '../../lib/session/types';
 import { TotpCodeForm } from './totp-code-form';
 
 /** Turning two-factor off needs a current code. */

@@ -2,9 +2,9 @@ import { formatDate } from '@kestrel/domain';
 import { Anchor, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { Activity } from '../../../api/activities';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
-import type { Activity } from '../api/activities';
 
 /** An activity's title, state and how long it has waited; `actions` sit on the right. */
 export function ActivityHeading({

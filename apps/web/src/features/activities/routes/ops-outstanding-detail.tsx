@@ -1,11 +1,11 @@
 import { Anchor, Button, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { href } from '../../../app/paths';
-import { startOpsSession } from '../../../app/session/session-actions';
+import { opsOutstandingActivities } from '../../../api/activities';
 import { Fact } from '../../../components/fact';
+import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
-import { opsOutstandingActivities } from '../api/activities';
+import { startOpsSession } from '../../../lib/session/session-actions';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 
 /**

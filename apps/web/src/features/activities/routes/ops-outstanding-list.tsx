@@ -1,10 +1,10 @@
 import { CASE_ACTIVITY_STATE_LABELS } from '@kestrel/domain';
 import { Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { type Activity, opsOutstandingActivities } from '../../../api/activities';
+import { customerChoices } from '../../../api/customers';
 import { type Column, ResourceTable, type SelectFilter } from '../../../components/resource-table';
-import { type Activity, opsOutstandingActivities } from '../api/activities';
+import { href } from '../../../config/paths';
 import { activityColumns } from '../components/activity-columns';
 
 /** The states in which a check waits for operations (the server's OPS_OUTSTANDING_STATES). */
@@ -18,16 +18,7 @@ const customerColumn: Column<Activity> = {
 
 /** Operations' queue: checks of every customer waiting for ops staff, oldest first. */
 export default function OpsOutstandingList() {
-  const customers = useQuery({
-    queryKey: ['/api/ops/customers/', 'filter'],
-    queryFn: async () =>
-      (
-        await list<{ id: number; name: string }>('/api/ops/customers/', {
-          page_size: 100,
-          ordering: 'name',
-        })
-      ).data.results,
-  });
+  const customers = useQuery({ ...customerChoices(), select: (page) => page.results });
   const filters: SelectFilter[] = [
     {
       name: 'customer',

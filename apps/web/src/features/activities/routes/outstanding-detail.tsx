@@ -5,10 +5,10 @@ import {
 } from '@kestrel/domain';
 import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
-import { href } from '../../../app/paths';
-import { caseActivities, outstandingActivities } from '../api/activities';
+import { caseActivities, outstandingActivities } from '../../../api/activities';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
-import { useRights } from '../components/rights';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
 const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {

@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
-import { href } from '../../../app/paths';
+import { type Activity, outstandingActivities } from '../../../api/activities';
 import { ResourceTable } from '../../../components/resource-table';
-import { type Activity, outstandingActivities } from '../api/activities';
+import { href } from '../../../config/paths';
 import { activityColumns, useActivityFilters } from '../components/activity-columns';
 
 export default function OutstandingList() {

@@ -1,8 +1,8 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { type SecurityRefusal, securityRefusals } from '../../../api/audit';
 import { ResourceTable } from '../../../components/resource-table';
-import { type SecurityRefusal, securityRefusals } from '../api/audit';
 
 const when = (iso: string) => `${formatDate(iso)} ${iso.slice(11, 16)}`;
 

@@ -1,13 +1,13 @@
-import { formatDate, hasPermission } from '@kestrel/domain';
+import { formatDate } from '@kestrel/domain';
 import { Badge, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { list } from '../../../api/client';
-import { heldRights } from '../../../app/navigation';
-import { useSession } from '../../../app/session/session-store';
+import { type AuditAction, auditActions } from '../../../api/audit';
+import { users as userList } from '../../../api/users';
 import { DateSelector } from '../../../components/date-selector';
 import { ResourceTable } from '../../../components/resource-table';
-import { type AuditAction, auditActions } from '../api/audit';
+import { useRights } from '../../../lib/rights';
+import { useSession } from '../../../lib/session/session-store';
 import { RefusedRequests } from '../components/refused-requests';
 
 const time = (iso: string) => iso.slice(11, 16);
@@ -23,21 +23,15 @@ function describeChanges(changes: Record<string, unknown>): string {
 /** Every write of the organisation: who did what to which object, when. */
 export default function AuditLog() {
   const session = useSession();
-  const { permissions } = heldRights(session);
+  const { can } = useRights();
   const [actor, setActor] = useState<string | null>(null);
   const [objectId, setObjectId] = useState('');
   const [after, setAfter] = useState<string | null>(null);
   const [before, setBefore] = useState<string | null>(null);
   const users = useQuery({
-    queryKey: ['/api/users/', 'list', { page_size: 100 }],
-    enabled: hasPermission(permissions, 'users.view_productuser'),
-    queryFn: async () =>
-      (
-        await list<{ id: number; first_name: string; last_name: string; username: string }>(
-          '/api/users/',
-          { page_size: 100, ordering: 'last_name' },
-        )
-      ).data.results,
+    ...userList.listOptions({ page_size: 100, ordering: 'last_name' }),
+    enabled: can('users.view_productuser'),
+    select: (page) => page.results,
   });
   const verbs = session.bootstrap?.verbs ?? [];
   const types = session.bootstrap?.contentTypes ?? [];

@@ -1,7 +1,7 @@
 import { formatDate } from '@kestrel/domain';
 import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { CaseActivity } from '../../../api/cases';
 import { StateBadge } from '../../../components/state-badge';
-import type { CaseActivity } from '../api/cases';
 
 const pretty = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const show = (v: unknown) =>

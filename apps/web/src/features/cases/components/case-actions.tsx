@@ -2,11 +2,11 @@ import { Button, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/cor
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { type CaseDetail, cases, useCaseAction } from '../../../api/cases';
 import { request } from '../../../api/client';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
-import { type CaseDetail, cases, useCaseAction } from '../api/cases';
-import { useRights } from './rights';
 
 const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
 

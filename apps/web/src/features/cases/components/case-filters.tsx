@@ -3,7 +3,7 @@ import { Button, Collapse, Group, MultiSelect, Select, SimpleGrid, TextInput } f
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { list } from '../../../api/client';
+import { processes as processList } from '../../../api/processes';
 import { DateSelector } from '../../../components/date-selector';
 import { Icon } from '../../../components/icons';
 
@@ -39,11 +39,7 @@ export function CaseFilters({
   const [search, setSearch] = useState(value.search);
   const pushSearch = useDebouncedCallback((v: string) => onChange({ search: v }), 300);
   const [more, setMore] = useState(Boolean(value.created_after || value.created_before));
-  const processes = useQuery({
-    queryKey: ['/api/processes/', 'list', { page_size: 100, ordering: 'name' }],
-    queryFn: async () =>
-      (await list<{ id: number; name: string }>('/api/processes/', { page_size: 100 })).data,
-  });
+  const processes = useQuery(processList.listOptions({ page_size: 100 }));
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">

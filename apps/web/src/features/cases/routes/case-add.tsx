@@ -26,13 +26,14 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
-import { list, retrieve } from '../../../api/client';
+import { cases } from '../../../api/cases';
+import { processes as processList } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
-import { href } from '../../../app/paths';
+import { subjects } from '../../../api/subjects';
 import { DateSelector } from '../../../components/date-selector';
 import { applyServerErrors } from '../../../components/server-errors';
-import { caseDetails } from '../api/cases';
-import { useRights } from '../components/rights';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 
 interface SubjectOption {
   id: number;
@@ -68,22 +69,12 @@ type Out = z.output<typeof schema>;
 function useSubjectOptions(search: string, preselected: string | null) {
   const [debounced] = useDebouncedValue(search, 250);
   const found = useQuery({
-    queryKey: ['/api/subjects/', 'list', { search: debounced, page_size: 20 }],
-    queryFn: async () =>
-      (
-        await list<SubjectOption>('/api/subjects/', {
-          search: debounced || undefined,
-          page_size: 20,
-        })
-      ).data.results,
+    ...subjects.listOptions({ search: debounced || undefined, page_size: 20 }),
+    select: (page) => page.results,
   });
   const chosen = useQuery({
-    queryKey: ['/api/subjects/', 'item', preselected],
+    ...subjects.itemOptions(preselected ?? '', { quiet: true }),
     enabled: Boolean(preselected),
-    queryFn: async () => {
-      const r = await retrieve<SubjectOption>('/api/subjects/', preselected ?? '');
-      return r.ok ? r.data : null;
-    },
   });
   const all = [...(chosen.data ? [chosen.data] : []), ...(found.data ?? [])];
   const unique = all.filter((s, i) => all.findIndex((o) => o.id === s.id) === i);
@@ -100,14 +91,8 @@ export default function CaseAdd() {
   const [subjectSearch, setSubjectSearch] = useState('');
   const subjectOptions = useSubjectOptions(subjectSearch, preselected);
   const processes = useQuery({
-    queryKey: ['/api/processes/', 'list', { is_active: true, page_size: 100 }],
-    queryFn: async () =>
-      (
-        await list<{ id: number; name: string }>('/api/processes/', {
-          is_active: true,
-          page_size: 100,
-        })
-      ).data.results,
+    ...processList.listOptions({ is_active: true, page_size: 100 }),
+    select: (page) => page.results,
   });
   const form = useForm<In, unknown, Out>({
     resolver: zodResolver(schema),
@@ -119,7 +104,7 @@ export default function CaseAdd() {
     shouldUnregister: true,
   });
   const mode = form.watch('mode');
-  const save = caseDetails.useSave();
+  const save = cases.useSave();
   const { errors } = form.formState;
   const subjectErrors = 'new_subject' in errors ? errors.new_subject : undefined;
   const subjectError = 'subject' in errors ? errors.subject?.message : undefined;

@@ -1,26 +1,15 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { request } from '../../../api/client';
-import { href } from '../../../app/paths';
-import { caseDetails, useCaseAction } from '../api/cases';
+import { archivableOptions, cases, useCaseAction } from '../../../api/cases';
+import { href } from '../../../config/paths';
 
 /** Archive a case after the server's archivable check (complete or cancelled, not archived). */
 export default function CaseArchive() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const item = caseDetails.useItem(id);
-  const check = useQuery({
-    queryKey: ['/api/cases/', 'archivable', id],
-    queryFn: async () => {
-      const r = await request<{ archivable: boolean; reason: string | null }>(
-        'GET',
-        `/api/cases/${id}/archivable/`,
-        { expect: 200 },
-      );
-      return r.ok ? r.data : { archivable: false, reason: 'The case could not be checked.' };
-    },
-  });
+  const item = cases.useItem(id);
+  const check = useQuery(archivableOptions(id));
   const archive = useCaseAction('archive');
   const c = item.data;
   if (!c || check.isPending) return <Skeleton h={200} radius="lg" />;

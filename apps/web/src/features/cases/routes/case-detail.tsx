@@ -13,17 +13,17 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { href } from '../../../app/paths';
+import { cases } from '../../../api/cases';
 import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
-import { caseDetails } from '../api/cases';
+import { href } from '../../../config/paths';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
-  const query = caseDetails.useItem(id);
+  const query = cases.useItem(id);
   const c = query.data;
   if (!c) {
     return query.isError ? (

@@ -14,12 +14,12 @@ import {
   Title,
 } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
+import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
-import { href } from '../../../app/paths';
 import { StateBadge } from '../../../components/state-badge';
-import { cases } from '../api/cases';
+import { href } from '../../../config/paths';
+import { Can } from '../../../lib/rights';
 import { CaseFilters, type CaseFilterValues } from '../components/case-filters';
-import { useRights } from '../components/rights';
 
 const PAGE_SIZE = 25;
 
@@ -52,7 +52,6 @@ function apiParams(f: CaseFilterValues): QueryParams {
 
 export default function CaseList() {
   const [params, setParams] = useSearchParams();
-  const { can } = useRights();
   const filters = readFilters(params);
   const page = Number(params.get('page') ?? '1') || 1;
   const query = cases.useList({ ...apiParams(filters), page, page_size: PAGE_SIZE });
@@ -85,11 +84,11 @@ export default function CaseList() {
           <Button variant="default" component="a" href={exportHref} download="cases.csv">
             Export CSV
           </Button>
-          {can('cases.add_case') && (
+          <Can permission="cases.add_case">
             <Button component={Link} to={href('case-add')}>
               Add case
             </Button>
-          )}
+          </Can>
         </Group>
       </Group>
       <Paper withBorder radius="lg" data-testid="case-list">

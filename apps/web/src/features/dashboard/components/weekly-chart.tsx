@@ -1,9 +1,6 @@
 import { formatDate } from '@kestrel/domain';
 
-export interface WeekCount {
-  week_start: string;
-  count: number;
-}
+import type { WeekCount } from '../../../api/dashboard';
 
 /** A small bar chart (plain SVG) of cases completed per week, oldest first. */
 export function WeeklyChart({ weeks }: { weeks: WeekCount[] }) {

@@ -12,31 +12,12 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { request } from '../../../api/client';
-import { failureMessage } from '../../../api/messages';
-import { href } from '../../../app/paths';
-import { useProductProfile } from '../../../app/session/profile';
-import { useSession } from '../../../app/session/session-store';
-import { notify } from '../../../lib/notify';
-import { useRights } from '../components/rights';
-import { type WeekCount, WeeklyChart } from '../components/weekly-chart';
-
-interface Dashboard {
-  cases_by_state: Record<string, number>;
-  open_cases: number;
-  outstanding_activities: number;
-  flagged_cases: number;
-  active_flags: number;
-  completed_by_week: WeekCount[];
-  recent_audit: {
-    id: number;
-    actor_name: string;
-    verb: string;
-    content_type: string;
-    object_repr: string;
-    created_at: string;
-  }[];
-}
+import { dashboardOptions } from '../../../api/dashboard';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
+import { useProductProfile } from '../../../lib/session/profile';
+import { useSession } from '../../../lib/session/session-store';
+import { WeeklyChart } from '../components/weekly-chart';
 
 function Stat({ label, value, to }: { label: string; value: number; to?: string }) {
   const body = (
@@ -69,17 +50,7 @@ export default function DashboardPage() {
     bootstrap?.verbs.find((v) => v.code === code)?.name.toLowerCase() ?? code.replace(/_/g, ' ');
   const { can } = useRights();
   const mayView = can('cases.view_case');
-  const query = useQuery({
-    queryKey: ['/api/dashboard/'],
-    enabled: mayView,
-    queryFn: async () => {
-      const r = await request<Dashboard>('GET', '/api/dashboard/', { expect: 200 });
-      if (r.ok) return r.data;
-      const message = failureMessage(r, { action: 'retrieve', name: 'dashboard' });
-      if (message) notify.error(message);
-      return null;
-    },
-  });
+  const query = useQuery({ ...dashboardOptions(), enabled: mayView });
   const d = query.data;
   const links = [
     can('cases.add_case') && { to: href('case-add'), label: 'Add case', primary: true },

@@ -1,9 +1,9 @@
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { request } from '../../../api/client';
+import { refreshActiveFlags } from '../../../api/flags';
 import { actionSuccessMessage, failureMessage } from '../../../api/messages';
 import { notify } from '../../../lib/notify';
-import { refreshActiveFlags } from '../api/flags';
 
 /** What a flag is raised on: a case or a subject. */
 export type FlagTarget = { case: number } | { subject: number };

@@ -13,10 +13,10 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
+import { type Flag, flags, useResolveFlag } from '../../../api/flags';
 import { ResourceTable } from '../../../components/resource-table';
-import { type Flag, flags, useResolveFlag } from '../api/flags';
-import { useRights } from '../components/rights';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 
 const MAX = 400;
 

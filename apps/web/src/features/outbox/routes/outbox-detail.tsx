@@ -1,8 +1,8 @@
 import { Anchor, Box, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { href } from '../../../app/paths';
+import { outboxEmails } from '../../../api/outbox';
 import { Fact } from '../../../components/fact';
-import { outboxEmails } from '../api/outbox';
+import { href } from '../../../config/paths';
 import { LinkifiedText } from '../components/linkify';
 import { receivedAt } from '../components/received-at';
 

@@ -1,13 +1,13 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { href } from '../../../app/paths';
-import { ResourceTable } from '../../../components/resource-table';
 import {
   OUTBOX_LIST_PARAMS,
   OUTBOX_PAGE_SIZE,
   type OutboxEmail,
   outboxEmails,
-} from '../api/outbox';
+} from '../../../api/outbox';
+import { ResourceTable } from '../../../components/resource-table';
+import { href } from '../../../config/paths';
 import { receivedAt } from '../components/received-at';
 
 /** The local mail outbox: every email the server sent, newest first. */

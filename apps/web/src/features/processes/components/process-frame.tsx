@@ -1,9 +1,9 @@
 import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { href } from '../../../app/paths';
-import { type Process, processes } from '../api/processes';
-import { useProcessRights } from './rights';
+import { type Process, processes } from '../../../api/processes';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 
 const TABS = [
   { route: 'process', label: 'Overview' },
@@ -20,7 +20,7 @@ const TABS = [
 export function ProcessFrame({ children }: { children: (process: Process) => ReactNode }) {
   const { id = '' } = useParams();
   const { pathname } = useLocation();
-  const { can } = useProcessRights();
+  const { can } = useRights();
   const query = processes.useItem(id);
   const process = query.data;
   return (

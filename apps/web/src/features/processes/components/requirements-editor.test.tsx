@@ -2,10 +2,10 @@ import { MESSAGES } from '@kestrel/domain';
 import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialSessionState, resetSession, setSession } from '../../../app/session/session-store';
-import type { BootstrapData } from '../../../app/session/types';
+import type { Requirement } from '../../../api/processes';
+import { initialSessionState, resetSession, setSession } from '../../../lib/session/session-store';
+import type { BootstrapData } from '../../../lib/session/types';
 import { renderWithProviders } from '../../../test/render';
-import type { Requirement } from '../api/processes';
 import { RequirementsEditor, validateRequirements } from './requirements-editor';
 
 const bootstrap = {

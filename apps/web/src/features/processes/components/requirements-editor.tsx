@@ -5,8 +5,8 @@ import {
   isActivityKindCode,
 } from '@kestrel/domain';
 import { Checkbox, Paper, Stack, Text } from '@mantine/core';
-import { useSession } from '../../../app/session/session-store';
-import type { Requirement } from '../api/processes';
+import type { Requirement } from '../../../api/processes';
+import { useSession } from '../../../lib/session/session-store';
 import { ActivityConfigForm } from './activity-config-form';
 import { CONFIG_FIELDS_BY_KIND } from './config-fields';
 

@@ -3,10 +3,10 @@ import { Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { processes, type Requirement } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
-import { href } from '../../../app/paths';
 import { applyServerErrors } from '../../../components/server-errors';
-import { processes, type Requirement } from '../api/processes';
+import { href } from '../../../config/paths';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
 import {
   type RequirementErrors,

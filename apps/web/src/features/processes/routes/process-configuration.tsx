@@ -3,7 +3,7 @@ import { maxCharacters } from '@kestrel/domain';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { type Process, processes } from '../api/processes';
+import { type Process, processes } from '../../../api/processes';
 import { ProcessFrame } from '../components/process-frame';
 
 const schema = z.object({

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Paper, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
+import { type Process, processes } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
 import { applyServerErrors } from '../../../components/server-errors';
-import { type Process, processes } from '../api/processes';
 import { ProcessFrame } from '../components/process-frame';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
 

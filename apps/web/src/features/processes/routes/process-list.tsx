@@ -1,13 +1,13 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
+import { type Process, processes } from '../../../api/processes';
 import { ResourceTable } from '../../../components/resource-table';
-import { type Process, processes } from '../api/processes';
-import { useProcessRights } from '../components/rights';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 
 export default function ProcessList() {
-  const { can } = useProcessRights();
+  const { can } = useRights();
   return (
     <Stack gap="lg">
       <Group justify="space-between">

@@ -1,7 +1,7 @@
 import { formatDate } from '@kestrel/domain';
 import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
+import { href } from '../../../config/paths';
 import { ProcessFrame } from '../components/process-frame';
 import { activityName } from '../components/requirements-editor';
 

@@ -3,21 +3,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { request } from '../../../api/client';
 import { actionSuccessMessage, failureMessage } from '../../../api/messages';
+import { type Process, processes, type Requirement } from '../../../api/processes';
 import { notify } from '../../../lib/notify';
-import { type Process, processes, type Requirement } from '../api/processes';
+import { useRights } from '../../../lib/rights';
 import { ProcessFrame } from '../components/process-frame';
 import {
   type RequirementErrors,
   RequirementsEditor,
   validateRequirements,
 } from '../components/requirements-editor';
-import { useProcessRights } from '../components/rights';
 
 const strip = (list: Requirement[]) =>
   list.map((r) => ({ activity_type: r.activity_type, config: r.config }));
 
 function Requirements({ process }: { process: Process }) {
-  const rights = useProcessRights();
+  const rights = useRights();
   const editable = rights.can('processes.change_process') && process.can_edit_requirements;
   const [value, setValue] = useState<Requirement[]>(process.requirements);
   const [errors, setErrors] = useState<RequirementErrors>({});

@@ -1,7 +1,7 @@
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { Controller, type UseFormReturn } from 'react-hook-form';
+import type { SubjectInput, SubjectValues } from '../../../api/subjects';
 import { DateSelector } from '../../../components/date-selector';
-import type { SubjectInput, SubjectValues } from '../api/subjects';
 
 /** The subject profile inputs (spec point 3). */
 export function SubjectFields({

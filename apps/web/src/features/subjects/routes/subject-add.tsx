@@ -1,8 +1,8 @@
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { href } from '../../../app/paths';
+import { type SubjectInput, subjectSchema, subjects } from '../../../api/subjects';
 import { useResourceForm } from '../../../components/resource-form';
-import { type SubjectInput, subjectSchema, subjects } from '../api/subjects';
+import { href } from '../../../config/paths';
 import { SubjectFields } from '../components/subject-fields';
 
 const empty: SubjectInput = {

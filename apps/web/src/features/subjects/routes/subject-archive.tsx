@@ -1,8 +1,7 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
-import { href } from '../../../app/paths';
-import { useSubjectAction } from '../api/actions';
-import { fullName, type Subject, subjects } from '../api/subjects';
+import { fullName, type Subject, subjects, useSubjectAction } from '../../../api/subjects';
+import { href } from '../../../config/paths';
 
 export default function SubjectArchive() {
   const { id = '' } = useParams();

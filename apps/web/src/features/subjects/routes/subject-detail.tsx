@@ -16,19 +16,12 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
-import type { Flag } from '../../flags/api/flags';
+import { cases } from '../../../api/cases';
+import { flags } from '../../../api/flags';
+import { fullName, type Subject, subjectPartOptions, subjects } from '../../../api/subjects';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
-import { fullName, type Subject, subjects } from '../api/subjects';
-import { useRights } from '../components/rights';
-
-interface SubjectCase {
-  id: number;
-  state: string;
-  process: { id: number; name: string };
-  created_at: string;
-}
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -42,11 +35,7 @@ function Fact({ label, value }: { label: string; value: string }) {
 }
 
 function SubjectCases({ subject }: { subject: Subject }) {
-  const query = useQuery({
-    queryKey: ['/api/cases/', 'list', { subject: subject.id, is_archived: 'all' }],
-    queryFn: async () =>
-      (await list<SubjectCase>('/api/cases/', { subject: subject.id, is_archived: 'all' })).data,
-  });
+  const query = useQuery(cases.listOptions({ subject: subject.id, is_archived: 'all' }));
   if (query.isPending) return <Skeleton h={60} />;
   const rows = query.data?.results ?? [];
   if (rows.length === 0) return <Text c="dimmed">No cases yet.</Text>;
@@ -80,11 +69,7 @@ function SubjectCases({ subject }: { subject: Subject }) {
 
 /** The subject's active flags (rule or by hand), each with its message; none shows nothing. */
 function SubjectFlags({ subject }: { subject: Subject }) {
-  const query = useQuery({
-    queryKey: ['/api/flags/', 'list', { subject: subject.id, active: 'true' }],
-    queryFn: async () =>
-      (await list<Flag>('/api/flags/', { subject: subject.id, active: 'true' })).data,
-  });
+  const query = useQuery(flags.listOptions({ subject: subject.id, active: 'true' }));
   const rows = query.data?.results ?? [];
   if (rows.length === 0) return null;
   return (
@@ -110,10 +95,7 @@ function SubjectFlags({ subject }: { subject: Subject }) {
 
 /** A read-only tab: the subject's subscriptions, registrations or consents. */
 function SubResource({ subject, part }: { subject: Subject; part: string }) {
-  const query = useQuery({
-    queryKey: ['/api/subjects/', 'part', subject.id, part],
-    queryFn: async () => (await list<{ id: number }>(`/api/subjects/${subject.id}/${part}/`)).data,
-  });
+  const query = useQuery(subjectPartOptions(subject.id, part));
   if (query.isPending) return <Skeleton h={40} />;
   const count = query.data?.count ?? 0;
   return (
@@ -162,7 +144,7 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           {can('flags.change_flag') && (
             <RaiseFlagButton
               target={{ subject: s.id }}
-              onRaised={() => client.invalidateQueries({ queryKey: ['/api/flags/'] })}
+              onRaised={() => client.invalidateQueries({ queryKey: flags.keys.all })}
             />
           )}
           {entitled('subject_dedup') && (

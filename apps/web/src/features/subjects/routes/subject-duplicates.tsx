@@ -15,11 +15,15 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { list } from '../../../api/client';
-import { href } from '../../../app/paths';
-import { useSubjectAction } from '../api/actions';
-import { type DuplicatePair, fullName, type Subject } from '../api/subjects';
-import { useRights } from '../components/rights';
+import {
+  type DuplicatePair,
+  duplicatesOptions,
+  fullName,
+  type Subject,
+  useSubjectAction,
+} from '../../../api/subjects';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 
 const REASONS = { name_dob: 'Same name and date of birth', email: 'Same email address' };
 
@@ -44,11 +48,7 @@ export default function SubjectDuplicates() {
   const one = params.get('subject');
   const { can } = useRights();
   const mayMerge = can('subjects.change_subject') && can('subjects.archive');
-  const path = one ? `/api/subjects/${one}/duplicates/` : '/api/subjects/duplicates/';
-  const query = useQuery({
-    queryKey: ['/api/subjects/', 'duplicates', path],
-    queryFn: async () => (await list<DuplicatePair>(path, { page_size: 100 })).data,
-  });
+  const query = useQuery(duplicatesOptions(one));
   const merge = useSubjectAction<Subject>('merge');
   const [pending, setPending] = useState<DuplicatePair | null>(null);
   const pairs = query.data?.results ?? [];

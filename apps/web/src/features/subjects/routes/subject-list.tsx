@@ -1,28 +1,27 @@
 import { formatDate } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { href } from '../../../app/paths';
+import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { ResourceTable } from '../../../components/resource-table';
-import { fullName, type Subject, subjects } from '../api/subjects';
-import { useRights } from '../components/rights';
+import { href } from '../../../config/paths';
+import { Can } from '../../../lib/rights';
 
 export default function SubjectList() {
-  const { can, entitled } = useRights();
   return (
     <Stack gap="lg">
       <Group justify="space-between">
         <Title order={1}>Subjects</Title>
         <Group gap="sm">
-          {entitled('subject_dedup') && (
+          <Can entitlement="subject_dedup">
             <Button variant="default" component={Link} to={href('subject-duplicates')}>
               Possible duplicates
             </Button>
-          )}
-          {can('subjects.add_subject') && (
+          </Can>
+          <Can permission="subjects.add_subject">
             <Button component={Link} to={href('subject-add')}>
               Add subject
             </Button>
-          )}
+          </Can>
         </Group>
       </Group>
       <ResourceTable<Subject>

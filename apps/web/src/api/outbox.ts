@@ -1,4 +1,4 @@
-import { defineResource } from '../../../api/resource';
+import { defineResource } from './resource';
 
 /** One email the server sent into the local outbox (every email when SMTP is not configured). */
 export interface OutboxEmail {

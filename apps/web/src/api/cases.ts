@@ -1,9 +1,9 @@
 import type { ActivityConfig } from '@kestrel/domain';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../../api/client';
-import { failureMessage, MESSAGES_UI } from '../../../api/messages';
-import { defineResource } from '../../../api/resource';
-import { notify } from '../../../lib/notify';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { notify } from '../lib/notify';
+import { request } from './client';
+import { failureMessage, MESSAGES_UI } from './messages';
+import { defineResource } from './resource';
 
 export interface CaseSubjectRef {
   id: number;
@@ -57,15 +57,25 @@ export interface CaseDetail extends Omit<CaseListItem, 'subject'> {
   archivable: boolean;
 }
 
-export const cases = defineResource<CaseListItem>('/api/cases/', {
+/** Cases: list rows are `CaseListItem`, one case (retrieve, create, update) a `CaseDetail`. */
+export const cases = defineResource<CaseListItem, CaseDetail>('/api/cases/', {
   item: 'case',
   plural: 'cases',
 });
-/** The same endpoint, typed as the detail answer. */
-export const caseDetails = defineResource<CaseDetail>('/api/cases/', {
-  item: 'case',
-  plural: 'cases',
-});
+
+/** Whether a case may be archived now, and why not (GET /api/cases/{id}/archivable/). */
+export const archivableOptions = (id: number | string) =>
+  queryOptions({
+    queryKey: cases.keys.other('archivable', String(id)),
+    queryFn: async () => {
+      const r = await request<{ archivable: boolean; reason: string | null }>(
+        'GET',
+        `/api/cases/${id}/archivable/`,
+        { expect: 200 },
+      );
+      return r.ok ? r.data : { archivable: false, reason: 'The case could not be checked.' };
+    },
+  });
 
 /** POST an action on a case (record_decision, cancel, archive, send-reminder). */
 export function useCaseAction<T = CaseDetail>(action: string, success?: string) {

@@ -1,5 +1,5 @@
 import type { ActivityConfig } from '@kestrel/domain';
-import { defineResource } from '../../../api/resource';
+import { defineResource } from './resource';
 
 /** One kind of check a process's cases run, with its activity configuration. */
 export interface Requirement {

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../../api/client';
-import { failureMessage, MESSAGES_UI } from '../../../api/messages';
-import { defineResource } from '../../../api/resource';
-import { getSession, setSession } from '../../../app/session/session-store';
-import { notify } from '../../../lib/notify';
+import { notify } from '../lib/notify';
+import { getSession, setSession } from '../lib/session/session-store';
+import { request } from './client';
+import { failureMessage, MESSAGES_UI } from './messages';
+import { defineResource } from './resource';
 
 export interface Flag {
   id: number;

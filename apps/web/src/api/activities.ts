@@ -1,5 +1,5 @@
 import type { ActivityConfig } from '@kestrel/domain';
-import { defineResource } from '../../../api/resource';
+import { defineResource } from './resource';
 
 export interface Activity {
   id: number;

@@ -1,4 +1,4 @@
-import { defineResource } from '../../../api/resource';
+import { defineResource } from './resource';
 
 export interface AuditAction {
   id: number;
