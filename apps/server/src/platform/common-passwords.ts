@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 
+/** The lists, beside the sources (apps/server/assets): found from src/ and from the compiled dist/. */
+const folder = new URL('../../assets/common-passwords/', import.meta.url);
+
 /**
- * Common and breached passwords shipped with the product (see common-passwords/README.md),
+ * Common and breached passwords shipped with the product (see assets/common-passwords/README.md),
  * lower-cased: ~54,000 entries, read once when the module is first loaded (about 0.7 MB).
  */
 const COMMON = new Set(
   ['top-10000.txt', 'top-1m-12-or-more.txt'].flatMap((name) =>
-    readFileSync(new URL(`./common-passwords/${name}`, import.meta.url), 'utf8')
+    readFileSync(new URL(name, folder), 'utf8')
       .split('\n')
       .filter((line) => line !== ''),
   ),
