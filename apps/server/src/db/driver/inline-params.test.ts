@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { inlineParams } from './connection.js';
+import { inlineParams } from './inline-params.js';
 
 it('replaces $n by quoted literals', () => {
   expect(

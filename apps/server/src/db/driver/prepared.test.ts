@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCustomer, createTestDatabase } from '../../test/helpers.js';
-import type { Database } from './connection.js';
+import { createCustomer, createTestDatabase } from '../../../test/helpers.js';
+import type { Database } from './types.js';
 
 // The PostgreSQL driver prepares each query text once per connection (PREPARE, then EXECUTE in
 // the transaction's single message); these check that the answers stay right for every tenant and

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inlineParams } from './connection.js';
+import { inlineParams } from './inline-params.js';
 
 // Property tests of the SQL literal inliner against a real PostgreSQL (PGlite): whatever the
 // values and whatever quoting surrounds the placeholders, the inlined text means exactly what

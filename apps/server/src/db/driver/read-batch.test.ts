@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createCustomer, createTestDatabase } from '../../test/helpers.js';
-import { type Database, MAX_READ_BATCH } from './connection.js';
+import { createCustomer, createTestDatabase } from '../../../test/helpers.js';
+import { MAX_READ_BATCH } from './read-batch.js';
+import type { Database } from './types.js';
 
 // Read-only statements of concurrent requests share one message on PostgreSQL (ReadBatcher):
 // each must still run as its own tenant and get its own answer or error. On PGlite the same

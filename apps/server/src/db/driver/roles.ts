@@ -1,0 +1,14 @@
+// The roles the server's transactions run as, and the login it serves requests through.
+
+/** The application's database role: not a superuser, cannot bypass RLS, owns no tables. */
+export const APP_ROLE = 'kestrel_app';
+/** The role of the explicit cross-tenant context; equally unprivileged, policies allow all rows. */
+export const OPS_ROLE = 'kestrel_ops';
+/** The role of a subject user's requests: the tenant, further limited to the subject's own rows. */
+export const SUBJECT_ROLE = 'kestrel_subject';
+/**
+ * The login the server serves requests through on PostgreSQL when DATABASE_APP_URL is not set:
+ * DATABASE_URL's server and database as this role (created by the migrations, see
+ * `loginRoleSql`). It owns nothing and may only become the three roles above.
+ */
+export const LOGIN_ROLE = 'kestrel_login';
