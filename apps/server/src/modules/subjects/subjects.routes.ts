@@ -1,4 +1,4 @@
-import { subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
+import { pageOut, subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
@@ -76,7 +76,14 @@ export async function subjectsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/subjects/',
-    { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: view },
+    {
+      schema: {
+        tags: ['subjects'],
+        querystring: listQuerySchema,
+        response: { 200: pageOut(subjectOut) },
+      },
+      config: view,
+    },
     async (request) => {
       const { page, pageSize } = pageOf(request.query);
       const result = await inTenant(
