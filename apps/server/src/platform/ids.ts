@@ -1,13 +1,13 @@
+import { INT4_MAX } from '@kestrel/domain';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
 
 // The one place where an id, or any whole number taken from a URL or a query string, is read.
 // Strict: plain decimal digits, no sign, leading zero, exponent, hex, fraction or space
 // ('0x10', '1e3', '00000000001' and ' 1' are not ids), and within the range of the column the
 // value is compared with, so PostgreSQL never sees a number its type cannot hold.
 
-/** The largest `integer` (int4): most ids and every foreign key. */
-export const INT4_MAX = 2_147_483_647;
+/** The largest `integer` (int4) and an id in a JSON body: the contracts' rules. */
+export { INT4_MAX, idSchema } from '@kestrel/domain';
 
 const POSITIVE = /^[1-9][0-9]{0,15}$/;
 const WHOLE = /^(?:0|-?[1-9][0-9]{0,15})$/;
@@ -39,12 +39,3 @@ export function strictWhole(raw: string, max = INT4_MAX): number | null {
   const n = Number(raw);
   return Math.abs(n) <= max ? n : null;
 }
-
-/** An id in a JSON body (another object's): a positive int4. */
-export const idSchema = z
-  .number({
-    error: (issue) => (issue.input === undefined ? 'Required' : 'A valid integer is required.'),
-  })
-  .int('A valid integer is required.')
-  .min(1, 'Invalid pk - object does not exist.')
-  .max(INT4_MAX, 'Invalid pk - object does not exist.');

@@ -1,18 +1,8 @@
+import type { AuditActionOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
-export interface AuditAction {
-  id: number;
-  customer: number | null;
-  actor_type: string | null;
-  actor: number | null;
-  actor_name: string;
-  verb: string;
-  content_type: string;
-  object_id: string | null;
-  object_repr: string;
-  changes: Record<string, unknown>;
-  created_at: string;
-}
+/** An audit row (contract: auditActionOut). */
+export type AuditAction = AuditActionOut;
 
 export const auditActions = defineResource<AuditAction>('/api/audit-actions/', {
   item: 'audit action',

@@ -1,61 +1,20 @@
-import type { ActivityConfig } from '@kestrel/domain';
+import type {
+  CaseActivityOut,
+  CaseDetailOut,
+  CaseListItemOut,
+  SubjectBriefOut,
+} from '@kestrel/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { request } from './client';
 import { failureMessage, MESSAGES_UI } from './messages';
 import { defineResource } from './resource';
 
-export interface CaseSubjectRef {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-}
-
-export interface CaseListItem {
-  id: number;
-  state: string;
-  state_display: string;
-  process: { id: number; name: string };
-  subject: CaseSubjectRef;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-  decision: 'satisfactory' | 'unsatisfactory' | null;
-  is_archived: boolean;
-  flagged: boolean;
-}
-
-export interface CaseActivity {
-  id: number;
-  state: string;
-  state_display: string;
-  activity_type: string;
-  activity_type_name: string;
-  key: string;
-  config: ActivityConfig;
-  result_data: Record<string, unknown> | null;
-  processing_data: Record<string, unknown> | null;
-  notes: string;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-}
-
-export interface CaseDetail extends Omit<CaseListItem, 'subject'> {
-  subject: CaseSubjectRef & {
-    middlename: string;
-    dob: string | null;
-    phone_number: string;
-    has_account: boolean;
-  };
-  decision_notes: string;
-  cancelled_reason: string;
-  archived_at: string | null;
-  summary: { activities: number; open: number; complete: number; cancelled: number };
-  case_activities: CaseActivity[];
-  archivable: boolean;
-}
+/** The shapes of the contract (@kestrel/domain contracts/cases.ts), not written again here. */
+export type CaseSubjectRef = SubjectBriefOut;
+export type CaseListItem = CaseListItemOut;
+export type CaseActivity = CaseActivityOut;
+export type CaseDetail = CaseDetailOut;
 
 /** Cases: list rows are `CaseListItem`, one case (retrieve, create, update) a `CaseDetail`. */
 export const cases = defineResource<CaseListItem, CaseDetail>('/api/cases/', {

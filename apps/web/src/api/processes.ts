@@ -1,4 +1,4 @@
-import type { ActivityConfig } from '@kestrel/domain';
+import type { ActivityConfig, ProcessOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
 /** One kind of check a process's cases run, with its activity configuration. */
@@ -11,19 +11,8 @@ export interface Requirement {
   config: ActivityConfig;
 }
 
-export interface Process {
-  id: number;
-  name: string;
-  description: string;
-  is_active: boolean;
-  created_at: string;
-  send_invitation: boolean;
-  reminder_days: number;
-  invitation_message: string;
-  requirements: Requirement[];
-  can_edit_requirements: boolean;
-  case_count: number;
-}
+/** A process as the API returns it (contract: processOut). */
+export type Process = ProcessOut;
 
 export const processes = defineResource<Process>('/api/processes/', {
   item: 'process',

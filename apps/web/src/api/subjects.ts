@@ -1,33 +1,17 @@
 import {
-  emailSchema,
-  forenameSchema,
-  middlenameSchema,
-  optionalIsoDateSchema,
-  optionalText,
-  phoneSchema,
-  surnameSchema,
+  type SubjectCreate,
+  type SubjectCreateInput,
+  type SubjectOut,
+  subjectCreate,
 } from '@kestrel/domain';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { notify } from '../lib/notify';
 import { list, request } from './client';
 import { failureMessage, MESSAGES_UI } from './messages';
 import { defineResource } from './resource';
 
-export interface Subject {
-  id: number;
-  first_name: string;
-  middlename: string;
-  last_name: string;
-  email: string;
-  dob: string | null;
-  phone_number: string;
-  has_account: boolean;
-  is_archived: boolean;
-  archived_at: string | null;
-  created_at: string;
-  open_cases: number;
-}
+/** A subject as the API returns it (contract: subjectOut). */
+export type Subject = SubjectOut;
 
 export interface DuplicatePair {
   id: string;
@@ -57,17 +41,10 @@ export const subjectPartOptions = (id: number, part: string) =>
     queryFn: async () => (await list<{ id: number }>(`/api/subjects/${id}/${part}/`)).data,
   });
 
-/** The subject profile fields of spec point 3, with the domain's rules. */
-export const subjectSchema = z.object({
-  first_name: forenameSchema,
-  middlename: middlenameSchema,
-  last_name: surnameSchema,
-  email: emailSchema,
-  dob: optionalIsoDateSchema,
-  phone_number: optionalText(phoneSchema),
-});
-export type SubjectInput = z.input<typeof subjectSchema>;
-export type SubjectValues = z.output<typeof subjectSchema>;
+/** The subject profile fields of spec point 3: the server's own schema (contract: subjectCreate). */
+export const subjectSchema = subjectCreate;
+export type SubjectInput = SubjectCreateInput;
+export type SubjectValues = SubjectCreate;
 
 export const fullName = (s: { first_name: string; middlename?: string; last_name: string }) =>
   [s.first_name, s.middlename, s.last_name].filter(Boolean).join(' ');

@@ -1,11 +1,7 @@
+import type { UserOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
-/** A product user as the users list shows it. */
-export interface UserRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  username: string;
-}
+/** A product user as /api/users/ returns it (contract: userOut). */
+export type UserRow = UserOut;
 
 export const users = defineResource<UserRow>('/api/users/', { item: 'user', plural: 'users' });

@@ -12,6 +12,7 @@ export const product = (over: Partial<ProductProfile> = {}): ProductProfile => (
   first_name: 'Ada',
   last_name: 'Admin',
   username: 'admin@acme.test',
+  email: 'admin@acme.test',
   job_title: '',
   dark_mode: false,
   totp_enabled: false,

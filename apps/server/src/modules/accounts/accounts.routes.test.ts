@@ -546,6 +546,43 @@ describe('POST /api/accounts/registration/', () => {
   });
 });
 
+describe('the text rules of registration (spec point 5)', () => {
+  it("answers the spec's messages for names and email", async () => {
+    const anon = await anonymous(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/registration/',
+      headers: anon.headers,
+      payload: {
+        customer_name: 'Rules Co',
+        first_name: 'R2-D2',
+        last_name: 'L'.repeat(51),
+        email: 'rules@rules.museum',
+        password: 'a-long-enough-password',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      first_name: ['Contains invalid characters'],
+      last_name: ['Max 50 characters'],
+      email: ['Invalid email'],
+    });
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/registration/',
+      headers: anon.headers,
+      payload: {
+        customer_name: 'Rules Co',
+        first_name: ' ',
+        last_name: "O'Brien-Smith ",
+        email: 'rules@rules.com',
+        password: 'a-long-enough-password',
+      },
+    });
+    expect(blank.json()).toEqual({ first_name: ['Required'] });
+  });
+});
+
 describe('POST /api/user/claim-account/', () => {
   it('lets an invited subject set a password and logs it in', async () => {
     const { claimInvitation } = await import('./accounts.service.js');

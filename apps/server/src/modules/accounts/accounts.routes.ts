@@ -1,3 +1,4 @@
+import { checkSessionOut, loginOut, registrationFields } from '@kestrel/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,23 +21,9 @@ import {
   requestPasswordReset,
 } from './accounts.service.js';
 
-const maintenanceWindow = z
-  .object({ start: z.string(), end: z.string(), warning_start: z.string() })
-  .nullable();
-
-export const checkSessionResponse = z.object({
-  authenticated: z.boolean(),
-  csrf_token: z.string(),
-  user_type: z.enum(['ProductUser', 'SubjectUser']).nullable(),
-  session_customer: z.number().nullable(),
-  active_flags: z.number(),
-  maintenance_window: maintenanceWindow,
-});
-
-const loginResponse = z.object({
-  csrf_token: z.string(),
-  user_type: z.enum(['ProductUser', 'SubjectUser']),
-});
+/** The session check's answer (the contract: @kestrel/domain contracts/session.ts). */
+export const checkSessionResponse = checkSessionOut;
+const loginResponse = loginOut;
 
 const detail = z.object({ detail: z.string() });
 
@@ -238,13 +225,7 @@ export async function accountsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        body: z.object({
-          customer_name: z.string().trim().min(1, 'Required').max(200),
-          first_name: z.string().trim().min(1, 'Required').max(60),
-          last_name: z.string().trim().min(1, 'Required').max(60),
-          email: z.email('Invalid email').max(254),
-          password: passwordSchema,
-        }),
+        body: registrationFields.extend({ password: passwordSchema }),
         response: { 201: loginResponse.extend({ customer: z.number() }) },
       },
       config: { access: { audience: 'public' } },

@@ -1,9 +1,13 @@
-import { isCaseActivityState } from '@kestrel/domain';
+import {
+  caseActivityListItemOut,
+  caseActivityPatch,
+  isCaseActivityState,
+  pageOut,
+} from '@kestrel/domain';
 import { and, asc, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -159,14 +163,7 @@ async function selectActivities(
   };
 }
 
-const activityPatch = z.object({
-  state: z.string().max(40).optional(),
-  result_data: z.record(z.string(), z.unknown()).optional(),
-  /** Operations only (point 7): 403 for anyone else, never silently dropped. */
-  processing_data: z.record(z.string(), z.unknown()).optional(),
-  /** Operations only (point 6), saved to the notes history like POST .../notes/. */
-  notes: activityNotesInput.shape.notes.optional(),
-});
+const activityPatch = caseActivityPatch;
 
 /**
  * /api/case-activities/ (every activity), /api/outstanding-activities/ (the customer's turn) and
@@ -185,7 +182,14 @@ export async function activitiesRoutes(app: FastifyInstance) {
     const outstanding = kind !== 'all';
     r.get(
       path,
-      { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+      {
+        schema: {
+          tags: ['cases'],
+          querystring: listQuerySchema,
+          response: { 200: pageOut(caseActivityListItemOut) },
+        },
+        config: view,
+      },
       async (request) => {
         const { page, pageSize } = pageOf(request.query);
         const result = await run(
@@ -207,7 +211,10 @@ export async function activitiesRoutes(app: FastifyInstance) {
 
     r.get(
       `${path}:id/`,
-      { schema: { tags: ['cases'], params: idParams }, config: view },
+      {
+        schema: { tags: ['cases'], params: idParams, response: { 200: caseActivityListItemOut } },
+        config: view,
+      },
       async (request) => {
         const id = parseId(request.params.id);
         const found = await run(
@@ -240,7 +247,12 @@ export async function activitiesRoutes(app: FastifyInstance) {
     r.patch(
       path,
       {
-        schema: { tags: ['cases'], params: idParams, body: activityPatch },
+        schema: {
+          tags: ['cases'],
+          params: idParams,
+          body: activityPatch,
+          response: { 200: caseActivityListItemOut },
+        },
         config: { access: { permissions: ['cases.change_caseactivity'] } },
       },
       async (request) => {

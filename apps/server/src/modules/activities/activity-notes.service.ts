@@ -1,6 +1,4 @@
-import { notesSchema } from '@kestrel/domain';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
@@ -10,7 +8,7 @@ import { caseActivities, caseActivityNotes } from '../cases/cases.table.js';
 import { productUsers } from '../users/users.table.js';
 
 /** POST .../notes/ body: the activity's notes, at most 400 characters ('Max length 400'). */
-export const activityNotesInput = z.object({ notes: notesSchema.trim() });
+export { activityNotesCreate as activityNotesInput } from '@kestrel/domain';
 
 /** Notes are read and written only by operations staff (point 6: an operations session). */
 export function assertNotesAccess(actor: Actor): void {

@@ -1,3 +1,4 @@
+import { auditActionOut } from '@kestrel/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -174,6 +175,8 @@ describe('/api/audit-actions/', () => {
         headers: a.headers,
       });
       expect(row).toEqual(one.json());
+      // Written by PostgreSQL, not by the serializer: checked against the contract here.
+      expect(auditActionOut.parse(row)).toEqual(row);
     }
     expect(rows.some((r) => JSON.stringify(r).includes('2026-03-04T05:06:07.891Z'))).toBe(true);
   });

@@ -1,6 +1,6 @@
+import { auditActionOut } from '@kestrel/domain';
 import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { isoTimestamp } from '../../platform/json-sql.js';
 import type { Binder } from '../../platform/resource-query.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
@@ -39,19 +39,7 @@ const presentAuditActionSql = {
   created_at: isoTimestamp(auditActions.createdAt),
 };
 
-const output = z.object({
-  id: z.number(),
-  customer: z.number().nullable(),
-  actor_type: z.string().nullable(),
-  actor: z.number().nullable(),
-  actor_name: z.string(),
-  verb: z.string(),
-  content_type: z.string(),
-  object_id: z.string().nullable(),
-  object_repr: z.string(),
-  changes: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-});
+const output = auditActionOut;
 
 const common = {
   table: auditActions,

@@ -1,3 +1,4 @@
+import { caseListItemOut } from '@kestrel/domain';
 import { and, eq, fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,7 +251,11 @@ describe('GET /api/cases/', () => {
       return out;
     });
     expect(compared.length).toBeGreaterThan(3);
-    for (const [written, presented] of compared) expect(written).toEqual(presented);
+    for (const [written, presented] of compared) {
+      expect(written).toEqual(presented);
+      // The hot path writes its own JSON: it must be exactly the contract's list item.
+      expect(caseListItemOut.parse(written)).toEqual(written);
+    }
     expect(JSON.stringify(compared)).toContain('2026-03-04T05:06:07.891Z');
   });
 

@@ -1,13 +1,18 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  caseCancel,
+  caseCreate,
+  caseDecision,
+  caseDetailOut,
+  caseListItemOut,
+  pageOut,
+} from '@kestrel/domain';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
 import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
-import { subjectInput } from '../subjects/subjects.schemas.js';
 import {
   CSV_HEADER,
   caseListConditions,
@@ -23,7 +28,6 @@ import {
   caseArchivable,
   caseDetail,
   createCase,
-  DECISIONS,
   logPdfGeneration,
   recordDecision,
   sendReminder,
@@ -31,20 +35,8 @@ import {
 import { inOps, inTenant, parseBody } from './tenant.js';
 
 export const EXPORT_LIMIT = 10_000;
-const body = z.looseObject({});
 const view = { access: { permissions: ['cases.view_case' as const] } };
 const change = { access: { permissions: ['cases.change_case' as const] } };
-
-const caseCreate = z.object({
-  process: idSchema,
-  subject: idSchema.optional(),
-  new_subject: subjectInput.optional(),
-});
-const decisionBody = z.object({
-  decision: z.enum(DECISIONS, { error: `Choose one of: ${DECISIONS.join(', ')}.` }),
-  notes: z.string().trim().max(2000).default(''),
-});
-const cancelBody = z.object({ reason: z.string().trim().max(2000).default('') });
 
 /** /api/cases/: list (filters, search, ordering), detail, create and the case actions. */
 export async function casesRoutes(app: FastifyInstance) {
@@ -59,7 +51,14 @@ export async function casesRoutes(app: FastifyInstance) {
   ] as const) {
     r.get(
       path,
-      { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+      {
+        schema: {
+          tags: ['cases'],
+          querystring: listQuerySchema,
+          response: { 200: pageOut(caseListItemOut) },
+        },
+        config: view,
+      },
       async (request, reply) => {
         const { page, pageSize } = pageOf(request.query);
         const run = scope === 'ops' ? inOps : inTenant;
@@ -79,8 +78,11 @@ export async function casesRoutes(app: FastifyInstance) {
           true,
         );
         // The rows are JSON texts already: joined into the page, not serialised again.
+        // The response schema (for the OpenAPI document) types `send` as an object; this payload
+        // is its JSON text, checked against caseListItemOut by cases.routes.test.ts.
         const body = pageResponse(request, path, page, pageSize, result.count, []);
-        return reply
+        const raw: FastifyReply = reply;
+        return raw
           .type('application/json; charset=utf-8')
           .send(pageJson(body.count, body.next, body.previous, result.json));
       },
@@ -120,11 +122,11 @@ export async function casesRoutes(app: FastifyInstance) {
   r.post(
     '/api/cases/',
     {
-      schema: { tags: ['cases'], body },
+      schema: { tags: ['cases'], body: caseCreate, response: { 201: caseDetailOut } },
       config: { access: { permissions: ['cases.add_case'] } },
     },
     async (request, reply) => {
-      const data = parseBody(caseCreate, request.body);
+      const data = request.body;
       const out = await inTenant(request, (ctx) => createCase(ctx, deps, data));
       reply.code(201);
       return out;
@@ -133,7 +135,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/cases/:id/',
-    { schema: { tags: ['cases'], params: idParams }, config: view },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return inTenant(request, ({ tx, actor }) => caseDetail(tx, id, actor), true);
@@ -142,7 +147,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/ops/cases/:id/',
-    { schema: { tags: ['cases'], params: idParams }, config: view },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return inOps(request, async ({ tx, actor }) => caseDetail(tx, id, actor), true);
@@ -151,10 +159,18 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/cases/:id/record_decision/',
-    { schema: { tags: ['cases'], params: idParams, body }, config: change },
+    {
+      schema: {
+        tags: ['cases'],
+        params: idParams,
+        body: caseDecision,
+        response: { 200: caseDetailOut },
+      },
+      config: change,
+    },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(decisionBody, request.body);
+      const data = request.body;
       return inTenant(request, ({ tx, actor }) =>
         recordDecision(tx, actor, id, data, deps.clock.now()),
       );
@@ -163,10 +179,14 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/cases/:id/cancel/',
-    { schema: { tags: ['cases'], params: idParams }, config: change },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
+      config: change,
+    },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(cancelBody, request.body);
+      // The body may be left out: parsed here rather than by the route's validator.
+      const data = parseBody(caseCancel, request.body);
       return inTenant(request, ({ tx, actor }) =>
         cancelCase(tx, actor, id, data.reason, deps.clock.now()),
       );
@@ -185,7 +205,7 @@ export async function casesRoutes(app: FastifyInstance) {
   r.post(
     '/api/cases/:id/archive/',
     {
-      schema: { tags: ['cases'], params: idParams },
+      schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
       config: { access: { permissions: ['cases.archive'] } },
     },
     async (request) => {

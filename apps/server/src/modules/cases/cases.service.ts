@@ -1,7 +1,10 @@
+import type { SubjectCreate } from '@kestrel/domain';
 import {
   ACTIVITY_KINDS,
   CASE_ACTIVITY_STATE_LABELS,
+  CASE_DECISIONS,
   CASE_STATE_LABELS,
+  type CaseActivityOut,
   type CaseActivityState,
   type CaseState,
   canTransitionActivity,
@@ -11,6 +14,7 @@ import {
   isActivityOpen,
   isCaseActivityState,
   isCaseState,
+  type SiblingActivityOut,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
@@ -25,7 +29,6 @@ import { claimInvitation } from '../accounts/accounts.service.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
 import { processes, processRequirements } from '../processes/processes.table.js';
-import type { SubjectInput } from '../subjects/subjects.schemas.js';
 import {
   getSubject,
   insertSubject,
@@ -42,7 +45,7 @@ export type CaseRow = typeof cases.$inferSelect;
 export type ActivityRow = typeof caseActivities.$inferSelect;
 export const CASE_CT = 'cases.case';
 export const ACTIVITY_CT = 'cases.caseactivity';
-export const DECISIONS = ['satisfactory', 'unsatisfactory'] as const;
+export const DECISIONS = CASE_DECISIONS;
 
 const stateOf = (s: string): CaseState => {
   if (!isCaseState(s)) throw new Error(`unknown case state ${s}`);
@@ -69,13 +72,7 @@ export function initialActivityState(code: string): CaseActivityState {
 }
 
 /** An activity of the same case, in brief. */
-export interface SiblingActivity {
-  id: number;
-  state: string;
-  state_display: string;
-  activity_type: string;
-  activity_type_name: string;
-}
+export type SiblingActivity = SiblingActivityOut;
 
 /** The activities of these cases in brief, by case id (one statement for a page). */
 export async function siblingActivities(
@@ -125,34 +122,60 @@ export function notesFor(viewer: NotesViewer, notes: string): { notes?: string }
   return viewer.isOps ? { notes } : {};
 }
 
-export function presentActivity(
-  a: ActivityView,
-  parent: {
-    id: number;
-    state: string;
-    subject: { id: number; first_name: string; last_name: string; email: string };
-    /** The case's activities in brief (the activity lists and details carry them). */
-    case_activities?: SiblingActivity[];
-  },
+/**
+ * An activity's own fields as the case detail's SQL gives them (json_build_object below): the
+ * contract's fields but the case and the label, with the notes for `notesFor` to keep or drop.
+ */
+type ActivityJson = Omit<CaseActivityOut, 'case' | 'state_display' | 'notes'> & { notes: string };
+
+/** The one activity presenter (contract: caseActivityOut): from a row or from the detail's JSON. */
+function activityOut<P extends CaseActivityOut['case']>(
+  a: ActivityJson,
+  parent: P,
   viewer: NotesViewer,
-) {
-  const state = a.row.state;
+): CaseActivityOut & { case: P } {
+  const { notes, ...fields } = a;
   return {
-    id: a.row.id,
+    id: fields.id,
     case: parent,
-    state,
-    state_display: isCaseActivityState(state) ? CASE_ACTIVITY_STATE_LABELS[state] : state,
-    activity_type: a.code,
-    activity_type_name: a.typeName,
-    key: a.kind,
-    config: a.row.config,
-    result_data: a.row.resultData,
-    processing_data: a.row.processingData,
-    ...notesFor(viewer, a.row.notes),
-    created_at: a.row.createdAt.toISOString(),
-    updated_at: a.row.updatedAt.toISOString(),
-    completed_at: iso(a.row.completedAt),
+    state: fields.state,
+    state_display: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
+    activity_type: fields.activity_type,
+    activity_type_name: fields.activity_type_name,
+    key: fields.key,
+    config: fields.config,
+    result_data: fields.result_data,
+    processing_data: fields.processing_data,
+    ...notesFor(viewer, notes),
+    created_at: fields.created_at,
+    updated_at: fields.updated_at,
+    completed_at: fields.completed_at,
   };
+}
+
+export function presentActivity<P extends CaseActivityOut['case']>(
+  a: ActivityView,
+  parent: P,
+  viewer: NotesViewer,
+): CaseActivityOut & { case: P } {
+  return activityOut(
+    {
+      id: a.row.id,
+      state: a.row.state,
+      activity_type: a.code,
+      activity_type_name: a.typeName,
+      key: a.kind,
+      config: a.row.config,
+      result_data: a.row.resultData,
+      processing_data: a.row.processingData,
+      notes: a.row.notes,
+      created_at: a.row.createdAt.toISOString(),
+      updated_at: a.row.updatedAt.toISOString(),
+      completed_at: iso(a.row.completedAt),
+    },
+    parent,
+    viewer,
+  );
 }
 
 export async function activitiesOfCase(tx: Tx, caseId: number): Promise<ActivityView[]> {
@@ -190,21 +213,6 @@ export function archivability(c: Pick<CaseRow, 'state' | 'archivedAt'>): {
 
 const isoSql = (col: string) =>
   sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-
-interface ActivityJson {
-  id: number;
-  state: string;
-  activity_type: string;
-  activity_type_name: string;
-  key: string;
-  config: ActivityRow['config'];
-  result_data: Record<string, unknown>;
-  processing_data: Record<string, unknown>;
-  notes: string;
-  created_at: string;
-  updated_at: string;
-  completed_at: string | null;
-}
 
 /**
  * The case detail in one statement: the case with subject, process, flag, the subject's open
@@ -281,22 +289,7 @@ export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
       complete: count('ca-complete'),
       cancelled: count('ca-cancelled'),
     },
-    case_activities: acts.map((a) => ({
-      id: a.id,
-      case: parent,
-      state: a.state,
-      state_display: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
-      activity_type: a.activity_type,
-      activity_type_name: a.activity_type_name,
-      key: a.key,
-      config: a.config,
-      result_data: a.result_data,
-      processing_data: a.processing_data,
-      ...notesFor(viewer, a.notes),
-      created_at: a.created_at,
-      updated_at: a.updated_at,
-      completed_at: a.completed_at,
-    })),
+    case_activities: acts.map((a) => activityOut(a, parent, viewer)),
     archivable: archivability(c).archivable,
   };
 }
@@ -343,7 +336,7 @@ async function subjectEmail(
 export interface CreateCaseInput {
   process: number;
   subject?: number | undefined;
-  new_subject?: SubjectInput | undefined;
+  new_subject?: SubjectCreate | undefined;
 }
 
 /**

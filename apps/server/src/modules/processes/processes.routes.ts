@@ -1,3 +1,10 @@
+import {
+  processCreate,
+  processOut,
+  processUpdate,
+  requirementOut,
+  requirementsInput,
+} from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,33 +20,9 @@ import {
   mayEditRequirements,
   presentProcess,
   replaceRequirements,
-  requirementsInput,
   requirementsOf,
 } from './processes.service.js';
 import { processes } from './processes.table.js';
-
-const name = z
-  .string()
-  .trim()
-  .min(1, 'Required')
-  .max(100, 'Ensure this field has no more than 100 characters.');
-const processFields = {
-  name,
-  description: z.string().trim().max(2000).default(''),
-  is_active: z.boolean().default(true),
-  send_invitation: z.boolean().default(true),
-  reminder_days: z.number().int().min(0).max(365).default(7),
-  invitation_message: z.string().trim().max(2000).default(''),
-};
-const processCreate = z.object({ ...processFields, requirements: requirementsInput.default([]) });
-const processUpdate = z.object({
-  name,
-  description: z.string().trim().max(2000),
-  is_active: z.boolean(),
-  send_invitation: z.boolean(),
-  reminder_days: z.number().int().min(0).max(365),
-  invitation_message: z.string().trim().max(2000),
-});
 
 export const REQUIREMENTS_LOCKED = 'Requirements can be edited only by operations or in demo mode.';
 
@@ -60,6 +43,7 @@ export async function processesRoutes(app: FastifyInstance) {
       delete: { permissions: ['processes.delete_process'] },
     },
     present: presentProcess,
+    output: processOut,
     augment: (ctx, rows) => augmentProcesses(ctx.tx, ctx.actor, rows),
     repr: (p) => p.name,
     filters: { is_active: processes.isActive },
@@ -139,7 +123,11 @@ export async function processesRoutes(app: FastifyInstance) {
   r.get(
     '/api/processes/:id/requirements/',
     {
-      schema: { tags: ['processes'], params: idParams },
+      schema: {
+        tags: ['processes'],
+        params: idParams,
+        response: { 200: z.array(requirementOut) },
+      },
       config: { access: { permissions: ['processes.view_process'] } },
     },
     async (request) => {
@@ -158,7 +146,12 @@ export async function processesRoutes(app: FastifyInstance) {
   r.put(
     '/api/processes/:id/requirements/',
     {
-      schema: { tags: ['processes'], params: idParams, body: z.array(z.looseObject({})) },
+      schema: {
+        tags: ['processes'],
+        params: idParams,
+        body: z.array(z.looseObject({})),
+        response: { 200: z.array(requirementOut) },
+      },
       config: { access: { permissions: ['processes.change_process'] } },
     },
     async (request) => {

@@ -1,12 +1,11 @@
 import {
   ACTIVITY_KINDS,
-  type ActivityConfig,
-  activityConfigSchema,
   canEditProcessRequirements,
   isActivityKindCode,
+  type RequirementInput,
+  type RequirementOut,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
@@ -16,13 +15,6 @@ import { customerActivityTypes, customers } from '../customers/customers.table.j
 import { type processes, processRequirements } from './processes.table.js';
 
 export type ProcessRow = typeof processes.$inferSelect;
-
-export const requirementInput = z.object({
-  activity_type: z.string().trim().min(1, 'Required').max(50),
-  config: activityConfigSchema.default({}),
-});
-export const requirementsInput = z.array(requirementInput).max(20, 'At most 20 requirements.');
-export type RequirementInput = z.output<typeof requirementInput>;
 
 export function presentProcess(p: ProcessRow) {
   return {
@@ -35,15 +27,6 @@ export function presentProcess(p: ProcessRow) {
     invitation_message: p.invitationMessage,
     created_at: p.createdAt.toISOString(),
   };
-}
-
-export interface RequirementOut {
-  id: number;
-  activity_type: string;
-  activity_type_name: string;
-  key: string;
-  position: number;
-  config: ActivityConfig;
 }
 
 /** Requirements of the given processes, ordered, in one query. */

@@ -1,20 +1,12 @@
+import { pageOut, subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { PermissionDeniedError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
-import {
-  inTenant,
-  parseBody,
-  queryDate,
-  queryString,
-  subjectSearchCondition,
-} from '../cases/tenant.js';
-import { subjectInput } from './subjects.schemas.js';
+import { inTenant, queryDate, queryString, subjectSearchCondition } from '../cases/tenant.js';
 import {
   archiveSubject,
   findDuplicates,
@@ -28,7 +20,6 @@ import {
 } from './subjects.service.js';
 import { subjects } from './subjects.table.js';
 
-const body = z.looseObject({});
 const view = { access: { permissions: ['subjects.view_subject' as const] } };
 const ORDERING = {
   last_name: subjects.lastName,
@@ -85,7 +76,14 @@ export async function subjectsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/subjects/',
-    { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: view },
+    {
+      schema: {
+        tags: ['subjects'],
+        querystring: listQuerySchema,
+        response: { 200: pageOut(subjectOut) },
+      },
+      config: view,
+    },
     async (request) => {
       const { page, pageSize } = pageOf(request.query);
       const result = await inTenant(
@@ -122,11 +120,11 @@ export async function subjectsRoutes(app: FastifyInstance) {
   r.post(
     '/api/subjects/',
     {
-      schema: { tags: ['subjects'], body },
+      schema: { tags: ['subjects'], body: subjectCreate, response: { 201: subjectOut } },
       config: { access: { permissions: ['subjects.add_subject'] } },
     },
     async (request, reply) => {
-      const data = parseBody(subjectInput, request.body);
+      const data = request.body;
       const out = await inTenant(request, async ({ tx, actor }) => {
         if (actor.customerId === null) throw new PermissionDeniedError();
         const row = await insertSubject(tx, actor, actor.customerId, data);
@@ -197,7 +195,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
   r.post(
     '/api/subjects/:id/merge/',
     {
-      schema: { tags: ['subjects'], params: idParams, body },
+      schema: { tags: ['subjects'], params: idParams, body: subjectMerge },
       config: {
         access: {
           permissions: ['subjects.change_subject', 'subjects.archive'],
@@ -207,7 +205,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(z.object({ duplicate: idSchema }), request.body);
+      const data = request.body;
       return inTenant(request, ({ tx, actor }) =>
         mergeSubjects(tx, actor, id, data.duplicate, clock.now()),
       );
@@ -216,7 +214,10 @@ export async function subjectsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/subjects/:id/',
-    { schema: { tags: ['subjects'], params: idParams }, config: view },
+    {
+      schema: { tags: ['subjects'], params: idParams, response: { 200: subjectOut } },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return inTenant(
@@ -231,14 +232,16 @@ export async function subjectsRoutes(app: FastifyInstance) {
     r.route({
       method,
       url: '/api/subjects/:id/',
-      schema: { tags: ['subjects'], params: idParams, body },
+      schema: {
+        tags: ['subjects'],
+        params: idParams,
+        body: method === 'PUT' ? subjectCreate : subjectUpdate,
+        response: { 200: subjectOut },
+      },
       config: { access: { permissions: ['subjects.change_subject'] } },
       handler: async (request) => {
         const id = parseId(request.params.id);
-        const data = parseBody(
-          method === 'PUT' ? subjectInput : subjectInput.partial(),
-          request.body,
-        );
+        const data = request.body;
         return inTenant(request, ({ tx, actor }) => updateSubject(tx, actor, id, data));
       },
     });

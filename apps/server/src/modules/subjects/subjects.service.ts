@@ -1,3 +1,4 @@
+import type { SubjectCreate } from '@kestrel/domain';
 import { and, eq, getTableColumns, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
@@ -7,7 +8,6 @@ import { cases } from '../cases/cases.table.js';
 import { iso } from '../cases/tenant.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { flags } from '../flags/flags.table.js';
-import type { SubjectInput } from './subjects.schemas.js';
 import { subjects } from './subjects.table.js';
 
 /**
@@ -102,7 +102,7 @@ export async function getSubject(tx: Tx, id: number, forUpdate = false): Promise
  */
 export async function subjectLoginFor(
   tx: Tx,
-  data: Pick<SubjectInput, 'email' | 'first_name' | 'last_name'> & Partial<SubjectInput>,
+  data: Pick<SubjectCreate, 'email' | 'first_name' | 'last_name'> & Partial<SubjectCreate>,
 ): Promise<number> {
   const rows = await tx.execute<{ id: number }>(
     sql`select kestrel_subject_login(${data.email}, ${data.first_name}, ${data.middlename ?? ''},
@@ -122,7 +122,7 @@ export async function insertSubject(
   tx: Tx,
   actor: Actor,
   customerId: number,
-  data: SubjectInput,
+  data: SubjectCreate,
 ): Promise<SubjectRow> {
   const email = data.email.toLowerCase();
   // An email this customer holds already links to an existing login: finding it changes nothing,
@@ -216,7 +216,7 @@ export async function updateSubject(
   tx: Tx,
   actor: Actor,
   id: number,
-  data: Partial<SubjectInput>,
+  data: Partial<SubjectCreate>,
 ): Promise<SubjectOut> {
   const existing = await getSubject(tx, id, true);
   const before = presentSubject(existing);

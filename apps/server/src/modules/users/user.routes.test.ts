@@ -124,6 +124,23 @@ describe('PUT /api/user/', () => {
     expect(Object.keys(res.json()).sort()).toEqual(['dark_mode', 'first_name']);
   });
 
+  it("applies the spec's name rules to both kinds of profile (point 5)", async () => {
+    for (const who of ['admin@acme.test', 'subject@example.test']) {
+      const u = await login(t.app, who);
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/user/',
+        headers: u.headers,
+        payload: { first_name: 'J0hn', last_name: 'S'.repeat(51) },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        first_name: ['Contains invalid characters'],
+        last_name: ['Max 50 characters'],
+      });
+    }
+  });
+
   it('lets a subject update its own profile and refuses dob when it may not change', async () => {
     const s = await login(t.app, 'subject@example.test');
     let res = await t.app.inject({

@@ -1,4 +1,8 @@
-import { isoDateSchema } from '@kestrel/domain';
+import {
+  productProfileUpdate as productUpdate,
+  profileOut,
+  subjectProfileUpdate as subjectUpdate,
+} from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -50,28 +54,7 @@ function profileTx<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Prom
   );
 }
 
-const productUpdate = z.object({
-  first_name: z.string().trim().min(1, 'Required').max(60),
-  last_name: z.string().trim().min(1, 'Required').max(60),
-  job_title: z.string().trim().max(100),
-  dark_mode: z.boolean(),
-  notifications: z.boolean(),
-  avatar: z.string().max(500).nullable(),
-  terms_agreed: z.boolean(),
-});
-
-const subjectUpdate = z.object({
-  first_name: z.string().trim().min(1, 'Required').max(60),
-  last_name: z.string().trim().min(1, 'Required').max(60),
-  middlename: z.string().trim().max(60),
-  dark_mode: z.boolean(),
-  dob: isoDateSchema.nullable(),
-  phone_number: z.string().trim().max(30),
-  dbs_email_notifications: z.boolean(),
-  terms_agreed: z.boolean(),
-});
-
-const profileResponse = z.record(z.string(), z.unknown());
+const profileResponse = profileOut;
 const totpBody = z.object({ totp: z.string().trim().min(1, 'Required').max(10) });
 
 /** /api/user/: the profile and its TOTP settings. */
@@ -102,8 +85,7 @@ export async function userRoutes(app: FastifyInstance) {
     async (request) => {
       const user = requireUser(request);
       const now = deps.clock.now();
-      const schema =
-        user.type === 'SubjectUser' ? subjectUpdate.partial() : productUpdate.partial();
+      const schema = user.type === 'SubjectUser' ? subjectUpdate : productUpdate;
       const parsed = schema.safeParse(request.body);
       if (!parsed.success) {
         const fields: Record<string, string[]> = {};

@@ -97,6 +97,35 @@ describe('/api/users/', () => {
     });
   });
 
+  it("applies the spec's text rules to names and email (point 5)", async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      headers: a.headers,
+      payload: { email: 'x@acme.toolong', first_name: 'Nia!', last_name: 'N'.repeat(51) },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      email: ['Invalid email'],
+      first_name: ['Contains invalid characters'],
+      last_name: ['Max 50 characters'],
+    });
+    const list = await t.app.inject({ method: 'GET', url: '/api/users/', headers: a.headers });
+    const id = list.json().results[0].id;
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}/`,
+      headers: a.headers,
+      payload: { first_name: 'F'.repeat(61), last_name: '-Smith' },
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toEqual({
+      first_name: ['Max 60 characters'],
+      last_name: ['Contains invalid characters'],
+    });
+  });
+
   it('updates roles and deactivates, ending the user sessions; audited', async () => {
     const a = await login(t.app, 'admin@acme.test');
     const v = await login(t.app, 'viewer@acme.test');

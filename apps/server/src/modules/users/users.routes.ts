@@ -1,10 +1,9 @@
+import { userCreate, userOut, userUpdate } from '@kestrel/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { ValidationError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { issueAccountToken } from '../accounts/accounts.service.js';
 import { findLoginCandidate } from './users.repo.js';
@@ -23,22 +22,6 @@ const presentUser = (u: UserRow) => ({
   is_active: u.isActive,
   totp_enabled: u.totpEnabled,
   created_at: u.createdAt.toISOString(),
-});
-
-const userCreate = z.object({
-  email: z.email('Invalid email').max(254),
-  first_name: z.string().trim().min(1, 'Required').max(60),
-  last_name: z.string().trim().min(1, 'Required').max(60),
-  job_title: z.string().trim().max(100).default(''),
-  roles: z.array(idSchema).max(20).default([]),
-});
-
-const userUpdate = z.object({
-  first_name: z.string().trim().min(1, 'Required').max(60),
-  last_name: z.string().trim().min(1, 'Required').max(60),
-  job_title: z.string().trim().max(100),
-  is_active: z.boolean(),
-  roles: z.array(idSchema).max(20),
 });
 
 /** Replaces a user's roles with `ids`, which must be roles of the tenant (RLS hides others). */
@@ -71,6 +54,7 @@ export async function usersRoutes(app: FastifyInstance) {
       delete: { permissions: ['users.delete_productuser'] },
     },
     present: presentUser,
+    output: userOut,
     augment: async ({ tx }, rows) => {
       const ids = rows.map((r) => r.id);
       const links = ids.length

@@ -1,59 +1,20 @@
 import type {
-  Entitlement,
+  CheckSessionOut,
   MaintenanceWindow,
-  Permission,
+  ProductProfileOut,
+  ProfileOut,
   SessionStatus,
+  SubjectProfileOut,
   UserType,
 } from '@kestrel/domain';
 
 export type { MaintenanceWindow, SessionStatus, UserType };
 
-/** GET /api/accounts/check-session/ */
-export interface CheckSessionResponse {
-  authenticated: boolean;
-  csrf_token: string;
-  user_type: UserType | null;
-  session_customer: number | null;
-  active_flags: number;
-  maintenance_window: MaintenanceWindow | null;
-}
-
-export interface ProductProfile {
-  id: number;
-  user_type: 'ProductUser';
-  first_name: string;
-  last_name: string;
-  username: string;
-  job_title: string;
-  dark_mode: boolean;
-  totp_enabled: boolean;
-  notifications: boolean;
-  avatar: string | null;
-  roles: string[];
-  is_ops: boolean;
-  customer: { id: number; name: string; demo_mode: boolean } | null;
-  session_permissions: Permission[];
-  entitlements: Entitlement[];
-  terms_agreed_at: string | null;
-}
-
-export interface SubjectProfile {
-  id: number;
-  user_type: 'SubjectUser';
-  first_name: string;
-  last_name: string;
-  middlename: string;
-  email: string;
-  dark_mode: boolean;
-  dob: string | null;
-  can_change_dob: boolean;
-  phone_number: string;
-  terms_agreed_at: string | null;
-  dbs_email_notifications: boolean;
-  dvla_reconsents: unknown[];
-}
-
-export type Profile = ProductProfile | SubjectProfile;
+/** GET /api/accounts/check-session/ and GET/PUT /api/user/: the contract's shapes. */
+export type CheckSessionResponse = CheckSessionOut;
+export type ProductProfile = ProductProfileOut;
+export type SubjectProfile = SubjectProfileOut;
+export type Profile = ProfileOut;
 
 export interface ContentType {
   id: number;

@@ -1,13 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  emailSchema,
-  forenameSchema,
-  middlenameSchema,
-  optionalIsoDateSchema,
-  optionalText,
-  phoneSchema,
-  surnameSchema,
-} from '@kestrel/domain';
+import { subjectCreate } from '@kestrel/domain';
 import {
   Button,
   Group,
@@ -43,14 +35,8 @@ interface SubjectOption {
 }
 const label = (s: SubjectOption) => `${s.first_name} ${s.last_name} (${s.email})`;
 
-const newSubject = z.object({
-  first_name: forenameSchema,
-  middlename: middlenameSchema,
-  last_name: surnameSchema,
-  email: emailSchema,
-  dob: optionalIsoDateSchema,
-  phone_number: optionalText(phoneSchema),
-});
+/** A new subject: the server's own rules (contract: subjectCreate). */
+const newSubject = subjectCreate;
 const schema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('existing'),

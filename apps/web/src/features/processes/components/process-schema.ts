@@ -1,10 +1,5 @@
-import { MESSAGES, maxCharacters } from '@kestrel/domain';
-import { z } from 'zod';
+import { type ProcessDetails, processDetails } from '@kestrel/domain';
 
-/** The process fields a customer edits (details). */
-export const processDetailsSchema = z.object({
-  name: z.string().trim().min(1, MESSAGES.required).max(100, maxCharacters(100)),
-  description: z.string().trim().max(500, maxCharacters(500)),
-  is_active: z.boolean(),
-});
-export type ProcessDetails = z.infer<typeof processDetailsSchema>;
+/** The process fields a customer edits (details): the server's own rules (contract: processDetails). */
+export const processDetailsSchema = processDetails;
+export type { ProcessDetails };

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** A timestamp in a response: ISO 8601 in UTC, as the server writes it. */
+export const timestampOut = z.string();
+export const nullableTimestampOut = z.string().nullable();
+
+/** One page of a list: `{count, next, previous, results}` (spec point 7). */
+export function pageOut<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    count: z.number(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+
+/** The largest `integer` (int4): most ids and every foreign key. */
+export const INT4_MAX = 2_147_483_647;
+
+/** An id in a JSON body: a positive int4 (DRF's messages). */
+export const idSchema = z
+  .number({
+    error: (issue) => (issue.input === undefined ? 'Required' : 'A valid integer is required.'),
+  })
+  .int('A valid integer is required.')
+  .min(1, 'Invalid pk - object does not exist.')
+  .max(INT4_MAX, 'Invalid pk - object does not exist.');

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { isoDateSchema } from '../dates.js';
+import { ENTITLEMENTS, PERMISSIONS } from '../permissions.js';
+import { emailSchema, forenameSchema, surnameSchema } from '../text-rules.js';
+import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
+
+const jobTitle = z.string().trim().max(100);
+
+/** POST /api/accounts/registration/ (the password rule is the server's: see password-rule.ts). */
+export const registrationFields = z.object({
+  customer_name: z.string().trim().min(1, 'Required').max(200),
+  first_name: forenameSchema,
+  last_name: surnameSchema,
+  email: emailSchema,
+});
+
+/** POST /api/users/: a staff member of the session customer. */
+export const userCreate = z.object({
+  email: emailSchema,
+  first_name: forenameSchema,
+  last_name: surnameSchema,
+  job_title: jobTitle.default(''),
+  roles: z.array(idSchema).max(20).default([]),
+});
+
+/** PUT /api/users/{id}/ (PATCH: the same, partial). */
+export const userUpdate = z.object({
+  first_name: forenameSchema,
+  last_name: surnameSchema,
+  job_title: jobTitle,
+  is_active: z.boolean(),
+  roles: z.array(idSchema).max(20),
+});
+
+/** A staff member as /api/users/ returns it. */
+export const userOut = z.strictObject({
+  id: z.number(),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  job_title: z.string(),
+  is_active: z.boolean(),
+  totp_enabled: z.boolean(),
+  created_at: timestampOut,
+  roles: z.array(z.number()),
+});
+export type UserOut = z.infer<typeof userOut>;
+
+/** PUT /api/user/ of a product user (every field optional). */
+export const productProfileUpdate = z
+  .object({
+    first_name: forenameSchema,
+    last_name: surnameSchema,
+    job_title: jobTitle,
+    dark_mode: z.boolean(),
+    notifications: z.boolean(),
+    avatar: z.string().max(500).nullable(),
+    terms_agreed: z.boolean(),
+  })
+  .partial();
+
+/** PUT /api/user/ of a subject user (every field optional). */
+export const subjectProfileUpdate = z
+  .object({
+    first_name: forenameSchema,
+    last_name: surnameSchema,
+    middlename: z.string().trim().max(60),
+    dark_mode: z.boolean(),
+    dob: isoDateSchema.nullable(),
+    phone_number: z.string().trim().max(30),
+    dbs_email_notifications: z.boolean(),
+    terms_agreed: z.boolean(),
+  })
+  .partial();
+
+export const productProfileOut = z.strictObject({
+  id: z.number(),
+  user_type: z.literal('ProductUser'),
+  first_name: z.string(),
+  last_name: z.string(),
+  username: z.string(),
+  email: z.string(),
+  job_title: z.string(),
+  dark_mode: z.boolean(),
+  totp_enabled: z.boolean(),
+  notifications: z.boolean(),
+  avatar: z.string().nullable(),
+  roles: z.array(z.string()),
+  is_ops: z.boolean(),
+  customer: z.strictObject({ id: z.number(), name: z.string(), demo_mode: z.boolean() }).nullable(),
+  session_permissions: z.array(z.enum(PERMISSIONS)),
+  entitlements: z.array(z.enum(ENTITLEMENTS)),
+  terms_agreed_at: nullableTimestampOut,
+});
+export type ProductProfileOut = z.infer<typeof productProfileOut>;
+
+export const subjectProfileOut = z.strictObject({
+  id: z.number(),
+  user_type: z.literal('SubjectUser'),
+  first_name: z.string(),
+  last_name: z.string(),
+  middlename: z.string(),
+  email: z.string(),
+  dark_mode: z.boolean(),
+  dob: z.string().nullable(),
+  can_change_dob: z.boolean(),
+  phone_number: z.string(),
+  terms_agreed_at: nullableTimestampOut,
+  dbs_email_notifications: z.boolean(),
+  dvla_reconsents: z.array(z.unknown()),
+});
+export type SubjectProfileOut = z.infer<typeof subjectProfileOut>;
+
+/** GET and PUT /api/user/: the profile of the signed-in user. */
+export const profileOut = z.discriminatedUnion('user_type', [productProfileOut, subjectProfileOut]);
+export type ProfileOut = z.infer<typeof profileOut>;
