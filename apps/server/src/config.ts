@@ -10,7 +10,7 @@ export interface AppConfig {
   databaseUrl: string | null;
   /**
    * PostgreSQL as the least-privileged login that serves requests (DATABASE_APP_URL); null =
-   * DATABASE_URL's server and database as `kestrel_login` (see db/connection.ts servingUrl).
+   * DATABASE_URL's server and database as `kestrel_login` (see db/driver/pg.ts servingUrl).
    */
   databaseAppUrl: string | null;
   publicUrl: string;
