@@ -1,5 +1,7 @@
+import { MESSAGES } from '@kestrel/domain';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { API_MESSAGES } from './errors.js';
 
 // The one place where an id, or any whole number taken from a URL or a query string, is read.
 // Strict: plain decimal digits, no sign, leading zero, exponent, hex, fraction or space
@@ -43,8 +45,8 @@ export function strictWhole(raw: string, max = INT4_MAX): number | null {
 /** An id in a JSON body (another object's): a positive int4. */
 export const idSchema = z
   .number({
-    error: (issue) => (issue.input === undefined ? 'Required' : 'A valid integer is required.'),
+    error: (issue) => (issue.input === undefined ? MESSAGES.required : API_MESSAGES.validInteger),
   })
-  .int('A valid integer is required.')
-  .min(1, 'Invalid pk - object does not exist.')
-  .max(INT4_MAX, 'Invalid pk - object does not exist.');
+  .int(API_MESSAGES.validInteger)
+  .min(1, API_MESSAGES.noSuchObject)
+  .max(INT4_MAX, API_MESSAGES.noSuchObject);

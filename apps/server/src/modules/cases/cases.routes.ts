@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf, opsActorOf, runForRequest } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
 import { idSchema } from '../../platform/ids.js';
 import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { parseBody } from '../../platform/query-params.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { readOnly, runInOps, runInTenant } from '../../platform/service-context.js';
 import { subjectInput } from '../subjects/subjects.schemas.js';
 import {
   CSV_HEADER,
@@ -28,7 +31,6 @@ import {
   recordDecision,
   sendReminder,
 } from './cases.service.js';
-import { inOps, inTenant, parseBody } from './tenant.js';
 
 export const EXPORT_LIMIT = 10_000;
 const body = z.looseObject({});
@@ -62,9 +64,9 @@ export async function casesRoutes(app: FastifyInstance) {
       { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
       async (request, reply) => {
         const { page, pageSize } = pageOf(request.query);
-        const run = scope === 'ops' ? inOps : inTenant;
-        const result = await run(
+        const result = await runForRequest(
           request,
+          scope,
           async ({ tx, actor }) => {
             const found = await selectCaseListJson(
               tx,
@@ -73,10 +75,10 @@ export async function casesRoutes(app: FastifyInstance) {
               pageSize,
               (page - 1) * pageSize,
             );
-            if (found.json.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+            if (found.json.length === 0 && page > 1) throw NotFoundError.page();
             return found;
           },
-          true,
+          readOnly,
         );
         // The rows are JSON texts already: joined into the page, not serialised again.
         const body = pageResponse(request, path, page, pageSize, result.count, []);
@@ -91,7 +93,7 @@ export async function casesRoutes(app: FastifyInstance) {
     '/api/cases/export/',
     { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
     async (request, reply) => {
-      const rows = await inTenant(request, async ({ tx, actor }) => {
+      const rows = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         // Ops staff export a customer's cases once they act for it (the export is audited there).
         if (actor.customerId === null) throw new PermissionDeniedError();
         const list = await selectCaseList(
@@ -125,7 +127,7 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const data = parseBody(caseCreate, request.body);
-      const out = await inTenant(request, (ctx) => createCase(ctx, deps, data));
+      const out = await runInTenant(deps, actorOf(request), (ctx) => createCase(ctx, deps, data));
       reply.code(201);
       return out;
     },
@@ -136,7 +138,12 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => caseDetail(tx, id, actor), true);
+      return runInTenant(
+        deps,
+        actorOf(request),
+        ({ tx, actor }) => caseDetail(tx, id, actor),
+        readOnly,
+      );
     },
   );
 
@@ -145,7 +152,12 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inOps(request, async ({ tx, actor }) => caseDetail(tx, id, actor), true);
+      return runInOps(
+        deps,
+        opsActorOf(request),
+        async ({ tx, actor }) => caseDetail(tx, id, actor),
+        readOnly,
+      );
     },
   );
 
@@ -155,7 +167,7 @@ export async function casesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = parseBody(decisionBody, request.body);
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         recordDecision(tx, actor, id, data, deps.clock.now()),
       );
     },
@@ -167,7 +179,7 @@ export async function casesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = parseBody(cancelBody, request.body);
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         cancelCase(tx, actor, id, data.reason, deps.clock.now()),
       );
     },
@@ -178,7 +190,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx }) => caseArchivable(tx, id), true);
+      return runInTenant(deps, actorOf(request), ({ tx }) => caseArchivable(tx, id), readOnly);
     },
   );
 
@@ -190,7 +202,9 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => archiveCase(tx, actor, id, deps.clock.now()));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        archiveCase(tx, actor, id, deps.clock.now()),
+      );
     },
   );
 
@@ -199,7 +213,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: change },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, (ctx) => sendReminder(ctx, deps, id));
+      return runInTenant(deps, actorOf(request), (ctx) => sendReminder(ctx, deps, id));
     },
   );
 
@@ -208,7 +222,9 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => logPdfGeneration(tx, actor, id));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        logPdfGeneration(tx, actor, id),
+      );
     },
   );
 }

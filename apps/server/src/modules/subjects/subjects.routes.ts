@@ -1,19 +1,16 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import { idSchema } from '../../platform/ids.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { parseBody, queryDate, queryString } from '../../platform/query-params.js';
 import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
-import {
-  inTenant,
-  parseBody,
-  queryDate,
-  queryString,
-  subjectSearchCondition,
-} from '../cases/tenant.js';
+import { readOnly, runInTenant } from '../../platform/service-context.js';
+import { subjectSearchCondition } from './subject-search.js';
 import { subjectInput } from './subjects.schemas.js';
 import {
   archiveSubject,
@@ -81,6 +78,7 @@ const emptyPage = { count: 0, next: null, previous: null, results: [] };
 /** /api/subjects/: the customer's subjects, duplicates and merge. */
 export async function subjectsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
   const clock = app.deps.clock;
 
   r.get(
@@ -88,8 +86,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
     { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: view },
     async (request) => {
       const { page, pageSize } = pageOf(request.query);
-      const result = await inTenant(
-        request,
+      const result = await runInTenant(
+        deps,
+        actorOf(request),
         async ({ tx, actor }) => {
           const conds: (SQL | undefined)[] = [
             actor.customerId === null ? undefined : eq(subjects.customerId, actor.customerId),
@@ -113,7 +112,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
             ),
           };
         },
-        true,
+        readOnly,
       );
       return pageResponse(request, '/api/subjects/', page, pageSize, result.count, result.results);
     },
@@ -127,7 +126,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const data = parseBody(subjectInput, request.body);
-      const out = await inTenant(request, async ({ tx, actor }) => {
+      const out = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         if (actor.customerId === null) throw new PermissionDeniedError();
         const row = await insertSubject(tx, actor, actor.customerId, data);
         return (await presentSubjects(tx, [row]))[0];
@@ -143,10 +142,11 @@ export async function subjectsRoutes(app: FastifyInstance) {
       entitlements: ['subject_dedup' as const],
     },
   };
-  const duplicates = (subjectId?: number) => async (request: Parameters<typeof inTenant>[0]) => {
+  const duplicates = (subjectId?: number) => async (request: FastifyRequest) => {
     const { page, pageSize } = pageOf(request.query as { page?: number; page_size?: number });
-    const result = await inTenant(
-      request,
+    const result = await runInTenant(
+      deps,
+      actorOf(request),
       async ({ tx }) => {
         if (subjectId !== undefined) await getSubject(tx, subjectId);
         const found = await findDuplicates(tx, {
@@ -171,7 +171,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
           })),
         };
       },
-      true,
+      readOnly,
     );
     const path =
       subjectId === undefined
@@ -208,7 +208,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = parseBody(z.object({ duplicate: idSchema }), request.body);
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         mergeSubjects(tx, actor, id, data.duplicate, clock.now()),
       );
     },
@@ -219,10 +219,11 @@ export async function subjectsRoutes(app: FastifyInstance) {
     { schema: { tags: ['subjects'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(
-        request,
+      return runInTenant(
+        deps,
+        actorOf(request),
         async ({ tx }) => (await presentSubjects(tx, [await getSubject(tx, id)]))[0],
-        true,
+        readOnly,
       );
     },
   );
@@ -239,7 +240,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
           method === 'PUT' ? subjectInput : subjectInput.partial(),
           request.body,
         );
-        return inTenant(request, ({ tx, actor }) => updateSubject(tx, actor, id, data));
+        return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+          updateSubject(tx, actor, id, data),
+        );
       },
     });
   }
@@ -252,7 +255,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => archiveSubject(tx, actor, id, clock.now()));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        archiveSubject(tx, actor, id, clock.now()),
+      );
     },
   );
 
@@ -263,7 +268,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
       { schema: { tags: ['subjects'], params: idParams }, config: view },
       async (request) => {
         const id = parseId(request.params.id);
-        await inTenant(request, ({ tx }) => getSubject(tx, id), true);
+        await runInTenant(deps, actorOf(request), ({ tx }) => getSubject(tx, id), readOnly);
         return emptyPage;
       },
     );
