@@ -24,7 +24,7 @@ export interface ServiceContext {
 
 /** What the runners need: the database and the clock (AppDeps has both). */
 export interface ContextDeps {
-  db: Database;
+  db: Pick<Database, 'transaction'>;
   clock: Clock;
 }
 
