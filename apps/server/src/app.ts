@@ -25,6 +25,7 @@ import type { KestrelModule } from './platform/module.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
 import { securityHeaders } from './platform/security-headers.js';
+import { SYSTEM_TX } from './platform/service-context.js';
 import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
 
@@ -194,7 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     });
     if (values.length > 0) {
       // The cross-tenant context registers them (INSERT only): the owner only migrates.
-      await db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      await db.transaction(SYSTEM_TX, (tx) =>
         tx.insert(contentTypes).values(values).onConflictDoNothing(),
       );
     }

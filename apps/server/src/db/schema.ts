@@ -1,13 +1,14 @@
 // Every Drizzle table of the platform, for code that wants them all (seeds, tests).
 // drizzle-kit reads the *.table.ts files directly (see drizzle.config.ts).
-export * from '../modules/accounts/accounts.table.js';
-export * from '../modules/audit/audit.table.js';
+
 export * from '../modules/bootstrap/bootstrap.table.js';
 export * from '../modules/cases/cases.table.js';
 export * from '../modules/customers/customers.table.js';
 export * from '../modules/flags/flags.table.js';
-export * from '../modules/maintenance/maintenance.table.js';
-export * from '../modules/outbox/outbox.table.js';
 export * from '../modules/processes/processes.table.js';
 export * from '../modules/subjects/subjects.table.js';
 export * from '../modules/users/users.table.js';
+export * from '../platform/tables/audit.table.js';
+export * from '../platform/tables/maintenance.table.js';
+export * from '../platform/tables/outbox.table.js';
+export * from '../platform/tables/sessions.table.js';

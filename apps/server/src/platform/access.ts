@@ -1,6 +1,5 @@
 import type { Entitlement, Permission } from '@kestrel/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Tx } from '../db/connection.js';
 import { recordRefusal } from './audit.js';
 import type { Actor, SessionState, SessionUser } from './context.js';
 import {
@@ -10,6 +9,13 @@ import {
   PermissionDeniedError,
 } from './errors.js';
 import { viewWindow } from './maintenance.js';
+import {
+  type RunOptions,
+  runAsSystem,
+  runInOps,
+  runInTenant,
+  type ServiceContext,
+} from './service-context.js';
 import { safeEqual } from './tokens.js';
 
 /**
@@ -77,45 +83,27 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /**
- * Runs `fn` in one transaction scoped to the session's customer (RLS does the filtering).
- * `readOnly` for pure reads: BEGIN READ ONLY, and the answer does not wait for COMMIT.
+ * The actor of an /api/ops/ request: its customer cleared, so nothing is scoped to an ops
+ * session's customer by accident (run with `runInOps`, which refuses anyone but ops staff).
  */
-export function withTenant<T>(
-  request: FastifyRequest,
-  fn: (tx: Tx) => Promise<T>,
-  opts: { readOnly?: boolean } = {},
-): Promise<T> {
-  const s = request.session;
-  const u = s?.user;
-  return request.server.deps.db.transaction(
-    {
-      scope: 'tenant',
-      customerId: s?.customerId ?? null,
-      subjectId: u?.type === 'SubjectUser' ? u.id : null,
-      userId: u?.id ?? null,
-      readOnly: opts.readOnly === true,
-    },
-    fn,
-  );
+export function opsActorOf(request: FastifyRequest): Actor {
+  return { ...actorOf(request), customerId: null };
 }
 
-/** Runs `fn` across every tenant: the explicit ops context. 403 for anyone but ops staff. */
-export function withOpsContext<T>(
+/**
+ * Runs `fn` for a route of either scope: `tenant` with the request's actor (`runInTenant`), `ops`
+ * across every tenant with its ops actor (`runInOps`, 403 for anyone but ops staff).
+ */
+export function runForRequest<T>(
   request: FastifyRequest,
-  fn: (tx: Tx) => Promise<T>,
-  opts: { readOnly?: boolean } = {},
+  scope: 'tenant' | 'ops',
+  fn: (ctx: ServiceContext) => Promise<T>,
+  opts?: RunOptions,
 ): Promise<T> {
-  const u = request.session?.user;
-  if (!u?.isOps) throw new PermissionDeniedError();
-  return request.server.deps.db.transaction(
-    {
-      scope: 'all',
-      customerId: request.session?.customerId ?? null,
-      userId: u.id,
-      readOnly: opts.readOnly === true,
-    },
-    fn,
-  );
+  const deps = request.server.deps;
+  return scope === 'ops'
+    ? runInOps(deps, opsActorOf(request), fn, opts)
+    : runInTenant(deps, actorOf(request), fn, opts);
 }
 
 function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string): boolean {
@@ -129,15 +117,18 @@ function isSameOrigin(request: FastifyRequest, origin: string, publicUrl: string
  * `security_refusals` row per actor, customer, route and window, counted (recordRefusal).
  */
 export async function auditRefusal(request: FastifyRequest, reason: string): Promise<void> {
-  const actor = actorOf(request);
   const route = request.is404 ? undefined : request.routeOptions.url;
-  await request.server.deps.db.transaction({ scope: 'all', customerId: null }, (tx) =>
-    recordRefusal(tx, actor, {
-      route: `${request.method} ${route ?? request.url.split('?')[0]}`,
-      path: request.url.split('?')[0] ?? '',
-      reason,
-      at: request.server.deps.clock.now(),
-    }),
+  const path = request.url.split('?')[0] ?? '';
+  await runAsSystem(
+    request.server.deps,
+    ({ tx, actor, clock }) =>
+      recordRefusal(tx, actor, {
+        route: `${request.method} ${route ?? path}`,
+        path,
+        reason,
+        at: clock.now(),
+      }),
+    actorOf(request),
   );
 }
 

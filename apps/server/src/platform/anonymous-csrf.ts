@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/connection.js';
+import { SYSTEM_TX } from './service-context.js';
 import { newToken } from './tokens.js';
 
 const SECRET_NAME = 'anonymous_csrf';
@@ -21,7 +22,7 @@ export class AnonymousCsrf {
   /** Reads the shared key, making it first if no process has. */
   static async load(db: Database): Promise<AnonymousCsrf> {
     const made = randomBytes(32).toString('hex');
-    const rows = await db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+    const rows = await db.transaction(SYSTEM_TX, async (tx) => {
       await tx.execute(sql`insert into server_secrets (name, value)
         values (${SECRET_NAME}, ${made}) on conflict (name) do nothing`);
       return tx.execute<{ value: string }>(

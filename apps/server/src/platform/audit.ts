@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/connection.js';
 import type { VerbCode } from '../db/reference-data.js';
-import { auditActions, securityRefusals } from '../modules/audit/audit.table.js';
 import type { Actor } from './context.js';
+import { auditActions, securityRefusals } from './tables/audit.table.js';
 
 export interface AuditEntry {
   verb: VerbCode;

@@ -21,3 +21,6 @@ export class ManualClock implements Clock {
     this.t += ms;
   }
 }
+
+/** A timestamp as the API answers it: ISO 8601 in UTC, or null. */
+export const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -2,11 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/connection.js';
 import { auditRefusal } from './access.js';
-import { AppError, type FieldErrors, PermissionDeniedError } from './errors.js';
-
-function fieldMessage(message: string): string {
-  return /received undefined$/.test(message) ? 'Required' : message;
-}
+import { AppError, fieldErrorsOf, PermissionDeniedError } from './errors.js';
 
 /** The 503 answer while the database cannot be reached (DRF's ServiceUnavailable). */
 export const DATABASE_UNAVAILABLE = 'Service temporarily unavailable, try again later.';
@@ -25,11 +21,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(error.statusCode).headers(error.headers).send(error.body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: FieldErrors = {};
-      for (const v of error.validation) {
-        const key = v.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'non_field_errors';
-        fields[key] = [...(fields[key] ?? []), fieldMessage(v.message ?? 'Invalid value')];
-      }
+      const fields = fieldErrorsOf(
+        error.validation.map((v) => ({
+          key: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+          message: v.message ?? 'Invalid value',
+        })),
+      );
       return reply.code(400).send(fields);
     }
     if (isDatabaseUnavailable(error)) {

@@ -15,7 +15,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { customers } from '../modules/customers/customers.table.js';
-import { maintenanceWindows } from '../modules/maintenance/maintenance.table.js';
+import { maintenanceWindows } from './tables/maintenance.table.js';
 
 // A fuzzer over the served OpenAPI document: every operation it lists at run time (so a route
 // added later is covered without anyone remembering to) gets REQUESTS_PER_OPERATION generated

@@ -7,8 +7,8 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { accountTokens, rateLimits, sessions } from '../modules/accounts/accounts.table.js';
 import { runHousekeeping } from './housekeeping.js';
+import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { and, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppDeps } from '../app-deps.js';
-import { accountTokens, rateLimits, sessions } from '../modules/accounts/accounts.table.js';
+import { runAsSystem } from './service-context.js';
+import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 
 /**
  * Deletes what has expired: sessions past their idle or absolute limit, rate-limit windows
@@ -12,7 +13,7 @@ export async function runHousekeeping(deps: AppDeps): Promise<void> {
   const idle = new Date(now - deps.config.sessionIdleMs);
   const absolute = new Date(now - deps.config.sessionAbsoluteMs);
   const windowStart = new Date(now - deps.config.rateLimits.windowMs);
-  await deps.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+  await runAsSystem(deps, async ({ tx }) => {
     await tx
       .delete(sessions)
       .where(

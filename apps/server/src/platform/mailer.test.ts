@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';
 import type { Database } from '../db/connection.js';
-import { outboxEmails } from '../modules/outbox/outbox.table.js';
 import { createMailer, OutboxMailer, SmtpMailer } from './mailer.js';
+import { outboxEmails } from './tables/outbox.table.js';
 
 /** A minimal SMTP server that records what it receives. */
 function smtpServer(received: string[]): Server {

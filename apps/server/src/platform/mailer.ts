@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { Database } from '../db/connection.js';
-import { outboxEmails } from '../modules/outbox/outbox.table.js';
+import { SYSTEM_TX } from './service-context.js';
+import { outboxEmails } from './tables/outbox.table.js';
 
 export interface MailMessage {
   to: string;
@@ -21,7 +22,7 @@ export interface Mailer {
 export class OutboxMailer implements Mailer {
   constructor(private readonly db: Database) {}
   async send(m: MailMessage): Promise<void> {
-    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+    await this.db.transaction(SYSTEM_TX, (tx) =>
       tx.insert(outboxEmails).values({
         to: m.to,
         subject: m.subject,

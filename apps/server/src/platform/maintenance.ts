@@ -1,8 +1,9 @@
 import { gt } from 'drizzle-orm';
 import type { Database } from '../db/connection.js';
-import { maintenanceWindows } from '../modules/maintenance/maintenance.table.js';
 import type { Clock } from './clock.js';
 import type { MaintenanceWindowView } from './errors.js';
+import { SYSTEM_TX } from './service-context.js';
+import { maintenanceWindows } from './tables/maintenance.table.js';
 
 interface Window {
   start: Date;
@@ -61,7 +62,7 @@ export class MaintenanceService {
     if (performance.now() - this.loadedAt < this.reloadMs) return;
     const epoch = this.epoch;
     this.loading ??= this.db
-      .transaction({ scope: 'all', customerId: null }, (tx) =>
+      .transaction(SYSTEM_TX, (tx) =>
         tx
           .select({
             start: maintenanceWindows.start,

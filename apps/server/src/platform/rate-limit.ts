@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/connection.js';
 import type { Clock } from './clock.js';
 import { RateLimitedError } from './errors.js';
+import { SYSTEM_TX } from './service-context.js';
 
 export interface RateLimitRule {
   key: string;
@@ -36,7 +37,7 @@ export class RateLimiter {
         list.map((k) => sql`${k}`),
         sql`, `,
       );
-    const retryAfter = await this.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+    const retryAfter = await this.db.transaction(SYSTEM_TX, async (tx) => {
       const current = await tx.execute<{ key: string; count: number; window_start: string }>(sql`
         select key, count, window_start from rate_limits
         where key in (${keyList(keys)}) and window_start > ${cutoff.toISOString()}::timestamptz`);
@@ -89,7 +90,7 @@ export class RateLimiter {
   /** Clears keys after a success (e.g. the account-and-address login counter). */
   async reset(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+    await this.db.transaction(SYSTEM_TX, (tx) =>
       tx.execute(
         sql`delete from rate_limits where key in (${sql.join(
           keys.map((k) => sql`${k}`),

@@ -1,47 +1,20 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Tx } from '../db/connection.js';
 import type { RouteAccess } from './access.js';
 import type { Actor } from './context.js';
-import { enqueue, type JobRequest } from './jobs.js';
 import type { JsonFields } from './json-sql.js';
 import type { Binder } from './resource-query.js';
+import type { ServiceContext } from './service-context.js';
 
 export type Operation = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'delete';
 
-/** What a resource's hooks receive: the open transaction and who is acting. */
-export interface ResourceContext {
-  tx: Tx;
-  actor: Actor;
-  request: FastifyRequest;
-  /** Runs `fn` after the transaction commits (drop caches, tell other processes). */
-  afterCommit: (fn: () => Promise<void> | void) => void;
-  /**
-   * Enqueues a job in this transaction (`enqueue(tx, job)` of platform/jobs): an email, a
-   * provider call; it runs once the transaction commits, and never if it rolls back.
-   */
-  enqueue: (job: JobRequest) => Promise<void>;
-}
-
 /**
- * The context of `fn` run in `tx` by `actor`: `afterCommit` functions are pushed on `later` (the
- * runner calls them once `tx` has committed); `enqueue` adds jobs to `tx`.
+ * What a resource's hooks receive: the service context (platform/service-context.ts) and the
+ * request's query string (a resource's own filters read it), never the request itself.
  */
-export function resourceContext(
-  tx: Tx,
-  actor: Actor,
-  request: FastifyRequest,
-  later: (() => Promise<void> | void)[],
-): ResourceContext {
-  return {
-    tx,
-    actor,
-    request,
-    afterCommit: (f) => later.push(f),
-    enqueue: async (job) => void (await enqueue(tx, job)),
-  };
+export interface ResourceContext extends ServiceContext {
+  query: Record<string, unknown>;
 }
 
 type Row<T extends PgTable> = T['$inferSelect'];
@@ -107,7 +80,7 @@ export interface ResourceDefinition<
      * here, before the transaction: never open a transaction inside another (PGlite has one
      * connection and would wait for ever).
      */
-    prepare?: (request: FastifyRequest, data: TCreate) => Promise<void>;
+    prepare?: (actor: Actor, data: TCreate) => Promise<void>;
     /** Default: insert the body (snake_case keys mapped to camelCase) with the tenant's customer_id. */
     run?: (ctx: ResourceContext, data: TCreate) => Promise<Row<T>>;
   };

@@ -2,9 +2,10 @@ import { asc, desc, eq, inArray, isNull, type Placeholder, type SQL, sql } from 
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { NotFoundError, ValidationError } from './errors.js';
-import { INT4_MAX, maxOf, strictId, strictWhole } from './ids.js';
+import { NotFoundError } from './errors.js';
+import { INT4_MAX, maxOf, strictId } from './ids.js';
 import { type Page, pageUrl } from './pagination.js';
+import { booleanValue, wholeValue } from './query-params.js';
 
 // Query-string and body helpers of the resource router.
 
@@ -16,16 +17,8 @@ export function toColumns(data: object): Record<string, unknown> {
 }
 
 function parseFilterValue(column: PgColumn, raw: string, name: string): unknown {
-  if (column.dataType === 'number') {
-    const n = strictWhole(raw, maxOf(column));
-    if (n === null) throw ValidationError.of(name, 'Enter a whole number.');
-    return n;
-  }
-  if (column.dataType === 'boolean') {
-    if (raw === 'true' || raw === 'True' || raw === '1') return true;
-    if (raw === 'false' || raw === 'False' || raw === '0') return false;
-    throw ValidationError.of(name, 'Enter a valid boolean.');
-  }
+  if (column.dataType === 'number') return wholeValue(raw, name, maxOf(column));
+  if (column.dataType === 'boolean') return booleanValue(raw, name);
   return raw;
 }
 

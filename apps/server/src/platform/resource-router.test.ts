@@ -8,9 +8,9 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { auditActions } from '../modules/audit/audit.table.js';
 import { flags } from '../modules/flags/flags.table.js';
 import { registerResource } from './resource-router.js';
+import { auditActions } from './tables/audit.table.js';
 
 // A resource over the flags table, registered only for this test, exercises the generic router.
 let t: TestApp;

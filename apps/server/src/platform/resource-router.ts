@@ -4,18 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { compileDb, executePrepared, type Tx } from '../db/connection.js';
-import { actorOf, type RouteAccess, withOpsContext, withTenant } from './access.js';
+import { actorOf, type RouteAccess } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
 import { maxOf } from './ids.js';
 import { jsonText, pageJson } from './json-sql.js';
 import { listQuerySchema, pageOf, pageSchema } from './pagination.js';
-import {
-  type Operation,
-  type ResourceContext,
-  type ResourceDefinition,
-  resourceContext,
-} from './resource-definition.js';
+import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
 import {
   filterConditions,
   idParams,
@@ -26,6 +21,7 @@ import {
   placeholderBinder,
   toColumns,
 } from './resource-query.js';
+import { runInOps, runInTenant } from './service-context.js';
 
 export type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
 export { pageResponse, toColumns };
@@ -62,20 +58,15 @@ export function registerResource<
     def.access[op] ??
     (op === 'list' || op === 'retrieve' ? def.access.read : def.access.write) ??
     {};
-  const run = async <R>(
+  const deps = app.deps;
+  const runner = def.context === 'ops' ? runInOps : runInTenant;
+  const run = <R>(
     request: FastifyRequest,
     fn: (ctx: ResourceContext) => Promise<R>,
     readOnly = false,
   ) => {
-    const actor = actorOf(request);
-    const later: (() => Promise<void> | void)[] = [];
-    const go = (tx: Tx) => fn(resourceContext(tx, actor, request, later));
-    const opts = { readOnly };
-    const result = await (def.context === 'ops'
-      ? withOpsContext(request, go, opts)
-      : withTenant(request, go, opts));
-    for (const f of later) await f();
-    return result;
+    const query = request.query as Record<string, unknown>;
+    return runner(deps, actorOf(request), (ctx) => fn({ ...ctx, query }), { readOnly });
   };
   const presentAll = async (ctx: ResourceContext, rows: Row<T>[]) => {
     const extra = def.augment ? await def.augment(ctx, rows) : [];
@@ -184,7 +175,7 @@ export function registerResource<
                     offset,
                   })
                 : await jsonPage(ctx.tx, where, order, pageSize, offset);
-              if (texts.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+              if (texts.length === 0 && page > 1) throw NotFoundError.page();
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }
             // The total as an uncorrelated scalar subquery rather than count(*) over(): the
@@ -198,7 +189,7 @@ export function registerResource<
               .orderBy(...order)
               .limit(pageSize)
               .offset(offset);
-            if (rows.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+            if (rows.length === 0 && page > 1) throw NotFoundError.page();
             const count = rows[0]?.__total ?? 0;
             return { count, results: await presentAll(ctx, rows as Row<T>[]) };
           },
@@ -242,7 +233,7 @@ export function registerResource<
       },
       async (request, reply) => {
         const data = request.body as TCreate;
-        if (create.prepare) await create.prepare(request, data);
+        if (create.prepare) await create.prepare(actorOf(request), data);
         const out = await run(request, async (ctx) => {
           const row = create.run
             ? await create.run(ctx, data)

@@ -13,10 +13,10 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { auditActions, securityRefusals } from '../modules/audit/audit.table.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { audienceOf } from './access.js';
+import { auditActions, securityRefusals } from './tables/audit.table.js';
 
 // Walks the route table, so a route added later is covered without anyone remembering to:
 // every customer-workspace route with an id answers 404 for another customer's object (and

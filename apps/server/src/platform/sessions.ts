@@ -1,9 +1,10 @@
 import { ENTITLEMENTS, type Entitlement, isPermission, type Permission } from '@kestrel/domain';
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database, Tx } from '../db/connection.js';
-import { sessions } from '../modules/accounts/accounts.table.js';
 import type { Clock } from './clock.js';
 import { isOpsUser, type SessionState, type SessionUser, type UserType } from './context.js';
+import { SYSTEM_TX } from './service-context.js';
+import { sessions } from './tables/sessions.table.js';
 import { hashToken, isTokenShaped, newToken } from './tokens.js';
 
 export interface SessionTimes {
@@ -133,14 +134,14 @@ export class SessionStore {
     const s = entry.state;
     if (this.isExpired(s, now)) {
       this.cache.delete(hash);
-      await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      await this.db.transaction(SYSTEM_TX, (tx) =>
         tx.delete(sessions).where(eq(sessions.id, s.id)),
       );
       return null;
     }
     if (now.getTime() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
       s.lastSeenAt = now;
-      await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      await this.db.transaction(SYSTEM_TX, (tx) =>
         tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, s.id)),
       );
     }
@@ -167,7 +168,7 @@ export class SessionStore {
   private async load(hash: string): Promise<SessionState | null> {
     if (!/^[0-9a-f]{64}$/.test(hash)) return null;
     const rows = await this.db.readInline(
-      { scope: 'all', customerId: null },
+      SYSTEM_TX,
       `select s.id, s.csrf_token, s.user_type, s.user_id, s.customer_id, s.created_at,
          s.last_seen_at, s.authenticated_at,
          -- a subject's home is the customer its session was opened for (it may be held by several)
@@ -234,7 +235,7 @@ export class SessionStore {
     const token = newToken();
     const csrfToken = opts.csrfToken ?? newToken();
     const now = this.clock.now();
-    await this.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+    await this.db.transaction(SYSTEM_TX, async (tx) => {
       if (opts.replaces) await tx.delete(sessions).where(eq(sessions.id, opts.replaces.id));
       await tx.insert(sessions).values({
         tokenHash: hashToken(token),
@@ -260,7 +261,7 @@ export class SessionStore {
   /** Ends one session (logout); `also` writes more in the same transaction (its audit). */
   async destroy(state: SessionState, also?: (tx: Tx) => Promise<unknown>): Promise<void> {
     this.cache.delete(state.tokenHash);
-    await this.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+    await this.db.transaction(SYSTEM_TX, async (tx) => {
       await tx.delete(sessions).where(eq(sessions.id, state.id));
       await also?.(tx);
     });
@@ -271,7 +272,7 @@ export class SessionStore {
   async destroyAllForUser(type: UserType, id: number, keepId?: number): Promise<void> {
     this.evictUser(type, id, keepId);
     const who = and(eq(sessions.userType, type), eq(sessions.userId, id));
-    await this.db.transaction({ scope: 'all', customerId: null }, (tx) =>
+    await this.db.transaction(SYSTEM_TX, (tx) =>
       tx.delete(sessions).where(keepId === undefined ? who : and(who, ne(sessions.id, keepId))),
     );
     await this.tell(`u:${type}:${id}`);

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymous, buildTestApp, type TestApp } from '../../test/helpers.js';
 import { readConfig } from '../config.js';
-import { auditActions } from '../modules/audit/audit.table.js';
+import { auditActions } from './tables/audit.table.js';
 
 describe('TRUST_PROXY', () => {
   const read = (v: string | undefined) => readConfig({ TRUST_PROXY: v }, '/').trustProxy;

@@ -14,10 +14,10 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { sessions } from '../../platform/tables/sessions.table.js';
 import { hashToken } from '../../platform/tokens.js';
 import { totpGuardrails } from '../../platform/totp.js';
-import { auditActions } from '../audit/audit.table.js';
-import { sessions } from './accounts.table.js';
 
 const SECRET = 'JBSWY3DPEHPK3PXP';
 let t: TestApp;

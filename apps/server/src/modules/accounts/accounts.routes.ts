@@ -7,6 +7,7 @@ import { MaintenanceError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
 import { passwordSchema } from '../../platform/password-rule.js';
 import type { RateLimitRule } from '../../platform/rate-limit.js';
+import { customerTx } from '../../platform/service-context.js';
 import {
   clearSessionCookie,
   setSessionCookie,
@@ -98,7 +99,7 @@ export async function accountsRoutes(app: FastifyInstance) {
         // Polled every few seconds by every tab: cached like the session (SESSION_CACHE_MS),
         // dropped by this process's writes for the customer (see Database.readCached).
         const rows = await deps.db.readCached(
-          { scope: 'tenant', customerId },
+          customerTx(customerId),
           'select count(*)::int as n from flags where active',
           deps.config.sessionCacheMs,
         );

@@ -5,9 +5,11 @@ import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor, UserType } from '../../platform/context.js';
-import { NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
+import { API_MESSAGES, NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
 import { enqueue } from '../../platform/jobs.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { SYSTEM_TX } from '../../platform/service-context.js';
+import { accountTokens } from '../../platform/tables/sessions.table.js';
 import { hashToken, newToken } from '../../platform/tokens.js';
 import { checkTotp } from '../../platform/totp.js';
 import { customers } from '../customers/customers.table.js';
@@ -18,7 +20,6 @@ import {
   type LoginCandidate,
 } from '../users/users.repo.js';
 import { productUserRoles, productUsers, roles, subjectUsers } from '../users/users.table.js';
-import { accountTokens } from './accounts.table.js';
 
 export const INVALID_LOGIN = 'Invalid login details';
 export const MFA_REQUIRED = 'MFA token required';
@@ -33,8 +34,6 @@ export interface LoggedIn {
   id: number;
   customerId: number | null;
 }
-
-const all = { scope: 'all', customerId: null } as const;
 
 function actorFor(base: Actor, c: LoginCandidate | null): Actor {
   if (!c) return base;
@@ -57,11 +56,13 @@ export async function authenticate(
   actor: Actor,
   input: { username: string; password: string; totp?: string | undefined },
 ): Promise<LoggedIn> {
-  const candidate = await deps.db.transaction(all, (tx) => findLoginCandidate(tx, input.username));
+  const candidate = await deps.db.transaction(SYSTEM_TX, (tx) =>
+    findLoginCandidate(tx, input.username),
+  );
   const active = candidate?.row.isActive ? candidate : null;
   const ok = await verifyPassword(active?.row.passwordHash ?? null, input.password);
   const fail = async (verb: 'login_failed' | 'totp_failed' | 'totp_replayed') => {
-    await deps.db.transaction(all, (tx) =>
+    await deps.db.transaction(SYSTEM_TX, (tx) =>
       recordAudit(tx, actorFor(actor, active), {
         verb,
         objectRepr: input.username.slice(0, 200),
@@ -89,7 +90,7 @@ export async function authenticate(
 
 /** True when the product user is ops staff (who may log in during maintenance). */
 export function isOpsStaff(deps: AppDeps, userId: number): Promise<boolean> {
-  return deps.db.transaction({ ...all, readOnly: true }, (tx) => isOpsAccount(tx, userId));
+  return deps.db.transaction({ ...SYSTEM_TX, readOnly: true }, (tx) => isOpsAccount(tx, userId));
 }
 
 /** Stores the step if it is newer than the last accepted one; false means a replay. */
@@ -98,7 +99,7 @@ export async function acceptTotpStep(
   userId: number,
   step: number,
 ): Promise<boolean> {
-  const rows = await deps.db.transaction(all, (tx) =>
+  const rows = await deps.db.transaction(SYSTEM_TX, (tx) =>
     tx
       .update(productUsers)
       .set({ totpLastStep: step })
@@ -166,7 +167,7 @@ export async function requestPasswordReset(
   email: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.transaction(all, async (tx) => {
+  await deps.db.transaction(SYSTEM_TX, async (tx) => {
     const c = await findByEmail(tx, email);
     if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) {
       await recordAudit(tx, actor, {
@@ -240,7 +241,7 @@ export async function consumeTokenSetPassword(
 ): Promise<LoggedIn> {
   const now = deps.clock.now();
   const passwordHash = await hashPassword(password);
-  const who = await deps.db.transaction(all, async (tx) => {
+  const who = await deps.db.transaction(SYSTEM_TX, async (tx) => {
     const [t] = await tx
       .update(accountTokens)
       .set({ usedAt: now })
@@ -296,9 +297,9 @@ export async function registerCustomer(
   },
 ): Promise<LoggedIn> {
   const passwordHash = await hashPassword(input.password);
-  return deps.db.transaction(all, async (tx) => {
+  return deps.db.transaction(SYSTEM_TX, async (tx) => {
     const taken = await findLoginCandidate(tx, input.email);
-    if (taken) throw ValidationError.of('email', 'A user with this email already exists.');
+    if (taken) throw ValidationError.of('email', API_MESSAGES.userEmailTaken);
     const [customer] = await tx.insert(customers).values({ name: input.customer_name }).returning();
     if (!customer) throw new Error('customer insert returned nothing');
     // A new organisation can run every kind of check until ops narrow its offer.

@@ -11,7 +11,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions } from '../audit/audit.table.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities } from '../cases/cases.table.js';
 
 let t: TestApp;

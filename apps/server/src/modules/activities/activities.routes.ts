@@ -9,10 +9,18 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/connection.js';
+import { opsActorOf, runForRequest } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import {
+  opsCustomerFilter,
+  parseBody,
+  queryIds,
+  queryString,
+} from '../../platform/query-params.js';
 import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
+import { readOnly, runInOps } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   changeActivity,
@@ -21,15 +29,7 @@ import {
   siblingActivities,
 } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
-import {
-  inOps,
-  inTenant,
-  opsCustomerFilter,
-  parseBody,
-  queryIds,
-  queryString,
-  subjectSearchCondition,
-} from '../cases/tenant.js';
+import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import {
   activityNotesHistory,
@@ -77,10 +77,7 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
     const states = state.split(',');
     const bad = states.find((s) => !isCaseActivityState(s));
     if (bad !== undefined) {
-      throw ValidationError.of(
-        'state',
-        `Select a valid choice. ${bad} is not one of the available choices.`,
-      );
+      throw ValidationError.invalidChoice('state', bad);
     }
     conds.push(inArray(caseActivities.state, states));
   }
@@ -171,6 +168,7 @@ const activityPatch = caseActivityPatch;
  */
 export async function activitiesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
   const view = { access: { permissions: ['cases.view_caseactivity' as const] } };
 
   for (const [path, kind, fallback] of [
@@ -178,7 +176,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
     ['/api/outstanding-activities/', 'outstanding', 'updated_at'],
     ['/api/ops/outstanding-activities/', 'ops', 'updated_at'],
   ] as const) {
-    const run = kind === 'ops' ? inOps : inTenant;
+    const scope = kind === 'ops' ? 'ops' : 'tenant';
     const outstanding = kind !== 'all';
     r.get(
       path,
@@ -192,8 +190,9 @@ export async function activitiesRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const { page, pageSize } = pageOf(request.query);
-        const result = await run(
+        const result = await runForRequest(
           request,
+          scope,
           ({ tx, actor }) =>
             selectActivities(
               tx,
@@ -203,7 +202,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
               pageSize,
               (page - 1) * pageSize,
             ),
-          true,
+          readOnly,
         );
         return pageResponse(request, path, page, pageSize, result.count, result.results);
       },
@@ -217,8 +216,9 @@ export async function activitiesRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const id = parseId(request.params.id);
-        const found = await run(
+        const found = await runForRequest(
           request,
+          scope,
           ({ tx, actor }) =>
             selectActivities(
               tx,
@@ -231,7 +231,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
               1,
               0,
             ),
-          true,
+          readOnly,
         );
         const one = found.results[0];
         if (!one) throw new NotFoundError();
@@ -240,9 +240,9 @@ export async function activitiesRoutes(app: FastifyInstance) {
     );
   }
 
-  for (const [path, run] of [
-    ['/api/case-activities/:id/', inTenant],
-    ['/api/ops/case-activities/:id/', inOps],
+  for (const [path, scope] of [
+    ['/api/case-activities/:id/', 'tenant'],
+    ['/api/ops/case-activities/:id/', 'ops'],
   ] as const) {
     r.patch(
       path,
@@ -258,7 +258,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
       async (request) => {
         const id = parseId(request.params.id);
         const { notes, ...data } = parseBody(activityPatch, request.body);
-        return run(request, async ({ tx, actor }) => {
+        return runForRequest(request, scope, async ({ tx, actor }) => {
           const now = app.deps.clock.now();
           if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
           if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
@@ -287,7 +287,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const id = parseId(request.params.id);
       const { notes } = parseBody(activityNotesInput, request.body);
-      const entry = await inOps(request, ({ tx, actor }) =>
+      const entry = await runInOps(deps, opsActorOf(request), ({ tx, actor }) =>
         saveActivityNotes(tx, actor, id, notes, app.deps.clock.now()),
       );
       reply.code(201);
@@ -302,10 +302,11 @@ export async function activitiesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const { page, pageSize } = pageOf(request.query);
-      const out = await inOps(
-        request,
+      const out = await runInOps(
+        deps,
+        opsActorOf(request),
         ({ tx, actor }) => activityNotesHistory(tx, actor, id, pageSize, (page - 1) * pageSize),
-        true,
+        readOnly,
       );
       return pageResponse(
         request,

@@ -2,10 +2,10 @@ import { auditActionOut } from '@kestrel/domain';
 import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isoTimestamp } from '../../platform/json-sql.js';
+import { queryDate } from '../../platform/query-params.js';
 import type { Binder } from '../../platform/resource-query.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
-import { queryDate } from '../cases/tenant.js';
-import { auditActions } from './audit.table.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { securityRefusalRoutes } from './security-refusals.routes.js';
 
 type Row = typeof auditActions.$inferSelect;
@@ -60,9 +60,9 @@ const common = {
   search: [auditActions.objectRepr, auditActions.actorName],
   ordering: { created_at: auditActions.createdAt },
   // ?created_after= / ?created_before= (inclusive dates, UTC)
-  where: ({ request }: ResourceContext, b: Binder) => {
-    const after = queryDate(request.query, 'created_after');
-    const before = queryDate(request.query, 'created_before');
+  where: ({ query }: ResourceContext, b: Binder) => {
+    const after = queryDate(query, 'created_after');
+    const before = queryDate(query, 'created_before');
     return and(
       after ? gte(auditActions.createdAt, b.bind('after', after)) : undefined,
       before

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { registerResource } from '../../platform/resource-router.js';
-import { securityRefusals } from './audit.table.js';
+import { securityRefusals } from '../../platform/tables/audit.table.js';
 
 type Row = typeof securityRefusals.$inferSelect;
 

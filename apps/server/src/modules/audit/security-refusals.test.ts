@@ -8,7 +8,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions, securityRefusals } from './audit.table.js';
+import { auditActions, securityRefusals } from '../../platform/tables/audit.table.js';
 
 // Refused requests stay auditable without flooding the customer's activity trail: repeats are
 // counted per actor, customer and route over a window, in a table of their own.

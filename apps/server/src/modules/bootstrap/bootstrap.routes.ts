@@ -1,9 +1,10 @@
 import { asc, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { withTenant } from '../../platform/access.js';
+import { actorOf } from '../../platform/access.js';
 import { registerResource } from '../../platform/resource-router.js';
+import { customerTx, runInTenant } from '../../platform/service-context.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { activityTypes, contentTypes, countries, verbs } from './bootstrap.table.js';
 
@@ -90,15 +91,15 @@ export async function bootstrapRoutes(app: FastifyInstance) {
       const customerId = request.session?.customerId ?? null;
       if (customerId === null) return { active: 0 };
       const rows = await app.deps.db.readInline(
-        { scope: 'tenant', customerId },
+        customerTx(customerId),
         'select count(*)::int as n from flags where active',
       );
       return { active: Number(rows[0]?.n ?? 0) };
     },
   );
 
-  const countriesHandler = async (request: Parameters<typeof withTenant>[0]) => {
-    const rows = await withTenant(request, (tx) =>
+  const countriesHandler = async (request: FastifyRequest) => {
+    const rows = await runInTenant(app.deps, actorOf(request), ({ tx }) =>
       tx.select().from(countries).orderBy(asc(countries.sortOrder), asc(countries.name)),
     );
     return Object.fromEntries(

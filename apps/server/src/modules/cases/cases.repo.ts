@@ -15,21 +15,21 @@ import {
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { compileDb, executePrepared, executePreparedRows, type Tx } from '../../db/connection.js';
+import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
-import { orderColumn, placeholderBinder } from '../../platform/resource-query.js';
-import { subjects } from '../subjects/subjects.table.js';
-import { caseCounts, cases } from './cases.table.js';
 import {
-  iso,
   opsCustomerFilter,
   queryBool,
   queryDate,
   queryIds,
   queryString,
-  subjectSearchCondition,
-} from './tenant.js';
+} from '../../platform/query-params.js';
+import { orderColumn, placeholderBinder } from '../../platform/resource-query.js';
+import { subjectSearchCondition } from '../subjects/subject-search.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { caseCounts, cases } from './cases.table.js';
 
 const DAY_MS = 86_400_000;
 
@@ -84,10 +84,7 @@ export function caseListConditions(
     const states = state.split(',');
     const bad = states.find((s) => !isCaseState(s));
     if (bad !== undefined) {
-      throw ValidationError.of(
-        'state',
-        `Select a valid choice. ${bad} is not one of the available choices.`,
-      );
+      throw ValidationError.invalidChoice('state', bad);
     }
     const bound = binds('state', states);
     conds.push(inArray(cases.state, bound));

@@ -16,8 +16,8 @@ import {
 } from '../../../test/helpers.js';
 import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
-import { auditActions } from '../audit/audit.table.js';
-import { outboxEmails } from '../outbox/outbox.table.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { likelyDuplicatesSql } from '../subjects/subjects.service.js';
 import {
   caseListConditions,

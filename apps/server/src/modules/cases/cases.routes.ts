@@ -8,11 +8,14 @@ import {
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf, opsActorOf, runForRequest } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
 import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { parseBody } from '../../platform/query-params.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { readOnly, runInOps, runInTenant } from '../../platform/service-context.js';
 import {
   CSV_HEADER,
   caseListConditions,
@@ -32,7 +35,6 @@ import {
   recordDecision,
   sendReminder,
 } from './cases.service.js';
-import { inOps, inTenant, parseBody } from './tenant.js';
 
 export const EXPORT_LIMIT = 10_000;
 const view = { access: { permissions: ['cases.view_case' as const] } };
@@ -61,9 +63,9 @@ export async function casesRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const { page, pageSize } = pageOf(request.query);
-        const run = scope === 'ops' ? inOps : inTenant;
-        const result = await run(
+        const result = await runForRequest(
           request,
+          scope,
           async ({ tx, actor }) => {
             const found = await selectCaseListJson(
               tx,
@@ -72,10 +74,10 @@ export async function casesRoutes(app: FastifyInstance) {
               pageSize,
               (page - 1) * pageSize,
             );
-            if (found.json.length === 0 && page > 1) throw new NotFoundError('Invalid page.');
+            if (found.json.length === 0 && page > 1) throw NotFoundError.page();
             return found;
           },
-          true,
+          readOnly,
         );
         // The rows are JSON texts already: joined into the page, not serialised again.
         // The response schema (for the OpenAPI document) types `send` as an object; this payload
@@ -93,7 +95,7 @@ export async function casesRoutes(app: FastifyInstance) {
     '/api/cases/export/',
     { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
     async (request, reply) => {
-      const rows = await inTenant(request, async ({ tx, actor }) => {
+      const rows = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         // Ops staff export a customer's cases once they act for it (the export is audited there).
         if (actor.customerId === null) throw new PermissionDeniedError();
         const list = await selectCaseList(
@@ -127,7 +129,7 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const data = request.body;
-      const out = await inTenant(request, (ctx) => createCase(ctx, deps, data));
+      const out = await runInTenant(deps, actorOf(request), (ctx) => createCase(ctx, deps, data));
       reply.code(201);
       return out;
     },
@@ -141,7 +143,12 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => caseDetail(tx, id, actor), true);
+      return runInTenant(
+        deps,
+        actorOf(request),
+        ({ tx, actor }) => caseDetail(tx, id, actor),
+        readOnly,
+      );
     },
   );
 
@@ -153,7 +160,12 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inOps(request, async ({ tx, actor }) => caseDetail(tx, id, actor), true);
+      return runInOps(
+        deps,
+        opsActorOf(request),
+        async ({ tx, actor }) => caseDetail(tx, id, actor),
+        readOnly,
+      );
     },
   );
 
@@ -171,7 +183,7 @@ export async function casesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = request.body;
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         recordDecision(tx, actor, id, data, deps.clock.now()),
       );
     },
@@ -187,7 +199,7 @@ export async function casesRoutes(app: FastifyInstance) {
       const id = parseId(request.params.id);
       // The body may be left out: parsed here rather than by the route's validator.
       const data = parseBody(caseCancel, request.body);
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         cancelCase(tx, actor, id, data.reason, deps.clock.now()),
       );
     },
@@ -198,7 +210,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx }) => caseArchivable(tx, id), true);
+      return runInTenant(deps, actorOf(request), ({ tx }) => caseArchivable(tx, id), readOnly);
     },
   );
 
@@ -210,7 +222,9 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => archiveCase(tx, actor, id, deps.clock.now()));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        archiveCase(tx, actor, id, deps.clock.now()),
+      );
     },
   );
 
@@ -219,7 +233,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: change },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, (ctx) => sendReminder(ctx, deps, id));
+      return runInTenant(deps, actorOf(request), (ctx) => sendReminder(ctx, deps, id));
     },
   );
 
@@ -228,7 +242,9 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => logPdfGeneration(tx, actor, id));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        logPdfGeneration(tx, actor, id),
+      );
     },
   );
 }

@@ -21,10 +21,16 @@ import type { AppDeps } from '../../app-deps.js';
 import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
+import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import {
+  API_MESSAGES,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '../../platform/errors.js';
 import type { MailMessage } from '../../platform/mailer.js';
-import type { ResourceContext } from '../../platform/resource-definition.js';
+import type { ServiceContext } from '../../platform/service-context.js';
 import { claimInvitation } from '../accounts/accounts.service.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
@@ -39,7 +45,6 @@ import {
 import { subjects } from '../subjects/subjects.table.js';
 import { flaggedSql } from './cases.repo.js';
 import { caseActivities, cases } from './cases.table.js';
-import { iso } from './tenant.js';
 
 export type CaseRow = typeof cases.$inferSelect;
 export type ActivityRow = typeof caseActivities.$inferSelect;
@@ -344,7 +349,7 @@ export interface CreateCaseInput {
  * from them, and (when the process says so) the subject's invitation enqueued with it.
  */
 export async function createCase(
-  ctx: ResourceContext,
+  ctx: ServiceContext,
   deps: Pick<AppDeps, 'clock' | 'config'>,
   input: CreateCaseInput,
 ): Promise<CaseDetail> {
@@ -362,8 +367,7 @@ export async function createCase(
     .from(processes)
     .where(eq(processes.id, input.process))
     .limit(1);
-  if (!process)
-    throw ValidationError.of('process', `Invalid pk "${input.process}" - object does not exist.`);
+  if (!process) throw ValidationError.doesNotExist('process', input.process);
   if (!process.isActive) throw ValidationError.of('process', 'Inactive process.');
   const reqs = await tx
     .select({ r: processRequirements, code: activityTypes.code })
@@ -379,8 +383,8 @@ export async function createCase(
   } else {
     const id = input.subject ?? 0;
     const [s] = await tx.select(subjectColumns).from(subjects).where(eq(subjects.id, id)).limit(1);
-    if (!s) throw ValidationError.of('subject', `Invalid pk "${id}" - object does not exist.`);
-    if (s.archivedAt) throw ValidationError.of('subject', 'This subject is archived.');
+    if (!s) throw ValidationError.doesNotExist('subject', id);
+    if (s.archivedAt) throw ValidationError.of('subject', API_MESSAGES.subjectArchived);
     subject = s;
   }
 
@@ -554,7 +558,7 @@ export async function caseArchivable(tx: Tx, id: number) {
 }
 
 export async function sendReminder(
-  ctx: ResourceContext,
+  ctx: ServiceContext,
   deps: Pick<AppDeps, 'clock' | 'config'>,
   id: number,
 ): Promise<{ detail: string }> {
@@ -623,10 +627,7 @@ export async function changeActivity(
   const set: Partial<typeof caseActivities.$inferInsert> = { updatedAt: now };
   if (input.state !== undefined && input.state !== from) {
     if (!isCaseActivityState(input.state)) {
-      throw ValidationError.of(
-        'state',
-        `Select a valid choice. ${input.state} is not one of the available choices.`,
-      );
+      throw ValidationError.invalidChoice('state', input.state);
     }
     if (!canTransitionActivity(from, input.state)) throw activityMoveError(from, input.state);
     set.state = input.state;

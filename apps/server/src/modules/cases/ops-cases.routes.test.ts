@@ -13,7 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { securityRefusals } from '../audit/audit.table.js';
+import { securityRefusals } from '../../platform/tables/audit.table.js';
 import { cases } from './cases.table.js';
 
 /** The parallel /api/ops/ endpoints of the workspace: cases and flags across customers. */

@@ -2,9 +2,10 @@ import { CASE_STATES } from '@kestrel/domain';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/access.js';
+import { readOnly, runInTenant } from '../../platform/service-context.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { presentAuditAction } from '../audit/audit.routes.js';
-import { auditActions } from '../audit/audit.table.js';
-import { inTenant } from '../cases/tenant.js';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -25,8 +26,9 @@ export async function dashboardRoutes(app: FastifyInstance) {
       config: { access: { permissions: ['cases.view_case'] } },
     },
     async (request) =>
-      inTenant(
-        request,
+      runInTenant(
+        app.deps,
+        actorOf(request),
         async ({ tx, actor }) => {
           const customerId = actor.customerId ?? -1;
           const first = new Date(weekStart(app.deps.clock.now()).getTime() - 11 * WEEK_MS);
@@ -86,7 +88,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
             recent_audit: recent.map(presentAuditAction),
           };
         },
-        true,
+        readOnly,
       ),
   );
 }

@@ -3,14 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
+import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
+import { iso } from '../../platform/clock.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import { idSchema } from '../../platform/ids.js';
+import { parseBody } from '../../platform/query-params.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
+import { runInTenant } from '../../platform/service-context.js';
 import { cases } from '../cases/cases.table.js';
-import { inTenant, iso, parseBody } from '../cases/tenant.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { flags } from './flags.table.js';
 
@@ -98,6 +101,7 @@ const flagFilters = {
  */
 export async function flagsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
   const read = {
     table: flags,
     id: flags.id,
@@ -140,19 +144,14 @@ export async function flagsRoutes(app: FastifyInstance) {
         }
         if (caseId !== null) {
           const [c] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, caseId));
-          if (!c)
-            throw ValidationError.of('case', `Invalid pk "${caseId}" - object does not exist.`);
+          if (!c) throw ValidationError.doesNotExist('case', caseId);
         }
         if (subjectId !== null) {
           const [s] = await tx
             .select({ id: subjects.id })
             .from(subjects)
             .where(eq(subjects.id, subjectId));
-          if (!s)
-            throw ValidationError.of(
-              'subject',
-              `Invalid pk "${subjectId}" - object does not exist.`,
-            );
+          if (!s) throw ValidationError.doesNotExist('subject', subjectId);
         }
         const [row] = await tx
           .insert(flags)
@@ -180,7 +179,7 @@ export async function flagsRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = parseBody(resolveBody, request.body);
-      return inTenant(request, async ({ tx, actor }) => {
+      return runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         const [f] = await tx.select().from(flags).where(eq(flags.id, id)).for('update');
         if (!f) throw new NotFoundError();
         if (!f.active)

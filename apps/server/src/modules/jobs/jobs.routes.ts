@@ -2,11 +2,13 @@ import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { withOpsContext } from '../../platform/access.js';
+import { actorOf } from '../../platform/access.js';
+import { iso } from '../../platform/clock.js';
 import { ValidationError } from '../../platform/errors.js';
 import { JOB_STATES, queueJobs } from '../../platform/jobs.js';
 import { listQuerySchema, pageOf, pageSchema } from '../../platform/pagination.js';
 import { pageResponse } from '../../platform/resource-query.js';
+import { readOnly, runInOps } from '../../platform/service-context.js';
 
 const PATH = '/api/ops/jobs/';
 
@@ -34,10 +36,7 @@ function stateFilter(raw: unknown): (typeof JOB_STATES)[number][] | undefined {
   const states = list.filter(isState);
   const bad = list.find((s) => !isState(s));
   if (bad !== undefined) {
-    throw ValidationError.of(
-      'state',
-      `Select a valid choice. ${bad} is not one of the available choices.`,
-    );
+    throw ValidationError.invalidChoice('state', bad);
   }
   return states;
 }
@@ -80,9 +79,10 @@ export async function jobsRoutes(app: FastifyInstance) {
       // pg-boss's own queues (its cron sender) are not the product's jobs.
       conds.push(inArray(queueJobs.name, app.deps.jobs.names()));
       const where = and(...conds);
-      const { total, rows } = await withOpsContext(
-        request,
-        async (tx) => {
+      const { total, rows } = await runInOps(
+        app.deps,
+        actorOf(request),
+        async ({ tx }) => {
           const [n] = await tx.select({ n: count() }).from(queueJobs).where(where);
           const list = await tx
             .select()
@@ -93,9 +93,8 @@ export async function jobsRoutes(app: FastifyInstance) {
             .offset((page - 1) * pageSize);
           return { total: n?.n ?? 0, rows: list };
         },
-        { readOnly: true },
+        readOnly,
       );
-      const iso = (d: Date | null) => (d ? d.toISOString() : null);
       const results = rows.map((j) => ({
         id: j.id,
         name: j.name,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ValidationError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
-import { maintenanceWindows } from './maintenance.table.js';
+import { maintenanceWindows } from '../../platform/tables/maintenance.table.js';
 
 type Row = typeof maintenanceWindows.$inferSelect;
 const present = (w: Row) => ({

@@ -10,7 +10,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions, securityRefusals } from '../audit/audit.table.js';
+import { auditActions, securityRefusals } from '../../platform/tables/audit.table.js';
 import { flags } from '../flags/flags.table.js';
 
 let t: TestApp;

@@ -3,11 +3,12 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { actorOf, requireUser, withOpsContext } from '../../platform/access.js';
+import { actorOf, requireUser } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
+import { runInOps } from '../../platform/service-context.js';
 import { startSession } from '../../platform/session-cookie.js';
 import { customerEntitlements, customers } from '../customers/customers.table.js';
 
@@ -133,7 +134,7 @@ export async function opsRoutes(app: FastifyInstance) {
     const user = requireUser(request);
     const previous = request.session?.customerId ?? null;
     if (customerId !== null) {
-      const found = await withOpsContext(request, (tx) =>
+      const found = await runInOps(request.server.deps, actorOf(request), ({ tx }) =>
         tx
           .select({ id: customers.id })
           .from(customers)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerResource } from '../../platform/resource-router.js';
-import { outboxEmails } from './outbox.table.js';
+import { outboxEmails } from '../../platform/tables/outbox.table.js';
 
 /** /api/ops/outbox/: the local mail outbox (every email when SMTP is not configured). */
 export async function outboxRoutes(app: FastifyInstance) {

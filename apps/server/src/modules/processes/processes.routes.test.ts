@@ -12,7 +12,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions, securityRefusals } from '../audit/audit.table.js';
+import { auditActions, securityRefusals } from '../../platform/tables/audit.table.js';
 
 let t: TestApp;
 let acme: number;

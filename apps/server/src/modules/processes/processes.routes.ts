@@ -9,12 +9,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { actorOf } from '../../platform/access.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { parseBody } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
+import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { cases } from '../cases/cases.table.js';
-import { inTenant, parseBody } from '../cases/tenant.js';
 import {
   augmentProcesses,
   mayEditRequirements,
@@ -29,6 +31,7 @@ export const REQUIREMENTS_LOCKED = 'Requirements can be edited only by operation
 /** /api/processes/ and their requirements. */
 export async function processesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
 
   registerResource(app, {
     path: '/api/processes/',
@@ -74,7 +77,7 @@ export async function processesRoutes(app: FastifyInstance) {
     },
     update: {
       body: processUpdate,
-      run: async ({ tx, request }, existing, data) => {
+      run: async ({ tx, clock }, existing, data) => {
         const [row] = await tx
           .update(processes)
           .set({
@@ -86,7 +89,7 @@ export async function processesRoutes(app: FastifyInstance) {
             ...(data.invitation_message !== undefined
               ? { invitationMessage: data.invitation_message }
               : {}),
-            updatedAt: request.server.deps.clock.now(),
+            updatedAt: clock.now(),
           })
           .where(eq(processes.id, existing.id))
           .returning();
@@ -132,13 +135,14 @@ export async function processesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(
-        request,
+      return runInTenant(
+        deps,
+        actorOf(request),
         async ({ tx }) => {
           await findProcess(tx, id);
           return (await requirementsOf(tx, [id])).get(id) ?? [];
         },
-        true,
+        readOnly,
       );
     },
   );
@@ -157,7 +161,7 @@ export async function processesRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const list = parseBody(requirementsInput, request.body);
-      return inTenant(request, async ({ tx, actor }) => {
+      return runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         const p = await findProcess(tx, id, true);
         if (!(await mayEditRequirements(tx, actor))) {
           throw new PermissionDeniedError(REQUIREMENTS_LOCKED);

@@ -12,7 +12,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions } from '../audit/audit.table.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { cases } from '../cases/cases.table.js';
 import { flags } from '../flags/flags.table.js';
 

@@ -1,12 +1,15 @@
 import { pageOut, subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { parseBody, queryDate, queryString } from '../../platform/query-params.js';
 import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
-import { inTenant, queryDate, queryString, subjectSearchCondition } from '../cases/tenant.js';
+import { readOnly, runInTenant } from '../../platform/service-context.js';
+import { subjectSearchCondition } from './subject-search.js';
 import {
   archiveSubject,
   findDuplicates,
@@ -72,6 +75,7 @@ const emptyPage = { count: 0, next: null, previous: null, results: [] };
 /** /api/subjects/: the customer's subjects, duplicates and merge. */
 export async function subjectsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const deps = app.deps;
   const clock = app.deps.clock;
 
   r.get(
@@ -86,8 +90,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const { page, pageSize } = pageOf(request.query);
-      const result = await inTenant(
-        request,
+      const result = await runInTenant(
+        deps,
+        actorOf(request),
         async ({ tx, actor }) => {
           const conds: (SQL | undefined)[] = [
             actor.customerId === null ? undefined : eq(subjects.customerId, actor.customerId),
@@ -111,7 +116,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
             ),
           };
         },
-        true,
+        readOnly,
       );
       return pageResponse(request, '/api/subjects/', page, pageSize, result.count, result.results);
     },
@@ -125,7 +130,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const data = request.body;
-      const out = await inTenant(request, async ({ tx, actor }) => {
+      const out = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         if (actor.customerId === null) throw new PermissionDeniedError();
         const row = await insertSubject(tx, actor, actor.customerId, data);
         return (await presentSubjects(tx, [row]))[0];
@@ -141,10 +146,11 @@ export async function subjectsRoutes(app: FastifyInstance) {
       entitlements: ['subject_dedup' as const],
     },
   };
-  const duplicates = (subjectId?: number) => async (request: Parameters<typeof inTenant>[0]) => {
+  const duplicates = (subjectId?: number) => async (request: FastifyRequest) => {
     const { page, pageSize } = pageOf(request.query as { page?: number; page_size?: number });
-    const result = await inTenant(
-      request,
+    const result = await runInTenant(
+      deps,
+      actorOf(request),
       async ({ tx }) => {
         if (subjectId !== undefined) await getSubject(tx, subjectId);
         const found = await findDuplicates(tx, {
@@ -169,7 +175,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
           })),
         };
       },
-      true,
+      readOnly,
     );
     const path =
       subjectId === undefined
@@ -206,7 +212,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const data = request.body;
-      return inTenant(request, ({ tx, actor }) =>
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         mergeSubjects(tx, actor, id, data.duplicate, clock.now()),
       );
     },
@@ -220,10 +226,11 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(
-        request,
+      return runInTenant(
+        deps,
+        actorOf(request),
         async ({ tx }) => (await presentSubjects(tx, [await getSubject(tx, id)]))[0],
-        true,
+        readOnly,
       );
     },
   );
@@ -242,7 +249,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
       handler: async (request) => {
         const id = parseId(request.params.id);
         const data = request.body;
-        return inTenant(request, ({ tx, actor }) => updateSubject(tx, actor, id, data));
+        return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+          updateSubject(tx, actor, id, data),
+        );
       },
     });
   }
@@ -255,7 +264,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = parseId(request.params.id);
-      return inTenant(request, ({ tx, actor }) => archiveSubject(tx, actor, id, clock.now()));
+      return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
+        archiveSubject(tx, actor, id, clock.now()),
+      );
     },
   );
 
@@ -266,7 +277,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
       { schema: { tags: ['subjects'], params: idParams }, config: view },
       async (request) => {
         const id = parseId(request.params.id);
-        await inTenant(request, ({ tx }) => getSubject(tx, id), true);
+        await runInTenant(deps, actorOf(request), ({ tx }) => getSubject(tx, id), readOnly);
         return emptyPage;
       },
     );

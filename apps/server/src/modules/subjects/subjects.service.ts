@@ -2,10 +2,10 @@ import type { SubjectCreate } from '@kestrel/domain';
 import { and, eq, getTableColumns, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
+import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { API_MESSAGES, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { cases } from '../cases/cases.table.js';
-import { iso } from '../cases/tenant.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { flags } from '../flags/flags.table.js';
 import { subjects } from './subjects.table.js';
@@ -375,10 +375,9 @@ export async function mergeSubjects(
     .where(eq(subjects.id, duplicateId))
     .for('update', { of: subjects })
     .then((r) => r[0]);
-  if (!dup)
-    throw ValidationError.of('duplicate', `Invalid pk "${duplicateId}" - object does not exist.`);
-  if (keep.archivedAt) throw ValidationError.of('non_field_errors', 'This subject is archived.');
-  if (dup.archivedAt) throw ValidationError.of('duplicate', 'This subject is archived.');
+  if (!dup) throw ValidationError.doesNotExist('duplicate', duplicateId);
+  if (keep.archivedAt) throw ValidationError.of('non_field_errors', API_MESSAGES.subjectArchived);
+  if (dup.archivedAt) throw ValidationError.of('duplicate', API_MESSAGES.subjectArchived);
   const moved = await tx
     .update(cases)
     .set({ subjectId: keepId, updatedAt: now })

@@ -1,7 +1,6 @@
 import type { Entitlement, Permission } from '@kestrel/domain';
+import { iso } from '../../platform/clock.js';
 import type { ProductUserRow, SubjectUserRow } from './users.repo.js';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function presentProductUser(
   u: ProductUserRow,

@@ -11,8 +11,8 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { auditActions, securityRefusals } from '../../platform/tables/audit.table.js';
 import { totpGuardrails } from '../../platform/totp.js';
-import { auditActions, securityRefusals } from '../audit/audit.table.js';
 
 let t: TestApp;
 let customerId: number;

@@ -12,6 +12,7 @@ import { actorOf, requireUser } from '../../platform/access.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import type { SessionUser } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { crossTenantTx, SYSTEM_TX } from '../../platform/service-context.js';
 import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
 import { limitKeys } from '../accounts/accounts.routes.js';
@@ -19,8 +20,6 @@ import { newerTotpStep } from '../accounts/accounts.service.js';
 import { presentProductUser, presentSubjectUser } from './user.presenter.js';
 import { getCustomer, getProductUser, getSubjectUser, roleNamesOf } from './users.repo.js';
 import { productUsers, subjectUsers } from './users.table.js';
-
-const all = { scope: 'all', customerId: null } as const;
 
 /** The profile of the logged-in user (product or subject shape). */
 async function profileOf(request: FastifyRequest, tx: Tx, user: SessionUser) {
@@ -47,11 +46,8 @@ async function profileOf(request: FastifyRequest, tx: Tx, user: SessionUser) {
 
 /** Profile reads run in the ops context: an ops user's own row has no customer. */
 function profileTx<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const u = requireUser(request);
-  return request.server.deps.db.transaction(
-    { scope: 'all', customerId: request.session?.customerId ?? null, userId: u.id },
-    fn,
-  );
+  requireUser(request);
+  return request.server.deps.db.transaction(crossTenantTx(actorOf(request)), fn);
 }
 
 const profileResponse = profileOut;
@@ -171,7 +167,7 @@ export async function userRoutes(app: FastifyInstance) {
       const user = productOnly(request);
       const secret = newTotpSecret();
       // Audited without the secret: only that a new one is pending confirmation.
-      await deps.db.transaction(all, async (tx) => {
+      await deps.db.transaction(SYSTEM_TX, async (tx) => {
         await tx
           .update(productUsers)
           .set({ totpPendingSecret: secret })
@@ -195,7 +191,7 @@ export async function userRoutes(app: FastifyInstance) {
   async function checkCode(request: FastifyRequest, which: 'pending' | 'current', code: string) {
     const user = productOnly(request);
     await deps.rateLimiter.hit(limitKeys(request, 'totp', String(user.id)));
-    const row = await deps.db.transaction(all, (tx) => getProductUser(tx, user.id));
+    const row = await deps.db.transaction(SYSTEM_TX, (tx) => getProductUser(tx, user.id));
     const secret = which === 'pending' ? row?.totpPendingSecret : row?.totpSecret;
     const step = secret ? await checkTotp(secret, code, deps.clock.now()) : null;
     if (step === null || !secret) return refuseCode(request, user, 'totp_failed');
@@ -207,7 +203,7 @@ export async function userRoutes(app: FastifyInstance) {
     user: SessionUser,
     verb: 'totp_failed' | 'totp_replayed',
   ): Promise<never> {
-    await deps.db.transaction(all, (tx) =>
+    await deps.db.transaction(SYSTEM_TX, (tx) =>
       recordAudit(tx, actorOf(request), {
         verb,
         contentType: 'users.productuser',
@@ -230,7 +226,7 @@ export async function userRoutes(app: FastifyInstance) {
     verb: 'totp_enabled' | 'totp_disabled',
   ) {
     const { user, step, secret } = checked;
-    const done = await deps.db.transaction(all, async (tx) => {
+    const done = await deps.db.transaction(SYSTEM_TX, async (tx) => {
       const [moved] = await tx
         .update(productUsers)
         .set({ totpLastStep: step, ...set })

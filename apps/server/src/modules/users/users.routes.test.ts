@@ -9,7 +9,7 @@ import {
   MemoryMailer,
   type TestApp,
 } from '../../../test/helpers.js';
-import { auditActions } from '../audit/audit.table.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 
 let t: TestApp;
 const mailer = new MemoryMailer();

@@ -3,8 +3,10 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
-import { ValidationError } from '../../platform/errors.js';
+import { API_MESSAGES, ValidationError } from '../../platform/errors.js';
+import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
+import { runAsSystem } from '../../platform/service-context.js';
 import { issueAccountToken } from '../accounts/accounts.service.js';
 import { findLoginCandidate } from './users.repo.js';
 import { productUserRoles, productUsers, roles } from './users.table.js';
@@ -81,16 +83,15 @@ export async function usersRoutes(app: FastifyInstance) {
     defaultOrdering: 'username',
     create: {
       body: userCreate,
-      prepare: async (request, d) => {
-        if ((request.session?.customerId ?? null) === null) {
+      prepare: async (actor, d) => {
+        if (actor.customerId === null) {
           throw ValidationError.of(
             'non_field_errors',
             'Start an ops session for a customer first.',
           );
         }
-        const all = { scope: 'all', customerId: null } as const;
-        if (await deps.db.transaction(all, (tx) => findLoginCandidate(tx, d.email))) {
-          throw ValidationError.of('email', 'A user with this email already exists.');
+        if (await runAsSystem(deps, ({ tx }) => findLoginCandidate(tx, d.email))) {
+          throw ValidationError.of('email', API_MESSAGES.userEmailTaken);
         }
       },
       run: async (ctx, d) => {
