@@ -20,17 +20,10 @@ import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
-import {
-  API_MESSAGES,
-  NotFoundError,
-  PermissionDeniedError,
-  ValidationError,
-} from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { processes, processRequirements } from '../processes/processes.table.js';
 import {
   getSubject,
-  insertSubject,
   presentSubject,
   type SubjectRow,
   subjectColumns,
