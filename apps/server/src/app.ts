@@ -81,7 +81,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     db,
     clock,
     config,
-    mailer: opts.mailer ?? createMailer(db, config.smtpUrl, config.mailFrom, config.smtpTimeoutMs),
+    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, config.smtpTimeoutMs),
     sessions: new SessionStore(db, clock, {
       cacheMs: config.sessionCacheMs,
       idleMs: config.sessionIdleMs,

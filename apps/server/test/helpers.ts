@@ -19,7 +19,7 @@ import { createProductUser } from '../src/db/factories.js';
 import { discoverModules } from '../src/modules/discover.js';
 import { ManualClock } from '../src/platform/clock.js';
 import type { JobKind } from '../src/platform/jobs.js';
-import type { Mailer, MailMessage } from '../src/platform/mailer.js';
+import type { MailContext, Mailer, MailMessage } from '../src/platform/mailer.js';
 import type { KestrelModule } from '../src/platform/module.js';
 
 export * from '../src/db/factories.js';
@@ -110,8 +110,10 @@ export async function createTestDatabase(): Promise<{
 /** Collects sent emails in memory (tests read `sent`). */
 export class MemoryMailer implements Mailer {
   readonly sent: MailMessage[] = [];
-  async send(m: MailMessage): Promise<void> {
-    this.sent.push(m);
+  async send(m: MailMessage, ctx: MailContext): Promise<void> {
+    ctx.afterCommit(() => {
+      this.sent.push(m);
+    });
   }
 }
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { AppDeps } from '../app-deps.js';
-import { runHousekeeping } from '../platform/housekeeping.js';
-import type { JobKind } from '../platform/jobs.js';
+import { housekeep } from '../platform/housekeeping.js';
+import { serviceJob } from './service-job.js';
 
 /**
  * A cron expression running every `everyMs` (rounded to whole minutes, at least one; hourly
@@ -19,11 +18,11 @@ export function cronEvery(everyMs: number): string | null {
  * Deletes expired sessions, closed rate-limit windows and spent tokens, on the schedule of
  * HOUSEKEEPING_MS: one run per period across every server process (the queue's schedule).
  */
-export const housekeepingJob: JobKind<Record<string, never>, AppDeps> = {
+export const housekeepingJob = serviceJob<Record<string, never>>({
   name: 'housekeeping',
   payload: z.object({}).strict(),
   retry: { limit: 0, delaySeconds: 0, backoff: false },
   expireInSeconds: 600,
   cron: (deps) => cronEvery(deps.config.housekeepingMs),
-  handle: (_data, deps) => runHousekeeping(deps),
-};
+  handle: (_data, ctx, deps) => housekeep(ctx, deps.config),
+});

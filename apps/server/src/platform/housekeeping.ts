@@ -1,31 +1,37 @@
 import { and, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import type { AppDeps } from '../app-deps.js';
-import { runAsSystem } from './service-context.js';
+import type { AppConfig } from '../config.js';
+import { type ContextDeps, runAsSystem, type ServiceContext } from './service-context.js';
 import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 
 /**
- * Deletes what has expired: sessions past their idle or absolute limit, rate-limit windows
- * that have closed, and used or expired account tokens. Safe to run from several processes;
+ * Deletes what has expired, in the context's transaction: sessions past their idle or absolute
+ * limit, rate-limit windows that have closed, and used or expired account tokens. Safe to run from several processes;
  * run on a schedule by the housekeeping job (src/jobs/housekeeping.ts).
  */
-export async function runHousekeeping(deps: AppDeps): Promise<void> {
-  const now = deps.clock.now().getTime();
-  const idle = new Date(now - deps.config.sessionIdleMs);
-  const absolute = new Date(now - deps.config.sessionAbsoluteMs);
-  const windowStart = new Date(now - deps.config.rateLimits.windowMs);
-  await runAsSystem(deps, async ({ tx }) => {
-    await tx
-      .delete(sessions)
-      .where(
-        or(
-          lt(sessions.lastSeenAt, idle),
-          and(isNotNull(sessions.authenticatedAt), lt(sessions.authenticatedAt, absolute)),
-          and(isNull(sessions.authenticatedAt), lt(sessions.createdAt, absolute)),
-        ),
-      );
-    await tx.delete(rateLimits).where(lt(rateLimits.windowStart, windowStart));
-    await tx
-      .delete(accountTokens)
-      .where(or(isNotNull(accountTokens.usedAt), lt(accountTokens.expiresAt, new Date(now))));
-  });
+export async function housekeep(
+  { tx, clock }: Pick<ServiceContext, 'tx' | 'clock'>,
+  config: Pick<AppConfig, 'sessionIdleMs' | 'sessionAbsoluteMs' | 'rateLimits'>,
+): Promise<void> {
+  const now = clock.now().getTime();
+  const idle = new Date(now - config.sessionIdleMs);
+  const absolute = new Date(now - config.sessionAbsoluteMs);
+  const windowStart = new Date(now - config.rateLimits.windowMs);
+  await tx
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.lastSeenAt, idle),
+        and(isNotNull(sessions.authenticatedAt), lt(sessions.authenticatedAt, absolute)),
+        and(isNull(sessions.authenticatedAt), lt(sessions.createdAt, absolute)),
+      ),
+    );
+  await tx.delete(rateLimits).where(lt(rateLimits.windowStart, windowStart));
+  await tx
+    .delete(accountTokens)
+    .where(or(isNotNull(accountTokens.usedAt), lt(accountTokens.expiresAt, new Date(now))));
+}
+
+/** One housekeeping run as the system, outside the queue (tests, maintenance scripts). */
+export function runHousekeeping(deps: ContextDeps & { config: AppConfig }): Promise<void> {
+  return runAsSystem(deps, (ctx) => housekeep(ctx, deps.config));
 }

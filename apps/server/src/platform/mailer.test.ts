@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/helpers.js';
+import { createTestDatabase, ManualClock } from '../../test/helpers.js';
 import type { Database } from '../db/connection.js';
 import { createMailer, OutboxMailer, SmtpMailer } from './mailer.js';
+import { runAsSystem } from './service-context.js';
 import { outboxEmails } from './tables/outbox.table.js';
 
 /** A minimal SMTP server that records what it receives. */
@@ -42,6 +43,7 @@ function smtpServer(received: string[]): Server {
 
 let db: Database;
 let drop: () => Promise<void>;
+const deps = () => ({ db, clock: new ManualClock(new Date()) });
 beforeAll(async () => {
   ({ db, drop } = await createTestDatabase());
 });
@@ -49,9 +51,11 @@ afterAll(() => drop());
 
 describe('mail providers', () => {
   it('defaults to the outbox table, SMTP when configured', async () => {
-    expect(createMailer(db, null, 'a@b.test')).toBeInstanceOf(OutboxMailer);
-    expect(createMailer(db, 'smtp://127.0.0.1:2525', 'a@b.test')).toBeInstanceOf(SmtpMailer);
-    await new OutboxMailer(db).send({ to: 'x@y.test', subject: 'Hi', text: 'Body' });
+    expect(createMailer(null, 'a@b.test')).toBeInstanceOf(OutboxMailer);
+    expect(createMailer('smtp://127.0.0.1:2525', 'a@b.test')).toBeInstanceOf(SmtpMailer);
+    await runAsSystem(deps(), (ctx) =>
+      new OutboxMailer().send({ to: 'x@y.test', subject: 'Hi', text: 'Body' }, ctx),
+    );
     const rows = await db.ownerTransaction((tx) => tx.select().from(outboxEmails));
     expect(rows).toMatchObject([{ to: 'x@y.test', subject: 'Hi', text: 'Body', html: null }]);
   });
@@ -62,11 +66,13 @@ describe('mail providers', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    await new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Kestrel <no-reply@kestrel.test>').send({
-      to: 'someone@example.test',
-      subject: 'Reset your password',
-      text: 'Open the link',
-    });
+    const smtp = new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Kestrel <no-reply@kestrel.test>');
+    await runAsSystem(deps(), (ctx) =>
+      smtp.send(
+        { to: 'someone@example.test', subject: 'Reset your password', text: 'Open the link' },
+        ctx,
+      ),
+    );
     server.close();
     expect(received).toContain('Subject: Reset your password');
     expect(received).toContain('To: someone@example.test');

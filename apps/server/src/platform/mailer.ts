@@ -1,6 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Database } from '../db/connection.js';
-import { SYSTEM_TX } from './service-context.js';
+import type { ServiceContext } from './service-context.js';
 import { outboxEmails } from './tables/outbox.table.js';
 
 export interface MailMessage {
@@ -15,21 +14,26 @@ export interface MailMessage {
  * during a request: enqueue `emailJob(message)` in the transaction that decides to send.
  */
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Sends `message` from the job's service context: a provider that writes rows does so in its
+   * transaction; one that talks to a server does so once it has committed (never holding a
+   * transaction open on the network), and its failure still fails the job.
+   */
+  send(message: MailMessage, ctx: MailContext): Promise<void>;
 }
+
+/** What a provider may use of the send-email job's service context. */
+export type MailContext = Pick<ServiceContext, 'tx' | 'afterCommit'>;
 
 /** Default provider: every email lands in the local outbox table (`/api/ops/outbox/`). */
 export class OutboxMailer implements Mailer {
-  constructor(private readonly db: Database) {}
-  async send(m: MailMessage): Promise<void> {
-    await this.db.transaction(SYSTEM_TX, (tx) =>
-      tx.insert(outboxEmails).values({
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        html: m.html ?? null,
-      }),
-    );
+  async send(m: MailMessage, { tx }: MailContext): Promise<void> {
+    await tx.insert(outboxEmails).values({
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+      html: m.html ?? null,
+    });
   }
 }
 
@@ -52,22 +56,19 @@ export class SmtpMailer implements Mailer {
     }
     this.transport = nodemailer.createTransport(withTimeouts.toString());
   }
-  async send(m: MailMessage): Promise<void> {
-    await this.transport.sendMail({
-      from: this.from,
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      ...(m.html ? { html: m.html } : {}),
+  async send(m: MailMessage, ctx: MailContext): Promise<void> {
+    ctx.afterCommit(async () => {
+      await this.transport.sendMail({
+        from: this.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        ...(m.html ? { html: m.html } : {}),
+      });
     });
   }
 }
 
-export function createMailer(
-  db: Database,
-  smtpUrl: string | null,
-  from: string,
-  timeoutMs?: number,
-): Mailer {
-  return smtpUrl ? new SmtpMailer(smtpUrl, from, timeoutMs) : new OutboxMailer(db);
+export function createMailer(smtpUrl: string | null, from: string, timeoutMs?: number): Mailer {
+  return smtpUrl ? new SmtpMailer(smtpUrl, from, timeoutMs) : new OutboxMailer();
 }

@@ -593,7 +593,7 @@ describe('POST /api/user/claim-account/', () => {
         .from(subjects)
         .where(eq(subjects.email, 'unclaimed@example.test'));
       if (!s) throw new Error('fixture');
-      return claimInvitation(tx, t.app.deps, s, 'Acme');
+      return claimInvitation(tx, t.app.deps.clock.now(), t.app.deps.config.publicUrl, s, 'Acme');
     });
     expect(mail.to).toBe('unclaimed@example.test');
     const token = decodeURIComponent(/claim-account\?token=([^\s]+)/.exec(mail.text)?.[1] ?? '');

@@ -193,7 +193,11 @@ export async function accountsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       await deps.rateLimiter.hit(limitKeys(request, 'reset', request.body.email));
-      await requestPasswordReset(deps, actorOf(request), request.body.email);
+      await requestPasswordReset(
+        { db: deps.db, clock: deps.clock, publicUrl: deps.config.publicUrl },
+        actorOf(request),
+        request.body.email,
+      );
       return { detail: 'Password reset e-mail has been sent.' };
     },
   );

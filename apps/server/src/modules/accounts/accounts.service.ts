@@ -6,9 +6,9 @@ import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor, UserType } from '../../platform/context.js';
 import { API_MESSAGES, NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
-import { enqueue } from '../../platform/jobs.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
-import { SYSTEM_TX } from '../../platform/service-context.js';
+import type { ContextDeps } from '../../platform/service-context.js';
+import { runAsSystem, SYSTEM_TX } from '../../platform/service-context.js';
 import { accountTokens } from '../../platform/tables/sessions.table.js';
 import { hashToken, newToken } from '../../platform/tokens.js';
 import { checkTotp } from '../../platform/totp.js';
@@ -52,7 +52,7 @@ function actorFor(base: Actor, c: LoginCandidate | null): Actor {
  * Every outcome except "code required" is audited.
  */
 export async function authenticate(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   actor: Actor,
   input: { username: string; password: string; totp?: string | undefined },
 ): Promise<LoggedIn> {
@@ -89,13 +89,13 @@ export async function authenticate(
 }
 
 /** True when the product user is ops staff (who may log in during maintenance). */
-export function isOpsStaff(deps: AppDeps, userId: number): Promise<boolean> {
+export function isOpsStaff(deps: Pick<AppDeps, 'db'>, userId: number): Promise<boolean> {
   return deps.db.transaction({ ...SYSTEM_TX, readOnly: true }, (tx) => isOpsAccount(tx, userId));
 }
 
 /** Stores the step if it is newer than the last accepted one; false means a replay. */
 export async function acceptTotpStep(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'db'>,
   userId: number,
   step: number,
 ): Promise<boolean> {
@@ -162,65 +162,69 @@ export async function issueAccountToken(
  * so both answers cost about the same: the caller cannot tell them apart, by body or by time.
  */
 export async function requestPasswordReset(
-  deps: AppDeps,
+  deps: ContextDeps & { publicUrl: string },
   actor: Actor,
   email: string,
 ): Promise<void> {
-  const now = deps.clock.now();
-  await deps.db.transaction(SYSTEM_TX, async (tx) => {
-    const c = await findByEmail(tx, email);
-    if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) {
-      await recordAudit(tx, actor, {
-        verb: 'password_reset_requested',
-        objectRepr: `no active account: ${email.trim().toLowerCase()}`.slice(0, 200),
-        customerId: null,
+  await runAsSystem(
+    deps,
+    async ({ tx, clock, enqueue }) => {
+      const now = clock.now();
+      const c = await findByEmail(tx, email);
+      if (!c?.row.isActive || (c.type === 'SubjectUser' && !c.row.passwordHash)) {
+        await recordAudit(tx, actor, {
+          verb: 'password_reset_requested',
+          objectRepr: `no active account: ${email.trim().toLowerCase()}`.slice(0, 200),
+          customerId: null,
+        });
+        return;
+      }
+      const token = await issueAccountToken(tx, now, {
+        purpose: 'reset',
+        type: c.type,
+        id: c.row.id,
+        customerId: c.customerId,
+        ttlMs: RESET_TTL_MS,
       });
-      return;
-    }
-    const token = await issueAccountToken(tx, now, {
-      purpose: 'reset',
-      type: c.type,
-      id: c.row.id,
-      customerId: c.customerId,
-      ttlMs: RESET_TTL_MS,
-    });
-    await recordAudit(tx, actorFor(actor, c), {
-      verb: 'password_reset_requested',
-      objectId: c.row.id,
-      customerId: c.customerId,
-    });
-    // The email is a job of this transaction: the answer never waits for the mail server.
-    const link = `${deps.config.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
-    await enqueue(
-      tx,
-      emailJob({
-        to: c.row.email,
-        subject: 'Reset your Kestrel password',
-        text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
-      }),
-    );
-  });
+      await recordAudit(tx, actorFor(actor, c), {
+        verb: 'password_reset_requested',
+        objectId: c.row.id,
+        customerId: c.customerId,
+      });
+      // The email is a job of this transaction: the answer never waits for the mail server.
+      const link = `${deps.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
+      await enqueue(
+        emailJob({
+          to: c.row.email,
+          subject: 'Reset your Kestrel password',
+          text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
+        }),
+      );
+    },
+    actor,
+  );
 }
 
 /**
  * Invites a subject (created without a password) to claim its account: issues a claim token in
  * the caller's transaction and returns the email, to enqueue in the same transaction:
- * `await enqueue(tx, emailJob(await claimInvitation(tx, deps, subject)))`.
+ * `await ctx.enqueue(emailJob(await claimInvitation(tx, now, publicUrl, subject)))`.
  */
 export async function claimInvitation(
   tx: Tx,
-  deps: Pick<AppDeps, 'clock' | 'config'>,
+  now: Date,
+  publicUrl: string,
   subject: { userId: number; customerId: number; email: string; firstName?: string },
   customerName = 'your organisation',
 ): Promise<{ to: string; subject: string; text: string }> {
-  const token = await issueAccountToken(tx, deps.clock.now(), {
+  const token = await issueAccountToken(tx, now, {
     purpose: 'claim',
     type: 'SubjectUser',
     id: subject.userId,
     customerId: subject.customerId,
     ttlMs: CLAIM_TTL_MS,
   });
-  const link = `${deps.config.publicUrl}/auth/claim-account?token=${encodeURIComponent(token)}`;
+  const link = `${publicUrl}/auth/claim-account?token=${encodeURIComponent(token)}`;
   return {
     to: subject.email,
     subject: 'Your Kestrel account',
@@ -233,7 +237,7 @@ export async function claimInvitation(
  * Returns the account so the caller may log it in.
  */
 export async function consumeTokenSetPassword(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'sessions'>,
   actor: Actor,
   purpose: 'reset' | 'claim',
   token: string,
@@ -286,7 +290,7 @@ export async function consumeTokenSetPassword(
 
 /** A new customer with its first administrator (self-service signup). */
 export async function registerCustomer(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'db'>,
   actor: Actor,
   input: {
     customer_name: string;

@@ -30,11 +30,11 @@ import {
   cancelCase,
   caseArchivable,
   caseDetail,
-  createCase,
   logPdfGeneration,
   recordDecision,
-  sendReminder,
 } from './cases.service.js';
+import { openCase } from './commands/open-case.js';
+import { sendReminder } from './commands/send-reminder.js';
 
 export const EXPORT_LIMIT = 10_000;
 const view = { access: { permissions: ['cases.view_case' as const] } };
@@ -44,6 +44,7 @@ const change = { access: { permissions: ['cases.change_case' as const] } };
 export async function casesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
+  const mail = { publicUrl: deps.config.publicUrl };
 
   // The list: the session customer's cases, and on /api/ops/cases/ every customer's (ops staff,
   // `?customer=ID` for one). Same filters, ordering and rows (each carries its `customer`).
@@ -129,7 +130,7 @@ export async function casesRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const data = request.body;
-      const out = await runInTenant(deps, actorOf(request), (ctx) => createCase(ctx, deps, data));
+      const out = await runInTenant(deps, actorOf(request), (ctx) => openCase(ctx, mail, data));
       reply.code(201);
       return out;
     },
@@ -233,7 +234,7 @@ export async function casesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams }, config: change },
     async (request) => {
       const id = parseId(request.params.id);
-      return runInTenant(deps, actorOf(request), (ctx) => sendReminder(ctx, deps, id));
+      return runInTenant(deps, actorOf(request), (ctx) => sendReminder(ctx, mail, id));
     },
   );
 

@@ -1,4 +1,3 @@
-import type { SubjectCreate } from '@kestrel/domain';
 import {
   ACTIVITY_KINDS,
   CASE_ACTIVITY_STATE_LABELS,
@@ -17,27 +16,14 @@ import {
   type SiblingActivityOut,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app-deps.js';
 import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
-import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
-import {
-  API_MESSAGES,
-  NotFoundError,
-  PermissionDeniedError,
-  ValidationError,
-} from '../../platform/errors.js';
-import type { MailMessage } from '../../platform/mailer.js';
-import type { ServiceContext } from '../../platform/service-context.js';
-import { claimInvitation } from '../accounts/accounts.service.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { customers } from '../customers/customers.table.js';
-import { processes, processRequirements } from '../processes/processes.table.js';
 import {
   getSubject,
-  insertSubject,
   presentSubject,
   type SubjectRow,
   subjectColumns,
@@ -198,7 +184,8 @@ export async function activitiesOfCase(tx: Tx, caseId: number): Promise<Activity
   return rows;
 }
 
-async function lockCase(tx: Tx, id: number): Promise<CaseRow> {
+/** The case `id`, locked for update (404 when it is not there). */
+export async function lockCase(tx: Tx, id: number): Promise<CaseRow> {
   const [c] = await tx.select().from(cases).where(eq(cases.id, id)).limit(1).for('update');
   if (!c) throw new NotFoundError();
   return c;
@@ -299,150 +286,6 @@ export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
   };
 }
 export type CaseDetail = Awaited<ReturnType<typeof caseDetail>>;
-
-async function customerName(tx: Tx, customerId: number): Promise<string> {
-  const [c] = await tx
-    .select({ name: customers.name })
-    .from(customers)
-    .where(eq(customers.id, customerId));
-  return c?.name ?? 'your organisation';
-}
-
-/**
- * The email asking the subject to complete its checks: with a claim link when it has no
- * account yet (a fresh single-use token), else a link to the case in the portal.
- */
-async function subjectEmail(
-  tx: Tx,
-  deps: Pick<AppDeps, 'clock' | 'config'>,
-  subject: SubjectRow,
-  caseId: number,
-  extra: string,
-  reminder: boolean,
-): Promise<MailMessage> {
-  const org = await customerName(tx, subject.customerId);
-  const tail = extra ? `\n\n${extra}` : '';
-  if (!subject.loginClaimed) {
-    const mail = await claimInvitation(tx, deps, subject, org);
-    return {
-      ...mail,
-      subject: reminder ? `Reminder: ${mail.subject}` : mail.subject,
-      text: `${mail.text}${tail}`,
-    };
-  }
-  const link = `${deps.config.publicUrl}/s/cases/${caseId}`;
-  return {
-    to: subject.email,
-    subject: reminder ? `Reminder: checks requested by ${org}` : `Checks requested by ${org}`,
-    text: `Hello ${subject.firstName},\n\n${org} has asked you to complete some checks in Kestrel.\nSign in and open your case:\n${link}${tail}`,
-  };
-}
-
-export interface CreateCaseInput {
-  process: number;
-  subject?: number | undefined;
-  new_subject?: SubjectCreate | undefined;
-}
-
-/**
- * Opens a case: one activity per process requirement (config copied), the case state derived
- * from them, and (when the process says so) the subject's invitation enqueued with it.
- */
-export async function createCase(
-  ctx: ServiceContext,
-  deps: Pick<AppDeps, 'clock' | 'config'>,
-  input: CreateCaseInput,
-): Promise<CaseDetail> {
-  const { tx, actor } = ctx;
-  if (actor.customerId === null) throw new PermissionDeniedError();
-  if ((input.subject === undefined) === (input.new_subject === undefined)) {
-    throw ValidationError.of('non_field_errors', 'Give subject or new_subject.');
-  }
-  if (input.new_subject && !actor.permissions.has('subjects.add_subject') && !actor.isOps) {
-    throw new PermissionDeniedError();
-  }
-  const now = deps.clock.now();
-  const [process] = await tx
-    .select()
-    .from(processes)
-    .where(eq(processes.id, input.process))
-    .limit(1);
-  if (!process) throw ValidationError.doesNotExist('process', input.process);
-  if (!process.isActive) throw ValidationError.of('process', 'Inactive process.');
-  const reqs = await tx
-    .select({ r: processRequirements, code: activityTypes.code })
-    .from(processRequirements)
-    .innerJoin(activityTypes, eq(activityTypes.id, processRequirements.activityTypeId))
-    .where(eq(processRequirements.processId, process.id))
-    .orderBy(asc(processRequirements.position), asc(processRequirements.id));
-  if (reqs.length === 0) throw ValidationError.of('process', 'This process has no requirements.');
-
-  let subject: SubjectRow;
-  if (input.new_subject) {
-    subject = await insertSubject(tx, actor, actor.customerId, input.new_subject);
-  } else {
-    const id = input.subject ?? 0;
-    const [s] = await tx.select(subjectColumns).from(subjects).where(eq(subjects.id, id)).limit(1);
-    if (!s) throw ValidationError.doesNotExist('subject', id);
-    if (s.archivedAt) throw ValidationError.of('subject', API_MESSAGES.subjectArchived);
-    subject = s;
-  }
-
-  const states = reqs.map((q) => initialActivityState(q.code));
-  const derived = deriveCaseState(states);
-  if (derived !== 'pending' && !canTransitionCase('pending', derived))
-    throw caseMoveError('pending', derived);
-  const [c] = await tx
-    .insert(cases)
-    .values({
-      customerId: actor.customerId,
-      processId: process.id,
-      subjectId: subject.id,
-      state: derived,
-      createdById: actor.type === 'ProductUser' ? actor.id : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!c) throw new NotFoundError();
-  await tx.insert(caseActivities).values(
-    reqs.map((q, i) => ({
-      customerId: actor.customerId ?? c.customerId,
-      caseId: c.id,
-      activityTypeId: q.r.activityTypeId,
-      state: states[i] ?? 'ca-pending',
-      position: i,
-      config: q.r.config,
-      createdAt: now,
-      updatedAt: now,
-    })),
-  );
-  const detail = await caseDetail(tx, c.id, actor);
-  await recordAudit(tx, actor, {
-    verb: 'created',
-    contentType: CASE_CT,
-    objectId: c.id,
-    objectRepr: caseRepr(c.id, subject),
-    changes: {
-      process: process.id,
-      subject: subject.id,
-      state: derived,
-      activities: reqs.map((q) => q.code),
-    },
-  });
-  if (process.sendInvitation) {
-    const mail = await subjectEmail(tx, deps, subject, c.id, process.invitationMessage, false);
-    await recordAudit(tx, actor, {
-      verb: 'invited',
-      contentType: CASE_CT,
-      objectId: c.id,
-      objectRepr: caseRepr(c.id, subject),
-      changes: { to: subject.email },
-    });
-    await ctx.enqueue(emailJob(mail));
-  }
-  return detail;
-}
 
 export const caseRepr = (id: number, s: Pick<SubjectRow, 'firstName' | 'lastName'>) =>
   `Case ${id} (${s.firstName} ${s.lastName})`;
@@ -555,31 +398,6 @@ export async function caseArchivable(tx: Tx, id: number) {
     .limit(1);
   if (!c) throw new NotFoundError();
   return archivability(c);
-}
-
-export async function sendReminder(
-  ctx: ServiceContext,
-  deps: Pick<AppDeps, 'clock' | 'config'>,
-  id: number,
-): Promise<{ detail: string }> {
-  const { tx, actor } = ctx;
-  const c = await lockCase(tx, id);
-  if (c.state !== 'awaiting-subject' || c.archivedAt) {
-    throw ValidationError.of('non_field_errors', 'The case is not waiting for the subject.');
-  }
-  const subject = await getSubject(tx, c.subjectId);
-  const [p] = await tx.select().from(processes).where(eq(processes.id, c.processId));
-  const mail = await subjectEmail(tx, deps, subject, id, p?.invitationMessage ?? '', true);
-  await tx.update(cases).set({ lastReminderAt: deps.clock.now() }).where(eq(cases.id, id));
-  await recordAudit(tx, actor, {
-    verb: 'reminder_sent',
-    contentType: CASE_CT,
-    objectId: id,
-    objectRepr: caseRepr(id, subject),
-    changes: { to: subject.email },
-  });
-  await ctx.enqueue(emailJob(mail));
-  return { detail: 'Reminder sent' };
 }
 
 export async function logPdfGeneration(

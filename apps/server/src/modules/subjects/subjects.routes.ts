@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
-import { parseBody, queryDate, queryString } from '../../platform/query-params.js';
+import { queryDate, queryString } from '../../platform/query-params.js';
 import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { subjectSearchCondition } from './subject-search.js';

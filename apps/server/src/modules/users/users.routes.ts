@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { API_MESSAGES, ValidationError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runAsSystem } from '../../platform/service-context.js';
 import { issueAccountToken } from '../accounts/accounts.service.js';

@@ -1,0 +1,40 @@
+import { eq } from 'drizzle-orm';
+import { emailJob } from '../../../jobs/send-email.js';
+import { recordAudit } from '../../../platform/audit.js';
+import { ValidationError } from '../../../platform/errors.js';
+import type { ServiceContext } from '../../../platform/service-context.js';
+import { processes } from '../../processes/processes.table.js';
+import { getSubject } from '../../subjects/subjects.service.js';
+import { CASE_CT, caseRepr, lockCase } from '../cases.service.js';
+import { cases } from '../cases.table.js';
+import { type CaseMailDeps, subjectEmail } from './subject-email.js';
+
+/**
+ * Reminds the subject of a case waiting for it (cases, subjects, processes, accounts and mail):
+ * the email (with a fresh claim link when it has no account yet) enqueued in the context's
+ * transaction, the case's last reminder time set, and the reminder audited.
+ */
+export async function sendReminder(
+  ctx: ServiceContext,
+  deps: CaseMailDeps,
+  id: number,
+): Promise<{ detail: string }> {
+  const { tx, actor } = ctx;
+  const c = await lockCase(tx, id);
+  if (c.state !== 'awaiting-subject' || c.archivedAt) {
+    throw ValidationError.of('non_field_errors', 'The case is not waiting for the subject.');
+  }
+  const subject = await getSubject(tx, c.subjectId);
+  const [p] = await tx.select().from(processes).where(eq(processes.id, c.processId));
+  const mail = await subjectEmail(ctx, deps, subject, id, p?.invitationMessage ?? '', true);
+  await tx.update(cases).set({ lastReminderAt: ctx.clock.now() }).where(eq(cases.id, id));
+  await recordAudit(tx, actor, {
+    verb: 'reminder_sent',
+    contentType: CASE_CT,
+    objectId: id,
+    objectRepr: caseRepr(id, subject),
+    changes: { to: subject.email },
+  });
+  await ctx.enqueue(emailJob(mail));
+  return { detail: 'Reminder sent' };
+}
