@@ -275,9 +275,18 @@ describe('customer workspace journey, as a new customer', () => {
     }
     await page.goto(`/cases/${first}`);
     await page.getByRole('button', { name: 'Record decision' }).click();
-    await page.getByLabel('Satisfactory', { exact: true }).check();
-    await page.getByLabel('Notes').fill('All clear');
-    await page.getByRole('dialog').getByRole('button', { name: 'Record decision' }).click();
+    // Nothing is preselected; the checks are listed; a confirmation enables the button.
+    const decision = page.getByRole('dialog');
+    expect(await decision.getByLabel('Satisfactory', { exact: true }).isChecked()).toBe(false);
+    expect(await decision.getByTestId('decision-checks').getByRole('listitem').count()).toBe(3);
+    await decision.getByLabel('Satisfactory', { exact: true }).check();
+    await decision.getByLabel('Notes').fill('All clear');
+    const record = decision.getByRole('button', { name: 'Record decision' });
+    expect(await record.isDisabled()).toBe(true);
+    await decision.getByRole('checkbox').check();
+    await screenshot(page, 'workspace-case-decision');
+    await record.click();
+    await toast(page, 'Successfully updated case');
     await page.getByRole('alert').filter({ hasText: 'All clear' }).waitFor();
     await page.getByRole('link', { name: 'Archive' }).click();
     await page.getByRole('heading', { name: `Archive case #${first}` }).waitFor();
@@ -371,7 +380,7 @@ describe('customer workspace journey, as a new customer', () => {
     await dialog.getByLabel('Comment').fill('Spoke to the referee by phone');
     await screenshot(page, 'workspace-flag-resolve');
     await dialog.getByRole('button', { name: 'Resolve flag' }).click();
-    await toast(page, 'Action performed successfully');
+    await toast(page, 'Successfully updated flag');
     await expect.poll(() => row.count()).toBe(0);
     await expect.poll(shown).toBe(before);
     expect(await activeCount()).toBe(before);

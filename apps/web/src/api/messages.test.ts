@@ -46,7 +46,28 @@ describe('message catalogue', () => {
         surname: ['Required', 'Max 50 characters'],
         non_field_errors: ['Clash'],
       }),
-    ).toEqual(['Nope', 'Clash', 'surname: Required Max 50 characters']);
+    ).toEqual(['Nope.', 'Clash.', 'Surname: Required. Max 50 characters.']);
+  });
+
+  it('says field names and link errors in plain words', () => {
+    expect(backendErrorLines({ token: ['Invalid or expired token'] })).toEqual([
+      'This link is not valid or has expired. Ask for a new one.',
+    ]);
+    expect(
+      backendErrorLines({
+        date_of_birth: ['Required'],
+        'requirements.0.config.workforce': ['Bad'],
+      }),
+    ).toEqual(['Date of birth: Required.', 'Requirements 1 config workforce: Bad.']);
+  });
+
+  it('keeps the head and the server lines on separate lines', () => {
+    expect(
+      failureMessage(
+        { status: 400, data: { detail: 'A subject with open cases cannot be archived.' } },
+        { action: 'update', name: 'subject', showBackendErrors: true },
+      ),
+    ).toBe('Error updating subject\nA subject with open cases cannot be archived.');
   });
 
   it('picks a status override, then the action text, then the default', () => {
@@ -65,7 +86,7 @@ describe('message catalogue', () => {
         { status: 400, data: { email: ['Invalid email'] } },
         { action: 'create', name: 'user', showBackendErrors: true },
       ),
-    ).toBe('Error adding user\nemail: Invalid email');
+    ).toBe('Error adding user\nEmail: Invalid email.');
   });
 
   it('shows nothing for not found', () => {

@@ -1,5 +1,5 @@
 import type { CaseActivityOut, CaseDetailOut as CaseDetail } from '@kestrel/domain';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetSession, setSession } from '../../../lib/session/session-store';
@@ -67,13 +67,17 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function openDecision(item: CaseDetail) {
+function renderActions(item: CaseDetail) {
   setSession(productIn(product({ session_permissions: ['cases.view_case', 'cases.change_case'] })));
   renderWithProviders(
     <MemoryRouter>
       <CaseActions item={item} />
     </MemoryRouter>,
   );
+}
+
+function openDecision(item: CaseDetail) {
+  renderActions(item);
   fireEvent.click(screen.getByRole('button', { name: 'Record decision' }));
 }
 
@@ -114,6 +118,22 @@ describe('record decision', () => {
     await waitFor(() => expect(calls.some((c) => c.url.includes('record_decision'))).toBe(true));
     const sent = calls.find((c) => c.url.includes('record_decision'));
     expect(sent?.body).toEqual({ decision: 'satisfactory', notes: '' });
+    expect(await screen.findByText('Successfully updated case')).toBeTruthy();
+  });
+
+  it('shows a refusal as the action error with the server line apart', async () => {
+    const calls = mockFetch((call) =>
+      call.url.includes('cancel')
+        ? { status: 400, body: { detail: 'A complete case cannot be cancelled.' } }
+        : { status: 200, body: {} },
+    );
+    renderActions(caseWith([activity(1, 'ca-complete', 'Complete', 'Basic DBS')]));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel case' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel case' }));
+    await waitFor(() => expect(calls.map((c) => c.url)).toContain('/api/cases/7/cancel/'));
+    const toast = await screen.findByText(/Error updating case/);
+    expect(toast.textContent).toBe('Error updating case\nA complete case cannot be cancelled.');
   });
 
   it('shows no warning when every check is complete', async () => {
