@@ -5,6 +5,7 @@ import {
   backendErrorLines,
   failureMessage,
   MESSAGES_UI,
+  throttledText,
 } from './messages';
 
 describe('message catalogue', () => {
@@ -47,6 +48,13 @@ describe('message catalogue', () => {
         non_field_errors: ['Clash'],
       }),
     ).toEqual(['Nope.', 'Clash.', 'Surname: Required. Max 50 characters.']);
+  });
+
+  it('says a throttled sign-in in plain words with the wait', () => {
+    expect(throttledText(230)).toBe('Too many sign-in attempts. Try again in 4 minutes.');
+    expect(throttledText(60)).toBe('Too many sign-in attempts. Try again in 1 minute.');
+    expect(throttledText(1)).toBe('Too many sign-in attempts. Try again in 1 second.');
+    expect(throttledText(null)).toBe('Too many sign-in attempts. Try again in a few minutes.');
   });
 
   it('says field names and link errors in plain words', () => {

@@ -44,6 +44,23 @@ export function actionSuccessMessage(action: ResourceAction, name?: string): str
   return actionSuccessText(a, name);
 }
 
+/**
+ * A throttled sign-in in plain words, with the wait from Retry-After:
+ * 'Too many sign-in attempts. Try again in 4 minutes.'
+ */
+export function throttledText(retryAfterSeconds: number | null): string {
+  const head = 'Too many sign-in attempts.';
+  if (retryAfterSeconds === null || retryAfterSeconds <= 0) {
+    return `${head} Try again in a few minutes.`;
+  }
+  if (retryAfterSeconds < 60) {
+    const s = Math.ceil(retryAfterSeconds);
+    return `${head} Try again in ${s} ${s === 1 ? 'second' : 'seconds'}.`;
+  }
+  const m = Math.ceil(retryAfterSeconds / 60);
+  return `${head} Try again in ${m} ${m === 1 ? 'minute' : 'minutes'}.`;
+}
+
 /** Server texts that are not plain words, said as a person would (spec point 8). */
 const PLAIN_TEXTS: Readonly<Record<string, string>> = {
   'Invalid or expired token': 'This link is not valid or has expired. Ask for a new one.',

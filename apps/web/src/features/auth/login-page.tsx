@@ -2,7 +2,7 @@ import { MESSAGES } from '@kestrel/domain';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { backendErrorLines, MESSAGES_UI } from '../../api/messages';
+import { backendErrorLines, MESSAGES_UI, throttledText } from '../../api/messages';
 import { href, safeNext } from '../../config/paths';
 import { login } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
@@ -72,6 +72,9 @@ export default function LoginPage() {
         return;
       case 'invalid':
         setNotice({ tone: 'error', text: MESSAGES_UI.invalidLogin });
+        return;
+      case 'throttled':
+        setNotice({ tone: 'error', text: throttledText(outcome.retryAfter) });
         return;
       case 'failed': {
         const lines = backendErrorLines(outcome.body);
