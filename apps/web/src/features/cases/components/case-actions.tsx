@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  List,
-  Modal,
-  Radio,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -49,16 +38,21 @@ function DecisionChecks({ item }: { item: CaseDetail }) {
           This case has no checks.
         </Text>
       ) : (
-        <List listStyleType="none" spacing={6} data-testid="decision-checks">
+        <Stack
+          component="ul"
+          gap={6}
+          m={0}
+          p={0}
+          style={{ listStyle: 'none' }}
+          data-testid="decision-checks"
+        >
           {checks.map((a) => (
-            <List.Item key={a.id}>
-              <Group gap="xs" justify="space-between" wrap="nowrap">
-                <Text size="sm">{a.activity_type_name}</Text>
-                <StateBadge state={a.state} label={a.state_display} />
-              </Group>
-            </List.Item>
+            <Group component="li" key={a.id} gap="xs" justify="space-between" wrap="nowrap">
+              <Text size="sm">{a.activity_type_name}</Text>
+              <StateBadge state={a.state} label={a.state_display} />
+            </Group>
           ))}
-        </List>
+        </Stack>
       )}
       {warnings.length > 0 && (
         <Alert color="orange" title="Check before deciding" role="alert">

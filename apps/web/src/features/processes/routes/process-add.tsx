@@ -107,7 +107,7 @@ export default function ProcessAdd() {
               <Alert color="blue" title="Operations choose the checks" data-testid="checks-locked">
                 Only operations staff can choose the checks of your organisation's processes. Add
                 the process with its name and description now, then{' '}
-                <Anchor component={Link} to={href('support')}>
+                <Anchor component={Link} to={href('support')} inherit>
                   ask support
                 </Anchor>{' '}
                 to add the checks it needs. Until then, open cases under an existing process.
