@@ -83,7 +83,7 @@ describe('customer workspace journey, as a new customer', () => {
     csrf = owner.csrf;
   });
 
-  it('creates a process with three checks', async () => {
+  it('adds a process; operations give it three checks', async () => {
     await page.getByRole('link', { name: 'Processes', exact: true }).click();
     await page.getByRole('heading', { name: 'Processes' }).waitFor();
     // a new customer has none yet
@@ -91,27 +91,52 @@ describe('customer workspace journey, as a new customer', () => {
     await screenshot(page, 'workspace-processes-empty');
     await page.getByRole('link', { name: 'Add process' }).click();
     await page.getByRole('heading', { name: 'Add process' }).waitFor();
-    // Without checks the form refuses.
+    // Only operations choose a process's checks outside a demo organisation (spec point 6):
+    // the administrator adds the details and is told to ask operations for the checks.
+    await page.getByText('Operations choose the checks').waitFor();
+    expect(await page.getByLabel('Basic details', { exact: true }).count()).toBe(0);
     await page.getByRole('textbox', { name: /^Name/ }).fill(processName);
-    await page.getByRole('button', { name: 'Add process' }).click();
-    await page.getByText('Choose at least one check').waitFor();
     await page.getByLabel('Description').fill('Every new care worker before their first shift.');
-    await page.getByLabel('Basic details', { exact: true }).check();
-    await page.getByLabel('Address history', { exact: true }).check();
-    await page.getByLabel('Enhanced DBS check', { exact: true }).check();
-    // The enhanced check's configuration: purpose 'other' needs its text.
-    await page.locator('#req-dbs-enhanced-purpose').selectOption('other');
-    await page.locator('#req-dbs-enhanced-workforce').selectOption('CA');
-    await page.getByLabel('Working with children (children barred list)').check();
-    await page.getByRole('button', { name: 'Add process' }).click();
-    await page.locator('#req-dbs-enhanced-other_purpose').waitFor();
-    expect(await page.getByText('Required').count()).toBeGreaterThan(0);
-    await page.locator('#req-dbs-enhanced-other_purpose').fill('Care worker');
     await screenshot(page, 'workspace-process-add');
     await page.getByRole('button', { name: 'Add process' }).click();
     await toast(page, 'Successfully added process');
     await page.waitForURL(/\/processes\/\d+$/);
     ids.process = idFromUrl(page);
+    await page.getByText('0 checks').waitFor();
+    // The server holds the same rule: checks sent anyway are refused.
+    const refused = await api.post('/api/processes/', {
+      data: { name: `${processName} copy`, requirements: [{ activity_type: 'basic-details' }] },
+      headers: { 'X-CSRFToken': csrf() },
+    });
+    expect(refused.status()).toBe(403);
+    // Operations add the checks, in an ops session on the new customer.
+    const ops = await apiAs('ops@kestrel.test');
+    const customer = (await (await api.get('/api/user/')).json()).customer.id;
+    const session = await ops.api.post('/api/ops/session/', {
+      data: { customer },
+      headers: { 'X-CSRFToken': ops.csrf() },
+    });
+    expect(session.status(), await session.text()).toBe(200);
+    const opsCsrf = (await session.json()).csrf_token ?? ops.csrf();
+    const checks = await ops.api.put(`/api/processes/${ids.process}/requirements/`, {
+      data: [
+        { activity_type: 'basic-details' },
+        { activity_type: 'address-history' },
+        {
+          activity_type: 'dbs-enhanced',
+          config: {
+            purpose: 'other',
+            other_purpose: 'Care worker',
+            workforce: 'CA',
+            child_barred_list: true,
+          },
+        },
+      ],
+      headers: { 'X-CSRFToken': opsCsrf },
+    });
+    expect(checks.status(), await checks.text()).toBe(200);
+    await ops.api.dispose();
+    await page.reload();
     await page.getByText('3 checks').waitFor();
     await screenshot(page, 'workspace-process-overview');
 
@@ -250,9 +275,18 @@ describe('customer workspace journey, as a new customer', () => {
     }
     await page.goto(`/cases/${first}`);
     await page.getByRole('button', { name: 'Record decision' }).click();
-    await page.getByLabel('Satisfactory', { exact: true }).check();
-    await page.getByLabel('Notes').fill('All clear');
-    await page.getByRole('dialog').getByRole('button', { name: 'Record decision' }).click();
+    // Nothing is preselected; the checks are listed; a confirmation enables the button.
+    const decision = page.getByRole('dialog');
+    expect(await decision.getByLabel('Satisfactory', { exact: true }).isChecked()).toBe(false);
+    expect(await decision.getByTestId('decision-checks').getByRole('listitem').count()).toBe(3);
+    await decision.getByLabel('Satisfactory', { exact: true }).check();
+    await decision.getByLabel('Notes').fill('All clear');
+    const record = decision.getByRole('button', { name: 'Record decision' });
+    expect(await record.isDisabled()).toBe(true);
+    await decision.getByRole('checkbox').check();
+    await screenshot(page, 'workspace-case-decision');
+    await record.click();
+    await toast(page, 'Successfully updated case');
     await page.getByRole('alert').filter({ hasText: 'All clear' }).waitFor();
     await page.getByRole('link', { name: 'Archive' }).click();
     await page.getByRole('heading', { name: `Archive case #${first}` }).waitFor();
@@ -346,7 +380,7 @@ describe('customer workspace journey, as a new customer', () => {
     await dialog.getByLabel('Comment').fill('Spoke to the referee by phone');
     await screenshot(page, 'workspace-flag-resolve');
     await dialog.getByRole('button', { name: 'Resolve flag' }).click();
-    await toast(page, 'Action performed successfully');
+    await toast(page, 'Successfully updated flag');
     await expect.poll(() => row.count()).toBe(0);
     await expect.poll(shown).toBe(before);
     expect(await activeCount()).toBe(before);

@@ -81,7 +81,7 @@ describe('subjects', () => {
       .filter({ hasText: `r.hale.${stamp}@example.test` });
     await pair.getByRole('button', { name: /^Merge into/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Merge' }).click();
-    await page.getByText('Action performed successfully').first().waitFor();
+    await page.getByText('Successfully updated subject').first().waitFor();
     const merged = await (await api.get(`/api/subjects/${duplicate}/`)).json();
     expect(merged.is_archived).toBe(true);
 

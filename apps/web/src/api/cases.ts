@@ -7,7 +7,7 @@ import type {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { request } from './client';
-import { failureMessage, MESSAGES_UI } from './messages';
+import { actionSuccessMessage, failureMessage } from './messages';
 import { defineResource } from './resource';
 
 /** The shapes of the contract (@kestrel/domain contracts/cases.ts), not written again here. */
@@ -36,18 +36,25 @@ export const archivableOptions = (id: number | string) =>
     },
   });
 
-/** POST an action on a case (record_decision, cancel, archive, send-reminder). */
+/**
+ * POST an action on a case (record_decision, cancel, archive, send-reminder). Success toasts
+ * 'Successfully updated case' (spec point 8) unless the action names its own text.
+ */
 export function useCaseAction<T = CaseDetail>(action: string, success?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: number | string; body?: unknown }) => {
       const r = await request<T>('POST', `/api/cases/${id}/${action}/`, { body: body ?? {} });
       if (!r.ok) {
-        const message = failureMessage(r, { showBackendErrors: true });
+        const message = failureMessage(r, {
+          action: 'update',
+          name: cases.names.item,
+          showBackendErrors: true,
+        });
         if (message) notify.error(message);
         return null;
       }
-      notify.success(success ?? MESSAGES_UI.defaultSuccess);
+      notify.success(success ?? actionSuccessMessage('update', cases.names.item));
       await client.invalidateQueries({ queryKey: cases.key });
       return r.data;
     },

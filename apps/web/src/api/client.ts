@@ -5,7 +5,7 @@ export type ApiErrorBody = Readonly<Record<string, unknown>> & { detail?: string
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; data: ApiErrorBody };
+  | { ok: false; status: number; data: ApiErrorBody; retryAfter?: number };
 
 export interface Page<T> {
   count: number;
@@ -101,7 +101,14 @@ export async function request<T>(
   if (ok) return { ok: true, status: response.status, data: data as T };
   const errorBody = asErrorBody(data);
   for (const listener of listeners) listener(response.status, errorBody, path);
-  return { ok: false, status: response.status, data: errorBody };
+  // A throttled answer (429) says in Retry-After how many seconds to wait.
+  const retryAfter = Number.parseInt(response.headers.get('retry-after') ?? '', 10);
+  return {
+    ok: false,
+    status: response.status,
+    data: errorBody,
+    ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
+  };
 }
 
 /** A fresh empty page (the value a failed list resolves to). */

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { getSession, setSession } from '../lib/session/session-store';
 import { request } from './client';
-import { failureMessage, MESSAGES_UI } from './messages';
+import { actionSuccessMessage, failureMessage } from './messages';
 import { defineResource } from './resource';
 
 export interface Flag {
@@ -40,11 +40,15 @@ export function useResolveFlag() {
     mutationFn: async ({ id, comment }: { id: number; comment: string }) => {
       const r = await request<Flag>('POST', `/api/flags/${id}/resolve/`, { body: { comment } });
       if (!r.ok) {
-        const message = failureMessage(r, { showBackendErrors: true });
+        const message = failureMessage(r, {
+          action: 'update',
+          name: flags.names.item,
+          showBackendErrors: true,
+        });
         if (message) notify.error(message);
         return null;
       }
-      notify.success(MESSAGES_UI.defaultSuccess);
+      notify.success(actionSuccessMessage('update', flags.names.item));
       await client.invalidateQueries({ queryKey: flags.key });
       await refreshActiveFlags();
       return r.data;

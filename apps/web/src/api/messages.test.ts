@@ -5,6 +5,7 @@ import {
   backendErrorLines,
   failureMessage,
   MESSAGES_UI,
+  throttledText,
 } from './messages';
 
 describe('message catalogue', () => {
@@ -46,7 +47,35 @@ describe('message catalogue', () => {
         surname: ['Required', 'Max 50 characters'],
         non_field_errors: ['Clash'],
       }),
-    ).toEqual(['Nope', 'Clash', 'surname: Required Max 50 characters']);
+    ).toEqual(['Nope.', 'Clash.', 'Surname: Required. Max 50 characters.']);
+  });
+
+  it('says a throttled sign-in in plain words with the wait', () => {
+    expect(throttledText(230)).toBe('Too many sign-in attempts. Try again in 4 minutes.');
+    expect(throttledText(60)).toBe('Too many sign-in attempts. Try again in 1 minute.');
+    expect(throttledText(1)).toBe('Too many sign-in attempts. Try again in 1 second.');
+    expect(throttledText(null)).toBe('Too many sign-in attempts. Try again in a few minutes.');
+  });
+
+  it('says field names and link errors in plain words', () => {
+    expect(backendErrorLines({ token: ['Invalid or expired token'] })).toEqual([
+      'This link is not valid or has expired. Ask for a new one.',
+    ]);
+    expect(
+      backendErrorLines({
+        date_of_birth: ['Required'],
+        'requirements.0.config.workforce': ['Bad'],
+      }),
+    ).toEqual(['Date of birth: Required.', 'Requirements 1 config workforce: Bad.']);
+  });
+
+  it('keeps the head and the server lines on separate lines', () => {
+    expect(
+      failureMessage(
+        { status: 400, data: { detail: 'A subject with open cases cannot be archived.' } },
+        { action: 'update', name: 'subject', showBackendErrors: true },
+      ),
+    ).toBe('Error updating subject\nA subject with open cases cannot be archived.');
   });
 
   it('picks a status override, then the action text, then the default', () => {
@@ -65,7 +94,7 @@ describe('message catalogue', () => {
         { status: 400, data: { email: ['Invalid email'] } },
         { action: 'create', name: 'user', showBackendErrors: true },
       ),
-    ).toBe('Error adding user\nemail: Invalid email');
+    ).toBe('Error adding user\nEmail: Invalid email.');
   });
 
   it('shows nothing for not found', () => {

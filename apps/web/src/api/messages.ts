@@ -44,7 +44,48 @@ export function actionSuccessMessage(action: ResourceAction, name?: string): str
   return actionSuccessText(a, name);
 }
 
-/** Back-end errors as 'field: messages' lines; `detail` and `non_field_errors` stay bare. */
+/**
+ * A throttled sign-in in plain words, with the wait from Retry-After:
+ * 'Too many sign-in attempts. Try again in 4 minutes.'
+ */
+export function throttledText(retryAfterSeconds: number | null): string {
+  const head = 'Too many sign-in attempts.';
+  if (retryAfterSeconds === null || retryAfterSeconds <= 0) {
+    return `${head} Try again in a few minutes.`;
+  }
+  if (retryAfterSeconds < 60) {
+    const s = Math.ceil(retryAfterSeconds);
+    return `${head} Try again in ${s} ${s === 1 ? 'second' : 'seconds'}.`;
+  }
+  const m = Math.ceil(retryAfterSeconds / 60);
+  return `${head} Try again in ${m} ${m === 1 ? 'minute' : 'minutes'}.`;
+}
+
+/** Server texts that are not plain words, said as a person would (spec point 8). */
+const PLAIN_TEXTS: Readonly<Record<string, string>> = {
+  'Invalid or expired token': 'This link is not valid or has expired. Ask for a new one.',
+};
+
+/** Fields whose messages are about the link or the request, not a field the person filled in. */
+const BARE_FIELDS = new Set(['detail', 'non_field_errors', 'token', 'uid']);
+
+/** A field name in plain words: 'date_of_birth' → 'Date of birth', 'items.0.name' → 'Items 1 name'. */
+export function fieldLabel(field: string): string {
+  const words = field
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/_/g, ' ')))
+    .join(' ')
+    .trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const plain = (message: string) => PLAIN_TEXTS[message] ?? message;
+const sentence = (message: string) => (/[.!?]$/.test(message) ? message : `${message}.`);
+
+/**
+ * Back-end errors as 'Field: messages' lines in plain words; `detail`, `non_field_errors` and
+ * link errors stay bare. Each message ends as a sentence, so two never run together.
+ */
 export function backendErrorLines(body: ApiErrorBody): string[] {
   const bare: string[] = [];
   const fields: Record<string, string[]> = {};
@@ -56,8 +97,9 @@ export function backendErrorLines(body: ApiErrorBody): string[] {
         ? [value]
         : [];
     if (messages.length === 0) continue;
-    if (field === 'detail' || field === 'non_field_errors') bare.push(messages.join(' '));
-    else fields[field] = messages;
+    const said = messages.map((m) => sentence(plain(m)));
+    if (BARE_FIELDS.has(field)) bare.push(said.join(' '));
+    else fields[fieldLabel(field)] = said;
   }
   return [...bare, ...fieldErrorLines(fields)];
 }

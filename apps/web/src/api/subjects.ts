@@ -7,7 +7,7 @@ import {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { list, request } from './client';
-import { failureMessage, MESSAGES_UI } from './messages';
+import { actionSuccessMessage, failureMessage } from './messages';
 import { defineResource } from './resource';
 
 /** A subject as the API returns it (contract: subjectOut). */
@@ -49,18 +49,25 @@ export type SubjectValues = SubjectCreate;
 export const fullName = (s: { first_name: string; middlename?: string; last_name: string }) =>
   [s.first_name, s.middlename, s.last_name].filter(Boolean).join(' ');
 
-/** POST an action on a subject (archive, merge); toasts the outcome, refreshes subject data. */
+/**
+ * POST an action on a subject (archive, merge); toasts the outcome ('Successfully updated
+ * subject', or 'Error updating subject' with the server's lines), refreshes subject data.
+ */
 export function useSubjectAction<T>(action: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: number | string; body?: unknown }) => {
       const r = await request<T>('POST', `/api/subjects/${id}/${action}/`, { body: body ?? {} });
       if (!r.ok) {
-        const message = failureMessage(r, { showBackendErrors: true });
+        const message = failureMessage(r, {
+          action: 'update',
+          name: subjects.names.item,
+          showBackendErrors: true,
+        });
         if (message) notify.error(message);
         return null;
       }
-      notify.success(MESSAGES_UI.defaultSuccess);
+      notify.success(actionSuccessMessage('update', subjects.names.item));
       await client.invalidateQueries({ queryKey: subjects.key });
       return r.data;
     },

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetSession, setSession } from '../lib/session/session-store';
 import { renderWithProviders } from '../test/render';
-import { isWarningTime, MaintenanceBanner } from './maintenance-banner';
+import { isWarningTime, MaintenanceBanner, maintenanceWarningText } from './maintenance-banner';
 
 afterEach(() => resetSession());
 
@@ -32,6 +32,13 @@ describe('maintenance warning', () => {
     expect(screen.getByTestId('maintenance-warning')).toHaveTextContent(
       /Planned maintenance: the site will be unavailable from .+ until .+\./,
     );
+  });
+  it("says the window's dates as 'do MMM y' with the clock time", () => {
+    // (the clock time is the machine's zone, so only its shape is checked)
+    expect(maintenanceWarningText(window)).toMatch(
+      /^Planned maintenance: the site will be unavailable from \d{1,2}(st|nd|rd|th) [A-Z][a-z]{2} 2026, \d{2}:\d{2} \S+ until \d{1,2}(st|nd|rd|th) [A-Z][a-z]{2} 2026, \d{2}:\d{2} \S+\.$/,
+    );
+    expect(maintenanceWarningText(window)).not.toMatch(/Fri|Sat/);
   });
   it('renders nothing outside the warning time', () => {
     setSession({

@@ -1,17 +1,20 @@
-import { maintenanceStatus } from '@kestrel/domain';
+import { formatDate, maintenanceStatus } from '@kestrel/domain';
 import { Alert } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useSession } from '../lib/session/session-store';
 import type { MaintenanceWindow } from '../lib/session/types';
 
-const when = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
+const clock = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
   timeZoneName: 'short',
 });
+
+/** A moment as the date ('do MMM y', spec point 9) and the clock time: '24th Nov 2026, 03:43 UTC'. */
+const when = (iso: string) => {
+  const d = new Date(iso);
+  return `${formatDate(d)}, ${clock.format(d)}`;
+};
 
 /** True from warning_start until start (spec point 4). */
 export function isWarningTime(window: MaintenanceWindow | null, now: Date): boolean {
@@ -19,7 +22,7 @@ export function isWarningTime(window: MaintenanceWindow | null, now: Date): bool
 }
 
 export function maintenanceWarningText(window: MaintenanceWindow): string {
-  return `Planned maintenance: the site will be unavailable from ${when.format(new Date(window.start))} until ${when.format(new Date(window.end))}.`;
+  return `Planned maintenance: the site will be unavailable from ${when(window.start)} until ${when(window.end)}.`;
 }
 
 /** The warning shown before a maintenance window; layouts place it above their content. */

@@ -17,6 +17,8 @@ function show(message: string, color: string, autoClose: number) {
   }
   notifications.show({
     message,
+    // A failure's head and the server's lines arrive as lines of one text: keep them apart.
+    styles: { description: { whiteSpace: 'pre-line' } },
     color,
     withBorder: true,
     autoClose,

@@ -1,4 +1,10 @@
-import { type Entitlement, hasEntitlement, hasPermission, type Permission } from '@kestrel/domain';
+import {
+  canEditProcessRequirements,
+  type Entitlement,
+  hasEntitlement,
+  hasPermission,
+  type Permission,
+} from '@kestrel/domain';
 import type { ReactNode } from 'react';
 import { useSession } from './session/session-store';
 import type { SessionState } from './session/types';
@@ -21,14 +27,28 @@ export interface Rights {
   can: (required: Permission | readonly Permission[]) => boolean;
   /** True when the customer holds every entitlement given. */
   entitled: (required: Entitlement | readonly Entitlement[]) => boolean;
+  /** True when the session may choose a process's checks: ops, or a demo organisation. */
+  editsRequirements: boolean;
+}
+
+/** Whether the session may choose process checks (spec point 6; the server holds the same rule). */
+export function editsRequirements(session: SessionState): boolean {
+  const profile = session.bootstrap?.profile;
+  if (profile?.user_type !== 'ProductUser') return false;
+  return canEditProcessRequirements({
+    isOps: profile.is_ops,
+    demoMode: profile.customer?.demo_mode ?? false,
+  });
 }
 
 /** What this session may do: the one authorization hook of the screens. */
 export function useRights(): Rights {
-  const { permissions, entitlements } = heldRights(useSession());
+  const session = useSession();
+  const { permissions, entitlements } = heldRights(session);
   return {
     can: (required) => hasPermission(permissions, required),
     entitled: (required) => hasEntitlement(entitlements, required),
+    editsRequirements: editsRequirements(session),
   };
 }
 

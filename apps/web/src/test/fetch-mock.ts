@@ -7,9 +7,13 @@ export interface Call {
   body: unknown;
 }
 
-type Responder = (
-  call: Call,
-) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+type Responder = (call: Call) => Answer | Promise<Answer>;
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
 
 /** Replaces fetch with a function of the call; records every call. */
 export function mockFetch(responder: Responder) {
@@ -26,10 +30,10 @@ export function mockFetch(responder: Responder) {
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };
     calls.push(call);
-    const { status, body } = await responder(call);
+    const { status, body, headers: extra } = await responder(call);
     return new Response(body === undefined ? null : JSON.stringify(body), {
       status,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...extra },
     });
   });
   vi.stubGlobal('fetch', fn);

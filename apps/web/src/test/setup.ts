@@ -22,6 +22,12 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+// The autosizing Textarea listens to the font set, which happy-dom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: vi.fn(), removeEventListener: vi.fn() },
+  });
+}
 
 // A console.error in a test fails it (CONVENTIONS.md).
 const originalError = console.error;

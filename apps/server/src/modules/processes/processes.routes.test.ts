@@ -21,6 +21,8 @@ let foreign: number;
 let admin: Client;
 let viewer: Client;
 let demoAdmin: Client;
+/** An ops user in an ops session on Acme: may choose a process's checks. */
+let opsAcme: Client;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -44,6 +46,17 @@ beforeAll(async () => {
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');
   demoAdmin = await login(t.app, 'admin@demo.test');
+  await t.owner((tx) =>
+    createProductUser(tx, { customerId: null, username: 'ops-create@k.test', roles: ['ops'] }),
+  );
+  const ops = await login(t.app, 'ops-create@k.test');
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/api/ops/session/',
+    headers: ops.headers,
+    payload: { customer: acme },
+  });
+  opsAcme = follow(ops, started);
 });
 afterAll(() => t.close());
 
@@ -62,7 +75,7 @@ const call = (
 
 describe('/api/processes/', () => {
   it('creates a process with three checks and their config; audited', async () => {
-    const res = await call(admin, 'POST', '/api/processes/', {
+    const res = await call(opsAcme, 'POST', '/api/processes/', {
       name: 'Care workers',
       requirements: [
         { activity_type: 'basic-details' },
@@ -79,7 +92,7 @@ describe('/api/processes/', () => {
       name: 'Care workers',
       is_active: true,
       send_invitation: true,
-      can_edit_requirements: false,
+      can_edit_requirements: true,
       case_count: 0,
     });
     expect(p.requirements.map((r: { activity_type: string }) => r.activity_type)).toEqual([
@@ -111,7 +124,7 @@ describe('/api/processes/', () => {
     expect((await call(admin, 'POST', '/api/processes/', { name: '' })).json()).toEqual({
       name: ['Required'],
     });
-    const unknown = await call(admin, 'POST', '/api/processes/', {
+    const unknown = await call(opsAcme, 'POST', '/api/processes/', {
       name: 'X',
       requirements: [{ activity_type: 'basic-details' }, { activity_type: 'adult-first' }],
     });
@@ -119,12 +132,34 @@ describe('/api/processes/', () => {
     expect(unknown.json()).toEqual({
       'requirements.1.activity_type': ["Unknown activity type 'adult-first'."],
     });
-    const config = await call(admin, 'POST', '/api/processes/', {
+    const config = await call(opsAcme, 'POST', '/api/processes/', {
       name: 'X',
       requirements: [{ activity_type: 'dbs-basic', config: { workforce: 'Z' } }],
     });
     expect(config.statusCode).toBe(400);
     expect(Object.keys(config.json())).toEqual(['requirements.0.config.workforce']);
+  });
+
+  it('refuses checks on creation outside demo mode or ops; details alone are created', async () => {
+    const res = await call(admin, 'POST', '/api/processes/', {
+      name: 'Locked',
+      requirements: [{ activity_type: 'dbs-basic' }],
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      detail:
+        'Checks can be chosen only by operations or in demo mode. Create the process without checks and ask operations to add them.',
+    });
+    const none = await call(admin, 'GET', '/api/processes/?search=locked');
+    expect(none.json().count).toBe(0);
+    const bare = await call(admin, 'POST', '/api/processes/', { name: 'Locked' });
+    expect(bare.statusCode).toBe(201);
+    expect(bare.json()).toMatchObject({ requirements: [], can_edit_requirements: false });
+    const demoRes = await call(demoAdmin, 'POST', '/api/processes/', {
+      name: 'Demo checks',
+      requirements: [{ activity_type: 'dbs-basic' }],
+    });
+    expect(demoRes.statusCode).toBe(201);
   });
 
   it('lists and filters; viewer reads but may not add; another tenant is 404', async () => {

@@ -27,6 +27,9 @@ import {
 import { processes } from './processes.table.js';
 
 export const REQUIREMENTS_LOCKED = 'Requirements can be edited only by operations or in demo mode.';
+/** Creating a process with checks follows the same rule as editing them (spec point 6). */
+export const REQUIREMENTS_LOCKED_ON_CREATE =
+  'Checks can be chosen only by operations or in demo mode. Create the process without checks and ask operations to add them.';
 
 /** /api/processes/ and their requirements. */
 export async function processesRoutes(app: FastifyInstance) {
@@ -58,6 +61,9 @@ export async function processesRoutes(app: FastifyInstance) {
       run: async ({ tx, actor }, data) => {
         if (actor.customerId === null) throw new PermissionDeniedError();
         const { requirements, ...fields } = data;
+        if (requirements.length > 0 && !(await mayEditRequirements(tx, actor))) {
+          throw new PermissionDeniedError(REQUIREMENTS_LOCKED_ON_CREATE);
+        }
         const [row] = await tx
           .insert(processes)
           .values({

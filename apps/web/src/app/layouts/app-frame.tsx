@@ -5,6 +5,7 @@ import { Outlet } from 'react-router';
 import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
 import { BrandMark } from './brand-mark';
+import { MAIN_ID, SkipLink } from './skip-link';
 import { WithQueries } from './with-queries';
 
 /** The signed-in frame shared by the product and ops layouts: header, side navigation, main. */
@@ -23,6 +24,7 @@ export function AppFrame({
   const [opened, { toggle, close }] = useDisclosure();
   return (
     <WithQueries>
+      <SkipLink />
       <AppShell
         header={{ height: 64 }}
         navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: !opened } }}
@@ -61,6 +63,8 @@ export function AppFrame({
           </AppShell.Section>
         </AppShell.Navbar>
         <AppShell.Main
+          id={MAIN_ID}
+          tabIndex={-1}
           style={{
             background: 'light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))',
           }}

@@ -7,6 +7,7 @@ import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
 import { BrandMark } from './brand-mark';
 import classes from './layouts.module.css';
+import { MAIN_ID, SkipLink } from './skip-link';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
   {
@@ -36,6 +37,7 @@ export default function PublicLayout() {
   }, [signedOutDark]);
   return (
     <Box className={classes.publicShell}>
+      <SkipLink />
       <Box component="aside" className={classes.brandPanel} aria-label={`About ${name}`}>
         <Group gap={12}>
           <Box
@@ -77,7 +79,7 @@ export default function PublicLayout() {
         <Box component="header" className={classes.mobileBrand}>
           <BrandMark />
         </Box>
-        <Box component="main" className={classes.publicContent}>
+        <Box component="main" id={MAIN_ID} tabIndex={-1} className={classes.publicContent}>
           <Box className={classes.publicInner}>
             <MaintenanceBanner />
             <Outlet />

@@ -6,6 +6,7 @@ import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
 import { BrandMark } from './brand-mark';
 import classes from './layouts.module.css';
+import { MAIN_ID, SkipLink } from './skip-link';
 import { UserMenu } from './user-menu';
 import { WithQueries } from './with-queries';
 
@@ -23,6 +24,7 @@ export default function SubjectLayout() {
   return (
     <WithQueries>
       <Box mih="100dvh" className={classes.subjectShell}>
+        <SkipLink />
         <Box component="header" className={classes.subjectHeader}>
           <Container size="lg" h="100%">
             <Group h="100%" justify="space-between" wrap="nowrap">
@@ -61,7 +63,13 @@ export default function SubjectLayout() {
             </Group>
           </Container>
         </Box>
-        <Container size="lg" component="main" py={{ base: 'md', sm: 'xl' }}>
+        <Container
+          size="lg"
+          component="main"
+          id={MAIN_ID}
+          tabIndex={-1}
+          py={{ base: 'md', sm: 'xl' }}
+        >
           <MaintenanceBanner />
           <Outlet />
         </Container>

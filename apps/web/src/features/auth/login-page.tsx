@@ -1,8 +1,8 @@
 import { MESSAGES } from '@kestrel/domain';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { backendErrorLines, MESSAGES_UI } from '../../api/messages';
+import { backendErrorLines, MESSAGES_UI, throttledText } from '../../api/messages';
 import { href, safeNext } from '../../config/paths';
 import { login } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
@@ -40,6 +40,9 @@ export default function LoginPage() {
   const [needsCode, setNeedsCode] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
+  // The email field has the focus on arrival: signing in is all this page is for.
+  const email = useRef<HTMLInputElement>(null);
+  useEffect(() => email.current?.focus(), []);
   const bind = (field: Field) => ({
     value: values[field],
     error: errors[field],
@@ -72,6 +75,9 @@ export default function LoginPage() {
         return;
       case 'invalid':
         setNotice({ tone: 'error', text: MESSAGES_UI.invalidLogin });
+        return;
+      case 'throttled':
+        setNotice({ tone: 'error', text: throttledText(outcome.retryAfter) });
         return;
       case 'failed': {
         const lines = backendErrorLines(outcome.body);
@@ -110,6 +116,7 @@ export default function LoginPage() {
             name="username"
             type="email"
             autoComplete="username"
+            ref={email}
             required
             readOnly={needsCode}
             {...bind('username')}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { forenameSchema, middlenameSchema, surnameSchema } from '@kestrel/domain';
+import { forenameSchema, formatDate, middlenameSchema, surnameSchema } from '@kestrel/domain';
 import { Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -55,7 +55,7 @@ export default function SubjectProfilePage() {
               {...form.register('last_name')}
             />
             <TextInput label="Email" value={profile.email} readOnly disabled />
-            <Text size="sm">Date of birth: {profile.dob ?? 'not given'}</Text>
+            <Text size="sm">Date of birth: {formatDate(profile.dob) || 'not given'}</Text>
             <Switch
               label="Email me when my DBS check progresses"
               {...form.register('dbs_email_notifications')}

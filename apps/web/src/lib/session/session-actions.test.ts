@@ -108,6 +108,15 @@ describe('login', () => {
   it('reports wrong details on 401', async () => {
     mockFetch(() => ({ status: 401, body: { detail: 'Invalid login details' } }));
     expect(await login({ username: 'a', password: 'b' })).toEqual({ kind: 'invalid' });
+    mockFetch(() => ({
+      status: 429,
+      body: { detail: 'Request was throttled. Expected available in 230 seconds.' },
+      headers: { 'Retry-After': '230' },
+    }));
+    expect(await login({ username: 'a', password: 'b' })).toEqual({
+      kind: 'throttled',
+      retryAfter: 230,
+    });
   });
   it('adopts the new CSRF token and session on success', async () => {
     mockFetch((c) =>

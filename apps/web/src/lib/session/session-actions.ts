@@ -87,6 +87,7 @@ export type LoginOutcome =
   | { kind: 'ok'; userType: UserType }
   | { kind: 'mfa' }
   | { kind: 'invalid' }
+  | { kind: 'throttled'; retryAfter: number | null }
   | { kind: 'failed'; status: number; body: ApiErrorBody };
 
 /** POST login. 400 means a second-factor code is needed; 401 wrong details. */
@@ -110,6 +111,7 @@ export async function login(values: {
   }
   if (r.status === 400 && 'totp' in r.data) return { kind: 'mfa' };
   if (r.status === 401) return { kind: 'invalid' };
+  if (r.status === 429) return { kind: 'throttled', retryAfter: r.retryAfter ?? null };
   return { kind: 'failed', status: r.status, body: r.data };
 }
 

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type CaseDetail, cases, useCaseAction } from '../../../api/cases';
 import { request } from '../../../api/client';
+import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
@@ -16,6 +17,52 @@ async function printCase(caseId: number): Promise<void> {
   window.print();
 }
 
+/** The checks of a case and whether any is cancelled or not complete (the decision's warning). */
+function DecisionChecks({ item }: { item: CaseDetail }) {
+  const checks = item.case_activities;
+  const cancelled = checks.filter((a) => a.state === 'ca-cancelled').length;
+  const unfinished = checks.filter(
+    (a) => a.state !== 'ca-complete' && a.state !== 'ca-cancelled',
+  ).length;
+  const warnings = [
+    cancelled > 0 && `${cancelled} ${cancelled === 1 ? 'check was' : 'checks were'} cancelled.`,
+    unfinished > 0 && `${unfinished} ${unfinished === 1 ? 'check is' : 'checks are'} not complete.`,
+  ].filter((w): w is string => typeof w === 'string');
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={600}>
+        Checks on this case
+      </Text>
+      {checks.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          This case has no checks.
+        </Text>
+      ) : (
+        <Stack
+          component="ul"
+          gap={6}
+          m={0}
+          p={0}
+          style={{ listStyle: 'none' }}
+          data-testid="decision-checks"
+        >
+          {checks.map((a) => (
+            <Group component="li" key={a.id} gap="xs" justify="space-between" wrap="nowrap">
+              <Text size="sm">{a.activity_type_name}</Text>
+              <StateBadge state={a.state} label={a.state_display} />
+            </Group>
+          ))}
+        </Stack>
+      )}
+      {warnings.length > 0 && (
+        <Alert color="orange" title="Check before deciding" role="alert">
+          {warnings.join(' ')} The decision closes the case for good.
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
 /** The case's actions, each shown only when the user may take it and the state allows it. */
 export function CaseActions({ item }: { item: CaseDetail }) {
   const { can } = useRights();
@@ -26,7 +73,9 @@ export function CaseActions({ item }: { item: CaseDetail }) {
     setDialog(kind);
     setOpen(true);
   };
-  const [decision, setDecision] = useState<string>('satisfactory');
+  // Nothing is preselected: the decision is a deliberate choice, confirmed below.
+  const [decision, setDecision] = useState<string>('');
+  const [confirmed, setConfirmed] = useState(false);
   const [text, setText] = useState('');
   const decide = useCaseAction('record_decision');
   const cancel = useCaseAction('cancel');
@@ -36,6 +85,8 @@ export function CaseActions({ item }: { item: CaseDetail }) {
   const close = () => {
     setOpen(false);
     setText('');
+    setDecision('');
+    setConfirmed(false);
   };
   const submit = async () => {
     const done =
@@ -81,12 +132,15 @@ export function CaseActions({ item }: { item: CaseDetail }) {
       <Modal opened={open} onClose={close} title={dialog ? titles[dialog] : ''}>
         <Stack gap="md">
           {dialog === 'decision' ? (
-            <Radio.Group label="Decision" value={decision} onChange={setDecision} required>
-              <Stack gap="xs" mt="xs">
-                <Radio value="satisfactory" label="Satisfactory" />
-                <Radio value="unsatisfactory" label="Unsatisfactory" />
-              </Stack>
-            </Radio.Group>
+            <>
+              <DecisionChecks item={item} />
+              <Radio.Group label="Decision" value={decision} onChange={setDecision} required>
+                <Stack gap="xs" mt="xs">
+                  <Radio value="satisfactory" label="Satisfactory" />
+                  <Radio value="unsatisfactory" label="Unsatisfactory" />
+                </Stack>
+              </Radio.Group>
+            </>
           ) : dialog === 'cancel' ? (
             <Text size="sm">
               Every open check on this case stops. A cancelled case cannot be reopened.
@@ -100,6 +154,13 @@ export function CaseActions({ item }: { item: CaseDetail }) {
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
           />
+          {dialog === 'decision' && (
+            <Checkbox
+              label="I have reviewed the checks above. Recording the decision closes this case and cannot be undone."
+              checked={confirmed}
+              onChange={(e) => setConfirmed(e.currentTarget.checked)}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               Back
@@ -107,6 +168,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
             <Button
               color={dialog === 'cancel' ? 'red' : undefined}
               onClick={submit}
+              disabled={dialog === 'decision' && (decision === '' || !confirmed)}
               loading={decide.isPending || cancel.isPending}
             >
               {dialog ? titles[dialog] : ''}

@@ -121,10 +121,12 @@ export default function FlagList() {
               ) : (
                 <Stack gap={2}>
                   <Badge color="teal" variant="light">
-                    Resolved {formatDate(f.resolved_at)}
+                    Resolved
                   </Badge>
                   <Text size="xs" c="dimmed">
-                    {f.resolved_by_name}: {f.resolution_comment}
+                    {formatDate(f.resolved_at)}
+                    {f.resolved_by_name ? ` by ${f.resolved_by_name}` : ''}
+                    {f.resolution_comment ? `: ${f.resolution_comment}` : ''}
                   </Text>
                 </Stack>
               ),

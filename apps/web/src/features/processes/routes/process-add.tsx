@@ -1,12 +1,24 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { processes, type Requirement } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
 import {
   type RequirementErrors,
@@ -14,9 +26,14 @@ import {
   validateRequirements,
 } from '../components/requirements-editor';
 
-/** A new process: its name and the checks its cases run. */
+/**
+ * A new process: its name and the checks its cases run. Only operations staff or a demo
+ * organisation choose checks (spec point 6); a customer administrator adds the details and
+ * asks operations for the checks.
+ */
 export default function ProcessAdd() {
   const navigate = useNavigate();
+  const { editsRequirements } = useRights();
   const [requirements, setRequirements] = useState<Requirement[]>([]);
   const [reqErrors, setReqErrors] = useState<RequirementErrors>({});
   const [reqMessage, setReqMessage] = useState<string | null>(null);
@@ -27,12 +44,16 @@ export default function ProcessAdd() {
   const save = processes.useSave();
   const { errors } = form.formState;
   const submit = form.handleSubmit(async (values) => {
-    const found = validateRequirements(requirements);
-    setReqErrors(found);
-    setReqMessage(requirements.length === 0 ? 'Choose at least one check' : null);
-    if (requirements.length === 0 || Object.keys(found).length > 0) return;
+    if (editsRequirements) {
+      const found = validateRequirements(requirements);
+      setReqErrors(found);
+      setReqMessage(requirements.length === 0 ? 'Choose at least one check' : null);
+      if (requirements.length === 0 || Object.keys(found).length > 0) return;
+    }
     try {
-      const created = await save.mutateAsync({ values: { ...values, requirements } });
+      const created = await save.mutateAsync({
+        values: { ...values, requirements: editsRequirements ? requirements : [] },
+      });
       navigate(href('process', { id: created.id }));
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
@@ -69,16 +90,29 @@ export default function ProcessAdd() {
             <Text size="sm" c="dimmed">
               Every case opened under this process runs these checks.
             </Text>
-            {reqMessage && (
-              <Text size="sm" c="red" role="alert">
-                {reqMessage}
-              </Text>
+            {editsRequirements ? (
+              <>
+                {reqMessage && (
+                  <Text size="sm" c="red" role="alert">
+                    {reqMessage}
+                  </Text>
+                )}
+                <RequirementsEditor
+                  value={requirements}
+                  onChange={setRequirements}
+                  errors={reqErrors}
+                />
+              </>
+            ) : (
+              <Alert color="blue" title="Operations choose the checks" data-testid="checks-locked">
+                Only operations staff can choose the checks of your organisation's processes. Add
+                the process with its name and description now, then{' '}
+                <Anchor component={Link} to={href('support')} inherit>
+                  ask support
+                </Anchor>{' '}
+                to add the checks it needs. Until then, open cases under an existing process.
+              </Alert>
             )}
-            <RequirementsEditor
-              value={requirements}
-              onChange={setRequirements}
-              errors={reqErrors}
-            />
           </Stack>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => navigate(href('processes'))}>
