@@ -1,11 +1,11 @@
-import { asc, desc, eq, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from './errors.js';
 import { INT4_MAX, maxOf, strictId } from './ids.js';
-import { type Page, pageUrl } from './pagination.js';
 import { booleanValue, wholeValue } from './query-params.js';
+
+export { pageResponse } from './list-builder.js';
 
 // Query-string and body helpers of the resource router.
 
@@ -86,42 +86,6 @@ export function filterConditions(
   return out;
 }
 
-/**
- * The column an `?ordering` term names: `id`, or one of `columns`' own keys (so `__proto__`,
- * `constructor` or `toString` name none), else undefined (ignored, as DRF does).
- */
-export function orderColumn<C>(
-  columns: Readonly<Record<string, C>> | undefined,
-  id: C,
-  name: string,
-): C | undefined {
-  if (name === 'id') return id;
-  return columns && Object.hasOwn(columns, name) ? columns[name] : undefined;
-}
-
-/** `?ordering=-a,b` over the declared columns (unknown names ignored), id as tiebreaker. */
-export function orderBy(
-  def: { ordering?: Record<string, PgColumn>; defaultOrdering?: string },
-  id: PgColumn,
-  requested: string | undefined,
-  b: Binder = inlineBinder,
-): SQL[] {
-  const spec = requested || def.defaultOrdering || '-id';
-  const out: SQL[] = [];
-  for (const part of spec.split(',')) {
-    const descending = part.startsWith('-');
-    const name = descending ? part.slice(1) : part;
-    const column = orderColumn(def.ordering, id, name);
-    if (column && out.length < 8) {
-      out.push(descending ? desc(column) : asc(column));
-      b.mark(`order:${part}`);
-    }
-  }
-  out.push(spec.startsWith('-') ? desc(id) : asc(id));
-  b.mark(spec.startsWith('-') ? 'order:-id' : 'order:id');
-  return out;
-}
-
 /** `:id` in resource paths (parsed by parseId so a malformed id is a 404). */
 export const idParams = z.object({ id: z.string().max(20) });
 
@@ -130,21 +94,4 @@ export function parseId(raw: string, max = INT4_MAX): number {
   const n = strictId(raw, max);
   if (n === null) throw new NotFoundError();
   return n;
-}
-
-/** The DRF list body. */
-export function pageResponse<R>(
-  request: FastifyRequest,
-  path: string,
-  page: number,
-  pageSize: number,
-  count: number,
-  results: R[],
-): Page<R> {
-  return {
-    count,
-    next: page * pageSize < count ? pageUrl(request, path, page + 1) : null,
-    previous: page > 1 ? pageUrl(request, path, page - 1) : null,
-    results,
-  };
 }

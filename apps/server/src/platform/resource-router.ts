@@ -9,14 +9,19 @@ import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
 import { maxOf } from './ids.js';
 import { jsonText, pageJson } from './json-sql.js';
-import { listQuerySchema, pageOf, pageSchema } from './pagination.js';
+import {
+  listPage,
+  PreparedShapes,
+  pageResponse,
+  parseOrdering,
+  totalColumn,
+} from './list-builder.js';
+import { listQuerySchema, pageSchema } from './pagination.js';
 import type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
 import {
   filterConditions,
   idParams,
   inlineBinder,
-  orderBy,
-  pageResponse,
   parseId,
   placeholderBinder,
   toColumns,
@@ -99,7 +104,7 @@ export function registerResource<
     if (!jsonFields) throw new Error(`${def.path}: no presentSql`);
     const total = db.select({ n: sql`count(*)` }).from(table).where(where);
     return db
-      .select({ j: jsonText(jsonFields), n: sql<number>`(${total})`.mapWith(Number) })
+      .select({ j: jsonText(jsonFields), n: totalColumn(total) })
       .from(table)
       .where(where)
       .orderBy(...order)
@@ -107,23 +112,24 @@ export function registerResource<
       .offset(offset);
   }
   type PreparedJsonList = ReturnType<ReturnType<typeof jsonPage>['prepare']>;
-  const preparedLists = new Map<string, PreparedJsonList>();
+  const preparedLists = new PreparedShapes<PreparedJsonList>(`${def.path}:`);
   /** The list query of this shape, built once on compileDb and prepared. */
   function preparedJsonList(shape: string[], where: SQL | undefined, order: SQL[]) {
-    const key = shape.join(',');
-    let prepared = preparedLists.get(key);
-    if (!prepared) {
-      prepared = jsonPage(
+    return preparedLists.get(shape.join(','), (name) =>
+      jsonPage(
         compileDb,
         where,
         order,
         sql.placeholder('limit'),
         sql.placeholder('offset'),
-      ).prepare(`${def.path}:${preparedLists.size}`);
-      if (preparedLists.size < 256) preparedLists.set(key, prepared);
-    }
-    return prepared;
+      ).prepare(name),
+    );
   }
+  const orderingRule = {
+    fields: def.ordering ?? {},
+    id: def.id,
+    fallback: def.defaultOrdering || '-id',
+  };
 
   async function fetchOne(ctx: ResourceContext, id: number, forUpdate = false): Promise<Row<T>> {
     const q = ctx.tx
@@ -152,7 +158,7 @@ export function registerResource<
       },
       async (request, reply) => {
         const query = request.query as Record<string, unknown>;
-        const { page, pageSize } = pageOf(request.query);
+        const { page, pageSize, offset } = listPage(request.query);
         const result = await run(
           request,
           async (ctx) => {
@@ -165,8 +171,9 @@ export function registerResource<
               conds.push(or(...def.search.map((c) => sql`${c} ilike ${like}`)));
             }
             const where = and(def.where?.(ctx, binder), ...conds);
-            const order = orderBy(def, def.id, request.query.ordering, binder);
-            const offset = (page - 1) * pageSize;
+            const ordering = parseOrdering(request.query.ordering, orderingRule);
+            binder.mark(`order:${ordering.key}`);
+            const order = ordering.order;
             if (jsonFields) {
               const texts = b
                 ? await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order), {
@@ -178,12 +185,10 @@ export function registerResource<
               if (texts.length === 0 && page > 1) throw NotFoundError.page();
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }
-            // The total as an uncorrelated scalar subquery rather than count(*) over(): the
-            // window would fetch every matching row from the heap to number them, while the
-            // subquery can count from an index (index-only) and the page reads just its rows.
+            // The total as an uncorrelated scalar subquery (totalColumn), not count(*) over().
             const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
             const rows = await ctx.tx
-              .select({ ...columns, __total: sql<number>`${total}`.mapWith(Number) })
+              .select({ ...columns, __total: totalColumn(total) })
               .from(table)
               .where(where)
               .orderBy(...order)

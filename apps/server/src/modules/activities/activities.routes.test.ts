@@ -61,6 +61,26 @@ const call = (c: Client, method: 'GET' | 'PATCH', url: string, payload?: object)
   t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 describe('/api/case-activities/', () => {
+  it('counts every match of the filters, not just the page (the total beside the page)', async () => {
+    const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
+    const url = (q: string) => `/api/case-activities/?case=${c.id}&page_size=1${q}`;
+    const first = (await call(viewer, 'GET', url('&ordering=created_at'))).json();
+    expect(first.count).toBe(2);
+    expect(first.results).toHaveLength(1);
+    expect(first.next).toContain('page=2');
+    const second = (await call(viewer, 'GET', url('&ordering=created_at&page=2'))).json();
+    expect(second.count).toBe(2);
+    expect(second.next).toBeNull();
+    expect(second.results[0].id).not.toBe(first.results[0].id);
+    // filters through the joins (activity type, subject search) count the same rows they list
+    expect((await call(viewer, 'GET', url('&activity_type=dbs-basic'))).json().count).toBe(1);
+    expect((await call(viewer, 'GET', url('&search=zzzz-nobody'))).json().count).toBe(0);
+    // unknown or inherited ordering names are ignored, as before
+    const odd = await call(viewer, 'GET', url('&ordering=__proto__,-nope'));
+    expect(odd.statusCode).toBe(200);
+    expect(odd.json().count).toBe(2);
+  });
+
   it('lists by case with the case and subject; another tenant is 404', async () => {
     const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
     const res = await call(viewer, 'GET', `/api/case-activities/?case=${c.id}&ordering=created_at`);

@@ -4,22 +4,22 @@ import {
   isCaseActivityState,
   pageOut,
 } from '@kestrel/domain';
-import { and, asc, desc, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/connection.js';
 import { opsActorOf, runForRequest } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
-import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import { listPage, pageResponse, parseOrdering, totalColumn } from '../../platform/list-builder.js';
+import { listQuerySchema } from '../../platform/pagination.js';
 import {
   opsCustomerFilter,
   parseBody,
   queryIds,
   queryString,
 } from '../../platform/query-params.js';
-import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
@@ -46,24 +46,11 @@ export const OPS_OUTSTANDING_STATES = ['ca-awaiting-ops', 'ca-error-initiating']
 /** Which list: every activity, the customer's outstanding ones, or ops' across customers. */
 type ListKind = 'all' | 'outstanding' | 'ops';
 
-const ORDERING: Record<string, AnyPgColumn> = {
+const ORDERING_FIELDS = {
   created_at: caseActivities.createdAt,
   updated_at: caseActivities.updatedAt,
   state: caseActivities.state,
 };
-
-function ordering(requested: string | undefined, fallback: string): SQL[] {
-  const spec = requested || fallback;
-  const out: SQL[] = [];
-  for (const part of spec.split(',')) {
-    const d = part.startsWith('-');
-    const name = d ? part.slice(1) : part;
-    const col = orderColumn<AnyPgColumn>(ORDERING, caseActivities.id, name);
-    if (col) out.push(d ? desc(col) : asc(col));
-  }
-  out.push(spec.startsWith('-') ? desc(caseActivities.id) : asc(caseActivities.id));
-  return out;
-}
 
 function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[] {
   const q = request.query;
@@ -95,6 +82,21 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
   return conds;
 }
 
+// The joins of an activity row: its type, its case and the case's subject.
+const typeJoin = eq(activityTypes.id, caseActivities.activityTypeId);
+const caseJoin = and(
+  eq(cases.customerId, caseActivities.customerId),
+  eq(cases.id, caseActivities.caseId),
+);
+const subjectJoin = and(
+  eq(subjects.customerId, cases.customerId),
+  eq(subjects.id, cases.subjectId),
+);
+
+/**
+ * A page of activities and, when `counted`, the total of `where` (a scalar count in the same
+ * statement, see totalColumn; else 0).
+ */
 async function selectActivities(
   tx: Tx,
   viewer: NotesViewer,
@@ -102,7 +104,19 @@ async function selectActivities(
   order: SQL[],
   limit: number,
   offset: number,
+  counted = true,
 ) {
+  const total = counted
+    ? totalColumn(
+        tx
+          .select({ n: sql`count(*)` })
+          .from(caseActivities)
+          .innerJoin(activityTypes, typeJoin)
+          .innerJoin(cases, caseJoin)
+          .innerJoin(subjects, subjectJoin)
+          .where(where),
+      )
+    : sql<number>`0`.mapWith(Number);
   const rows = await tx
     .select({
       row: caseActivities,
@@ -116,18 +130,12 @@ async function selectActivities(
       email: subjects.email,
       customerName: sql<string>`(select cu.name from customers cu
         where cu.id = ${caseActivities.customerId})`,
-      total: sql<number>`count(*) over()`.mapWith(Number),
+      total,
     })
     .from(caseActivities)
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .innerJoin(
-      cases,
-      and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
-    )
-    .innerJoin(
-      subjects,
-      and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
-    )
+    .innerJoin(activityTypes, typeJoin)
+    .innerJoin(cases, caseJoin)
+    .innerJoin(subjects, subjectJoin)
     .where(where)
     .orderBy(...order)
     .limit(limit)
@@ -178,6 +186,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
   ] as const) {
     const scope = kind === 'ops' ? 'ops' : 'tenant';
     const outstanding = kind !== 'all';
+    const orderingRule = { fields: ORDERING_FIELDS, id: caseActivities.id, fallback };
     r.get(
       path,
       {
@@ -189,7 +198,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
         config: view,
       },
       async (request) => {
-        const { page, pageSize } = pageOf(request.query);
+        const { page, pageSize, offset } = listPage(request.query);
         const result = await runForRequest(
           request,
           scope,
@@ -198,9 +207,9 @@ export async function activitiesRoutes(app: FastifyInstance) {
               tx,
               actor,
               and(...conditions(request, actor, kind)),
-              ordering(request.query.ordering, fallback),
+              parseOrdering(request.query.ordering, orderingRule).order,
               pageSize,
-              (page - 1) * pageSize,
+              offset,
             ),
           readOnly,
         );
@@ -230,6 +239,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
               [],
               1,
               0,
+              false,
             ),
           readOnly,
         );
@@ -301,11 +311,11 @@ export async function activitiesRoutes(app: FastifyInstance) {
     { schema: { tags: ['cases'], params: idParams, querystring: listQuerySchema }, config: view },
     async (request) => {
       const id = parseId(request.params.id);
-      const { page, pageSize } = pageOf(request.query);
+      const { page, pageSize, offset } = listPage(request.query);
       const out = await runInOps(
         deps,
         opsActorOf(request),
-        ({ tx, actor }) => activityNotesHistory(tx, actor, id, pageSize, (page - 1) * pageSize),
+        ({ tx, actor }) => activityNotesHistory(tx, actor, id, pageSize, offset),
         readOnly,
       );
       return pageResponse(

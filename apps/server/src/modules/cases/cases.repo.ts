@@ -1,8 +1,6 @@
 import { CASE_STATE_LABELS, isCaseState } from '@kestrel/domain';
 import {
   and,
-  asc,
-  desc,
   eq,
   gte,
   inArray,
@@ -13,12 +11,18 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { compileDb, executePrepared, executePreparedRows, type Tx } from '../../db/connection.js';
 import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
+import {
+  type Ordering,
+  type OrderingRule,
+  PreparedShapes,
+  parseOrdering,
+  totalColumn,
+} from '../../platform/list-builder.js';
 import {
   opsCustomerFilter,
   queryBool,
@@ -26,7 +30,7 @@ import {
   queryIds,
   queryString,
 } from '../../platform/query-params.js';
-import { orderColumn, placeholderBinder } from '../../platform/resource-query.js';
+import { placeholderBinder } from '../../platform/resource-query.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
@@ -131,36 +135,22 @@ export function caseListConditions(
   return { conds, subject: Boolean(term), key: b.shape.join(','), values: b.values, counter };
 }
 
-const ORDERING: Record<string, AnyPgColumn> = {
-  created_at: cases.createdAt,
-  updated_at: cases.updatedAt,
-  state: cases.state,
-  last_name: subjects.lastName,
-};
+const CASE_ORDERING = {
+  fields: {
+    created_at: cases.createdAt,
+    updated_at: cases.updatedAt,
+    state: cases.state,
+    last_name: subjects.lastName,
+  },
+  id: cases.id,
+  fallback: '-created_at',
+} satisfies OrderingRule;
 
-export interface CaseListOrder {
-  order: SQL[];
-  /** The recognised terms, e.g. `-created_at,-id`: part of the prepared query's shape. */
-  key: string;
-}
+/** `?ordering=` of the case list and export; `key` (the recognised terms) is part of its shape. */
+export type CaseListOrder = Ordering;
 
 export function caseOrdering(requested: string | undefined): CaseListOrder {
-  const spec = requested || '-created_at';
-  const order: SQL[] = [];
-  const key: string[] = [];
-  for (const part of spec.split(',')) {
-    const d = part.startsWith('-');
-    const name = d ? part.slice(1) : part;
-    const col = orderColumn<AnyPgColumn>(ORDERING, cases.id, name);
-    if (col && key.length < 8) {
-      order.push(d ? desc(col) : asc(col));
-      key.push(part);
-    }
-  }
-  const last = spec.startsWith('-');
-  order.push(last ? desc(cases.id) : asc(cases.id));
-  key.push(last ? '-id' : 'id');
-  return { order, key: key.join(',') };
+  return parseOrdering(requested, CASE_ORDERING);
 }
 
 export const caseListColumns = {
@@ -227,7 +217,7 @@ export function caseListQuery(
           .where(and(...where.conds))
       : base.where(and(...where.conds));
   return tx
-    .select({ ...caseListColumns, total: sql<number>`(${counted})`.mapWith(Number) })
+    .select({ ...caseListColumns, total: totalColumn(counted) })
     .from(cases)
     .innerJoin(
       subjects,
@@ -241,24 +231,19 @@ export function caseListQuery(
 
 type PreparedCaseList = ReturnType<ReturnType<typeof caseListQuery>['prepare']>;
 /** Prepared case lists by shape; shapes are few (filters used, ordering), but capped anyway. */
-const preparedCaseLists = new Map<string, PreparedCaseList>();
-const MAX_PREPARED_LISTS = 256;
+const preparedCaseLists = new PreparedShapes<PreparedCaseList>('case_list_');
 
 /** The case list query of this shape, built once (compileDb) with limit/offset placeholders. */
 function preparedCaseList(where: CaseListWhere, order: CaseListOrder): PreparedCaseList {
-  const shape = `${where.key}|${order.key}`;
-  let prepared = preparedCaseLists.get(shape);
-  if (!prepared) {
-    prepared = caseListQuery(
+  return preparedCaseLists.get(`${where.key}|${order.key}`, (name) =>
+    caseListQuery(
       compileDb,
       where,
       order.order,
       sql.placeholder('limit'),
       sql.placeholder('offset'),
-    ).prepare(`case_list_${preparedCaseLists.size}`);
-    if (preparedCaseLists.size < MAX_PREPARED_LISTS) preparedCaseLists.set(shape, prepared);
-  }
-  return prepared;
+    ).prepare(name),
+  );
 }
 
 const str = (v: unknown) => JSON.stringify(v === null || v === undefined ? null : String(v));

@@ -1,13 +1,19 @@
 import { pageOut, subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
-import { listQuerySchema, pageOf } from '../../platform/pagination.js';
+import {
+  listPage,
+  type OrderingRule,
+  pageResponse,
+  parseOrdering,
+  totalColumn,
+} from '../../platform/list-builder.js';
+import { listQuerySchema } from '../../platform/pagination.js';
 import { queryDate, queryString } from '../../platform/query-params.js';
-import { idParams, orderColumn, pageResponse, parseId } from '../../platform/resource-query.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { subjectSearchCondition } from './subject-search.js';
 import {
@@ -24,25 +30,18 @@ import {
 import { subjects } from './subjects.table.js';
 
 const view = { access: { permissions: ['subjects.view_subject' as const] } };
+/** `?ordering=`: by name by default; the id tiebreaker always ascending. */
 const ORDERING = {
-  last_name: subjects.lastName,
-  first_name: subjects.firstName,
-  email: subjects.email,
-  created_at: subjects.createdAt,
-} as const;
-
-function ordering(requested: string | undefined) {
-  const out: SQL[] = [];
-  const spec = requested || 'last_name,first_name';
-  for (const part of spec.split(',')) {
-    const d = part.startsWith('-');
-    const name = d ? part.slice(1) : part;
-    const col = orderColumn<AnyPgColumn>(ORDERING, subjects.id, name);
-    if (col) out.push(d ? desc(col) : asc(col));
-  }
-  out.push(asc(subjects.id));
-  return out;
-}
+  fields: {
+    last_name: subjects.lastName,
+    first_name: subjects.firstName,
+    email: subjects.email,
+    created_at: subjects.createdAt,
+  },
+  id: subjects.id,
+  fallback: 'last_name,first_name',
+  tiebreak: 'asc',
+} satisfies OrderingRule;
 
 /** `?is_archived=`: default unarchived only; `true` archived only; `all` both. */
 function archivedCondition(raw: string | undefined): SQL | undefined {
@@ -89,7 +88,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
       config: view,
     },
     async (request) => {
-      const { page, pageSize } = pageOf(request.query);
+      const { page, pageSize, offset } = listPage(request.query);
       const result = await runInTenant(
         deps,
         actorOf(request),
@@ -101,13 +100,15 @@ export async function subjectsRoutes(app: FastifyInstance) {
           const term = request.query.search?.trim();
           if (term) conds.push(subjectSearchCondition(term));
           conds.push(...fieldFilters(request.query));
+          const where = and(...conds);
+          const total = tx.select({ n: sql`count(*)` }).from(subjects).where(where);
           const rows = await tx
-            .select({ s: subjectColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
+            .select({ s: subjectColumns, total: totalColumn(total) })
             .from(subjects)
-            .where(and(...conds))
-            .orderBy(...ordering(request.query.ordering))
+            .where(where)
+            .orderBy(...parseOrdering(request.query.ordering, ORDERING).order)
             .limit(pageSize)
-            .offset((page - 1) * pageSize);
+            .offset(offset);
           return {
             count: rows[0]?.total ?? 0,
             results: await presentSubjects(
@@ -147,7 +148,9 @@ export async function subjectsRoutes(app: FastifyInstance) {
     },
   };
   const duplicates = (subjectId?: number) => async (request: FastifyRequest) => {
-    const { page, pageSize } = pageOf(request.query as { page?: number; page_size?: number });
+    const { page, pageSize, offset } = listPage(
+      request.query as { page?: number; page_size?: number },
+    );
     const result = await runInTenant(
       deps,
       actorOf(request),
@@ -156,7 +159,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
         const found = await findDuplicates(tx, {
           ...(subjectId === undefined ? {} : { subjectId }),
           limit: pageSize,
-          offset: (page - 1) * pageSize,
+          offset,
         });
         const ids = [...new Set(found.pairs.flatMap((p) => [p.a, p.b]))];
         const rows =
