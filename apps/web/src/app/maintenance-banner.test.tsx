@@ -2,7 +2,8 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetSession, setSession } from '../lib/session/session-store';
 import { renderWithProviders } from '../test/render';
-import { isWarningTime, MaintenanceBanner, maintenanceWarningText } from './maintenance-banner';
+import { isWarningTime, MaintenanceBanner } from './maintenance-banner';
+import { maintenanceWarningText } from './maintenance-warning';
 
 afterEach(() => resetSession());
 
@@ -20,7 +21,7 @@ describe('maintenance warning', () => {
     expect(isWarningTime(window, new Date('2026-05-01T09:59:59Z'))).toBe(true);
     expect(isWarningTime(window, new Date('2026-05-01T10:00:00Z'))).toBe(false);
   });
-  it('renders the banner with the coming window', () => {
+  it('renders the banner with the coming window', async () => {
     setSession({
       maintenanceWindow: {
         warning_start: inMinutes(-5),
@@ -29,7 +30,7 @@ describe('maintenance warning', () => {
       },
     });
     renderWithProviders(<MaintenanceBanner />);
-    expect(screen.getByTestId('maintenance-warning')).toHaveTextContent(
+    expect(await screen.findByTestId('maintenance-warning')).toHaveTextContent(
       /Planned maintenance: the site will be unavailable from .+ until .+\./,
     );
   });
