@@ -12,6 +12,7 @@ import { actorOf, requireUser } from '../../platform/access.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import type { SessionUser } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import { parseBody } from '../../platform/query-params.js';
 import { crossTenantTx, SYSTEM_TX } from '../../platform/service-context.js';
 import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
@@ -82,18 +83,10 @@ export async function userRoutes(app: FastifyInstance) {
       const user = requireUser(request);
       const now = deps.clock.now();
       const schema = user.type === 'SubjectUser' ? subjectUpdate : productUpdate;
-      const parsed = schema.safeParse(request.body);
-      if (!parsed.success) {
-        const fields: Record<string, string[]> = {};
-        for (const issue of parsed.error.issues) {
-          const key = issue.path.join('.') || 'non_field_errors';
-          fields[key] = [...(fields[key] ?? []), issue.message];
-        }
-        throw new ValidationError(fields);
-      }
+      const data = parseBody(schema, request.body);
       const out = await profileTx(request, async (tx) => {
         const before = await profileOf(request, tx, user);
-        const d = parsed.data;
+        const d = data;
         const terms = d.terms_agreed === true ? { termsAgreedAt: now } : {};
         if (user.type === 'SubjectUser') {
           const s = d as z.infer<typeof subjectUpdate>;
