@@ -241,11 +241,13 @@ function report(runs) {
         String(f.ceiling.p99),
         `${(share * 100).toFixed(1)}%`,
         String(f.cpuUs ?? ''),
+        String(f.dbCpuUs ?? ''),
         target,
         f.failed ? `${result} (${f.failed} errors)` : result,
       ]);
     }
-    for (const g of run.gaps) rows.push([run.label, 'NOT MEASURED', '', '', '', '', '', '', '', g]);
+    for (const g of run.gaps)
+      rows.push([run.label, 'NOT MEASURED', '', '', '', '', '', '', '', '', g]);
   }
   const head = [
     'database',
@@ -256,12 +258,13 @@ function report(runs) {
     'ceiling p99',
     '% ceiling',
     'cpu µs/req',
+    'db cpu µs/req',
     'target',
     'result',
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) =>
-    r.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+    r.map((c, i) => (i >= 2 && i <= 8 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   console.log(
     `\nResults (${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, load generated` +
       ' in the server process; each scenario next to the ceiling, a bare route of the same app,' +

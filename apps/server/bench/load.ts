@@ -1,5 +1,6 @@
 // The load side of `npm run bench`, run inside the server's own process (see README): autocannon
 // at 50 connections against the app and against a bare route of the same app.
+import { readFileSync } from 'node:fs';
 import autocannon, { type Client, type Result } from 'autocannon';
 
 export const CONNECTIONS = 50;
@@ -13,6 +14,31 @@ export interface Figure {
   failed: number;
   /** CPU time of this process (server and load generator) per request, in microseconds. */
   cpuUs: number;
+  /**
+   * CPU time of the database's server processes serving this run, per request, in microseconds
+   * (PostgreSQL on this machine; null when not measured). With `cpuUs`, the cost of a request
+   * that does not depend on how busy the machine is, unlike requests per second.
+   */
+  dbCpuUs: number | null;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/** User plus system CPU of the processes `pids`, in microseconds (those gone read as 0). */
+function cpuOfPids(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name (which may hold spaces), from field 3: utime is 14, stime 15.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended (a pooled connection closed): its time is lost to this figure.
+    }
+  }
+  return (ticks * 1_000_000) / TICKS_PER_S;
 }
 
 function cookieOf(res: Response): string | null {
@@ -92,12 +118,21 @@ export async function measure(
   name: string,
   url: string,
   cookies: readonly string[],
-  opts: { warmup: number; duration: number; paths?: readonly (readonly string[])[] },
+  opts: {
+    warmup: number;
+    duration: number;
+    paths?: readonly (readonly string[])[];
+    /** The database server processes serving the app (read after the warm-up), if measurable. */
+    dbPids?: () => Promise<number[]>;
+  },
 ): Promise<Figure> {
   await load(url, cookies, opts.warmup, opts.paths);
+  const pids = opts.dbPids ? await opts.dbPids() : null;
+  const db0 = pids ? cpuOfPids(pids) : 0;
   const cpu0 = process.cpuUsage();
   const r = await load(url, cookies, opts.duration, opts.paths);
   const cpu = process.cpuUsage(cpu0);
+  const dbCpu = pids ? cpuOfPids(pids) - db0 : null;
   return {
     name,
     rps: r.requests.average,
@@ -106,5 +141,6 @@ export async function measure(
     total: r.requests.total,
     failed: r.errors + r.timeouts + r.non2xx,
     cpuUs: r.requests.total ? Math.round((cpu.user + cpu.system) / r.requests.total) : 0,
+    dbCpuUs: dbCpu !== null && r.requests.total ? Math.round(dbCpu / r.requests.total) : null,
   };
 }

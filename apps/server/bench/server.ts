@@ -3,6 +3,7 @@
 // BENCH_DATA_DIR), migrates, bulk-loads the bench data, serves the app on a loopback port with a
 // bare route added to it (the ceiling), then drives the load itself, in this same process, and
 // sends the figures to the parent.
+import { existsSync, readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
 import {
@@ -49,8 +50,9 @@ async function openBenchDatabase(): Promise<Database> {
     if (!url) throw new Error('BENCH_DATABASE_URL is required with BENCH_DB=pg');
     // The application's pool (20) unless BENCH_PG_POOL says otherwise (for experiments).
     const size = Number(process.env.BENCH_PG_POOL);
-    // Served through the least-privileged login, as the server does (migrations as the owner).
-    const serving = servingUrl(url);
+    // Served through the least-privileged login, as the server does (migrations as the owner);
+    // BENCH_SERVE_AS_OWNER=1 serves through the owner's login instead (for comparisons).
+    const serving = process.env.BENCH_SERVE_AS_OWNER ? url : servingUrl(url);
     return pgDatabase(
       Number.isInteger(size) && size > 0 ? openPgPool(serving, size) : openPgPool(serving),
       openPgPool(url, 2),
@@ -62,6 +64,32 @@ async function openBenchDatabase(): Promise<Database> {
     return pgliteDatabase(await openPglite(dir));
   }
   throw new Error('BENCH_DB must be pg or pglite');
+}
+
+/**
+ * The PostgreSQL server processes of the bench database, when PostgreSQL runs on this machine
+ * (their CPU time is read from /proc): the serving pool's, the owner's and the listener's.
+ */
+function isLocalPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
+  }
+}
+
+async function databaseProcesses(): Promise<(() => Promise<number[]>) | undefined> {
+  if (db.kind !== 'pg' || !existsSync('/proc/self/stat')) return undefined;
+  const pidsNow = async () => {
+    const { rows } = await db.ownerQuery(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return rows.map((r) => Number(r.pid)).filter(isLocalPostgres);
+  };
+  // A server elsewhere has pids that are not this machine's processes.
+  const pids = await pidsNow();
+  if (pids.length === 0) return undefined;
+  return pidsNow;
 }
 
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -78,6 +106,7 @@ const portOf = (f: { server: { address(): unknown } }) => {
 
 const fmt = (f: Figure) =>
   `${f.name.padEnd(30)} ${Math.round(f.rps).toString().padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  cpu ${f.cpuUs} µs/req` +
+  (f.dbCpuUs === null ? '' : `  db cpu ${f.dbCpuUs} µs/req`) +
   (f.failed ? `  (${f.failed} failed of ${f.total})` : '');
 
 interface Scenario {
@@ -194,6 +223,7 @@ async function run(): Promise<void> {
   }
 
   const opts = { warmup: WARMUP, duration: DURATION };
+  const dbPids = await databaseProcesses();
   const info: Figure[] = [];
   info.push(await measure('plain Fastify route', `http://${HOST}:${portOf(plain)}/bare`, [], opts));
   log(fmt(info[0] as Figure));
@@ -208,7 +238,7 @@ async function run(): Promise<void> {
     await verify(s.name, s.url, cookies[0], s.check);
     const ceiling = await measure('  ceiling', bare.url, [], opts);
     log(fmt(ceiling));
-    const figure = await measure(s.name, s.url, cookies, { ...opts, paths: s.paths });
+    const figure = await measure(s.name, s.url, cookies, { ...opts, paths: s.paths, dbPids });
     log(fmt(figure));
     figures.push({ ...figure, ceiling });
   }
