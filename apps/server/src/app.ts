@@ -19,6 +19,7 @@ import { registerBodyParsing } from './platform/body-parsing.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
 import { type JobKind, JobQueue } from './platform/jobs.js';
+import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
@@ -101,7 +102,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await deps.maintenance.start();
 
   const app = Fastify({
-    logger: opts.logger ? { level: config.logLevel } : false,
+    logger: opts.logger ? loggerOptions(config) : false,
     trustProxy: proxyTrust(config.trustProxy),
     requestIdHeader: false, // genReqId takes a well-formed X-Request-Id, else makes one
     genReqId: (req) => {

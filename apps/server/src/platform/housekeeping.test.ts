@@ -7,7 +7,8 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { runHousekeeping } from './housekeeping.js';
+import { REFUSAL_RETENTION_DAYS, runHousekeeping } from './housekeeping.js';
+import { securityRefusals } from './tables/audit.table.js';
 import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 
 let t: TestApp;
@@ -42,5 +43,28 @@ describe('housekeeping', () => {
     expect(await t.owner((tx) => tx.select().from(accountTokens))).toEqual([]);
     const me = await t.app.inject({ method: 'GET', url: '/api/user/', headers: live.headers });
     expect(me.statusCode).toBe(200);
+  });
+
+  it('deletes counted refusals last seen more than the retention ago; keeps the recent ones', async () => {
+    const day = 24 * 60 * 60_000;
+    const now = t.clock.now().getTime();
+    const row = (route: string, lastSeen: number) => ({
+      route,
+      windowStart: new Date(lastSeen),
+      firstSeenAt: new Date(lastSeen),
+      lastSeenAt: new Date(lastSeen),
+    });
+    await t.owner((tx) =>
+      tx
+        .insert(securityRefusals)
+        .values([
+          row('GET /old/', now - (REFUSAL_RETENTION_DAYS + 1) * day),
+          row('GET /recent/', now - (REFUSAL_RETENTION_DAYS - 1) * day),
+        ]),
+    );
+    await runHousekeeping(t.app.deps);
+    const left = await t.owner((tx) => tx.select().from(securityRefusals));
+    expect(left.map((r) => r.route)).toContain('GET /recent/');
+    expect(left.map((r) => r.route)).not.toContain('GET /old/');
   });
 });

@@ -1,11 +1,19 @@
 import { and, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppConfig } from '../config.js';
 import { type ContextDeps, runAsSystem, type ServiceContext } from './service-context.js';
+import { securityRefusals } from './tables/audit.table.js';
 import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 
 /**
+ * How long the counted refusals (`security_refusals`) are kept: long enough to look back over a
+ * quarter's attempts from the audit log page, short enough that a flood does not grow for ever.
+ */
+export const REFUSAL_RETENTION_DAYS = 90;
+
+/**
  * Deletes what has expired, in the context's transaction: sessions past their idle or absolute
- * limit, rate-limit windows that have closed, and used or expired account tokens. Safe to run from several processes;
+ * limit, rate-limit windows that have closed, used or expired account tokens, and counted
+ * refusals last seen more than REFUSAL_RETENTION_DAYS ago. Safe to run from several processes;
  * run on a schedule by the housekeeping job (src/jobs/housekeeping.ts).
  */
 export async function housekeep(
@@ -29,6 +37,8 @@ export async function housekeep(
   await tx
     .delete(accountTokens)
     .where(or(isNotNull(accountTokens.usedAt), lt(accountTokens.expiresAt, new Date(now))));
+  const refusalsBefore = new Date(now - REFUSAL_RETENTION_DAYS * 24 * 60 * 60_000);
+  await tx.delete(securityRefusals).where(lt(securityRefusals.lastSeenAt, refusalsBefore));
 }
 
 /** One housekeeping run as the system, outside the queue (tests, maintenance scripts). */

@@ -121,7 +121,19 @@ export function servingUrl(ownerUrl: string, appUrl: string | null = null): stri
   return url.toString();
 }
 
-export function openPgPool(url: string, max = 20, idleTimeoutMillis = 10_000): pg.Pool {
+/**
+ * How long a request waits for a connection (a free one of the pool, or a new one to open)
+ * before it answers 503: a database behind a network that drops packets, rather than refusing
+ * them, would otherwise leave requests waiting for minutes.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+export function openPgPool(
+  url: string,
+  max = 20,
+  idleTimeoutMillis = 10_000,
+  connectionTimeoutMillis = CONNECT_TIMEOUT_MS,
+): pg.Pool {
   // Generic plans for prepared statements: every query is tenant-scoped by row-level security and
   // served by (customer_id, ...) indexes, so a plan made once fits every tenant; re-planning per
   // execution (the default's custom plans) cost more than executing a page.
@@ -129,6 +141,11 @@ export function openPgPool(url: string, max = 20, idleTimeoutMillis = 10_000): p
     connectionString: url,
     max,
     idleTimeoutMillis,
+    connectionTimeoutMillis,
+    // TCP keep-alive probes find a connection whose peer vanished without a word (a host or
+    // network gone) while it waits idle in the pool, so it is dropped rather than handed out.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     options: '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan',
   });
   pool.on('error', () => {
