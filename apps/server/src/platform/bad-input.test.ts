@@ -197,6 +197,21 @@ describe('the year 0000', () => {
   });
 });
 
+describe('the year 9999', () => {
+  it('is the last day of a date range: everything before it, never a 500', async () => {
+    for (const [client, url] of [
+      [admin, '/api/cases/?created_before=9999-12-31'],
+      [admin, '/api/audit-actions/?created_before=9999-12-31'],
+      [ops, '/api/ops/cases/?created_before=9999-12-31'],
+      [ops, '/api/ops/audit-actions/?created_before=9999-12-31'],
+    ] as const) {
+      const all = await get(client, url.replace(/[?&]created_before=[^&]*/, ''));
+      const res = await get(client, url);
+      expect([url, res.statusCode, res.json().count]).toEqual([url, 200, all.json().count]);
+    }
+  });
+});
+
 describe('deep JSON', () => {
   it('is refused before it is parsed', async () => {
     expect(jsonDepth('{"a":[1,{"b":"[[[["}]}')).toBe(3);

@@ -31,6 +31,18 @@ export function queryDate(query: unknown, name: string): Date | undefined {
   return new Date(`${raw}T00:00:00Z`);
 }
 
+/**
+ * `?name=YYYY-MM-DD` as the end of an inclusive date range: the start of the next day (UTC), to
+ * compare with `<`. Undefined when absent, or when that day is past the last representable date
+ * (9999-12-31 includes everything: no bound); 400 for another shape.
+ */
+export function queryDateEnd(query: unknown, name: string): Date | undefined {
+  const day = queryDate(query, name);
+  if (day === undefined) return undefined;
+  const end = new Date(day.getTime() + 86_400_000);
+  return end.getUTCFullYear() > 9999 ? undefined : end;
+}
+
 /** `?name=1` / `1,2` → ids (strict, see ids.ts); 400 otherwise. */
 export function queryIds(query: unknown, name: string): number[] | undefined {
   const raw = queryString(query, name);

@@ -2,7 +2,7 @@ import { auditActionOut } from '@kestrel/domain';
 import { and, gte, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isoTimestamp } from '../../platform/json-sql.js';
-import { queryDate } from '../../platform/query-params.js';
+import { queryDate, queryDateEnd } from '../../platform/query-params.js';
 import type { Binder } from '../../platform/resource-query.js';
 import { type ResourceContext, registerResource } from '../../platform/resource-router.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
@@ -62,12 +62,10 @@ const common = {
   // ?created_after= / ?created_before= (inclusive dates, UTC)
   where: ({ query }: ResourceContext, b: Binder) => {
     const after = queryDate(query, 'created_after');
-    const before = queryDate(query, 'created_before');
+    const before = queryDateEnd(query, 'created_before');
     return and(
       after ? gte(auditActions.createdAt, b.bind('after', after)) : undefined,
-      before
-        ? lt(auditActions.createdAt, b.bind('before', new Date(before.getTime() + 86_400_000)))
-        : undefined,
+      before ? lt(auditActions.createdAt, b.bind('before', before)) : undefined,
     );
   },
   // the hot list: built once per shape, its values bound

@@ -27,6 +27,7 @@ import {
   opsCustomerFilter,
   queryBool,
   queryDate,
+  queryDateEnd,
   queryIds,
   queryString,
 } from '../../platform/query-params.js';
@@ -34,8 +35,6 @@ import { placeholderBinder } from '../../platform/resource-query.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
-
-const DAY_MS = 86_400_000;
 
 /** True when an active flag points at the case (index flags_case_idx). */
 export const flaggedSql = sql<boolean>`exists (select 1 from flags f
@@ -109,10 +108,10 @@ export function caseListConditions(
     counter = null;
     conds.push(gte(cases.createdAt, b.bind('after', after)));
   }
-  const before = queryDate(q, 'created_before');
+  const before = queryDateEnd(q, 'created_before');
   if (before) {
     counter = null;
-    conds.push(lt(cases.createdAt, b.bind('before', new Date(before.getTime() + DAY_MS))));
+    conds.push(lt(cases.createdAt, b.bind('before', before)));
   }
   const flagged = queryBool(q, 'flagged');
   if (flagged !== undefined) {
