@@ -327,7 +327,7 @@ export function registerResource<
     r.delete(
       `${def.path}:id/`,
       {
-        schema: { tags: [tag], params: idParams },
+        schema: { tags: [tag], params: idParams, response: { 204: z.undefined() } },
         config: { access: access('delete') },
       },
       async (request, reply) => {

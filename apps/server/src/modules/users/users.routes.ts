@@ -1,4 +1,4 @@
-import { userCreate, userOut, userUpdate } from '@kestrel/domain';
+import { roleOut, userCreate, userOut, userUpdate } from '@kestrel/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/connection.js';
@@ -174,6 +174,7 @@ export async function usersRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { permissions: ['roles.view_role'] } },
     present: (r) => ({ id: r.id, name: r.name, permissions: r.permissions }),
+    output: roleOut,
     search: [roles.name],
     ordering: { name: roles.name },
     defaultOrdering: 'name',
