@@ -23,6 +23,7 @@ export const userCreate = z.object({
   job_title: jobTitle.default(''),
   roles: z.array(idSchema).max(20).default([]),
 });
+export type UserCreate = z.output<typeof userCreate>;
 
 /** PUT /api/users/{id}/ (PATCH: the same, partial). */
 export const userUpdate = z.object({
