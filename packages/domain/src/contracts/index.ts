@@ -13,6 +13,7 @@ export * from './jobs.js';
 export * from './maintenance-windows.js';
 export * from './outbox.js';
 export * from './processes.js';
+export * from './security-refusals.js';
 export * from './session.js';
 export * from './subjects.js';
 export * from './users.js';
