@@ -48,3 +48,4 @@ export type OpsFlagOut = z.infer<typeof opsFlagOut>;
 
 /** GET /api/flags/active-count/: the navigation badge. */
 export const activeFlagsOut = z.strictObject({ active: z.number() });
+export type ActiveFlagsOut = z.infer<typeof activeFlagsOut>;

@@ -1,3 +1,4 @@
+import type { ActiveFlagsOut } from '@kestrel/domain';
 import { list, listAll, request } from '../../api/client';
 import type {
   ActivityType,
@@ -45,7 +46,7 @@ export async function loadBootstrap(
       listAll<Verb>('/api/verbs/'),
       customerScoped ? listAll<{ id: number; entitlement: string }>('/api/entitlements/') : null,
       customerScoped
-        ? request<{ active: number }>('GET', '/api/flags/active-count/', { expect: 200 })
+        ? request<ActiveFlagsOut>('GET', '/api/flags/active-count/', { expect: 200 })
         : null,
       request<CountryMap>('GET', '/api/countries/', { expect: 200 }),
     ]);
