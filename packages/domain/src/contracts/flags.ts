@@ -11,17 +11,10 @@ export const flagCreate = z.object({
   message: z.string().trim().min(1, 'Required').max(FLAG_MESSAGE_MAX, tooLong),
 });
 
-/** POST /api/flags/{id}/resolve/: the resolution comment (a missing body is a missing comment). */
-export const flagResolve = z
-  .object({
-    comment: z
-      .string({ error: 'Required' })
-      .trim()
-      .min(1, 'Required')
-      .max(FLAG_MESSAGE_MAX, tooLong),
-  })
-  // An absent body is parsed as `{}` (so the answer is `{comment: ['Required']}`).
-  .prefault(() => ({}) as { comment: string });
+/** POST /api/flags/{id}/resolve/: the resolution comment. */
+export const flagResolve = z.object({
+  comment: z.string({ error: 'Required' }).trim().min(1, 'Required').max(FLAG_MESSAGE_MAX, tooLong),
+});
 
 /** A flag as /api/flags/ returns it. */
 export const flagOut = z.strictObject({

@@ -148,8 +148,8 @@ describe('the response contracts of the remaining resources', () => {
 });
 
 describe('the request contracts of the remaining resources', () => {
-  it('resolve a flag with a comment; a missing body is a missing comment', () => {
-    expect(messages(flagResolve, undefined)).toEqual({ comment: ['Required'] });
+  it('resolve a flag with a comment', () => {
+    expect(messages(flagResolve, {})).toEqual({ comment: ['Required'] });
     expect(flagResolve.parse({ comment: ' Done ' })).toEqual({ comment: 'Done' });
   });
 

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, opsActorOf, runForRequest } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
+import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
 import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
@@ -197,10 +198,11 @@ export async function casesRoutes(app: FastifyInstance) {
       schema: {
         tags: ['cases'],
         params: idParams,
-        // The body may be left out: then it is `{}` (no reason).
-        body: caseCancel.prefault({}),
+        body: caseCancel,
         response: { 200: caseDetailOut },
       },
+      // The body may be left out: then it is `{}` (no reason).
+      preValidation: absentBodyAsEmpty,
       config: change,
     },
     async (request) => {

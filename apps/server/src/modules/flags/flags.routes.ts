@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/connection.js';
 import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
+import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { iso } from '../../platform/clock.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
@@ -162,6 +163,8 @@ export async function flagsRoutes(app: FastifyInstance) {
         body: flagResolve,
         response: { 200: flagOut },
       },
+      // No body is a missing comment ('Required'), as `{}` is.
+      preValidation: absentBodyAsEmpty,
       config: { access: { permissions: ['flags.change_flag'] } },
     },
     async (request) => {
