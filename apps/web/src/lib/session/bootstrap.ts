@@ -1,4 +1,4 @@
-import type { ActiveFlagsOut } from '@kestrel/domain';
+import type { ActiveFlagsOut, EntitlementOut } from '@kestrel/domain';
 import { list, listAll, request } from '../../api/client';
 import type {
   ActivityType,
@@ -44,7 +44,7 @@ export async function loadBootstrap(
       list<ContentType>('/api/content-types/', { page_size: 100 }),
       listAll<ActivityType>('/api/activity-types/'),
       listAll<Verb>('/api/verbs/'),
-      customerScoped ? listAll<{ id: number; entitlement: string }>('/api/entitlements/') : null,
+      customerScoped ? listAll<EntitlementOut>('/api/entitlements/') : null,
       customerScoped
         ? request<ActiveFlagsOut>('GET', '/api/flags/active-count/', { expect: 200 })
         : null,
