@@ -92,3 +92,12 @@ export function registerBodyParsing(app: FastifyInstance): void {
     rejectNul(request.params);
   });
 }
+
+/**
+ * A route's `preValidation` hook for a body that may be left out (e.g. `cancel`): no body (or a
+ * JSON `null`) reads as `{}`, so the route's body schema answers its own messages (a missing
+ * field is 'Required') instead of refusing the request as a whole.
+ */
+export async function absentBodyAsEmpty(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}

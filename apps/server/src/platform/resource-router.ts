@@ -1,3 +1,4 @@
+import { noContent } from '@kestrel/domain';
 import { and, eq, getTableColumns, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -327,7 +328,7 @@ export function registerResource<
     r.delete(
       `${def.path}:id/`,
       {
-        schema: { tags: [tag], params: idParams },
+        schema: { tags: [tag], params: idParams, response: { 204: noContent } },
         config: { access: access('delete') },
       },
       async (request, reply) => {

@@ -1,4 +1,4 @@
-import type { AuditActionOut } from '@kestrel/domain';
+import type { AuditActionOut, SecurityRefusalOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
 /** An audit row (contract: auditActionOut). */
@@ -9,20 +9,8 @@ export const auditActions = defineResource<AuditAction>('/api/audit-actions/', {
   plural: 'audit actions',
 });
 
-/** Refused requests, counted per person, route and hour (apart from the audit log). */
-export interface SecurityRefusal {
-  id: number;
-  customer: number | null;
-  actor_type: string | null;
-  actor: number | null;
-  actor_name: string;
-  route: string;
-  path: string;
-  reason: string;
-  count: number;
-  first_seen_at: string;
-  last_seen_at: string;
-}
+/** Refused requests, counted per person, route and hour (contract: securityRefusalOut). */
+export type SecurityRefusal = SecurityRefusalOut;
 
 export const securityRefusals = defineResource<SecurityRefusal>('/api/security-refusals/', {
   item: 'refused request',

@@ -1,4 +1,5 @@
 import type {
+  ArchivabilityOut,
   CaseActivityOut,
   CaseDetailOut,
   CaseListItemOut,
@@ -27,11 +28,9 @@ export const archivableOptions = (id: number | string) =>
   queryOptions({
     queryKey: cases.keys.other('archivable', String(id)),
     queryFn: async () => {
-      const r = await request<{ archivable: boolean; reason: string | null }>(
-        'GET',
-        `/api/cases/${id}/archivable/`,
-        { expect: 200 },
-      );
+      const r = await request<ArchivabilityOut>('GET', `/api/cases/${id}/archivable/`, {
+        expect: 200,
+      });
       return r.ok ? r.data : { archivable: false, reason: 'The case could not be checked.' };
     },
   });

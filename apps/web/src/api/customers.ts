@@ -1,10 +1,8 @@
+import type { CustomerOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
-/** A customer organisation as operations staff list them. */
-export interface OpsCustomer {
-  id: number;
-  name: string;
-}
+/** A customer organisation as operations staff list them (contract: customerOut). */
+export type OpsCustomer = CustomerOut;
 
 export const opsCustomers = defineResource<OpsCustomer>('/api/ops/customers/', {
   item: 'customer',

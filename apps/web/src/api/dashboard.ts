@@ -1,30 +1,13 @@
+import type { DashboardOut, WeekCountOut } from '@kestrel/domain';
 import { queryOptions } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { request } from './client';
 import { failureMessage } from './messages';
 import { resourceKeys } from './resource';
 
-export interface WeekCount {
-  week_start: string;
-  count: number;
-}
-
-export interface Dashboard {
-  cases_by_state: Record<string, number>;
-  open_cases: number;
-  outstanding_activities: number;
-  flagged_cases: number;
-  active_flags: number;
-  completed_by_week: WeekCount[];
-  recent_audit: {
-    id: number;
-    actor_name: string;
-    verb: string;
-    content_type: string;
-    object_repr: string;
-    created_at: string;
-  }[];
-}
+/** GET /api/dashboard/ (contract: dashboardOut). */
+export type Dashboard = DashboardOut;
+export type WeekCount = WeekCountOut;
 
 export const dashboardKeys = resourceKeys('/api/dashboard/');
 

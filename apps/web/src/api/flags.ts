@@ -1,3 +1,4 @@
+import type { ActiveFlagsOut, FlagOut } from '@kestrel/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notify } from '../lib/notify';
 import { getSession, setSession } from '../lib/session/session-store';
@@ -5,26 +6,14 @@ import { request } from './client';
 import { actionSuccessMessage, failureMessage } from './messages';
 import { defineResource } from './resource';
 
-export interface Flag {
-  id: number;
-  case: number | null;
-  subject: number | null;
-  subject_name: string | null;
-  kind: 'manual' | 'rule';
-  message: string;
-  active: boolean;
-  created_at: string;
-  created_by_name: string | null;
-  resolved_at: string | null;
-  resolved_by_name: string | null;
-  resolution_comment: string;
-}
+/** A flag as /api/flags/ returns it (contract: flagOut). */
+export type Flag = FlagOut;
 
 export const flags = defineResource<Flag>('/api/flags/', { item: 'flag', plural: 'flags' });
 
 /** Re-reads the active flag count for the navigation badge. */
 export async function refreshActiveFlags(): Promise<void> {
-  const r = await request<{ active: number }>('GET', '/api/flags/active-count/', { expect: 200 });
+  const r = await request<ActiveFlagsOut>('GET', '/api/flags/active-count/', { expect: 200 });
   if (!r.ok) return;
   const { bootstrap } = getSession();
   setSession({

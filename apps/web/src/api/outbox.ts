@@ -1,14 +1,8 @@
+import type { OutboxEmailOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
-/** One email the server sent into the local outbox (every email when SMTP is not configured). */
-export interface OutboxEmail {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  created_at: string;
-}
+/** One email the server sent into the local outbox (contract: outboxEmailOut). */
+export type OutboxEmail = OutboxEmailOut;
 
 export const outboxEmails = defineResource<OutboxEmail>('/api/ops/outbox/', {
   item: 'email',

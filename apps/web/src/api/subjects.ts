@@ -1,4 +1,5 @@
 import {
+  type DuplicatePairOut,
   type SubjectCreate,
   type SubjectCreateInput,
   type SubjectOut,
@@ -13,12 +14,8 @@ import { defineResource } from './resource';
 /** A subject as the API returns it (contract: subjectOut). */
 export type Subject = SubjectOut;
 
-export interface DuplicatePair {
-  id: string;
-  subject: Subject;
-  duplicate: Subject;
-  reasons: ('name_dob' | 'email')[];
-}
+/** A likely duplicate pair (contract: duplicatePairOut). */
+export type DuplicatePair = DuplicatePairOut;
 
 export const subjects = defineResource<Subject>('/api/subjects/', {
   item: 'subject',

@@ -25,3 +25,13 @@ export const idSchema = z
   .int('A valid integer is required.')
   .min(1, 'Invalid pk - object does not exist.')
   .max(INT4_MAX, 'Invalid pk - object does not exist.');
+
+/** Whether an object can be archived now, and why not (GET .../archivable/). */
+export const archivabilityOut = z.strictObject({
+  archivable: z.boolean(),
+  reason: z.string().nullable(),
+});
+export type ArchivabilityOut = z.infer<typeof archivabilityOut>;
+
+/** A 204 answer: no content (DELETE and a few actions). */
+export const noContent = z.undefined().describe('No content');

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../dates.js';
+import { MESSAGES, maxCharacters } from '../messages.js';
 import { ENTITLEMENTS, PERMISSIONS } from '../permissions.js';
-import { emailSchema, forenameSchema, surnameSchema } from '../text-rules.js';
+import { emailSchema, forenameSchema, NAME_PATTERN, surnameSchema } from '../text-rules.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
 
 const jobTitle = z.string().trim().max(100);
@@ -22,6 +23,7 @@ export const userCreate = z.object({
   job_title: jobTitle.default(''),
   roles: z.array(idSchema).max(20).default([]),
 });
+export type UserCreate = z.output<typeof userCreate>;
 
 /** PUT /api/users/{id}/ (PATCH: the same, partial). */
 export const userUpdate = z.object({
@@ -65,7 +67,12 @@ export const subjectProfileUpdate = z
   .object({
     first_name: forenameSchema,
     last_name: surnameSchema,
-    middlename: z.string().trim().max(60),
+    /** '' clears it; otherwise the forename's letters rule (spec point 5). */
+    middlename: z
+      .string()
+      .trim()
+      .max(60, maxCharacters(60))
+      .refine((v) => v === '' || NAME_PATTERN.test(v), MESSAGES.invalidCharacters),
     dark_mode: z.boolean(),
     dob: isoDateSchema.nullable(),
     phone_number: z.string().trim().max(30),
@@ -73,6 +80,19 @@ export const subjectProfileUpdate = z
     terms_agreed: z.boolean(),
   })
   .partial();
+
+/**
+ * PUT /api/user/: a product user's fields or a subject user's, by the session's user type (the
+ * server parses the body with that type's schema; fields of the other type are ignored).
+ */
+export const profileUpdate = z.union([productProfileUpdate, subjectProfileUpdate]);
+
+/** PATCH /api/user/totp-validate/ and totp-disable/: a code of the authenticator app. */
+export const totpCode = z.object({ totp: z.string().trim().min(1, 'Required').max(10) });
+
+/** PATCH /api/user/totp-generate/: a new secret, pending until a code confirms it. */
+export const totpSecretOut = z.strictObject({ secret: z.string(), otpauth_url: z.string() });
+export type TotpSecretOut = z.infer<typeof totpSecretOut>;
 
 export const productProfileOut = z.strictObject({
   id: z.number(),

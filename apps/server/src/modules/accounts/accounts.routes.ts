@@ -1,7 +1,16 @@
-import { checkSessionOut, loginOut, registrationFields } from '@kestrel/domain';
+import {
+  accountToken,
+  checkSessionOut,
+  detailOut,
+  loginBody,
+  loginOut,
+  noContent,
+  passwordResetRequest,
+  registrationFields,
+  registrationOut,
+} from '@kestrel/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { actorOf, SESSION_COOKIE } from '../../platform/access.js';
 import { MaintenanceError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
@@ -26,7 +35,9 @@ import {
 export const checkSessionResponse = checkSessionOut;
 const loginResponse = loginOut;
 
-const detail = z.object({ detail: z.string() });
+const detail = detailOut;
+/** A token and a new password (reset confirmation, claiming an account). */
+const tokenAndPassword = accountToken.extend({ password: passwordSchema });
 
 /** Per-account and per-address limits for a credential endpoint, checked before hashing. */
 export function limitKeys(request: FastifyRequest, kind: string, account: string) {
@@ -122,11 +133,7 @@ export async function accountsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        body: z.object({
-          username: z.string().trim().min(1, 'Required').max(254),
-          password: z.string().min(1, 'Required').max(1000),
-          totp: z.string().trim().max(10).optional(),
-        }),
+        body: loginBody,
         response: { 200: loginResponse },
       },
       config: { access: { audience: 'public', duringMaintenance: true } },
@@ -153,7 +160,7 @@ export async function accountsRoutes(app: FastifyInstance) {
   r.post(
     '/api/accounts/logout/',
     {
-      schema: { tags: ['accounts'] },
+      schema: { tags: ['accounts'], response: { 204: noContent } },
       config: { access: { audience: 'public', duringMaintenance: true } },
     },
     async (request, reply) => {
@@ -186,7 +193,7 @@ export async function accountsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        body: z.object({ email: z.string().trim().min(1, 'Required').max(254) }),
+        body: passwordResetRequest,
         response: { 200: detail },
       },
       config: { access: { audience: 'public' } },
@@ -207,7 +214,7 @@ export async function accountsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        body: z.object({ token: z.string().min(1, 'Required').max(200), password: passwordSchema }),
+        body: tokenAndPassword,
         response: { 200: detail },
       },
       config: { access: { audience: 'public' } },
@@ -231,7 +238,7 @@ export async function accountsRoutes(app: FastifyInstance) {
       schema: {
         tags: ['accounts'],
         body: registrationFields.extend({ password: passwordSchema }),
-        response: { 201: loginResponse.extend({ customer: z.number() }) },
+        response: { 201: registrationOut },
       },
       config: { access: { audience: 'public' } },
     },
@@ -253,7 +260,7 @@ export async function accountsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['accounts'],
-        body: z.object({ token: z.string().min(1, 'Required').max(200), password: passwordSchema }),
+        body: tokenAndPassword,
         response: { 200: loginResponse },
       },
       config: { access: { audience: 'public' } },

@@ -1,4 +1,5 @@
 import {
+  activityNoteOut,
   caseActivityListItemOut,
   caseActivityPatch,
   isCaseActivityState,
@@ -291,7 +292,12 @@ export async function activitiesRoutes(app: FastifyInstance) {
   r.post(
     notesPath,
     {
-      schema: { tags: ['cases'], params: idParams, body: activityNotesInput },
+      schema: {
+        tags: ['cases'],
+        params: idParams,
+        body: activityNotesInput,
+        response: { 201: activityNoteOut },
+      },
       config: opsOnly,
     },
     async (request, reply) => {
@@ -308,7 +314,15 @@ export async function activitiesRoutes(app: FastifyInstance) {
   /** The notes history: who saved what, when (newest first). */
   r.get(
     notesPath,
-    { schema: { tags: ['cases'], params: idParams, querystring: listQuerySchema }, config: view },
+    {
+      schema: {
+        tags: ['cases'],
+        params: idParams,
+        querystring: listQuerySchema,
+        response: { 200: pageOut(activityNoteOut) },
+      },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       const { page, pageSize, offset } = listPage(request.query);

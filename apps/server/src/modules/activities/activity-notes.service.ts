@@ -1,3 +1,4 @@
+import type { ActivityNoteOut } from '@kestrel/domain';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -18,13 +19,7 @@ export function assertNotesAccess(actor: Actor): void {
 }
 
 /** One entry of an activity's notes history (point 3: actor's names, timestamp, description). */
-export interface NoteHistoryEntry {
-  id: number;
-  actor_first_name: string;
-  actor_last_name: string;
-  timestamp: string;
-  description: string;
-}
+export type NoteHistoryEntry = ActivityNoteOut;
 
 function presentEntry(n: typeof caseActivityNotes.$inferSelect): NoteHistoryEntry {
   return {

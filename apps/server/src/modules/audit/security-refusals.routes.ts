@@ -1,5 +1,5 @@
+import { securityRefusalOut } from '@kestrel/domain';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { registerResource } from '../../platform/resource-router.js';
 import { securityRefusals } from '../../platform/tables/audit.table.js';
 
@@ -19,19 +19,7 @@ const presentRefusal = (r: Row) => ({
   last_seen_at: r.lastSeenAt.toISOString(),
 });
 
-const output = z.object({
-  id: z.number(),
-  customer: z.number().nullable(),
-  actor_type: z.string().nullable(),
-  actor: z.number().nullable(),
-  actor_name: z.string(),
-  route: z.string(),
-  path: z.string(),
-  reason: z.string(),
-  count: z.number(),
-  first_seen_at: z.string(),
-  last_seen_at: z.string(),
-});
+const output = securityRefusalOut;
 
 const common = {
   table: securityRefusals,

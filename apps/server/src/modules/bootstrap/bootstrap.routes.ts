@@ -1,22 +1,21 @@
+import {
+  activeFlagsOut,
+  activityTypeOut,
+  contentTypeOut,
+  countryMapOut,
+  entitlementOut,
+  verbOut,
+} from '@kestrel/domain';
 import { asc, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { customerTx, runInTenant } from '../../platform/service-context.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { activityTypes, contentTypes, countries, verbs } from './bootstrap.table.js';
 
-const countryMap = z.record(
-  z.string(),
-  z.object({
-    name: z.string(),
-    nationality: z.string(),
-    deprecated: z.boolean(),
-    ebulk_missing: z.boolean(),
-  }),
-);
+const countryMap = countryMapOut;
 
 /** Bootstrap data the web app loads after login. */
 export async function bootstrapRoutes(app: FastifyInstance) {
@@ -34,6 +33,7 @@ export async function bootstrapRoutes(app: FastifyInstance) {
       operations: ['list', 'retrieve'],
       access: { read: { audience } },
       present: (c) => ({ id: c.id, app_label: c.appLabel, model: c.model }),
+      output: contentTypeOut,
       filters: { app_label: contentTypes.appLabel, model: contentTypes.model },
       defaultOrdering: 'id',
     });
@@ -47,6 +47,7 @@ export async function bootstrapRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { audience: 'authenticated' } },
     present: (t) => ({ id: t.id, code: t.code, name: t.name, kind: t.kind }),
+    output: activityTypeOut,
     filters: { code: activityTypes.code, kind: activityTypes.kind },
     search: [activityTypes.name, activityTypes.code],
     ordering: { name: activityTypes.name, code: activityTypes.code },
@@ -67,6 +68,7 @@ export async function bootstrapRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { audience: 'authenticated' } },
     present: (v) => ({ id: v.id, code: v.code, name: v.name }),
+    output: verbOut,
     defaultOrdering: 'id',
   });
 
@@ -78,13 +80,14 @@ export async function bootstrapRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { audience: 'authenticated' } },
     present: (e) => ({ id: e.id, entitlement: e.entitlement }),
+    output: entitlementOut,
     defaultOrdering: 'id',
   });
 
   r.get(
     '/api/flags/active-count/',
     {
-      schema: { tags: ['flags'], response: { 200: z.object({ active: z.number() }) } },
+      schema: { tags: ['flags'], response: { 200: activeFlagsOut } },
       config: { access: { permissions: ['flags.view_flag'] } },
     },
     async (request) => {

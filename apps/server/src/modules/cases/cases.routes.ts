@@ -1,19 +1,21 @@
 import {
+  archivabilityOut,
   caseCancel,
   caseCreate,
   caseDecision,
   caseDetailOut,
   caseListItemOut,
+  detailOut,
   pageOut,
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, opsActorOf, runForRequest } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
+import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
 import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
-import { parseBody } from '../../platform/query-params.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps, runInTenant } from '../../platform/service-context.js';
 import {
@@ -193,13 +195,19 @@ export async function casesRoutes(app: FastifyInstance) {
   r.post(
     '/api/cases/:id/cancel/',
     {
-      schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
+      schema: {
+        tags: ['cases'],
+        params: idParams,
+        body: caseCancel,
+        response: { 200: caseDetailOut },
+      },
+      // The body may be left out: then it is `{}` (no reason).
+      preValidation: absentBodyAsEmpty,
       config: change,
     },
     async (request) => {
       const id = parseId(request.params.id);
-      // The body may be left out: parsed here rather than by the route's validator.
-      const data = parseBody(caseCancel, request.body);
+      const data = request.body;
       return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         cancelCase(tx, actor, id, data.reason, deps.clock.now()),
       );
@@ -208,7 +216,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/cases/:id/archivable/',
-    { schema: { tags: ['cases'], params: idParams }, config: view },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: archivabilityOut } },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return runInTenant(deps, actorOf(request), ({ tx }) => caseArchivable(tx, id), readOnly);
@@ -231,7 +242,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/cases/:id/send-reminder/',
-    { schema: { tags: ['cases'], params: idParams }, config: change },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: detailOut } },
+      config: change,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return runInTenant(deps, actorOf(request), (ctx) => sendReminder(ctx, mail, id));
@@ -240,7 +254,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.post(
     '/api/cases/:id/log-pdf-generation/',
-    { schema: { tags: ['cases'], params: idParams }, config: view },
+    {
+      schema: { tags: ['cases'], params: idParams, response: { 200: detailOut } },
+      config: view,
+    },
     async (request) => {
       const id = parseId(request.params.id);
       return runInTenant(deps, actorOf(request), ({ tx, actor }) =>

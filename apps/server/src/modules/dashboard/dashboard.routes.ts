@@ -1,4 +1,4 @@
-import { CASE_STATES } from '@kestrel/domain';
+import { CASE_STATES, type CaseState, dashboardOut } from '@kestrel/domain';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,7 +22,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
   r.get(
     '/api/dashboard/',
     {
-      schema: { tags: ['dashboard'] },
+      schema: { tags: ['dashboard'], response: { 200: dashboardOut } },
       config: { access: { permissions: ['cases.view_case'] } },
     },
     async (request) =>
@@ -58,9 +58,10 @@ export async function dashboardRoutes(app: FastifyInstance) {
                  from cases where customer_id = ${customerId} and state = 'complete'
                    and completed_at >= ${first.toISOString()}::timestamptz
                  group by 1) x) as weeks`);
+          // Every state, 0 when it has no case.
           const byState = Object.fromEntries(
             CASE_STATES.map((s) => [s, Number(counts?.by_state?.[s] ?? 0)]),
-          );
+          ) as Record<CaseState, number>;
           const weekCounts = new Map((counts?.weeks ?? []).map((w) => [w.week, Number(w.n)]));
           const completedByWeek = Array.from({ length: 12 }, (_, i) => {
             const week = new Date(first.getTime() + i * WEEK_MS).toISOString().slice(0, 10);

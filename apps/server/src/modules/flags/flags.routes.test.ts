@@ -89,6 +89,10 @@ describe('/api/flags/', () => {
     expect((await call(admin, 'POST', `/api/flags/${f.id}/resolve/`, {})).json()).toEqual({
       comment: ['Required'],
     });
+    // No body at all reads as `{}` (the contract's prefault), not as a malformed request.
+    const bodyless = await call(admin, 'POST', `/api/flags/${f.id}/resolve/`);
+    expect(bodyless.statusCode).toBe(400);
+    expect(bodyless.json()).toEqual({ comment: ['Required'] });
     const before = (await call(admin, 'GET', '/api/flags/active-count/')).json().active;
     const res = await call(admin, 'POST', `/api/flags/${f.id}/resolve/`, {
       comment: 'Spoke to the subject',

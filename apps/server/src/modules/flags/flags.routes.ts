@@ -1,14 +1,13 @@
+import { flagCreate, flagOut, flagResolve, opsFlagOut } from '@kestrel/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
+import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { iso } from '../../platform/clock.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
-import { parseBody } from '../../platform/query-params.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
@@ -32,23 +31,6 @@ export const presentFlag = (f: FlagRow) => ({
   resolved_at: iso(f.resolvedAt),
   resolved_by_name: f.resolvedByName,
   resolution_comment: f.resolutionComment,
-});
-
-const flagCreate = z.object({
-  case: idSchema.nullable().optional(),
-  subject: idSchema.nullable().optional(),
-  message: z
-    .string()
-    .trim()
-    .min(1, 'Required')
-    .max(400, 'Ensure this field has no more than 400 characters.'),
-});
-const resolveBody = z.object({
-  comment: z
-    .string({ error: 'Required' })
-    .trim()
-    .min(1, 'Required')
-    .max(400, 'Ensure this field has no more than 400 characters.'),
 });
 
 /** The subject's name of each flag (its own subject, or its case's): one query per page. */
@@ -120,6 +102,7 @@ export async function flagsRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { permissions: ['flags.view_flag'] } },
     present: (f) => ({ ...presentFlag(f), customer: f.customerId }),
+    output: opsFlagOut,
     filters: { ...flagFilters, customer: flags.customerId },
   });
 
@@ -132,6 +115,7 @@ export async function flagsRoutes(app: FastifyInstance) {
       create: { permissions: ['flags.change_flag'] },
     },
     present: presentFlag,
+    output: flagOut,
     filters: flagFilters,
     create: {
       body: flagCreate,
@@ -173,12 +157,19 @@ export async function flagsRoutes(app: FastifyInstance) {
   r.post(
     '/api/flags/:id/resolve/',
     {
-      schema: { tags: ['flags'], params: idParams },
+      schema: {
+        tags: ['flags'],
+        params: idParams,
+        body: flagResolve,
+        response: { 200: flagOut },
+      },
+      // No body is a missing comment ('Required'), as `{}` is.
+      preValidation: absentBodyAsEmpty,
       config: { access: { permissions: ['flags.change_flag'] } },
     },
     async (request) => {
       const id = parseId(request.params.id);
-      const data = parseBody(resolveBody, request.body);
+      const data = request.body;
       return runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         const [f] = await tx.select().from(flags).where(eq(flags.id, id)).for('update');
         if (!f) throw new NotFoundError();

@@ -1,7 +1,7 @@
+import { jobOut, jobsQuery } from '@kestrel/domain';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
 import { iso } from '../../platform/clock.js';
 import { ValidationError } from '../../platform/errors.js';
@@ -12,19 +12,7 @@ import { readOnly, runInOps } from '../../platform/service-context.js';
 
 const PATH = '/api/ops/jobs/';
 
-const jobView = z.object({
-  id: z.string(),
-  name: z.string(),
-  state: z.enum(JOB_STATES),
-  retry_count: z.number(),
-  retry_limit: z.number(),
-  created_on: z.string(),
-  start_after: z.string(),
-  started_on: z.string().nullable(),
-  completed_on: z.string().nullable(),
-  /** The last failure's message (a failed or retrying job). */
-  error: z.string().nullable(),
-});
+const jobView = jobOut;
 
 const isState = (v: string): v is (typeof JOB_STATES)[number] =>
   (JOB_STATES as readonly string[]).includes(v);
@@ -60,10 +48,7 @@ export async function jobsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['ops'],
-        querystring: listQuerySchema.extend({
-          state: z.string().max(200).optional(),
-          name: z.string().max(200).optional(),
-        }),
+        querystring: listQuerySchema.extend(jobsQuery.shape),
         response: {
           200: pageSchema(jobView),
         },

@@ -1,7 +1,6 @@
-import { isoDateTimeSchema } from '@kestrel/domain';
+import { maintenanceWindowInput, maintenanceWindowRecordOut } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { ValidationError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { maintenanceWindows } from '../../platform/tables/maintenance.table.js';
@@ -15,12 +14,7 @@ const present = (w: Row) => ({
   reason: w.reason,
 });
 
-const body = z.object({
-  start: isoDateTimeSchema,
-  end: isoDateTimeSchema,
-  warning_start: isoDateTimeSchema,
-  reason: z.string().max(200).default(''),
-});
+const body = maintenanceWindowInput;
 
 function checkOrder(start: Date, end: Date, warningStart: Date) {
   if (end <= start) throw ValidationError.of('end', 'End must be after start.');
@@ -41,6 +35,7 @@ export async function maintenanceRoutes(app: FastifyInstance) {
     context: 'ops',
     access: { write: { permissions: ['maintenance.change_maintenancewindow'] } },
     present,
+    output: maintenanceWindowRecordOut,
     repr: (w) => `${w.start.toISOString()} – ${w.end.toISOString()}`,
     ordering: { start: maintenanceWindows.start, end: maintenanceWindows.end },
     defaultOrdering: '-start',

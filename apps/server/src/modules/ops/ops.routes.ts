@@ -1,12 +1,16 @@
-import { ENTITLEMENTS } from '@kestrel/domain';
+import {
+  customerCreate,
+  customerOut,
+  customerUpdate,
+  opsSessionCreate,
+  opsSessionOut,
+} from '@kestrel/domain';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { actorOf, requireUser } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { idSchema } from '../../platform/ids.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runInOps } from '../../platform/service-context.js';
 import { startSession } from '../../platform/session-cookie.js';
@@ -21,12 +25,7 @@ const presentCustomer = (c: CustomerRow) => ({
   created_at: c.createdAt.toISOString(),
 });
 
-const entitlement = z.enum(ENTITLEMENTS);
-
-const sessionResponse = z.object({
-  csrf_token: z.string(),
-  session_customer: z.number().nullable(),
-});
+const sessionResponse = opsSessionOut;
 
 /** /api/ops/: customers across tenants and the ops session (acting for one customer). */
 export async function opsRoutes(app: FastifyInstance) {
@@ -45,6 +44,7 @@ export async function opsRoutes(app: FastifyInstance) {
       create: { permissions: ['customers.add_customer'] },
     },
     present: presentCustomer,
+    output: customerOut,
     augment: async ({ tx }, rows) => {
       const ids = rows.map((r) => r.id);
       const ents = ids.length
@@ -66,11 +66,7 @@ export async function opsRoutes(app: FastifyInstance) {
     ordering: { name: customers.name, created_at: customers.createdAt },
     defaultOrdering: 'name',
     create: {
-      body: z.object({
-        name: z.string().trim().min(1, 'Required').max(200),
-        demo_mode: z.boolean().default(false),
-        entitlements: z.array(entitlement).default([]),
-      }),
+      body: customerCreate,
       run: async ({ tx }, data) => {
         const [row] = await tx
           .insert(customers)
@@ -86,12 +82,7 @@ export async function opsRoutes(app: FastifyInstance) {
       },
     },
     update: {
-      body: z.object({
-        name: z.string().trim().min(1, 'Required').max(200),
-        demo_mode: z.boolean(),
-        is_active: z.boolean(),
-        entitlements: z.array(entitlement),
-      }),
+      body: customerUpdate,
       run: async (ctx, existing, d) => {
         const set = {
           ...(d.name !== undefined ? { name: d.name } : {}),
@@ -167,7 +158,7 @@ export async function opsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['ops'],
-        body: z.object({ customer: idSchema }),
+        body: opsSessionCreate,
         response: { 200: sessionResponse },
       },
       config: { access: { permissions: ['customers.ops_access'] } },

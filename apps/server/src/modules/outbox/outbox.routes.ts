@@ -1,3 +1,4 @@
+import { outboxEmailOut } from '@kestrel/domain';
 import type { FastifyInstance } from 'fastify';
 import { registerResource } from '../../platform/resource-router.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
@@ -20,6 +21,7 @@ export async function outboxRoutes(app: FastifyInstance) {
       html: m.html,
       created_at: m.createdAt.toISOString(),
     }),
+    output: outboxEmailOut,
     filters: { to: outboxEmails.to },
     search: [outboxEmails.to, outboxEmails.subject],
     ordering: { created_at: outboxEmails.createdAt },

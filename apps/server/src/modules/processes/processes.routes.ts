@@ -12,7 +12,6 @@ import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
-import { parseBody } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
@@ -159,14 +158,14 @@ export async function processesRoutes(app: FastifyInstance) {
       schema: {
         tags: ['processes'],
         params: idParams,
-        body: z.array(z.looseObject({})),
+        body: requirementsInput,
         response: { 200: z.array(requirementOut) },
       },
       config: { access: { permissions: ['processes.change_process'] } },
     },
     async (request) => {
       const id = parseId(request.params.id);
-      const list = parseBody(requirementsInput, request.body);
+      const list = request.body;
       return runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         const p = await findProcess(tx, id, true);
         if (!(await mayEditRequirements(tx, actor))) {

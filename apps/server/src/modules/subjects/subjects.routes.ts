@@ -1,7 +1,15 @@
-import { pageOut, subjectCreate, subjectMerge, subjectOut, subjectUpdate } from '@kestrel/domain';
+import {
+  duplicatePairOut,
+  pageOut,
+  subjectCreate,
+  subjectMerge,
+  subjectOut,
+  subjectUpdate,
+} from '@kestrel/domain';
 import { and, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import {
@@ -70,6 +78,9 @@ function fieldFilters(query: unknown): SQL[] {
 }
 
 const emptyPage = { count: 0, next: null, previous: null, results: [] };
+/** The tabs that later issues fill: always an empty page for now. */
+const emptyPageOut = pageOut(z.never());
+const duplicatesOut = pageOut(duplicatePairOut);
 
 /** /api/subjects/: the customer's subjects, duplicates and merge. */
 export async function subjectsRoutes(app: FastifyInstance) {
@@ -171,11 +182,12 @@ export async function subjectsRoutes(app: FastifyInstance) {
         );
         return {
           count: found.count,
-          results: found.pairs.map((p) => ({
-            subject: byId.get(p.a),
-            duplicate: byId.get(p.b),
-            reasons: p.reasons,
-          })),
+          // Both subjects were read in the same transaction as the pairs.
+          results: found.pairs.flatMap((p) => {
+            const subject = byId.get(p.a);
+            const duplicate = byId.get(p.b);
+            return subject && duplicate ? [{ subject, duplicate, reasons: p.reasons }] : [];
+          }),
         };
       },
       readOnly,
@@ -189,13 +201,25 @@ export async function subjectsRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/subjects/duplicates/',
-    { schema: { tags: ['subjects'], querystring: listQuerySchema }, config: dedup },
+    {
+      schema: {
+        tags: ['subjects'],
+        querystring: listQuerySchema,
+        response: { 200: duplicatesOut },
+      },
+      config: dedup,
+    },
     async (request) => duplicates()(request),
   );
   r.get(
     '/api/subjects/:id/duplicates/',
     {
-      schema: { tags: ['subjects'], params: idParams, querystring: listQuerySchema },
+      schema: {
+        tags: ['subjects'],
+        params: idParams,
+        querystring: listQuerySchema,
+        response: { 200: duplicatesOut },
+      },
       config: dedup,
     },
     async (request) => duplicates(parseId(request.params.id))(request),
@@ -204,7 +228,12 @@ export async function subjectsRoutes(app: FastifyInstance) {
   r.post(
     '/api/subjects/:id/merge/',
     {
-      schema: { tags: ['subjects'], params: idParams, body: subjectMerge },
+      schema: {
+        tags: ['subjects'],
+        params: idParams,
+        body: subjectMerge,
+        response: { 200: subjectOut },
+      },
       config: {
         access: {
           permissions: ['subjects.change_subject', 'subjects.archive'],
@@ -262,7 +291,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
   r.post(
     '/api/subjects/:id/archive/',
     {
-      schema: { tags: ['subjects'], params: idParams },
+      schema: { tags: ['subjects'], params: idParams, response: { 200: subjectOut } },
       config: { access: { permissions: ['subjects.archive'] } },
     },
     async (request) => {
@@ -277,7 +306,10 @@ export async function subjectsRoutes(app: FastifyInstance) {
   for (const tab of ['subscriptions', 'registrations', 'consents']) {
     r.get(
       `/api/subjects/:id/${tab}/`,
-      { schema: { tags: ['subjects'], params: idParams }, config: view },
+      {
+        schema: { tags: ['subjects'], params: idParams, response: { 200: emptyPageOut } },
+        config: view,
+      },
       async (request) => {
         const id = parseId(request.params.id);
         await runInTenant(deps, actorOf(request), ({ tx }) => getSubject(tx, id), readOnly);

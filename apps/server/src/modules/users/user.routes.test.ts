@@ -141,6 +141,46 @@ describe('PUT /api/user/', () => {
     }
   });
 
+  it("checks a subject's middle name with the name rule and lets it be cleared (point 5)", async () => {
+    const s = await login(t.app, 'subject@example.test');
+    const put = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: '/api/user/', headers: s.headers, payload });
+    let res = await put({ middlename: 'J0', last_name: 'L'.repeat(51) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      middlename: ['Contains invalid characters'],
+      last_name: ['Max 50 characters'],
+    });
+    res = await put({ middlename: "Mary-Ann O'Neil" });
+    expect(res.json()).toMatchObject({ middlename: "Mary-Ann O'Neil" });
+    res = await put({ middlename: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ middlename: '' });
+  });
+
+  it("reads the body with the session's kind of profile: the other kind's fields are ignored", async () => {
+    // The OpenAPI body is either kind (profileUpdate); the handler parses with the session's.
+    const a = await login(t.app, 'admin@acme.test');
+    let res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/user/',
+      headers: a.headers,
+      payload: { job_title: 'Clerk', middlename: 'J0', dob: 'not a date' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ user_type: 'ProductUser', job_title: 'Clerk' });
+    expect(res.json()).not.toHaveProperty('middlename');
+    const s = await login(t.app, 'subject@example.test');
+    res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/user/',
+      headers: s.headers,
+      payload: { middlename: 'Lee', job_title: 12 },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ user_type: 'SubjectUser', middlename: 'Lee' });
+  });
+
   it('lets a subject update its own profile and refuses dob when it may not change', async () => {
     const s = await login(t.app, 'subject@example.test');
     let res = await t.app.inject({

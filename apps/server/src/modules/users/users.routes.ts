@@ -1,53 +1,28 @@
-import { userCreate, userOut, userUpdate } from '@kestrel/domain';
-import { eq, inArray } from 'drizzle-orm';
+import { roleOut, userCreate, userOut, userUpdate } from '@kestrel/domain';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Tx } from '../../db/connection.js';
-import { emailJob } from '../../jobs/send-email.js';
-import { API_MESSAGES, ValidationError } from '../../platform/errors.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf } from '../../platform/access.js';
+import { ValidationError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
-import { runAsSystem } from '../../platform/service-context.js';
-import { issueAccountToken } from '../accounts/accounts.service.js';
-import { findLoginCandidate } from './users.repo.js';
-import { productUserRoles, productUsers, roles } from './users.table.js';
-
-type UserRow = typeof productUsers.$inferSelect;
-const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60_000;
-
-const presentUser = (u: UserRow) => ({
-  id: u.id,
-  username: u.username,
-  email: u.email,
-  first_name: u.firstName,
-  last_name: u.lastName,
-  job_title: u.jobTitle,
-  is_active: u.isActive,
-  totp_enabled: u.totpEnabled,
-  created_at: u.createdAt.toISOString(),
-});
-
-/** Replaces a user's roles with `ids`, which must be roles of the tenant (RLS hides others). */
-async function setRoles(tx: Tx, customerId: number | null, userId: number, ids: number[]) {
-  const found = ids.length
-    ? await tx.select({ id: roles.id }).from(roles).where(inArray(roles.id, ids))
-    : [];
-  if (found.length !== new Set(ids).size) throw ValidationError.of('roles', 'Unknown role.');
-  await tx.delete(productUserRoles).where(eq(productUserRoles.userId, userId));
-  if (ids.length) {
-    await tx
-      .insert(productUserRoles)
-      .values([...new Set(ids)].map((roleId) => ({ customerId, userId, roleId })));
-  }
-}
+import { runInTenant } from '../../platform/service-context.js';
+import { checkInvitation, inviteUser } from './commands/invite-user.js';
+import { presentUser, rolesOf, setRoles, USER_CT } from './users.service.js';
+import { productUsers, roles } from './users.table.js';
 
 /** /api/users/ (the customer's staff) and /api/roles/. */
 export async function usersRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   const deps = app.deps;
+  const mail = { publicUrl: deps.config.publicUrl };
 
   registerResource(app, {
     path: '/api/users/',
     table: productUsers,
     id: productUsers.id,
-    contentType: 'users.productuser',
+    contentType: USER_CT,
+    // Create is the invitation command (below).
+    operations: ['list', 'retrieve', 'update', 'partial_update', 'delete'],
     access: {
       read: { permissions: ['users.view_productuser'] },
       create: { permissions: ['users.add_productuser'] },
@@ -56,21 +31,11 @@ export async function usersRoutes(app: FastifyInstance) {
     },
     present: presentUser,
     output: userOut,
-    augment: async ({ tx }, rows) => {
-      const ids = rows.map((r) => r.id);
-      const links = ids.length
-        ? await tx
-            .select({ userId: productUserRoles.userId, roleId: productUserRoles.roleId })
-            .from(productUserRoles)
-            .where(inArray(productUserRoles.userId, ids))
-        : [];
-      return rows.map((r) => ({
-        roles: links
-          .filter((l) => l.userId === r.id)
-          .map((l) => l.roleId)
-          .sort((a, b) => a - b),
-      }));
-    },
+    augment: ({ tx }, rows) =>
+      rolesOf(
+        tx,
+        rows.map((r) => r.id),
+      ),
     repr: (u) => u.username,
     filters: { is_active: productUsers.isActive },
     search: [productUsers.username, productUsers.firstName, productUsers.lastName],
@@ -80,52 +45,6 @@ export async function usersRoutes(app: FastifyInstance) {
       created_at: productUsers.createdAt,
     },
     defaultOrdering: 'username',
-    create: {
-      body: userCreate,
-      prepare: async (actor, d) => {
-        if (actor.customerId === null) {
-          throw ValidationError.of(
-            'non_field_errors',
-            'Start an ops session for a customer first.',
-          );
-        }
-        if (await runAsSystem(deps, ({ tx }) => findLoginCandidate(tx, d.email))) {
-          throw ValidationError.of('email', API_MESSAGES.userEmailTaken);
-        }
-      },
-      run: async (ctx, d) => {
-        const email = d.email.toLowerCase();
-        const [u] = await ctx.tx
-          .insert(productUsers)
-          .values({
-            customerId: ctx.actor.customerId,
-            username: email,
-            email,
-            firstName: d.first_name,
-            lastName: d.last_name,
-            jobTitle: d.job_title,
-          })
-          .returning();
-        if (!u) throw new Error('insert returned nothing');
-        await setRoles(ctx.tx, ctx.actor.customerId, u.id, d.roles);
-        const token = await issueAccountToken(ctx.tx, deps.clock.now(), {
-          purpose: 'reset',
-          type: 'ProductUser',
-          id: u.id,
-          customerId: u.customerId,
-          ttlMs: SET_PASSWORD_TTL_MS,
-        });
-        const link = `${deps.config.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
-        await ctx.enqueue(
-          emailJob({
-            to: email,
-            subject: 'Your Kestrel account',
-            text: `Hello ${d.first_name},\n\nAn account has been created for you in Kestrel.\nTo choose your password, open:\n${link}\n\nThe link works once, for seven days.`,
-          }),
-        );
-        return u;
-      },
-    },
     update: {
       body: userUpdate,
       run: async (ctx, existing, d) => {
@@ -166,6 +85,21 @@ export async function usersRoutes(app: FastifyInstance) {
     },
   });
 
+  r.post(
+    '/api/users/',
+    {
+      schema: { tags: ['users'], body: userCreate, response: { 201: userOut } },
+      config: { access: { permissions: ['users.add_productuser'] } },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await checkInvitation(deps, actor, request.body);
+      const out = await runInTenant(deps, actor, (ctx) => inviteUser(ctx, mail, request.body));
+      reply.code(201);
+      return out;
+    },
+  );
+
   registerResource(app, {
     path: '/api/roles/',
     table: roles,
@@ -174,6 +108,7 @@ export async function usersRoutes(app: FastifyInstance) {
     operations: ['list', 'retrieve'],
     access: { read: { permissions: ['roles.view_role'] } },
     present: (r) => ({ id: r.id, name: r.name, permissions: r.permissions }),
+    output: roleOut,
     search: [roles.name],
     ordering: { name: roles.name },
     defaultOrdering: 'name',

@@ -1,3 +1,4 @@
+import type { LoginOut } from '@kestrel/domain';
 import { Alert } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { request } from '../../api/client';
@@ -20,7 +21,7 @@ export default function ClaimAccountPage() {
         <NewPasswordForm
           submitLabel="Claim account"
           onSubmit={async (password) => {
-            const r = await request<{ csrf_token?: string }>('POST', '/api/user/claim-account/', {
+            const r = await request<LoginOut>('POST', '/api/user/claim-account/', {
               body: { token, password },
             });
             if (r.ok) {

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { RegistrationOut } from '@kestrel/domain';
 import {
   emailSchema,
   forenameSchema,
@@ -39,7 +40,7 @@ export default function NewCustomerSignupPage() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setError(null);
-    const r = await request<{ csrf_token?: string }>('POST', '/api/accounts/registration/', {
+    const r = await request<RegistrationOut>('POST', '/api/accounts/registration/', {
       body: values,
       expect: 201,
     });

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { DetailOut } from '@kestrel/domain';
 import { emailSchema } from '@kestrel/domain';
 import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
@@ -22,7 +23,7 @@ export default function PasswordResetPage() {
   });
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
-    const r = await request<{ detail?: string }>('POST', '/api/accounts/password-reset/', {
+    const r = await request<DetailOut>('POST', '/api/accounts/password-reset/', {
       body: values,
     });
     if (r.ok) {

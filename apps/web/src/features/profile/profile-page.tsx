@@ -1,19 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { forenameSchema, surnameSchema } from '@kestrel/domain';
+import { productProfileUpdate } from '@kestrel/domain';
 import { Badge, Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { href } from '../../config/paths';
 import { useProductProfile } from '../../lib/session/profile';
 import { submitProfile } from './submit-profile';
 
-const schema = z.object({
-  first_name: forenameSchema,
-  last_name: surnameSchema,
-  job_title: z.string().trim().max(100),
-  notifications: z.boolean(),
-});
+/** The fields of PUT /api/user/ this form edits, with the server's rules (productProfileUpdate). */
+const schema = productProfileUpdate
+  .pick({ first_name: true, last_name: true, job_title: true, notifications: true })
+  .required();
 type Values = z.infer<typeof schema>;
 
 /** The product user's own profile, and the way to two-factor set-up. */

@@ -1,3 +1,4 @@
+import type { TotpSecretOut } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -22,11 +23,8 @@ import { replaceProfile, useProductProfile } from '../../lib/session/profile';
 import type { Profile } from '../../lib/session/types';
 import { TotpCodeForm } from './totp-code-form';
 
-interface Enrolment {
-  secret: string;
-  otpauth_url: string;
-  qr: string;
-}
+/** The server's new secret (contract: totpSecretOut) and its QR code. */
+type Enrolment = TotpSecretOut & { qr: string };
 
 /** Two-factor enrolment: a QR code (and the secret) for the app, then a code to prove it works. */
 export default function TotpPage() {
@@ -40,11 +38,7 @@ export default function TotpPage() {
     if (started.current || profile?.totp_enabled) return;
     started.current = true;
     void (async () => {
-      const r = await request<{ secret: string; otpauth_url: string }>(
-        'PATCH',
-        '/api/user/totp-generate/',
-        { expect: 200 },
-      );
+      const r = await request<TotpSecretOut>('PATCH', '/api/user/totp-generate/', { expect: 200 });
       if (!r.ok) {
         setFailed(true);
         return;

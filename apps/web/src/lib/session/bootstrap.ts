@@ -1,3 +1,4 @@
+import type { ActiveFlagsOut, EntitlementOut } from '@kestrel/domain';
 import { list, listAll, request } from '../../api/client';
 import type {
   ActivityType,
@@ -43,9 +44,9 @@ export async function loadBootstrap(
       list<ContentType>('/api/content-types/', { page_size: 100 }),
       listAll<ActivityType>('/api/activity-types/'),
       listAll<Verb>('/api/verbs/'),
-      customerScoped ? listAll<{ id: number; entitlement: string }>('/api/entitlements/') : null,
+      customerScoped ? listAll<EntitlementOut>('/api/entitlements/') : null,
       customerScoped
-        ? request<{ active: number }>('GET', '/api/flags/active-count/', { expect: 200 })
+        ? request<ActiveFlagsOut>('GET', '/api/flags/active-count/', { expect: 200 })
         : null,
       request<CountryMap>('GET', '/api/countries/', { expect: 200 }),
     ]);

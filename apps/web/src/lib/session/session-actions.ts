@@ -1,3 +1,4 @@
+import type { LoginOut, OpsSessionOut } from '@kestrel/domain';
 import { LIMITS } from '@kestrel/domain';
 import { type ApiErrorBody, onFailedResponse, request, setCsrfToken } from '../../api/client';
 import { emitSessionReset, getSession, setSession } from './session-store';
@@ -97,11 +98,7 @@ export async function login(values: {
   totp?: string;
 }): Promise<LoginOutcome> {
   const body = values.totp ? values : { username: values.username, password: values.password };
-  const r = await request<{ csrf_token: string; user_type: UserType }>(
-    'POST',
-    '/api/accounts/login/',
-    { body },
-  );
+  const r = await request<LoginOut>('POST', '/api/accounts/login/', { body });
   if (r.ok) {
     setCsrfToken(r.data.csrf_token);
     setSession({ status: 'logged-in', userType: r.data.user_type, bootstrap: null, down: false });
@@ -131,11 +128,7 @@ export async function logout(): Promise<void> {
 
 /** Ops staff act inside one customer at a time; each change re-bootstraps the app. */
 export async function startOpsSession(customer: number): Promise<boolean> {
-  const r = await request<{ csrf_token: string; session_customer: number | null }>(
-    'POST',
-    '/api/ops/session/',
-    { body: { customer } },
-  );
+  const r = await request<OpsSessionOut>('POST', '/api/ops/session/', { body: { customer } });
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();
@@ -144,10 +137,7 @@ export async function startOpsSession(customer: number): Promise<boolean> {
 }
 
 export async function endOpsSession(): Promise<boolean> {
-  const r = await request<{ csrf_token: string; session_customer: number | null }>(
-    'DELETE',
-    '/api/ops/session/',
-  );
+  const r = await request<OpsSessionOut>('DELETE', '/api/ops/session/');
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();

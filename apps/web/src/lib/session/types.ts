@@ -1,11 +1,15 @@
 import type {
+  ActivityTypeOut,
   CheckSessionOut,
+  ContentTypeOut,
+  CountryMapOut,
   MaintenanceWindow,
   ProductProfileOut,
   ProfileOut,
   SessionStatus,
   SubjectProfileOut,
   UserType,
+  VerbOut,
 } from '@kestrel/domain';
 
 export type { MaintenanceWindow, SessionStatus, UserType };
@@ -16,29 +20,12 @@ export type ProductProfile = ProductProfileOut;
 export type SubjectProfile = SubjectProfileOut;
 export type Profile = ProfileOut;
 
-export interface ContentType {
-  id: number;
-  app_label: string;
-  model: string;
-}
-export interface ActivityType {
-  id: number;
-  code: string;
-  name: string;
-  kind: string;
-}
-export interface Verb {
-  id: number;
-  code: string;
-  name: string;
-}
-export interface CountryEntry {
-  name: string;
-  nationality: string;
-  deprecated: boolean;
-  ebulk_missing: boolean;
-}
-export type CountryMap = Record<string, CountryEntry>;
+/** The bootstrap lists (contracts: contentTypeOut, activityTypeOut, verbOut, countryMapOut). */
+export type ContentType = ContentTypeOut;
+export type ActivityType = ActivityTypeOut;
+export type Verb = VerbOut;
+export type CountryMap = CountryMapOut;
+export type CountryEntry = CountryMap[string];
 
 /** Everything the app loads once per session before showing a screen. */
 export interface BootstrapData {

@@ -1,3 +1,4 @@
+import { FLAG_MESSAGE_MAX } from '@kestrel/domain';
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { request } from '../../../api/client';
@@ -61,7 +62,7 @@ export function RaiseFlagButton({
             required
             autosize
             minRows={3}
-            maxLength={400}
+            maxLength={FLAG_MESSAGE_MAX}
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
           />

@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { FLAG_MESSAGE_MAX, formatDate } from '@kestrel/domain';
 import {
   Anchor,
   Badge,
@@ -18,7 +18,8 @@ import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 
-const MAX = 400;
+/** The resolution comment's limit (contract: flagResolve). */
+const MAX = FLAG_MESSAGE_MAX;
 
 function About({ flag }: { flag: Flag }) {
   return (

@@ -1,3 +1,4 @@
+import type { RequirementOut } from '@kestrel/domain';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -24,10 +25,14 @@ function Requirements({ process }: { process: Process }) {
   const client = useQueryClient();
   const save = useMutation({
     mutationFn: async (list: Requirement[]) => {
-      const r = await request<Requirement[]>('PUT', `/api/processes/${process.id}/requirements/`, {
-        body: strip(list),
-        expect: 200,
-      });
+      const r = await request<RequirementOut[]>(
+        'PUT',
+        `/api/processes/${process.id}/requirements/`,
+        {
+          body: strip(list),
+          expect: 200,
+        },
+      );
       if (!r.ok) {
         const message = failureMessage(r, {
           action: 'update',

@@ -1,0 +1,98 @@
+import type { UserCreate, UserOut } from '@kestrel/domain';
+import { emailJob } from '../../../jobs/send-email.js';
+import { recordAudit } from '../../../platform/audit.js';
+import type { Actor } from '../../../platform/context.js';
+import { API_MESSAGES, ValidationError } from '../../../platform/errors.js';
+import {
+  type ContextDeps,
+  runAsSystem,
+  type ServiceContext,
+} from '../../../platform/service-context.js';
+import { issueAccountToken } from '../../accounts/accounts.service.js';
+import { findLoginCandidate } from '../users.repo.js';
+import { presentUser, rolesOf, setRoles, USER_CT } from '../users.service.js';
+import { productUsers } from '../users.table.js';
+
+/** How long the set-password link of an invitation works. */
+export const SET_PASSWORD_TTL_MS = 7 * 24 * 60 * 60_000;
+
+/** What the invitation needs besides the context: where the link in its email points. */
+export interface InvitationDeps {
+  /** The product's public address (config.publicUrl), without a trailing slash. */
+  publicUrl: string;
+}
+
+/**
+ * The checks an invitation needs before its transaction: the actor acts for a customer, and the
+ * email is no one's login yet. A login is global, so this reads every tenant (as the system),
+ * which the tenant transaction of `inviteUser` cannot; the unique index on usernames still
+ * refuses a race.
+ */
+export async function checkInvitation(
+  deps: ContextDeps,
+  actor: Actor,
+  input: Pick<UserCreate, 'email'>,
+): Promise<void> {
+  if (actor.customerId === null) {
+    throw ValidationError.of('non_field_errors', 'Start an ops session for a customer first.');
+  }
+  if (await runAsSystem(deps, ({ tx }) => findLoginCandidate(tx, input.email))) {
+    throw ValidationError.of('email', API_MESSAGES.userEmailTaken);
+  }
+}
+
+/**
+ * Invites a staff member to the context's customer (users, roles, accounts and mail): the user
+ * with its roles, a single-use set-password token, the audit row, and the invitation email
+ * enqueued in the same transaction (a crash after commit cannot lose it; a rollback drops it).
+ * Runs from a route (after `checkInvitation`) or without any request.
+ */
+export async function inviteUser(
+  ctx: ServiceContext,
+  deps: InvitationDeps,
+  input: UserCreate,
+): Promise<UserOut> {
+  const { tx, actor } = ctx;
+  if (actor.customerId === null) {
+    throw ValidationError.of('non_field_errors', 'Start an ops session for a customer first.');
+  }
+  const email = input.email.toLowerCase();
+  const [u] = await tx
+    .insert(productUsers)
+    .values({
+      customerId: actor.customerId,
+      username: email,
+      email,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      jobTitle: input.job_title,
+    })
+    .returning();
+  if (!u) throw new Error('insert returned nothing');
+  await setRoles(tx, actor.customerId, u.id, input.roles);
+  const token = await issueAccountToken(tx, ctx.clock.now(), {
+    purpose: 'reset',
+    type: 'ProductUser',
+    id: u.id,
+    customerId: u.customerId,
+    ttlMs: SET_PASSWORD_TTL_MS,
+  });
+  const [roles] = await rolesOf(tx, [u.id]);
+  const out: UserOut = { ...presentUser(u), roles: roles?.roles ?? [] };
+  await recordAudit(tx, actor, {
+    verb: 'created',
+    contentType: USER_CT,
+    objectId: u.id,
+    objectRepr: u.username,
+    changes: out,
+  });
+  const link = `${deps.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
+  await ctx.enqueue(
+    emailJob({
+      to: email,
+      subject: 'Your Kestrel account',
+      text: `Hello ${input.first_name},\n\nAn account has been created for you in Kestrel.\nTo choose your password, open:\n${link}\n\nThe link works once, for seven days.`,
+    }),
+  );
+  return out;
+}
