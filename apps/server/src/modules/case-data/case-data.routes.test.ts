@@ -19,7 +19,7 @@ import {
   createCaseBasicDetails,
   createCasePassport,
 } from './case-data.factories.js';
-import { caseAddresses, caseBasicDetails, casePassports } from './case-data.table.js';
+import { caseAddresses, caseBasicDetails } from './case-data.table.js';
 
 /** Case data through the API: staff, operations and the subject (spec points 3, 5 and 7). */
 let t: TestApp;
