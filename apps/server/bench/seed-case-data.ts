@@ -20,7 +20,7 @@ export async function seedCaseData(db: Database): Promise<boolean> {
     insert into case_basic_details (customer_id, case_id, gender, title, forename, surname, dob,
                                     phone_number, nin, nationality)
       select c.customer_id, c.id, 'female', 'Ms', s.first_name, s.last_name, s.dob,
-             '07700 900' || lpad((c.id % 1000)::text, 3, '0'), 'AB123456C', 'GBR'
+             '07911 123' || lpad((c.id % 1000)::text, 3, '0'), 'AB123456C', 'GBR'
         from cases c join subjects s on s.customer_id = c.customer_id and s.id = c.subject_id;
 
     insert into case_addresses (customer_id, case_id, country, line_one, line_one_dbs, town,
