@@ -125,7 +125,7 @@ describe('case data contracts', () => {
 
   it('check a GBR licence number against the holder', () => {
     const holder = { forename: 'Ann', middlename: 'May', surname: 'Lee', dob: '1990-04-01' };
-    const number = licenceNumberReference(holder).slice(0, 13) + '9AB';
+    const number = `${licenceNumberReference(holder).slice(0, 13)}9AB`;
     const licence = { licence_type: 'photo', country: 'GBR', number, expiry_date: '2030-01-01' };
     expect(messages(caseDrivingLicenceIn(today, holder), licence)).toEqual({});
     expect(messages(caseDrivingLicenceIn(today, { ...holder, surname: 'Smith' }), licence)).toEqual(
