@@ -37,14 +37,4 @@ export const roleOut = z.strictObject({
 });
 export type RoleOut = z.infer<typeof roleOut>;
 
-/** /api/countries/ and /api/s/cases/country-map/: country code → its names and flags. */
-export const countryMapOut = z.record(
-  z.string(),
-  z.strictObject({
-    name: z.string(),
-    nationality: z.string(),
-    deprecated: z.boolean(),
-    ebulk_missing: z.boolean(),
-  }),
-);
-export type CountryMapOut = z.infer<typeof countryMapOut>;
+// The country map (/api/countries/, /api/s/cases/country-map/) is in case-country-map.ts.
