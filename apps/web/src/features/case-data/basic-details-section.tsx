@@ -93,9 +93,10 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
               error={form.formState.errors.gender?.message}
               {...genderField}
               onChange={async (e) => {
+                const chosen = e.currentTarget.value;
                 await genderField.onChange(e);
                 const title = form.getValues('title');
-                const allowed: readonly string[] = titlesForGender(e.currentTarget.value);
+                const allowed: readonly string[] = titlesForGender(chosen);
                 if (title && !allowed.includes(title)) {
                   form.setValue('title', '', { shouldDirty: true, shouldValidate: true });
                 }
@@ -175,7 +176,7 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
               disabled={ro('nationality')}
             />
           </SimpleGrid>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" component="div">
             Online identity check:{' '}
             <Badge variant="light" color={s.record?.online_idv ? 'teal' : 'gray'}>
               {s.record?.online_idv ? 'Yes' : 'No'}
