@@ -104,3 +104,81 @@ export function composeIntlAddress(a: IntlAddress): ComposedAddress {
     postcode: gbrPostcode(country, a.postal_code ?? ''),
   };
 }
+
+/** One OS Places result's `DPA` record: the fields Kestrel reads (spec point 3, PROVIDERS.md). */
+export interface OsDpa extends OsAddress {
+  UPRN: string;
+  UDPRN: string;
+  ADDRESS: string;
+  ORGANISATION_NAME?: string;
+  DEPARTMENT_NAME?: string;
+  DEPENDENT_LOCALITY?: string;
+  DOUBLE_DEPENDENT_LOCALITY?: string;
+}
+
+const FAKE_STREETS = [
+  'HIGH STREET',
+  'CHURCH ROAD',
+  'STATION ROAD',
+  'VICTORIA AVENUE',
+  'MILL LANE',
+  'PARK VIEW',
+  'KINGS WAY',
+  'ORCHARD CLOSE',
+];
+const FAKE_TOWNS = ['LEEDS', 'BRISTOL', 'YORK', 'NORWICH', 'EXETER', 'DERBY', 'BATH', 'CHESTER'];
+const FAKE_LOCALITIES = ['', 'NORTHSIDE', '', 'OLD TOWN', ''];
+
+/** A small stable hash of a string (FNV-1a, 32 bits). */
+function hashOf(value: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of value) {
+    h ^= ch.codePointAt(0) ?? 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/**
+ * The fake address lookup (a demo-mode customer, and the default without OS credentials): the
+ * same postcode always gives the same 6 to 9 addresses in OS Places' DPA shape, houses by
+ * number and a few named buildings with flats, so both line compositions of point 9 show.
+ */
+export function fakeOsAddresses(postcode: string): OsDpa[] {
+  const code = formatGbrPostcode(postcode);
+  const h = hashOf(code);
+  const street = FAKE_STREETS[h % FAKE_STREETS.length] ?? 'HIGH STREET';
+  const town = FAKE_TOWNS[(h >>> 3) % FAKE_TOWNS.length] ?? 'LEEDS';
+  const locality = FAKE_LOCALITIES[(h >>> 6) % FAKE_LOCALITIES.length] ?? '';
+  const count = 6 + ((h >>> 9) % 4);
+  const first = 1 + ((h >>> 12) % 40);
+  const uprnBase = 100_000_000 + (h % 800_000_000);
+  return Array.from({ length: count }, (_, i): OsDpa => {
+    const flat = i >= count - 2;
+    const number = String(first + i * 2);
+    const parts: OsAddress = flat
+      ? { SUB_BUILDING_NAME: `FLAT ${i - count + 3}`, BUILDING_NAME: 'THE OLD MILL' }
+      : { BUILDING_NUMBER: number };
+    const dpa: OsDpa = {
+      UPRN: String(uprnBase + i),
+      UDPRN: String(10_000_000 + ((h + i) % 89_999_999)),
+      ADDRESS: '',
+      ...parts,
+      THOROUGHFARE_NAME: street,
+      ...(locality ? { DEPENDENT_LOCALITY: locality } : {}),
+      POST_TOWN: town,
+      POSTCODE: code,
+    };
+    dpa.ADDRESS = [
+      dpa.SUB_BUILDING_NAME,
+      dpa.BUILDING_NAME,
+      [dpa.BUILDING_NUMBER, street].filter(Boolean).join(' '),
+      locality,
+      town,
+      code,
+    ]
+      .filter((p) => p)
+      .join(', ');
+    return dpa;
+  });
+}

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { countryCodeSchema, optionalCountryCodeSchema } from './case-details.js';
-import { type DateRange, tomorrow } from './date-selector.js';
 import {
-  isoDateSchema,
-  minusMonths,
-  optionalIsoDateSchema,
-  plusYears,
-  toIsoDate,
-} from './dates.js';
+  type DateRange,
+  dateSelectorDefaults,
+  refineDateRange,
+  tomorrow,
+} from './date-selector.js';
+import { isoDateSchema, minusMonths, optionalIsoDateSchema, plusYears } from './dates.js';
 import { refineCountryAlternative } from './dbs-checks.js';
-import { LICENCE_NUMBER_MAX_LENGTH } from './licence-number.js';
+import {
+  checkDrivingLicenceNumber,
+  LICENCE_NUMBER_MAX_LENGTH,
+  type LicencePerson,
+} from './licence-number.js';
 import { MESSAGES, maxCharacters } from './messages.js';
 import { requiredText } from './text-rules.js';
 
@@ -43,58 +46,85 @@ const common = {
 
 function refineDates(
   ctx: z.RefinementCtx,
-  data: { issue_date?: string | undefined; expiry_date?: string | undefined },
+  data: {
+    dob?: string | undefined;
+    issue_date?: string | undefined;
+    expiry_date?: string | undefined;
+  },
   range: DateRange,
-  today: string,
+  today: Date | string,
 ) {
-  const outOfRange = (field: string) =>
-    ctx.addIssue({ code: 'custom', message: MESSAGES.dateOutOfRange, path: [field] });
-  if (data.issue_date && data.issue_date > today) outOfRange('issue_date');
-  if (data.expiry_date && (data.expiry_date < range.min || data.expiry_date > range.max)) {
-    outOfRange('expiry_date');
-  }
+  refineDateRange(ctx, data, ['dob', 'issue_date'], dateSelectorDefaults(today));
+  refineDateRange(ctx, data, ['expiry_date'], range);
+}
+
+/** The fields of a passport, each with its own rule; the number is uppercased. */
+export const passportFields = z.object({
+  ...common,
+  number: requiredText()
+    .max(30, maxCharacters(30))
+    .transform((v) => v.toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9]+$/, MESSAGES.invalidFormat)),
+  expiry_date: isoDateSchema,
+});
+
+/** The country alternative; dates of birth and issue up to today, expiry in `passportExpiryRange`. */
+export function refinePassport(
+  data: z.output<typeof passportFields>,
+  ctx: z.RefinementCtx,
+  today: Date | string,
+): void {
+  refineCountryAlternative(ctx, data);
+  refineDates(ctx, data, passportExpiryRange(data.country, today), today);
 }
 
 /** Passport: number uppercased; expiry within `passportExpiryRange`. */
 export function passportSchema(today: Date | string) {
-  return z
-    .object({
-      ...common,
-      number: requiredText()
-        .max(30, maxCharacters(30))
-        .transform((v) => v.toUpperCase())
-        .pipe(z.string().regex(/^[A-Z0-9]+$/, MESSAGES.invalidFormat)),
-      expiry_date: isoDateSchema,
-    })
-    .superRefine((data, ctx) => {
-      refineCountryAlternative(ctx, data);
-      refineDates(ctx, data, passportExpiryRange(data.country, today), toIsoDate(today));
-    });
+  return passportFields.superRefine((d, ctx) => refinePassport(d, ctx, today));
 }
 export type Passport = z.infer<ReturnType<typeof passportSchema>>;
 
+/** The fields of a driving licence, each with its own rule; the number is compacted and uppercased. */
+export const drivingLicenceFields = z.object({
+  ...common,
+  licence_type: z.enum(LICENCE_TYPES, { error: MESSAGES.required }),
+  number: requiredText()
+    .transform((v) => v.replace(/\s+/g, '').toUpperCase())
+    .pipe(z.string().max(LICENCE_NUMBER_MAX_LENGTH, maxCharacters(LICENCE_NUMBER_MAX_LENGTH))),
+  expiry_date: optionalIsoDateSchema,
+  no_surname: z.boolean().default(false),
+});
+
+/**
+ * The country alternative, a photocard's expiry, the date ranges and, given the holder, a UK
+ * (GBR) licence number checked against their name and date of birth (the licence's own date of
+ * birth first) with point 5's mismatch messages; `no_surname` is 'Subject doesn't have a surname'.
+ */
+export function refineDrivingLicence(
+  data: z.output<typeof drivingLicenceFields>,
+  ctx: z.RefinementCtx,
+  today: Date | string,
+  holder?: LicencePerson,
+): void {
+  refineCountryAlternative(ctx, data);
+  if (data.licence_type === 'photo' && !data.expiry_date) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.required, path: ['expiry_date'] });
+  }
+  refineDates(ctx, data, licenceExpiryRange(today), today);
+  if (holder && data.country === 'GBR' && data.number.length <= LICENCE_NUMBER_MAX_LENGTH) {
+    const person = { ...holder, dob: data.dob ?? holder.dob, no_surname: data.no_surname };
+    const mismatch = checkDrivingLicenceNumber(data.number, person);
+    if (mismatch) ctx.addIssue({ code: 'custom', message: mismatch, path: ['number'] });
+  }
+}
+
 /**
  * Driving licence: number required, at most 18 characters, uppercased; expiry within
- * `licenceExpiryRange` (a paper licence may have none); 'Subject doesn't have a surname'.
+ * `licenceExpiryRange` (a paper licence may have none); 'Subject doesn't have a surname'. With
+ * `holder`, a GBR number must fit the holder (`checkDrivingLicenceNumber`).
  */
-export function drivingLicenceSchema(today: Date | string) {
-  return z
-    .object({
-      ...common,
-      licence_type: z.enum(LICENCE_TYPES, { error: MESSAGES.required }),
-      number: requiredText()
-        .transform((v) => v.replace(/\s+/g, '').toUpperCase())
-        .pipe(z.string().max(LICENCE_NUMBER_MAX_LENGTH, maxCharacters(LICENCE_NUMBER_MAX_LENGTH))),
-      expiry_date: optionalIsoDateSchema,
-      no_surname: z.boolean().default(false),
-    })
-    .superRefine((data, ctx) => {
-      refineCountryAlternative(ctx, data);
-      if (data.licence_type === 'photo' && !data.expiry_date) {
-        ctx.addIssue({ code: 'custom', message: MESSAGES.required, path: ['expiry_date'] });
-      }
-      refineDates(ctx, data, licenceExpiryRange(today), toIsoDate(today));
-    });
+export function drivingLicenceSchema(today: Date | string, holder?: LicencePerson) {
+  return drivingLicenceFields.superRefine((d, ctx) => refineDrivingLicence(d, ctx, today, holder));
 }
 export type DrivingLicence = z.infer<ReturnType<typeof drivingLicenceSchema>>;
 

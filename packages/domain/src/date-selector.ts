@@ -71,3 +71,21 @@ export function tomorrow(today: Date | string): string {
   const day = typeof today === 'string' ? parseISO(today) : today;
   return format(addDays(day, 1), 'yyyy-MM-dd');
 }
+
+/**
+ * Adds 'Date out of range' on each of `fields` whose 'YYYY-MM-DD' value lies outside `range`
+ * (what the date selector offers); blank values are left to the field's own rule.
+ */
+export function refineDateRange(
+  ctx: z.RefinementCtx,
+  data: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+  range: DateRange,
+): void {
+  for (const field of fields) {
+    const value = data[field];
+    if (typeof value === 'string' && value !== '' && (value < range.min || value > range.max)) {
+      ctx.addIssue({ code: 'custom', message: MESSAGES.dateOutOfRange, path: [field] });
+    }
+  }
+}

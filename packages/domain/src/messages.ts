@@ -22,6 +22,11 @@ export const MESSAGES = {
   // Not given by the spec: our own wording for a date outside the allowed range.
   dateOutOfRange: 'Date out of range',
   invalidDate: 'Invalid date',
+  // Our own wording: a field or record that the online identity check provided is locked.
+  idspLocked: 'Provided by the online identity check: it cannot be changed.',
+  idspLockedDelete: 'Provided by the online identity check: it cannot be deleted.',
+  // Our own wording: the history has at most one current address (the one without an end date).
+  oneCurrentAddress: 'There is already a current address.',
 } as const;
 
 /** 'Max N characters'. */

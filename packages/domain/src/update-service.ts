@@ -1,3 +1,9 @@
+import { z } from 'zod';
+import { dateSelectorDefaults, refineDateRange } from './date-selector.js';
+import { isoDateSchema } from './dates.js';
+import { MESSAGES } from './messages.js';
+import { requiredText, surnameSchema } from './text-rules.js';
+
 /** Certificate update statuses from the update service and what they mean (spec point 4). */
 export const CERTIFICATE_STATUS_MEANINGS = {
   BLANK_NO_NEW_INFO:
@@ -37,3 +43,30 @@ export function updateServiceStatus(status: string | null | undefined): UpdateSe
   if (status === 'NO_MATCH_FOUND') return 'not-registered';
   return isCertificateStatus(status) ? 'registered' : 'pending';
 }
+
+/** A DBS certificate number: the 12 digits the update service reads (`disclosureRef`). */
+export const CERTIFICATE_NUMBER_PATTERN = /^\d{12}$/;
+
+/** The fields of a case's DBS update details: certificate number, surname, date of birth. */
+export const dbsUpdateDetailsFields = z.object({
+  certificate_number: requiredText()
+    .transform((v) => v.replace(/\s+/g, ''))
+    .pipe(z.string().regex(CERTIFICATE_NUMBER_PATTERN, MESSAGES.invalidNumber)),
+  surname: surnameSchema,
+  dob: isoDateSchema,
+});
+
+/** Given `today`, the date of birth lies in the date selector's range. */
+export function refineDbsUpdateDetails(
+  data: z.output<typeof dbsUpdateDetailsFields>,
+  ctx: z.RefinementCtx,
+  today: Date | string,
+): void {
+  refineDateRange(ctx, data, ['dob'], dateSelectorDefaults(today));
+}
+
+/** DBS update details with every rule, on `today`. */
+export function dbsUpdateDetailsSchema(today: Date | string) {
+  return dbsUpdateDetailsFields.superRefine((d, ctx) => refineDbsUpdateDetails(d, ctx, today));
+}
+export type DbsUpdateDetails = z.infer<typeof dbsUpdateDetailsFields>;
