@@ -1,32 +1,31 @@
-import type { Address, AddressGap, OsAddress } from '@kestrel/domain';
+import type { AddressGapOut, CaseAddressOut, OsAddress, OsPlacesOut } from '@kestrel/domain';
 import { type CaseDataAudience, caseDataBase, defineCaseList } from './case-data';
-import { request } from './client';
+import { type ApiErrorBody, request } from './client';
 
-export type CaseAddress = { [K in keyof Address]?: Address[K] | null } & {
-  id: number;
-  case: number;
-  source: 'OS' | 'manual' | 'idsp';
-};
+export type CaseAddress = CaseAddressOut;
 
 /** The address history: the list of a case and the gaps of its 60-month window. */
-export const caseAddresses = defineCaseList<CaseAddress, { gaps?: AddressGap[] }>(
+export const caseAddresses = defineCaseList<CaseAddress, { gaps?: AddressGapOut[] }>(
   'case-addresses',
   'address',
 );
 
+export type LookupResult = { ok: true; addresses: OsAddress[] } | { ok: false; body: ApiErrorBody };
+
 /**
- * The fake postcode lookup (deterministic addresses for any well-formed postcode). Resolves to
- * the addresses found, or null when the lookup failed.
+ * The postcode lookup (the fake one by default: deterministic addresses for any well-formed
+ * postcode), answered in OS Places' shape: `results[].DPA`.
  */
 export async function lookupPostcode(
   postcode: string,
   audience: CaseDataAudience,
-): Promise<OsAddress[] | null> {
-  const r = await request<{ results?: Array<OsAddress | { DPA?: OsAddress }> }>(
+): Promise<LookupResult> {
+  const r = await request<OsPlacesOut>(
     'GET',
-    `${caseDataBase(audience)}os-fake-lookup/`,
+    `${caseDataBase(audience)}case-addresses/os-fake-lookup/`,
     { params: { postcode }, expect: 200 },
   );
-  if (!r.ok || !Array.isArray(r.data?.results)) return null;
-  return r.data.results.map((row) => ('DPA' in row && row.DPA ? row.DPA : (row as OsAddress)));
+  if (!r.ok) return { ok: false, body: r.data };
+  const results = Array.isArray(r.data?.results) ? r.data.results : [];
+  return { ok: true, addresses: results.map((row) => row.DPA) };
 }

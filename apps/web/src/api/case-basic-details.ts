@@ -1,18 +1,11 @@
-import type { BasicDetails, BirthDetails } from '@kestrel/domain';
+import type { CaseBasicDetailsOut, CaseBirthDetailsOut } from '@kestrel/domain';
 import { defineCaseRecord } from './case-data';
 
-/** What retrieve answers: the saved fields (blank ones null) and the subject's email. */
-export type CaseBasicDetails = { [K in keyof BasicDetails]?: BasicDetails[K] | null } & {
-  case: number;
-  email: string;
-  /** Fields the identity check verified (source idsp): read-only. */
-  locked_fields?: string[];
-};
-export type CaseBirthDetails = { [K in keyof BirthDetails]?: BirthDetails[K] | null } & {
-  case: number;
-  locked_fields?: string[];
-};
+/** The shapes of the contracts (@kestrel/domain contracts/case-basic-details.ts, ...). */
+export type CaseBasicDetails = CaseBasicDetailsOut;
+export type CaseBirthDetails = CaseBirthDetailsOut;
 
+/** A case without stored details answers them prefilled from its subject. */
 export const caseBasicDetails = defineCaseRecord<CaseBasicDetails>(
   'case-basic-details',
   'basic details',

@@ -1,11 +1,7 @@
-import type { OtherName } from '@kestrel/domain';
+import type { CaseOtherNameOut } from '@kestrel/domain';
 import { defineCaseList } from './case-data';
 
-export type CaseOtherName = { [K in keyof OtherName]?: OtherName[K] | null } & {
-  id: number;
-  case: number;
-  source?: 'manual' | 'idsp';
-};
+export type CaseOtherName = CaseOtherNameOut;
 
 /** The subject's other names: list by case, create with `case`, partial update, delete. */
 export const caseOtherNames = defineCaseList<CaseOtherName>('case-other-names', 'other name');

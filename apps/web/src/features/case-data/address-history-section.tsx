@@ -1,7 +1,7 @@
 import {
   type AddressGap,
   addressGaps,
-  addressSchema,
+  caseAddressIn,
   countryName,
   formatDate,
   isoDate,
@@ -71,8 +71,8 @@ const toForm = (r: Partial<CaseAddress> | null): AddressForm => ({
   metadata: r?.metadata ?? null,
 });
 
-const schema = () => addressSchema;
 const today = () => isoDate(new Date());
+const schema = () => caseAddressIn(today());
 const oneLine = (a: CaseAddress) =>
   [a.line_one, a.line_two, a.town, a.postcode].filter(Boolean).join(', ');
 

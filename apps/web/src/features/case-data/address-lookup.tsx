@@ -38,10 +38,17 @@ export function AddressLookup({
     }
     setError(null);
     setBusy(true);
-    const results = await lookupPostcode(checked.data, audience);
+    const result = await lookupPostcode(checked.data, audience);
     setBusy(false);
-    if (results === null) setFailed(true);
-    else setFound(results);
+    if (result.ok) {
+      setFound(result.addresses);
+      return;
+    }
+    // A postcode the lookup cannot read says why on the field; anything else is a failure.
+    const said = result.body.postcode;
+    const message = Array.isArray(said) && typeof said[0] === 'string' ? said[0] : null;
+    if (message) setError(message);
+    else setFailed(true);
   };
   const labelOf = (a: OsAddress) => {
     const c = composeOsAddress(a);

@@ -1,4 +1,10 @@
-import { basicDetailsSchema, formatDate, GENDER_OPTIONS, titlesForGender } from '@kestrel/domain';
+import {
+  caseBasicDetailsIn,
+  formatDate,
+  GENDER_OPTIONS,
+  isoDate,
+  titlesForGender,
+} from '@kestrel/domain';
 import { Badge, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { type CaseBasicDetails, caseBasicDetails } from '../../api/case-basic-details';
@@ -51,7 +57,7 @@ const toForm = (r: CaseBasicDetails | null): BasicDetailsForm => ({
   online_idv: r?.online_idv ?? false,
 });
 
-const schema = () => basicDetailsSchema;
+const schema = () => caseBasicDetailsIn(isoDate(new Date()));
 
 export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps) {
   const s = useRecordSection({

@@ -1,4 +1,4 @@
-import { birthDetailsSchema, showsCounty } from '@kestrel/domain';
+import { caseBirthDetailsIn, showsCounty } from '@kestrel/domain';
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { type CaseBirthDetails, caseBirthDetails } from '../../api/case-basic-details';
@@ -25,7 +25,7 @@ const toForm = (r: CaseBirthDetails | null): BirthDetailsForm => ({
   county_dbs: text(r?.county_dbs),
 });
 
-const schema = () => birthDetailsSchema;
+const schema = () => caseBirthDetailsIn();
 
 export function BirthDetailsSection({ caseId, audience, readOnly }: SectionProps) {
   const s = useRecordSection({ resource: caseBirthDetails, caseId, audience, schema, toForm });

@@ -30,18 +30,19 @@ const basic = {
   gender: 'female',
   title: 'Ms',
   forename: 'Alice',
-  forename_dbs: null,
-  middlename: null,
-  middlename_dbs: null,
+  forename_dbs: '',
+  middlename: '',
+  middlename_dbs: '',
   surname: 'Smith',
-  surname_dbs: null,
+  surname_dbs: '',
   email: 'alice@example.test',
-  email_dbs: null,
+  email_dbs: '',
   dob: '1990-05-17',
   phone_number: '020 7123 4567',
-  nin: null,
+  nin: '',
   nationality: 'GBR',
   online_idv: false,
+  locked_fields: [] as string[],
 };
 
 type Route = (call: Call) => { status: number; body?: unknown } | undefined;
@@ -227,7 +228,16 @@ describe('Birth Details', () => {
     serve(
       on('GET', '/api/case-birth-details/7/', () => ({
         status: 200,
-        body: { case: 7, country: 'GBR', town: 'Leeds', county: 'West Yorkshire' },
+        body: {
+          case: 7,
+          country: 'GBR',
+          country_dbs: '',
+          town: 'Leeds',
+          town_dbs: '',
+          county: 'West Yorkshire',
+          county_dbs: '',
+          locked_fields: [],
+        },
       })),
     );
     renderWithProviders(<BirthDetailsSection {...props} />);
@@ -265,11 +275,12 @@ const passport = {
   case: 7,
   number: 'X1234567',
   country: 'GBR',
-  country_dbs: null,
+  country_dbs: '',
   dob: '1990-05-17',
   issue_date: '2020-01-10',
   expiry_date: plusYears(today, 3),
   source: 'manual',
+  locked_fields: [] as string[],
 };
 
 describe('Passport', () => {
@@ -366,14 +377,13 @@ const sam = (over: object) => ({
   id: 1,
   case: 7,
   forename: 'Sam',
-  forename_dbs: null,
-  middlename: null,
-  middlename_dbs: null,
+  forename_dbs: '',
+  middlename: '',
+  middlename_dbs: '',
   surname: 'Brown',
-  surname_dbs: null,
+  surname_dbs: '',
   from_date: '2001-02-03',
   to_date: '2010-04-05',
-  source: 'manual',
   ...over,
 });
 const page = (results: unknown[], extra: object = {}) => ({
@@ -385,22 +395,16 @@ const page = (results: unknown[], extra: object = {}) => ({
 });
 
 describe('Other Names', () => {
-  it('shows idsp rows locked and not deletable; others can be edited and deleted', async () => {
+  it("lists the names with 'do MMM y' dates; a name can be deleted", async () => {
     const calls = serve(
-      on('GET', '/api/case-other-names/', () => ({
-        status: 200,
-        body: page([sam({}), sam({ id: 2, forename: 'Samantha', source: 'idsp' })]),
-      })),
+      on('GET', '/api/case-other-names/', () => ({ status: 200, body: page([sam({})]) })),
       on('DELETE', '/api/case-other-names/1/', () => ({ status: 204 })),
     );
     renderWithProviders(<OtherNamesSection {...props} />);
     const rows = await screen.findAllByTestId('other-name-row');
-    expect(rows).toHaveLength(2);
-    const [manual, locked] = rows as [HTMLElement, HTMLElement];
+    expect(rows).toHaveLength(1);
+    const [manual] = rows as [HTMLElement];
     expect(within(manual).getByText('3rd Feb 2001 to 5th Apr 2010')).toBeInTheDocument();
-    expect(within(locked).getByText('Locked')).toBeInTheDocument();
-    expect(within(locked).getByText(/identity check/)).toBeInTheDocument();
-    expect(within(locked).queryByRole('button')).toBeNull();
     fireEvent.click(within(manual).getByRole('button', { name: 'Delete Sam Brown' }));
     expect(await screen.findByText('Successfully deleted other name')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/case-other-names/1/')).toBe(
@@ -461,19 +465,20 @@ const address = (over: object) => ({
   id: 1,
   case: 7,
   country: 'GBR',
-  country_dbs: null,
+  country_dbs: '',
   line_one: '1 High Street',
-  line_one_dbs: null,
-  line_two: null,
-  line_two_dbs: null,
+  line_one_dbs: '',
+  line_two: '',
+  line_two_dbs: '',
   town: 'Leeds',
-  town_dbs: null,
+  town_dbs: '',
   postcode: 'LS1 1AA',
   from_date: minusMonths(today, 20),
   to_date: null,
   current: true,
   metadata: null,
   source: 'manual',
+  locked_fields: [] as string[],
   ...over,
 });
 
@@ -506,7 +511,7 @@ describe('Address History', () => {
     let lookups = 0;
     const calls = serve(
       on('GET', '/api/case-addresses/', () => ({ status: 200, body: page(history) })),
-      on('GET', '/api/os-fake-lookup/', (c) => {
+      on('GET', '/api/case-addresses/os-fake-lookup/', (c) => {
         lookups++;
         if (c.url.includes('ZZ')) return { status: 500, body: {} };
         return {

@@ -1,6 +1,5 @@
 import {
-  checkDrivingLicenceNumber,
-  drivingLicenceSchema,
+  caseDrivingLicenceIn,
   isoDate,
   LICENCE_TYPES,
   licenceExpiryRange,
@@ -42,7 +41,6 @@ const toForm = (r: CaseDrivingLicence | null): DrivingLicenceForm => ({
 });
 
 const today = () => isoDate(new Date());
-const schema = () => drivingLicenceSchema(today());
 const TYPE_LABELS: Record<string, string> = { photo: 'Photocard', paper: 'Paper' };
 
 export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionProps) {
@@ -52,18 +50,10 @@ export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionPro
     resource: caseDrivingLicences,
     caseId,
     audience,
-    schema,
     toForm,
     omit: ['source'],
-    extraRules: (v): Record<string, string> => {
-      if (!person || v.country !== 'GBR' || !v.number.trim()) return {};
-      const message = checkDrivingLicenceNumber(v.number, {
-        ...person,
-        dob: v.dob || person.dob,
-        no_surname: v.no_surname,
-      });
-      return message ? { number: message } : {};
-    },
+    // The holder: the case's basic details (the server falls back to the subject).
+    schema: () => caseDrivingLicenceIn(today(), person ?? undefined),
   });
   const { form } = s;
   const locked = s.record?.source === 'idsp';

@@ -1,10 +1,10 @@
-import { formatDate, otherNameSchema } from '@kestrel/domain';
+import { caseOtherNameIn, formatDate, isoDate } from '@kestrel/domain';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useRef, useState } from 'react';
 import { useDeleteCaseRow, useSaveCaseRow } from '../../api/case-data';
 import { type CaseOtherName, caseOtherNames } from '../../api/case-other-names';
-import { Consents, DateField, DbsTextField, LOCKED_REASON, SaveRow, text } from './form-kit';
+import { Consents, DateField, DbsTextField, SaveRow, text } from './form-kit';
 import { SectionCard } from './section-card';
 import type { SectionProps } from './section-props';
 import { useRowForm } from './use-row-form';
@@ -31,7 +31,7 @@ const toForm = (r: CaseOtherName | null): OtherNameForm => ({
   to_date: text(r?.to_date),
 });
 
-const schema = () => otherNameSchema;
+const schema = () => caseOtherNameIn(isoDate(new Date()));
 const fullName = (r: CaseOtherName) =>
   [r.forename, r.middlename, r.surname].filter(Boolean).join(' ');
 
@@ -150,38 +150,27 @@ export function OtherNamesSection({ caseId, audience, readOnly }: SectionProps) 
                     {formatDate(r.from_date)} to {formatDate(r.to_date)}
                   </Text>
                 </Stack>
-                {r.source === 'idsp' ? (
-                  <Stack gap={2} align="flex-end">
-                    <Badge variant="light" color="gray">
-                      Locked
-                    </Badge>
-                    <Text size="xs" c="dimmed" maw={260} ta="right">
-                      {LOCKED_REASON}
-                    </Text>
-                  </Stack>
-                ) : (
-                  !readOnly && (
-                    <Group gap="xs">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => setEditing(r.id)}
-                        aria-label={`Edit ${fullName(r)}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        loading={remove.isPending && remove.variables === r.id}
-                        onClick={() => void del(r.id)}
-                        aria-label={`Delete ${fullName(r)}`}
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  )
+                {!readOnly && (
+                  <Group gap="xs">
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => setEditing(r.id)}
+                      aria-label={`Edit ${fullName(r)}`}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      loading={remove.isPending && remove.variables === r.id}
+                      onClick={() => void del(r.id)}
+                      aria-label={`Delete ${fullName(r)}`}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
                 )}
               </Group>
             </Paper>

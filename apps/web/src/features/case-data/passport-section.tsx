@@ -1,4 +1,4 @@
-import { isoDate, passportExpiryRange, passportSchema } from '@kestrel/domain';
+import { casePassportIn, isoDate, passportExpiryRange } from '@kestrel/domain';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { type CasePassport, casePassports } from '../../api/case-documents';
@@ -29,7 +29,7 @@ const toForm = (r: CasePassport | null): PassportForm => ({
 });
 
 const today = () => isoDate(new Date());
-const schema = () => passportSchema(today());
+const schema = () => casePassportIn(today());
 
 export function PassportSection({ caseId, audience, readOnly }: SectionProps) {
   const s = useRecordSection({

@@ -21,7 +21,6 @@ export function useRecordSection<T, V extends FieldValues>({
   audience,
   schema,
   toForm,
-  extraRules,
   omit = [],
 }: {
   resource: CaseRecord<T>;
@@ -29,15 +28,15 @@ export function useRecordSection<T, V extends FieldValues>({
   audience: CaseDataAudience;
   schema: () => z.ZodType;
   toForm: (record: T | null) => V;
-  extraRules?: (values: V) => Record<string, string>;
   /** Form fields never sent (read-only ones, such as the subject's email). */
   omit?: readonly string[];
 }) {
   const query = useQuery(resource.options(caseId, audience));
-  const rules = useRef(extraRules);
-  rules.current = extraRules;
+  // The schema may read other data (the licence holder): always the latest one.
+  const schemaRef = useRef(schema);
+  schemaRef.current = schema;
   const form = useForm<V>({
-    resolver: schemaResolver<V>(schema, (v) => rules.current?.(v) ?? {}),
+    resolver: schemaResolver<V>(() => schemaRef.current()),
     defaultValues: toForm(null) as DefaultValues<V>,
     mode: 'all',
   });
