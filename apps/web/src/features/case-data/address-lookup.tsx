@@ -56,7 +56,7 @@ export function AddressLookup({
   };
   return (
     <Stack gap={6} data-testid="address-lookup">
-      <Group align="flex-start" gap="xs" wrap="nowrap">
+      <Group align="flex-end" gap="xs" wrap="wrap">
         <TextInput
           label="Find an address by postcode"
           placeholder="e.g. SW1A 1AA"
@@ -69,10 +69,17 @@ export function AddressLookup({
             }
           }}
           error={error}
-          style={{ flex: 1 }}
+          style={{ flex: '1 1 12rem' }}
           id={id}
         />
-        <Button mt={25} variant="light" onClick={() => void find()} loading={busy}>
+        <Button
+          size="md"
+          variant="light"
+          onClick={() => void find()}
+          loading={busy}
+          // Beside the input, not its error line.
+          mb={error ? 26 : 0}
+        >
           Find address
         </Button>
       </Group>
@@ -88,6 +95,7 @@ export function AddressLookup({
       )}
       {found && found.length > 0 && (
         <NativeSelect
+          size="md"
           label="Choose the address"
           data={[
             { value: '', label: `${found.length} addresses found` },

@@ -57,6 +57,18 @@ const toForm = (r: CaseBasicDetails | null): BasicDetailsForm => ({
   online_idv: r?.online_idv ?? false,
 });
 
+const FIELD_LABELS: Record<string, string> = {
+  gender: 'gender',
+  title: 'title',
+  forename: 'forename',
+  middlename: 'middle name',
+  surname: 'surname',
+  dob: 'date of birth',
+  phone_number: 'phone number',
+  nin: 'national insurance number',
+  nationality: 'nationality',
+};
+
 const schema = () => caseBasicDetailsIn(isoDate(new Date()));
 
 export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps) {
@@ -86,12 +98,13 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
         <Stack gap="md">
           {locked.size > 0 && (
             <LockedNotice>
-              Verified by the online identity check (IDSP):{' '}
-              {[...locked].join(', ').replace(/_/g, ' ')} cannot be changed.
+              Verified by the online identity check (IDSP), so it cannot be changed:{' '}
+              {[...locked].map((f) => FIELD_LABELS[f] ?? f).join(', ')}.
             </LockedNotice>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <NativeSelect
+              size="md"
               label="Gender"
               required
               disabled={ro('gender')}
@@ -109,6 +122,7 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
               }}
             />
             <NativeSelect
+              size="md"
               label="Title"
               required
               disabled={ro('title')}

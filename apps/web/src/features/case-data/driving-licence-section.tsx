@@ -74,6 +74,7 @@ export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionPro
           {locked && <LockedNotice />}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <NativeSelect
+              size="md"
               label="Licence type"
               required
               disabled={ro}

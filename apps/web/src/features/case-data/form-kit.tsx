@@ -289,6 +289,7 @@ export function CountryField<V extends FieldValues>({
   return (
     <Stack gap={6}>
       <NativeSelect
+        size="md"
         label={label}
         required
         disabled={disabled}
@@ -302,6 +303,7 @@ export function CountryField<V extends FieldValues>({
             {DBS_ALTERNATIVE_WARNING}
           </Text>
           <NativeSelect
+            size="md"
             label={`${label} (for DBS)`}
             required
             disabled={disabled}
