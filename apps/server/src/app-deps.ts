@@ -7,6 +7,7 @@ import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
 import type { SessionStore } from './platform/sessions.js';
+import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
 
 /** Everything routes and services need, built once in buildApp (`request.server.deps`). */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   anonymousCsrf: AnonymousCsrf;
   /** The job queue of this process (workers, schedules); enqueue with `enqueue(tx, job)`. */
   jobs: JobQueue<AppDeps>;
+  /** OS Data Hub tokens for the live address search; null when not configured (fake lookup). */
+  osDatahub: OsDatahubTokenProvider | null;
 }
 
 declare module 'fastify' {

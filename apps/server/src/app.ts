@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
+import { OS_PLACES_ORIGIN } from '@kestrel/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -24,10 +25,12 @@ import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
-import { securityHeaders } from './platform/security-headers.js';
+import { helmetOptionsFor, securityHeaders } from './platform/security-headers.js';
 import { SYSTEM_TX } from './platform/service-context.js';
 import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
+import { createOsDatahubClient } from './providers/os-datahub/client.js';
+import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
 
 export interface BuildAppOptions {
   db: Database;
@@ -40,6 +43,8 @@ export interface BuildAppOptions {
   modules?: KestrelModule[];
   /** Job kinds besides src/jobs' (test-only kinds). */
   extraJobs?: JobKind<unknown, AppDeps>[];
+  /** OS Data Hub tokens; default: the real client when the configuration has credentials. */
+  osDatahub?: OsDatahubTokenProvider | null;
 }
 
 /** One registered route (tests walk them, e.g. for CSRF). */
@@ -95,6 +100,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       pollingSeconds: config.jobPollingSeconds,
       onError: (err, context) => log?.error({ err, context }, 'job queue'),
     }),
+    osDatahub:
+      opts.osDatahub !== undefined
+        ? opts.osDatahub
+        : config.osDatahubKey && config.osDatahubSecret
+          ? createOsDatahubClient({
+              key: config.osDatahubKey,
+              secret: config.osDatahubSecret,
+              clock,
+            })
+          : null,
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();
@@ -130,7 +145,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerBodyParsing(app);
 
   await app.register(fastifyCookie);
-  const secureHeaders = securityHeaders();
+  // The live address search (OS Places) is a browser call: its origin only when configured.
+  const secureHeaders = securityHeaders(
+    helmetOptionsFor({ connectSrc: deps.osDatahub ? [OS_PLACES_ORIGIN] : [] }),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(secureHeaders);
     reply.header('x-request-id', request.id);

@@ -42,6 +42,13 @@ export interface AppConfig {
   jobPollingSeconds: number;
   /** Milliseconds SMTP may take to connect, greet or answer before the send fails. */
   smtpTimeoutMs: number;
+  /**
+   * Ordnance Survey Data Hub credentials (OS_DATAHUB_KEY / OS_DATAHUB_SECRET): with both, the
+   * address lookup's os-datahub-token answers tokens for the live OS Places search and the CSP
+   * allows its origin; without, the fake lookup is the only one.
+   */
+  osDatahubKey: string | null;
+  osDatahubSecret: string | null;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -75,6 +82,8 @@ export const defaultConfig: AppConfig = {
   jobPollingSeconds: 2,
   smtpTimeoutMs: 15_000,
   trustProxy: false,
+  osDatahubKey: null,
+  osDatahubSecret: null,
   rateLimits: {
     perAccount: 10,
     perAddress: 50,
@@ -124,5 +133,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
     jobWorkers: env.JOB_WORKERS !== '0' && env.JOB_WORKERS !== 'false',
     smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
+    osDatahubKey: env.OS_DATAHUB_KEY || null,
+    osDatahubSecret: env.OS_DATAHUB_SECRET || null,
   };
 }

@@ -13,7 +13,9 @@ import {
   deriveCaseState,
   isActivityOpen,
   isCaseActivityState,
+  isCaseOpen,
   isCaseState,
+  isCaseSubmitted,
 } from './states.js';
 
 describe('state lists', () => {
@@ -108,5 +110,19 @@ describe('deriveCaseState', () => {
         },
       ),
     );
+  });
+});
+
+describe('a case seen by its subject', () => {
+  it('is open until complete or cancelled, and submitted once nothing waits for them', () => {
+    expect(['pending', 'in-progress', 'complete', 'cancelled'].map(isCaseOpen)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(
+      ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'].map(isCaseSubmitted),
+    ).toEqual([false, false, true, true]);
   });
 });

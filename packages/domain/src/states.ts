@@ -142,3 +142,20 @@ export function deriveCaseState(activityStates: readonly CaseActivityState[]): C
 export function isActivityOpen(state: CaseActivityState): boolean {
   return state !== 'ca-complete' && state !== 'ca-cancelled';
 }
+
+/** Open (not finished) case states: a subject sees its open cases only. */
+export function isCaseOpen(state: string): boolean {
+  return state !== 'complete' && state !== 'cancelled';
+}
+
+/**
+ * Case states in which the subject still has its part to do (the portal is not submitted): its
+ * case data may change. Once nothing waits for the subject, the case counts as submitted and the
+ * subject may only read it.
+ */
+export const SUBJECT_EDITABLE_CASE_STATES: readonly CaseState[] = ['pending', 'awaiting-subject'];
+
+/** True once the subject has handed the case over (no longer pending or awaiting them). */
+export function isCaseSubmitted(state: string): boolean {
+  return !(SUBJECT_EDITABLE_CASE_STATES as readonly string[]).includes(state);
+}

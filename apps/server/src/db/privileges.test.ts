@@ -19,10 +19,22 @@ import { servingRoleWarnings } from './serving-role.js';
  */
 const CRUD = 'DELETE, INSERT, SELECT, UPDATE';
 const REFERENCE = ['activity_types', 'content_types', 'countries', 'verbs'];
+const CASE_DATA = Object.fromEntries(
+  [
+    'case_addresses',
+    'case_basic_details',
+    'case_birth_details',
+    'case_dbs_update_details',
+    'case_driving_licences',
+    'case_other_names',
+    'case_passports',
+  ].map((t) => [t, CRUD]),
+);
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     account_tokens: 'INSERT',
+    ...CASE_DATA,
     audit_actions: 'INSERT, SELECT',
     case_activities: CRUD,
     case_activity_notes: 'INSERT, SELECT',
@@ -43,6 +55,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
   },
   [SUBJECT_ROLE]: {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
+    ...CASE_DATA,
     audit_actions: 'INSERT',
     case_activities: 'SELECT',
     cases: 'SELECT',
@@ -56,6 +69,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     content_types: 'INSERT, SELECT',
     account_tokens: CRUD,
+    ...CASE_DATA,
     audit_actions: 'INSERT, SELECT',
     case_activities: CRUD,
     case_activity_notes: 'INSERT, SELECT',

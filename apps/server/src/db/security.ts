@@ -4,6 +4,9 @@ import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
 const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
 /** Reference data: the application reads it, migrations and seeds write it. */
 const REFERENCE = 'activity_types, content_types, countries, verbs';
+/** The case data of spec point 3 (modules/case-data): every audience reads and writes it. */
+const CASE_DATA =
+  'case_basic_details, case_birth_details, case_other_names, case_addresses, case_passports, case_driving_licences, case_dbs_update_details';
 /** Tenant tables a subject's policies let it write but never read (the customer's history). */
 const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
 
@@ -20,7 +23,8 @@ const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
  *   a tenant only reads its own;
  * - audit_actions and outbox_emails are history: never updated or deleted;
  * - a subject reads reference data, its customer, and its own records (policies); it writes
- *   only the audit of its actions, and never reads staff, roles or processes.
+ *   the case data of its own cases and the audit of its actions, and never reads staff, roles
+ *   or processes.
  */
 const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = [
   { tables: REFERENCE, app: 'SELECT', ops: 'SELECT', subject: 'SELECT' },
@@ -43,6 +47,8 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   },
   { tables: 'subject_users', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
   { tables: 'subjects, cases, case_activities', app: CRUD, ops: CRUD, subject: 'SELECT' },
+  // case data (issue 15): a subject writes its own open cases' rows (policies by case_id)
+  { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
   {
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',

@@ -23,6 +23,24 @@ export const helmetOptions: Readonly<HelmetOptions> = {
 };
 
 /**
+ * `helmetOptions` with more origins the browser may connect to (the live address search's, when
+ * configured): those only, never a wildcard.
+ */
+export function helmetOptionsFor(extra: { connectSrc: readonly string[] }): HelmetOptions {
+  const csp = helmetOptions.contentSecurityPolicy;
+  if (extra.connectSrc.length === 0 || typeof csp !== 'object' || !csp.directives) {
+    return helmetOptions;
+  }
+  return {
+    ...helmetOptions,
+    contentSecurityPolicy: {
+      ...csp,
+      directives: { ...csp.directives, connectSrc: ["'self'", ...extra.connectSrc] },
+    },
+  };
+}
+
+/**
  * The headers helmet sets, computed once. They depend only on the options, so running helmet's
  * middleware on every request (as @fastify/helmet does, rebuilding it each time, parsing the CSP
  * directives included) repeats the same work: measured at several per cent of a list request.

@@ -1,0 +1,56 @@
+import { isCaseOpen, isCaseSubmitted } from '@kestrel/domain';
+import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
+
+/**
+ * Who is reading or writing case data: customer staff (/api/, tenant by RLS), operations
+ * (/api/ops/, every customer) or the subject (/api/s/, its own cases by RLS).
+ */
+export type CaseDataAudience = 'staff' | 'ops' | 'subject';
+
+/** The case a record belongs to, as the access rules read it. */
+export interface CaseRef {
+  id: number;
+  customerId: number;
+  subjectId: number;
+  state: string;
+  archived: boolean;
+}
+
+export const SUBMITTED_DETAIL =
+  'This case has been submitted: its details can no longer be changed.';
+
+/** SQL columns giving a CaseRef from `cases c` (see `caseRefOf`). */
+export const CASE_REF_COLUMNS =
+  'c.id as case_ref_id, c.customer_id as case_ref_customer, c.subject_id as case_ref_subject, c.state as case_ref_state, (c.archived_at is not null) as case_ref_archived';
+
+/** The CaseRef of a row selected with `CASE_REF_COLUMNS`, or null when there is none. */
+export function caseRefOf(row: Record<string, unknown> | undefined): CaseRef | null {
+  if (!row || row.case_ref_id === null || row.case_ref_id === undefined) return null;
+  return {
+    id: Number(row.case_ref_id),
+    customerId: Number(row.case_ref_customer),
+    subjectId: Number(row.case_ref_subject),
+    state: String(row.case_ref_state),
+    archived: row.case_ref_archived === true,
+  };
+}
+
+/**
+ * The case if this audience may read it (or write it, with `write`); 404 otherwise. RLS already
+ * hides other tenants' cases and, from a subject, other subjects'. A subject sees its open cases
+ * only (not complete, cancelled or archived), and may not write once the case is submitted (403).
+ */
+export function allowCase(
+  ref: CaseRef | null,
+  audience: CaseDataAudience,
+  intent: 'read' | 'write',
+): CaseRef {
+  if (!ref) throw new NotFoundError();
+  if (audience === 'subject') {
+    if (!isCaseOpen(ref.state) || ref.archived) throw new NotFoundError();
+    if (intent === 'write' && isCaseSubmitted(ref.state)) {
+      throw new PermissionDeniedError(SUBMITTED_DETAIL, 'case submitted');
+    }
+  }
+  return ref;
+}
