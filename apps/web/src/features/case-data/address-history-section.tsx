@@ -224,7 +224,11 @@ function AddressRow({
             {formatDate(a.from_date)} to {a.current || !a.to_date ? 'now' : formatDate(a.to_date)}
           </Text>
           {overlaps.length > 0 && (
-            <Text size="sm" c="orange.8" data-testid="address-overlap">
+            <Text
+              size="sm"
+              c="var(--mantine-color-orange-light-color)"
+              data-testid="address-overlap"
+            >
               Overlaps with {overlaps.map((o) => o.line_one).join(', ')}
             </Text>
           )}

@@ -84,7 +84,7 @@ export function AddressLookup({
         </Button>
       </Group>
       {failed && (
-        <Text size="sm" c="red.7" role="alert">
+        <Text size="sm" c="var(--mantine-color-error)" role="alert">
           {ERROR_TEXTS.defaultError}
         </Text>
       )}

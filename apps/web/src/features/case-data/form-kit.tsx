@@ -227,7 +227,12 @@ export function DbsTextField<V extends FieldValues>({
       />
       {needsAlt && (
         <>
-          <Text size="sm" c="orange.8" data-testid="dbs-warning" role="note">
+          <Text
+            size="sm"
+            c="var(--mantine-color-orange-light-color)"
+            data-testid="dbs-warning"
+            role="note"
+          >
             {DBS_ALTERNATIVE_WARNING}
           </Text>
           <TextInput
@@ -299,7 +304,12 @@ export function CountryField<V extends FieldValues>({
       />
       {needsAlt && (
         <>
-          <Text size="sm" c="orange.8" data-testid="dbs-warning" role="note">
+          <Text
+            size="sm"
+            c="var(--mantine-color-orange-light-color)"
+            data-testid="dbs-warning"
+            role="note"
+          >
             {DBS_ALTERNATIVE_WARNING}
           </Text>
           <NativeSelect
