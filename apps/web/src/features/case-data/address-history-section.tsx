@@ -208,7 +208,7 @@ function AddressRow({
   return (
     <Paper withBorder radius="md" p="sm" data-testid="address-row">
       <Group justify="space-between" wrap="wrap" gap="xs" align="flex-start">
-        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 14rem' }}>
           <Group gap="xs">
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {oneLine(a)}

@@ -223,18 +223,10 @@ export function DbsTextField<V extends FieldValues>({
         error={error(name)}
         {...form.register(name)}
         {...onChange}
-        description={needsAlt ? undefined : undefined}
       />
       {needsAlt && (
         <>
-          <Text
-            size="sm"
-            c="var(--mantine-color-orange-light-color)"
-            data-testid="dbs-warning"
-            role="note"
-          >
-            {DBS_ALTERNATIVE_WARNING}
-          </Text>
+          <DbsWarning />
           <TextInput
             label={`${label} (for DBS)`}
             required
@@ -245,6 +237,17 @@ export function DbsTextField<V extends FieldValues>({
         </>
       )}
     </Stack>
+  );
+}
+
+/** Beside a field whose value the criminal-record service cannot take. */
+function DbsWarning() {
+  return (
+    <Alert color="orange" variant="light" p="xs" data-testid="dbs-warning" role="note">
+      <Text size="sm" c="var(--mantine-color-orange-light-color)">
+        {DBS_ALTERNATIVE_WARNING}
+      </Text>
+    </Alert>
   );
 }
 
@@ -304,14 +307,7 @@ export function CountryField<V extends FieldValues>({
       />
       {needsAlt && (
         <>
-          <Text
-            size="sm"
-            c="var(--mantine-color-orange-light-color)"
-            data-testid="dbs-warning"
-            role="note"
-          >
-            {DBS_ALTERNATIVE_WARNING}
-          </Text>
+          <DbsWarning />
           <NativeSelect
             size="md"
             label={`${label} (for DBS)`}

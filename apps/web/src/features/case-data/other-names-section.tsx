@@ -132,7 +132,7 @@ export function OtherNamesSection({ caseId, audience, readOnly }: SectionProps) 
           ) : (
             <Paper key={r.id} withBorder radius="md" p="sm" data-testid="other-name-row">
               <Group justify="space-between" wrap="wrap" gap="xs">
-                <Stack gap={2}>
+                <Stack gap={2} style={{ minWidth: 0, flex: '1 1 14rem' }}>
                   <Text fw={600}>{fullName(r)}</Text>
                   {(r.forename_dbs || r.middlename_dbs || r.surname_dbs) && (
                     <Text size="sm" c="dimmed">
