@@ -2,6 +2,7 @@ import { isoDate, minusMonths, plusYears } from '@kestrel/domain';
 import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { forgetDatahubToken } from '../../api/case-addresses';
 import { resetSession, setSession } from '../../lib/session/session-store';
 import { type Call, mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
@@ -18,6 +19,7 @@ afterEach(() => {
   // Toasts live in a store shared by the tests of this file.
   notifications.clean();
   notifications.cleanQueue();
+  forgetDatahubToken();
   resetSession();
   vi.unstubAllGlobals();
 });
@@ -530,6 +532,11 @@ describe('Address History', () => {
           },
         };
       }),
+      // No live search configured: the fake lookup answers.
+      on('POST', '/api/case-addresses/os-datahub-token/', () => ({
+        status: 503,
+        body: { detail: 'The live address search is not configured: use the fake lookup.' },
+      })),
       on('POST', '/api/case-addresses/', (c) => ({
         status: 201,
         body: { id: 3, ...(c.body as object) },
@@ -560,7 +567,7 @@ describe('Address History', () => {
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save' })).toBeEnabled());
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Successfully added address')).toBeInTheDocument();
-    const post = calls.find((c) => c.method === 'POST');
+    const post = calls.find((c) => c.method === 'POST' && c.url === '/api/case-addresses/');
     expect(post?.body).toMatchObject({
       case: 7,
       line_one: '10 Downing Street',
@@ -569,6 +576,77 @@ describe('Address History', () => {
       from_date: minusMonths(today, 60),
       current: false,
     });
+  });
+});
+
+describe('Address lookup', () => {
+  const history = [address({ id: 1 })];
+
+  it('searches OS Places with the bearer token when the server gives one, and keeps it', async () => {
+    const calls = serve(
+      on('GET', '/api/case-addresses/', () => ({ status: 200, body: page(history) })),
+      on('POST', '/api/case-addresses/os-datahub-token/', () => ({
+        status: 200,
+        body: { access_token: 'tok-123', expires_in: 299 },
+      })),
+      on('GET', 'https://api.os.uk/search/places/v1/postcode', () => ({
+        status: 200,
+        body: {
+          results: [
+            {
+              DPA: {
+                UPRN: '1',
+                ADDRESS: 'FLAT 2, THE OLD MILL, YORK, YO1 7HH',
+                SUB_BUILDING_NAME: 'FLAT 2',
+                BUILDING_NAME: 'THE OLD MILL',
+                THOROUGHFARE_NAME: 'MILL LANE',
+                POST_TOWN: 'YORK',
+                POSTCODE: 'YO1 7HH',
+              },
+            },
+          ],
+        },
+      })),
+    );
+    renderWithProviders(<AddressHistorySection {...props} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add address' }));
+    const form = screen.getByRole('form', { name: 'Add address' });
+    for (let i = 0; i < 2; i++) {
+      // Choosing an address clears the lookup for the next search.
+      const postcode = within(form).getByLabelText('Find an address by postcode');
+      fireEvent.change(postcode, { target: { value: 'YO1 7HH' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Find address' }));
+      const choose = await within(form).findByLabelText('Choose the address');
+      fireEvent.change(choose, { target: { value: '0' } });
+    }
+    await waitFor(() =>
+      expect(within(form).getByLabelText(/^Address line 1/)).toHaveValue('Flat 2 The Old Mill'),
+    );
+    expect(within(form).getByLabelText(/^Address line 2/)).toHaveValue('Mill Lane');
+    const searches = calls.filter((c) => c.url.startsWith('https://api.os.uk/'));
+    expect(searches).toHaveLength(2);
+    expect(searches[0]?.url).toBe('https://api.os.uk/search/places/v1/postcode?postcode=YO1+7HH');
+    expect(searches[0]?.headers.authorization).toBe('Bearer tok-123');
+    // The token is asked for once, then kept until shortly before it expires.
+    expect(calls.filter((c) => c.url.endsWith('os-datahub-token/'))).toHaveLength(1);
+    expect(calls.some((c) => c.url.includes('os-fake-lookup'))).toBe(false);
+  });
+
+  it("says 'An error has occurred' when the token cannot be had; the address can still be typed", async () => {
+    serve(
+      on('GET', '/api/case-addresses/', () => ({ status: 200, body: page(history) })),
+      on('POST', '/api/case-addresses/os-datahub-token/', () => ({ status: 502, body: {} })),
+    );
+    renderWithProviders(<AddressHistorySection {...props} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add address' }));
+    const form = screen.getByRole('form', { name: 'Add address' });
+    fireEvent.change(within(form).getByLabelText('Find an address by postcode'), {
+      target: { value: 'YO1 7HH' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Find address' }));
+    expect(await within(form).findByText('An error has occurred')).toBeInTheDocument();
+    type(/^Address line 1/, '4 Mill Lane', form);
+    expect(within(form).getByLabelText(/^Address line 1/)).toHaveValue('4 Mill Lane');
   });
 });
 
