@@ -246,6 +246,46 @@ describe('case data editing screen, as a customer user', () => {
   });
 });
 
+describe('case data for operations (basic and e-bulk checks)', () => {
+  it('edits the case data of an outstanding DBS check from the ops activity view', async () => {
+    const ops = await apiAs('ops@kestrel.test');
+    try {
+      const list = await (
+        await ops.api.get('/api/ops/outstanding-activities/?page_size=100')
+      ).json();
+      const activity = (
+        list.results as Array<{ id: number; activity_type: string; case: { id: number } }>
+      ).find((a) => ['dbs-basic', 'dbs-standard', 'dbs-enhanced'].includes(a.activity_type));
+      expect(activity, 'an outstanding DBS check in the demo data').toBeDefined();
+      if (!activity) return;
+      const { context, page } = await signedIn(browser, 'ops@kestrel.test');
+      const calls: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/') && r.url().includes('case-')) calls.push(r.url());
+      });
+      await page.goto(`/ops/outstanding-activities/${activity.id}`);
+      const s = region(page, 'Birth Details');
+      await s.getByLabel(/^Town of birth/).waitFor();
+      await s.getByLabel(/^Country of birth/).selectOption('GBR');
+      await s.getByLabel(/^Town of birth/).fill('Whitby');
+      await confirmAndSave(s);
+      await toast(page, 'Successfully updated birth details');
+      // Operations call the ops API, for any customer, without acting for it.
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.every((u) => new URL(u).pathname.startsWith('/api/ops/'))).toBe(true);
+      const saved = await (
+        await ops.api.get(`/api/ops/case-birth-details/${activity.case.id}/`)
+      ).json();
+      expect(saved.town).toBe('Whitby');
+      expect(await axeClean(page)).toEqual([]);
+      await screenshot(page, 'case-data-ops-desktop');
+      await context.close();
+    } finally {
+      await ops.api.dispose();
+    }
+  });
+});
+
 describe('case data screen at desktop and phone width, light and dark', () => {
   for (const dark of [false, true]) {
     for (const [label, viewport] of [
