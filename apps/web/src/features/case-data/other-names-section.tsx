@@ -1,5 +1,5 @@
 import { caseOtherNameIn, formatDate, isoDate } from '@kestrel/domain';
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useRef, useState } from 'react';
 import { useDeleteCaseRow, useSaveCaseRow } from '../../api/case-data';
