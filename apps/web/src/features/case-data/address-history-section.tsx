@@ -170,6 +170,7 @@ function AddressEditor({
           </SimpleGrid>
           <Checkbox
             label="This is the current address"
+            error={form.formState.errors.current?.message}
             {...form.register('current', {
               onChange: () => void form.trigger('to_date'),
             })}
@@ -343,7 +344,8 @@ export function AddressHistorySection({ caseId, audience, readOnly }: SectionPro
       setDeleteFailed(id);
     }
   };
-  const failed = query.isError || saveFailed || deleteFailed !== null;
+  const failed =
+    query.isError && !query.data ? 'load' : query.isError || saveFailed || deleteFailed !== null;
   const retry = () => {
     if (query.isError) void query.refetch();
     else if (deleteFailed !== null) void del(deleteFailed);

@@ -90,7 +90,7 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
     <SectionCard
       title="Basic Details"
       loading={s.query.isPending}
-      failed={s.loadFailed || s.saveFailed}
+      failed={s.loadFailed && s.record === undefined ? 'load' : s.saveFailed}
       onRetry={s.retry}
       badge={s.isNew ? <NewBadge /> : null}
     >

@@ -37,7 +37,7 @@ export function BirthDetailsSection({ caseId, audience, readOnly }: SectionProps
     <SectionCard
       title="Birth Details"
       loading={s.query.isPending}
-      failed={s.loadFailed || s.saveFailed}
+      failed={s.loadFailed && s.record === undefined ? 'load' : s.saveFailed}
       onRetry={s.retry}
       badge={s.isNew ? <NewBadge /> : null}
     >

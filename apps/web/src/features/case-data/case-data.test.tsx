@@ -169,6 +169,8 @@ describe('Basic Details', () => {
     const error = await screen.findByTestId('section-error');
     expect(section('Basic Details')).toHaveAttribute('data-error', 'true');
     expect(error).not.toHaveTextContent(/error|boom/i);
+    // Nothing loaded: no form to fill in (and save over the stored record) until it loads.
+    expect(screen.queryByLabelText(/^Forename/)).toBeNull();
     fail = false;
     fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByLabelText(/^Forename/)).toHaveValue('Alice'));

@@ -65,7 +65,7 @@ export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionPro
     <SectionCard
       title="Driving Licence"
       loading={s.query.isPending}
-      failed={s.loadFailed || s.saveFailed}
+      failed={s.loadFailed && s.record === undefined ? 'load' : s.saveFailed}
       onRetry={s.retry}
       badge={s.isNew ? <NewBadge /> : null}
     >

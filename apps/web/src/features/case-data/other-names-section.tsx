@@ -104,7 +104,8 @@ export function OtherNamesSection({ caseId, audience, readOnly }: SectionProps) 
       setDeleteFailed(id);
     }
   };
-  const failed = query.isError || saveFailed || deleteFailed !== null;
+  const failed =
+    query.isError && !query.data ? 'load' : query.isError || saveFailed || deleteFailed !== null;
   const retry = () => {
     if (query.isError) void query.refetch();
     else if (deleteFailed !== null) void del(deleteFailed);

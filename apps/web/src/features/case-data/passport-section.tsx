@@ -50,7 +50,7 @@ export function PassportSection({ caseId, audience, readOnly }: SectionProps) {
     <SectionCard
       title="Passport"
       loading={s.query.isPending}
-      failed={s.loadFailed || s.saveFailed}
+      failed={s.loadFailed && s.record === undefined ? 'load' : s.saveFailed}
       onRetry={s.retry}
       badge={s.isNew ? <NewBadge /> : null}
     >

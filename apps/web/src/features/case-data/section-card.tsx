@@ -13,7 +13,8 @@ export function SectionCard({
 }: {
   title: string;
   loading: boolean;
-  failed: boolean;
+  /** The section's error state: a failed load (nothing to show) or a failed save. */
+  failed: boolean | 'load';
   onRetry: () => void;
   badge?: ReactNode;
   children: ReactNode;
@@ -37,7 +38,7 @@ export function SectionCard({
           {badge}
         </Group>
         {failed && <SectionError label={title} onRetry={onRetry} />}
-        {loading ? <Skeleton h={160} radius="md" /> : children}
+        {loading ? <Skeleton h={160} radius="md" /> : failed === 'load' ? null : children}
       </Stack>
     </Paper>
   );
