@@ -35,7 +35,7 @@ const CONNECTIONS = 50;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = args.only;
 
-/** Targets (issues 2 and 5): share of the ceiling's requests per second and p99 in ms. */
+/** Targets (issues 2, 5 and 15): share of the ceiling's requests per second and p99 in ms. */
 const TARGETS = {
   'check-session': { share: 0.25, p99: 25 },
   'audit list': { share: 0.12, p99: 50 },
@@ -43,6 +43,9 @@ const TARGETS = {
   'case list filtered': { share: 0.12, p99: 50 },
   'case search': { share: 0.12, p99: 50 },
   'case detail': { share: 0.12, p99: 50 },
+  // issue 15: case data
+  'case basic details': { share: 0.12, p99: 50 },
+  'case addresses with gaps': { share: 0.12, p99: 50 },
 };
 
 const cleanups = [];

@@ -24,6 +24,7 @@ import {
   seedPlatform,
   seedUsers,
 } from './seed.js';
+import { seedCaseData } from './seed-case-data.js';
 import type { CaseSeed } from './seed-cases.js';
 import { caseScenarios, detailIdsOf, seedCases } from './seed-cases.js';
 
@@ -117,6 +118,9 @@ const { customerIds } =
 const users =
   reused?.users ?? (await timed('bench users created', () => seedUsers(db, customerIds)));
 const cases = reused?.cases ?? (await timed('cases loaded', () => seedCases(db, customerIds)));
+// Reused databases were loaded with the case data when their schema had it.
+const caseData =
+  reused !== null || (cases.available && (await timed('case data loaded', () => seedCaseData(db))));
 if (!reused) await timed('vacuumed, analyzed, checkpointed', () => analyze(db));
 
 const app = await buildApp({
@@ -189,6 +193,31 @@ async function run(): Promise<void> {
           b.id && Array.isArray(b.case_activities) ? null : 'no id or case_activities',
       });
     } else gaps.push('case detail: no open cases in the logged-in tenants');
+    // Case data (issue 15): each tenant's own open cases, as for the detail.
+    const perCase = (url: (id: number) => string) =>
+      users.map((u) => (cases.detailIds[String(u.customerId)] ?? []).map(url));
+    const details = perCase((id) => `/api/case-basic-details/${id}/`);
+    const addresses = perCase((id) => `/api/case-addresses/?case=${id}`);
+    if (!caseData) gaps.push('case data: the case-data tables do not exist');
+    else if (details[0]?.[0] && addresses[0]?.[0] && details.every((p) => p.length > 0)) {
+      scenarios.push(
+        {
+          name: 'case basic details',
+          url: `${appUrl}${details[0][0]}`,
+          paths: details,
+          check: (b) => (b.case && typeof b.forename === 'string' ? null : 'no case or forename'),
+        },
+        {
+          name: 'case addresses with gaps',
+          url: `${appUrl}${addresses[0][0]}`,
+          paths: addresses,
+          check: (b) =>
+            rowsOf(b) === 3 && Array.isArray(b.gaps) && b.gaps.length === 1
+              ? null
+              : `${rowsOf(b)} addresses, gaps ${JSON.stringify(b.gaps)}`,
+        },
+      );
+    }
   } else {
     gaps.push(`cases: ${cases.reason}`);
   }

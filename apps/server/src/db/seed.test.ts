@@ -78,3 +78,58 @@ describe('the demo data', () => {
     expect(add.statusCode).toBe(403);
   });
 });
+
+describe('the demo case data', () => {
+  it("gives subject@example.test's open case a history with one gap, idsp current address, documents", async () => {
+    const admin = await login(app, 'admin@acme.test', DEMO_PASSWORD);
+    const open = await get(admin.headers, '/api/cases/?search=subject@example.test');
+    const c = open.body.results.find(
+      (x: { state: string }) => !['complete', 'cancelled'].includes(x.state),
+    );
+    const subject = await login(app, 'subject@example.test', DEMO_PASSWORD);
+    for (const headers of [admin.headers, subject.headers]) {
+      const prefix = headers === subject.headers ? '/api/s' : '/api';
+      const addresses = await get(headers, `${prefix}/case-addresses/?case=${c.id}`);
+      expect(addresses.body.count).toBe(3);
+      expect(addresses.body.gaps).toHaveLength(1);
+      expect(addresses.body.results[0]).toMatchObject({ current: true, source: 'idsp' });
+      const names = await get(headers, `${prefix}/case-other-names/?case=${c.id}`);
+      expect(names.body.results[0].surname_dbs).not.toBe('');
+      expect((await get(headers, `${prefix}/case-passports/${c.id}/`)).status).toBe(200);
+      expect((await get(headers, `${prefix}/case-driving-licences/${c.id}/`)).body).toMatchObject({
+        licence_type: 'photo',
+        country: 'GBR',
+      });
+    }
+    // every seeded record passes the rules: saving it unchanged answers 200
+    for (const url of [
+      `/api/case-basic-details/${c.id}/`,
+      `/api/case-birth-details/${c.id}/`,
+      `/api/case-passports/${c.id}/`,
+      `/api/case-driving-licences/${c.id}/`,
+    ]) {
+      const res = await app.inject({ method: 'PATCH', url, headers: admin.headers, payload: {} });
+      expect([url, res.statusCode, res.body]).toEqual([url, 200, res.body]);
+    }
+    const list = await get(admin.headers, `/api/case-addresses/?case=${c.id}`);
+    for (const a of list.body.results) {
+      const res = await app.inject({
+        method: 'PATCH',
+        url: `/api/case-addresses/${a.id}/`,
+        headers: admin.headers,
+        payload: {},
+      });
+      expect(res.statusCode).toBe(200);
+    }
+  });
+
+  it('gives several Acme cases case data too', async () => {
+    const admin = await login(app, 'admin@acme.test', DEMO_PASSWORD);
+    const all = await get(admin.headers, '/api/cases/?page_size=100');
+    let withData = 0;
+    for (const c of all.body.results) {
+      if ((await get(admin.headers, `/api/case-passports/${c.id}/`)).status === 200) withData += 1;
+    }
+    expect(withData).toBeGreaterThanOrEqual(5);
+  });
+});

@@ -13,6 +13,13 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
+import {
+  createCaseAddress,
+  createCaseDrivingLicence,
+  createCaseOtherName,
+  createCasePassport,
+} from '../modules/case-data/case-data.factories.js';
+import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { audienceOf } from './access.js';
@@ -35,13 +42,42 @@ const TENANT = [
   'users',
   'roles',
   'entitlements',
+  'case-basic-details',
+  'case-birth-details',
+  'case-other-names',
+  'case-addresses',
+  'case-passports',
+  'case-driving-licences',
+  'case-dbs-update-details',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
 const SHARED = ['activity-types', 'content-types', 'verbs'];
 
 /** Bodies that pass validation, so that only the object's tenant decides the answer. */
+const CASE_BASIC = {
+  gender: 'female',
+  title: 'Ms',
+  forename: 'Pat',
+  surname: 'Other',
+  dob: '1990-01-01',
+  phone_number: '07911 123456',
+  nationality: 'GBR',
+};
 const BODIES: Record<string, unknown> = {
+  'PUT /api/case-basic-details/:id/': CASE_BASIC,
+  'PUT /api/case-birth-details/:id/': { country: 'GBR', town: 'Leeds' },
+  'PUT /api/case-passports/:id/': { number: 'A1', country: 'FRA', expiry_date: '2099-01-01' },
+  'PUT /api/case-driving-licences/:id/': {
+    licence_type: 'paper',
+    number: '12345678',
+    country: 'GBR',
+  },
+  'PUT /api/case-dbs-update-details/:id/': {
+    certificate_number: '001234567890',
+    surname: 'Other',
+    dob: '1990-01-01',
+  },
   'POST /api/cases/:id/record_decision/': { decision: 'satisfactory' },
   'POST /api/flags/:id/resolve/': { comment: 'Checked' },
   'PUT /api/processes/:id/': {
@@ -116,6 +152,17 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         lastSeenAt: at,
       })
       .returning({ id: securityRefusals.id });
+    const key = { customerId, caseId: c.id };
+    const name = await createCaseOtherName(tx, key, { forename: 'Pat', surname: 'Old' });
+    const address = await createCaseAddress(tx, key, { current: true });
+    await createCasePassport(tx, key, at);
+    await createCaseDrivingLicence(
+      tx,
+      key,
+      { forename: 'Pat', surname: 'Other', dob: '1990-01-01' },
+      at,
+    );
+    await tx.insert(caseDbsUpdateDetails).values({ ...key, certificateNumber: '001234567890' });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -132,6 +179,13 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       users: user.id,
       roles: role.id,
       entitlements: entitlement?.id ?? 0,
+      'case-basic-details': c.id,
+      'case-birth-details': c.id,
+      'case-other-names': name?.id ?? 0,
+      'case-addresses': address.id,
+      'case-passports': c.id,
+      'case-driving-licences': c.id,
+      'case-dbs-update-details': c.id,
     };
   });
 }

@@ -1,5 +1,5 @@
 import { auditActionOut } from '@kestrel/domain';
-import { and, gte, lt } from 'drizzle-orm';
+import { and, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isoTimestamp } from '../../platform/json-sql.js';
 import { queryDate } from '../../platform/query-params.js';
@@ -40,6 +40,19 @@ const presentAuditActionSql = {
 };
 
 const output = auditActionOut;
+
+/**
+ * Operations' list across customers leaves out `changes.personal`: the old and new values of
+ * personal data (case data writes) stay with the customer's own staff.
+ */
+const presentOpsAuditAction = (a: Row) => {
+  const { personal: _, ...changes } = a.changes;
+  return { ...presentAuditAction(a), changes };
+};
+const presentOpsAuditActionSql = {
+  ...presentAuditActionSql,
+  changes: sql`(${auditActions.changes} - 'personal')`,
+};
 
 const common = {
   table: auditActions,
@@ -84,6 +97,8 @@ export async function auditRoutes(app: FastifyInstance) {
     ...common,
     path: '/api/ops/audit-actions/',
     context: 'ops',
+    present: presentOpsAuditAction,
+    presentSql: presentOpsAuditActionSql,
     filters: { ...common.filters, customer: auditActions.customerId },
   });
   await securityRefusalRoutes(app);

@@ -1,3 +1,4 @@
+import { countryMapOut } from '@kestrel/domain';
 import { asc, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,15 +9,8 @@ import { customerTx, runInTenant } from '../../platform/service-context.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { activityTypes, contentTypes, countries, verbs } from './bootstrap.table.js';
 
-const countryMap = z.record(
-  z.string(),
-  z.object({
-    name: z.string(),
-    nationality: z.string(),
-    deprecated: z.boolean(),
-    ebulk_missing: z.boolean(),
-  }),
-);
+/** The country map (spec point 3): the contract's. */
+const countryMap = countryMapOut;
 
 /** Bootstrap data the web app loads after login. */
 export async function bootstrapRoutes(app: FastifyInstance) {

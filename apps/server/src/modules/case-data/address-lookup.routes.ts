@@ -13,7 +13,7 @@ import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { OsDatahubError } from '../../providers/os-datahub/provider.js';
 import { CASE_DATA_AUDIENCES } from './case-data.routes.js';
 
-/** Why os-datahub-token has no token to give: the screen then uses the fake lookup. */
+/** Why os-datahub-token has no token to give (404): the screen then uses the fake lookup. */
 export const OS_NOT_CONFIGURED = 'The live address search is not configured: use the fake lookup.';
 export const OS_DEMO_MODE = 'A demo-mode customer uses the fake address lookup.';
 /** The token endpoint failed: the screen shows 'An error has occurred' and offers manual entry. */
@@ -23,7 +23,8 @@ export const OS_FAILED = 'The address search service did not answer.';
  * The address lookup of spec point 7, for every audience: GET .../os-fake-lookup/?postcode=
  * (deterministic addresses in OS Places' shape; the default, and always for a demo-mode
  * customer) and POST .../os-datahub-token/ (a cached OS Data Hub token for the browser's live
- * search when OS_DATAHUB_KEY / OS_DATAHUB_SECRET are set; 503 otherwise).
+ * search when OS_DATAHUB_KEY / OS_DATAHUB_SECRET are set; 404 otherwise, 502 when the Data Hub
+ * fails).
  */
 export async function addressLookupRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -44,7 +45,7 @@ export async function addressLookupRoutes(app: FastifyInstance) {
       { schema: { tags, response: { 200: osDatahubTokenOut } }, config: read },
       async (request) => {
         const provider = app.deps.osDatahub;
-        if (!provider) throw new AppError(503, { detail: OS_NOT_CONFIGURED });
+        if (!provider) throw new AppError(404, { detail: OS_NOT_CONFIGURED });
         const actor = actorOf(request);
         if (audience !== 'ops' && actor.customerId !== null) {
           const rows = await runInTenant(
@@ -56,7 +57,7 @@ export async function addressLookupRoutes(app: FastifyInstance) {
               ),
             readOnly,
           );
-          if (rows[0]?.demo_mode === true) throw new AppError(503, { detail: OS_DEMO_MODE });
+          if (rows[0]?.demo_mode === true) throw new AppError(404, { detail: OS_DEMO_MODE });
         }
         try {
           return await provider.token();

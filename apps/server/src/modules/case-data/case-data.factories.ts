@@ -42,7 +42,7 @@ export async function createCaseBasicDetails(
       middlename: person.middlename ?? '',
       surname: person.surname,
       dob: person.dob,
-      phoneNumber: '07700 900123',
+      phoneNumber: '07911 123456',
       nin: 'AB123456C',
       nationality: 'GBR',
       ...more,
