@@ -536,7 +536,7 @@ describe('Address History', () => {
       }),
       // No live search configured: the fake lookup answers.
       on('POST', '/api/case-addresses/os-datahub-token/', () => ({
-        status: 503,
+        status: 404,
         body: { detail: 'The live address search is not configured: use the fake lookup.' },
       })),
       on('POST', '/api/case-addresses/', (c) => ({
