@@ -1,5 +1,5 @@
-import { Anchor, Button, Stack } from '@mantine/core';
-import { useState } from 'react';
+import { Anchor, Button, Skeleton, Stack } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { opsOutstandingActivities } from '../../../api/activities';
 import { Fact } from '../../../components/fact';
@@ -7,6 +7,10 @@ import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { startOpsSession } from '../../../lib/session/session-actions';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
+
+// Operations edit the case data of basic and e-bulk checks here (spec point 2, issue 15).
+const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
+const CASE_DATA_KINDS: readonly string[] = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'];
 
 /**
  * One check waiting for operations. Its case is worked inside the customer's workspace: "Open the
@@ -48,6 +52,11 @@ export default function OpsOutstandingDetail() {
         }
       />
       <ActivityFacts activity={a} before={<Fact label="Customer">{a.customer_name}</Fact>} />
+      {CASE_DATA_KINDS.includes(a.activity_type) && (
+        <Suspense fallback={<Skeleton h={240} radius="lg" />}>
+          <CaseDataPanel caseId={a.case.id} audience="ops" />
+        </Suspense>
+      )}
     </Stack>
   );
 }

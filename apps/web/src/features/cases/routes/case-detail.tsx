@@ -12,6 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { CopyButton } from '../../../components/copy-button';
@@ -20,6 +21,9 @@ import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
+
+// The case data editing screen (issue 15) loads on its own, after the case.
+const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
@@ -127,6 +131,9 @@ export default function CaseDetailPage() {
           </Stack>
         </Grid.Col>
       </Grid>
+      <Suspense fallback={<Skeleton h={240} radius="lg" />}>
+        <CaseDataPanel caseId={c.id} />
+      </Suspense>
     </Stack>
   );
 }
