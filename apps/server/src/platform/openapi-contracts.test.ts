@@ -44,6 +44,9 @@ const ALLOWED: Record<string, string> = {
   'POST /api/cases/{id}/log-pdf-generation/': 'body: an action that takes none',
   'POST /api/subjects/{id}/archive/': 'body: an action that takes none',
   'PATCH /api/user/totp-generate/': 'body: takes none (the server makes the secret)',
+  'POST /api/case-addresses/os-datahub-token/': 'body: takes none (the server holds the key)',
+  'POST /api/ops/case-addresses/os-datahub-token/': 'body: takes none (the server holds the key)',
+  'POST /api/s/case-addresses/os-datahub-token/': 'body: takes none (the server holds the key)',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

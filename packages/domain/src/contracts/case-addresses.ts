@@ -84,7 +84,7 @@ export const addressLookupQuery = z.object({
 });
 
 /** One OS Places `DPA` record: the fields Kestrel reads (others are dropped). */
-export const osDpaOut = z.object({
+export const osDpaOut = z.strictObject({
   UPRN: z.string(),
   UDPRN: z.string().optional(),
   ADDRESS: z.string(),
@@ -105,7 +105,9 @@ export const osDpaOut = z.object({
  * GET .../os-fake-lookup/?postcode=: the fake lookup answers in OS Places' shape, so the screen
  * reads `results[].DPA` from either (and composes lines with `composeOsAddress`).
  */
-export const osPlacesOut = z.object({ results: z.array(z.object({ DPA: osDpaOut })).default([]) });
+export const osPlacesOut = z.strictObject({
+  results: z.array(z.strictObject({ DPA: osDpaOut })).default([]),
+});
 export type OsPlacesOut = z.infer<typeof osPlacesOut>;
 
 /** POST .../os-datahub-token/: a bearer token for OS Places, cached by the server. */

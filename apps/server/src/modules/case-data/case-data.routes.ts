@@ -1,4 +1,4 @@
-import { caseDataListQuery, type Permission } from '@kestrel/domain';
+import { caseDataListQuery, noContent, type Permission } from '@kestrel/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, opsActorOf, type RouteAccess } from '../../platform/access.js';
@@ -122,7 +122,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
     }
     r.delete(
       item,
-      { schema: { tags, params: idParams }, config: write },
+      { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
         await runFor(request, audience, (ctx) => deleteSingle(ctx, res, audience, id));
@@ -181,7 +181,7 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
     );
     r.delete(
       item,
-      { schema: { tags, params: idParams }, config: write },
+      { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
         await runFor(request, audience, (ctx) => deleteItem(ctx, res, audience, id));
