@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../dates.js';
 import { ENTITLEMENTS, PERMISSIONS } from '../permissions.js';
-import { emailSchema, forenameSchema, surnameSchema } from '../text-rules.js';
+import { emailSchema, forenameSchema, phoneOrBlankSchema, surnameSchema } from '../text-rules.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
 
 const jobTitle = z.string().trim().max(100);
@@ -68,7 +68,7 @@ export const subjectProfileUpdate = z
     middlename: z.string().trim().max(60),
     dark_mode: z.boolean(),
     dob: isoDateSchema.nullable(),
-    phone_number: z.string().trim().max(30),
+    phone_number: phoneOrBlankSchema,
     dbs_email_notifications: z.boolean(),
     terms_agreed: z.boolean(),
   })
