@@ -3,6 +3,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
+import { emailSite } from '../../platform/email-site.js';
+import { brandedEmail } from '../../platform/email-template.js';
 import { API_MESSAGES, ValidationError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runAsSystem } from '../../platform/service-context.js';
@@ -115,13 +117,19 @@ export async function usersRoutes(app: FastifyInstance) {
           customerId: u.customerId,
           ttlMs: SET_PASSWORD_TTL_MS,
         });
-        const link = `${deps.config.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
+        const site = emailSite(ctx.actor.brandAddress, deps.config.publicUrl);
+        const link = `${site.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
         await ctx.enqueue(
-          emailJob({
-            to: email,
-            subject: 'Your Kestrel account',
-            text: `Hello ${d.first_name},\n\nAn account has been created for you in Kestrel.\nTo choose your password, open:\n${link}\n\nThe link works once, for seven days.`,
-          }),
+          emailJob(
+            brandedEmail(site, {
+              to: email,
+              subject: `Your ${site.brand.name} account`,
+              greeting: `Hello ${d.first_name},`,
+              paragraphs: [`An account has been created for you in ${site.brand.name}.`],
+              action: { label: 'Choose your password', url: link },
+              after: ['The link works once, for seven days.'],
+            }),
+          ),
         );
         return u;
       },
