@@ -4,6 +4,7 @@ export * from './activity-kinds.js';
 export * from './address-history.js';
 export * from './address-lookup.js';
 export * from './adult-first.js';
+export * from './audit-words.js';
 export * from './brands.js';
 export * from './case-address.js';
 export * from './case-details.js';

@@ -18,6 +18,7 @@ export interface Dashboard {
   completed_by_week: WeekCount[];
   recent_audit: {
     id: number;
+    actor_type: string | null;
     actor_name: string;
     verb: string;
     content_type: string;

@@ -380,6 +380,26 @@ describe('rate limiting', () => {
   });
 });
 
+describe('one person reads the same in every audit entry', () => {
+  it('a login is recorded under the name its session then acts under, not the login name', async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, {
+        customerId,
+        username: 'named@acme.test',
+        firstName: 'Nadia',
+        lastName: 'Named',
+        roles: ['admin'],
+      }),
+    );
+    const a = await login(t.app, 'named@acme.test');
+    await t.app.inject({ method: 'POST', url: '/api/accounts/logout/', headers: a.headers });
+    const names = [...(await audits('logged_in')), ...(await audits('logged_out'))]
+      .filter((x) => x.actorType === 'ProductUser' && x.actorName.startsWith('Nadia'))
+      .map((x) => x.actorName);
+    expect(names).toEqual(['Nadia Named', 'Nadia Named']);
+  });
+});
+
 describe('password-reset emails are in the brand of the host the person used', () => {
   async function resetThrough(host: string) {
     const anon = await anonymous(t.app);

@@ -44,7 +44,11 @@ function actorFor(base: Actor, c: LoginCandidate | null): Actor {
     ...base,
     type: c.type,
     id: c.row.id,
-    name: c.type === 'ProductUser' ? c.row.username : c.row.email,
+    // The name a session of the account carries (first and last name, else the login), so
+    // one person reads the same in every audit entry.
+    name:
+      `${c.row.firstName} ${c.row.lastName}`.trim() ||
+      (c.type === 'ProductUser' ? c.row.username : c.row.email),
     customerId: c.customerId,
   };
 }
@@ -122,10 +126,17 @@ export function auditLogin(
   who: LoggedIn & { name: string },
   verb: 'logged_in' | 'logged_out',
 ): (tx: Tx) => Promise<unknown> {
-  return (tx) =>
-    recordAudit(
+  return async (tx) => {
+    // Under the person's name (as everything its session does), the login name as a fallback.
+    const table = who.type === 'ProductUser' ? productUsers : subjectUsers;
+    const [person] = await tx
+      .select({ name: sql<string>`trim(${table.firstName} || ' ' || ${table.lastName})` })
+      .from(table)
+      .where(eq(table.id, who.id));
+    const name = person?.name || who.name;
+    return recordAudit(
       tx,
-      { ...actor, type: who.type, id: who.id, customerId: who.customerId, name: who.name },
+      { ...actor, type: who.type, id: who.id, customerId: who.customerId, name },
       {
         verb,
         contentType: who.type === 'ProductUser' ? 'users.productuser' : 'users.subjectuser',
@@ -133,6 +144,7 @@ export function auditLogin(
         customerId: who.customerId,
       },
     );
+  };
 }
 
 /** Creates a single-use token for an account and returns it in clear (for the email link). */

@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { formatDate, formatPhone, subjectAccountText } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -93,8 +93,8 @@ export default function CaseDetailPage() {
                 </Fact>
                 <Fact label="Email">{s.email}</Fact>
                 <Fact label="Date of birth">{formatDate(s.dob)}</Fact>
-                <Fact label="Phone">{s.phone_number}</Fact>
-                <Fact label="Portal account">{s.has_account ? 'Yes' : 'Invited'}</Fact>
+                <Fact label="Phone">{formatPhone(s.phone_number)}</Fact>
+                <Fact label="Portal account">{subjectAccountText(s.has_account)}</Fact>
               </SimpleGrid>
             </Paper>
             <Paper withBorder radius="lg" p="lg" data-testid="case-summary">
