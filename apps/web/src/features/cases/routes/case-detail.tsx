@@ -18,12 +18,15 @@ import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
+import { useProductProfile } from '../../../lib/session/profile';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
+import { CaseReport } from '../components/case-report';
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
   const query = cases.useItem(id);
+  const profile = useProductProfile();
   const c = query.data;
   if (!c) {
     return query.isError ? (
@@ -38,6 +41,12 @@ export default function CaseDetailPage() {
   const s = c.subject;
   return (
     <Stack gap="lg">
+      {/* What Print prints (hidden on screen): the case report, not the screen. */}
+      <CaseReport
+        item={c}
+        organisation={profile?.customer?.name}
+        printedBy={profile ? `${profile.first_name} ${profile.last_name}`.trim() : undefined}
+      />
       <Anchor component={Link} to={href('cases')} size="sm">
         ← All cases
       </Anchor>
