@@ -73,7 +73,10 @@ describe('the demo data', () => {
     for (const username of ['admin@acme.test', 'admin@northgate.test']) {
       const me = await login(app, username, DEMO_PASSWORD);
       const d = (await get(me.headers, '/api/dashboard/')).body;
-      const charted = d.completed_by_week.reduce((n: number, w: { count: number }) => n + w.count, 0);
+      const charted = d.completed_by_week.reduce(
+        (n: number, w: { count: number }) => n + w.count,
+        0,
+      );
       expect([username, charted]).toEqual([username, d.cases_by_state.complete]);
     }
   });

@@ -1,5 +1,5 @@
-import type { MantineColorsTuple } from '@mantine/core';
 import { type BrandDetails, brandDetails } from '@kestrel/domain';
+import type { MantineColorsTuple } from '@mantine/core';
 
 /**
  * A white-label brand (spec point 1), chosen by host name: its name, hosts, contact details and
