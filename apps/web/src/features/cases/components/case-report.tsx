@@ -1,6 +1,6 @@
 import { formatDate, formatPhone } from '@kestrel/domain';
-import type { CSSProperties } from 'react';
-import { createPortal } from 'react-dom';
+import { type CSSProperties, useCallback, useEffect, useState } from 'react';
+import { createPortal, flushSync } from 'react-dom';
 import type { CaseActivity, CaseDetail } from '../../../api/cases';
 import { type Brand, currentBrand } from '../../../app/brands';
 import classes from './case-report.module.css';
@@ -16,6 +16,26 @@ const valueText = (v: unknown): string =>
       : v !== null && typeof v === 'object'
         ? ''
         : String(v ?? '');
+
+/**
+ * Whether the case report is on the page: only while printing (the Print action, or the
+ * browser's own print command through `beforeprint`), so the screen and its finders never meet
+ * a second copy of the case's words. `prepare` mounts it at once, before the dialog opens.
+ */
+export function usePrintReport(): { printing: boolean; prepare: () => void } {
+  const [printing, setPrinting] = useState(false);
+  const prepare = useCallback(() => flushSync(() => setPrinting(true)), []);
+  useEffect(() => {
+    const done = () => setPrinting(false);
+    window.addEventListener('beforeprint', prepare);
+    window.addEventListener('afterprint', done);
+    return () => {
+      window.removeEventListener('beforeprint', prepare);
+      window.removeEventListener('afterprint', done);
+    };
+  }, [prepare]);
+  return { printing, prepare };
+}
 
 /** A check's result in words: its recorded result fields, else what its state means. */
 export function checkResultText(a: CaseActivity): string {

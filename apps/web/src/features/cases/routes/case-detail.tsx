@@ -21,12 +21,13 @@ import { href } from '../../../config/paths';
 import { useProductProfile } from '../../../lib/session/profile';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
-import { CaseReport } from '../components/case-report';
+import { CaseReport, usePrintReport } from '../components/case-report';
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
   const query = cases.useItem(id);
   const profile = useProductProfile();
+  const print = usePrintReport();
   const c = query.data;
   if (!c) {
     return query.isError ? (
@@ -41,12 +42,14 @@ export default function CaseDetailPage() {
   const s = c.subject;
   return (
     <Stack gap="lg">
-      {/* What Print prints (hidden on screen): the case report, not the screen. */}
-      <CaseReport
-        item={c}
-        organisation={profile?.customer?.name}
-        printedBy={profile ? `${profile.first_name} ${profile.last_name}`.trim() : undefined}
-      />
+      {/* What Print prints (hidden on screen, there only while printing): the case report. */}
+      {print.printing && (
+        <CaseReport
+          item={c}
+          organisation={profile?.customer?.name}
+          printedBy={profile ? `${profile.first_name} ${profile.last_name}`.trim() : undefined}
+        />
+      )}
       <Anchor component={Link} to={href('cases')} size="sm">
         ← All cases
       </Anchor>
@@ -73,7 +76,7 @@ export default function CaseDetailPage() {
             </Text>
           </Group>
         </Stack>
-        <CaseActions item={c} />
+        <CaseActions item={c} beforePrint={print.prepare} />
       </Group>
       {c.decision && (
         <Alert color={c.decision === 'satisfactory' ? 'teal' : 'red'} title="Decision">
