@@ -13,6 +13,7 @@ export interface AppConfig {
    * DATABASE_URL's server and database as `kestrel_login` (see db/driver/pg.ts servingUrl).
    */
   databaseAppUrl: string | null;
+  /** Base of links (emails of requests through no brand host) and the allowed Origin. */
   publicUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -116,14 +117,16 @@ function readTrustProxy(value: string | undefined): false | number | string[] {
 
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
+  const port = num(env.PORT, defaultConfig.port);
   return {
     ...defaultConfig,
-    port: num(env.PORT, defaultConfig.port),
+    port,
     host: env.HOST || defaultConfig.host,
     dataDir: resolve(cwd, env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || null,
     databaseAppUrl: env.DATABASE_APP_URL || null,
-    publicUrl: (env.PUBLIC_URL || defaultConfig.publicUrl).replace(/\/$/, ''),
+    // Without PUBLIC_URL, links point at this server on the port it listens on.
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || defaultConfig.mailFrom,
     logLevel: env.LOG_LEVEL || defaultConfig.logLevel,

@@ -28,6 +28,8 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain('Bea Bright');
+    // A new sign-up is greeted 'Welcome', not 'Welcome back'.
+    await page.getByText(/^Welcome, Bea/).waitFor();
     await context.close();
   });
 

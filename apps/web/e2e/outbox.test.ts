@@ -60,7 +60,7 @@ describe('ops outbox', () => {
     const sent = await latest();
     await ops.api.dispose();
     const mail: { id: number; subject: string; text: string } = sent.results[0];
-    expect(mail.subject).toBe('Reset your Kestrel password');
+    expect(mail.subject).toBe('Reset your Kestrel Checks password');
     const link = /https?:\/\/\S+\/auth\/password-reset-confirm\?token=\S+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
 
@@ -93,13 +93,15 @@ describe('ops outbox', () => {
         ),
       )
       .toBe(true);
-    expect(await rows.first().textContent()).toContain('Reset your Kestrel password');
+    expect(await rows.first().textContent()).toContain('Reset your Kestrel Checks password');
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'outbox-list-desktop');
 
     await rows.first().getByRole('link').click();
     await page.waitForURL(`**/ops/outbox/${mail.id}`);
-    await page.getByRole('heading', { name: 'Reset your Kestrel password', level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Reset your Kestrel Checks password', level: 1 })
+      .waitFor();
     const main = page.getByRole('main');
     expect(await main.textContent()).toContain(RECIPIENT);
     expect(await main.textContent()).toMatch(
@@ -107,9 +109,11 @@ describe('ops outbox', () => {
     );
     const body = page.getByTestId('outbox-text');
     expect(await body.textContent()).toBe(mail.text);
+    // Two links: the reset address, then the brand's site in the signature.
     const anchor = body.getByRole('link');
-    expect(await anchor.count()).toBe(1);
-    expect(await anchor.getAttribute('href')).toBe(link);
+    expect(await anchor.count()).toBe(2);
+    expect(await anchor.first().getAttribute('href')).toBe(link);
+    expect(await anchor.last().getAttribute('href')).toBe(new URL(link ?? '').origin);
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'outbox-email-desktop');
 
@@ -127,7 +131,8 @@ describe('ops outbox', () => {
     await page.route(link ?? '', (route) =>
       route.fulfill({ status: 200, contentType: 'text/html', body: '<title>followed</title>' }),
     );
-    await page.getByTestId('outbox-text').getByRole('link').click();
+    // The text links the reset address first, then (in its signature) the brand's site.
+    await page.getByTestId('outbox-text').getByRole('link').first().click();
     await page.waitForURL(link ?? '');
     await context.close();
   });

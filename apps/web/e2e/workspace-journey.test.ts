@@ -405,16 +405,18 @@ describe('customer workspace journey, as a new customer', () => {
     await page.goto('/audit-log');
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByLabel('Object id').fill(String(ids.firstCase));
+    // Actions in words (issue 14), not their codes.
     for (const verb of [
-      'created',
-      'invited',
-      'reminder_sent',
-      'pdf_generated',
-      'decision_recorded',
-      'archived',
+      'Created',
+      'Invited',
+      'Reminder sent',
+      'PDF generated',
+      'Decision recorded',
+      'Archived',
     ]) {
       await page.getByRole('cell', { name: verb, exact: true }).first().waitFor();
     }
+    expect(await page.getByRole('cell', { name: 'reminder_sent', exact: true }).count()).toBe(0);
     await screenshot(page, 'workspace-audit-log');
     await choose(page, 'Verb', 'archived');
     await expect.poll(() => page.getByRole('row').count()).toBe(2);

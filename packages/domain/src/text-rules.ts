@@ -1,6 +1,6 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { MESSAGES, maxCharacters } from './messages.js';
+import { normalisePhone } from './phone.js';
 
 /** Letters (any script), with single inner spaces, apostrophes or hyphens; a letter at each end. */
 export const NAME_PATTERN = /^\p{L}(?:[\p{L}' -]*\p{L})?$/u;
@@ -86,11 +86,27 @@ export const optionalNiNumberSchema = optionalText(niNumber);
 /** Required reference: max 11, upper-case letters and digits (a hyphen inside). */
 export const referenceSchema = limited(11).regex(REFERENCE_PATTERN, MESSAGES.invalidNumber);
 
-/** Phone number: GB by default, international format accepted ('Invalid number'). */
-export const phoneSchema = requiredText().refine(
-  (v) => isValidPhoneNumber(v, 'GB'),
-  MESSAGES.invalidNumber,
-);
+function toE164(v: string, ctx: z.core.$RefinementCtx<string>): string {
+  const e164 = normalisePhone(v);
+  if (e164 === null) {
+    ctx.addIssue({ code: 'custom', message: MESSAGES.invalidNumber });
+    return z.NEVER;
+  }
+  return e164;
+}
+
+/**
+ * Phone number: GB by default, international format accepted ('Invalid number'); parsed to the
+ * stored E.164 form ('07911 123456' → '+447911123456'; show it with formatPhone).
+ */
+export const phoneSchema = requiredText().transform(toE164);
+
+/** An optional phone number where '' clears it: '' or a valid number, stored as E.164. */
+export const phoneOrBlankSchema = z
+  .string()
+  .trim()
+  .max(30, maxCharacters(30))
+  .transform((v, ctx) => (v === '' ? '' : toE164(v, ctx)));
 
 /** A confirmation checkbox that must be ticked ('Please confirm'). */
 export const confirmationSchema = z.literal(true, { error: MESSAGES.pleaseConfirm });

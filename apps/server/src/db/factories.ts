@@ -154,6 +154,8 @@ export interface SubjectUserInput {
   dob?: string | null;
   phoneNumber?: string;
   termsAgreedAt?: Date | null;
+  /** When the person was added (the login and the customer's record); default now. */
+  createdAt?: Date;
 }
 
 /**
@@ -168,7 +170,7 @@ export async function createSubjectUser(tx: Tx, input: SubjectUserInput = {}) {
     lastName: input.lastName ?? 'Subject',
     middlename: input.middlename ?? '',
     dob: input.dob === undefined ? '1990-04-12' : input.dob,
-    phoneNumber: input.phoneNumber ?? '+447700900123',
+    phoneNumber: input.phoneNumber ?? '+447911123456',
   };
   const [created] = await tx
     .insert(subjectUsers)
@@ -176,6 +178,7 @@ export async function createSubjectUser(tx: Tx, input: SubjectUserInput = {}) {
       email,
       ...details,
       termsAgreedAt: input.termsAgreedAt === undefined ? new Date() : input.termsAgreedAt,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
       passwordHash:
         input.password === null
           ? null
@@ -189,7 +192,13 @@ export async function createSubjectUser(tx: Tx, input: SubjectUserInput = {}) {
   if (!login) throw new Error('subject login insert returned nothing');
   const [s] = await tx
     .insert(subjects)
-    .values({ customerId, userId: login.id, email, ...details })
+    .values({
+      customerId,
+      userId: login.id,
+      email,
+      ...details,
+      ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+    })
     .returning();
   if (!s) throw new Error('subject insert returned nothing');
   // `login.passwordHash` says whether the login is claimed; whether the person used it with this

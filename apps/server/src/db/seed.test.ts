@@ -1,4 +1,5 @@
 import { CASE_STATES } from '@kestrel/domain';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,40 @@ describe('the demo data', () => {
       const me = await login(app, username, DEMO_PASSWORD, totp);
       const session = await get(me.headers, '/api/accounts/check-session/');
       expect([username, session.body.authenticated]).toEqual([username, true]);
+    }
+  });
+
+  it('tells one story in its dates', async () => {
+    const rows = await db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      tx.execute<{ problem: string; n: number }>(sql`
+        select 'a check completed before its case opened' problem, count(*)::int n
+          from case_activities a join cases c on c.id = a.case_id
+          where a.completed_at < c.created_at
+        union all
+        select 'a case completed before it opened', count(*)::int from cases
+          where completed_at < created_at
+        union all
+        select 'a date in the future', count(*)::int from cases
+          where greatest(created_at, completed_at, archived_at) > now()
+        union all
+        select 'a subject added after one of its cases', count(*)::int
+          from subjects s join cases c on c.subject_id = s.id where s.created_at > c.created_at
+        union all
+        select 'a subject login made after its record', count(*)::int
+          from subjects s join subject_users u on u.id = s.user_id where u.created_at > s.created_at`),
+    );
+    expect(rows.filter((r) => Number(r.n) > 0)).toEqual([]);
+  });
+
+  it("the dashboard's 'Complete' count and its chart count the same cases", async () => {
+    for (const username of ['admin@acme.test', 'admin@northgate.test']) {
+      const me = await login(app, username, DEMO_PASSWORD);
+      const d = (await get(me.headers, '/api/dashboard/')).body;
+      const charted = d.completed_by_week.reduce(
+        (n: number, w: { count: number }) => n + w.count,
+        0,
+      );
+      expect([username, charted]).toEqual([username, d.cases_by_state.complete]);
     }
   });
 

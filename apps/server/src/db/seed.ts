@@ -112,6 +112,8 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
       lastName: 'Taylor',
       dob: '1990-04-12',
       password,
+      // Added before the case the workspace seed opens for them (two days ago).
+      createdAt: new Date(clock.now().getTime() - 30 * 86_400_000),
     });
     const ctx: DemoSeedContext = {
       tx,

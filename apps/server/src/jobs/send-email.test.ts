@@ -62,7 +62,10 @@ describe('the send-email job', () => {
     }
     expect(job).toMatchObject({ state: 'retry', retryLimit: 9, retryBackoff: true });
     expect(JSON.stringify(job?.output)).toMatch(/timeout/i);
-    expect(job?.data).toMatchObject({ to: 'a@acme.test', subject: 'Reset your Kestrel password' });
+    expect(job?.data).toMatchObject({
+      to: 'a@acme.test',
+      subject: 'Reset your Kestrel Checks password',
+    });
     // back-off: the first retry waits 30-60 s
     const wait = (job?.startAfter.getTime() ?? 0) - Date.now();
     expect(wait).toBeGreaterThan(20_000);

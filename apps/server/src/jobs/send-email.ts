@@ -8,6 +8,7 @@ const message = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string().optional(),
+  fromName: z.string().optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import type { Entitlement, Permission } from '@kestrel/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordRefusal } from './audit.js';
 import type { Actor, SessionState, SessionUser } from './context.js';
+import { brandAddressOf } from './email-site.js';
 import {
   CsrfError,
   MaintenanceError,
@@ -79,6 +80,7 @@ export function actorOf(request: FastifyRequest): Actor {
     permissions: u?.permissions ?? new Set(),
     ip: request.ip,
     requestId: String(request.id),
+    brandAddress: brandAddressOf(request),
   };
 }
 

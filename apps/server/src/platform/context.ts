@@ -54,6 +54,11 @@ export interface Actor {
   permissions: ReadonlySet<Permission>;
   ip: string | null;
   requestId: string | null;
+  /**
+   * The address the request came through when it was one of the brands' hosts
+   * (`http://127.0.0.1:8080`): emails it causes are in that brand and link there (emailSite).
+   */
+  brandAddress?: string;
 }
 
 export const systemActor: Actor = {

@@ -78,4 +78,30 @@ describe('mail providers', () => {
     expect(received).toContain('To: someone@example.test');
     expect(received.join('\n')).toContain('Open the link');
   });
+
+  it("sends a branded email from the brand's name at MAIL_FROM's address, with both parts", async () => {
+    const received: string[] = [];
+    const server = smtpServer(received);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const smtp = new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Kestrel <no-reply@kestrel.test>');
+    await runAsSystem(deps(), (ctx) =>
+      smtp.send(
+        {
+          to: 'someone@example.test',
+          subject: 'Reset your Harrier Vetting password',
+          text: 'Open the link',
+          html: '<p>Open the link</p>',
+          fromName: 'Harrier Vetting',
+        },
+        ctx,
+      ),
+    );
+    server.close();
+    const all = received.join('\n');
+    expect(received).toContain('From: Harrier Vetting <no-reply@kestrel.test>');
+    expect(all).toContain('Content-Type: text/plain');
+    expect(all).toContain('Content-Type: text/html');
+  });
 });

@@ -7,6 +7,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's display name (the brand's); the address stays MAIL_FROM's. */
+  fromName?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export class SmtpMailer implements Mailer {
   async send(m: MailMessage, ctx: MailContext): Promise<void> {
     ctx.afterCommit(async () => {
       await this.transport.sendMail({
-        from: this.from,
+        from: m.fromName ? { name: m.fromName, address: addressOf(this.from) } : this.from,
         to: m.to,
         subject: m.subject,
         text: m.text,
@@ -67,6 +69,11 @@ export class SmtpMailer implements Mailer {
       });
     });
   }
+}
+
+/** The address of 'Name <address>' (or the whole text when it is a bare address). */
+export function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 }
 
 export function createMailer(smtpUrl: string | null, from: string, timeoutMs?: number): Mailer {

@@ -17,4 +17,7 @@ describe('brands', () => {
       expect(b.paymentKey).toMatch(/^pk_/);
     }
   });
+  it("uses the domain's colour (the one branded emails use) as the buttons' shade", () => {
+    for (const b of BRANDS) expect(b.palette[7]).toBe(b.colour);
+  });
 });

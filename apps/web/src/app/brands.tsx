@@ -1,12 +1,11 @@
+import { type BrandDetails, brandDetails } from '@kestrel/domain';
 import type { MantineColorsTuple } from '@mantine/core';
 
-/** A white-label brand (spec point 1): chosen by host name, hard-coded here and only here. */
-export interface Brand {
-  id: 'kestrel' | 'harrier';
-  name: string;
-  tagline: string;
-  hosts: readonly string[];
-  contact: { email: string; phone: string; address: string };
+/**
+ * A white-label brand (spec point 1), chosen by host name: its name, hosts, contact details and
+ * colour come from the domain's brand details (the server brands its emails with them too).
+ */
+export interface Brand extends BrandDetails {
   /** Theme colour: a 10-shade palette; shade 7 is the one buttons and links use. */
   palette: MantineColorsTuple;
   /** Publishable (client-side) key of the payment provider. */
@@ -45,15 +44,7 @@ function HarrierLogo({ size = 32 }: { size?: number }) {
 
 export const BRANDS: readonly Brand[] = [
   {
-    id: 'kestrel',
-    name: 'Kestrel Checks',
-    tagline: 'Background, identity and licence checks without the paperwork.',
-    hosts: ['localhost', 'kestrel.test', 'app.kestrelchecks.co.uk'],
-    contact: {
-      email: 'support@kestrelchecks.co.uk',
-      phone: '0161 496 0732',
-      address: '14 Quay Street, Manchester M3 3HN',
-    },
+    ...brandDetails('kestrel'),
     palette: [
       '#eef4fb',
       '#d9e6f5',
@@ -70,15 +61,7 @@ export const BRANDS: readonly Brand[] = [
     Logo: KestrelLogo,
   },
   {
-    id: 'harrier',
-    name: 'Harrier Vetting',
-    tagline: 'Safer hiring and licensing for councils and care providers.',
-    hosts: ['127.0.0.1', 'harrier.test', 'app.harriervetting.co.uk'],
-    contact: {
-      email: 'help@harriervetting.co.uk',
-      phone: '0113 496 0519',
-      address: '2 Wellington Place, Leeds LS1 4AP',
-    },
+    ...brandDetails('harrier'),
     palette: [
       '#e6fcf5',
       '#c3fae8',

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { isoDateSchema } from '../dates.js';
 import { MESSAGES, maxCharacters } from '../messages.js';
 import { ENTITLEMENTS, PERMISSIONS } from '../permissions.js';
-import { emailSchema, forenameSchema, NAME_PATTERN, surnameSchema } from '../text-rules.js';
+import {
+  emailSchema,
+  forenameSchema,
+  NAME_PATTERN,
+  phoneOrBlankSchema,
+  surnameSchema,
+} from '../text-rules.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
 
 const jobTitle = z.string().trim().max(100);
@@ -75,7 +81,7 @@ export const subjectProfileUpdate = z
       .refine((v) => v === '' || NAME_PATTERN.test(v), MESSAGES.invalidCharacters),
     dark_mode: z.boolean(),
     dob: isoDateSchema.nullable(),
-    phone_number: z.string().trim().max(30),
+    phone_number: phoneOrBlankSchema,
     dbs_email_notifications: z.boolean(),
     terms_agreed: z.boolean(),
   })

@@ -14,6 +14,7 @@ import {
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
+import { emailSite } from '../../platform/email-site.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { sessions } from '../../platform/tables/sessions.table.js';
 import { hashToken } from '../../platform/tokens.js';
@@ -379,6 +380,79 @@ describe('rate limiting', () => {
   });
 });
 
+describe('one person reads the same in every audit entry', () => {
+  it('a login is recorded under the name its session then acts under, not the login name', async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, {
+        customerId,
+        username: 'named@acme.test',
+        firstName: 'Nadia',
+        lastName: 'Named',
+        roles: ['admin'],
+      }),
+    );
+    const a = await login(t.app, 'named@acme.test');
+    await t.app.inject({ method: 'POST', url: '/api/accounts/logout/', headers: a.headers });
+    const names = [...(await audits('logged_in')), ...(await audits('logged_out'))]
+      .filter((x) => x.actorType === 'ProductUser' && x.actorName.startsWith('Nadia'))
+      .map((x) => x.actorName);
+    expect(names).toEqual(['Nadia Named', 'Nadia Named']);
+  });
+});
+
+describe('password-reset emails are in the brand of the host the person used', () => {
+  async function resetThrough(host: string) {
+    const anon = await anonymous(t.app);
+    const before = mailer.sent.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/password-reset/',
+      headers: { ...anon.headers, host },
+      payload: { email: 'admin@acme.test' },
+    });
+    expect(res.statusCode).toBe(200);
+    await t.settle();
+    expect(mailer.sent.length).toBe(before + 1);
+    const mail = mailer.sent.at(-1);
+    if (!mail) throw new Error('no email');
+    return mail;
+  }
+
+  it("the second brand's host: its name, its link, an HTML part with its logo, colour and contact", async () => {
+    const mail = await resetThrough('127.0.0.1:4321');
+    expect(mail.subject).toBe('Reset your Harrier Vetting password');
+    expect(mail.fromName).toBe('Harrier Vetting');
+    expect(mail.text).toContain('http://127.0.0.1:4321/auth/password-reset-confirm?token=');
+    expect(mail.text).toContain('help@harriervetting.co.uk');
+    expect(mail.text).not.toMatch(/kestrel/i);
+    const html = mail.html ?? '';
+    expect(html).toContain('<!doctype html>');
+    expect(html).toContain('Harrier Vetting');
+    expect(html).toContain('#087f5b');
+    expect(html).toContain('src="http://127.0.0.1:4321/email/harrier-logo.png"');
+    expect(html).toContain('href="http://127.0.0.1:4321/auth/password-reset-confirm?token=');
+    expect(html).toContain('2 Wellington Place, Leeds LS1 4AP');
+    expect(html).not.toMatch(/kestrel/i);
+  });
+
+  it("the first brand's host: its name and address", async () => {
+    const mail = await resetThrough('app.kestrelchecks.co.uk');
+    expect(mail.subject).toBe('Reset your Kestrel Checks password');
+    expect(mail.text).toContain(
+      'http://app.kestrelchecks.co.uk/auth/password-reset-confirm?token=',
+    );
+    expect(mail.html).toContain('#215fa4');
+  });
+
+  it('any other host: PUBLIC_URL and its brand, never the forged host', async () => {
+    const mail = await resetThrough('evil.example');
+    expect(mail.text).toContain(
+      `${t.app.deps.config.publicUrl}/auth/password-reset-confirm?token=`,
+    );
+    expect(`${mail.text}${mail.html}`).not.toContain('evil.example');
+  });
+});
+
 describe('POST /api/accounts/logout/', () => {
   it('ends the session: the token then gets 401, and is audited', async () => {
     const a = await login(t.app, 'admin@acme.test');
@@ -593,7 +667,8 @@ describe('POST /api/user/claim-account/', () => {
         .from(subjects)
         .where(eq(subjects.email, 'unclaimed@example.test'));
       if (!s) throw new Error('fixture');
-      return claimInvitation(tx, t.app.deps.clock.now(), t.app.deps.config.publicUrl, s, 'Acme');
+      const site = emailSite(undefined, t.app.deps.config.publicUrl);
+      return claimInvitation(tx, t.app.deps.clock.now(), site, s, 'Acme');
     });
     expect(mail.to).toBe('unclaimed@example.test');
     const token = decodeURIComponent(/claim-account\?token=([^\s]+)/.exec(mail.text)?.[1] ?? '');

@@ -5,7 +5,10 @@ import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor, UserType } from '../../platform/context.js';
+import { type EmailSite, emailSite } from '../../platform/email-site.js';
+import { brandedEmail } from '../../platform/email-template.js';
 import { API_MESSAGES, NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
+import type { MailMessage } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
 import type { ContextDeps } from '../../platform/service-context.js';
 import { runAsSystem, SYSTEM_TX } from '../../platform/service-context.js';
@@ -41,7 +44,11 @@ function actorFor(base: Actor, c: LoginCandidate | null): Actor {
     ...base,
     type: c.type,
     id: c.row.id,
-    name: c.type === 'ProductUser' ? c.row.username : c.row.email,
+    // The name a session of the account carries (first and last name, else the login), so
+    // one person reads the same in every audit entry.
+    name:
+      `${c.row.firstName} ${c.row.lastName}`.trim() ||
+      (c.type === 'ProductUser' ? c.row.username : c.row.email),
     customerId: c.customerId,
   };
 }
@@ -119,10 +126,17 @@ export function auditLogin(
   who: LoggedIn & { name: string },
   verb: 'logged_in' | 'logged_out',
 ): (tx: Tx) => Promise<unknown> {
-  return (tx) =>
-    recordAudit(
+  return async (tx) => {
+    // Under the person's name (as everything its session does), the login name as a fallback.
+    const table = who.type === 'ProductUser' ? productUsers : subjectUsers;
+    const [person] = await tx
+      .select({ name: sql<string>`trim(${table.firstName} || ' ' || ${table.lastName})` })
+      .from(table)
+      .where(eq(table.id, who.id));
+    const name = person?.name || who.name;
+    return recordAudit(
       tx,
-      { ...actor, type: who.type, id: who.id, customerId: who.customerId, name: who.name },
+      { ...actor, type: who.type, id: who.id, customerId: who.customerId, name },
       {
         verb,
         contentType: who.type === 'ProductUser' ? 'users.productuser' : 'users.subjectuser',
@@ -130,6 +144,7 @@ export function auditLogin(
         customerId: who.customerId,
       },
     );
+  };
 }
 
 /** Creates a single-use token for an account and returns it in clear (for the email link). */
@@ -192,13 +207,20 @@ export async function requestPasswordReset(
         customerId: c.customerId,
       });
       // The email is a job of this transaction: the answer never waits for the mail server.
-      const link = `${deps.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
+      // It is in the brand of the host the request came through, and links there.
+      const site = emailSite(actor.brandAddress, deps.publicUrl);
+      const link = `${site.publicUrl}/auth/password-reset-confirm?token=${encodeURIComponent(token)}`;
       await enqueue(
-        emailJob({
-          to: c.row.email,
-          subject: 'Reset your Kestrel password',
-          text: `Someone asked to reset the password of your Kestrel account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once, for one hour. If you did not ask, ignore this email.`,
-        }),
+        emailJob(
+          brandedEmail(site, {
+            to: c.row.email,
+            subject: `Reset your ${site.brand.name} password`,
+            greeting: `Hello${c.row.firstName ? ` ${c.row.firstName}` : ''},`,
+            paragraphs: [`Someone asked to reset the password of your ${site.brand.name} account.`],
+            action: { label: 'Choose a new password', url: link },
+            after: ['The link works once, for one hour. If you did not ask, ignore this email.'],
+          }),
+        ),
       );
     },
     actor,
@@ -207,16 +229,19 @@ export async function requestPasswordReset(
 
 /**
  * Invites a subject (created without a password) to claim its account: issues a claim token in
- * the caller's transaction and returns the email, to enqueue in the same transaction:
- * `await ctx.enqueue(emailJob(await claimInvitation(tx, now, publicUrl, subject)))`.
+ * the caller's transaction and returns the email (in the site's brand, linking there), to
+ * enqueue in the same transaction:
+ * `await ctx.enqueue(emailJob(await claimInvitation(tx, now, site, subject)))`.
  */
 export async function claimInvitation(
   tx: Tx,
   now: Date,
-  publicUrl: string,
+  site: EmailSite,
   subject: { userId: number; customerId: number; email: string; firstName?: string },
   customerName = 'your organisation',
-): Promise<{ to: string; subject: string; text: string }> {
+  extra: readonly string[] = [],
+  reminder = false,
+): Promise<MailMessage> {
   const token = await issueAccountToken(tx, now, {
     purpose: 'claim',
     type: 'SubjectUser',
@@ -224,12 +249,18 @@ export async function claimInvitation(
     customerId: subject.customerId,
     ttlMs: CLAIM_TTL_MS,
   });
-  const link = `${publicUrl}/auth/claim-account?token=${encodeURIComponent(token)}`;
-  return {
+  const link = `${site.publicUrl}/auth/claim-account?token=${encodeURIComponent(token)}`;
+  return brandedEmail(site, {
     to: subject.email,
-    subject: 'Your Kestrel account',
-    text: `Hello${subject.firstName ? ` ${subject.firstName}` : ''},\n\n${customerName} has asked you to complete some checks in Kestrel.\nTo set your password and start, open:\n${link}\n\nThe link works once, for seven days.`,
-  };
+    subject: `${reminder ? 'Reminder: ' : ''}Your ${site.brand.name} account`,
+    greeting: `Hello${subject.firstName ? ` ${subject.firstName}` : ''},`,
+    paragraphs: [
+      `${customerName} has asked you to complete some checks in ${site.brand.name}.`,
+      ...extra,
+    ],
+    action: { label: 'Set your password and start', url: link },
+    after: ['The link works once, for seven days.'],
+  });
 }
 
 /**

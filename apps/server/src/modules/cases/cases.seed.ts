@@ -38,7 +38,9 @@ const SHAPES: {
 /**
  * Demo workspace for both customers: processes, subjects, cases in every state (completed ones
  * spread over the last weeks for the dashboard chart), flags, and an open case for
- * subject@example.test at Acme Care Ltd.
+ * subject@example.test at Acme Care Ltd. The dates tell one story: subjects are added before
+ * their first case (the earliest opens 57 days ago), a case opens, its checks complete after
+ * that, and a case completes after it opened and before today.
  */
 export async function seedWorkspaceDemo(ctx: DemoSeedContext): Promise<void> {
   const { tx, clock } = ctx;
@@ -103,6 +105,7 @@ export async function seedWorkspaceDemo(ctx: DemoSeedContext): Promise<void> {
           dob,
           password: null,
           termsAgreedAt: null,
+          createdAt: new Date(now - 62 * DAY),
         }),
       );
     }
@@ -122,7 +125,10 @@ export async function seedWorkspaceDemo(ctx: DemoSeedContext): Promise<void> {
           ...(shape.state ? { state: shape.state } : {}),
           ...(shape.decision ? { decision: shape.decision } : {}),
           createdAt,
-          completedAt: done ? new Date(now - (n % 11) * 7 * DAY - DAY) : null,
+          // Two to six days after it opened, and never later than yesterday.
+          completedAt: done
+            ? new Date(Math.min(createdAt.getTime() + ((n % 3) + 1) * 2 * DAY, now - DAY))
+            : null,
           archivedAt: shape.archived ? new Date(now - DAY) : null,
         });
         if (n % 5 === 0) {

@@ -84,7 +84,10 @@ it('summarises the tenant caseload', async () => {
     active_flags: 1,
   });
   expect(d.completed_by_week).toHaveLength(12);
-  expect(d.completed_by_week[11]).toEqual({ week_start: '2026-11-16', count: 2 });
+  // The chart counts the cases the 'Complete' count counts: the archived one is in neither.
+  expect(d.completed_by_week[11]).toEqual({ week_start: '2026-11-16', count: 1 });
+  const charted = d.completed_by_week.reduce((n: number, w: { count: number }) => n + w.count, 0);
+  expect(charted).toBe(d.cases_by_state.complete);
   expect(d.completed_by_week[8]).toEqual({ week_start: '2026-10-26', count: 1 });
   expect(d.completed_by_week[0].week_start).toBe('2026-08-31');
   expect(d.recent_audit.length).toBeGreaterThan(0);

@@ -315,7 +315,10 @@ describe('/api/ops/outbox/', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/ops/outbox/', headers: o.headers });
     expect(res.statusCode).toBe(200);
     const mail = res.json().results[0];
-    expect(mail).toMatchObject({ to: 'admin@acme.test', subject: 'Reset your Kestrel password' });
+    expect(mail).toMatchObject({
+      to: 'admin@acme.test',
+      subject: 'Reset your Kestrel Checks password',
+    });
     expect(mail.text).toContain('/auth/password-reset-confirm?token=');
     const one = await t.app.inject({
       method: 'GET',

@@ -83,7 +83,7 @@ describe('GET /api/user/', () => {
       dark_mode: false,
       dob: '1990-01-02',
       can_change_dob: true,
-      phone_number: '+447700900123',
+      phone_number: '+447911123456',
       terms_agreed_at: expect.any(String),
       dbs_email_notifications: true,
       dvla_reconsents: [],

@@ -54,6 +54,24 @@ describe('/api/users/', () => {
     expect(users[1].roles).toEqual([viewerRole]);
   });
 
+  it("an invitation asked for through the second brand's host is in that brand, with an HTML part", async () => {
+    const a = await login(t.app, 'admin@acme.test');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      headers: { ...a.headers, host: 'harrier.test:8443' },
+      payload: { email: 'hv@acme.test', first_name: 'Hal', last_name: 'Vee', roles: [viewerRole] },
+    });
+    expect(res.statusCode).toBe(201);
+    await t.settle();
+    const mail = mailer.sent.at(-1);
+    expect(mail).toMatchObject({ to: 'hv@acme.test', subject: 'Your Harrier Vetting account' });
+    expect(mail?.text).toContain('Hello Hal,');
+    expect(mail?.text).toContain('http://harrier.test:8443/auth/set-password?token=');
+    expect(mail?.html).toContain('href="http://harrier.test:8443/auth/set-password?token=');
+    expect(mail?.html).toContain('help@harriervetting.co.uk');
+  });
+
   it('creates a user without a password and emails a set-password link; the link works', async () => {
     const a = await login(t.app, 'admin@acme.test');
     const res = await t.app.inject({

@@ -46,7 +46,10 @@ export default function NewCustomerSignupPage() {
     });
     if (r.ok) {
       await adoptNewSession(r.data?.csrf_token);
-      navigate(href('bootstrap', {}, { next: href('dashboard') }), { replace: true });
+      // The dashboard greets a new organisation 'Welcome' (not 'Welcome back').
+      navigate(href('bootstrap', {}, { next: href('dashboard', {}, { welcome: 'new' }) }), {
+        replace: true,
+      });
       return;
     }
     const lines = applyServerErrors<Values>(r.data, FIELDS, form.setError);

@@ -104,7 +104,7 @@ describe('the open-case command', () => {
     expect(seen.jobs[0]).toMatchObject({ state: 'created' });
     expect(seen.jobs[0]?.data).toMatchObject({
       to: 'ada@example.test',
-      subject: 'Your Kestrel account',
+      subject: 'Your Kestrel Checks account',
       text: expect.stringContaining('https://kestrel.test/auth/claim-account?token='),
     });
   });

@@ -1,12 +1,17 @@
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../../db/connection.js';
+import { emailSite } from '../../../platform/email-site.js';
+import { brandedEmail } from '../../../platform/email-template.js';
 import type { MailMessage } from '../../../platform/mailer.js';
 import type { ServiceContext } from '../../../platform/service-context.js';
 import { claimInvitation } from '../../accounts/accounts.service.js';
 import { customers } from '../../customers/customers.table.js';
 import type { SubjectRow } from '../../subjects/subjects.service.js';
 
-/** What the case commands need besides the context: where links in their emails point. */
+/**
+ * What the case commands need besides the context: where links in their emails point when the
+ * request did not come through a brand's host (the actor's brandAddress wins; see emailSite).
+ */
 export interface CaseMailDeps {
   /** The product's public address (config.publicUrl), without a trailing slash. */
   publicUrl: string;
@@ -26,7 +31,7 @@ async function customerName(tx: Tx, customerId: number): Promise<string> {
  * the case in the portal.
  */
 export async function subjectEmail(
-  ctx: Pick<ServiceContext, 'tx' | 'clock'>,
+  ctx: Pick<ServiceContext, 'tx' | 'clock' | 'actor'>,
   deps: CaseMailDeps,
   subject: SubjectRow,
   caseId: number,
@@ -34,19 +39,17 @@ export async function subjectEmail(
   reminder: boolean,
 ): Promise<MailMessage> {
   const org = await customerName(ctx.tx, subject.customerId);
-  const tail = extra ? `\n\n${extra}` : '';
+  const site = emailSite(ctx.actor.brandAddress, deps.publicUrl);
+  const more = extra ? [extra] : [];
   if (!subject.loginClaimed) {
-    const mail = await claimInvitation(ctx.tx, ctx.clock.now(), deps.publicUrl, subject, org);
-    return {
-      ...mail,
-      subject: reminder ? `Reminder: ${mail.subject}` : mail.subject,
-      text: `${mail.text}${tail}`,
-    };
+    return claimInvitation(ctx.tx, ctx.clock.now(), site, subject, org, more, reminder);
   }
-  const link = `${deps.publicUrl}/s/cases/${caseId}`;
-  return {
+  const link = `${site.publicUrl}/s/cases/${caseId}`;
+  return brandedEmail(site, {
     to: subject.email,
     subject: reminder ? `Reminder: checks requested by ${org}` : `Checks requested by ${org}`,
-    text: `Hello ${subject.firstName},\n\n${org} has asked you to complete some checks in Kestrel.\nSign in and open your case:\n${link}${tail}`,
-  };
+    greeting: `Hello ${subject.firstName},`,
+    paragraphs: [`${org} has asked you to complete some checks in ${site.brand.name}.`, ...more],
+    action: { label: 'Sign in and open your case', url: link },
+  });
 }

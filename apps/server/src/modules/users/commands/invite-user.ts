@@ -1,6 +1,8 @@
 import type { UserCreate, UserOut } from '@kestrel/domain';
 import { emailJob } from '../../../jobs/send-email.js';
 import { recordAudit } from '../../../platform/audit.js';
+import { emailSite } from '../../../platform/email-site.js';
+import { brandedEmail } from '../../../platform/email-template.js';
 import type { Actor } from '../../../platform/context.js';
 import { API_MESSAGES, ValidationError } from '../../../platform/errors.js';
 import {
@@ -86,13 +88,20 @@ export async function inviteUser(
     objectRepr: u.username,
     changes: out,
   });
-  const link = `${deps.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
+  // In the brand of the host the inviting person used, linking to that host (issue 14).
+  const site = emailSite(actor.brandAddress, deps.publicUrl);
+  const link = `${site.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
   await ctx.enqueue(
-    emailJob({
-      to: email,
-      subject: 'Your Kestrel account',
-      text: `Hello ${input.first_name},\n\nAn account has been created for you in Kestrel.\nTo choose your password, open:\n${link}\n\nThe link works once, for seven days.`,
-    }),
+    emailJob(
+      brandedEmail(site, {
+        to: email,
+        subject: `Your ${site.brand.name} account`,
+        greeting: `Hello ${input.first_name},`,
+        paragraphs: [`An account has been created for you in ${site.brand.name}.`],
+        action: { label: 'Choose your password', url: link },
+        after: ['The link works once, for seven days.'],
+      }),
+    ),
   );
   return out;
 }

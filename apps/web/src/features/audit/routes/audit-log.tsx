@@ -1,4 +1,10 @@
-import { formatDate } from '@kestrel/domain';
+import {
+  auditActorName,
+  auditObjectText,
+  codeInWords,
+  contentTypeName,
+  formatDate,
+} from '@kestrel/domain';
 import { Badge, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -34,6 +40,12 @@ export default function AuditLog() {
     select: (page) => page.results,
   });
   const verbs = session.bootstrap?.verbs ?? [];
+  const verbName = (code: string) => verbs.find((v) => v.code === code)?.name ?? codeInWords(code);
+  // One display per actor: the name, with the email beneath when the actor is a known user.
+  const actorEmail = (a: AuditAction) =>
+    a.actor_type === 'ProductUser'
+      ? (users.data ?? []).find((u) => u.id === a.actor)?.email
+      : undefined;
   const types = session.bootstrap?.contentTypes ?? [];
   const params = {
     actor: actor ?? undefined,
@@ -100,7 +112,7 @@ export default function AuditLog() {
             label: 'Object type',
             options: types.map((t) => ({
               value: `${t.app_label}.${t.model}`,
-              label: `${t.app_label}.${t.model}`,
+              label: contentTypeName(`${t.app_label}.${t.model}`),
             })),
           },
         ]}
@@ -114,13 +126,30 @@ export default function AuditLog() {
               </Text>
             ),
           },
-          { key: 'actor', header: 'Actor', render: (a) => a.actor_name || 'System' },
+          {
+            key: 'actor',
+            header: 'Actor',
+            render: (a) => {
+              const name = auditActorName(a.actor_name, a.actor_type);
+              const email = name === 'System' ? undefined : actorEmail(a);
+              return (
+                <Stack gap={0}>
+                  <Text size="sm">{name}</Text>
+                  {email && email !== name ? (
+                    <Text size="xs" c="dimmed">
+                      {email}
+                    </Text>
+                  ) : null}
+                </Stack>
+              );
+            },
+          },
           {
             key: 'verb',
             header: 'Verb',
             render: (a) => (
               <Badge variant="light" color="gray" tt="none">
-                {a.verb}
+                {verbName(a.verb)}
               </Badge>
             ),
           },
@@ -131,8 +160,7 @@ export default function AuditLog() {
               <Stack gap={0}>
                 <Text size="sm">{a.object_repr}</Text>
                 <Text size="xs" c="dimmed">
-                  {a.content_type}
-                  {a.object_id ? ` #${a.object_id}` : ''}
+                  {auditObjectText(a.content_type, a.object_id)}
                 </Text>
               </Stack>
             ),

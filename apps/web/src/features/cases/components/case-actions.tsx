@@ -11,9 +11,13 @@ import { RaiseFlagButton } from '../../flags/components/raise-flag';
 
 const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
 
-/** Logs the PDF generation (audit) and opens the browser's print dialog. */
-async function printCase(caseId: number): Promise<void> {
+/**
+ * Logs the PDF generation (audit), puts the case report on the page (`beforePrint`) and opens
+ * the browser's print dialog.
+ */
+async function printCase(caseId: number, beforePrint?: () => void): Promise<void> {
   await request('POST', `/api/cases/${caseId}/log-pdf-generation/`, { body: {} });
+  beforePrint?.();
   window.print();
 }
 
@@ -64,7 +68,14 @@ function DecisionChecks({ item }: { item: CaseDetail }) {
 }
 
 /** The case's actions, each shown only when the user may take it and the state allows it. */
-export function CaseActions({ item }: { item: CaseDetail }) {
+export function CaseActions({
+  item,
+  beforePrint,
+}: {
+  item: CaseDetail;
+  /** Called just before the print dialog opens (the case report mounts; see usePrintReport). */
+  beforePrint?: () => void;
+}) {
   const { can } = useRights();
   const [dialog, setDialog] = useState<'decision' | 'cancel' | null>(null);
   // The dialog's kind stays while it fades out; `open` shows it.
@@ -98,7 +109,7 @@ export function CaseActions({ item }: { item: CaseDetail }) {
   const titles = { decision: 'Record decision', cancel: 'Cancel case' };
   return (
     <Group gap="sm">
-      <Button variant="subtle" onClick={() => void printCase(item.id)}>
+      <Button variant="subtle" onClick={() => void printCase(item.id, beforePrint)}>
         Print
       </Button>
       {can('flags.change_flag') && (

@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { formatDate, formatPhone, subjectAccountText } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -19,8 +19,10 @@ import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
+import { useProductProfile } from '../../../lib/session/profile';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
+import { CaseReport, usePrintReport } from '../components/case-report';
 
 // The case data editing screen (issue 15) loads on its own, after the case.
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
@@ -28,6 +30,8 @@ const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
   const query = cases.useItem(id);
+  const profile = useProductProfile();
+  const print = usePrintReport();
   const c = query.data;
   if (!c) {
     return query.isError ? (
@@ -42,6 +46,14 @@ export default function CaseDetailPage() {
   const s = c.subject;
   return (
     <Stack gap="lg">
+      {/* What Print prints (hidden on screen, there only while printing): the case report. */}
+      {print.printing && (
+        <CaseReport
+          item={c}
+          organisation={profile?.customer?.name}
+          printedBy={profile ? `${profile.first_name} ${profile.last_name}`.trim() : undefined}
+        />
+      )}
       <Anchor component={Link} to={href('cases')} size="sm">
         ← All cases
       </Anchor>
@@ -68,7 +80,7 @@ export default function CaseDetailPage() {
             </Text>
           </Group>
         </Stack>
-        <CaseActions item={c} />
+        <CaseActions item={c} beforePrint={print.prepare} />
       </Group>
       {c.decision && (
         <Alert color={c.decision === 'satisfactory' ? 'teal' : 'red'} title="Decision">
@@ -97,8 +109,8 @@ export default function CaseDetailPage() {
                 </Fact>
                 <Fact label="Email">{s.email}</Fact>
                 <Fact label="Date of birth">{formatDate(s.dob)}</Fact>
-                <Fact label="Phone">{s.phone_number}</Fact>
-                <Fact label="Portal account">{s.has_account ? 'Yes' : 'Invited'}</Fact>
+                <Fact label="Phone">{formatPhone(s.phone_number)}</Fact>
+                <Fact label="Portal account">{subjectAccountText(s.has_account)}</Fact>
               </SimpleGrid>
             </Paper>
             <Paper withBorder radius="lg" p="lg" data-testid="case-summary">

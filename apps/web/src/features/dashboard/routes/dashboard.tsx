@@ -1,4 +1,4 @@
-import { CASE_STATE_LABELS, CASE_STATES, formatDate } from '@kestrel/domain';
+import { auditActorName, CASE_STATE_LABELS, CASE_STATES, formatDate } from '@kestrel/domain';
 import {
   Anchor,
   Button,
@@ -11,7 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { dashboardOptions } from '../../../api/dashboard';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
@@ -45,6 +45,9 @@ function Stat({ label, value, to }: { label: string; value: number; to?: string 
 
 export default function DashboardPage() {
   const profile = useProductProfile();
+  // A new sign-up lands here with ?welcome=new: greeted 'Welcome', not 'Welcome back'.
+  const [search] = useSearchParams();
+  const greeting = search.get('welcome') === 'new' ? 'Welcome' : 'Welcome back';
   const { bootstrap } = useSession();
   const verbName = (code: string) =>
     bootstrap?.verbs.find((v) => v.code === code)?.name.toLowerCase() ?? code.replace(/_/g, ' ');
@@ -66,7 +69,7 @@ export default function DashboardPage() {
           <Title order={1}>Dashboard</Title>
           {profile && (
             <Text c="dimmed">
-              Welcome back, {profile.first_name}
+              {greeting}, {profile.first_name}
               {profile.customer ? ` — ${profile.customer.name}` : ''}
             </Text>
           )}
@@ -157,8 +160,8 @@ export default function DashboardPage() {
                   {d.recent_audit.map((a) => (
                     <Group key={a.id} justify="space-between" wrap="nowrap" gap="sm">
                       <Text size="sm" lineClamp={1}>
-                        <strong>{a.actor_name || 'System'}</strong> {verbName(a.verb)}{' '}
-                        {a.object_repr}
+                        <strong>{auditActorName(a.actor_name, a.actor_type)}</strong>{' '}
+                        {verbName(a.verb)} {a.object_repr}
                       </Text>
                       <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                         {formatDate(a.created_at)}

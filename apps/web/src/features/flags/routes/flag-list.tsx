@@ -1,4 +1,4 @@
-import { FLAG_MESSAGE_MAX, formatDate } from '@kestrel/domain';
+import { actorNameText, FLAG_MESSAGE_MAX, formatDate } from '@kestrel/domain';
 import {
   Anchor,
   Badge,
@@ -126,7 +126,7 @@ export default function FlagList() {
                   </Badge>
                   <Text size="xs" c="dimmed">
                     {formatDate(f.resolved_at)}
-                    {f.resolved_by_name ? ` by ${f.resolved_by_name}` : ''}
+                    {` by ${actorNameText(f.resolved_by_name)}`}
                     {f.resolution_comment ? `: ${f.resolution_comment}` : ''}
                   </Text>
                 </Stack>

@@ -1,4 +1,10 @@
-import { CASE_STATE_LABELS, formatDate, isCaseState } from '@kestrel/domain';
+import {
+  CASE_STATE_LABELS,
+  formatDate,
+  formatPhone,
+  isCaseState,
+  subjectAccountText,
+} from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -136,7 +142,7 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
               </Badge>
             )}
             <Badge color={s.has_account ? 'teal' : 'yellow'} variant="light">
-              {s.has_account ? 'Has account' : 'No account yet'}
+              {subjectAccountText(s.has_account)}
             </Badge>
           </Group>
         </Stack>
@@ -177,7 +183,7 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
       <Paper withBorder radius="lg" p="xl">
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
           <Fact label="Email" value={s.email} />
-          <Fact label="Phone number" value={s.phone_number} />
+          <Fact label="Phone number" value={formatPhone(s.phone_number)} />
           <Fact label="Date of birth" value={formatDate(s.dob)} />
           <Fact label="Added" value={formatDate(s.created_at)} />
           <Fact label="Open cases" value={String(s.open_cases)} />

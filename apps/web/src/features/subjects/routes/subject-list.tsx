@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { formatDate, subjectAccountText } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { fullName, type Subject, subjects } from '../../../api/subjects';
@@ -50,13 +50,9 @@ export default function SubjectList() {
                 <Badge variant="light" color="gray">
                   Archived
                 </Badge>
-              ) : s.has_account ? (
-                <Badge variant="light" color="teal">
-                  Has account
-                </Badge>
               ) : (
-                <Badge variant="light" color="yellow">
-                  Invited
+                <Badge variant="light" color={s.has_account ? 'teal' : 'yellow'}>
+                  {subjectAccountText(s.has_account)}
                 </Badge>
               ),
           },
