@@ -1,9 +1,9 @@
 import type { UserCreate, UserOut } from '@kestrel/domain';
 import { emailJob } from '../../../jobs/send-email.js';
 import { recordAudit } from '../../../platform/audit.js';
+import type { Actor } from '../../../platform/context.js';
 import { emailSite } from '../../../platform/email-site.js';
 import { brandedEmail } from '../../../platform/email-template.js';
-import type { Actor } from '../../../platform/context.js';
 import { API_MESSAGES, ValidationError } from '../../../platform/errors.js';
 import {
   type ContextDeps,
