@@ -100,7 +100,7 @@ describe('the invite-user command', () => {
     expect(seen.jobs[0]).toMatchObject({ state: 'created' });
     expect(seen.jobs[0]?.data).toMatchObject({
       to: 'new.clerk@acme.test',
-      subject: 'Your Kestrel account',
+      subject: 'Your Kestrel Checks account',
       text: expect.stringContaining('https://kestrel.test/auth/set-password?token='),
     });
   });
