@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { cases } from '../../../api/cases';
+import { BackToList } from '../../../components/back-to-list';
 import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
@@ -38,9 +39,7 @@ export default function CaseDetailPage() {
   const s = c.subject;
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to={href('cases')} size="sm">
-        ← All cases
-      </Anchor>
+      <BackToList path={href('cases')} label="All cases" />
       <Group justify="space-between" align="flex-end">
         <Stack gap={6}>
           <Group gap="xs">
