@@ -27,7 +27,6 @@ afterAll(async () => {
 });
 
 const WIDE = { width: 1280, height: 860 };
-type Scheme = 'light' | 'dark';
 
 // One API login per user and host for the whole file (the server limits logins per address).
 const clients = new Map<string, ReturnType<typeof apiAs>>();
@@ -152,30 +151,35 @@ describe('operations staff', () => {
 });
 
 describe.each(audiences)('every %s screen', (audience, user, screens) => {
-  it.each(['light', 'dark'] as const)('has no accessibility violations in %s', async (scheme) => {
-    const paths = await screens();
-    await setDarkMode(user, scheme === 'dark');
-    try {
-      const { context, page } = await signedIn(browser, user, { viewport: WIDE });
-      const found: Record<string, unknown> = {};
-      for (const path of paths) {
-        await page.goto(path);
-        await settle(page);
-        expect(
-          await page.evaluate(() => document.documentElement.dataset.mantineColorScheme),
-          path,
-        ).toBe(scheme);
-        const violations = await axe(page);
-        if (violations.length > 0) found[path] = violations;
-        const name = `every-${audience}-${path.replace(/\W+/g, '-').replace(/^-|-$/g, '')}`;
-        await screenshot(page, `${name}-${scheme}-1280`);
+  it.each(['light', 'dark'] as const)(
+    'has no accessibility violations in %s',
+    async (scheme) => {
+      const paths = await screens();
+      await setDarkMode(user, scheme === 'dark');
+      try {
+        const { context, page } = await signedIn(browser, user, { viewport: WIDE });
+        const found: Record<string, unknown> = {};
+        for (const path of paths) {
+          await page.goto(path);
+          await settle(page);
+          expect(
+            await page.evaluate(() => document.documentElement.dataset.mantineColorScheme),
+            path,
+          ).toBe(scheme);
+          const violations = await axe(page);
+          if (violations.length > 0) found[path] = violations;
+          const name = `every-${audience}-${path.replace(/\W+/g, '-').replace(/^-|-$/g, '')}`;
+          await screenshot(page, `${name}-${scheme}-1280`);
+        }
+        expect(found).toEqual({});
+        await context.close();
+      } finally {
+        await setDarkMode(user, false);
       }
-      expect(found).toEqual({});
-      await context.close();
-    } finally {
-      await setDarkMode(user, false);
-    }
-  });
+      // About 25 screens, each loaded, settled, checked and photographed.
+    },
+    300_000,
+  );
 });
 
 describe('the dark brand buttons of the second brand', () => {

@@ -9,6 +9,7 @@ import { mockFetch } from '../test/fetch-mock';
 import { renderWithProviders } from '../test/render';
 import { CopyButton } from './copy-button';
 import { DocumentViewer } from './document-viewer';
+import { Email } from './email';
 import { useResourceForm } from './resource-form';
 import { ResourceTable } from './resource-table';
 
@@ -273,5 +274,20 @@ describe('DocumentViewer', () => {
         '/api/case-documents/4/download/?inline=true',
       ),
     );
+  });
+});
+
+describe('Email', () => {
+  it('may wrap only before the @ and before dots, and keeps the whole address as its title', () => {
+    const { container } = renderWithProviders(<Email address="tom.hughes+work@acme-people.test" />);
+    const span = container.querySelector('span[title]');
+    expect(span?.getAttribute('title')).toBe('tom.hughes+work@acme-people.test');
+    expect(span?.textContent).toBe('tom.hughes+work@acme-people.test');
+    expect(span?.innerHTML.split('<wbr>').map((part) => part.replace(/<[^>]+>/g, ''))).toEqual([
+      'tom',
+      '.hughes+work',
+      '@acme-people',
+      '.test',
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
@@ -56,6 +57,7 @@ function apiParams(f: CaseFilterValues): QueryParams {
 export default function CaseList() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   useRememberListSearch(href('cases'), location.search);
   const filters = readFilters(params);
   const page = Number(params.get('page') ?? '1') || 1;
@@ -107,7 +109,23 @@ export default function CaseList() {
           gap={0}
           style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
         >
-          <CaseFilters value={filters} onChange={update} />
+          {/* On a phone the filters fold away behind one button, so the cases come first. */}
+          <Button
+            hiddenFrom="sm"
+            variant="default"
+            onClick={() => setFiltersOpen((open) => !open)}
+            aria-expanded={filtersOpen}
+            aria-controls="case-filters"
+          >
+            {filtersOpen ? 'Hide search and filters' : 'Search and filters'}
+            {filtered ? ' (on)' : ''}
+          </Button>
+          <div
+            id="case-filters"
+            className={filtersOpen ? classes.filtersOpen : classes.filtersFolded}
+          >
+            <CaseFilters value={filters} onChange={update} />
+          </div>
         </Stack>
         <ScrollArea>
           <Table
