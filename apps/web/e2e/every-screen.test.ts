@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiAs,
   axe,
   baseUrl,
   type Host,
@@ -28,19 +27,31 @@ afterAll(async () => {
 
 const WIDE = { width: 1280, height: 860 };
 
-// One API login per user and host for the whole file (the server limits logins per address).
-const clients = new Map<string, ReturnType<typeof apiAs>>();
+// The API calls ride on a signed-in browser context (its cookies): no sign-in of their own, as
+// the server limits sign-ins per address and the whole suite shares one.
+interface Client {
+  api: APIRequestContext;
+  csrf: () => string;
+  close: () => Promise<void>;
+}
+const clients = new Map<string, Promise<Client>>();
+async function open(user: string, host: Host): Promise<Client> {
+  const { context } = await signedIn(browser, user, { host });
+  const check = await (await context.request.get('/api/accounts/check-session/')).json();
+  const token: string = check.csrf_token;
+  return { api: context.request, csrf: () => token, close: () => context.close() };
+}
 const client = (user: string, host: Host = 'localhost') => {
   const key = `${host} ${user}`;
   let c = clients.get(key);
   if (!c) {
-    c = apiAs(user, host);
+    c = open(user, host);
     clients.set(key, c);
   }
   return c;
 };
 afterAll(async () => {
-  for (const c of clients.values()) await (await c).api.dispose();
+  for (const c of clients.values()) await (await c).close();
 });
 
 async function firstId(user: string, path: string): Promise<number> {

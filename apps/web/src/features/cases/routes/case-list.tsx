@@ -212,7 +212,7 @@ export default function CaseList() {
               action: (
                 <Can permission="cases.add_case">
                   <Button component={Link} to={href('case-add')} size="sm">
-                    Add case
+                    Add your first case
                   </Button>
                 </Can>
               ),

@@ -26,7 +26,7 @@ export default function ProcessList() {
           text: 'A process is the set of checks a case runs. Add one before you open your first case.',
           action: can('processes.add_process') ? (
             <Button component={Link} to={href('process-add')} size="sm">
-              Add process
+              Add your first process
             </Button>
           ) : undefined,
         }}

@@ -34,7 +34,7 @@ export default function SubjectList() {
           action: (
             <Can permission="subjects.add_subject">
               <Button component={Link} to={href('subject-add')} size="sm">
-                Add subject
+                Add your first subject
               </Button>
             </Can>
           ),
