@@ -155,7 +155,10 @@ export async function signedIn(
   const { context, page } = await newPage(browser, { host, viewport });
   await loginUi(page, username);
   await page.waitForURL(
-    (url) => url.pathname.endsWith('/dashboard') || url.pathname === '/s/complete-profile',
+    (url) =>
+      url.pathname.endsWith('/dashboard') ||
+      url.pathname === '/s/complete-profile' ||
+      url.pathname === '/ops/outstanding-activities',
   );
   sessions.set(key, await context.storageState());
   return { context, page };

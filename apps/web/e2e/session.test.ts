@@ -61,7 +61,8 @@ describe('session', () => {
     expect(during.session_customer).not.toBeNull();
     seen.length = 0;
     await page.getByRole('button', { name: 'End customer session' }).click();
-    await page.waitForURL('**/ops/dashboard');
+    // Back to operations' own work, outside any customer.
+    await page.waitForURL('**/ops/outstanding-activities');
     expect(seen).toContain('/bootstrap');
     const after = await (await page.request.get('/api/accounts/check-session/')).json();
     expect(after.session_customer).toBeNull();

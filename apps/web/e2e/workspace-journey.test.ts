@@ -311,24 +311,24 @@ describe('customer workspace journey, as a new customer', () => {
     const count = () => page.getByTestId('case-count').textContent();
     // Both subjects carry this run's tag; the archived case has left the current list.
     await page.getByLabel('Search').fill(tag);
-    await expect.poll(count).toBe('1 cases');
+    await expect.poll(count).toBe('1 case');
     await page.getByRole('link', { name: `#${ids.secondCase}` }).waitFor();
     await choose(page, 'Archived', 'All cases');
     await expect.poll(count).toBe('2 cases');
     await page.getByLabel('Search').fill(`${Tag}-Walker`);
-    await expect.poll(count).toBe('1 cases');
+    await expect.poll(count).toBe('1 case');
     await page.getByRole('link', { name: `#${ids.firstCase}` }).waitFor();
     await page.getByLabel('Search').fill(tag);
     await expect.poll(count).toBe('2 cases');
     await field(page, 'State').click();
     await page.getByRole('option', { name: 'Cancelled' }).click();
     await page.keyboard.press('Escape');
-    await expect.poll(count).toBe('1 cases');
+    await expect.poll(count).toBe('1 case');
     await page.getByRole('link', { name: `#${ids.secondCase}` }).waitFor();
     await choose(page, 'Process', processName);
     await choose(page, 'Flagged', 'Not flagged');
     await choose(page, 'Sort by', 'Subject last name');
-    await expect.poll(count).toBe('1 cases');
+    await expect.poll(count).toBe('1 case');
     const url = new URL(page.url());
     expect(url.searchParams.get('state')).toBe('cancelled');
     expect(url.searchParams.get('process')).toBe(String(ids.process));
@@ -340,7 +340,7 @@ describe('customer workspace journey, as a new customer', () => {
       .selectOption(String(today.getUTCMonth() + 1));
     await page.getByLabel('Opened on or after: day').selectOption(String(today.getUTCDate()));
     await expect.poll(() => new URL(page.url()).searchParams.get('created_after')).toBeTruthy();
-    await expect.poll(count).toBe('1 cases');
+    await expect.poll(count).toBe('1 case');
     await screenshot(page, 'workspace-case-list-filtered');
 
     const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');

@@ -107,6 +107,8 @@ describe('outstanding activities', () => {
     await first.waitFor();
     await first.click();
     await page.waitForURL(/\/outstanding-activities\/\d+$/);
+    // The list (whose case numbers are links too) gives way to the activity.
+    await page.getByTestId('resource-table').waitFor({ state: 'detached' });
     await page.getByRole('link', { name: /^#\d+$/ }).waitFor();
     await screenshot(page, 'workspace-outstanding-detail');
     expect(await axe(page)).toEqual([]);

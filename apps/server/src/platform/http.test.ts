@@ -118,6 +118,32 @@ describe('HTTP basics', () => {
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['cache-control']).toBe('no-cache');
   });
+
+  it('serves the app, not JSON, for a page address with doubled slashes', async () => {
+    const cases: [string, string][] = [
+      ['//cases', '/cases'],
+      ['//cases/12?tab=x', '/cases/12?tab=x'],
+      ['/cases//12', '/cases/12'],
+      ['///', '/'],
+      ['//evil.test/x', '/evil.test/x'],
+      ['//s/dashboard', '/s/dashboard'],
+    ];
+    for (const [url, clean] of cases) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, `${url} ${res.body}`).toBe(308);
+      expect(res.headers.location, url).toBe(clean);
+      const page = await t.app.inject({ method: 'GET', url: clean });
+      expect(page.statusCode, clean).toBe(200);
+      expect(page.headers['content-type'], clean).toMatch(/^text\/html/);
+      expect(page.body, clean).toContain('Kestrel SPA');
+    }
+    // The API keeps its own 404s, doubled slashes or not.
+    for (const url of ['/api//nope/', '//api/nope/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/json/);
+    }
+  });
 });
 
 describe('without a built web app', () => {

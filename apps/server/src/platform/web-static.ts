@@ -19,6 +19,20 @@ const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/;
  */
 export async function registerWebStatic(app: FastifyInstance, dist: string | null): Promise<void> {
   const hasIndex = dist !== null && existsSync(join(dist, 'index.html'));
+  // A page address with doubled slashes ('//cases', a pasted or hand-edited link) would reach the
+  // static files' router, which refuses it with a JSON 403: send the browser to the same address
+  // with single slashes, where the app answers. The API keeps JSON answers.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const at = request.url.indexOf('?');
+    const path = at === -1 ? request.url : request.url.slice(0, at);
+    if (!path.includes('//')) return;
+    const clean = path.replace(/\/{2,}/g, '/');
+    if (clean.startsWith('/api/') || clean === '/api') {
+      return reply.code(404).send({ detail: 'Not found.' });
+    }
+    return reply.redirect(`${clean}${at === -1 ? '' : request.url.slice(at)}`, 308);
+  });
   if (dist && hasIndex) {
     await app.register(fastifyStatic, {
       root: dist,

@@ -111,6 +111,12 @@ export async function request<T>(
   };
 }
 
+/**
+ * A page as the list queries hold it: `failed` marks the empty page a failed call resolved to,
+ * so a screen can say the load failed (and offer to retry) rather than 'nothing here'.
+ */
+export type ListPage<T> = Page<T> & { failed?: true };
+
 /** A fresh empty page (the value a failed list resolves to). */
 export function emptyPage<T>(): Page<T> {
   return { count: 0, next: null, previous: null, results: [] };

@@ -10,6 +10,7 @@ import {
   type ApiErrorBody,
   type ApiResult,
   create,
+  type ListPage,
   list,
   partialUpdate,
   remove,
@@ -78,7 +79,8 @@ export function defineResource<
           );
           if (message) notify.error(message);
         }
-        return r.data;
+        const page: ListPage<Row> = r.ok ? r.data : { ...r.data, failed: true };
+        return page;
       },
       placeholderData: keepPreviousData,
     });

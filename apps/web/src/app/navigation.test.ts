@@ -81,6 +81,18 @@ describe('navigation rules', () => {
       to: '/s/dashboard',
     });
   });
+  it('lands operations staff on their outstanding activities, not an empty dashboard', () => {
+    const ops = productIn(product({ is_ops: true }));
+    expect(decideNavigation(route('root'), at('/'), ops)).toEqual({
+      kind: 'redirect',
+      to: '/ops/outstanding-activities',
+    });
+    // Inside a customer session, the root is that customer's dashboard.
+    expect(decideNavigation(route('root'), at('/'), { ...ops, sessionCustomer: 4 })).toEqual({
+      kind: 'redirect',
+      to: '/dashboard',
+    });
+  });
   it('keeps product users out of /s/', () => {
     expect(decideNavigation(route('s:cases'), at('/s/cases'), productIn())).toEqual({
       kind: 'redirect',
@@ -167,6 +179,14 @@ describe('navigation rules', () => {
   });
   it('shows the 404 page for unknown paths', () => {
     expect(decideNavigation(undefined, at('/nope'), loggedOut).kind).toBe('allow');
+    expect(decideNavigation(undefined, at('/nope'), productIn()).kind).toBe('allow');
+  });
+  it('loads the session first for a signed-in 404, which keeps the app frame', () => {
+    const s: SessionState = { ...base, status: 'logged-in', userType: 'ProductUser' };
+    expect(decideNavigation(undefined, at('/nope'), s)).toEqual({
+      kind: 'redirect',
+      to: '/bootstrap?next=%2Fnope',
+    });
   });
   it('shows the error state when the first session check failed', () => {
     expect(decideNavigation(route('cases'), at('/cases'), { ...base, status: 'error' }).kind).toBe(

@@ -44,6 +44,19 @@ const dashboardOf = (session: SessionState) =>
   href(session.userType === 'SubjectUser' ? 's:dashboard' : 'dashboard');
 
 /**
+ * Where the root lands: the dashboard, except for operations staff outside a customer session,
+ * who land on their work (the outstanding activities of every customer), not on an empty
+ * customer dashboard.
+ */
+function landingOf(session: SessionState): string {
+  const profile = session.bootstrap?.profile;
+  const isOps = profile?.user_type === 'ProductUser' && profile.is_ops;
+  return isOps && session.sessionCustomer === null
+    ? href('ops:outstanding-activities')
+    : dashboardOf(session);
+}
+
+/**
  * The navigation rules of spec point 2, as one pure function of the route, the place and the
  * session. `route` undefined is the catch-all 404 (always shown).
  */
@@ -52,8 +65,15 @@ export function decideNavigation(
   place: Place,
   session: SessionState,
 ): NavigationDecision {
-  if (!route) return allow;
   const here = `${place.pathname}${place.search}`;
+  if (!route) {
+    // The 404 keeps a signed-in user's app frame, which needs the session's data first.
+    if (session.status === 'persisted-locally') return { kind: 'wait' };
+    if (session.status === 'logged-in' && !session.bootstrap) {
+      return { kind: 'redirect', to: href('bootstrap', {}, { next: here }) };
+    }
+    return allow;
+  }
   const loggedIn = session.status === 'logged-in';
   const isSubject = session.userType === 'SubjectUser';
 
@@ -95,7 +115,7 @@ export function decideNavigation(
   }
   if (!session.bootstrap) return { kind: 'redirect', to: href('bootstrap', {}, { next: here }) };
 
-  if (route.name === 'root') return { kind: 'redirect', to: dashboardOf(session) };
+  if (route.name === 'root') return { kind: 'redirect', to: landingOf(session) };
 
   if (!isSubject && route.audience === 'subject') {
     return { kind: 'redirect', to: href('dashboard') };

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 export default function NotFoundRoute() {
   return (
     <Stack gap="md" align="flex-start" data-testid="not-found">
-      <Text fw={700} c="brand.7" size="sm">
+      <Text fw={700} c="dimmed" size="sm">
         404
       </Text>
       <Title order={1}>Page not found</Title>

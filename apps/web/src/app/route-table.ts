@@ -20,8 +20,11 @@ export interface RouteDef {
   entitlements?: readonly Entitlement[];
   /** Public: an authenticated user is sent on (to `next` or `/`). */
   guestOnly?: boolean;
-  /** Public sign-in pages render in the light 'auth' frame (no data fetching library). */
-  frame?: 'auth';
+  /**
+   * Public sign-in pages render in the light 'auth' frame (no data fetching library); the
+   * bootstrap step in the 'bare' frame (no frame at all: a signed-in user passes through it).
+   */
+  frame?: 'auth' | 'bare';
   /** A subject opening this route is redirected to the named /s/ route (same parameters). */
   subjectEquivalent?: RouteName;
   load: Loader;
@@ -153,7 +156,7 @@ export const ROUTES: readonly RouteDef[] = [
   r('application-portal', 'public', 'Apply for a licence', coming, {
     subjectEquivalent: 's:application-portal',
   }),
-  r('bootstrap', 'public', 'Loading', auth.bootstrap, { frame: 'auth' }),
+  r('bootstrap', 'public', 'Loading', auth.bootstrap, { frame: 'bare' }),
 
   // Product users
   r('root', 'product', 'Home'),

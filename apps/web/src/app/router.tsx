@@ -2,6 +2,7 @@ import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type NonIndexRouteObject, type RouteObject } from 'react-router';
 import { loadChunk } from './chunk-loading';
 import { Guard, type Preloadable } from './guard';
+import BareLayout from './layouts/bare-layout';
 import PublicLayout from './layouts/public-layout';
 import { AppRoot } from './root';
 import { type Audience, ROUTES, type RouteDef } from './route-table';
@@ -30,11 +31,11 @@ const toRoute = (def: RouteDef): RouteObject => {
   return { path: def.path, handle: { name: def.name, title: def.title, ...handle }, Component };
 };
 
-type Frame = Audience | 'auth';
+type Frame = Audience | 'auth' | 'bare';
 const frameOf = (d: RouteDef): Frame => d.frame ?? d.audience;
 const routesOf = (frame: Frame) => ROUTES.filter((d) => frameOf(d) === frame).map(toRoute);
 
-const layouts: Record<Exclude<Frame, 'auth'>, () => Promise<Module>> = {
+const layouts: Record<Exclude<Frame, 'auth' | 'bare'>, () => Promise<Module>> = {
   public: () => import('./layouts/public-portal-layout'),
   product: () => import('./layouts/product-layout'),
   ops: () => import('./layouts/ops-layout'),
@@ -44,12 +45,18 @@ const layouts: Record<Exclude<Frame, 'auth'>, () => Promise<Module>> = {
 const layoutRoute = (frame: Frame): NonIndexRouteObject =>
   frame === 'auth'
     ? { id: 'layout-auth', Component: PublicLayout }
-    : { id: `layout-${frame}`, ...lazyComponent(`layout-${frame}`, layouts[frame]) };
+    : frame === 'bare'
+      ? { id: 'layout-bare', Component: BareLayout }
+      : { id: `layout-${frame}`, ...lazyComponent(`layout-${frame}`, layouts[frame]) };
 
 /** The one route tree: root (session, maintenance) → guard (navigation rules) → layouts. */
 export function buildRoutes(): RouteObject[] {
-  const frames: Frame[] = ['auth', 'public', 'product', 'ops', 'subject'];
+  const frames: Frame[] = ['auth', 'bare', 'public', 'product', 'ops', 'subject'];
   const notFound = lazyComponent('not-found', () => import('./not-found-route'));
+  const notFoundFrame = lazyComponent(
+    'layout-not-found',
+    () => import('./layouts/not-found-layout'),
+  );
   return [
     {
       id: 'root',
@@ -59,13 +66,10 @@ export function buildRoutes(): RouteObject[] {
       children: [
         {
           Component: Guard,
-          children: frames.map((frame) => ({
-            ...layoutRoute(frame),
-            children: [
-              ...routesOf(frame),
-              ...(frame === 'public' ? [{ path: '*', ...notFound }] : []),
-            ],
-          })),
+          children: [
+            ...frames.map((frame) => ({ ...layoutRoute(frame), children: routesOf(frame) })),
+            { id: 'layout-not-found', ...notFoundFrame, children: [{ path: '*', ...notFound }] },
+          ],
         },
       ],
     },

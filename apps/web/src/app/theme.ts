@@ -5,7 +5,9 @@ import type { Brand } from './brands';
 export function themeFor(brand: Brand) {
   return createTheme({
     primaryColor: 'brand',
-    primaryShade: { light: 7, dark: 5 },
+    // Filled buttons carry white text: shade 8 in dark mode keeps it at 4.5:1 or better on both
+    // brands (shade 5 gave 3.9:1 on Kestrel's blue and 2.1:1 on Harrier's green).
+    primaryShade: { light: 7, dark: 8 },
     colors: { brand: brand.palette },
     defaultRadius: 'md',
     cursorType: 'pointer',
@@ -43,9 +45,19 @@ const LIGHT_VARIANT_COLORS = [
   'brand',
 ];
 
+/**
+ * White on Mantine's filled red (shade 6 light, 3.3:1; shade 8 dark, 4.4:1) fails AA: the
+ * 'Flagged' badge and the red buttons (archive, cancel) use shade 9 (5.4:1) in both schemes.
+ */
+const RED_FILLED = {
+  '--mantine-color-red-filled': 'var(--mantine-color-red-9)',
+  '--mantine-color-red-filled-hover': '#a61e1e',
+};
+
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
+    ...RED_FILLED,
     '--mantine-color-dimmed': '#5c636a',
     '--mantine-color-placeholder': '#6b7280',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
@@ -64,6 +76,9 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-teal-light-color': '#05664a',
   },
   dark: {
+    ...RED_FILLED,
+    // Shade 4 of the brand falls under 4.5:1 on tinted panels (a link inside an alert).
+    '--mantine-color-anchor': 'var(--mantine-color-brand-3)',
     '--mantine-color-dimmed': '#b8b8b8',
     '--mantine-color-placeholder': '#a6a7ab',
     '--mantine-color-error': 'var(--mantine-color-red-4)',

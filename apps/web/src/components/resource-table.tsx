@@ -1,6 +1,6 @@
 import {
+  Anchor,
   Group,
-  Pagination,
   Paper,
   ScrollArea,
   Select,
@@ -12,9 +12,11 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import type { Page } from '../api/client';
+import type { ListPage } from '../api/client';
 import type { QueryParams } from '../api/query-string';
 import { Icon } from './icons';
+import { type EmptyState, ListPagination, ListState, listStateOf } from './list-states';
+import classes from './list-table.module.css';
 
 export interface Column<T> {
   key: string;
@@ -33,7 +35,12 @@ export interface SelectFilter {
 /** Anything with a list query: a resource from `defineResource`. */
 export interface ListSource<T> {
   names: { item?: string; plural: string };
-  useList: (params?: QueryParams) => { data?: Page<T>; isPending: boolean; isFetching: boolean };
+  useList: (params?: QueryParams) => {
+    data?: ListPage<T>;
+    isPending: boolean;
+    isFetching: boolean;
+    refetch: () => unknown;
+  };
 }
 
 export interface ResourceTableProps<T extends { id: number | string }> {
@@ -46,6 +53,10 @@ export interface ResourceTableProps<T extends { id: number | string }> {
   searchable?: boolean;
   rowHref?: (row: T) => string;
   caption?: string;
+  /** What an organisation with no rows yet sees, and its next step. */
+  empty?: EmptyState;
+  /** Filters kept outside the table (e.g. the audit log's form): set, and how to clear them. */
+  externalFilters?: { active: boolean; clear: () => void };
 }
 
 /** A paginated, searchable, filterable list of one API resource. */
@@ -58,6 +69,8 @@ export function ResourceTable<T extends { id: number | string }>({
   searchable = true,
   rowHref,
   caption,
+  empty,
+  externalFilters,
 }: ResourceTableProps<T>) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -72,6 +85,17 @@ export function ResourceTable<T extends { id: number | string }>({
   });
   const data = query.data;
   const pages = Math.max(1, Math.ceil((data?.count ?? 0) / pageSize));
+  const filtered =
+    search.trim() !== '' ||
+    Object.values(filterValues).some(Boolean) ||
+    Boolean(externalFilters?.active);
+  const state = listStateOf(query, filtered);
+  const clear = () => {
+    setSearch('');
+    setFilterValues({});
+    setPage(1);
+    externalFilters?.clear();
+  };
 
   return (
     <Paper withBorder radius="lg" data-testid="resource-table">
@@ -117,7 +141,7 @@ export function ResourceTable<T extends { id: number | string }>({
           verticalSpacing="sm"
           horizontalSpacing="md"
           highlightOnHover={Boolean(rowHref)}
-          miw={600}
+          className={classes.table}
         >
           {caption && <Table.Caption>{caption}</Table.Caption>}
           <Table.Thead>
@@ -141,9 +165,11 @@ export function ResourceTable<T extends { id: number | string }>({
               : data?.results.map((row) => (
                   <Table.Tr key={row.id}>
                     {columns.map((c, i) => (
-                      <Table.Td key={c.key}>
+                      <Table.Td key={c.key} data-label={c.header}>
                         {i === 0 && rowHref ? (
-                          <Link to={rowHref(row)}>{c.render(row)}</Link>
+                          <Anchor component={Link} to={rowHref(row)} fw={600}>
+                            {c.render(row)}
+                          </Anchor>
                         ) : (
                           c.render(row)
                         )}
@@ -154,10 +180,14 @@ export function ResourceTable<T extends { id: number | string }>({
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      {!query.isPending && data?.count === 0 && (
-        <Text c="dimmed" ta="center" p="xl">
-          Nothing to show yet.
-        </Text>
+      {state && (
+        <ListState
+          kind={state}
+          plural={resource.names.plural}
+          empty={empty}
+          onRetry={() => void query.refetch()}
+          onClear={clear}
+        />
       )}
       <Group
         justify="space-between"
@@ -165,10 +195,20 @@ export function ResourceTable<T extends { id: number | string }>({
         style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
       >
         <Text size="sm" c="dimmed">
-          {data?.count ?? 0}{' '}
-          {data?.count === 1 && resource.names.item ? resource.names.item : resource.names.plural}
+          {data?.failed
+            ? 'Not loaded'
+            : `${data?.count ?? 0} ${
+                data?.count === 1 && resource.names.item
+                  ? resource.names.item
+                  : resource.names.plural
+              }`}
         </Text>
-        {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
+        <ListPagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          label={`Pages of ${resource.names.plural}`}
+        />
       </Group>
     </Paper>
   );

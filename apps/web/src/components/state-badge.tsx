@@ -18,14 +18,19 @@ const COLOURS: Record<string, string> = {
   'ca-error-initiating': 'red',
 };
 
-/** A case or activity state with its label (the server's `state_display`). */
+/**
+ * A case or activity state with its label (the server's `state_display`), never truncated:
+ * Mantine's label clips with an ellipsis, which lets a table squeeze the badge to 'IN PROGRE…'
+ * (a clipped box contributes no minimum width), so the label and the badge keep their full width.
+ */
 export function StateBadge({ state, label }: { state: string; label: string }) {
   return (
     <Badge
       variant="light"
       color={COLOURS[state] ?? 'gray'}
       data-state={state}
-      style={{ flexShrink: 0, overflow: 'visible' }}
+      style={{ flexShrink: 0, overflow: 'visible', minWidth: 'max-content' }}
+      styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
     >
       {label}
     </Badge>

@@ -9,6 +9,7 @@ import { mockFetch } from '../test/fetch-mock';
 import { renderWithProviders } from '../test/render';
 import { CopyButton } from './copy-button';
 import { DocumentViewer } from './document-viewer';
+import { Email } from './email';
 import { useResourceForm } from './resource-form';
 import { ResourceTable } from './resource-table';
 
@@ -45,7 +46,7 @@ describe('ResourceTable', () => {
     );
     await screen.findByText('Person 1');
     expect(screen.getByText('30 people')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: '2' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
     await screen.findByText('Person 2');
     expect(calls.map((c) => c.url)).toEqual([
       '/api/people/?page=1&page_size=25',
@@ -70,8 +71,16 @@ describe('ResourceTable', () => {
     expect(screen.getByText('1 person')).toBeInTheDocument();
   });
 
-  it('shows "Error getting list of people" when the list fails, and an empty table', async () => {
-    mockFetch(() => ({ status: 500, body: { detail: 'boom' } }));
+  it('says a failed load failed (not "nothing here") and loads again on "Try again"', async () => {
+    let fail = true;
+    const calls = mockFetch(() =>
+      fail
+        ? { status: 500, body: { detail: 'boom' } }
+        : {
+            status: 200,
+            body: { count: 1, next: null, previous: null, results: [{ id: 1, name: 'Back' }] },
+          },
+    );
     renderWithProviders(
       <MemoryRouter>
         <ResourceTable
@@ -81,7 +90,85 @@ describe('ResourceTable', () => {
       </MemoryRouter>,
     );
     expect(await screen.findByText('Error getting list of people')).toBeInTheDocument();
-    expect(screen.getByText('0 people')).toBeInTheDocument();
+    expect(screen.getByText('The people could not be loaded')).toBeInTheDocument();
+    expect(screen.queryByText(/No people/)).toBeNull();
+    expect(screen.queryByText('0 people')).toBeNull();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByText('Back');
+    expect(calls).toHaveLength(2);
+    expect(screen.queryByTestId('list-state')).toBeNull();
+  });
+
+  it('shows a first-use state with the next step when there is nothing and nothing filters', async () => {
+    mockFetch(() => ({ status: 200, body: { count: 0, next: null, previous: null, results: [] } }));
+    renderWithProviders(
+      <MemoryRouter>
+        <ResourceTable
+          resource={people}
+          columns={[{ key: 'name', header: 'Name', render: (p) => p.name }]}
+          empty={{
+            title: 'No people yet',
+            text: 'Add the first person.',
+            action: <button type="button">Add person</button>,
+          }}
+        />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('No people yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add person' })).toBeInTheDocument();
+    expect(screen.queryByText('Nothing to show yet.')).toBeNull();
+  });
+
+  it('says a search matched nothing and clears it on "Clear filters"', async () => {
+    const calls = mockFetch((c) => {
+      const search = new URL(c.url, 'http://x').searchParams.get('search');
+      const results = search ? [] : [{ id: 1, name: 'Ann' }];
+      return { status: 200, body: { count: results.length, next: null, previous: null, results } };
+    });
+    renderWithProviders(
+      <MemoryRouter>
+        <ResourceTable
+          resource={people}
+          columns={[{ key: 'name', header: 'Name', render: (p) => p.name }]}
+          empty={{ title: 'No people yet', text: 'Add the first person.' }}
+        />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Ann');
+    fireEvent.change(screen.getByLabelText('Search people'), { target: { value: 'zed' } });
+    expect(
+      await screen.findByText('No people match your search or filters', {}, { timeout: 2000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('No people yet')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await screen.findByText('Ann');
+    expect(screen.getByLabelText('Search people')).toHaveValue('');
+    expect(calls.some((c) => c.url.includes('search=zed'))).toBe(true);
+  });
+
+  it('names every pagination button and links the first column in the theme style', async () => {
+    mockFetch(() => ({
+      status: 200,
+      body: { count: 80, next: null, previous: null, results: [{ id: 7, name: 'Seven' }] },
+    }));
+    renderWithProviders(
+      <MemoryRouter>
+        <ResourceTable
+          resource={people}
+          rowHref={(p) => `/people/${p.id}`}
+          columns={[{ key: 'name', header: 'Name', render: (p) => p.name }]}
+        />
+      </MemoryRouter>,
+    );
+    const link = await screen.findByRole('link', { name: 'Seven' });
+    expect(link).toHaveClass('mantine-Anchor-root');
+    for (const button of screen.getAllByRole('button')) {
+      expect(button).toHaveAccessibleName();
+    }
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Page 4' })).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Pages of people' })).toBeInTheDocument();
   });
 });
 
@@ -187,5 +274,20 @@ describe('DocumentViewer', () => {
         '/api/case-documents/4/download/?inline=true',
       ),
     );
+  });
+});
+
+describe('Email', () => {
+  it('may wrap only before the @ and before dots, and keeps the whole address as its title', () => {
+    const { container } = renderWithProviders(<Email address="tom.hughes+work@acme-people.test" />);
+    const span = container.querySelector('span[title]');
+    expect(span?.getAttribute('title')).toBe('tom.hughes+work@acme-people.test');
+    expect(span?.textContent).toBe('tom.hughes+work@acme-people.test');
+    expect(span?.innerHTML.split('<wbr>').map((part) => part.replace(/<[^>]+>/g, ''))).toEqual([
+      'tom',
+      '.hughes+work',
+      '@acme-people',
+      '.test',
+    ]);
   });
 });

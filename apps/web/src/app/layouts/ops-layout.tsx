@@ -39,7 +39,7 @@ const OPS_NAV: NavSection[] = [
 export default function OpsLayout() {
   return (
     <AppFrame
-      home={href('ops:dashboard')}
+      home={href('ops:outstanding-activities')}
       nav={(close) => (
         <>
           {/* On phones the customer picker moves from the header into the menu. */}

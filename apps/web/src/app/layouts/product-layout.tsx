@@ -56,7 +56,8 @@ function OpsSessionStrip() {
   const navigate = useNavigate();
   if (!profile?.is_ops) return null;
   const end = async () => {
-    if (await endOpsSession()) navigate(href('bootstrap', {}, { next: href('ops:dashboard') }));
+    if (await endOpsSession())
+      navigate(href('bootstrap', {}, { next: href('ops:outstanding-activities') }));
   };
   return (
     <Paper radius={0} px="md" py={8} bg="var(--mantine-color-yellow-light)" data-testid="ops-strip">
@@ -65,7 +66,12 @@ function OpsSessionStrip() {
           Operations session{profile.customer ? `: acting for ${profile.customer.name}` : ''}
         </Text>
         <Group gap="xs">
-          <Button size="compact-sm" variant="default" component={Link} to={href('ops:dashboard')}>
+          <Button
+            size="compact-sm"
+            variant="default"
+            component={Link}
+            to={href('ops:outstanding-activities')}
+          >
             Operations
           </Button>
           {profile.customer && (
@@ -107,7 +113,7 @@ export default function ProductLayout() {
             {profile?.is_ops && (
               <Menu.Item
                 component={Link}
-                to={href('ops:dashboard')}
+                to={href('ops:outstanding-activities')}
                 leftSection={<Icon name="switch" size={16} />}
               >
                 Operations

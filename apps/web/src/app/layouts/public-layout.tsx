@@ -1,4 +1,4 @@
-import { Anchor, Box, Group, Stack, Text, Title, useMantineColorScheme } from '@mantine/core';
+import { Anchor, Box, Group, Stack, Text, useMantineColorScheme } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { Icon, type IconName } from '../../components/icons';
@@ -54,9 +54,10 @@ export default function PublicLayout() {
           </Text>
         </Group>
         <Stack gap="xl" maw={440}>
-          <Title order={2} c="white" fz={34} lh={1.15}>
+          {/* The brand's claim, not a heading: each page's own h1 is the first heading. */}
+          <Text c="white" fz={34} fw={650} lh={1.15}>
             {tagline}
-          </Title>
+          </Text>
           {FEATURES.map((f) => (
             <div className={classes.feature} key={f.title}>
               <div className={classes.featureIcon}>

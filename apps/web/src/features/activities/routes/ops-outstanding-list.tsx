@@ -39,7 +39,7 @@ export default function OpsOutstandingList() {
       </Stack>
       <ResourceTable<Activity>
         resource={opsOutstandingActivities}
-        columns={[customerColumn, ...activityColumns('Waiting since')]}
+        columns={[customerColumn, ...activityColumns('Waiting since', false)]}
         filters={filters}
         rowHref={(a) => href('ops:outstanding-activity', { id: a.id })}
       />

@@ -101,6 +101,19 @@ export default function AuditLog() {
         key={JSON.stringify(params)}
         resource={auditActions}
         params={params}
+        externalFilters={{
+          active: Boolean(actor || objectId.trim() || after || before),
+          clear: () => {
+            setActor(null);
+            setObjectId('');
+            setAfter(null);
+            setBefore(null);
+          },
+        }}
+        empty={{
+          title: 'No changes recorded yet',
+          text: 'Every change made in your organisation (cases, subjects, users, settings) is recorded here.',
+        }}
         filters={[
           {
             name: 'verb',

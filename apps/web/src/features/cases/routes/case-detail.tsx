@@ -15,6 +15,7 @@ import {
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
 import { cases } from '../../../api/cases';
+import { BackToList } from '../../../components/back-to-list';
 import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
 import { StateBadge } from '../../../components/state-badge';
@@ -54,9 +55,7 @@ export default function CaseDetailPage() {
           printedBy={profile ? `${profile.first_name} ${profile.last_name}`.trim() : undefined}
         />
       )}
-      <Anchor component={Link} to={href('cases')} size="sm">
-        ← All cases
-      </Anchor>
+      <BackToList path={href('cases')} label="All cases" />
       <Group justify="space-between" align="flex-end">
         <Stack gap={6}>
           <Group gap="xs">

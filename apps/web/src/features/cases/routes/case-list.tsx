@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Pagination,
   Paper,
   ScrollArea,
   Skeleton,
@@ -13,9 +12,14 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
+import { useRememberListSearch } from '../../../components/back-to-list';
+import { Email } from '../../../components/email';
+import { ListPagination, ListState, listStateOf } from '../../../components/list-states';
+import classes from '../../../components/list-table.module.css';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { Can } from '../../../lib/rights';
@@ -52,6 +56,9 @@ function apiParams(f: CaseFilterValues): QueryParams {
 
 export default function CaseList() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  useRememberListSearch(href('cases'), location.search);
   const filters = readFilters(params);
   const page = Number(params.get('page') ?? '1') || 1;
   const query = cases.useList({ ...apiParams(filters), page, page_size: PAGE_SIZE });
@@ -74,6 +81,11 @@ export default function CaseList() {
     sp.set('page', String(n));
     setParams(sp, { replace: true });
   };
+  const filtered = Object.entries(apiParams(filters)).some(
+    ([k, v]) => k !== 'ordering' && v !== undefined,
+  );
+  const state = listStateOf(query, filtered);
+  const clearFilters = () => setParams(new URLSearchParams(), { replace: true });
   const exportHref = `/api/cases/export/${buildQuery({ ...apiParams(filters), ordering: undefined })}`;
 
   return (
@@ -97,10 +109,32 @@ export default function CaseList() {
           gap={0}
           style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
         >
-          <CaseFilters value={filters} onChange={update} />
+          {/* On a phone the filters fold away behind one button, so the cases come first. */}
+          <Button
+            hiddenFrom="sm"
+            variant="default"
+            onClick={() => setFiltersOpen((open) => !open)}
+            aria-expanded={filtersOpen}
+            aria-controls="case-filters"
+          >
+            {filtersOpen ? 'Hide search and filters' : 'Search and filters'}
+            {filtered ? ' (on)' : ''}
+          </Button>
+          <div
+            id="case-filters"
+            className={filtersOpen ? classes.filtersOpen : classes.filtersFolded}
+          >
+            <CaseFilters value={filters} onChange={update} />
+          </div>
         </Stack>
         <ScrollArea>
-          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover miw={900}>
+          <Table
+            verticalSpacing="sm"
+            horizontalSpacing="md"
+            highlightOnHover
+            className={classes.table}
+            style={{ '--list-min-width': '900px' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Case</Table.Th>
@@ -124,9 +158,9 @@ export default function CaseList() {
                   ))
                 : data?.results.map((c) => (
                     <Table.Tr key={c.id}>
-                      <Table.Td>
+                      <Table.Td data-label="Case">
                         <Group gap={6} wrap="nowrap">
-                          <Anchor component={Link} to={href('case-detail', { id: c.id })}>
+                          <Anchor component={Link} to={href('case-detail', { id: c.id })} fw={600}>
                             #{c.id}
                           </Anchor>
                           {c.flagged && (
@@ -141,22 +175,24 @@ export default function CaseList() {
                           )}
                         </Group>
                       </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {c.subject.first_name} {c.subject.last_name}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {c.subject.email}
-                        </Text>
+                      <Table.Td data-label="Subject">
+                        <div>
+                          <Text size="sm" fw={500}>
+                            {c.subject.first_name} {c.subject.last_name}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            <Email address={c.subject.email} />
+                          </Text>
+                        </div>
                       </Table.Td>
-                      <Table.Td>{c.process.name}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Table.Td data-label="Process">{c.process.name}</Table.Td>
+                      <Table.Td data-label="State" style={{ whiteSpace: 'nowrap' }}>
                         <StateBadge state={c.state} label={c.state_display} />
                       </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Table.Td data-label="Opened" style={{ whiteSpace: 'nowrap' }}>
                         {formatDate(c.created_at)}
                       </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Table.Td data-label="Updated" style={{ whiteSpace: 'nowrap' }}>
                         {formatDate(c.updated_at)}
                       </Table.Td>
                     </Table.Tr>
@@ -164,10 +200,24 @@ export default function CaseList() {
             </Table.Tbody>
           </Table>
         </ScrollArea>
-        {!query.isPending && data?.count === 0 && (
-          <Text c="dimmed" ta="center" p="xl">
-            No cases match these filters.
-          </Text>
+        {state && (
+          <ListState
+            kind={state}
+            plural="cases"
+            onRetry={() => void query.refetch()}
+            onClear={clearFilters}
+            empty={{
+              title: 'No cases yet',
+              text: 'A case runs the checks of one of your processes for one person. Open your first case to start screening.',
+              action: (
+                <Can permission="cases.add_case">
+                  <Button component={Link} to={href('case-add')} size="sm">
+                    Add your first case
+                  </Button>
+                </Can>
+              ),
+            }}
+          />
         )}
         <Group
           justify="space-between"
@@ -175,9 +225,11 @@ export default function CaseList() {
           style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
         >
           <Text size="sm" c="dimmed" data-testid="case-count">
-            {data?.count ?? 0} cases
+            {data?.failed
+              ? 'Not loaded'
+              : `${data?.count ?? 0} ${data?.count === 1 ? 'case' : 'cases'}`}
           </Text>
-          {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} size="sm" />}
+          <ListPagination total={pages} value={page} onChange={setPage} label="Pages of cases" />
         </Group>
       </Paper>
     </Stack>

@@ -76,6 +76,17 @@ export default function FlagList() {
         key={show}
         resource={flags}
         params={{ active: show === 'all' ? undefined : show }}
+        empty={
+          show === 'true'
+            ? {
+                title: 'No active flags',
+                text: 'Nothing needs your attention. Flags raised by your rules or your staff appear here until someone resolves them.',
+              }
+            : {
+                title: 'No flags yet',
+                text: 'Flags appear here once a rule or a member of staff raises one.',
+              }
+        }
         filters={[
           {
             name: 'kind',

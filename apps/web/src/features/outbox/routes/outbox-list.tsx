@@ -19,7 +19,7 @@ export default function OutboxList() {
     page: 1,
     page_size: OUTBOX_PAGE_SIZE,
   });
-  const empty = !first.isPending && first.data?.count === 0;
+  const empty = !first.isPending && first.data?.count === 0 && !first.data.failed;
   const refresh = () => client.invalidateQueries({ queryKey: outboxEmails.key });
   return (
     <Stack gap="lg">

@@ -21,6 +21,15 @@ export default function ProcessList() {
       <ResourceTable<Process>
         resource={processes}
         rowHref={(p) => href('process', { id: p.id })}
+        empty={{
+          title: 'No processes yet',
+          text: 'A process is the set of checks a case runs. Add one before you open your first case.',
+          action: can('processes.add_process') ? (
+            <Button component={Link} to={href('process-add')} size="sm">
+              Add your first process
+            </Button>
+          ) : undefined,
+        }}
         filters={[
           {
             name: 'is_active',

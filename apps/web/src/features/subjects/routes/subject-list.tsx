@@ -2,6 +2,7 @@ import { formatDate, subjectAccountText } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { fullName, type Subject, subjects } from '../../../api/subjects';
+import { Email } from '../../../components/email';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { Can } from '../../../lib/rights';
@@ -27,6 +28,17 @@ export default function SubjectList() {
       <ResourceTable<Subject>
         resource={subjects}
         rowHref={(s) => href('subject', { id: s.id })}
+        empty={{
+          title: 'No subjects yet',
+          text: 'Subjects are the people you check. Add one, or open a case and add the person there.',
+          action: (
+            <Can permission="subjects.add_subject">
+              <Button component={Link} to={href('subject-add')} size="sm">
+                Add your first subject
+              </Button>
+            </Can>
+          ),
+        }}
         filters={[
           {
             name: 'is_archived',
@@ -39,8 +51,12 @@ export default function SubjectList() {
         ]}
         columns={[
           { key: 'name', header: 'Name', render: (s) => fullName(s) },
-          { key: 'email', header: 'Email', render: (s) => s.email },
-          { key: 'dob', header: 'Date of birth', render: (s) => formatDate(s.dob) },
+          { key: 'email', header: 'Email', render: (s) => <Email address={s.email} /> },
+          {
+            key: 'dob',
+            header: 'Date of birth',
+            render: (s) => <span style={{ whiteSpace: 'nowrap' }}>{formatDate(s.dob)}</span>,
+          },
           { key: 'open', header: 'Open cases', render: (s) => s.open_cases },
           {
             key: 'status',
