@@ -7,6 +7,7 @@ import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
 import type { SessionStore } from './platform/sessions.js';
+import type { DocumentStorage } from './providers/storage/provider.js';
 
 /** Everything routes and services need, built once in buildApp (`request.server.deps`). */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   anonymousCsrf: AnonymousCsrf;
   /** The job queue of this process (workers, schedules); enqueue with `enqueue(tx, job)`. */
   jobs: JobQueue<AppDeps>;
+  /** Where case documents' files are kept (local disk or an S3-compatible bucket). */
+  storage: DocumentStorage;
 }
 
 declare module 'fastify' {

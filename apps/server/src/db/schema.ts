@@ -2,6 +2,7 @@
 // drizzle-kit reads the *.table.ts files directly (see drizzle.config.ts).
 
 export * from '../modules/bootstrap/bootstrap.table.js';
+export * from '../modules/case-documents/case-documents.table.js';
 export * from '../modules/cases/cases.table.js';
 export * from '../modules/customers/customers.table.js';
 export * from '../modules/flags/flags.table.js';

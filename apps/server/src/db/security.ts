@@ -43,6 +43,8 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   },
   { tables: 'subject_users', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
   { tables: 'subjects, cases, case_activities', app: CRUD, ops: CRUD, subject: 'SELECT' },
+  // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
+  { tables: 'case_documents', app: CRUD, ops: CRUD, subject: CRUD },
   {
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',

@@ -1,5 +1,6 @@
 export * from './audit-actions.js';
 export * from './case-activities.js';
+export * from './case-documents.js';
 export * from './cases.js';
 export * from './common.js';
 export * from './processes.js';
