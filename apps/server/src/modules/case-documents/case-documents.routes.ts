@@ -205,7 +205,12 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
             request,
             caseDocumentReplace,
             () =>
-              runFor(request, audience, (ctx) => checkDocumentForUpload(ctx, audience, id), readOnly),
+              runFor(
+                request,
+                audience,
+                (ctx) => checkDocumentForUpload(ctx, audience, id),
+                readOnly,
+              ),
             async (f, pages) => {
               const { out, dropped } = await runFor(request, audience, (ctx) =>
                 changeDocumentPages(ctx, audience, id, f, pages, mode, maxPages),

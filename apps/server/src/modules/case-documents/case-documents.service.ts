@@ -12,8 +12,8 @@ import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
-import { caseDocuments, type StoredPage } from './case-documents.table.js';
 import { presentDocument } from './case-documents.presenter.js';
+import { caseDocuments, type StoredPage } from './case-documents.table.js';
 
 /**
  * Who is asking: customer staff (/api/, tenant by RLS), operations (/api/ops/, every customer)

@@ -36,6 +36,15 @@ const PDF_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL
 </svg>`;
 let pdfIcon: Promise<Buffer> | null = null;
 
+/** The PDF icon as a JPEG, rendered once. */
+function pdfThumbnail(): Promise<Buffer> {
+  if (!pdfIcon) pdfIcon = sharp(Buffer.from(PDF_ICON_SVG)).jpeg({ quality: 85 }).toBuffer();
+  return pdfIcon;
+}
+
+const isDocumentType = (mime: string): mime is DocumentContentType =>
+  Object.hasOwn(DOCUMENT_FILE_TYPES, mime);
+
 /** A JPEG thumbnail of an image file, turned upright by its EXIF orientation. */
 async function imageThumbnail(path: string): Promise<Buffer> {
   try {
@@ -80,14 +89,12 @@ export async function inspectFile(file: SpooledFile): Promise<InspectedPage> {
       thumbnail: await imageThumbnail(path),
     };
   }
-  if (!(mime in DOCUMENT_FILE_TYPES)) {
+  if (!isDocumentType(mime)) {
     throw ValidationError.of('file', DOCUMENT_MESSAGES.unsupportedType);
   }
-  const contentType = mime as DocumentContentType;
+  const contentType = mime;
   const thumbnail =
-    contentType === 'application/pdf'
-      ? await (pdfIcon ??= sharp(Buffer.from(PDF_ICON_SVG)).jpeg({ quality: 85 }).toBuffer())
-      : await imageThumbnail(file.path);
+    contentType === 'application/pdf' ? await pdfThumbnail() : await imageThumbnail(file.path);
   return {
     path: file.path,
     size: file.size,

@@ -11,7 +11,10 @@ import type { InspectedPage } from './file-inspect.js';
 export function pageKeys(target: UploadTarget, extension: string) {
   const id = randomUUID();
   const base = `customers/${target.customerId}/cases/${target.caseId}`;
-  return { key: `${base}/documents/${id}.${extension}`, thumbnailKey: `${base}/thumbnails/${id}.jpg` };
+  return {
+    key: `${base}/documents/${id}.${extension}`,
+    thumbnailKey: `${base}/thumbnails/${id}.jpg`,
+  };
 }
 
 /** Removes stored pages (after a failed write, or once a commit has let go of them). */

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { DOCUMENT_MESSAGES } from '@kestrel/domain';
 import type { FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from '../../platform/errors.js';
+import { withoutControls } from './content-disposition.js';
 
 /** 413 with the file field's message (the body's own shape: `{file: [message]}`). */
 export class UploadTooLargeError extends AppError {
@@ -57,7 +58,7 @@ function byteCap(max: number, onSize: (n: number) => void): Transform {
 
 /** Keeps a file name printable and short (it is shown, and sent back in Content-Disposition). */
 function cleanName(name: string | undefined): string {
-  const printable = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const printable = withoutControls(name ?? '').trim();
   const base = printable.split(/[\\/]/).pop() ?? '';
   return base.slice(-200) || 'document';
 }

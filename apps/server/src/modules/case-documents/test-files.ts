@@ -1,0 +1,66 @@
+import sharp from 'sharp';
+
+// Small real files for the upload tests (made here, so nothing binary is committed).
+
+/** A real PNG of `w`×`h` pixels. */
+export function pngFile(w = 64, h = 48): Promise<Buffer> {
+  return sharp({ create: { width: w, height: h, channels: 3, background: '#2a6' } })
+    .png()
+    .toBuffer();
+}
+
+/** A real JPEG. */
+export function jpegFile(w = 80, h = 60): Promise<Buffer> {
+  return sharp({ create: { width: w, height: h, channels: 3, background: '#c33' } })
+    .jpeg()
+    .toBuffer();
+}
+
+/** A one-page PDF whose catalogue runs JavaScript when opened (OpenAction). */
+export function pdfWithScript(padding = 0): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+    "<< /Type /Action /S /JavaScript /JS (app.alert('pwned');) >>",
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([Buffer.from(body), Buffer.alloc(padding, 0x20)]);
+}
+
+export interface FormPart {
+  name: string;
+  value: string | Buffer;
+  filename?: string;
+  contentType?: string;
+}
+
+/** A multipart/form-data body and its Content-Type. */
+export function multipart(parts: FormPart[]): { payload: Buffer; contentType: string } {
+  const boundary = `----kestrel${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+    const type =
+      p.filename !== undefined
+        ? `Content-Type: ${p.contentType ?? 'application/octet-stream'}\r\n`
+        : '';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
+    chunks.push(typeof p.value === 'string' ? Buffer.from(p.value) : p.value);
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
