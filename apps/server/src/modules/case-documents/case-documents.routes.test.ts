@@ -18,7 +18,14 @@ import {
 } from '../../../test/helpers.js';
 import { defaultConfig } from '../../config.js';
 import { DOWNLOAD_CSP } from './content-disposition.js';
-import { type FormPart, jpegFile, multipart, pdfWithScript, pngFile } from './test-files.js';
+import {
+  type FormPart,
+  HEIC_SAMPLE,
+  jpegFile,
+  multipart,
+  pdfWithScript,
+  pngFile,
+} from './test-files.js';
 
 const MAX = 1024 * 1024;
 const storageDir = mkdtempSync(join(tmpdir(), 'kestrel-docs-test-'));
@@ -149,6 +156,27 @@ describe('uploads', () => {
       ),
     );
     expect(audit).toEqual([{ verb: 'created', actor_type: 'SubjectUser' }]);
+  });
+
+  it('converts a HEIC photo to JPEG, whatever its name says', async () => {
+    const res = await upload(subject, '/api/s/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'file', value: HEIC_SAMPLE, filename: 'IMG_0001.HEIC', contentType: 'image/heic' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const doc = res.json();
+    expect(doc.pages).toEqual([
+      expect.objectContaining({
+        content_type: 'image/jpeg',
+        extension: 'jpg',
+        converted_from: 'heic',
+      }),
+    ]);
+    const dl = await t.app.inject({ url: doc.content_url, headers: subject.headers });
+    expect(dl.headers['content-disposition']).toContain('filename="IMG_0001.jpg"');
+    const meta = await sharp(dl.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 64, 48]);
+    expect(Number(dl.headers['content-length'])).toBe(dl.rawPayload.length);
   });
 
   it('refuses an HTML file posing as an image (400) and keeps nothing', async () => {

@@ -64,3 +64,19 @@ export function multipart(parts: FormPart[]): { payload: Buffer; contentType: st
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
+
+/**
+ * A 64×48 HEIC photo (491 bytes), made once with libheif's heif-enc (Debian's libheif-examples)
+ * from a flat PNG: neither sharp's prebuilt libvips nor any npm package here encodes HEVC.
+ */
+export const HEIC_SAMPLE = Buffer.from(
+  'AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAa1tZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAA' +
+    'AAAAAAAAAAAA5waXRtAAAAAAACAAAAEGlkYXQAAAAAAEAAMAAAADhpbG9jAQAAAERAAAIAAQAAAAAAAAHRAAEAAAAA' +
+    'AAAAGgACAAEAAAAAAAAAAQAAAAAAAAAIAAAAOGlpbmYAAAAAAAIAAAAVaW5mZQIAAAEAAQAAaHZjMQAAAAAVaW5mZQ' +
+    'IAAAAAAgAAZ3JpZAAAAADYaXBycAAAALZpcGNvAAAAdmh2Y0MBA3AAAAAAAAAAAAAe8AD8/fj4AAAPAyAAAQAYQAEM' +
+    'Af//A3AAAAMAkAAAAwAAAwAeugJAIQABACpCAQEDcAAAAwCQAAADAAADAB6gIIEFlurkprm4EBAwIAAAAwAgAAADAC' +
+    'EiAAEABkQBwXPAiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlzcGUAAAAAAAAAQAAAADAAAAAQcGl4aQAAAAADCAgI' +
+    'AAAAGmlwbWEAAAAAAAAAAgABAoECAAICA4QAAAAaaXJlZgAAAAAAAAAOZGltZwACAAEAAQAAACJtZGF0AAAAFigBr1' +
+    'jm9Oq//9P85H1kT/9sTnkanfA=',
+  'base64',
+);
