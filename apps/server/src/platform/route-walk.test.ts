@@ -13,6 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
+import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { audienceOf } from './access.js';
@@ -35,6 +36,7 @@ const TENANT = [
   'users',
   'roles',
   'entitlements',
+  'case-documents',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -116,6 +118,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         lastSeenAt: at,
       })
       .returning({ id: securityRefusals.id });
+    const document = await createCaseDocument(tx, t.app.deps.storage, { customerId, caseId: c.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -132,6 +135,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       users: user.id,
       roles: role.id,
       entitlements: entitlement?.id ?? 0,
+      'case-documents': document.id,
     };
   });
 }

@@ -70,6 +70,11 @@ function runFor<T>(
     : runInTenant(deps, actorOf(request), fn, opts);
 }
 
+/** Where an upload goes: known from the route's id, or from the form's fields (a new document). */
+type UploadTargetOf<F> =
+  | { before: () => Promise<UploadTarget> }
+  | { fromFields: (fields: F) => Promise<UploadTarget> };
+
 /**
  * The upload pipeline of a route: the multipart body spooled under the cap (413 while
  * streaming), the form fields parsed, the case checked for this audience (404/403 before
@@ -80,11 +85,12 @@ function runFor<T>(
 async function withUpload<S extends z.ZodType, T>(
   request: FastifyRequest,
   fieldsSchema: S,
-  target: (fields: z.output<S>) => Promise<UploadTarget>,
+  target: UploadTargetOf<z.output<S>>,
   commit: (fields: z.output<S>, pages: StoredPage[]) => Promise<T>,
-  requireFile: boolean,
 ): Promise<T> {
   const { config, storage } = request.server.deps;
+  // a document's own routes are checked before a byte of the body is read
+  const known = 'before' in target ? await target.before() : null;
   const upload = await receiveUpload(request, {
     spoolDir: config.storage.spoolDir,
     maxBytes: config.storage.maxUploadBytes,
@@ -93,10 +99,9 @@ async function withUpload<S extends z.ZodType, T>(
   const inspected: InspectedPage[] = [];
   try {
     const fields = parseBody(fieldsSchema, upload.fields);
-    if (requireFile && upload.files.length === 0) {
-      throw ValidationError.of('file', DOCUMENT_MESSAGES.noFile);
-    }
-    const where = await target(fields);
+    if (upload.files.length === 0) throw ValidationError.of('file', DOCUMENT_MESSAGES.noFile);
+    const where = known ?? ('fromFields' in target ? await target.fromFields(fields) : null);
+    if (!where) throw new NotFoundError();
     for (const f of upload.files) inspected.push(await inspectFile(f));
     const pages = await storePages(storage, where, inspected);
     try {
@@ -173,10 +178,16 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
         const out = await withUpload(
           request,
           caseDocumentCreate,
-          (f) =>
-            runFor(request, audience, (ctx) => checkCaseForUpload(ctx, audience, f.case), readOnly),
+          {
+            fromFields: (f) =>
+              runFor(
+                request,
+                audience,
+                (ctx) => checkCaseForUpload(ctx, audience, f.case),
+                readOnly,
+              ),
+          },
           (f, pages) => runFor(request, audience, (ctx) => createDocument(ctx, audience, f, pages)),
-          true,
         );
         return reply.code(201).send(out);
       },
@@ -204,13 +215,15 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
           return withUpload(
             request,
             caseDocumentReplace,
-            () =>
-              runFor(
-                request,
-                audience,
-                (ctx) => checkDocumentForUpload(ctx, audience, id),
-                readOnly,
-              ),
+            {
+              before: () =>
+                runFor(
+                  request,
+                  audience,
+                  (ctx) => checkDocumentForUpload(ctx, audience, id),
+                  readOnly,
+                ),
+            },
             async (f, pages) => {
               const { out, dropped } = await runFor(request, audience, (ctx) =>
                 changeDocumentPages(ctx, audience, id, f, pages, mode, maxPages),
@@ -218,7 +231,6 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
               await removePages(storage, dropped);
               return out;
             },
-            true,
           );
         },
       );
