@@ -250,9 +250,32 @@ describe('uploads', () => {
     expect(dl.headers['content-disposition']).toBe(
       `attachment; filename="Bill (March) _.pdf"; filename*=UTF-8''Bill%20%28March%29%20%E2%82%AC.pdf`,
     );
-    // a PDF gets the generic icon as its thumbnail
+    // its thumbnail is its first page: white, with the blue square in the lower left quarter
     const thumb = await t.app.inject({ url: doc.thumbnail_url, headers: staff.headers });
-    expect((await sharp(thumb.rawPayload).metadata()).format).toBe('jpeg');
+    const image = sharp(thumb.rawPayload);
+    expect(await image.metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 320 });
+    const pixel = async (left: number, top: number) => [
+      ...(await image.clone().extract({ left, top, width: 1, height: 1 }).raw().toBuffer()),
+    ];
+    const [r, g, b] = await pixel(100, 200);
+    expect([r ?? 255, g ?? 255, b ?? 0].map((v) => Math.round(v / 64))).toEqual([0, 0, 4]);
+    expect((await pixel(250, 60)).every((v) => v > 240)).toBe(true);
+  });
+
+  it('gives a PDF whose page cannot be rendered the generic PDF icon', async () => {
+    const broken = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
+    const res = await upload(staff, '/api/case-documents/', [
+      ...fields(subjectCase, 'utility-bill'),
+      { name: 'file', value: broken, filename: 'broken.pdf' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const thumb = await t.app.inject({ url: res.json().thumbnail_url, headers: staff.headers });
+    // the icon's red 'PDF' label (left of its letters)
+    const [r, g, b] = await sharp(thumb.rawPayload)
+      .extract({ left: 80, top: 222, width: 1, height: 1 })
+      .raw()
+      .toBuffer();
+    expect([r ?? 0, g ?? 255, b ?? 255].map((v) => Math.round(v / 64))).toEqual([3, 1, 1]);
   });
 
   it('keeps several pages per document, adds one, and replaces them until submission', async () => {

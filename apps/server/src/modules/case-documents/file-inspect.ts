@@ -5,6 +5,7 @@ import { fileTypeFromFile } from 'file-type';
 import heicConvert from 'heic-convert';
 import sharp from 'sharp';
 import { ValidationError } from '../../platform/errors.js';
+import { renderPdfThumbnail } from './pdf-thumbnail.js';
 import type { SpooledFile } from './upload-receive.js';
 
 /** Longest side of a thumbnail, in pixels. */
@@ -24,8 +25,8 @@ export interface InspectedPage {
 const HEIC = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
 
 /**
- * The generic thumbnail of a PDF: sharp's prebuilt libvips has no PDF loader, and rendering a
- * page needs a canvas (pdf.js with a native canvas package), so a PDF gets this icon instead.
+ * The generic thumbnail of a PDF whose first page cannot be rendered (too large, unreadable or
+ * too slow: see pdf-thumbnail.ts).
  */
 const PDF_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_SIZE}" height="${THUMBNAIL_SIZE}" viewBox="0 0 320 320">
 <rect width="320" height="320" fill="#f1f3f5"/>
@@ -94,7 +95,9 @@ export async function inspectFile(file: SpooledFile): Promise<InspectedPage> {
   }
   const contentType = mime;
   const thumbnail =
-    contentType === 'application/pdf' ? await pdfThumbnail() : await imageThumbnail(file.path);
+    contentType === 'application/pdf'
+      ? ((await renderPdfThumbnail(file.path, THUMBNAIL_SIZE, file.size)) ?? (await pdfThumbnail()))
+      : await imageThumbnail(file.path);
   return {
     path: file.path,
     size: file.size,

@@ -16,13 +16,18 @@ export function jpegFile(w = 80, h = 60): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A one-page PDF whose catalogue runs JavaScript when opened (OpenAction). */
+/**
+ * A one-page PDF whose catalogue runs JavaScript when opened (OpenAction); its page is white
+ * with a blue square in the lower left quarter (20..120 of 200 points).
+ */
 export function pdfWithScript(padding = 0): Buffer {
+  const content = '0 0 1 rg 20 20 100 100 re f';
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 5 0 R >>',
     "<< /Type /Action /S /JavaScript /JS (app.alert('pwned');) >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
