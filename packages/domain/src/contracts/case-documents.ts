@@ -103,8 +103,22 @@ export type CaseDocumentReplace = z.infer<typeof caseDocumentReplace>;
 export const caseDocumentListQuery = z.object({
   case: formId,
   case_activity: z.preprocess(blankToUndefined, formId.optional()),
-  page: z.string().optional(),
-  page_size: z.string().optional(),
+  page: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, 'Invalid page.')
+      .transform(Number)
+      .optional(),
+  ),
+  page_size: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[1-9]\d{0,5}$/, 'A valid integer is required.')
+      .transform(Number)
+      .optional(),
+  ),
 });
 
 /** GET .../download/?inline=true[&page=2]: inline shows it in the browser, else a download. */

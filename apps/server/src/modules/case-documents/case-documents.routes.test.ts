@@ -464,9 +464,20 @@ describe('reading across audiences', () => {
     ).toBe(403);
   });
 
-  it('needs the case filter on a list', async () => {
+  it('needs the case filter on a list, and a page number from 1', async () => {
     const res = await t.app.inject({ url: '/api/case-documents/', headers: staff.headers });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ case: ['Required'] });
+    const page = (p: string) =>
+      t.app.inject({
+        url: `/api/case-documents/?case=${otherSubjectCase}&page=${p}&page_size=1`,
+        headers: staff.headers,
+      });
+    for (const bad of ['0', '-1', 'x']) {
+      const r = await page(bad);
+      expect([bad, r.statusCode, r.json()]).toEqual([bad, 400, { page: ['Invalid page.'] }]);
+    }
+    expect((await page('1')).json()).toMatchObject({ count: 1, next: null });
+    expect((await page('2')).statusCode).toBe(404);
   });
 });

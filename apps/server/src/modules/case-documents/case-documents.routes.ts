@@ -156,10 +156,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       { schema: { tags, response: { 200: caseDocumentPageListOut } }, config: read },
       async (request) => {
         const q = parseBody(caseDocumentListQuery, request.query);
-        const { page, pageSize, offset } = listPage({
-          page: q.page ? Number(q.page) || 1 : undefined,
-          page_size: q.page_size ? Number(q.page_size) || undefined : undefined,
-        });
+        const { page, pageSize, offset } = listPage({ page: q.page, page_size: q.page_size });
         const { count, results } = await runFor(
           request,
           audience,
