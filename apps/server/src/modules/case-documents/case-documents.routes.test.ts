@@ -464,6 +464,45 @@ describe('reading across audiences', () => {
     ).toBe(403);
   });
 
+  it("lets ops upload and delete across customers, audited under the case's customer", async () => {
+    const res = await upload(ops, '/api/ops/case-documents/', [
+      ...fields(otherTenantCase, 'birth-certificate-at-birth'),
+      { name: 'file', value: await jpegFile(), filename: 'cert.jpg' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().id;
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/ops/case-documents/${id}/download/`,
+      headers: ops.headers,
+    });
+    expect([head.statusCode, head.headers['x-content-type-options']]).toEqual([200, 'nosniff']);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ops/case-documents/${id}/`,
+      headers: ops.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    const rows = await t.owner((tx) =>
+      tx.execute<{ verb: string; customer_id: number; actor_type: string }>(
+        sql`select a.verb, a.customer_id, a.actor_type from audit_actions a
+            where a.content_type = 'cases.casedocument' and a.object_id = ${String(id)} order by a.id`,
+      ),
+    );
+    const owner = await t.owner((tx) =>
+      tx.execute<{ customer_id: number }>(
+        sql`select customer_id from cases where id = ${otherTenantCase}`,
+      ),
+    );
+    expect(rows).toEqual(
+      ['created', 'deleted'].map((verb) => ({
+        verb,
+        customer_id: owner[0]?.customer_id,
+        actor_type: 'ProductUser',
+      })),
+    );
+  });
+
   it('needs the case filter on a list, and a page number from 1', async () => {
     const res = await t.app.inject({ url: '/api/case-documents/', headers: staff.headers });
     expect(res.statusCode).toBe(400);
