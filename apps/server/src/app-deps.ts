@@ -8,6 +8,7 @@ import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
 import type { SessionStore } from './platform/sessions.js';
 import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
+import type { DocumentStorage } from './providers/storage/provider.js';
 
 /** Everything routes and services need, built once in buildApp (`request.server.deps`). */
 export interface AppDeps {
@@ -24,6 +25,8 @@ export interface AppDeps {
   jobs: JobQueue<AppDeps>;
   /** OS Data Hub tokens for the live address search; null when not configured (fake lookup). */
   osDatahub: OsDatahubTokenProvider | null;
+  /** Where case documents' files are kept (local disk or an S3-compatible bucket). */
+  storage: DocumentStorage;
 }
 
 declare module 'fastify' {

@@ -32,11 +32,15 @@ import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
 import { createOsDatahubClient } from './providers/os-datahub/client.js';
 import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
+import type { DocumentStorage } from './providers/storage/provider.js';
+import { createStorage } from './providers/storage/select.js';
 
 export interface BuildAppOptions {
   db: Database;
   clock?: Clock;
   mailer?: Mailer;
+  /** Where documents' files go; default: the configuration's (local disk). */
+  storage?: DocumentStorage;
   config?: Partial<AppConfig>;
   /** Pino logging (false in tests). */
   logger?: boolean;
@@ -96,6 +100,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
     anonymousCsrf: await AnonymousCsrf.load(db),
+    storage: opts.storage ?? createStorage(config.storage),
     jobs: new JobQueue<AppDeps>(db, [...jobKinds, ...(opts.extraJobs ?? [])], () => deps, {
       workers: config.jobWorkers,
       pollingSeconds: config.jobPollingSeconds,

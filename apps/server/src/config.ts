@@ -50,6 +50,8 @@ export interface AppConfig {
    */
   osDatahubKey: string | null;
   osDatahubSecret: string | null;
+  /** Where document files are kept and how large an upload may be (README "Configuration"). */
+  storage: StorageConfig;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -61,6 +63,28 @@ export interface AppConfig {
     /** failed logins per account and address while the account is under attack */
     perSourceUnderAttack: number;
   };
+}
+
+/** Document storage: local disk (default) or an S3-compatible bucket. */
+export interface StorageConfig {
+  driver: 'local' | 's3';
+  /** Folder of the local store; null = DATA_DIR/documents (a temporary folder without DATA_DIR). */
+  localDir: string | null;
+  /** Folder where uploads are received before they are stored; null = the OS's temporary folder. */
+  spoolDir: string | null;
+  /** Largest file accepted, in bytes: a larger one is answered 413 while it streams. */
+  maxUploadBytes: number;
+  /** Most pages (files) one document may have. */
+  maxPages: number;
+  s3: {
+    endpoint: string;
+    region: string;
+    bucket: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+    timeoutMs: number;
+  } | null;
 }
 
 export const defaultConfig: AppConfig = {
@@ -85,6 +109,14 @@ export const defaultConfig: AppConfig = {
   trustProxy: false,
   osDatahubKey: null,
   osDatahubSecret: null,
+  storage: {
+    driver: 'local',
+    localDir: null,
+    spoolDir: null,
+    maxUploadBytes: 25 * 1024 * 1024,
+    maxPages: 10,
+    s3: null,
+  },
   rateLimits: {
     perAccount: 10,
     perAddress: 50,
@@ -115,14 +147,62 @@ function readTrustProxy(value: string | undefined): false | number | string[] {
     .filter((x) => x !== '');
 }
 
+/**
+ * STORAGE_DRIVER=local (default: files under STORAGE_DIR, else DATA_DIR/documents) or s3 (S3_ENDPOINT,
+ * S3_REGION, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE); UPLOAD_MAX_BYTES
+ * and UPLOAD_MAX_PAGES bound uploads. An s3 driver without its endpoint, bucket or keys stops the
+ * start rather than losing documents later.
+ */
+export function readStorageConfig(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  dataDir: string | null,
+): StorageConfig {
+  const d = defaultConfig.storage;
+  const driver = env.STORAGE_DRIVER === 's3' ? 's3' : 'local';
+  if (env.STORAGE_DRIVER && env.STORAGE_DRIVER !== 's3' && env.STORAGE_DRIVER !== 'local') {
+    throw new Error(`STORAGE_DRIVER must be local or s3, not ${env.STORAGE_DRIVER}`);
+  }
+  let s3: StorageConfig['s3'] = null;
+  if (driver === 's3') {
+    const missing = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter(
+      (k) => !env[k],
+    );
+    if (missing.length > 0) throw new Error(`STORAGE_DRIVER=s3 needs ${missing.join(', ')}`);
+    s3 = {
+      endpoint: env.S3_ENDPOINT ?? '',
+      region: env.S3_REGION || 'us-east-1',
+      bucket: env.S3_BUCKET ?? '',
+      accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+      timeoutMs: num(env.S3_TIMEOUT_MS, 60_000),
+    };
+  }
+  return {
+    driver,
+    localDir: env.STORAGE_DIR
+      ? resolve(cwd, env.STORAGE_DIR)
+      : dataDir
+        ? resolve(dataDir, 'documents')
+        : null,
+    spoolDir: env.UPLOAD_SPOOL_DIR ? resolve(cwd, env.UPLOAD_SPOOL_DIR) : null,
+    maxUploadBytes: num(env.UPLOAD_MAX_BYTES, d.maxUploadBytes),
+    maxPages: num(env.UPLOAD_MAX_PAGES, d.maxPages),
+    s3,
+  };
+}
+
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
   const port = num(env.PORT, defaultConfig.port);
+  const dataDir = resolve(cwd, env.DATA_DIR || './data');
   return {
     ...defaultConfig,
     port,
     host: env.HOST || defaultConfig.host,
-    dataDir: resolve(cwd, env.DATA_DIR || './data'),
+    dataDir,
+    storage: readStorageConfig(env, cwd, dataDir),
     databaseUrl: env.DATABASE_URL || null,
     databaseAppUrl: env.DATABASE_APP_URL || null,
     // Without PUBLIC_URL, links point at this server on the port it listens on.

@@ -3,6 +3,7 @@
 
 export * from '../modules/bootstrap/bootstrap.table.js';
 export * from '../modules/case-data/case-data.table.js';
+export * from '../modules/case-documents/case-documents.table.js';
 export * from '../modules/cases/cases.table.js';
 export * from '../modules/customers/customers.table.js';
 export * from '../modules/flags/flags.table.js';

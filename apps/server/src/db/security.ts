@@ -49,6 +49,8 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'subjects, cases, case_activities', app: CRUD, ops: CRUD, subject: 'SELECT' },
   // case data (issue 15): a subject writes its own open cases' rows (policies by case_id)
   { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
+  // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
+  { tables: 'case_documents', app: CRUD, ops: CRUD, subject: CRUD },
   {
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',

@@ -20,6 +20,7 @@ import {
   createCasePassport,
 } from '../modules/case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
+import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { audienceOf } from './access.js';
@@ -49,6 +50,7 @@ const TENANT = [
   'case-passports',
   'case-driving-licences',
   'case-dbs-update-details',
+  'case-documents',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -163,6 +165,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       at,
     );
     await tx.insert(caseDbsUpdateDetails).values({ ...key, certificateNumber: '001234567890' });
+    const document = await createCaseDocument(tx, t.app.deps.storage, { customerId, caseId: c.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -186,6 +189,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'case-passports': c.id,
       'case-driving-licences': c.id,
       'case-dbs-update-details': c.id,
+      'case-documents': document.id,
     };
   });
 }

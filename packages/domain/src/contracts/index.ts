@@ -9,6 +9,7 @@ export * from './case-birth-details.js';
 export * from './case-country-map.js';
 export * from './case-data.js';
 export * from './case-dbs-update-details.js';
+export * from './case-documents.js';
 export * from './case-driving-licences.js';
 export * from './case-other-names.js';
 export * from './case-passports.js';

@@ -1,0 +1,31 @@
+/** The text without control characters (C0, DEL, C1): file names are shown and sent in headers. */
+export function withoutControls(text: string): string {
+  return text.replace(/\p{Cc}/gu, '');
+}
+
+/**
+ * A safe Content-Disposition (RFC 6266, with the RFC 5987 `filename*` for any character outside
+ * printable ASCII): `attachment` unless `inline`; the name's extension is the stored type's, so a
+ * file never opens as something other than what the server decided it is.
+ */
+export function contentDisposition(
+  originalName: string,
+  extension: string,
+  inline: boolean,
+): string {
+  const stem = withoutControls(originalName.replace(/\.[^.]*$/, '')) || 'document';
+  const name = `${stem.slice(0, 150)}.${extension}`;
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%;]/g, '_');
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The CSP of every download: no scripts, no plugins, no requests, in a sandbox (a unique origin:
+ * a PDF's or an SVG's script cannot reach the app's cookies or API); only the app may frame it.
+ */
+export const DOWNLOAD_CSP =
+  "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'none'; frame-ancestors 'self'; sandbox";
