@@ -59,6 +59,11 @@ export interface ResourceDefinition<
   repr?: (row: Row<T>) => string;
   /** Query-string filters: name → column. `a,b` means IN, an empty value means IS NULL. */
   filters?: Record<string, PgColumn>;
+  /**
+   * Further query-string parameters that `where` reads (declared in the OpenAPI document with the
+   * filters); `where` parses them itself, with the API's rules.
+   */
+  queryParams?: z.ZodRawShape;
   search?: readonly PgColumn[];
   ordering?: Record<string, PgColumn>;
   /** e.g. `-id` (the default). */

@@ -1,4 +1,4 @@
-import { noContent } from '@kestrel/domain';
+import { noContent, resourceListFilters } from '@kestrel/domain';
 import { and, eq, getTableColumns, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,6 +30,22 @@ import {
 import { runInOps, runInTenant } from './service-context.js';
 
 export type { Operation, ResourceContext, ResourceDefinition } from './resource-definition.js';
+
+/**
+ * A list's query string as the OpenAPI document declares it: page, page_size, search, ordering,
+ * and the resource's own filters and parameters (each read by their parsers, with the API's
+ * messages). Typed as the common part, which is all the router itself reads.
+ */
+function listQueryOf(
+  def: Pick<ResourceDefinition<PgTable, unknown>, 'filters' | 'queryParams'>,
+): typeof listQuerySchema {
+  const declared: typeof listQuerySchema = listQuerySchema.extend({
+    ...resourceListFilters(Object.keys(def.filters ?? {})),
+    ...def.queryParams,
+  }) as typeof listQuerySchema;
+  return declared;
+}
+
 export { pageResponse, toColumns };
 
 type Row<T extends PgTable> = T['$inferSelect'];
@@ -150,7 +166,7 @@ export function registerResource<
       {
         schema: {
           tags: [tag],
-          querystring: listQuerySchema,
+          querystring: listQueryOf(def),
           response: {
             200: pageSchema(one),
           },

@@ -20,6 +20,7 @@ export * from './dashboard.js';
 export * from './duplicates.js';
 export * from './flags.js';
 export * from './jobs.js';
+export * from './list-queries.js';
 export * from './maintenance-windows.js';
 export * from './outbox.js';
 export * from './processes.js';

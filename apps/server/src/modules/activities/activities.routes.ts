@@ -1,8 +1,10 @@
 import {
   activityNoteOut,
+  caseActivityListFilters,
   caseActivityListItemOut,
   caseActivityPatch,
   isCaseActivityState,
+  opsListFilters,
   pageOut,
 } from '@kestrel/domain';
 import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
@@ -193,7 +195,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
       {
         schema: {
           tags: ['cases'],
-          querystring: listQuerySchema,
+          querystring: listQuerySchema.extend({ ...caseActivityListFilters, ...opsListFilters }),
           response: { 200: pageOut(caseActivityListItemOut) },
         },
         config: view,

@@ -1,4 +1,4 @@
-import { auditActionOut } from '@kestrel/domain';
+import { auditActionOut, auditDateFilters } from '@kestrel/domain';
 import { and, gte, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isoTimestamp } from '../../platform/json-sql.js';
@@ -73,6 +73,7 @@ const common = {
   search: [auditActions.objectRepr, auditActions.actorName],
   ordering: { created_at: auditActions.createdAt },
   // ?created_after= / ?created_before= (inclusive dates, UTC)
+  queryParams: auditDateFilters,
   where: ({ query }: ResourceContext, b: Binder) => {
     const after = queryDate(query, 'created_after');
     const before = queryDateEnd(query, 'created_before');

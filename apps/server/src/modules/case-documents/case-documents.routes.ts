@@ -7,6 +7,7 @@ import {
   caseDocumentPageListOut,
   caseDocumentReplace,
   DOCUMENT_MESSAGES,
+  noContent,
   type Permission,
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -235,7 +236,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
 
     r.delete(
       item,
-      { schema: { tags, params: idParams }, config: write },
+      { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
         const pages = await runFor(request, audience, (ctx) => deleteDocument(ctx, audience, id));

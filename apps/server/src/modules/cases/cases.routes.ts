@@ -4,8 +4,10 @@ import {
   caseCreate,
   caseDecision,
   caseDetailOut,
+  caseListFilters,
   caseListItemOut,
   detailOut,
+  opsListFilters,
   pageOut,
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -59,7 +61,7 @@ export async function casesRoutes(app: FastifyInstance) {
       {
         schema: {
           tags: ['cases'],
-          querystring: listQuerySchema,
+          querystring: listQuerySchema.extend({ ...caseListFilters, ...opsListFilters }),
           response: { 200: pageOut(caseListItemOut) },
         },
         config: view,
@@ -96,7 +98,10 @@ export async function casesRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/cases/export/',
-    { schema: { tags: ['cases'], querystring: listQuerySchema }, config: view },
+    {
+      schema: { tags: ['cases'], querystring: listQuerySchema.extend(caseListFilters) },
+      config: view,
+    },
     async (request, reply) => {
       const rows = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         // Ops staff export a customer's cases once they act for it (the export is audited there).

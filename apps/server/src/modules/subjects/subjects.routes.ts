@@ -2,6 +2,7 @@ import {
   duplicatePairOut,
   pageOut,
   subjectCreate,
+  subjectListFilters,
   subjectMerge,
   subjectOut,
   subjectUpdate,
@@ -93,7 +94,7 @@ export async function subjectsRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['subjects'],
-        querystring: listQuerySchema,
+        querystring: listQuerySchema.extend(subjectListFilters),
         response: { 200: pageOut(subjectOut) },
       },
       config: view,
