@@ -218,5 +218,10 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
     osDatahubKey: env.OS_DATAHUB_KEY || null,
     osDatahubSecret: env.OS_DATAHUB_SECRET || null,
+    rateLimits: {
+      ...defaultConfig.rateLimits,
+      // Many people behind one address (an office's NAT, a test suite) may need more.
+      perAddress: num(env.LOGIN_LIMIT_PER_ADDRESS, defaultConfig.rateLimits.perAddress),
+    },
   };
 }

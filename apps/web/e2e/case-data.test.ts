@@ -121,7 +121,8 @@ describe('case data editing screen, as a customer user', () => {
     await toast(page, 'Successfully updated basic details');
     await expect.poll(() => s.getByTestId('consents').count()).toBe(0);
     const saved = await (await api.get(`/api/case-basic-details/${caseId}/`)).json();
-    expect(saved.phone_number.replace(/\s/g, '')).toContain('02079460321');
+    // Stored as E.164 (issue 14).
+    expect(saved.phone_number).toBe('+442079460321');
   });
 
   it('edits the birth details', async () => {
