@@ -54,6 +54,11 @@ export interface ResourceDefinition<
    * Must give exactly what `present` gives; not combined with `augment`.
    */
   presentSql?: JsonFields;
+  /**
+   * How operations staff (in an ops session or not) see the rows, when it differs: e.g. without
+   * the personal values of the audit trail, which stay with the customer's own staff.
+   */
+  opsPresent?: { present: (row: Row<T>) => Record<string, unknown>; presentSql?: JsonFields };
   /** Response schema of one object, for OpenAPI and serialisation. */
   output?: z.ZodType;
   repr?: (row: Row<T>) => string;

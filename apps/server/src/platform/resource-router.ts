@@ -9,7 +9,7 @@ import { actorOf, type RouteAccess } from './access.js';
 import { diffChanges, recordAudit } from './audit.js';
 import { NotFoundError } from './errors.js';
 import { maxOf } from './ids.js';
-import { jsonText, pageJson } from './json-sql.js';
+import { type JsonFields, jsonText, pageJson } from './json-sql.js';
 import {
   listPage,
   PreparedShapes,
@@ -90,12 +90,16 @@ export function registerResource<
     const query = request.query as Record<string, unknown>;
     return runner(deps, actorOf(request), (ctx) => fn({ ...ctx, query }), { readOnly });
   };
+  /** The presenter of this actor's rows: operations staff may see less (`opsPresent`). */
+  const presenterOf = (ctx: ResourceContext) =>
+    ctx.actor.isOps && def.opsPresent ? def.opsPresent : def;
   const presentAll = async (ctx: ResourceContext, rows: Row<T>[]) => {
     const extra = def.augment ? await def.augment(ctx, rows) : [];
-    return rows.map((row, i) => ({ ...def.present(row), ...extra[i] }));
+    const { present } = presenterOf(ctx);
+    return rows.map((row, i) => ({ ...present(row), ...extra[i] }));
   };
   const presentOne = async (ctx: ResourceContext, row: Row<T>) =>
-    (await presentAll(ctx, [row]))[0] ?? def.present(row);
+    (await presentAll(ctx, [row]))[0] ?? presenterOf(ctx).present(row);
   const table: PgTable = def.table;
   const columns = getTableColumns(table);
   const scoped = (ctx: ResourceContext, ...conds: (SQL | undefined)[]) =>
@@ -117,11 +121,12 @@ export function registerResource<
     order: SQL[],
     limit: number | Placeholder,
     offset: number | Placeholder,
+    fields: JsonFields | undefined = jsonFields,
   ) {
-    if (!jsonFields) throw new Error(`${def.path}: no presentSql`);
+    if (!fields) throw new Error(`${def.path}: no presentSql`);
     const total = db.select({ n: sql`count(*)` }).from(table).where(where);
     return db
-      .select({ j: jsonText(jsonFields), n: totalColumn(total) })
+      .select({ j: jsonText(fields), n: totalColumn(total) })
       .from(table)
       .where(where)
       .orderBy(...order)
@@ -131,14 +136,21 @@ export function registerResource<
   type PreparedJsonList = ReturnType<ReturnType<typeof jsonPage>['prepare']>;
   const preparedLists = new PreparedShapes<PreparedJsonList>(`${def.path}:`);
   /** The list query of this shape, built once on compileDb and prepared. */
-  function preparedJsonList(shape: string[], where: SQL | undefined, order: SQL[]) {
-    return preparedLists.get(shape.join(','), (name) =>
+  function preparedJsonList(
+    shape: string[],
+    where: SQL | undefined,
+    order: SQL[],
+    fields: JsonFields | undefined,
+  ) {
+    const variant = fields === jsonFields ? '' : 'ops|';
+    return preparedLists.get(`${variant}${shape.join(',')}`, (name) =>
       jsonPage(
         compileDb,
         where,
         order,
         sql.placeholder('limit'),
         sql.placeholder('offset'),
+        fields,
       ).prepare(name),
     );
   }
@@ -192,13 +204,14 @@ export function registerResource<
             binder.mark(`order:${ordering.key}`);
             const order = ordering.order;
             if (jsonFields) {
+              const fields = presenterOf(ctx).presentSql ?? jsonFields;
               const texts = b
-                ? await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order), {
+                ? await executePrepared(ctx.tx, preparedJsonList(b.shape, where, order, fields), {
                     ...b.values,
                     limit: pageSize,
                     offset,
                   })
-                : await jsonPage(ctx.tx, where, order, pageSize, offset);
+                : await jsonPage(ctx.tx, where, order, pageSize, offset, fields);
               if (texts.length === 0 && page > 1) throw NotFoundError.page();
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }

@@ -45,7 +45,7 @@ const output = auditActionOut;
  * Operations' list across customers leaves out `changes.personal`: the old and new values of
  * personal data (case data writes) stay with the customer's own staff.
  */
-const presentOpsAuditAction = (a: Row) => {
+export const presentOpsAuditAction = (a: Row) => {
   const { personal: _, ...changes } = a.changes;
   return { ...presentAuditAction(a), changes };
 };
@@ -91,7 +91,12 @@ const common = {
  * beside them the counted refusals (security-refusals.routes.ts).
  */
 export async function auditRoutes(app: FastifyInstance) {
-  registerResource(app, { ...common, path: '/api/audit-actions/' });
+  // Operations staff in a customer's session see that customer's trail without personal values.
+  registerResource(app, {
+    ...common,
+    path: '/api/audit-actions/',
+    opsPresent: { present: presentOpsAuditAction, presentSql: presentOpsAuditActionSql },
+  });
   registerResource(app, {
     ...common,
     path: '/api/ops/audit-actions/',

@@ -9,6 +9,7 @@ import {
   createCustomer,
   createProductUser,
   createSubjectUser,
+  follow,
   login,
   ManualClock,
   type TestApp,
@@ -659,6 +660,28 @@ describe('operations', () => {
     expect(one.json().changes).not.toHaveProperty('personal');
     const lookup = await call(ops, 'GET', `/api/ops/case-addresses/?case=${idspCase}`);
     expect(lookup.statusCode).toBe(200);
+  });
+
+  it('in a customer session, ops see that customer’s trail without the personal values', async () => {
+    const fresh = await login(t.app, 'ops@k.test');
+    const started = await call(fresh, 'POST', '/api/ops/session/', { customer: other });
+    expect(started.statusCode).toBe(200);
+    const inSession = follow(fresh, started);
+    const list = await call(
+      inSession,
+      'GET',
+      `/api/audit-actions/?content_type=cases.casebasicdetails&object_id=${otherTenantCase}`,
+    );
+    expect(list.statusCode).toBe(200);
+    const row = list.json().results[0];
+    expect(row.changes).toHaveProperty('fields');
+    expect(row.changes).not.toHaveProperty('personal');
+    const one = await call(inSession, 'GET', `/api/audit-actions/${row.id}/`);
+    expect([one.statusCode, one.json().changes]).toEqual([200, row.changes]);
+    const dashboard = await call(inSession, 'GET', '/api/dashboard/');
+    expect(dashboard.statusCode).toBe(200);
+    expect(dashboard.json().recent_audit.length).toBeGreaterThan(0);
+    for (const a of dashboard.json().recent_audit) expect(a.changes).not.toHaveProperty('personal');
   });
 
   it('is for ops staff only', async () => {

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/access.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { presentAuditAction } from '../audit/audit.routes.js';
+import { presentAuditAction, presentOpsAuditAction } from '../audit/audit.routes.js';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -91,7 +91,8 @@ export async function dashboardRoutes(app: FastifyInstance) {
             flagged_cases: Number(counts?.flagged ?? 0),
             active_flags: Number(counts?.active_flags ?? 0),
             completed_by_week: completedByWeek,
-            recent_audit: recent.map(presentAuditAction),
+            // Personal values stay with the customer's own staff (not operations staff).
+            recent_audit: recent.map(actor.isOps ? presentOpsAuditAction : presentAuditAction),
           };
         },
         readOnly,
