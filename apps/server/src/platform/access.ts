@@ -94,11 +94,12 @@ export function opsActorOf(request: FastifyRequest): Actor {
 
 /**
  * Runs `fn` for a route of either scope: `tenant` with the request's actor (`runInTenant`), `ops`
- * across every tenant with its ops actor (`runInOps`, 403 for anyone but ops staff).
+ * across every tenant with its ops actor (`runInOps`, 403 for anyone but ops staff). A route's
+ * audience names its scope too: `staff` and `subject` run in their tenant.
  */
 export function runForRequest<T>(
   request: FastifyRequest,
-  scope: 'tenant' | 'ops',
+  scope: 'tenant' | 'ops' | 'staff' | 'subject',
   fn: (ctx: ServiceContext) => Promise<T>,
   opts?: RunOptions,
 ): Promise<T> {

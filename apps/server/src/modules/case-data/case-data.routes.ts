@@ -1,7 +1,7 @@
 import { caseDataListQuery, noContent, type Permission } from '@kestrel/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { actorOf, opsActorOf, type RouteAccess } from '../../platform/access.js';
+import { type RouteAccess, runForRequest } from '../../platform/access.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import {
   type RunOptions,
@@ -58,19 +58,6 @@ export const CASE_DATA_AUDIENCES = [
   write: { access: RouteAccess };
 }[];
 
-/** Runs `fn` in the audience's context: ops across every customer, the others in their tenant. */
-function runFor<T>(
-  request: FastifyRequest,
-  audience: CaseDataAudience,
-  fn: (ctx: ServiceContext) => Promise<T>,
-  opts?: RunOptions,
-): Promise<T> {
-  const deps = request.server.deps;
-  return audience === 'ops'
-    ? runInOps(deps, opsActorOf(request), fn, opts)
-    : runInTenant(deps, actorOf(request), fn, opts);
-}
-
 const body = (value: unknown): Record_ =>
   typeof value === 'object' && value !== null ? { ...value } : {};
 
@@ -87,7 +74,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       async (request, reply) => {
         const data = body(request.body);
         const caseId = Number(data.case);
-        const out = await runFor(request, audience, (ctx) =>
+        const out = await runForRequest(request, audience, (ctx) =>
           saveSingle(ctx, res, audience, caseId, data, 'create'),
         );
         return reply.code(201).send(out);
@@ -98,7 +85,12 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       { schema: { tags, params: idParams, response: { 200: res.out } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runFor(request, audience, (ctx) => retrieveSingle(ctx, res, audience, id), readOnly);
+        return runForRequest(
+          request,
+          audience,
+          (ctx) => retrieveSingle(ctx, res, audience, id),
+          readOnly,
+        );
       },
     );
     for (const [method, schema] of [
@@ -114,7 +106,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
         async (request) => {
           const id = parseId(request.params.id);
           const data = body(request.body);
-          return runFor(request, audience, (ctx) =>
+          return runForRequest(request, audience, (ctx) =>
             saveSingle(ctx, res, audience, id, data, 'update'),
           );
         },
@@ -125,7 +117,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        await runFor(request, audience, (ctx) => deleteSingle(ctx, res, audience, id));
+        await runForRequest(request, audience, (ctx) => deleteSingle(ctx, res, audience, id));
         return reply.code(204).send();
       },
     );
@@ -147,7 +139,12 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       },
       async (request) => {
         const caseId = request.query.case;
-        return runFor(request, audience, (ctx) => listMany(ctx, res, audience, caseId), readOnly);
+        return runForRequest(
+          request,
+          audience,
+          (ctx) => listMany(ctx, res, audience, caseId),
+          readOnly,
+        );
       },
     );
     r.post(
@@ -155,7 +152,9 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, body: res.create, response: { 201: res.out } }, config: write },
       async (request, reply) => {
         const data = body(request.body);
-        const out = await runFor(request, audience, (ctx) => createItem(ctx, res, audience, data));
+        const out = await runForRequest(request, audience, (ctx) =>
+          createItem(ctx, res, audience, data),
+        );
         return reply.code(201).send(out);
       },
     );
@@ -164,7 +163,12 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, params: idParams, response: { 200: res.out } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runFor(request, audience, (ctx) => retrieveItem(ctx, res, audience, id), readOnly);
+        return runForRequest(
+          request,
+          audience,
+          (ctx) => retrieveItem(ctx, res, audience, id),
+          readOnly,
+        );
       },
     );
     r.patch(
@@ -176,7 +180,7 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       async (request) => {
         const id = parseId(request.params.id);
         const data = body(request.body);
-        return runFor(request, audience, (ctx) => patchItem(ctx, res, audience, id, data));
+        return runForRequest(request, audience, (ctx) => patchItem(ctx, res, audience, id, data));
       },
     );
     r.delete(
@@ -184,7 +188,7 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        await runFor(request, audience, (ctx) => deleteItem(ctx, res, audience, id));
+        await runForRequest(request, audience, (ctx) => deleteItem(ctx, res, audience, id));
         return reply.code(204).send();
       },
     );

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
-import { actorOf, opsActorOf, type RouteAccess } from '../../platform/access.js';
+import { type RouteAccess, runForRequest } from '../../platform/access.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { parseBody } from '../../platform/query-params.js';
@@ -58,18 +58,6 @@ const AUDIENCES = [
   read: { access: RouteAccess };
   write: { access: RouteAccess };
 }[];
-
-function runFor<T>(
-  request: FastifyRequest,
-  audience: DocumentAudience,
-  fn: (ctx: ServiceContext) => Promise<T>,
-  opts?: RunOptions,
-): Promise<T> {
-  const deps = request.server.deps;
-  return audience === 'ops'
-    ? runInOps(deps, opsActorOf(request), fn, opts)
-    : runInTenant(deps, actorOf(request), fn, opts);
-}
 
 /** Where an upload goes: known from the route's id, or from the form's fields (a new document). */
 type UploadTargetOf<F> =
@@ -158,7 +146,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request) => {
         const q = parseBody(caseDocumentListQuery, request.query);
         const { page, pageSize, offset } = listPage({ page: q.page, page_size: q.page_size });
-        const { count, results } = await runFor(
+        const { count, results } = await runForRequest(
           request,
           audience,
           (ctx) => listDocuments(ctx, audience, q, { offset, pageSize }),
@@ -178,14 +166,15 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
           caseDocumentCreate,
           {
             fromFields: (f) =>
-              runFor(
+              runForRequest(
                 request,
                 audience,
                 (ctx) => checkCaseForUpload(ctx, audience, f.case),
                 readOnly,
               ),
           },
-          (f, pages) => runFor(request, audience, (ctx) => createDocument(ctx, audience, f, pages)),
+          (f, pages) =>
+            runForRequest(request, audience, (ctx) => createDocument(ctx, audience, f, pages)),
         );
         return reply.code(201).send(out);
       },
@@ -196,7 +185,12 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       { schema: { tags, params: idParams, response: { 200: caseDocumentOut } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runFor(request, audience, (ctx) => retrieveDocument(ctx, audience, id), readOnly);
+        return runForRequest(
+          request,
+          audience,
+          (ctx) => retrieveDocument(ctx, audience, id),
+          readOnly,
+        );
       },
     );
 
@@ -215,7 +209,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
             caseDocumentReplace,
             {
               before: () =>
-                runFor(
+                runForRequest(
                   request,
                   audience,
                   (ctx) => checkDocumentForUpload(ctx, audience, id),
@@ -223,7 +217,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
                 ),
             },
             async (f, pages) => {
-              const { out, dropped } = await runFor(request, audience, (ctx) =>
+              const { out, dropped } = await runForRequest(request, audience, (ctx) =>
                 changeDocumentPages(ctx, audience, id, f, pages, mode, maxPages),
               );
               await removePages(storage, dropped);
@@ -239,7 +233,9 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        const pages = await runFor(request, audience, (ctx) => deleteDocument(ctx, audience, id));
+        const pages = await runForRequest(request, audience, (ctx) =>
+          deleteDocument(ctx, audience, id),
+        );
         await removePages(request.server.deps.storage, pages);
         return reply.code(204).send();
       },
@@ -251,7 +247,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const id = parseId(request.params.id);
         const q = parseBody(caseDocumentDownloadQuery, request.query);
-        const page = await runFor(
+        const page = await runForRequest(
           request,
           audience,
           (ctx) => documentPage(ctx, audience, id, q.page ?? 1),
@@ -271,7 +267,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const id = parseId(request.params.id);
         const q = parseBody(caseDocumentDownloadQuery, request.query);
-        const page = await runFor(
+        const page = await runForRequest(
           request,
           audience,
           (ctx) => documentPage(ctx, audience, id, q.page ?? 1),

@@ -4,6 +4,8 @@ import {
   type CaseDocumentReplace,
   caseDocumentType,
   DOCUMENT_MESSAGES,
+  isCaseOpen,
+  isCaseSubmitted,
 } from '@kestrel/domain';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
@@ -11,6 +13,7 @@ import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
+import type { CaseDataAudience } from '../case-data/case-access.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { presentDocument } from './case-documents.presenter.js';
 import { caseDocuments, type StoredPage } from './case-documents.table.js';
@@ -19,13 +22,9 @@ import { caseDocuments, type StoredPage } from './case-documents.table.js';
  * Who is asking: customer staff (/api/, tenant by RLS), operations (/api/ops/, every customer)
  * or the subject (/api/s/, its own cases by RLS).
  */
-export type DocumentAudience = 'staff' | 'ops' | 'subject';
+export type DocumentAudience = CaseDataAudience;
 
 export const DOCUMENT_CT = 'cases.casedocument';
-
-/** Case states in which the subject still has its part to do: its documents may change. */
-const SUBJECT_EDITABLE = new Set(['pending', 'awaiting-subject']);
-const CLOSED = new Set(['complete', 'cancelled']);
 
 interface CaseRef {
   id: number;
@@ -55,12 +54,12 @@ async function findCase(tx: Tx, id: number): Promise<CaseRef | null> {
  */
 function allowCase(c: CaseRef | null, audience: DocumentAudience, intent: 'read' | 'write') {
   if (!c) throw new NotFoundError();
-  if (audience === 'subject' && (CLOSED.has(c.state) || c.archived)) throw new NotFoundError();
+  if (audience === 'subject' && (!isCaseOpen(c.state) || c.archived)) throw new NotFoundError();
   if (intent === 'write') {
-    if (CLOSED.has(c.state) || c.archived) {
+    if (!isCaseOpen(c.state) || c.archived) {
       throw new PermissionDeniedError(DOCUMENT_MESSAGES.closed, 'case closed');
     }
-    if (audience === 'subject' && !SUBJECT_EDITABLE.has(c.state)) {
+    if (audience === 'subject' && isCaseSubmitted(c.state)) {
       throw new PermissionDeniedError(DOCUMENT_MESSAGES.submitted, 'case submitted');
     }
   }
