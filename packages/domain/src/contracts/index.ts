@@ -23,6 +23,7 @@ export * from './jobs.js';
 export * from './list-queries.js';
 export * from './maintenance-windows.js';
 export * from './outbox.js';
+export * from './portal.js';
 export * from './processes.js';
 export * from './security-refusals.js';
 export * from './session.js';

@@ -40,6 +40,8 @@ export const cases = pgTable(
     completedAt: tstz('completed_at'),
     archivedAt: tstz('archived_at'),
     lastReminderAt: tstz('last_reminder_at'),
+    /** The subject's progress through the case portal (spec point 4): `section` or `section/step`. */
+    portalLastCompletedSection: varchar('portal_last_completed_section', { length: 60 }),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),

@@ -1,0 +1,1 @@
+ALTER TABLE "cases" ADD COLUMN "portal_last_completed_section" varchar(60);
