@@ -286,7 +286,66 @@ function report(runs) {
   return pgFailed;
 }
 
+// ------------------------------------------------------------------ provider callbacks (issue 17)
+
+/**
+ * `--only=callbacks [--rate=1000] [--duration=30] [--cases=0]`: signed provider callbacks offered
+ * at a fixed rate to the server on PostgreSQL, among the 200,000-case data set (--cases=0: without) (apps/server/bench/callbacks.ts): accepted rate, p99, and
+ * none lost or applied twice. Exit code 1 when one is lost or applied twice.
+ */
+async function benchCallbacks() {
+  console.log('\n▶ provider callbacks on PostgreSQL');
+  const env = await preparePg();
+  const figures = await new Promise((resolve, reject) => {
+    const c = fork(join(root, 'apps/server/bench/callbacks.ts'), [], {
+      cwd: join(root, 'apps/server'),
+      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: env.BENCH_DATABASE_URL,
+        BENCH_RATE: String(Number(args.rate ?? 1000)),
+        BENCH_CASES: args.cases === '0' ? '0' : '1',
+        BENCH_DURATION: String(Math.min(Math.max(Number(args.duration ?? 30), 1), 60)),
+        TZ: 'UTC',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = c;
+    let result = null;
+    c.on('message', (m) => {
+      if (m?.type === 'log') log(m.text);
+      if (m?.type === 'callbacks') result = m.figures;
+    });
+    c.once('exit', (code) =>
+      result
+        ? resolve({ ...result, exit: code })
+        : reject(new Error(`callbacks bench exited ${code}`)),
+    );
+  });
+  child = null;
+  console.log(
+    `\nCallbacks: offered ${figures.offered} at ${figures.offered_rate}/s; accepted ${figures.accepted} (${figures.accepted_rate}/s), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms; refused ${figures.refused}, failed ${figures.failed}, dropped ${figures.dropped}; load average ${figures.load_average_before} before, ${figures.load_average_after} after` +
+      `\nCeiling (bare route, same client, ${figures.ceiling.offered} offered): ${figures.ceiling.accepted_rate}/s, p50 ${figures.ceiling.p50_ms} ms, p99 ${figures.ceiling.p99_ms} ms, dropped ${figures.ceiling.dropped}; load average ${figures.ceiling.load_average}` +
+      `\nCounted afterwards (inbox drained in ${figures.drain_s} s): ${figures.inbox_rows} stored ${JSON.stringify(figures.inbox_outcomes)}; lost ${figures.lost_events}, not applied ${figures.not_applied}, applied twice ${figures.applied_twice}`,
+  );
+  return figures.lost_events > 0 || figures.applied_twice > 0 || figures.not_applied > 0;
+}
+
 // ------------------------------------------------------------------ main
+
+if (only === 'callbacks') {
+  let failed = true;
+  try {
+    failed = await benchCallbacks();
+  } catch (err) {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
 
 const runs = [];
 let exitCode = 0;

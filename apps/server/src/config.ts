@@ -52,6 +52,8 @@ export interface AppConfig {
   osDatahubSecret: string | null;
   /** Where document files are kept and how large an upload may be (README "Configuration"). */
   storage: StorageConfig;
+  /** The online identity check's provider (providers/idv, README "Configuration"). */
+  idv: IdvConfig;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -63,6 +65,18 @@ export interface AppConfig {
     /** failed logins per account and address while the account is under attack */
     perSourceUnderAttack: number;
   };
+}
+
+/**
+ * IDV_PROVIDER=simulator (default: the provider's pages served by this server) or api (the real
+ * client: IDV_API_URL and IDV_API_KEY); IDV_CALLBACK_SECRET signs the provider's callbacks (the
+ * simulator makes one up per process when unset).
+ */
+export interface IdvConfig {
+  provider: 'simulator' | 'api';
+  apiUrl: string | null;
+  apiKey: string | null;
+  callbackSecret: string | null;
 }
 
 /** Document storage: local disk (default) or an S3-compatible bucket. */
@@ -109,6 +123,7 @@ export const defaultConfig: AppConfig = {
   trustProxy: false,
   osDatahubKey: null,
   osDatahubSecret: null,
+  idv: { provider: 'simulator', apiUrl: null, apiKey: null, callbackSecret: null },
   storage: {
     driver: 'local',
     localDir: null,
@@ -193,6 +208,24 @@ export function readStorageConfig(
   };
 }
 
+/** IDV_*: the api provider without its URL, key or callback secret stops the start. */
+export function readIdvConfig(env: NodeJS.ProcessEnv): IdvConfig {
+  const provider = env.IDV_PROVIDER || 'simulator';
+  if (provider !== 'simulator' && provider !== 'api') {
+    throw new Error(`IDV_PROVIDER must be simulator or api, not ${provider}`);
+  }
+  if (provider === 'api') {
+    const missing = ['IDV_API_URL', 'IDV_API_KEY', 'IDV_CALLBACK_SECRET'].filter((k) => !env[k]);
+    if (missing.length > 0) throw new Error(`IDV_PROVIDER=api needs ${missing.join(', ')}`);
+  }
+  return {
+    provider,
+    apiUrl: env.IDV_API_URL || null,
+    apiKey: env.IDV_API_KEY || null,
+    callbackSecret: env.IDV_CALLBACK_SECRET || null,
+  };
+}
+
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
   const port = num(env.PORT, defaultConfig.port);
@@ -203,6 +236,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     host: env.HOST || defaultConfig.host,
     dataDir,
     storage: readStorageConfig(env, cwd, dataDir),
+    idv: readIdvConfig(env),
     databaseUrl: env.DATABASE_URL || null,
     databaseAppUrl: env.DATABASE_APP_URL || null,
     // Without PUBLIC_URL, links point at this server on the port it listens on.

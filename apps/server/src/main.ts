@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { readConfig } from './config.js';
 import { type Database, isDatabaseUnavailable, openDatabase } from './db/connection.js';
 import { migrateDatabase } from './db/migrate.js';
-import { DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
+import { DEMO_INVITED, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
 import { servingRoleWarnings } from './db/serving-role.js';
 import { discoverModules } from './modules/discover.js';
 
@@ -80,6 +80,7 @@ const lines = [
   `Kestrel is running on http://localhost:${config.port} — database: ${where}${seeded ? ' (demo data loaded)' : ''}`,
   `Demo logins (password ${DEMO_PASSWORD}):`,
   ...DEMO_LOGINS.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
+  ...DEMO_INVITED.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

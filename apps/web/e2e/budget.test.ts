@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  claimFirstVisit,
   LOGIN_BUDGET_BYTES,
   lazyChunks,
   loginFirstVisit,
@@ -90,4 +91,41 @@ describe('deep-link budget (anonymous first visit)', () => {
       await context.close();
     },
   );
+});
+
+// The invitation email's link opened in a new browser (issue 16, Speed): the claim form is
+// usable within 150 KB of JavaScript on the wire, and nothing of a protected screen is fetched.
+describe('invitation link budget (anonymous first visit)', () => {
+  it('/auth/claim-account?token=… is usable within 150 KB and fetches no protected layout', async () => {
+    const { context, page } = await newPage(browser, { viewport: { width: 360, height: 780 } });
+    const scripts: string[] = [];
+    let body = 0;
+    let headers = 0;
+    page.on('request', (req) => {
+      const path = new URL(req.url()).pathname;
+      if (path.endsWith('.js')) scripts.push(path.replace(/^\//, ''));
+    });
+    page.on('requestfinished', async (req) => {
+      if (!new URL(req.url()).pathname.endsWith('.js')) return;
+      const sizes = await req.sizes().catch(() => null);
+      body += sizes?.responseBodySize ?? 0;
+      headers += sizes?.responseHeadersSize ?? 0;
+    });
+    await page.goto('/auth/claim-account?token=budget-test-token');
+    await page.locator('input[name="password"]').waitFor();
+    await page.locator('input[name="password"]').fill('usable-at-once');
+    await page.waitForLoadState('networkidle');
+    const gzipBytes = scripts.reduce((sum, f) => sum + servedGzipSize(dist, f), 0);
+    const summary = `claim link: ${scripts.length} files, ${(gzipBytes / 1024).toFixed(1)} KB gzip, ${(body / 1024).toFixed(1)} KB of compressed bodies on the wire (+${(headers / 1024).toFixed(1)} KB headers)`;
+    console.info(summary);
+    expect(gzipBytes, `${summary}: ${scripts.join(', ')}`).toBeLessThanOrEqual(LOGIN_BUDGET_BYTES);
+    expect(body, summary).toBeGreaterThan(0);
+    expect(body, summary).toBeLessThanOrEqual(LOGIN_BUDGET_BYTES);
+    const layouts = protectedLayoutFiles(dist);
+    expect(scripts.filter((f) => layouts.includes(f))).toEqual([]);
+    // Nothing beyond the sign-in frame and the claim page itself.
+    const allowed = new Set(claimFirstVisit(dist).files);
+    expect(scripts.filter((f) => !allowed.has(f))).toEqual([]);
+    await context.close();
+  });
 });

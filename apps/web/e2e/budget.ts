@@ -55,6 +55,25 @@ export function loginFirstVisit(dist: string): { files: string[]; gzipBytes: num
   return { files, gzipBytes: files.reduce((sum, f) => sum + gzipSize(dist, f), 0) };
 }
 
+/**
+ * JS the invitation link (the claim page) may download on a first visit: what /login needs
+ * plus the claim page's chunk and its imports.
+ */
+export function claimFirstVisit(dist: string): { files: string[]; gzipBytes: number } {
+  const manifest = readManifest(dist);
+  const keys = new Set<string>();
+  for (const key of [
+    'index.html',
+    'src/app/layouts/public-layout.tsx',
+    'src/features/auth/login-page.tsx',
+    'src/features/auth/claim-account-page.tsx',
+  ]) {
+    if (manifest[key]) staticClosure(manifest, key, keys);
+  }
+  const files = [...keys].map((k) => manifest[k]?.file).filter((f): f is string => Boolean(f));
+  return { files, gzipBytes: files.reduce((sum, f) => sum + gzipSize(dist, f), 0) };
+}
+
 /** The emitted JS file of each protected layout (product, ops, subject), from the manifest. */
 export function protectedLayoutFiles(dist: string): string[] {
   const manifest = readManifest(dist);

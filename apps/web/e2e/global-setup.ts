@@ -69,6 +69,8 @@ export default async function setup(project: TestProject) {
       // Every browser test signs in from 127.0.0.1: the per-address limit (50 attempts in 15
       // minutes) is for people, not for a suite. The per-account limits stay as they are.
       LOGIN_LIMIT_PER_ADDRESS: '100000',
+      // The simulated providers' clock, moved by checks-dbs.test.ts (simulators only).
+      CHECKS_SIMULATOR_CONTROL: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,7 @@ export * from './case-address.js';
 export * from './case-details.js';
 export * from './case-documents.js';
 export * from './case-other-name.js';
+export * from './checks/index.js';
 export * from './contracts/index.js';
 export * from './countries.js';
 export * from './date-selector.js';

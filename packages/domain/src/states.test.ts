@@ -70,6 +70,8 @@ describe('transitions', () => {
     ['ca-pending', 'ca-awaiting-subject', true],
     ['ca-pending', 'ca-error-initiating', true],
     ['ca-error-initiating', 'ca-pending', true],
+    ['ca-in-progress', 'ca-error-initiating', true],
+    ['ca-awaiting-subject', 'ca-error-initiating', false],
     ['ca-pending', 'ca-complete', false],
     ['ca-awaiting-subject', 'ca-in-progress', true],
     ['ca-in-progress', 'ca-pending-activity-decision', true],

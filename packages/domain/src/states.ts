@@ -95,6 +95,9 @@ export const CASE_ACTIVITY_TRANSITIONS: Record<CaseActivityState, readonly CaseA
     'ca-pending-activity-decision',
     'ca-complete',
     'ca-cancelled',
+    // A check the subject submitted is in progress while the engine starts it with its provider;
+    // a start that fails is an error (issue 17), retried automatically and by operations.
+    'ca-error-initiating',
   ],
   'ca-pending-activity-decision': ['ca-in-progress', 'ca-complete', 'ca-cancelled'],
   'ca-complete': [],

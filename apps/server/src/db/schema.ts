@@ -6,6 +6,7 @@ export * from '../modules/case-data/case-data.table.js';
 export * from '../modules/case-documents/case-documents.table.js';
 export * from '../modules/cases/cases.table.js';
 export * from '../modules/customers/customers.table.js';
+export * from '../modules/dbs-details/dbs-details.table.js';
 export * from '../modules/flags/flags.table.js';
 export * from '../modules/processes/processes.table.js';
 export * from '../modules/subjects/subjects.table.js';

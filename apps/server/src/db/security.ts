@@ -6,7 +6,7 @@ const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
 const REFERENCE = 'activity_types, content_types, countries, verbs';
 /** The case data of spec point 3 (modules/case-data): every audience reads and writes it. */
 const CASE_DATA =
-  'case_basic_details, case_birth_details, case_other_names, case_addresses, case_passports, case_driving_licences, case_dbs_update_details';
+  'case_basic_details, case_birth_details, case_other_names, case_addresses, case_passports, case_driving_licences, case_dbs_update_details, case_dbs_details, case_rtw_details';
 /** Tenant tables a subject's policies let it write but never read (the customer's history). */
 const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
 
@@ -37,6 +37,13 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   // notes history (operations only): ops context, or an ops session's tenant context
   { tables: 'case_activity_notes', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: '' },
   { tables: 'outbox_emails', app: '', ops: 'SELECT, INSERT', subject: '' },
+  // provider callbacks (issue 17): stored by the cross-tenant request, applied by the tenant's job
+  {
+    tables: 'check_callback_inbox',
+    app: 'SELECT, UPDATE',
+    ops: 'SELECT, INSERT, UPDATE',
+    subject: '',
+  },
   { tables: 'sessions, rate_limits, maintenance_windows', app: '', ops: CRUD, subject: '' },
   { tables: 'account_tokens', app: 'INSERT', ops: CRUD, subject: '' },
   {
@@ -51,6 +58,10 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
   // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
   { tables: 'case_documents', app: CRUD, ops: CRUD, subject: CRUD },
+  // payments (issue 17): staff create a top-up's intent and read payments; the webhook writes
+  // them in the system's context; a subject pays through the public portal, never by its role
+  { tables: 'payment_intents', app: 'SELECT, INSERT', ops: CRUD, subject: '' },
+  { tables: 'payments', app: 'SELECT', ops: CRUD, subject: '' },
   {
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',

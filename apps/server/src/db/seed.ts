@@ -21,6 +21,14 @@ export const DEMO_LOGINS = [
   ['subject@example.test', 'a subject of Acme Care Ltd, profile complete'],
 ] as const;
 
+/** Demo people invited but without an account yet (printed at start after the logins). */
+export const DEMO_INVITED = [
+  [
+    'jordan.lee@example.test',
+    'invited by Acme Care Ltd, no account yet: claim it from the invitation in the outbox (ops@kestrel.test, /ops/outbox)',
+  ],
+] as const;
+
 /**
  * Seeds write every tenant's rows: the cross-tenant context (kestrel_ops), not the owner, which
  * only migrates (an owner that is no superuser would meet forced row-level security anyway).

@@ -1,7 +1,14 @@
 import type { AppDeps } from '../app-deps.js';
+import { checkJobKinds } from '../modules/checks/jobs.js';
+import { topUpIntentJob } from '../modules/payments/top-up-job.js';
 import type { JobKind } from '../platform/jobs.js';
 import { housekeepingJob } from './housekeeping.js';
 import { sendEmailJob } from './send-email.js';
 
 /** Every kind of job the server runs. */
-export const jobKinds: JobKind<unknown, AppDeps>[] = [sendEmailJob, housekeepingJob];
+export const jobKinds: JobKind<unknown, AppDeps>[] = [
+  sendEmailJob,
+  housekeepingJob,
+  ...(checkJobKinds as JobKind<unknown, AppDeps>[]),
+  topUpIntentJob as JobKind<unknown, AppDeps>,
+];

@@ -44,6 +44,12 @@ const ALLOWED: Record<string, string> = {
   'POST /api/cases/{id}/send-reminder/': 'body: an action that takes none',
   'POST /api/cases/{id}/log-pdf-generation/': 'body: an action that takes none',
   'POST /api/subjects/{id}/archive/': 'body: an action that takes none',
+  'POST /api/case-dbs-details/{id}/countersign/': 'body: an action that takes none',
+  'POST /api/ops/case-dbs-details/{id}/countersign/': 'body: an action that takes none',
+  'POST /api/case-activities/{id}/request-adult-first/': 'body: an action that takes none',
+  'POST /api/ops/case-activities/{id}/request-adult-first/': 'body: an action that takes none',
+  'POST /api/s/case-online-idv/{id}/start/': 'body: an action that takes none',
+  'POST /api/s/case-online-idv/{id}/refresh/': 'body: an action that takes none',
   'PATCH /api/user/totp-generate/': 'body: takes none (the server makes the secret)',
   'POST /api/case-addresses/os-datahub-token/': 'body: takes none (the server holds the key)',
   'POST /api/ops/case-addresses/os-datahub-token/': 'body: takes none (the server holds the key)',
@@ -69,6 +75,8 @@ const ALLOWED: Record<string, string> = {
   'GET /api/s/case-documents/{id}/download/':
     'response: the stored file itself (its own content type)',
   'GET /api/s/case-documents/{id}/thumbnail/': 'response: a JPEG thumbnail',
+  'POST /api/s/case-portal/{id}/submit/': 'body: an action that takes none',
+  'POST /api/s/consents/{id}/withdraw/': 'body: an action that takes none',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

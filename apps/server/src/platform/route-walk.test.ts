@@ -23,6 +23,7 @@ import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
+import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
 import { audienceOf } from './access.js';
 import { auditActions, securityRefusals } from './tables/audit.table.js';
 
@@ -50,7 +51,12 @@ const TENANT = [
   'case-passports',
   'case-driving-licences',
   'case-dbs-update-details',
+  'case-dbs-details',
+  'case-rtw-details',
   'case-documents',
+  'case-online-idv',
+  'payment-intents',
+  'payments',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -166,6 +172,13 @@ async function tenantObjects(customerId: number, username: string, domain: strin
     );
     await tx.insert(caseDbsUpdateDetails).values({ ...key, certificateNumber: '001234567890' });
     const document = await createCaseDocument(tx, t.app.deps.storage, { customerId, caseId: c.id });
+    const intent = await createPaymentIntent(tx, {
+      customerId,
+      caseId: c.id,
+      caseActivityId: activity?.id ?? 0,
+      outcome: 'paid',
+    });
+    const payment = await createPayment(tx, intent);
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -189,7 +202,12 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'case-passports': c.id,
       'case-driving-licences': c.id,
       'case-dbs-update-details': c.id,
+      'case-dbs-details': c.id,
+      'case-rtw-details': c.id,
       'case-documents': document.id,
+      'case-online-idv': c.id,
+      'payment-intents': intent.id,
+      payments: payment.id,
     };
   });
 }

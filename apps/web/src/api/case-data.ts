@@ -6,16 +6,17 @@ import { type ApiErrorBody, type Page, request } from './client';
 /**
  * The case data resources (spec points 3, 4 and 7): four records kept once per case (basic and
  * birth details, passport, driving licence), retrieved and updated by case id, and two lists
- * (other names, addresses) filtered by `?case=`. Customer staff call `/api/...`, operations
+ * (other names, addresses) filtered by `?case=`. Customer staff call `/api/...`, the subject (case portal) `/api/s/...`, operations
  * `/api/ops/...`; the rules are the same.
  *
  * A failed load or save only sets the section's error state: no message is shown (point 8). A
  * save that works toasts 'Successfully updated {item}'.
  */
-export type CaseDataAudience = 'customer' | 'ops';
+export type CaseDataAudience = 'customer' | 'ops' | 'subject';
 
+/** The subject (case portal) calls the same resources under `/api/s/`. */
 export const caseDataBase = (audience: CaseDataAudience) =>
-  audience === 'ops' ? '/api/ops/' : '/api/';
+  audience === 'ops' ? '/api/ops/' : audience === 'subject' ? '/api/s/' : '/api/';
 
 /** A failed call of a case data section: its status and `{field: [messages]}` body. */
 export class SectionFailure extends Error {

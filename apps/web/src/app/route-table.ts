@@ -30,6 +30,9 @@ export interface RouteDef {
   load: Loader;
 }
 
+// The case portal: one frame, each section a lazy chunk of its own (features/portal/sections).
+const portal: Loader = () => import('../features/portal/case-portal-page');
+
 // Screens that later issues fill show this placeholder; their guards already work.
 const coming: Loader = () => import('../components/coming-soon');
 
@@ -89,6 +92,15 @@ const ws = {
   outstandingDetail: () => import('../features/activities/routes/outstanding-detail'),
   flags: () => import('../features/flags/routes/flag-list'),
   auditLog: () => import('../features/audit/routes/audit-log'),
+} satisfies Record<string, Loader>;
+
+// Subject account screens (issue 16).
+const subj = {
+  dashboard: () => import('../features/subject/dashboard-page'),
+  cases: () => import('../features/subject/cases-page'),
+  caseDetail: () => import('../features/subject/case-detail-page'),
+  consents: () => import('../features/subject/consents-page'),
+  dvlaReconsent: () => import('../features/subject/dvla-reconsent-page'),
 } satisfies Record<string, Loader>;
 
 // Operations screens.
@@ -151,8 +163,18 @@ export const ROUTES: readonly RouteDef[] = [
   r('self-initiate', 'public', 'Start your checks', coming, {
     subjectEquivalent: 's:self-initiate',
   }),
-  r('payment-portal', 'public', 'Payment'),
-  r('dbs-document-picker', 'public', 'Identity documents'),
+  r(
+    'payment-portal',
+    'public',
+    'Payment',
+    () => import('../features/payment-portal/payment-portal-page'),
+  ),
+  r(
+    'dbs-document-picker',
+    'public',
+    'Identity documents',
+    () => import('../features/dbs-document-picker/dbs-document-picker-page'),
+  ),
   r('application-portal', 'public', 'Apply for a licence', coming, {
     subjectEquivalent: 's:application-portal',
   }),
@@ -371,15 +393,16 @@ export const ROUTES: readonly RouteDef[] = [
   r('ops:outbox-email', 'ops', 'Email', opsScreens.outboxEmail, opsOutbox),
 
   // Subjects
-  r('s:dashboard', 'subject', 'Your checks'),
+  r('s:dashboard', 'subject', 'Your checks', subj.dashboard),
   r('s:profile', 'subject', 'Your profile', profile.subject),
   r('s:complete-profile', 'subject', 'Complete your profile', profile.complete),
-  r('s:dvla-reconsent', 'subject', 'Driving licence consent'),
+  r('s:dvla-reconsent', 'subject', 'Driving licence consent', subj.dvlaReconsent),
   r('s:self-initiate', 'subject', 'Start your checks'),
-  r('s:case-portal', 'subject', 'Your case'),
-  r('s:cases', 'subject', 'Your cases'),
-  r('subject-case-detail', 'subject', 'Case'),
-  r('s:consents', 'subject', 'Consents'),
+  r('s:case-portal', 'subject', 'Your case', portal),
+  r('s:case-portal-resume', 'subject', 'Your case', portal),
+  r('s:cases', 'subject', 'Your cases', subj.cases),
+  r('subject-case-detail', 'subject', 'Case', subj.caseDetail),
+  r('s:consents', 'subject', 'Consents', subj.consents),
   r('s:application-portal', 'subject', 'Apply for a licence'),
   r('s:lms-council-list', 'subject', 'Councils'),
   r('s:lms-council', 'subject', 'Council licences'),

@@ -123,6 +123,7 @@ export const PATHS = {
   's:dvla-reconsent': '/s/dvla-reconsent',
   's:self-initiate': '/s/self-initiate/:segmentId/:portalPath',
   's:case-portal': '/s/case-portal/:id/:section',
+  's:case-portal-resume': '/s/case-portal/:id',
   's:cases': '/s/cases',
   'subject-case-detail': '/s/cases/:id',
   's:consents': '/s/consents',

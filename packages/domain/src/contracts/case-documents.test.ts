@@ -6,6 +6,7 @@ import {
   caseDocumentListQuery,
   caseDocumentReplace,
   caseDocumentType,
+  confirmationsProblem,
   DOCUMENT_MESSAGES,
 } from './case-documents.js';
 
@@ -72,5 +73,24 @@ describe('case document contracts', () => {
       'The file is too large: upload a file of at most 25 MB.',
     );
     expect(DOCUMENT_MESSAGES.tooManyPages(10)).toBe('A document may have at most 10 pages.');
+  });
+  it('reads the confirmations as ids without repeats, and checks them against the type', () => {
+    const parsed = caseDocumentCreate.parse({
+      case: '1',
+      document_type: 'passport',
+      confirmations: ' original, in-date,,original ',
+    });
+    expect(parsed.confirmations).toEqual(['original', 'in-date']);
+    expect(caseDocumentCreate.parse({ case: '1', document_type: 'passport' }).confirmations).toBe(
+      undefined,
+    );
+    expect(caseDocumentReplace.parse({ confirmations: '' }).confirmations).toEqual([]);
+    const all = (caseDocumentType('passport')?.questions ?? []).map((q) => q.id);
+    expect(confirmationsProblem('passport', all)).toBeNull();
+    expect(confirmationsProblem('passport', all.slice(1))).toBe('Please confirm');
+    expect(confirmationsProblem('passport', [...all, 'nope'])).toBe(
+      DOCUMENT_MESSAGES.unknownQuestion,
+    );
+    expect(confirmationsProblem('spaceship', all)).toBe(DOCUMENT_MESSAGES.unknownDocumentType);
   });
 });

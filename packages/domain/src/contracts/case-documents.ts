@@ -29,6 +29,7 @@ export const DOCUMENT_MESSAGES = {
   submitted: 'This case has been submitted: its documents can no longer be changed.',
   closed: 'This case is closed: its documents can no longer be changed.',
   noSuchPage: 'This document has no such page.',
+  unknownQuestion: 'Select a valid question of this document type.',
 } as const;
 
 /** Every document type a collector may record: identity check, right to work, supporting. */
@@ -45,6 +46,41 @@ export const CASE_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
 /** The document type of a code (first list that has it), or undefined. */
 export function caseDocumentType(code: string): EligibleDocumentType | undefined {
   return CASE_DOCUMENT_TYPES.find((t) => t.code === code);
+}
+
+/**
+ * The eligibility answers of an upload (a form value): the ids of the document type's yes/no
+ * questions the person confirmed, comma separated (`"original,in-date"`), as a list without
+ * repeats.
+ */
+export const confirmationsField = z.preprocess(
+  (v) => (typeof v === 'string' ? v : undefined),
+  z
+    .string()
+    .max(2000)
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .optional(),
+);
+
+/**
+ * What is wrong with a document type's confirmations: `Please confirm` when a question of the
+ * type is not confirmed, `unknownQuestion` for an id the type does not ask; null when every
+ * question is confirmed ('Document eligibility', spec point 5).
+ */
+export function confirmationsProblem(typeCode: string, ids: readonly string[]): string | null {
+  const type = caseDocumentType(typeCode);
+  if (!type) return DOCUMENT_MESSAGES.unknownDocumentType;
+  const asked = type.questions.map((q) => q.id);
+  if (ids.some((id) => !asked.includes(id))) return DOCUMENT_MESSAGES.unknownQuestion;
+  if (asked.some((id) => !ids.includes(id))) return MESSAGES.pleaseConfirm;
+  return null;
 }
 
 /** An id sent as a form or query value (`"12"`). */
@@ -87,6 +123,8 @@ export const caseDocumentCreate = z.object({
       .transform(Number)
       .optional(),
   ),
+  /** The confirmed eligibility questions; when sent, every question of the type is needed. */
+  confirmations: confirmationsField,
 });
 export type CaseDocumentCreate = z.infer<typeof caseDocumentCreate>;
 
@@ -165,6 +203,10 @@ export const caseDocumentOut = z.strictObject({
   content_url: z.string(),
   thumbnail_url: z.string(),
   rejected: z.boolean(),
+  /** The ids of the type's eligibility questions confirmed at upload (empty when none were). */
+  confirmations: z.array(z.string()),
+  /** Every eligibility question of the document's type was confirmed. */
+  confirmed: z.boolean(),
   pages: z.array(caseDocumentPageOut),
   uploaded_by: z.string(),
   created_at: timestampOut,

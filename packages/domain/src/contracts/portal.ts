@@ -3,7 +3,7 @@ import { PORTAL_SECTIONS } from '../portal.js';
 import { caseBasicDetailsOut } from './case-basic-details.js';
 import { caseDrivingLicenceOut } from './case-driving-licences.js';
 import { casePassportOut } from './case-passports.js';
-import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
+import { idSchema, nullableTimestampOut, pageOut, timestampOut } from './common.js';
 import { activityConfigOut } from './processes.js';
 
 // The subject's case portal (spec points 2, 3 and 4): /api/s/case-portal/{case id}/.
@@ -127,6 +127,15 @@ export const subjectConsentOut = z.strictObject({
   status: z.enum(['active', 'expiring', 'expired', 'withdrawn']),
 });
 export type SubjectConsentOut = z.infer<typeof subjectConsentOut>;
+export const subjectConsentListOut = pageOut(subjectConsentOut);
+
+/** A driving licence (DVLA) mandate lasts this many years (point 9). */
+export const DVLA_CONSENT_YEARS = 3;
+/** A consent is `expiring` (and a DVLA one may be renewed) this many days before it expires. */
+export const CONSENT_EXPIRING_DAYS = 90;
+
+/** POST /api/s/dvla-reconsent/: renew this driving licence consent (when it is due). */
+export const dvlaReconsentCreate = z.object({ consent: idSchema });
 
 // The subject's cases ---------------------------------------------------------------------------
 
@@ -145,3 +154,4 @@ export const subjectCaseOut = z.strictObject({
   case_activities: z.array(portalActivityOut.omit({ config: true })),
 });
 export type SubjectCaseOut = z.infer<typeof subjectCaseOut>;
+export const subjectCaseListOut = pageOut(subjectCaseOut);

@@ -1,15 +1,10 @@
 import { caseDataListQuery, noContent, type Permission } from '@kestrel/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type RouteAccess, runForRequest } from '../../platform/access.js';
+import type { RouteAccess } from '../../platform/access.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
-import {
-  type RunOptions,
-  readOnly,
-  runInOps,
-  runInTenant,
-  type ServiceContext,
-} from '../../platform/service-context.js';
+import { readOnly } from '../../platform/service-context.js';
+import { runForCaseRequest } from '../portal/subject-request.js';
 import type { CaseDataAudience } from './case-access.js';
 import {
   LIST_RESOURCES,
@@ -74,7 +69,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       async (request, reply) => {
         const data = body(request.body);
         const caseId = Number(data.case);
-        const out = await runForRequest(request, audience, (ctx) =>
+        const out = await runForCaseRequest(request, audience, { case: caseId }, (ctx) =>
           saveSingle(ctx, res, audience, caseId, data, 'create'),
         );
         return reply.code(201).send(out);
@@ -85,9 +80,10 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       { schema: { tags, params: idParams, response: { 200: res.out } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runForRequest(
+        return runForCaseRequest(
           request,
           audience,
+          { case: id },
           (ctx) => retrieveSingle(ctx, res, audience, id),
           readOnly,
         );
@@ -106,7 +102,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
         async (request) => {
           const id = parseId(request.params.id);
           const data = body(request.body);
-          return runForRequest(request, audience, (ctx) =>
+          return runForCaseRequest(request, audience, { case: id }, (ctx) =>
             saveSingle(ctx, res, audience, id, data, 'update'),
           );
         },
@@ -117,7 +113,9 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        await runForRequest(request, audience, (ctx) => deleteSingle(ctx, res, audience, id));
+        await runForCaseRequest(request, audience, { case: id }, (ctx) =>
+          deleteSingle(ctx, res, audience, id),
+        );
         return reply.code(204).send();
       },
     );
@@ -139,9 +137,10 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       },
       async (request) => {
         const caseId = request.query.case;
-        return runForRequest(
+        return runForCaseRequest(
           request,
           audience,
+          { case: caseId },
           (ctx) => listMany(ctx, res, audience, caseId),
           readOnly,
         );
@@ -152,7 +151,7 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, body: res.create, response: { 201: res.out } }, config: write },
       async (request, reply) => {
         const data = body(request.body);
-        const out = await runForRequest(request, audience, (ctx) =>
+        const out = await runForCaseRequest(request, audience, { case: Number(data.case) }, (ctx) =>
           createItem(ctx, res, audience, data),
         );
         return reply.code(201).send(out);
@@ -163,9 +162,10 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, params: idParams, response: { 200: res.out } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runForRequest(
+        return runForCaseRequest(
           request,
           audience,
+          { table: res.table, id },
           (ctx) => retrieveItem(ctx, res, audience, id),
           readOnly,
         );
@@ -180,7 +180,9 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       async (request) => {
         const id = parseId(request.params.id);
         const data = body(request.body);
-        return runForRequest(request, audience, (ctx) => patchItem(ctx, res, audience, id, data));
+        return runForCaseRequest(request, audience, { table: res.table, id }, (ctx) =>
+          patchItem(ctx, res, audience, id, data),
+        );
       },
     );
     r.delete(
@@ -188,7 +190,9 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        await runForRequest(request, audience, (ctx) => deleteItem(ctx, res, audience, id));
+        await runForCaseRequest(request, audience, { table: res.table, id }, (ctx) =>
+          deleteItem(ctx, res, audience, id),
+        );
         return reply.code(204).send();
       },
     );

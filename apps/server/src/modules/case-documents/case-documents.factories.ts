@@ -13,6 +13,8 @@ export interface CaseDocumentInput {
   group?: string;
   collector?: string;
   source?: 'manual' | 'idsp';
+  /** Confirmed eligibility question ids (none by default). */
+  confirmations?: string[];
 }
 
 /**
@@ -50,6 +52,7 @@ export async function createCaseDocument(
       group: input.group ?? '1',
       collector: input.collector ?? '',
       source: input.source ?? 'manual',
+      confirmations: input.confirmations ?? [],
       pages: [page],
       uploadedByType: 'SubjectUser',
     })

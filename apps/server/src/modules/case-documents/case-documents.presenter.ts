@@ -1,4 +1,4 @@
-import { type CaseDocumentOut, caseDocumentType } from '@kestrel/domain';
+import { type CaseDocumentOut, caseDocumentType, confirmationsProblem } from '@kestrel/domain';
 import type { caseDocuments } from './case-documents.table.js';
 
 type Audience = 'staff' | 'ops' | 'subject';
@@ -45,6 +45,8 @@ export function presentDocument(
     content_url: at('download', 1),
     thumbnail_url: at('thumbnail', 1),
     rejected: doc.rejected,
+    confirmations: doc.confirmations,
+    confirmed: confirmationsProblem(doc.documentType, doc.confirmations) === null,
     pages,
     uploaded_by: doc.uploadedByType,
     created_at: doc.createdAt.toISOString(),

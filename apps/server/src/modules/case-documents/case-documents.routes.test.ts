@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DOCUMENT_MESSAGES } from '@kestrel/domain';
+import { DOCUMENT_MESSAGES, IDENTITY_DOCUMENT_TYPES } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -386,6 +386,108 @@ describe('uploads', () => {
       { name: 'file', value: await pngFile(), filename: 'a.png' },
     ]);
     expect(wrongActivity.json()).toEqual({ case_activity: [DOCUMENT_MESSAGES.activityNotInCase] });
+  });
+});
+
+describe('eligibility confirmations', () => {
+  const passportQuestions = () =>
+    (IDENTITY_DOCUMENT_TYPES.find((d) => d.code === 'passport')?.questions ?? []).map((q) => q.id);
+
+  it('keeps the confirmed questions of the type, audited, and says the document is confirmed', async () => {
+    const ids = passportQuestions();
+    const res = await upload(subject, '/api/s/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'collector', value: 'identity' },
+      { name: 'confirmations', value: ` ${ids.join(', ')},${ids[0]}` },
+      { name: 'file', value: await pngFile(), filename: 'passport.png' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      collector: 'identity',
+      confirmations: ids,
+      confirmed: true,
+    });
+    const audit = await t.owner((tx) =>
+      tx.execute<{ changes: { confirmations?: string[] } }>(
+        sql`select changes from audit_actions where content_type = 'cases.casedocument' and object_id = ${String(res.json().id)} and verb = 'created'`,
+      ),
+    );
+    expect(audit[0]?.changes.confirmations).toEqual(ids);
+    const read = await t.app.inject({
+      url: `/api/case-documents/${res.json().id}/`,
+      headers: staff.headers,
+    });
+    expect(read.json()).toMatchObject({ confirmations: ids, confirmed: true });
+  });
+
+  it("answers 400 'Please confirm' when a question is not confirmed, and refuses unknown ones", async () => {
+    const ids = passportQuestions();
+    const partial = await upload(subject, '/api/s/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'confirmations', value: ids.slice(1).join(',') },
+      { name: 'file', value: await pngFile(), filename: 'passport.png' },
+    ]);
+    expect(partial.statusCode).toBe(400);
+    expect(partial.json()).toEqual({ confirmations: ['Please confirm'] });
+    const unknown = await upload(subject, '/api/s/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'confirmations', value: [...ids, 'within-3-months'].join(',') },
+      { name: 'file', value: await pngFile(), filename: 'passport.png' },
+    ]);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({ confirmations: [DOCUMENT_MESSAGES.unknownQuestion] });
+  });
+
+  it('keeps the answers when pages are replaced, and drops them when the type changes without new ones', async () => {
+    const ids = passportQuestions();
+    const created = await upload(subject, '/api/s/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'confirmations', value: ids.join(',') },
+      { name: 'file', value: await pngFile(), filename: 'passport.png' },
+    ]);
+    const id = created.json().id;
+    const same = await upload(
+      subject,
+      `/api/s/case-documents/${id}/`,
+      [{ name: 'file', value: await pngFile(20, 20), filename: 'retake.png' }],
+      'PUT',
+    );
+    expect(same.json()).toMatchObject({ confirmations: ids, confirmed: true });
+    const bad = await upload(
+      subject,
+      `/api/s/case-documents/${id}/`,
+      [
+        { name: 'document_type', value: 'utility-bill' },
+        { name: 'confirmations', value: ids.join(',') },
+        { name: 'file', value: await pngFile(20, 20), filename: 'bill.png' },
+      ],
+      'PUT',
+    );
+    expect(bad.statusCode).toBe(400);
+    const retyped = await upload(
+      subject,
+      `/api/s/case-documents/${id}/`,
+      [
+        { name: 'document_type', value: 'utility-bill' },
+        { name: 'file', value: await pngFile(20, 20), filename: 'bill.png' },
+      ],
+      'PUT',
+    );
+    expect(retyped.statusCode, retyped.body).toBe(200);
+    expect(retyped.json()).toMatchObject({
+      document_type_code: 'utility-bill',
+      confirmations: [],
+      confirmed: false,
+    });
+  });
+
+  it('leaves a document without answers unconfirmed (staff uploads need none)', async () => {
+    const res = await upload(staff, '/api/case-documents/', [
+      ...fields(subjectCase),
+      { name: 'file', value: await pngFile(), filename: 'passport.png' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ confirmations: [], confirmed: false });
   });
 });
 

@@ -14,18 +14,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
-import { type RouteAccess, runForRequest } from '../../platform/access.js';
+import type { RouteAccess } from '../../platform/access.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { parseBody } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
-import {
-  type RunOptions,
-  readOnly,
-  runInOps,
-  runInTenant,
-  type ServiceContext,
-} from '../../platform/service-context.js';
+import { readOnly } from '../../platform/service-context.js';
+import { runForCaseRequest } from '../portal/subject-request.js';
 import { DOCUMENT_PATHS } from './case-documents.presenter.js';
 import {
   changeDocumentPages,
@@ -146,9 +141,10 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request) => {
         const q = parseBody(caseDocumentListQuery, request.query);
         const { page, pageSize, offset } = listPage({ page: q.page, page_size: q.page_size });
-        const { count, results } = await runForRequest(
+        const { count, results } = await runForCaseRequest(
           request,
           audience,
+          { case: q.case },
           (ctx) => listDocuments(ctx, audience, q, { offset, pageSize }),
           readOnly,
         );
@@ -166,15 +162,18 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
           caseDocumentCreate,
           {
             fromFields: (f) =>
-              runForRequest(
+              runForCaseRequest(
                 request,
                 audience,
+                { case: f.case },
                 (ctx) => checkCaseForUpload(ctx, audience, f.case),
                 readOnly,
               ),
           },
           (f, pages) =>
-            runForRequest(request, audience, (ctx) => createDocument(ctx, audience, f, pages)),
+            runForCaseRequest(request, audience, { case: f.case }, (ctx) =>
+              createDocument(ctx, audience, f, pages),
+            ),
         );
         return reply.code(201).send(out);
       },
@@ -185,9 +184,10 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       { schema: { tags, params: idParams, response: { 200: caseDocumentOut } }, config: read },
       async (request) => {
         const id = parseId(request.params.id);
-        return runForRequest(
+        return runForCaseRequest(
           request,
           audience,
+          { table: 'case_documents', id },
           (ctx) => retrieveDocument(ctx, audience, id),
           readOnly,
         );
@@ -209,16 +209,20 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
             caseDocumentReplace,
             {
               before: () =>
-                runForRequest(
+                runForCaseRequest(
                   request,
                   audience,
+                  { table: 'case_documents', id },
                   (ctx) => checkDocumentForUpload(ctx, audience, id),
                   readOnly,
                 ),
             },
             async (f, pages) => {
-              const { out, dropped } = await runForRequest(request, audience, (ctx) =>
-                changeDocumentPages(ctx, audience, id, f, pages, mode, maxPages),
+              const { out, dropped } = await runForCaseRequest(
+                request,
+                audience,
+                { table: 'case_documents', id },
+                (ctx) => changeDocumentPages(ctx, audience, id, f, pages, mode, maxPages),
               );
               await removePages(storage, dropped);
               return out;
@@ -233,8 +237,11 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        const pages = await runForRequest(request, audience, (ctx) =>
-          deleteDocument(ctx, audience, id),
+        const pages = await runForCaseRequest(
+          request,
+          audience,
+          { table: 'case_documents', id },
+          (ctx) => deleteDocument(ctx, audience, id),
         );
         await removePages(request.server.deps.storage, pages);
         return reply.code(204).send();
@@ -247,9 +254,10 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const id = parseId(request.params.id);
         const q = parseBody(caseDocumentDownloadQuery, request.query);
-        const page = await runForRequest(
+        const page = await runForCaseRequest(
           request,
           audience,
+          { table: 'case_documents', id },
           (ctx) => documentPage(ctx, audience, id, q.page ?? 1),
           readOnly,
         );
@@ -267,9 +275,10 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const id = parseId(request.params.id);
         const q = parseBody(caseDocumentDownloadQuery, request.query);
-        const page = await runForRequest(
+        const page = await runForCaseRequest(
           request,
           audience,
+          { table: 'case_documents', id },
           (ctx) => documentPage(ctx, audience, id, q.page ?? 1),
           readOnly,
         );

@@ -3,6 +3,7 @@ import {
   type CaseDocumentOut,
   type CaseDocumentReplace,
   caseDocumentType,
+  confirmationsProblem,
   DOCUMENT_MESSAGES,
   isCaseOpen,
   isCaseSubmitted,
@@ -138,6 +139,13 @@ function repr(doc: Pick<DocumentRow, 'documentType' | 'caseId'>): string {
   return `${caseDocumentType(doc.documentType)?.name ?? doc.documentType} (case ${doc.caseId})`;
 }
 
+/** 400 on `confirmations` unless every eligibility question of the type is confirmed. */
+function checkConfirmations(typeCode: string, ids: readonly string[]): string[] {
+  const problem = confirmationsProblem(typeCode, ids);
+  if (problem) throw ValidationError.of('confirmations', problem);
+  return [...ids];
+}
+
 const pageSummary = (pages: StoredPage[]) =>
   pages.map((p) => ({ name: p.originalName, type: p.contentType, size: p.size }));
 
@@ -150,6 +158,10 @@ export async function createDocument(
 ): Promise<CaseDocumentOut> {
   const c = allowCase(await findCase(ctx.tx, input.case), audience, 'write');
   await checkActivity(ctx.tx, c.id, input.case_activity);
+  const confirmations =
+    input.confirmations === undefined
+      ? []
+      : checkConfirmations(input.document_type, input.confirmations);
   const now = ctx.clock.now();
   const [doc] = await ctx.tx
     .insert(caseDocuments)
@@ -161,6 +173,7 @@ export async function createDocument(
       ...typeFields(input.document_type),
       routeIndex: input.route_index ?? null,
       source: 'manual',
+      confirmations,
       pages,
       ...uploader(ctx.actor),
       createdAt: now,
@@ -174,7 +187,11 @@ export async function createDocument(
     objectId: doc.id,
     objectRepr: repr(doc),
     customerId: c.customerId,
-    changes: { document_type: doc.documentType, pages: pageSummary(pages) },
+    changes: {
+      document_type: doc.documentType,
+      pages: pageSummary(pages),
+      ...(confirmations.length > 0 ? { confirmations } : {}),
+    },
   });
   return presentDocument(doc, audience);
 }
@@ -197,6 +214,14 @@ export async function changeDocumentPages(
   if (next.length > maxPages) {
     throw ValidationError.of('file', DOCUMENT_MESSAGES.tooManyPages(maxPages));
   }
+  // new answers are checked against the (new) type; a new type without answers has none yet
+  const typeCode = input.document_type ?? doc.documentType;
+  const confirmations =
+    input.confirmations !== undefined
+      ? checkConfirmations(typeCode, input.confirmations)
+      : typeCode !== doc.documentType
+        ? []
+        : doc.confirmations;
   const [updated] = await ctx.tx
     .update(caseDocuments)
     .set({
@@ -204,6 +229,7 @@ export async function changeDocumentPages(
       ...(input.document_type ? typeFields(input.document_type) : {}),
       ...(input.collector !== undefined ? { collector: input.collector } : {}),
       ...(input.route_index !== undefined ? { routeIndex: input.route_index } : {}),
+      confirmations,
       rejected: false,
       ...uploader(ctx.actor),
       updatedAt: ctx.clock.now(),
@@ -221,6 +247,9 @@ export async function changeDocumentPages(
       pages: [pageSummary(doc.pages), pageSummary(next)],
       ...(updated.documentType !== doc.documentType
         ? { document_type: [doc.documentType, updated.documentType] }
+        : {}),
+      ...(input.confirmations !== undefined
+        ? { confirmations: [doc.confirmations, confirmations] }
         : {}),
     },
   });

@@ -48,6 +48,8 @@ export const caseDocuments = pgTable(
     /** manual (uploaded) or idsp (from the identity service provider). */
     source: varchar('source', { length: 10 }).notNull().default('manual'),
     rejected: boolean('rejected').notNull().default(false),
+    /** The ids of the type's eligibility questions confirmed at upload (point 5). */
+    confirmations: jsonb('confirmations').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     pages: jsonb('pages').$type<StoredPage[]>().notNull(),
     /** ProductUser or SubjectUser, and its id. */
     uploadedByType: varchar('uploaded_by_type', { length: 20 }).notNull(),

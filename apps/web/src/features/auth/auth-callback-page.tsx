@@ -27,7 +27,7 @@ export default function AuthCallbackPage() {
   }, [params, navigate]);
   return (
     <Stack align="center" gap="sm" py="xl">
-      <Loader aria-label="Signing you in" />
+      <Loader role="status" aria-label="Signing you in" />
       <Text c="dimmed">Signing you in…</Text>
     </Stack>
   );

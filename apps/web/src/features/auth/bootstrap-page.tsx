@@ -58,7 +58,7 @@ export default function BootstrapPage() {
   }
   return (
     <Stack align="center" gap="sm" py="xl" aria-busy="true">
-      <Loader aria-label="Loading" />
+      <Loader role="status" aria-label="Loading" />
       <Text c="dimmed">Getting things ready…</Text>
     </Stack>
   );

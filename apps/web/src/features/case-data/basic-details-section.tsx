@@ -1,41 +1,13 @@
-import {
-  caseBasicDetailsIn,
-  formatDate,
-  GENDER_OPTIONS,
-  isoDate,
-  titlesForGender,
-} from '@kestrel/domain';
-import { Badge, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useWatch } from 'react-hook-form';
+import { caseBasicDetailsIn, isoDate } from '@kestrel/domain';
+import { Badge, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type CaseBasicDetails, caseBasicDetails } from '../../api/case-basic-details';
-import {
-  Consents,
-  CountryField,
-  DateField,
-  DbsTextField,
-  LockedNotice,
-  SaveRow,
-  text,
-} from './form-kit';
+import { BasicDetailsFields, type BasicDetailsFieldValues } from './basic-details-fields';
+import { Consents, LockedNotice, SaveRow, text } from './form-kit';
 import { NewBadge, SectionCard } from './section-card';
 import type { SectionProps } from './section-props';
 import { useRecordSection } from './use-record-section';
 
-export interface BasicDetailsForm {
-  gender: string;
-  title: string;
-  forename: string;
-  forename_dbs: string;
-  middlename: string;
-  middlename_dbs: string;
-  surname: string;
-  surname_dbs: string;
-  email: string;
-  email_dbs: string;
-  dob: string;
-  phone_number: string;
-  nin: string;
-  nationality: string;
+export interface BasicDetailsForm extends BasicDetailsFieldValues {
   online_idv: boolean;
 }
 
@@ -81,11 +53,8 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
     omit: ['email'],
   });
   const { form } = s;
-  const gender = useWatch({ control: form.control, name: 'gender' });
   const locked = new Set(s.record?.locked_fields ?? []);
   const ro = (field: string) => readOnly || locked.has(field);
-  const titles = titlesForGender(gender);
-  const genderField = form.register('gender');
   return (
     <SectionCard
       title="Basic Details"
@@ -103,98 +72,7 @@ export function BasicDetailsSection({ caseId, audience, readOnly }: SectionProps
             </LockedNotice>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <NativeSelect
-              size="md"
-              label="Gender"
-              required
-              disabled={ro('gender')}
-              data={[{ value: '', label: 'Choose' }, ...GENDER_OPTIONS]}
-              error={form.formState.errors.gender?.message}
-              {...genderField}
-              onChange={async (e) => {
-                const chosen = e.currentTarget.value;
-                await genderField.onChange(e);
-                const title = form.getValues('title');
-                const allowed: readonly string[] = titlesForGender(chosen);
-                if (title && !allowed.includes(title)) {
-                  form.setValue('title', '', { shouldDirty: true, shouldValidate: true });
-                }
-              }}
-            />
-            <NativeSelect
-              size="md"
-              label="Title"
-              required
-              disabled={ro('title')}
-              data={[
-                { value: '', label: 'Choose' },
-                ...titles.map((t) => ({ value: t, label: t })),
-              ]}
-              error={form.formState.errors.title?.message}
-              {...form.register('title')}
-            />
-            <DbsTextField
-              form={form}
-              name="forename"
-              label="Forename"
-              kind="name"
-              required
-              readOnly={ro('forename')}
-            />
-            <DbsTextField
-              form={form}
-              name="middlename"
-              label="Middle name"
-              kind="name"
-              readOnly={ro('middlename')}
-            />
-            <DbsTextField
-              form={form}
-              name="surname"
-              label="Surname"
-              kind="name"
-              required
-              readOnly={ro('surname')}
-            />
-            <TextInput
-              label="Email"
-              readOnly
-              description="Taken from the subject"
-              error={form.formState.errors.email?.message}
-              {...form.register('email')}
-            />
-            {ro('dob') ? (
-              <TextInput label="Date of birth" readOnly value={formatDate(form.getValues('dob'))} />
-            ) : (
-              <DateField
-                control={form.control}
-                name="dob"
-                label="Date of birth"
-                resetKey={s.resetKey}
-              />
-            )}
-            <TextInput
-              label="Phone number"
-              required
-              type="tel"
-              readOnly={ro('phone_number')}
-              error={form.formState.errors.phone_number?.message}
-              {...form.register('phone_number')}
-            />
-            <DbsTextField
-              form={form}
-              name="nin"
-              label="National insurance number"
-              readOnly={ro('nin')}
-              transform={(v) => v.toUpperCase()}
-            />
-            <CountryField
-              form={form}
-              name="nationality"
-              label="Nationality"
-              nationality
-              disabled={ro('nationality')}
-            />
+            <BasicDetailsFields form={form} ro={ro} resetKey={s.resetKey} />
           </SimpleGrid>
           <Text size="sm" c="dimmed" component="div">
             Online identity check:{' '}

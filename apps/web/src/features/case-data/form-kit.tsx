@@ -187,6 +187,7 @@ export function DbsTextField<V extends FieldValues>({
   kind,
   required = false,
   readOnly = false,
+  altReadOnly = readOnly,
   transform,
 }: {
   form: UseFormReturn<V>;
@@ -195,6 +196,9 @@ export function DbsTextField<V extends FieldValues>({
   kind?: DbsCheckKind;
   required?: boolean;
   readOnly?: boolean;
+  /** Whether the '(for DBS)' value is read-only (by default as the field: a value locked by the
+   * identity check still needs its alternative typed in). */
+  altReadOnly?: boolean;
   transform?: (v: string) => string;
 }) {
   const value = useWatch({ control: form.control, name });
@@ -230,7 +234,7 @@ export function DbsTextField<V extends FieldValues>({
           <TextInput
             label={`${label} (for DBS)`}
             required
-            readOnly={readOnly}
+            readOnly={altReadOnly}
             error={error(altName)}
             {...form.register(altName)}
           />

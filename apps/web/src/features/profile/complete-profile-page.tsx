@@ -7,6 +7,7 @@ import { currentBrand } from '../../app/brands';
 import { DateSelector } from '../../components/date-selector';
 import { href, safeNext } from '../../config/paths';
 import { saveProfile, useSubjectProfile } from '../../lib/session/profile';
+import { ErrorSummary, type SummaryError } from '../subject/error-summary';
 
 /** A subject must give a date of birth and agree to the terms before anything else (spec point 2). */
 export default function CompleteProfilePage() {
@@ -19,6 +20,14 @@ export default function CompleteProfilePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   if (!profile) return null;
+  const problems: SummaryError[] = tried
+    ? [
+        ...(dob ? [] : [{ field: 'complete-dob', message: `Date of birth: ${MESSAGES.required}` }]),
+        ...(agreed
+          ? []
+          : [{ field: 'complete-terms', message: `Terms of use: ${MESSAGES.pleaseConfirm}` }]),
+      ]
+    : [];
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setTried(true);
@@ -31,26 +40,31 @@ export default function CompleteProfilePage() {
       setError(failureMessage(r, { action: 'update', name: 'profile', showBackendErrors: true }));
   };
   return (
-    <Stack gap="lg" maw={560} mx="auto">
+    <Stack gap="lg" maw={560} mx="auto" w="100%">
       <Stack gap={4}>
         <Title order={1}>Complete your profile</Title>
         <Text c="dimmed">We need two things before you can continue.</Text>
       </Stack>
-      <Paper withBorder radius="lg" p="xl">
+      <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <form onSubmit={submit} noValidate>
           <Stack gap="lg">
+            <ErrorSummary errors={problems} />
             {error && (
               <Alert color="red" variant="light" role="alert" style={{ whiteSpace: 'pre-line' }}>
                 {error}
               </Alert>
             )}
-            <DateSelector
-              label="Date of birth"
-              value={dob}
-              onChange={setDob}
-              error={tried && !dob ? MESSAGES.required : undefined}
-            />
+            <div id="complete-dob">
+              <DateSelector
+                label="Date of birth"
+                value={dob}
+                onChange={setDob}
+                error={tried && !dob ? MESSAGES.required : undefined}
+              />
+            </div>
             <Checkbox
+              id="complete-terms"
+              size="md"
               checked={agreed}
               onChange={(e) => setAgreed(e.currentTarget.checked)}
               label={
@@ -63,7 +77,7 @@ export default function CompleteProfilePage() {
               }
               error={tried && !agreed ? MESSAGES.pleaseConfirm : undefined}
             />
-            <Button type="submit" loading={busy}>
+            <Button type="submit" size="lg" loading={busy}>
               Continue
             </Button>
           </Stack>

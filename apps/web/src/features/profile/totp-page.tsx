@@ -70,7 +70,7 @@ export default function TotpPage() {
             {MESSAGES_UI.defaultError}
           </Alert>
         ) : !enrolment ? (
-          <Loader aria-label="Preparing your code" />
+          <Loader role="status" aria-label="Preparing your code" />
         ) : (
           <Stack gap="lg">
             <Text>

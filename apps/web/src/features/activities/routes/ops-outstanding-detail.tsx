@@ -6,6 +6,7 @@ import { Fact } from '../../../components/fact';
 import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { startOpsSession } from '../../../lib/session/session-actions';
+import { ActivityResult } from '../../results/activity-result';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 
 // Operations edit the case data of basic and e-bulk checks here (spec point 2, issue 15).
@@ -52,6 +53,12 @@ export default function OpsOutstandingDetail() {
         }
       />
       <ActivityFacts activity={a} before={<Fact label="Customer">{a.customer_name}</Fact>} />
+      <ActivityResult
+        activity={a}
+        audience="ops"
+        family="ops"
+        caseActivityCodes={(a.case.case_activities ?? []).map((x) => x.activity_type)}
+      />
       {CASE_DATA_KINDS.includes(a.activity_type) && (
         <Suspense fallback={<Skeleton h={240} radius="lg" />}>
           <CaseDataPanel caseId={a.case.id} audience="ops" />

@@ -2,14 +2,27 @@ import { formatDate } from '@kestrel/domain';
 import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { CaseActivity } from '../../../api/cases';
 import { StateBadge } from '../../../components/state-badge';
+import { useProductProfile } from '../../../lib/session/profile';
+import { ActivityResult } from '../../results/activity-result';
+import { hasResultPanel } from '../../results/registry';
 
 const pretty = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const show = (v: unknown) =>
   typeof v === 'boolean' ? (v ? 'Yes' : 'No') : Array.isArray(v) ? v.join(', ') : String(v);
 
 /** One activity on the case detail: its state, configuration, and the result panel's place. */
-export function ActivityCard({ activity }: { activity: CaseActivity }) {
-  const config = Object.entries(activity.config ?? {}).filter(
+export function ActivityCard({
+  activity,
+  caseActivityCodes = [],
+}: {
+  activity: CaseActivity;
+  /** The activity type codes of the case's activities (the adult-first offer reads them). */
+  caseActivityCodes?: readonly string[];
+}) {
+  const profile = useProductProfile();
+  // The result panels of issue 17 (features/results): operations sessions see the ops view.
+  const withPanel = hasResultPanel(activity.activity_type);
+  const config = Object.entries(withPanel ? {} : (activity.config ?? {})).filter(
     ([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
   );
   return (
@@ -31,11 +44,19 @@ export function ActivityCard({ activity }: { activity: CaseActivity }) {
         <StateBadge state={activity.state} label={activity.state_display} />
       </Group>
       <div data-result-panel={activity.key} data-activity-id={activity.id}>
-        <Text size="sm" c="dimmed" mt="sm">
-          {activity.state === 'ca-complete'
-            ? 'The result of this check is recorded.'
-            : 'The result will show here once the check is complete.'}
-        </Text>
+        {withPanel ? (
+          <ActivityResult
+            activity={activity}
+            audience={profile?.is_ops ? 'ops' : 'customer'}
+            caseActivityCodes={caseActivityCodes}
+          />
+        ) : (
+          <Text size="sm" c="dimmed" mt="sm">
+            {activity.state === 'ca-complete'
+              ? 'The result of this check is recorded.'
+              : 'The result will show here once the check is complete.'}
+          </Text>
+        )}
       </div>
       {config.length > 0 && (
         <Accordion variant="separated" mt="sm" chevronPosition="left">

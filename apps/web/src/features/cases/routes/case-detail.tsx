@@ -27,6 +27,8 @@ import { CaseReport, usePrintReport } from '../components/case-report';
 
 // The case data editing screen (issue 15) loads on its own, after the case.
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
+// The case's documents (issue 16): thumbnails, viewer and Open, by collector.
+const CaseDocumentsCard = lazy(() => import('../../documents/case-documents-card'));
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
@@ -137,11 +139,18 @@ export default function CaseDetailPage() {
               Checks
             </Title>
             {c.case_activities.map((a) => (
-              <ActivityCard key={a.id} activity={a} />
+              <ActivityCard
+                key={a.id}
+                activity={a}
+                caseActivityCodes={c.case_activities.map((x) => x.activity_type)}
+              />
             ))}
           </Stack>
         </Grid.Col>
       </Grid>
+      <Suspense fallback={<Skeleton h={120} radius="lg" />}>
+        <CaseDocumentsCard caseId={c.id} />
+      </Suspense>
       <Suspense fallback={<Skeleton h={240} radius="lg" />}>
         <CaseDataPanel caseId={c.id} />
       </Suspense>

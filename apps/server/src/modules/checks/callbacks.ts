@@ -1,0 +1,334 @@
+import {
+  type ActivityRetryOut,
+  type ApplicationCallback,
+  activityRetryIn,
+  activityRetryOut,
+  applicationCallbackSchema,
+  initialProcessingData,
+  withEvent,
+} from '@kestrel/domain';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { txQuery } from '../../db/connection.js';
+import { serviceJob } from '../../jobs/service-job.js';
+import { opsActorOf } from '../../platform/access.js';
+import {
+  AppError,
+  fieldErrorsOf,
+  NotAuthenticatedError,
+  NotFoundError,
+  ValidationError,
+} from '../../platform/errors.js';
+import { jobOf } from '../../platform/jobs.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
+import { runAsSystem, runInOps, type ServiceContext } from '../../platform/service-context.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../providers/dbs-basic/signature.js';
+import { checkCallbackInbox } from './callbacks.table.js';
+import { missingCallbackSecret } from './config.js';
+import {
+  applyApplicationUpdate,
+  INITIATE_JOB,
+  type LockedActivity,
+  lockActivity,
+  saveActivity,
+} from './engine.js';
+import { checkEngine } from './providers.js';
+
+/** Where providers post their signed callbacks: outside /api/ (no session, no CSRF token). */
+export const CALLBACK_PATH = '/callbacks/checks/:provider/:id/';
+const CALLBACK_PROVIDERS = ['dbs-basic', 'ebulk'] as const;
+type CallbackProvider = (typeof CALLBACK_PROVIDERS)[number];
+const isCallbackProvider = (p: string): p is CallbackProvider =>
+  (CALLBACK_PROVIDERS as readonly string[]).includes(p);
+
+/** The request's answer: stored in the inbox (applied by a job), or a replay of a stored event. */
+export type CallbackOutcome = 'stored' | 'duplicate';
+/** What applying one inbox row did ('stored': recorded on an activity no longer in progress). */
+export type InboxOutcome = 'applied' | 'stored' | 'duplicate' | 'rejected';
+
+/** The job that applies an activity's stored callbacks, in order (one job per stored callback). */
+export const CALLBACKS_JOB = 'checks-callbacks';
+/** Inbox rows one transaction of the job applies at most (then another, until none waits). */
+const APPLY_BATCH = 100;
+
+const inboxJobPayload = z.object({
+  case_activity_id: z.number().int().positive(),
+  customer_id: z.number().int().positive(),
+  inbox_id: z.number().int().positive(),
+});
+type InboxJob = z.infer<typeof inboxJobPayload>;
+
+/**
+ * One verified callback, in one cheap transaction: inserted raw in the inbox (one row per
+ * provider event id; a replay changes nothing and is answered 'duplicate') with the job that
+ * applies it. No activity lock: the job applies it in order with the activity's other
+ * callbacks. An activity that does not exist is a 404; one of another provider or application
+ * is found by the job (the row is kept, 'rejected').
+ */
+export async function receiveCallback(
+  ctx: ServiceContext,
+  provider: CallbackProvider,
+  id: number,
+  cb: ApplicationCallback,
+): Promise<CallbackOutcome> {
+  const { rows } = await txQuery(
+    ctx.tx,
+    `insert into check_callback_inbox (customer_id, case_activity_id, provider, event_id, body)
+       select customer_id, id, $2, $3, $4::jsonb from case_activities where id = $1
+     on conflict (provider, event_id) do nothing
+     returning id, customer_id`,
+    [id, provider, cb.event_id, JSON.stringify(cb)],
+  );
+  const stored = rows[0];
+  if (!stored) {
+    const { rows: found } = await txQuery(ctx.tx, 'select 1 from case_activities where id = $1', [
+      id,
+    ]);
+    if (found.length === 0) throw new NotFoundError();
+    return 'duplicate';
+  }
+  await ctx.enqueue(
+    jobOf(
+      { name: CALLBACKS_JOB, payload: inboxJobPayload },
+      {
+        case_activity_id: id,
+        customer_id: Number(stored.customer_id),
+        inbox_id: Number(stored.id),
+      },
+    ),
+  );
+  return 'stored';
+}
+
+type InboxRow = typeof checkCallbackInbox.$inferSelect;
+
+/** What one stored callback does to the locked activity `a` (its writes made here). */
+async function applyOne(
+  ctx: ServiceContext,
+  a: LockedActivity | null,
+  row: InboxRow,
+): Promise<{ outcome: InboxOutcome; error: string }> {
+  if (!a?.processing || a.kind.provider !== row.provider) {
+    return { outcome: 'rejected', error: 'Not an activity of this provider in progress.' };
+  }
+  const parsed = applicationCallbackSchema.safeParse(row.body);
+  if (!parsed.success) return { outcome: 'rejected', error: 'Malformed callback.' };
+  const cb = parsed.data;
+  if (a.processing.event_ids.includes(cb.event_id)) return { outcome: 'duplicate', error: '' };
+  if (a.processing.reference !== cb.reference) {
+    return { outcome: 'rejected', error: 'The callback names another application.' };
+  }
+  const { event_id, ...update } = cb;
+  const processing = withEvent(a.processing, {
+    at: row.receivedAt.toISOString(),
+    type: 'callback',
+    event_id,
+    body: { ...update },
+  });
+  if (a.row.state !== 'ca-in-progress') {
+    await saveActivity(ctx, a, processing);
+    return { outcome: 'stored', error: '' };
+  }
+  await applyApplicationUpdate(ctx, a, processing, update);
+  return { outcome: 'applied', error: '' };
+}
+
+/**
+ * Applies, in one transaction and in the order received, up to `limit` callbacks of activity
+ * `id` still waiting in the inbox, each marked with its outcome in the same transaction (a crash
+ * or a retry applies nothing twice: the activity lock orders concurrent jobs, and an applied
+ * row is no longer waiting). Returns how many it applied.
+ */
+export async function applyInbox(
+  ctx: ServiceContext,
+  id: number,
+  limit = APPLY_BATCH,
+): Promise<number> {
+  let a = await lockActivity(ctx.tx, id);
+  const pending = await ctx.tx
+    .select()
+    .from(checkCallbackInbox)
+    .where(and(eq(checkCallbackInbox.caseActivityId, id), isNull(checkCallbackInbox.appliedAt)))
+    .orderBy(asc(checkCallbackInbox.id))
+    .limit(limit);
+  const now = ctx.clock.now();
+  for (const row of pending) {
+    let result: { outcome: InboxOutcome; error: string };
+    // Each row behind a savepoint: one the domain refuses half-way leaves no write behind.
+    await txQuery(ctx.tx, 'savepoint inbox_row', []);
+    try {
+      result = await applyOne(ctx, a, row);
+      await txQuery(ctx.tx, 'release savepoint inbox_row', []);
+    } catch (err) {
+      // A callback the domain refuses (not a database failure, which fails the job: its
+      // transaction rolls back and the queue retries it): kept, rejected, with the reason.
+      if (!(err instanceof AppError || err instanceof z.ZodError)) throw err;
+      await txQuery(ctx.tx, 'rollback to savepoint inbox_row', []);
+      result = { outcome: 'rejected', error: err.message.slice(0, 300) };
+    }
+    await ctx.tx
+      .update(checkCallbackInbox)
+      .set({ appliedAt: now, outcome: result.outcome, error: result.error })
+      .where(eq(checkCallbackInbox.id, row.id));
+    if (result.outcome === 'applied' || result.outcome === 'stored') {
+      a = await lockActivity(ctx.tx, id);
+    }
+  }
+  return pending.length;
+}
+
+/** Rows one job applies at most (its own activity's first, then others of its customer). */
+const JOB_BUDGET = 300;
+
+/**
+ * Applies the activity's waiting callbacks, then (batched: the inbox drains faster than one job
+ * per callback) the oldest waiting ones of the customer's other activities, activity by
+ * activity in order, up to JOB_BUDGET rows; their own jobs then find theirs applied and only
+ * look for (and apply) what still waits. One transaction (the job's); a failure rolls it all
+ * back and the queue retries it.
+ */
+export const checksCallbacksJob = serviceJob<InboxJob>({
+  name: CALLBACKS_JOB,
+  payload: inboxJobPayload,
+  customerOf: (d) => d.customer_id,
+  retry: { limit: 5, delaySeconds: 10, backoff: true },
+  expireInSeconds: 120,
+  handle: async (d, ctx) => {
+    const [own] = await ctx.tx
+      .select({ appliedAt: checkCallbackInbox.appliedAt })
+      .from(checkCallbackInbox)
+      .where(eq(checkCallbackInbox.id, d.inbox_id));
+    let budget = JOB_BUDGET;
+    // Its own callback applied by an earlier job: it still helps drain what waits (the queue is
+    // then never behind by the jobs of callbacks already applied).
+    while (own && !own.appliedAt) {
+      const n = await applyInbox(ctx, d.case_activity_id);
+      budget -= n;
+      if (n < APPLY_BATCH || budget <= 0) break;
+    }
+    while (budget > 0) {
+      // The customer's (row-level security) oldest waiting callbacks' activities.
+      const next = await ctx.tx
+        .select({ id: checkCallbackInbox.caseActivityId })
+        .from(checkCallbackInbox)
+        .where(isNull(checkCallbackInbox.appliedAt))
+        .orderBy(asc(checkCallbackInbox.id))
+        .limit(1);
+      const id = next[0]?.id;
+      if (id === undefined) break;
+      const n = await applyInbox(ctx, id, Math.min(APPLY_BATCH, budget));
+      if (n === 0) break;
+      budget -= n;
+    }
+  },
+});
+
+/**
+ * Operations retry an activity whose start failed: attempts reset, in progress again, its start
+ * a job. Any other state is a 400 on `state`.
+ */
+export async function retryActivity(
+  ctx: ServiceContext,
+  id: number,
+  reason = '',
+): Promise<ActivityRetryOut> {
+  const a = await lockActivity(ctx.tx, id);
+  if (!a) throw new NotFoundError();
+  if (a.row.state !== 'ca-error-initiating') {
+    throw ValidationError.of('state', 'Only an activity whose start failed can be retried.');
+  }
+  const base = a.processing ?? initialProcessingData(a.kind.provider, `kestrel-ca-${a.row.id}`);
+  const processing = withEvent(
+    { ...base, attempts: 0, last_error: null },
+    { at: ctx.clock.now().toISOString(), type: 'retry', body: { by: ctx.actor.name, reason } },
+  );
+  const { activity } = await saveActivity(ctx, a, processing, { state: 'ca-in-progress' });
+  await ctx.enqueue({
+    name: INITIATE_JOB,
+    data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
+  });
+  return { id: activity.id, state: activity.state, processing_data: processing };
+}
+
+function parseCallback(raw: string): ApplicationCallback {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw ValidationError.of('non_field_errors', 'Malformed JSON.');
+  }
+  const parsed = applicationCallbackSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ValidationError(
+      fieldErrorsOf(
+        parsed.error.issues.map((i) => ({ key: i.path.join('.'), message: i.message })),
+      ),
+    );
+  }
+  return parsed.data;
+}
+
+export async function checksRoutes(app: FastifyInstance): Promise<void> {
+  // The callbacks keep their raw body: the signature is over the exact bytes sent.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_req, body, done) => done(null, body),
+    );
+    // Provider-facing, outside the API and its OpenAPI document (the body is read raw).
+    scope.post<{ Params: { provider: string; id: string } }>(
+      CALLBACK_PATH,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { provider } = request.params;
+        if (!isCallbackProvider(provider)) throw new NotFoundError();
+        const id = parseId(request.params.id);
+        const deps = request.server.deps;
+        const engine = checkEngine(deps);
+        const secret =
+          provider === 'ebulk'
+            ? engine.config.ebulkCallbackSecret
+            : engine.config.dbsBasicCallbackSecret;
+        const raw = typeof request.body === 'string' ? request.body : '';
+        const header = request.headers[SIGNATURE_HEADER];
+        const check = verifySignature(
+          secret,
+          typeof header === 'string' ? header : undefined,
+          raw,
+          Math.floor(deps.clock.now().getTime() / 1000),
+        );
+        if (check !== 'ok' || missingCallbackSecret().length > 0) {
+          throw new NotAuthenticatedError('Invalid callback signature.');
+        }
+        const cb = parseCallback(raw);
+        const outcome = await runAsSystem(deps, (ctx) => receiveCallback(ctx, provider, id, cb), {
+          ...opsActorOf(request),
+          type: null,
+          id: null,
+          name: `${provider} callback`,
+          isOps: false,
+        });
+        return reply.code(200).send({ status: outcome });
+      },
+    );
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/ops/case-activities/:id/retry/',
+    {
+      config: { access: { audience: 'ops' } },
+      schema: { params: idParams, body: activityRetryIn, response: { 200: activityRetryOut } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const reason = request.body?.reason ?? '';
+      return runInOps(request.server.deps, opsActorOf(request), (ctx) =>
+        retryActivity(ctx, id, reason),
+      );
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import type { ServiceContext } from '../../platform/service-context.js';
+import { engineActivityIds, resumeCountersigned, START_JOB, startActivity } from './engine.js';
+
+/**
+ * Where the rest of the server hands work to the check engine (issue 17), so that the portal and
+ * payments never reach into a kind of check. Each runs inside the caller's transaction: what it
+ * enqueues happens once that commits, and never if it rolls back.
+ */
+
+/**
+ * The subject's Review & Submit moved these activities on (point 4): the engine starts each one
+ * it runs (a provider call is a job, never made inside the request); others are left alone. In a
+ * subject's own transaction (its role only reads activities) the start is a job enqueued in it,
+ * run in the customer's tenant once the submit commits; in a staff or system one it happens here.
+ */
+export async function activitiesSubmitted(
+  ctx: ServiceContext,
+  caseId: number,
+  caseActivityIds: readonly number[],
+): Promise<void> {
+  const ids = await engineActivityIds(ctx.tx, caseId, caseActivityIds);
+  if (ids.length === 0) return;
+  if (ctx.actor.type === 'SubjectUser') {
+    const customerId = ctx.actor.customerId;
+    if (customerId === null) throw new Error('a subject acts within a customer');
+    await ctx.enqueue({
+      name: START_JOB,
+      data: { case_id: caseId, customer_id: customerId, case_activity_ids: ids },
+    });
+    return;
+  }
+  for (const id of ids) await startActivity(ctx, id);
+}
+
+/**
+ * The case's DBS details were countersigned (dbs-details calls this in its transaction): its
+ * standard and enhanced applications waiting for it are submitted to the provider (a job).
+ */
+export async function dbsDetailsCountersigned(ctx: ServiceContext, caseId: number): Promise<void> {
+  await resumeCountersigned(ctx, caseId);
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { serviceJob } from '../../jobs/service-job.js';
+import type { JobKind } from '../../platform/jobs.js';
+import { checksCallbacksJob } from './callbacks.js';
+import {
+  type ActivityJob,
+  INITIATE_JOB,
+  initiateActivity,
+  POLL_JOB,
+  pollActivity,
+  START_JOB,
+  startActivity,
+} from './engine.js';
+
+const payload = z.object({
+  case_activity_id: z.number().int().positive(),
+  customer_id: z.number().int().positive(),
+});
+
+/*
+ * The engine's jobs. Each opens its own transactions (read, then apply) around the provider
+ * call, so no transaction waits on the network. The engine retries a failed start itself (with
+ * back-off, recording each attempt on the activity), so the queue's own retry is only for a crash.
+ */
+
+/** Starts a submitted activity with its provider (and retries a failed start). */
+export const checksInitiateJob: JobKind<ActivityJob, AppDeps> = {
+  name: INITIATE_JOB,
+  payload,
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
+  expireInSeconds: 120,
+  handle: (data, deps) => initiateActivity(deps, data),
+};
+
+/** Asks the provider how an application in progress stands (callbacks usually come first). */
+export const checksPollJob: JobKind<ActivityJob, AppDeps> = {
+  name: POLL_JOB,
+  payload,
+  retry: { limit: 2, delaySeconds: 300, backoff: true },
+  expireInSeconds: 120,
+  handle: (data, deps) => pollActivity(deps, data),
+};
+
+/** Starts the activities a subject submitted (their submit's transaction may not write them). */
+export const checksStartJob = serviceJob<{
+  case_id: number;
+  customer_id: number;
+  case_activity_ids: number[];
+}>({
+  name: START_JOB,
+  payload: z.object({
+    case_id: z.number().int().positive(),
+    customer_id: z.number().int().positive(),
+    case_activity_ids: z.array(z.number().int().positive()).max(50),
+  }),
+  customerOf: (d) => d.customer_id,
+  retry: { limit: 5, delaySeconds: 30, backoff: true },
+  expireInSeconds: 60,
+  handle: async (d, ctx) => {
+    for (const id of d.case_activity_ids) await startActivity(ctx, id);
+  },
+});
+
+export const checkJobKinds = [checksStartJob, checksInitiateJob, checksPollJob, checksCallbacksJob];

@@ -1,0 +1,192 @@
+import {
+  type ActivityConfig,
+  type ApplicationUpdate,
+  type CaseActivityState,
+  type CheckProvider,
+  type DbsResultData,
+  type DbsUpdateResultData,
+  DISCLOSURE_STAGES,
+  dbsResultDataSchema,
+  dbsUpdateResultDataSchema,
+  isCertificateStatus,
+  type TopUp,
+} from '@kestrel/domain';
+import type { z } from 'zod';
+import type { DisclosureLevel } from '../../providers/dbs-basic/provider.js';
+import type { StatusCheckAnswer } from '../../providers/dbs-update-service/provider.js';
+
+/*
+ * The one registry of the kinds of check the engine runs: for each activity type code, its
+ * provider, what starts it (the subject's submission), how a provider's answer or callback maps
+ * to an activity state and typed result_data, and when it is complete. States and transitions are
+ * the domain's (states.ts); a move the domain refuses is refused here too (changeActivity).
+ */
+
+interface KindBase {
+  code: string;
+  provider: CheckProvider;
+  /** What starts it: the subject's Review & Submit (portal). */
+  trigger: 'submission';
+  resultSchema: z.ZodType;
+}
+
+export interface DisclosureKind extends KindBase {
+  family: 'disclosure';
+  provider: 'dbs-basic' | 'ebulk';
+  level: DisclosureLevel;
+  resultSchema: z.ZodType<DbsResultData>;
+  /** The barred lists searched for this configuration (enhanced, per workforce). */
+  barredLists(config: ActivityConfig): ('adult' | 'child')[];
+}
+
+export interface UpdateServiceKind extends KindBase {
+  family: 'update-service';
+  provider: 'dbs-update-service';
+  resultSchema: z.ZodType<DbsUpdateResultData>;
+}
+
+export type CheckKindDefinition = DisclosureKind | UpdateServiceKind;
+
+const none = () => [];
+
+/**
+ * Enhanced checks search the barred lists the configuration asks for, limited to its workforce
+ * (C: children's, A: adults', CA: both; O: none).
+ */
+export function enhancedBarredLists(config: ActivityConfig): ('adult' | 'child')[] {
+  const w = config.workforce ?? 'O';
+  const lists: ('adult' | 'child')[] = [];
+  if (config.adult_barred_list && (w === 'A' || w === 'CA')) lists.push('adult');
+  if (config.child_barred_list && (w === 'C' || w === 'CA')) lists.push('child');
+  return lists;
+}
+
+export const CHECK_KINDS: Record<string, CheckKindDefinition> = {
+  'dbs-basic': {
+    code: 'dbs-basic',
+    family: 'disclosure',
+    provider: 'dbs-basic',
+    level: 'basic',
+    trigger: 'submission',
+    resultSchema: dbsResultDataSchema,
+    barredLists: none,
+  },
+  'dbs-standard': {
+    code: 'dbs-standard',
+    family: 'disclosure',
+    provider: 'ebulk',
+    level: 'standard',
+    trigger: 'submission',
+    resultSchema: dbsResultDataSchema,
+    barredLists: none,
+  },
+  'dbs-enhanced': {
+    code: 'dbs-enhanced',
+    family: 'disclosure',
+    provider: 'ebulk',
+    level: 'enhanced',
+    trigger: 'submission',
+    resultSchema: dbsResultDataSchema,
+    barredLists: enhancedBarredLists,
+  },
+  'dbs-update': {
+    code: 'dbs-update',
+    family: 'update-service',
+    provider: 'dbs-update-service',
+    trigger: 'submission',
+    resultSchema: dbsUpdateResultDataSchema,
+  },
+};
+
+export function checkKindOf(code: string): CheckKindDefinition | null {
+  return Object.hasOwn(CHECK_KINDS, code) ? (CHECK_KINDS[code] ?? null) : null;
+}
+
+const STATE_OF_STATUS: Record<ApplicationUpdate['status'], CaseActivityState> = {
+  'in-progress': 'ca-in-progress',
+  complete: 'ca-complete',
+  cancelled: 'ca-cancelled',
+  'top-up-required': 'ca-awaiting-subject',
+};
+
+const STATUS_LABEL: Record<ApplicationUpdate['status'], string> = {
+  'in-progress': 'In progress',
+  complete: 'Complete',
+  cancelled: 'Cancelled',
+  'top-up-required': 'Awaiting top-up payment',
+};
+
+/** The result panel's mirror of a top-up (status, amount, payment id). */
+export function topUpResult(t: TopUp | null): DbsResultData['top_up'] {
+  return t ? { status: t.status, amount: t.amount_pence, payment_id: t.payment_intent } : null;
+}
+
+/** A provider's application update as the activity's state and result_data. */
+export function mapApplicationUpdate(
+  u: ApplicationUpdate,
+  previous: DbsResultData,
+  topUp: TopUp | null,
+): { state: CaseActivityState; resultData: DbsResultData } {
+  const dateOf = (stage: number) => u.stages.find((s) => s.stage === stage)?.completed_date ?? null;
+  const resultData: DbsResultData = {
+    ...previous,
+    application: {
+      ...(previous.application ?? {}),
+      status: STATUS_LABEL[u.status],
+      reference: u.reference,
+      e_number: u.e_number ?? null,
+      received_date: u.received_date,
+      police_computer_search_date: dateOf(2),
+      barred_list_search_date: dateOf(3),
+      certificate_printed_date: dateOf(5),
+      records_held_date:
+        u.disclosure?.status === 'records-held' ? (u.disclosure.issue_date ?? null) : null,
+    },
+    tracking: u.stages
+      .filter((s) => s.status !== 'not-applicable')
+      .map((s) => ({
+        stage: DISCLOSURE_STAGES.find((d) => d.stage === s.stage)?.name ?? `Stage ${s.stage}`,
+        status: s.status === 'complete' ? 'Complete' : 'Pending',
+        completed_date: s.completed_date,
+      })),
+    disclosure: u.disclosure
+      ? {
+          status: u.disclosure.status,
+          certificate_number: u.disclosure.certificate_number,
+          issue_date: u.disclosure.issue_date,
+          manual_certificate: false,
+        }
+      : (previous.disclosure ?? null),
+    barred_lists: u.barred_lists.map((b) => ({
+      list: b.list,
+      searched: true,
+      search_date: b.search_date,
+      result: b.result,
+    })),
+    top_up: topUpResult(topUp),
+  };
+  return { state: STATE_OF_STATUS[u.status], resultData };
+}
+
+/**
+ * The update service's answer as the activity's state and result_data: a documented status
+ * completes the check (its meaning is the result shown); any other needs a decision, shown as
+ * 'Unexpected status.'.
+ */
+export function mapStatusCheck(
+  a: StatusCheckAnswer,
+  certificateNumber: string,
+  today: string,
+): { state: CaseActivityState; resultData: DbsUpdateResultData } {
+  return {
+    state: isCertificateStatus(a.status) ? 'ca-complete' : 'ca-pending-activity-decision',
+    resultData: {
+      certificate_status: a.status,
+      certificate_number: certificateNumber,
+      forename: a.forename,
+      surname: a.surname,
+      print_date: a.print_date,
+      checked_date: today,
+    },
+  };
+}

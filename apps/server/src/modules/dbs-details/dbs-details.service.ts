@@ -1,0 +1,377 @@
+import {
+  type CaseDbsDetailsOut,
+  type CaseDbsDetailsSubjectOut,
+  type CaseRtwDetailsOut,
+  DBS_DETAILS_MESSAGES,
+  dbsDetailsFields,
+  refineDbsDetails,
+  refineRtwDetails,
+  rtwDetailsFields,
+} from '@kestrel/domain';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import { iso } from '../../platform/clock.js';
+import { fieldErrorsOf, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import {
+  allowCase,
+  CASE_REF_COLUMNS,
+  type CaseDataAudience,
+  type CaseRef,
+  caseRefOf,
+} from '../case-data/case-access.js';
+import { dbsDetailsCountersigned } from '../checks/hooks.js';
+
+// DBS details and right-to-work details of a case (spec point 3), for staff, ops and the subject
+// (case-data's access rules: RLS by tenant and subject, the subject's open cases only, no subject
+// write once submitted). Each write merges onto the stored (or blank) record, checks it, saves
+// it and its audit row in the caller's transaction.
+
+type Row = Record<string, unknown>;
+
+const isRow = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const day = (v: unknown): string | null => (typeof v === 'string' && v ? v.slice(0, 10) : null);
+const stamp = (v: unknown): string | null =>
+  typeof v === 'string' && v ? iso(new Date(v)) : v instanceof Date ? iso(v) : null;
+const name = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+const today = (ctx: ServiceContext) => ctx.clock.now().toISOString().slice(0, 10);
+
+interface Loaded {
+  ref: CaseRef | null;
+  record: Row | null;
+}
+
+async function load(tx: Tx, table: 'case_dbs_details' | 'case_rtw_details', caseId: number) {
+  const rows = await tx.execute<Row>(sql`
+    select ${sql.raw(CASE_REF_COLUMNS)},
+      case when r.case_id is null then null else to_jsonb(r) end as record
+    from cases c
+    left join ${sql.identifier(table)} r on r.customer_id = c.customer_id and r.case_id = c.id
+    where c.id = ${caseId}`);
+  const row = rows[0];
+  const record = row?.record;
+  return { ref: caseRefOf(row), record: isRow(record) ? record : null } satisfies Loaded;
+}
+
+function throwIssues(issues: readonly { path: PropertyKey[]; message: string }[]): never {
+  throw new ValidationError(
+    fieldErrorsOf(issues.map((i) => ({ key: i.path.map(String).join('.'), message: i.message }))),
+  );
+}
+
+async function audit(
+  ctx: ServiceContext,
+  ref: CaseRef,
+  contentType: string,
+  item: string,
+  verb: 'created' | 'updated',
+  changes: Record<string, [unknown, unknown]>,
+): Promise<void> {
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb,
+    contentType,
+    objectId: ref.id,
+    objectRepr: `${item} of case ${ref.id}`,
+    customerId: ref.customerId,
+    changes: { case: ref.id, fields: Object.keys(changes), personal: changes },
+  });
+}
+
+function changesOf(before: Row, after: Row): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const key of Object.keys(after)) {
+    if ((before[key] ?? null) !== (after[key] ?? null))
+      out[key] = [before[key] ?? null, after[key]];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DBS details
+
+export const DBS_DETAILS_CONTENT_TYPE = 'cases.casedbsdetails';
+export const RTW_DETAILS_CONTENT_TYPE = 'cases.casertwdetails';
+
+interface DbsEditable extends Row {
+  idv_option: string;
+  video_call_date: string | null;
+  in_person_expected_date: string | null;
+  discrepancy_notes: string;
+}
+
+function dbsEditable(record: Row | null): DbsEditable {
+  return {
+    idv_option: text(record?.idv_option),
+    video_call_date: day(record?.video_call_date),
+    in_person_expected_date: day(record?.in_person_expected_date),
+    discrepancy_notes: text(record?.discrepancy_notes),
+  };
+}
+
+function presentDbs(caseId: number, record: Row | null): CaseDbsDetailsOut {
+  const e = dbsEditable(record);
+  const state = text(record?.state);
+  return {
+    case: caseId,
+    idv_option:
+      e.idv_option === 'online' || e.idv_option === 'in-person' || e.idv_option === 'video-call'
+        ? e.idv_option
+        : '',
+    video_call_date: e.video_call_date,
+    in_person_expected_date: e.in_person_expected_date,
+    discrepancy_notes: e.discrepancy_notes,
+    state: state === 'verified' || state === 'countersigned' ? state : 'pending',
+    verified_by: name(record?.verified_by),
+    verified_at: stamp(record?.verified_at),
+    countersigned_by: name(record?.countersigned_by),
+    countersigned_at: stamp(record?.countersigned_at),
+  };
+}
+
+/** The subject's restricted view (no notes, no other people's names). */
+export function subjectView(out: CaseDbsDetailsOut): CaseDbsDetailsSubjectOut {
+  return {
+    case: out.case,
+    idv_option: out.idv_option,
+    video_call_date: out.video_call_date,
+    in_person_expected_date: out.in_person_expected_date,
+    state: out.state,
+  };
+}
+
+/** GET: the case's DBS details, blank (pending) until saved. */
+export async function retrieveDbsDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+): Promise<CaseDbsDetailsOut> {
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'read');
+  return presentDbs(ref.id, loaded.record);
+}
+
+async function upsertDbs(tx: Tx, ref: CaseRef, values: Row, exists: boolean): Promise<Row> {
+  const rows = exists
+    ? await tx.execute<{ record: Row }>(sql`
+        update case_dbs_details as t set ${sql.join(
+          Object.entries(values).map(([k, v]) => sql`${sql.identifier(k)} = ${v}`),
+          sql`, `,
+        )}, updated_at = now()
+        where t.customer_id = ${ref.customerId} and t.case_id = ${ref.id}
+        returning to_jsonb(t) as record`)
+    : await tx.execute<{ record: Row }>(sql`
+        insert into case_dbs_details as t (customer_id, case_id, ${sql.join(
+          Object.keys(values).map((k) => sql.identifier(k)),
+          sql`, `,
+        )})
+        values (${ref.customerId}, ${ref.id}, ${sql.join(
+          Object.values(values).map((v) => sql`${v}`),
+          sql`, `,
+        )})
+        returning to_jsonb(t) as record`);
+  return rows[0]?.record ?? {};
+}
+
+/**
+ * PATCH: the sent fields merged onto the stored record, checked (the chosen route's date not in
+ * the past). The subject sets the route only (its body has no notes); nothing changes once the
+ * identity is verified (400).
+ */
+export async function patchDbsDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+  body: Row,
+): Promise<CaseDbsDetailsOut> {
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'write');
+  const before = dbsEditable(loaded.record);
+  const sent: Row = {};
+  const allowed =
+    audience === 'subject'
+      ? ['idv_option', 'video_call_date', 'in_person_expected_date']
+      : Object.keys(before);
+  for (const key of allowed) if (key in body) sent[key] = body[key];
+  const parsed = dbsDetailsFields
+    .superRefine((d, c) =>
+      refineDbsDetails(
+        {
+          idv_option: d.idv_option,
+          video_call_date: d.video_call_date,
+          in_person_expected_date: d.in_person_expected_date,
+        },
+        c,
+        today(ctx),
+      ),
+    )
+    .safeParse({ ...before, ...sent });
+  if (!parsed.success) throwIssues(parsed.error.issues);
+  const after: DbsEditable = {
+    idv_option: parsed.data.idv_option,
+    video_call_date: parsed.data.video_call_date,
+    in_person_expected_date: parsed.data.in_person_expected_date,
+    discrepancy_notes: parsed.data.discrepancy_notes ?? '',
+  };
+  const changes = changesOf(before, after);
+  if (Object.keys(changes).length === 0) return presentDbs(ref.id, loaded.record);
+  const state = text(loaded.record?.state);
+  if (state === 'verified' || state === 'countersigned') {
+    const locked: Record<string, string[]> = {};
+    for (const key of Object.keys(changes)) locked[key] = [DBS_DETAILS_MESSAGES.verifiedLocked];
+    throw new ValidationError(locked);
+  }
+  const saved = await upsertDbs(ctx.tx, ref, after, loaded.record !== null);
+  await audit(
+    ctx,
+    ref,
+    DBS_DETAILS_CONTENT_TYPE,
+    'DBS details',
+    loaded.record ? 'updated' : 'created',
+    changes,
+  );
+  return presentDbs(ref.id, saved);
+}
+
+/**
+ * POST .../verify/: the applicant's identity verified against the documents (pending ->
+ * verified), with any discrepancies. The route must be known. Staff or ops only.
+ */
+export async function verifyDbsDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+  discrepancyNotes: string | undefined,
+): Promise<CaseDbsDetailsOut> {
+  if (audience === 'subject') throw new PermissionDeniedError();
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'write');
+  const before = dbsEditable(loaded.record);
+  const state = text(loaded.record?.state) || 'pending';
+  if (state !== 'pending') throw ValidationError.of('state', DBS_DETAILS_MESSAGES.alreadyVerified);
+  if (before.idv_option === '') throw ValidationError.of('idv_option', 'Required');
+  const notes = discrepancyNotes ?? before.discrepancy_notes;
+  const saved = await upsertDbs(
+    ctx.tx,
+    ref,
+    {
+      ...before,
+      discrepancy_notes: notes,
+      state: 'verified',
+      verified_by: ctx.actor.name.slice(0, 200),
+      verified_at: ctx.clock.now().toISOString(),
+    },
+    loaded.record !== null,
+  );
+  await audit(ctx, ref, DBS_DETAILS_CONTENT_TYPE, 'DBS details', 'updated', {
+    state: ['pending', 'verified'],
+    ...(notes !== before.discrepancy_notes
+      ? { discrepancy_notes: [before.discrepancy_notes, notes] }
+      : {}),
+  });
+  return presentDbs(ref.id, saved);
+}
+
+/** POST .../countersign/: verified -> countersigned. Staff or ops only. */
+export async function countersignDbsDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+): Promise<CaseDbsDetailsOut> {
+  if (audience === 'subject') throw new PermissionDeniedError();
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'write');
+  const state = text(loaded.record?.state) || 'pending';
+  if (state === 'countersigned') {
+    throw ValidationError.of('state', DBS_DETAILS_MESSAGES.alreadyCountersigned);
+  }
+  if (state !== 'verified' || !loaded.record) {
+    throw ValidationError.of('state', DBS_DETAILS_MESSAGES.verifyFirst);
+  }
+  const saved = await upsertDbs(
+    ctx.tx,
+    ref,
+    {
+      state: 'countersigned',
+      countersigned_by: ctx.actor.name.slice(0, 200),
+      countersigned_at: ctx.clock.now().toISOString(),
+    },
+    true,
+  );
+  await audit(ctx, ref, DBS_DETAILS_CONTENT_TYPE, 'DBS details', 'updated', {
+    state: ['verified', 'countersigned'],
+  });
+  // a countersigned application goes to the DBS (issue 17): the engine submits what waited
+  await dbsDetailsCountersigned(ctx, ref.id);
+  return presentDbs(ref.id, saved);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Right to work
+
+function presentRtw(caseId: number, record: Row | null): CaseRtwDetailsOut {
+  const route = text(record?.route);
+  return {
+    case: caseId,
+    route: route === 'share-code' || route === 'documents' ? route : '',
+    share_code: text(record?.share_code),
+    verification_method_display: text(record?.verification_method_display),
+    checked_by: name(record?.checked_by),
+    checked_at: stamp(record?.checked_at),
+    state_display: text(record?.state_display),
+  };
+}
+
+export async function retrieveRtwDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+): Promise<CaseRtwDetailsOut> {
+  const loaded = await load(ctx.tx, 'case_rtw_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'read');
+  return presentRtw(ref.id, loaded.record);
+}
+
+/** PATCH: the route and share code (a share code is kept only for the online check). */
+export async function patchRtwDetails(
+  ctx: ServiceContext,
+  audience: CaseDataAudience,
+  caseId: number,
+  body: Row,
+): Promise<CaseRtwDetailsOut> {
+  const loaded = await load(ctx.tx, 'case_rtw_details', caseId);
+  const ref = allowCase(loaded.ref, audience, 'write');
+  const before = { route: text(loaded.record?.route), share_code: text(loaded.record?.share_code) };
+  const sent: Row = {};
+  for (const key of ['route', 'share_code']) if (key in body) sent[key] = body[key];
+  const parsed = rtwDetailsFields
+    .superRefine((d, c) => refineRtwDetails(d, c))
+    .safeParse({ ...before, ...sent });
+  if (!parsed.success) throwIssues(parsed.error.issues);
+  const after = {
+    route: parsed.data.route,
+    share_code: parsed.data.route === 'documents' ? '' : parsed.data.share_code,
+  };
+  const changes = changesOf(before, after);
+  if (Object.keys(changes).length === 0) return presentRtw(ref.id, loaded.record);
+  const rows = loaded.record
+    ? await ctx.tx.execute<{ record: Row }>(sql`
+        update case_rtw_details as t set route = ${after.route}, share_code = ${after.share_code},
+          updated_at = now()
+        where t.customer_id = ${ref.customerId} and t.case_id = ${ref.id}
+        returning to_jsonb(t) as record`)
+    : await ctx.tx.execute<{ record: Row }>(sql`
+        insert into case_rtw_details as t (customer_id, case_id, route, share_code)
+        values (${ref.customerId}, ${ref.id}, ${after.route}, ${after.share_code})
+        returning to_jsonb(t) as record`);
+  await audit(
+    ctx,
+    ref,
+    RTW_DETAILS_CONTENT_TYPE,
+    'right to work details',
+    loaded.record ? 'updated' : 'created',
+    changes,
+  );
+  return presentRtw(ref.id, rows[0]?.record ?? null);
+}

@@ -1,0 +1,145 @@
+import { onlineIdvOut, onlineIdvStartOut, subjectOnlineIdvOut } from '@kestrel/domain';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { actorOf, runForRequest } from '../../platform/access.js';
+import { ValidationError } from '../../platform/errors.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
+import { readOnly, runAsSystem } from '../../platform/service-context.js';
+import { IdvCallbackError } from '../../providers/idv/provider.js';
+import { IDV_SIGNATURE_HEADER } from '../../providers/idv/signature.js';
+import { runForCaseRequest } from '../portal/subject-request.js';
+import { subjectCaseActor } from '../portal/subject-scope.js';
+import {
+  caseOnlineIdvOf,
+  fetchAndStore,
+  startOnlineIdv,
+  storeIdvResult,
+  subjectOnlineIdv,
+} from './online-idv.service.js';
+import { idvProviderOf } from './provider-of.js';
+
+/** Where providers post their signed results (outside /api/: no session, no CSRF). */
+export const IDV_CALLBACK_PATH = '/webhooks/idv/';
+
+/** The subject's online identity check (contracts/online-idv.ts). */
+export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['online identity check'];
+  const base = '/api/s/case-online-idv/:id/';
+
+  // customer staff and operations: the point 3 data of a case, retrieved by the case id
+  for (const [prefix, audience] of [
+    ['/api/', 'staff'],
+    ['/api/ops/', 'ops'],
+  ] as const) {
+    r.get(
+      `${prefix}case-online-idv/:id/`,
+      {
+        schema: { tags, params: idParams, response: { 200: onlineIdvOut } },
+        config: { access: { permissions: ['cases.view_case'] } },
+      },
+      async (request) => {
+        const caseId = parseId(request.params.id);
+        return runForRequest(
+          request,
+          audience,
+          (ctx) => caseOnlineIdvOf(ctx, audience, caseId),
+          readOnly,
+        );
+      },
+    );
+  }
+
+  r.get(
+    base,
+    {
+      schema: { tags, params: idParams, response: { 200: subjectOnlineIdvOut } },
+      config: { access: {} },
+    },
+    async (request) => {
+      const caseId = parseId(request.params.id);
+      return runForCaseRequest(
+        request,
+        'subject',
+        { case: caseId },
+        (ctx) => subjectOnlineIdv(ctx, caseId),
+        readOnly,
+      );
+    },
+  );
+
+  r.post(
+    `${base}start/`,
+    {
+      schema: { tags, params: idParams, response: { 201: onlineIdvStartOut } },
+      config: { access: {} },
+    },
+    async (request, reply) => {
+      const caseId = parseId(request.params.id);
+      const deps = request.server.deps;
+      const subject = await subjectCaseActor(deps, actorOf(request), caseId);
+      // the subject's role may not write this table: the system context, tenant and login explicit
+      const out = await runAsSystem(
+        deps,
+        (ctx) =>
+          startOnlineIdv(
+            ctx,
+            { provider: idvProviderOf(deps), publicUrl: deps.config.publicUrl },
+            subject,
+            caseId,
+          ),
+        subject,
+      );
+      return reply.code(201).send(out);
+    },
+  );
+
+  r.post(
+    `${base}refresh/`,
+    {
+      schema: { tags, params: idParams, response: { 200: subjectOnlineIdvOut } },
+      config: { access: {} },
+    },
+    async (request) => {
+      const caseId = parseId(request.params.id);
+      const deps = request.server.deps;
+      const subject = await subjectCaseActor(deps, actorOf(request), caseId);
+      await runAsSystem(
+        deps,
+        (ctx) => fetchAndStore(ctx, idvProviderOf(deps), subject, caseId),
+        subject,
+      );
+      return runForCaseRequest(
+        request,
+        'subject',
+        { case: caseId },
+        (ctx) => subjectOnlineIdv(ctx, caseId),
+        readOnly,
+      );
+    },
+  );
+
+  // The provider's callback: the raw body is what the signature covers, so it is parsed here.
+  await app.register(async (hooks) => {
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    hooks.post(IDV_CALLBACK_PATH, { schema: { hide: true } }, async (request, reply) => {
+      const deps = request.server.deps;
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const header = request.headers[IDV_SIGNATURE_HEADER];
+      let event: ReturnType<ReturnType<typeof idvProviderOf>['verifyCallback']>;
+      try {
+        event = idvProviderOf(deps).verifyCallback(
+          raw,
+          typeof header === 'string' ? header : undefined,
+          deps.clock.now(),
+        );
+      } catch (err) {
+        if (err instanceof IdvCallbackError) throw ValidationError.of('signature', err.message);
+        throw err;
+      }
+      const outcome = await runAsSystem(deps, (ctx) => storeIdvResult(ctx, event.result));
+      return reply.code(200).send({ received: event.id, stored: outcome === 'stored' });
+    });
+  });
+}

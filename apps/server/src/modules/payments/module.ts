@@ -1,0 +1,9 @@
+import type { KestrelModule } from '../../platform/module.js';
+import { paymentsRoutes } from './payments.routes.js';
+import { INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE } from './service.js';
+
+export default {
+  name: 'payments',
+  routes: paymentsRoutes,
+  contentTypes: [INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE],
+} satisfies KestrelModule;

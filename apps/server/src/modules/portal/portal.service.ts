@@ -1,0 +1,306 @@
+import {
+  ACTIVITY_KINDS,
+  type CasePortalOut,
+  caseBasicDetailsOut,
+  caseDrivingLicenceOut,
+  casePassportOut,
+  isActivityKindCode,
+  isCaseSubmitted,
+  PORTAL_SECTION_LABELS,
+  type PortalActivityOut,
+  type PortalSection,
+  portalProgress,
+  type SubjectCaseOut,
+} from '@kestrel/domain';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { basicDetails, drivingLicences, passports } from '../case-data/case-data.resources.js';
+import { retrieveSingle } from '../case-data/case-data.service.js';
+import { CASE_CT, caseRepr, changeActivity } from '../cases/cases.service.js';
+import { caseActivities, cases } from '../cases/cases.table.js';
+import { activitiesSubmitted } from '../checks/hooks.js';
+import { customers } from '../customers/customers.table.js';
+import { onlineIdvOf } from '../online-idv/online-idv.service.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { lockOwnCase } from './subject-scope.js';
+import { activityStateWords, caseStateWords } from './subject-words.js';
+
+/** The consent sections an activity kind asks for (point 4: `required_consents`). */
+const CONSENTS_OF_KIND: Record<string, readonly ('dbs-update' | 'driver-data')[]> = {
+  'dbs-update': ['dbs-update'],
+  'driver-data': ['driver-data'],
+  // a driving licence check reads the driver record: it needs the DVLA mandate
+  'licence-check': ['driver-data'],
+};
+
+interface CaseFacts {
+  id: number;
+  customerId: number;
+  customerName: string;
+  state: string;
+  createdAt: Date;
+  lastCompleted: string | null;
+  activities: {
+    id: number;
+    code: string;
+    name: string;
+    state: string;
+    config: PortalActivityOut['config'];
+  }[];
+}
+
+/** The case, its customer and its activities (RLS decides what the caller sees). */
+export async function caseFacts(tx: Tx, caseIds: readonly number[]): Promise<CaseFacts[]> {
+  if (caseIds.length === 0) return [];
+  const rows = await tx
+    .select({
+      id: cases.id,
+      customerId: cases.customerId,
+      customerName: customers.name,
+      state: cases.state,
+      createdAt: cases.createdAt,
+      lastCompleted: cases.portalLastCompletedSection,
+    })
+    .from(cases)
+    .innerJoin(customers, eq(customers.id, cases.customerId))
+    .where(inArray(cases.id, [...caseIds]))
+    .orderBy(asc(cases.createdAt), asc(cases.id));
+  const acts = await tx
+    .select({
+      caseId: caseActivities.caseId,
+      id: caseActivities.id,
+      code: activityTypes.code,
+      name: activityTypes.name,
+      state: caseActivities.state,
+      config: caseActivities.config,
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(inArray(caseActivities.caseId, [...caseIds]))
+    .orderBy(asc(caseActivities.position), asc(caseActivities.id));
+  return rows.map((r) => ({
+    ...r,
+    activities: acts.filter((a) => a.caseId === r.id).map(({ caseId: _, ...a }) => a),
+  }));
+}
+
+/** The consent sections the case's activities ask for, in portal order. */
+export function requiredConsents(codes: readonly string[]): string[] {
+  const wanted = new Set(codes.flatMap((c) => CONSENTS_OF_KIND[c] ?? []));
+  return (['dbs-update', 'driver-data'] as const).filter((s) => wanted.has(s));
+}
+
+function progressOf(facts: CaseFacts) {
+  const activityCodes = facts.activities.map((a) => a.code);
+  const input = {
+    activityCodes,
+    requiredConsents: requiredConsents(activityCodes),
+    // no subscription cycles exist yet: none of a case's requirements come from one
+    cycleRequirements: [],
+  };
+  const submitted = isCaseSubmitted(facts.state);
+  const computed = portalProgress({ ...input, lastCompletedSection: facts.lastCompleted });
+  // once submitted, everything but Done is done
+  const progress = submitted
+    ? {
+        ...computed,
+        completed: computed.total,
+        percent: 100,
+        next: 'done' as const,
+      }
+    : computed;
+  return { input, submitted, progress };
+}
+
+function activityOut(a: CaseFacts['activities'][number]): PortalActivityOut {
+  return {
+    id: a.id,
+    activity_type: { code: a.code, code_display: a.name },
+    state: a.state,
+    state_display: activityStateWords(a.state),
+    config: a.config,
+  };
+}
+
+async function optional<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof NotFoundError) return null;
+    throw e;
+  }
+}
+
+/** GET /api/s/case-portal/{case}/: the portal payload of point 3 (in the case's tenant). */
+export async function portalPayload(ctx: ServiceContext, caseId: number): Promise<CasePortalOut> {
+  const [facts] = await caseFacts(ctx.tx, [caseId]);
+  if (!facts) throw new NotFoundError();
+  const { progress, submitted } = progressOf(facts);
+  const basic = await optional(() => retrieveSingle(ctx, basicDetails, 'subject', caseId));
+  const passport = await optional(() => retrieveSingle(ctx, passports, 'subject', caseId));
+  const licence = await optional(() => retrieveSingle(ctx, drivingLicences, 'subject', caseId));
+  return {
+    portal: {
+      id: facts.id,
+      customer: { id: facts.customerId, name: facts.customerName },
+      state: facts.state,
+      case_activities: facts.activities.map(activityOut),
+      required_consents: requiredConsents(facts.activities.map((a) => a.code)),
+      portal_last_completed_section: facts.lastCompleted,
+      sections: progress.sections,
+      progress: {
+        completed: progress.completed,
+        total: progress.total,
+        percent: progress.percent,
+        next: progress.next,
+      },
+      submitted,
+    },
+    basic_details: basic ? caseBasicDetailsOut.parse(basic) : null,
+    documentation: {
+      passport: passport ? casePassportOut.parse(passport) : null,
+      driving_licence: licence ? caseDrivingLicenceOut.parse(licence) : null,
+    },
+    online_idv: await onlineIdvOf(ctx, caseId),
+    // subscription cycles are not built yet: no case belongs to one
+    subscriptions: [],
+  };
+}
+
+/** The portal's own frame around the check sections: not something a case "needs" (but Review). */
+const FRAME_SECTIONS = new Set<PortalSection>(['welcome', 'done']);
+
+/** A case as the subject's dashboard and case pages show it. */
+export function subjectCase(facts: CaseFacts): SubjectCaseOut {
+  const { progress, submitted } = progressOf(facts);
+  const unfinished = submitted ? [] : progress.sections.slice(progress.completed);
+  const needs = unfinished
+    .filter((s) => !FRAME_SECTIONS.has(s))
+    .map((s) => PORTAL_SECTION_LABELS[s]);
+  const next = progress.next;
+  return {
+    id: facts.id,
+    customer: { id: facts.customerId, name: facts.customerName },
+    state: facts.state,
+    state_display: caseStateWords(facts.state),
+    created_at: facts.createdAt.toISOString(),
+    submitted,
+    progress: {
+      completed: progress.completed,
+      total: progress.total,
+      percent: progress.percent,
+      next,
+    },
+    needs,
+    next_step: submitted
+      ? null
+      : {
+          label: progress.completed === 0 ? 'Start' : `Continue: ${PORTAL_SECTION_LABELS[next]}`,
+          section: next,
+        },
+    case_activities: facts.activities.map((a) => {
+      const { config: _, ...rest } = activityOut(a);
+      return rest;
+    }),
+  };
+}
+
+/** The case's facts read in the system transaction of a write (after `lockOwnCase`). */
+async function factsOf(ctx: ServiceContext, caseId: number): Promise<CaseFacts> {
+  const [facts] = await caseFacts(ctx.tx, [caseId]);
+  if (!facts) throw new NotFoundError();
+  return facts;
+}
+
+async function reprOf(ctx: ServiceContext, customerId: number, caseId: number, subjectId: number) {
+  const [s] = await ctx.tx
+    .select({ firstName: subjects.firstName, lastName: subjects.lastName })
+    .from(subjects)
+    .where(and(eq(subjects.customerId, customerId), eq(subjects.id, subjectId)));
+  return caseRepr(caseId, s ?? { firstName: '', lastName: '' });
+}
+
+/**
+ * PATCH /api/s/case-portal/{case}/: records the last completed section. Progress never moves
+ * back (going back to change an earlier section keeps the furthest point reached); a section the
+ * case does not have is refused (400). 403 once submitted.
+ */
+export async function saveProgress(
+  ctx: ServiceContext,
+  caseId: number,
+  value: string,
+): Promise<void> {
+  const own = await lockOwnCase(ctx, caseId, 'write');
+  const facts = await factsOf(ctx, caseId);
+  const { input, progress } = progressOf(facts);
+  const [name = ''] = value.split('/');
+  if (!progress.sections.includes(name as PortalSection) || name === 'done') {
+    throw ValidationError.of('portal_last_completed_section', 'Not a section of this case.');
+  }
+  const wanted = portalProgress({ ...input, lastCompletedSection: value });
+  if (wanted.completed < progress.completed || value === facts.lastCompleted) return;
+  await ctx.tx
+    .update(cases)
+    .set({ portalLastCompletedSection: value, updatedAt: ctx.clock.now() })
+    .where(eq(cases.id, caseId));
+  await recordAudit(ctx.tx, ctx.actor, {
+    customerId: own.customerId,
+    verb: 'progressed',
+    contentType: CASE_CT,
+    objectId: caseId,
+    objectRepr: await reprOf(ctx, own.customerId, caseId, own.subjectId),
+    changes: { portal_last_completed_section: [facts.lastCompleted, value] },
+  });
+}
+
+export const SUBMIT_INCOMPLETE = 'Please complete every section before submitting.';
+
+/**
+ * POST /api/s/case-portal/{case}/submit/ (Review & Submit, point 4): every activity waiting for
+ * the subject (and every not yet started one the portal has a section for) moves to in progress,
+ * the case follows, the progress reaches Review; all audited, in one transaction, then the check
+ * engine hears of the moved activities. The portal is read-only afterwards (403 on writes).
+ */
+export async function submitPortal(ctx: ServiceContext, caseId: number): Promise<number[]> {
+  const own = await lockOwnCase(ctx, caseId, 'write');
+  const facts = await factsOf(ctx, caseId);
+  const { progress } = progressOf(facts);
+  // every section before Review done (Review itself is this step)
+  const reviewAt = progress.sections.indexOf('review');
+  if (progress.completed < reviewAt) {
+    throw ValidationError.of('non_field_errors', SUBMIT_INCOMPLETE);
+  }
+  const moving = facts.activities.filter(
+    (a) =>
+      a.state === 'ca-awaiting-subject' ||
+      (a.state === 'ca-pending' &&
+        isActivityKindCode(a.code) &&
+        ACTIVITY_KINDS[a.code].portalSection !== null),
+  );
+  const now = ctx.clock.now();
+  for (const a of moving) {
+    await changeActivity(ctx.tx, ctx.actor, a.id, { state: 'ca-in-progress' }, now);
+  }
+  await ctx.tx
+    .update(cases)
+    .set({ portalLastCompletedSection: 'review', updatedAt: now })
+    .where(eq(cases.id, caseId));
+  await recordAudit(ctx.tx, ctx.actor, {
+    customerId: own.customerId,
+    verb: 'submitted',
+    contentType: CASE_CT,
+    objectId: caseId,
+    objectRepr: await reprOf(ctx, own.customerId, caseId, own.subjectId),
+    changes: {
+      portal_last_completed_section: [facts.lastCompleted, 'review'],
+      case_activities: moving.map((a) => a.id),
+    },
+  });
+  const ids = moving.map((a) => a.id);
+  await activitiesSubmitted(ctx, caseId, ids);
+  return ids;
+}

@@ -1,0 +1,71 @@
+import type { ApplicationUpdate } from '@kestrel/domain';
+
+/**
+ * A criminal-record provider (the basic-disclosure service, or e-bulk for standard and enhanced
+ * checks): it takes an application, answers with its state, and later calls back (signed) as the
+ * application moves through its stages. The engine calls it only from jobs.
+ */
+
+export type DisclosureLevel = 'basic' | 'standard' | 'enhanced';
+
+/** The person as the application names them (certificate names preferred). */
+export interface DisclosureApplicant {
+  title: string;
+  forename: string;
+  middlename: string;
+  surname: string;
+  dob: string;
+  gender: string;
+  email: string;
+  phone_number: string;
+  nin: string;
+  nationality: string;
+  birth_town: string;
+  birth_country: string;
+  current_address: string;
+}
+
+export interface DisclosureApplication {
+  /** The same for every submission of one activity: the provider makes one application. */
+  idempotency_key: string;
+  level: DisclosureLevel;
+  /** Where the provider posts its signed callbacks for this application. */
+  callback_url: string;
+  applicant: DisclosureApplicant;
+  /** Workforce (O, C, A, CA) and the barred lists to search (enhanced only). */
+  workforce: string | null;
+  barred_lists: ('adult' | 'child')[];
+  purpose: string | null;
+  position: string | null;
+  /** A payment intent that paid a top-up the provider demanded, else null. */
+  top_up_payment: string | null;
+}
+
+export interface DisclosureProvider {
+  readonly name: 'dbs-basic' | 'ebulk';
+  /** Submits (idempotently): the application's first state, or a demanded top-up. */
+  submit(application: DisclosureApplication, signal: AbortSignal): Promise<ApplicationUpdate>;
+  /** The application's current state. */
+  status(reference: string, signal: AbortSignal): Promise<ApplicationUpdate>;
+}
+
+/** A provider call that failed: `retryable` for outages and timeouts, not for a refusal. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** A promise rejected with a retryable ProviderError when `signal` aborts (a timeout). */
+export function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const fail = () => reject(new ProviderError('The provider did not answer in time.', true));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../platform/clock.js';
+import type { DisclosureApplication } from '../dbs-basic/provider.js';
+import { createEbulkSimulator } from './simulator.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const signal = () => new AbortController().signal;
+
+function application(
+  surname: string,
+  more: Partial<DisclosureApplication> = {},
+): DisclosureApplication {
+  return {
+    idempotency_key: `key-${surname}`,
+    level: 'basic',
+    callback_url: 'http://localhost/callbacks/checks/dbs-basic/1/',
+    applicant: {
+      title: 'Ms',
+      forename: 'Ada',
+      middlename: '',
+      surname,
+      dob: '1990-01-01',
+      gender: 'female',
+      email: 'ada@example.test',
+      phone_number: '',
+      nin: '',
+      nationality: 'GBR',
+      birth_town: 'Leeds',
+      birth_country: 'GBR',
+      current_address: '1 High Street, Leeds, LS1 1AA',
+    },
+    workforce: null,
+    barred_lists: [],
+    purpose: null,
+    position: null,
+    top_up_payment: null,
+    ...more,
+  };
+}
+
+describe('the e-bulk simulator', () => {
+  const enhanced = (surname: string, lists: ('adult' | 'child')[]) =>
+    application(surname, { level: 'enhanced', barred_lists: lists, workforce: 'CA' });
+
+  it('searches the barred lists on day 2 and local police records before printing on day 7', async () => {
+    const clock = new ManualClock('2026-03-02T09:00:00Z');
+    const sim = createEbulkSimulator(clock, 's');
+    const { reference } = await sim.submit(enhanced('Smith', ['child', 'adult']), signal());
+    clock.advance(2 * DAY);
+    const day2 = await sim.status(reference, signal());
+    expect(day2).toMatchObject({ stage: 3, status: 'in-progress' });
+    expect(day2.barred_lists).toEqual([
+      { list: 'adult', search_date: '2026-03-04', result: 'no-match' },
+      { list: 'child', search_date: '2026-03-04', result: 'no-match' },
+    ]);
+    clock.advance(3 * DAY);
+    expect((await sim.status(reference, signal())).stage).toBe(4);
+    clock.advance(2 * DAY);
+    const done = await sim.status(reference, signal());
+    expect(done).toMatchObject({ status: 'complete', stage: 5 });
+    expect(done.e_number).toMatch(/^E\d{9}$/);
+  });
+
+  it('matches a BARRED applicant on the first list searched, only when lists are searched', async () => {
+    const clock = new ManualClock('2026-03-02T09:00:00Z');
+    const sim = createEbulkSimulator(clock, 's');
+    const barred = await sim.submit(enhanced('Barred', ['adult']), signal());
+    const unlisted = await sim.submit(
+      application('Barred', { level: 'standard', idempotency_key: 'other' }),
+      signal(),
+    );
+    clock.advance(8 * DAY);
+    const b = await sim.status(barred.reference, signal());
+    expect(b.disclosure?.status).toBe('barred-list-match');
+    expect(b.barred_lists[0]).toMatchObject({ list: 'adult', result: 'match' });
+    expect((await sim.status(unlisted.reference, signal())).disclosure?.status).toBe('clear');
+  });
+
+  it('refuses a basic check', async () => {
+    const sim = createEbulkSimulator(new ManualClock('2026-03-02T09:00:00Z'), 's');
+    await expect(sim.submit(application('Smith'), signal())).rejects.toMatchObject({ status: 400 });
+  });
+});

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import type { IdvConfig } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import { IdvApiClient } from './client.js';
+import type { IdvProvider } from './provider.js';
+import { IdvSimulator } from './simulator.js';
+
+/** The provider the configuration names: the simulator (default) or the real client. */
+export function createIdvProvider(config: IdvConfig, publicUrl: string, clock: Clock): IdvProvider {
+  if (config.provider === 'api') {
+    if (!config.apiUrl || !config.apiKey || !config.callbackSecret) {
+      throw new Error('IDV_PROVIDER=api needs IDV_API_URL, IDV_API_KEY and IDV_CALLBACK_SECRET');
+    }
+    return new IdvApiClient({
+      apiUrl: config.apiUrl,
+      apiKey: config.apiKey,
+      callbackSecret: config.callbackSecret,
+    });
+  }
+  return new IdvSimulator({
+    baseUrl: publicUrl,
+    callbackSecret: config.callbackSecret ?? randomBytes(32).toString('hex'),
+    clock,
+  });
+}

@@ -1,0 +1,207 @@
+import { deflateSync } from 'node:zlib';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axeClean, launch, newPage, PHONE, screenshot, signedIn } from './helpers';
+
+// Documents (issue 16): the public DBS document picker, and a subject's uploaded PDF and photo
+// shown on the customer's case detail with thumbnails, the viewer and Open links.
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+/** A real PNG photo stand-in: a w×h RGB gradient. */
+function png(w = 240, h = 160): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < h; y++) {
+    const row = Buffer.alloc(1 + w * 3);
+    for (let x = 0; x < w; x++) {
+      row[1 + x * 3] = (x * 255) / w;
+      row[2 + x * 3] = (y * 255) / h;
+      row[3 + x * 3] = 160;
+    }
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+/** A one-page PDF with a line of text. */
+function pdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    '',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const stream = 'BT /F1 18 Tf 30 100 Td (Utility bill) Tj ET';
+  objects[3] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+describe('DBS document picker (public)', () => {
+  for (const [label, viewport] of [
+    ['desktop', { width: 1366, height: 860 }],
+    ['phone', { width: 360, height: 800 }],
+  ] as const) {
+    it(`guides to a route without an account (${label})`, async () => {
+      const { context, page } = await newPage(browser, { viewport });
+      await page.goto('/dbs-document-picker');
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Which identity documents can I use?');
+      expect(new URL(page.url()).pathname).toBe('/dbs-document-picker');
+      await screenshot(page, `dbs-document-picker-${label}-top`);
+      await page.getByRole('checkbox', { name: 'Passport', exact: true }).check();
+      await page.getByRole('checkbox', { name: 'Bank or building society statement' }).check();
+      await expect
+        .poll(() => page.getByTestId('route-1').textContent())
+        .toContain('1 more document');
+      await page.getByRole('checkbox', { name: /^Utility bill/ }).check();
+      await expect
+        .poll(() => page.getByText('These documents are enough for Route 1.').count())
+        .toBe(1);
+      expect(await axeClean(page)).toEqual([]);
+      await page.getByTestId('route-1').scrollIntoViewIfNeeded();
+      await screenshot(page, `dbs-document-picker-${label}`);
+      // touch targets: every checkbox and radio row is at least 44 px high on a phone
+      if (label === 'phone') {
+        const rows = await page.$$eval('.mantine-Checkbox-body, .mantine-Radio-body', (els) =>
+          els.map((e) => e.getBoundingClientRect().height),
+        );
+        expect(rows.length).toBeGreaterThan(25);
+        expect(rows.filter((h) => h < 44)).toEqual([]);
+      }
+      await context.close();
+    });
+  }
+});
+
+describe('a subject’s documents on the customer case detail', () => {
+  let caseId = 0;
+  let staff: APIRequestContext;
+
+  beforeAll(async () => {
+    ({ api: staff } = await apiAs('admin@acme.test'));
+    const list = await (await staff.get('/api/cases/?page_size=100')).json();
+    const found = (list.results as Array<{ id: number; subject: { email: string } }>).find(
+      (c) => c.subject.email === 'subject@example.test',
+    );
+    caseId = found?.id ?? 0;
+    expect(caseId, 'the demo case of subject@example.test').toBeGreaterThan(0);
+    const { api, csrf } = await apiAs('subject@example.test');
+    const passportQuestions = 'original,in-date,photo-matches,name-matches,not-tampered';
+    for (const [type, confirmations, file] of [
+      [
+        'passport',
+        passportQuestions,
+        { name: 'passport.png', mimeType: 'image/png', buffer: png() },
+      ],
+      [
+        'utility-bill',
+        '',
+        { name: 'utility-bill.pdf', mimeType: 'application/pdf', buffer: pdf() },
+      ],
+    ] as const) {
+      const res = await api.post('/api/s/case-documents/', {
+        headers: { 'X-CSRFToken': csrf() },
+        multipart: {
+          case: String(caseId),
+          document_type: type,
+          collector: 'identity',
+          ...(confirmations ? { confirmations } : {}),
+          file,
+        },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+    }
+  });
+
+  async function openCase(page: Page) {
+    await page.goto(`/cases/${caseId}`);
+    const card = page.getByTestId('case-documents-card');
+    await card.getByText('Utility bill (not a mobile phone bill)').waitFor();
+    return card;
+  }
+
+  it('shows thumbnails, a viewer and Open links (desktop and phone)', async () => {
+    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const card = await openCase(page);
+    await expect.poll(() => card.getByText('Passport', { exact: true }).count()).toBe(1);
+    // The thumbnails load lazily (loading="lazy"): on the demo case, with its many activities,
+    // the documents card starts below the fold, so it is scrolled to, as a reader would.
+    await card.scrollIntoViewIfNeeded();
+    // both thumbnails (the photo and the PDF's first page) load
+    await expect
+      .poll(() =>
+        card
+          .locator('img')
+          .evaluateAll(
+            (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length,
+          ),
+      )
+      .toBeGreaterThanOrEqual(2);
+    const open = card.getByRole('link', { name: 'Open Passport in a new tab' });
+    const href = await open.getAttribute('href');
+    expect(href).toMatch(/^\/api\/case-documents\/\d+\/download\/\?inline=true$/);
+    const file = await page.request.get(href ?? '');
+    expect(file.headers()['content-type']).toBe('image/png');
+    await card.getByRole('button', { name: 'View Passport' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('img', { name: 'Passport' }).count()).toBe(1);
+    await screenshot(page, 'case-documents-viewer-desktop');
+    await page.keyboard.press('Escape');
+    await card.scrollIntoViewIfNeeded();
+    expect(await axeClean(page)).toEqual([]);
+    await screenshot(page, 'case-documents-desktop');
+    await context.close();
+
+    const phone = await signedIn(browser, 'admin@acme.test', { viewport: PHONE });
+    const phoneCard = await openCase(phone.page);
+    await phoneCard.scrollIntoViewIfNeeded();
+    await screenshot(phone.page, 'case-documents-phone');
+    expect(await axeClean(phone.page)).toEqual([]);
+    await phone.context.close();
+  });
+});

@@ -1,0 +1,273 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axeClean, DESKTOP, launch, loginUi, newPage, PHONE } from './helpers';
+
+// Issue 16 "Done when", end to end in Chromium as a new subject would, at phone width: Acme opens
+// a case for a new person with the demo process needing every check; the invitation is found in
+// the outbox (as operations); the person claims the account, completes the profile, passes the
+// simulated identity check (section -> simulator page -> back), fills every section (a gap in the
+// address history through the postcode lookup, a forename needing its '(for DBS)' value), uploads
+// a PDF and a photo, leaves halfway and resumes in a new browser (landing on the first unfinished
+// section), reviews and submits; then Acme's admin sees the data and the documents on the case.
+// Every portal screen: axe (no violation of any impact), 44 px touch targets at phone width, and
+// screenshots at phone and desktop width in test-results/subject-journey/.
+
+const stamp = Date.now();
+const email = `sam.journey.${stamp}@example.test`;
+const password = 'Kestrel-Sam-Journey-1';
+const shots = join(import.meta.dirname, '../../../test-results/subject-journey');
+
+let browser: Browser;
+let admin: { api: APIRequestContext; csrf: () => string };
+let ops: { api: APIRequestContext; csrf: () => string };
+let caseId = 0;
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await launch();
+  admin = await apiAs('admin@acme.test');
+  ops = await apiAs('ops@kestrel.test');
+});
+afterAll(async () => {
+  await admin?.api.dispose();
+  await ops?.api.dispose();
+  await browser?.close();
+});
+
+const h1 = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/** Fills what a section still asks for: empty selects, required text, a radio per group, boxes. */
+async function fillRest(page: Page) {
+  const main = page.getByTestId('portal-section');
+  // The section shows a placeholder while its own data loads: fill the form once it is there.
+  await main.locator('.mantine-Skeleton-root').first().waitFor({ state: 'detached' });
+  await page.waitForLoadState('networkidle');
+  for (const sel of await main.locator('select:visible').all()) {
+    if ((await sel.inputValue()) !== '') continue;
+    const values = await sel
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    await sel.selectOption(values.includes('GBR') ? 'GBR' : (values.find((v) => v !== '') ?? ''));
+  }
+  for (const input of await main.locator('input[required]:visible:not([readonly])').all()) {
+    const type = await input.getAttribute('type');
+    if (type && type !== 'text') continue;
+    if ((await input.inputValue()) === '') await input.fill('Leeds');
+  }
+  const radios = await main.locator('input[type="radio"]:visible').all();
+  const groups = new Set<string>();
+  for (const r of radios) {
+    const name = (await r.getAttribute('name')) ?? '';
+    if (groups.has(name)) continue;
+    groups.add(name);
+    await r.check();
+  }
+  for (const group of await main.getByRole('radiogroup').all()) {
+    const options = group.getByRole('radio');
+    if ((await group.locator('[aria-checked="true"], input:checked').count()) === 0)
+      await options.first().click();
+  }
+  for (const box of await main.getByRole('checkbox', { name: /consent|declare|confirm/i }).all())
+    await box.check();
+}
+
+const violations: Record<string, unknown> = {};
+/** axe (no violation of any impact) and screenshots at phone and desktop width. */
+async function look(page: Page, name: string) {
+  for (const [size, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(300);
+    const found = await axeClean(page);
+    if (found.length) violations[`${name} ${size}`] = found;
+    if (size === 'phone') {
+      // Touch targets: every button of the page's main area at least 44 px high.
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('main button, main a.mantine-Button-root')]
+          .filter((el) => el.offsetParent !== null)
+          .map((el) => ({ text: el.textContent?.trim(), h: el.getBoundingClientRect().height }))
+          .filter((el) => el.h > 0 && el.h < 44),
+      );
+      if (small.length) violations[`${name} touch targets`] = small;
+    }
+    await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
+  }
+}
+
+describe('a new subject, from the invitation to the submitted case', () => {
+  let context: BrowserContext;
+  let page: Page;
+  it('a new subject claims the account from the invitation and completes every section at phone width', async () => {
+    const processes = await (await admin.api.get('/api/processes/?page_size=100')).json();
+    const every = (processes.results as Array<{ id: number; name: string }>).find(
+      (p) => p.name === 'Full check (every kind)',
+    );
+    expect(every, JSON.stringify(processes)).toBeTruthy();
+    const res = await admin.api.post('/api/cases/', {
+      data: {
+        process: every?.id,
+        new_subject: { first_name: 'Zoë', middlename: '', last_name: 'Journey', email },
+      },
+      headers: { 'X-CSRFToken': admin.csrf() },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    caseId = (await res.json()).id;
+    const mails = async () =>
+      (await ops.api.get('/api/ops/outbox/', { params: { to: email } })).json();
+    await expect.poll(async () => (await mails()).count).toBeGreaterThan(0);
+    const text: string = (await mails()).results[0]?.text ?? '';
+    const link = /https?:\/\/\S+\/auth\/claim-account\?token=\S+/.exec(text)?.[0];
+    expect(link, text).toBeTruthy();
+    const { pathname, search } = new URL(link ?? '');
+    ({ context, page } = await newPage(browser, { viewport: PHONE }));
+    await page.goto(`${pathname}${search}`);
+    await page.getByRole('heading', { name: 'Claim your account' }).waitFor();
+    await page.locator('input[name="password"]').fill(password);
+    await page.locator('input[name="confirm"]').fill(password);
+    await page.getByRole('button', { name: 'Claim account' }).click();
+    await page.waitForURL((url) => url.pathname === '/s/complete-profile');
+    await page.getByLabel('Date of birth: year').selectOption('1990');
+    await page.getByLabel('Date of birth: month').selectOption('3');
+    await page.getByLabel('Date of birth: day').selectOption('14');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.pathname === '/s/dashboard');
+    await page.goto(`/s/case-portal/${caseId}`);
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).toBe('Welcome');
+    await look(page, 'welcome');
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('button', { name: 'Start identity check' }).waitFor();
+    await look(page, 'online-idv');
+    await page.getByRole('button', { name: 'Start identity check' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/idv-simulator/'));
+    await look(page, 'idv-simulator');
+    await page.getByRole('button', { name: 'Verify my identity' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/s/case-portal/'));
+    await page.getByText('Your identity has been verified').waitFor();
+    await look(page, 'online-idv-passed');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).toBe('Basic details');
+    await look(page, 'basic-details');
+    const main = page.getByTestId('portal-section');
+    await main.getByLabel('Gender').selectOption({ index: 2 });
+    await main.getByLabel('Title').selectOption('Ms');
+    await main.getByRole('textbox', { name: 'Forename (for DBS)' }).fill('Zoe');
+    await main.getByRole('textbox', { name: /^Phone number/ }).fill('07911 123456');
+    await main.getByRole('textbox', { name: /^National insurance number/ }).fill('AB 12 34 56 C');
+    await main.getByLabel(/^Nationality/).selectOption('GBR');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).toBe('Address history');
+    await look(page, 'address-history');
+    await page.getByRole('button', { name: 'Add an address for this time' }).click();
+    await page.getByRole('textbox', { name: 'Find an address by postcode' }).fill('LS1 4AP');
+    await page.getByRole('button', { name: 'Find address' }).click();
+    await look(page, 'address-lookup');
+    await page.getByLabel('Choose the address').selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).toBe('Documents');
+    await context.close();
+    // A new browser: signs in and lands on the first unfinished section
+    ({ context, page } = await newPage(browser, { viewport: PHONE }));
+    await loginUi(page, email, password);
+    await page.waitForURL((url) => url.pathname === '/s/dashboard');
+    const next = page.getByTestId('subject-case').first().getByTestId('next-step');
+    await next.click();
+    await page.waitForURL((url) => url.pathname === `/s/case-portal/${caseId}/document-collection`);
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).toBe('Documents');
+    await look(page, 'document-collection');
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+    const photo = await page.screenshot({
+      type: 'jpeg',
+      clip: { x: 0, y: 0, width: 200, height: 200 },
+    });
+    const forms = page.locator('form', {
+      has: page.getByRole('button', { name: 'Upload document' }),
+    });
+    const upload = async (i: number, file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const form = i === 0 ? forms.first() : forms.last();
+      await form.getByLabel('Document type').selectOption({ index: 1 });
+      for (const box of await form.getByRole('checkbox').all()) await box.check();
+      await form.locator('input[type="file"][multiple]').setInputFiles(file);
+      await form.getByRole('button', { name: 'Upload document' }).click();
+    };
+    const uploaded = () => page.getByTestId('uploaded-document').count();
+    await upload(0, { name: 'passport.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await expect.poll(uploaded, { timeout: 15_000 }).toBe(1);
+    await upload(1, { name: 'passport-photo.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await expect.poll(uploaded, { timeout: 15_000 }).toBe(2);
+    await look(page, 'document-collection-uploaded');
+    // Continue counts the documents just uploaded (no reload in between).
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).not.toBe('Documents');
+    const done: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const title = (await h1(page).textContent()) ?? '';
+      if (title === 'Check your answers') break;
+      if (title === 'DBS update service')
+        await page.getByRole('textbox', { name: /^Certificate number/ }).fill('001234567890');
+      if (title === 'Right to work')
+        await page.getByRole('radio', { name: /I will show documents/ }).click();
+      if (title === 'Driver data')
+        await page
+          .getByRole('textbox', { name: /^Driving licence number/ })
+          .fill('JOURN953140Z99AB');
+      await fillRest(page);
+      await look(page, title.toLowerCase().replaceAll(' ', '-'));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect
+        .poll(() => h1(page).textContent(), { message: title, timeout: 15_000 })
+        .not.toBe(title)
+        .catch(async (e) => {
+          await page.screenshot({ path: join(shots, 'failed.png'), fullPage: true });
+          throw e;
+        });
+      done.push(title);
+    }
+    expect(done).toEqual([
+      'Enhanced DBS check',
+      'Standard DBS check',
+      'Basic DBS check',
+      'DBS update service',
+      'Driver data',
+      'Right to work',
+    ]);
+    await look(page, 'review');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect
+      .poll(() => h1(page).textContent(), { timeout: 15_000 })
+      .toBe('Thank you, your answers have been submitted');
+    await look(page, 'done');
+    await context.close();
+    expect(violations).toEqual({});
+  }, 400_000);
+
+  it('Acme sees the data and the documents on the case page', async () => {
+    const session = await newPage(browser);
+    await loginUi(session.page, 'admin@acme.test');
+    await session.page.waitForURL((url) => url.pathname.endsWith('/dashboard'));
+    const p = session.page;
+    await p.goto(`/cases/${caseId}`);
+    await p.getByText('Journey').first().waitFor();
+    await p.waitForTimeout(1500);
+    await p.screenshot({ path: join(shots, 'customer-case-desktop.png'), fullPage: true });
+    const text = (await p.locator('main').textContent()) ?? '';
+    expect(text).toContain('Zoë');
+    expect(text).toContain('10 Verified Street'); // from the identity check
+    expect(text).toContain('LS1 4AP'); // the gap, filled through the lookup
+    // the forename's '(for DBS)' value, in the case data form
+    expect(
+      await p
+        .getByRole('textbox', { name: /^Forename \(for DBS\)/ })
+        .first()
+        .inputValue(),
+    ).toBe('Zoe');
+    expect(text).toContain('Passport');
+    expect(text).toContain('British passport (current or expired)');
+    await session.context.close();
+  });
+});

@@ -1,0 +1,318 @@
+import {
+  type ConfirmAnswer,
+  confirmAnswer,
+  PAYMENT_TEXTS,
+  type PaymentPortalOut,
+} from '@kestrel/domain';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import { request } from '../../api/client';
+import {
+  CARD_FIELDS,
+  type CardErrors,
+  type CardField,
+  type CardValues,
+  digitsOf,
+  validateCard,
+} from './card-form';
+
+const FIELD_ID: Record<CardField, string> = {
+  name: 'card-name',
+  number: 'card-number',
+  expiry: 'card-expiry',
+  cvc: 'card-cvc',
+};
+
+type Load =
+  | { state: 'loading' }
+  | { state: 'missing' }
+  | { state: 'failed' }
+  | { state: 'ready'; portal: PaymentPortalOut };
+
+async function loadPortal(id: string): Promise<Load> {
+  const r = await request<PaymentPortalOut>(
+    'GET',
+    `/api/public/payment-portal/${encodeURIComponent(id)}/`,
+  );
+  if (r.ok) return { state: 'ready', portal: r.data };
+  return r.status === 404 ? { state: 'missing' } : { state: 'failed' };
+}
+
+/** Confirms the intent with the provider (Stripe's confirm, with the brand's publishable key). */
+async function confirmPayment(
+  p: PaymentPortalOut,
+  card: CardValues,
+): Promise<{ ok: true; answer: ConfirmAnswer } | { ok: false; message: string }> {
+  const body = new URLSearchParams({
+    key: p.publishable_key,
+    client_secret: p.client_secret ?? '',
+    'payment_method_data[type]': 'card',
+    'payment_method_data[card][number]': digitsOf(card.number),
+    'payment_method_data[card][exp_month]': card.expiry.slice(0, 2),
+    'payment_method_data[card][exp_year]': card.expiry.slice(-2),
+    'payment_method_data[card][cvc]': card.cvc.trim(),
+    'payment_method_data[billing_details][name]': card.name.trim(),
+    return_url: `/payment-portal/${p.id}`,
+  });
+  try {
+    const res = await fetch(
+      `${p.api_base}/v1/payment_intents/${encodeURIComponent(p.provider_intent_id ?? '')}/confirm`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: body.toString(),
+      },
+    );
+    const json: unknown = await res.json().catch(() => null);
+    if (!res.ok) {
+      const message =
+        typeof json === 'object' && json !== null && 'error' in json
+          ? String((json as { error: { message?: unknown } }).error.message ?? '')
+          : '';
+      return { ok: false, message: message || PAYMENT_TEXTS.error };
+    }
+    const parsed = confirmAnswer.safeParse(json);
+    return parsed.success
+      ? { ok: true, answer: parsed.data }
+      : { ok: false, message: PAYMENT_TEXTS.error };
+  } catch {
+    return { ok: false, message: PAYMENT_TEXTS.error };
+  }
+}
+
+const EMPTY: CardValues = { name: '', number: '', expiry: '', cvc: '' };
+
+export default function PaymentPortalPage() {
+  const { id = '' } = useParams();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [values, setValues] = useState<CardValues>(EMPTY);
+  const [errors, setErrors] = useState<CardErrors>({});
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const summary = useRef<HTMLDivElement>(null);
+
+  const refresh = useCallback(async () => setLoad(await loadPortal(id)), [id]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const shown = Object.keys(errors).length > 0 || submitError !== null;
+  useEffect(() => {
+    if (shown) summary.current?.focus();
+  }, [shown]);
+
+  if (load.state === 'loading') {
+    return (
+      <Group justify="center" p="xl">
+        <Loader role="status" aria-label="Loading" />
+      </Group>
+    );
+  }
+  if (load.state !== 'ready') {
+    return (
+      <Stack gap="md">
+        <Title order={1}>{PAYMENT_TEXTS.title}</Title>
+        <Alert color="red" variant="light" role="alert">
+          {load.state === 'missing' ? PAYMENT_TEXTS.notFound : PAYMENT_TEXTS.error}
+        </Alert>
+      </Stack>
+    );
+  }
+  const p = load.portal;
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setSubmitError(null);
+    const found = validateCard(values, new Date());
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    const r = await confirmPayment(p, values);
+    if (!r.ok) {
+      setBusy(false);
+      setSubmitError(r.message);
+      return;
+    }
+    const action = r.answer.next_action;
+    if (r.answer.status === 'requires_action' && action) {
+      // The 3-D Secure challenge (the card issuer's page); it returns here when done.
+      window.location.assign(action.redirect_to_url.url);
+      return;
+    }
+    // The provider's webhook settles the payment: wait until the server knows.
+    for (let i = 0; i < 10; i++) {
+      const next = await loadPortal(id);
+      if (next.state !== 'ready' || next.portal.outcome !== 'awaiting' || i === 9) {
+        setLoad(next);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    setBusy(false);
+  };
+
+  const set = (field: CardField) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    // Read now: the event's currentTarget is gone by the time the updater runs.
+    const value = e.currentTarget.value;
+    setValues((v) => ({ ...v, [field]: value }));
+  };
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={6}>
+        <Title order={1} fz={{ base: 26, sm: 30 }}>
+          {PAYMENT_TEXTS.title}
+        </Title>
+        <Text c="dimmed">{p.brand_name}</Text>
+      </Stack>
+
+      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="paying-for">
+        <Stack gap={4}>
+          <Text id="paying-for" fw={650}>
+            What you are paying for
+          </Text>
+          <Text>{p.description}</Text>
+          <Text fz={28} fw={750} data-testid="amount">
+            {p.amount_display}
+          </Text>
+        </Stack>
+      </Paper>
+
+      {p.outcome === 'paid' && (
+        <Alert color="teal" variant="light" role="status" title={PAYMENT_TEXTS.paid}>
+          {PAYMENT_TEXTS.paidBody}
+        </Alert>
+      )}
+      {p.outcome === 'declined' && (
+        <Alert color="red" variant="light" role="alert" title={PAYMENT_TEXTS.declined}>
+          <Stack gap={4}>
+            {p.last_error && <Text size="sm">{p.last_error}</Text>}
+            <Text size="sm">{PAYMENT_TEXTS.declinedBody}</Text>
+          </Stack>
+        </Alert>
+      )}
+
+      {p.outcome === 'awaiting' && p.challenge_url && (
+        <Alert color="blue" variant="light" role="status" title={PAYMENT_TEXTS.challengePending}>
+          <Button
+            component="a"
+            href={p.challenge_url}
+            size="lg"
+            mt="xs"
+            fullWidth
+            h="auto"
+            mih={50}
+            py="xs"
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+          >
+            {PAYMENT_TEXTS.challengeContinue}
+          </Button>
+        </Alert>
+      )}
+
+      {p.outcome === 'awaiting' && !p.challenge_url && (
+        <form onSubmit={onSubmit} noValidate aria-labelledby="card-heading">
+          <Stack gap="md">
+            {shown && (
+              <Alert
+                ref={summary}
+                tabIndex={-1}
+                color="red"
+                variant="light"
+                role="alert"
+                title="There is a problem"
+              >
+                <List size="sm">
+                  {submitError && (
+                    <List.Item>
+                      <Anchor href={`#${FIELD_ID.number}`} c="red.9" fz="sm">
+                        {submitError}
+                      </Anchor>
+                    </List.Item>
+                  )}
+                  {CARD_FIELDS.filter((f) => errors[f]).map((f) => (
+                    <List.Item key={f}>
+                      <Anchor href={`#${FIELD_ID[f]}`} c="red.9" fz="sm">
+                        {errors[f]}
+                      </Anchor>
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            <Title order={2} fz="lg" id="card-heading">
+              Card details
+            </Title>
+            <TextInput
+              id={FIELD_ID.name}
+              label="Name on card"
+              autoComplete="cc-name"
+              size="lg"
+              value={values.name}
+              onChange={set('name')}
+              error={errors.name}
+            />
+            <TextInput
+              id={FIELD_ID.number}
+              label="Card number"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              size="lg"
+              value={values.number}
+              onChange={set('number')}
+              error={errors.number ?? (submitError ? submitError : undefined)}
+            />
+            <Group grow align="flex-start">
+              <TextInput
+                id={FIELD_ID.expiry}
+                label="Expiry date"
+                description="MM/YY"
+                inputMode="numeric"
+                autoComplete="cc-exp"
+                size="lg"
+                value={values.expiry}
+                onChange={set('expiry')}
+                error={errors.expiry}
+              />
+              <TextInput
+                id={FIELD_ID.cvc}
+                label="Security code"
+                description="3 or 4 digits"
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                size="lg"
+                value={values.cvc}
+                onChange={set('cvc')}
+                error={errors.cvc}
+              />
+            </Group>
+            <Button type="submit" size="lg" fullWidth loading={busy}>
+              Pay {p.amount_display}
+            </Button>
+            {p.provider === 'simulator' && (
+              <Text size="sm" c="dimmed">
+                Test payments: no real card is charged.
+              </Text>
+            )}
+          </Stack>
+        </form>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,142 @@
+import { guidanceLink, isAdultFirstOffered } from '@kestrel/domain';
+import { Anchor, Button, Group, Stack } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { notify } from '../../lib/notify';
+import { useRights } from '../../lib/rights';
+import { useSession } from '../../lib/session/session-store';
+import { ActivityConfigAccordion } from './activity-config-accordion';
+import { AdultFirstForm } from './adult-first-form';
+import { NotesAccordion } from './notes-accordion';
+import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
+import { ProviderConfigForm } from './provider-config-form';
+import { DBS_KINDS, RESULT_PANEL_REGISTRY } from './registry';
+import { type ApiFamily, type DbsDetails, getDbsDetails, requestAdultFirst } from './results-api';
+import { VerificationActions } from './verification-actions';
+
+/** The guidance link: basic check guidance for dbs-basic, identity checking guidelines otherwise. */
+export function GuidanceLink({ code }: { code: string }) {
+  const link = guidanceLink(code);
+  return (
+    <Anchor
+      href={link.url}
+      target="_blank"
+      rel="noreferrer"
+      size="sm"
+      data-testid="guidance-link"
+      style={{ display: 'inline-block', lineHeight: '44px', minHeight: 44 }}
+    >
+      {link.label}
+    </Anchor>
+  );
+}
+
+function useDbsDetails(family: ApiFamily, caseId: number | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['/api/case-dbs-details/', family, caseId],
+    enabled: enabled && caseId !== null,
+    queryFn: async (): Promise<DbsDetails | null> => {
+      if (caseId === null) return null;
+      const r = await getDbsDetails(family, caseId);
+      // No DBS details yet (404) or not readable: the panel shows its fallbacks.
+      return r.ok ? r.data : null;
+    },
+  });
+}
+
+function RequestAdultFirst({
+  activityId,
+  family,
+}: {
+  activityId: number;
+  family: 'customer' | 'ops';
+}) {
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const r = await requestAdultFirst(family, activityId);
+    setBusy(false);
+    if (r.ok) {
+      notify.success('Successfully added adult first check');
+      await client.invalidateQueries();
+    } else {
+      notify.error('Error adding adult first check');
+    }
+  };
+  return (
+    <Button h={44} variant="light" onClick={run} loading={busy} data-testid="request-adult-first">
+      Request adult first
+    </Button>
+  );
+}
+
+export interface ActivityResultProps {
+  activity: PanelActivity;
+  audience: Audience;
+  /** Which API family to read and write the case's DBS details through. */
+  family?: ApiFamily;
+  /** Activity type codes of the case's activities (for the adult-first offer). */
+  caseActivityCodes?: readonly string[];
+}
+
+/**
+ * An activity's result on a case page: its kind's panel (registry), the guidance link and the
+ * verification buttons for staff, the adult-first request when offered, the configuration
+ * accordion, and for operations their forms and the notes accordion.
+ */
+export function ActivityResult({
+  activity,
+  audience,
+  family = audience === 'subject' ? 'subject' : 'customer',
+  caseActivityCodes = [],
+}: ActivityResultProps) {
+  const session = useSession();
+  const rights = useRights();
+  const code = activity.activity_type;
+  const isDbs = DBS_KINDS.includes(code);
+  const caseId = caseIdOf(activity);
+  const details = useDbsDetails(family, caseId, isDbs);
+  const Panel = RESULT_PANEL_REGISTRY[code];
+  if (!Panel) return null;
+  const staff = audience !== 'subject';
+  const staffFamily = family === 'ops' ? 'ops' : 'customer';
+  const customerCodes = (session.bootstrap?.activityTypes ?? []).map((t) => t.code);
+  const offered =
+    staff &&
+    isAdultFirstOffered({
+      activityCode: code,
+      customerActivityCodes: customerCodes,
+      caseActivityCodes,
+      permissions: [...(rights.can('cases.add_case') ? ['cases.add_case'] : [])],
+      config: activity.config as { adult_barred_list?: boolean | null; workforce?: string | null },
+    });
+  const canVerify = audience === 'ops' || rights.can('cases.change_caseactivity');
+  return (
+    <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
+      <Panel activity={activity} audience={audience} dbsDetails={details.data ?? null} />
+      {staff && isDbs && (
+        <Group justify="space-between" gap="sm">
+          <GuidanceLink code={code} />
+          {caseId !== null && details.data && canVerify && (
+            <VerificationActions caseId={caseId} details={details.data} family={staffFamily} />
+          )}
+        </Group>
+      )}
+      {offered && <RequestAdultFirst activityId={activity.id} family={staffFamily} />}
+      {isDbs && activity.config && Object.keys(activity.config).length > 0 && (
+        <ActivityConfigAccordion config={activity.config} />
+      )}
+      {audience === 'ops' && code === 'dbs-enhanced' && (
+        <ProviderConfigForm
+          activityId={activity.id}
+          saved={activity.processing_data?.provider_configuration}
+        />
+      )}
+      {audience === 'ops' && code === 'adult-first' && <AdultFirstForm activityId={activity.id} />}
+      {audience === 'ops' && (
+        <NotesAccordion activityId={activity.id} notes={activity.notes ?? ''} />
+      )}
+    </Stack>
+  );
+}

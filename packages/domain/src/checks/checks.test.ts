@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { applicationCallbackSchema } from './disclosure.js';
+import {
+  initialProcessingData,
+  MAX_PROCESSING_EVENTS,
+  processingDataSchema,
+  redact,
+  withEvent,
+} from './processing.js';
+import { checkLevel, isTopUpKind, priceListTopUp, topUpSchema } from './top-up.js';
+
+describe('the price list top-up', () => {
+  it('demands the paper certificate surcharge of the criminal-record kinds only', () => {
+    expect(priceListTopUp('dbs-basic', { paper_cert: true })).toEqual({
+      amount_pence: 350,
+      reason: 'Paper certificate by post',
+    });
+    expect(priceListTopUp('dbs-enhanced', { paper_cert: false })).toBeNull();
+    expect(priceListTopUp('dbs-standard', {})).toBeNull();
+    expect(priceListTopUp('dbs-update', { paper_cert: true })).toBeNull();
+    expect(checkLevel({ paper_cert: null })).toBe('online');
+    expect(isTopUpKind('rtw')).toBe(false);
+  });
+
+  it('validates the top-up shape', () => {
+    const ok = { amount_pence: 350, reason: 'x', status: 'awaiting', payment_intent: null };
+    expect(topUpSchema.safeParse(ok).success).toBe(true);
+    expect(topUpSchema.safeParse({ ...ok, amount_pence: 0 }).success).toBe(false);
+    expect(topUpSchema.safeParse({ ...ok, status: 'refunded' }).success).toBe(false);
+  });
+});
+
+describe('processing data', () => {
+  it('starts valid and appends redacted events, keeping event ids', () => {
+    const start = initialProcessingData('ebulk', 'ca-1');
+    expect(processingDataSchema.parse(start)).toEqual(start);
+    const next = withEvent(start, {
+      at: '2026-01-01T00:00:00.000Z',
+      type: 'callback',
+      event_id: 'e1',
+      body: { reference: 'R', api_key: 'k', nested: [{ image: 'b64', ok: 1 }] },
+    });
+    expect(next.event_ids).toEqual(['e1']);
+    expect(next.events[0]?.body).toEqual({
+      reference: 'R',
+      api_key: '[redacted]',
+      nested: [{ image: '[redacted]', ok: 1 }],
+    });
+    expect(processingDataSchema.safeParse(next).success).toBe(true);
+  });
+
+  it('keeps at most the last events', () => {
+    let d = initialProcessingData('dbs-basic', 'k');
+    for (let i = 0; i < MAX_PROCESSING_EVENTS + 5; i++) {
+      d = withEvent(d, { at: String(i), type: 'poll', body: { i } });
+    }
+    expect(d.events).toHaveLength(MAX_PROCESSING_EVENTS);
+    expect(d.events[0]?.body).toEqual({ i: 5 });
+    expect(redact('plain')).toBe('plain');
+  });
+
+  it('refuses a malformed callback', () => {
+    const good = {
+      event_id: 'e',
+      reference: 'R',
+      status: 'in-progress',
+      stage: 1,
+      stages: [],
+      received_date: '2026-01-01',
+      disclosure: null,
+      barred_lists: [],
+      top_up: null,
+    };
+    expect(applicationCallbackSchema.safeParse(good).success).toBe(true);
+    expect(applicationCallbackSchema.safeParse({ ...good, stage: 7 }).success).toBe(false);
+    expect(applicationCallbackSchema.safeParse({ ...good, event_id: '' }).success).toBe(false);
+  });
+});

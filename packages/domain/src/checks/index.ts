@@ -1,0 +1,4 @@
+export * from './disclosure.js';
+export * from './processing.js';
+export * from './results.js';
+export * from './top-up.js';

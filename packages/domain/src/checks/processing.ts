@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { topUpSchema } from './top-up.js';
+
+/*
+ * The `processing_data` of an activity the check engine runs: which provider, its reference, the
+ * idempotency key of the submission, attempts and the last error, and the log of every request,
+ * answer and callback exchanged with the provider (secrets and images never stored).
+ */
+
+export const CHECK_PROVIDERS = ['dbs-basic', 'ebulk', 'dbs-update-service'] as const;
+export type CheckProvider = (typeof CHECK_PROVIDERS)[number];
+
+export const PROCESSING_EVENT_TYPES = [
+  'request',
+  'answer',
+  'callback',
+  'poll',
+  'error',
+  'retry',
+  'top-up',
+] as const;
+export type ProcessingEventType = (typeof PROCESSING_EVENT_TYPES)[number];
+
+export const processingEventSchema = z
+  .object({
+    at: z.string(),
+    type: z.enum(PROCESSING_EVENT_TYPES),
+    /** A callback's event id (a replay carries the same one and is ignored). */
+    event_id: z.string().max(100).optional(),
+    body: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+export type ProcessingEvent = z.infer<typeof processingEventSchema>;
+
+/** At most this many events are kept (the oldest are dropped; event ids are kept apart). */
+export const MAX_PROCESSING_EVENTS = 200;
+
+export const processingDataSchema = z
+  .object({
+    provider: z.enum(CHECK_PROVIDERS),
+    /** The provider's reference for the application (e-bulk e-reference, disclosure reference). */
+    reference: z.string().max(100).nullable(),
+    /** Sent with every submission of this activity: the provider creates one application. */
+    idempotency_key: z.string().min(1).max(100),
+    /** Failed attempts to start the check since it was last (re)started. */
+    attempts: z.number().int().nonnegative(),
+    last_error: z.string().max(500).nullable(),
+    /** The stage the provider last reported (1-5), null before the first answer. */
+    stage: z.number().int().min(0).max(9).nullable(),
+    /** Callback event ids already applied (replays are ignored). */
+    event_ids: z.array(z.string().max(100)),
+    events: z.array(processingEventSchema).max(MAX_PROCESSING_EVENTS),
+    top_up: topUpSchema.nullable(),
+  })
+  .strict();
+export type ProcessingData = z.infer<typeof processingDataSchema>;
+
+/** Body keys never stored in processing_data (credentials, signatures, images). */
+export const REDACTED_KEYS = [
+  'api_key',
+  'apiKey',
+  'authorization',
+  'password',
+  'secret',
+  'signature',
+  'token',
+  'image',
+  'images',
+  'photo',
+  'document_image',
+] as const;
+
+/** `body` without its secrets and images, at any depth (they become '[redacted]'). */
+export function redact(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(redact);
+  if (body !== null && typeof body === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) {
+      out[k] = (REDACTED_KEYS as readonly string[]).includes(k) ? '[redacted]' : redact(v);
+    }
+    return out;
+  }
+  return body;
+}
+
+/** `data` with `event` appended (redacted; the oldest dropped past the limit). */
+export function withEvent(data: ProcessingData, event: ProcessingEvent): ProcessingData {
+  const redacted = redact(event.body);
+  const body =
+    redacted !== null && typeof redacted === 'object' && !Array.isArray(redacted)
+      ? (redacted as Record<string, unknown>)
+      : {};
+  const events = [...data.events, { ...event, body }].slice(-MAX_PROCESSING_EVENTS);
+  const event_ids =
+    event.event_id !== undefined ? [...data.event_ids, event.event_id] : data.event_ids;
+  return { ...data, events, event_ids };
+}
+
+/** The processing data of an activity the engine starts. */
+export function initialProcessingData(
+  provider: CheckProvider,
+  idempotencyKey: string,
+): ProcessingData {
+  return {
+    provider,
+    reference: null,
+    idempotency_key: idempotencyKey,
+    attempts: 0,
+    last_error: null,
+    stage: null,
+    event_ids: [],
+    events: [],
+    top_up: null,
+  };
+}
+
+/** POST /api/ops/case-activities/{id}/retry/: an optional reason, kept in the activity's log. */
+export const activityRetryIn = z
+  .object({ reason: z.string().max(400).optional() })
+  .strict()
+  .nullish();
+
+/** Its answer: the activity's new state and processing data. */
+export const activityRetryOut = z
+  .object({
+    id: z.number().int(),
+    state: z.string(),
+    processing_data: processingDataSchema,
+  })
+  .strict();
+export type ActivityRetryOut = z.infer<typeof activityRetryOut>;
