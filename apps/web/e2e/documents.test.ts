@@ -192,6 +192,7 @@ describe('a subject’s documents on the customer case detail', () => {
     await expect.poll(() => dialog.getByRole('img', { name: 'Passport' }).count()).toBe(1);
     await screenshot(page, 'case-documents-viewer-desktop');
     await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
     await card.scrollIntoViewIfNeeded();
     expect(await axeClean(page)).toEqual([]);
     await screenshot(page, 'case-documents-desktop');

@@ -20,6 +20,8 @@ export function themeFor(brand: Brand) {
       Anchor: { defaultProps: { underline: 'always' } },
       TextInput: { defaultProps: { size: 'md' } },
       PasswordInput: { defaultProps: { size: 'md' } },
+      // Every dialog's close button has a name, also while it fades out (axe button-name).
+      Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     },
   });
 }

@@ -134,7 +134,6 @@ export default function SubjectConsentsPage() {
         opened={asking !== null}
         onClose={() => setAsking(null)}
         title="Withdraw this consent?"
-        closeButtonProps={{ 'aria-label': 'Close' }}
         centered
       >
         {asking && (
