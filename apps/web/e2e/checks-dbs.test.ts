@@ -6,9 +6,12 @@ import { apiAs, axeClean, DESKTOP, launch, loginUi, newPage, PHONE, signedIn } f
 
 // The criminal-record family end to end (issue 17): an enhanced check with the adults' barred
 // list runs from the subject's submission on the portal's Review page, waits for verification and
-// countersigning by customer staff, goes to the simulated e-bulk provider, moves through its
-// stages as the simulated provider clock advances (CHECKS_SIMULATOR_CONTROL, set by the global
-// setup), and its result shows on the case page for the customer, operations and the subject.
+// countersigning by customer staff, goes to the simulated e-bulk provider, which demands a top-up
+// (the applicant's surname starts with TOPUP, see providers/dbs-basic/README.md); the subject pays
+// it in the payment portal at phone width through a 3-D Secure challenge, the provider takes the
+// application, it moves through its stages as the simulated provider clock advances
+// (CHECKS_SIMULATOR_CONTROL, set by the global setup), and its result shows on the case page for
+// the customer, operations and the subject.
 // Then an adult-first request through its three stages. Case data is filled through the subject
 // API to keep it short. Screenshots of each panel go to test-results/checks-dbs/.
 
@@ -74,6 +77,7 @@ async function enhanced() {
   return (await res.json()) as {
     state: string;
     result_data: {
+      top_up?: { status?: string; payment_id?: string | number | null };
       application?: { reference?: string | null; status?: string | null };
       disclosure?: { status?: string | null };
     };
@@ -103,7 +107,7 @@ describe('criminal-record checks end to end', () => {
     expect(care, JSON.stringify(processes.results)).toBeTruthy();
     const opened = await send(admin, 'post', '/api/cases/', {
       process: care?.id,
-      new_subject: { first_name: 'Dana', middlename: '', last_name: 'Shaw', email },
+      new_subject: { first_name: 'Dana', middlename: '', last_name: 'Topup', email },
     });
     caseId = opened.id;
     const activities = await (
@@ -139,7 +143,7 @@ describe('criminal-record checks end to end', () => {
       title: 'Ms',
       forename: 'Dana',
       middlename: '',
-      surname: 'Shaw',
+      surname: 'Topup',
       dob: '1991-03-04',
       phone_number: '+447911123456',
       nationality: 'GBR',
@@ -168,7 +172,7 @@ describe('criminal-record checks end to end', () => {
     expect((await enhanced()).result_data.application?.reference ?? null).toBeNull();
   }, 240_000);
 
-  it('customer staff verify and countersign; then the provider has it', async () => {
+  it('customer staff verify and countersign; then the provider demands a top-up', async () => {
     const { context, page } = await signedIn(browser, 'admin@acme.test');
     await page.goto(`/cases/${caseId}`);
     const card = page.locator(`[data-activity-id="${enhancedId}"]`);
@@ -182,15 +186,72 @@ describe('criminal-record checks end to end', () => {
     expect((await enhanced()).state).toBe('ca-awaiting-agent');
     await card.getByTestId('dbs-countersign').click();
     await expect
+      .poll(async () => (await enhanced()).result_data.top_up?.status ?? '', { timeout: 30_000 })
+      .toBe('awaiting');
+    expect((await enhanced()).state).toBe('ca-awaiting-subject');
+    await page.reload();
+    const topUp = card.getByTestId('dbs-top-up');
+    await topUp.waitFor();
+    expect(await topUp.textContent()).toContain('Awaiting top-up payment');
+    expect(await topUp.textContent()).toContain('Amount due: £15.00');
+    await look(page, 'customer-awaiting-top-up', card);
+    await context.close();
+  }, 240_000);
+
+  it('the subject pays the top-up in the payment portal through a 3-D Secure challenge (phone)', async () => {
+    const { context, page } = await subjectPage(PHONE);
+    await page.goto(`/s/cases/${caseId}`);
+    // the case stays submitted; its one next step is paying (the panel links there too)
+    const pay = page.getByTestId('next-step');
+    await pay.waitFor();
+    expect(await pay.textContent()).toBe('Pay the top-up');
+    expect(await page.getByTestId('dbs-top-up').getByRole('link').textContent()).toBe(
+      'Pay the top-up',
+    );
+    expect(await page.getByTestId('dbs-status').count()).toBe(0);
+    await page.screenshot({
+      path: join(shots, 'subject-awaiting-top-up-phone.png'),
+      fullPage: true,
+    });
+    await pay.click();
+    await page.waitForURL(/\/payment-portal\//);
+    await expect
+      .poll(() => page.getByTestId('amount').textContent(), { timeout: 15_000 })
+      .toBe('£15.00');
+    expect(await axeClean(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'payment-portal-phone.png'), fullPage: true });
+    await page.locator('#card-name').fill('Dana Topup');
+    await page.locator('#card-number').fill('4000 0000 0000 3220');
+    await page.locator('#card-expiry').fill('12/34');
+    await page.locator('#card-cvc').fill('123');
+    await page.getByRole('button', { name: 'Pay £15.00' }).click();
+    // the simulator's 3-D Secure challenge
+    await page.waitForURL(/\/simulator\/payments\/3ds\//, { timeout: 15_000 });
+    await page.screenshot({ path: join(shots, 'payment-3ds-phone.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL(/\/payment-portal\/[^/]+$/, { timeout: 15_000 });
+    await expect
+      .poll(() => page.getByText('Payment received').count(), { timeout: 15_000 })
+      .toBe(1);
+    await page.screenshot({ path: join(shots, 'payment-paid-phone.png'), fullPage: true });
+    await context.close();
+
+    // the signed webhook settles the top-up; the provider takes the application
+    await expect
       .poll(async () => (await enhanced()).result_data.application?.reference ?? '', {
         timeout: 30_000,
       })
       .toMatch(/^EB-/);
-    expect((await enhanced()).state).toBe('ca-in-progress');
-    await page.reload();
+    const going = await enhanced();
+    expect(going.state).toBe('ca-in-progress');
+    expect(going.result_data.top_up?.status).toBe('paid');
+    const customer = await signedIn(browser, 'admin@acme.test');
+    await customer.page.goto(`/cases/${caseId}`);
+    const card = customer.page.locator(`[data-activity-id="${enhancedId}"]`);
     await card.getByTestId('dbs-result-panel').waitFor();
-    await look(page, 'customer-in-progress', card);
-    await context.close();
+    expect(await card.getByTestId('dbs-top-up').count()).toBe(0);
+    await look(customer.page, 'customer-in-progress', card);
+    await customer.context.close();
   }, 240_000);
 
   it('the provider stages over simulated days, to the result for customer, ops and subject', async () => {

@@ -6,6 +6,7 @@ export const DBS_RESULT_TEXTS = {
   processing: 'This application is being processed by the DBS.',
   awaitingVerification: 'This application is awaiting verification.',
   awaitingCountersigning: 'This application is awaiting countersigning.',
+  /** While a top-up is awaited, with its payment link (see checks/top-up.ts). */
   awaitingTopUp: 'Awaiting top-up payment',
   notACertificate: 'This is not a certificate issued by the DBS',
 } as const;

@@ -124,7 +124,14 @@ describe('a case seen by its subject', () => {
       false,
     ]);
     expect(
-      ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'].map(isCaseSubmitted),
+      ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'].map((state) =>
+        isCaseSubmitted({ state, portalLastCompletedSection: 'address-history' }),
+      ),
     ).toEqual([false, false, true, true]);
+    // submitted once, a case waiting for its subject again (a top-up) stays submitted
+    expect(
+      isCaseSubmitted({ state: 'awaiting-subject', portalLastCompletedSection: 'review' }),
+    ).toBe(true);
+    expect(isCaseSubmitted({ state: 'pending', portalLastCompletedSection: null })).toBe(false);
   });
 });

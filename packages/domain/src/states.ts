@@ -158,7 +158,21 @@ export function isCaseOpen(state: string): boolean {
  */
 export const SUBJECT_EDITABLE_CASE_STATES: readonly CaseState[] = ['pending', 'awaiting-subject'];
 
-/** True once the subject has handed the case over (no longer pending or awaiting them). */
-export function isCaseSubmitted(state: string): boolean {
-  return !(SUBJECT_EDITABLE_CASE_STATES as readonly string[]).includes(state);
+/** The portal progress a case's submission records (Review & Submit done). */
+export const PORTAL_SUBMITTED_SECTION = 'review';
+
+/**
+ * True once the subject has handed the case over: nothing waits for them in the portal (the
+ * case is no longer pending or awaiting them), or they submitted it. A submitted case that later
+ * waits for the subject again (a provider's top-up demand) stays submitted: its portal does not
+ * reopen, and its data cannot change under the application already sent.
+ */
+export function isCaseSubmitted(c: {
+  state: string;
+  portalLastCompletedSection: string | null;
+}): boolean {
+  return (
+    c.portalLastCompletedSection === PORTAL_SUBMITTED_SECTION ||
+    !(SUBJECT_EDITABLE_CASE_STATES as readonly string[]).includes(c.state)
+  );
 }

@@ -1,4 +1,4 @@
-import type { SubjectCaseOut } from '@kestrel/domain';
+import { isCaseOpen, type SubjectCaseOut } from '@kestrel/domain';
 import { defineResource } from './resource';
 
 /**
@@ -16,6 +16,9 @@ export const subjectCases = defineResource<SubjectCase>('/api/s/cases/', {
 export const SUBJECT_DASHBOARD_PARAMS = { page_size: 100 } as const;
 export const SUBJECT_CASES_PAGE_SIZE = 20;
 
-/** A case the person can still work on (not submitted, not closed). */
-export const isCaseToDo = (c: Pick<SubjectCase, 'submitted' | 'state'>) =>
-  !c.submitted && c.state !== 'complete' && c.state !== 'cancelled';
+/**
+ * A case the person can still work on: the server gives it a next step (its portal, before it is
+ * submitted; a top-up to pay, after) while it is open.
+ */
+export const isCaseToDo = (c: Pick<SubjectCase, 'next_step' | 'state'>) =>
+  c.next_step !== null && isCaseOpen(c.state);

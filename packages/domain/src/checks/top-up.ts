@@ -9,8 +9,8 @@ import { z } from 'zod';
 export const TOP_UP_STATUSES = ['awaiting', 'paid', 'declined'] as const;
 export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 
-/** The text a result panel shows while a top-up is awaited (spec point 2). */
-export const AWAITING_TOP_UP_TEXT = 'Awaiting top-up payment';
+/** The link to the payment portal beside 'Awaiting top-up payment' (DBS_RESULT_TEXTS). */
+export const PAY_TOP_UP_LABEL = 'Pay the top-up';
 
 export const topUpSchema = z
   .object({

@@ -149,8 +149,18 @@ export const subjectCaseOut = z.strictObject({
   progress: portalProgressOut,
   /** What the person still has to do, in plain words (the labels of the unfinished sections). */
   needs: z.array(z.string()),
-  /** The one next step, as a button: its label and the portal section it opens. */
-  next_step: z.strictObject({ label: z.string(), section: portalSectionSchema }).nullable(),
+  /**
+   * The one next step, as a button: its label and the portal section it opens; or, once the
+   * case is submitted and a check awaits a top-up, its payment (`payment_intent`: the payment
+   * portal's id).
+   */
+  next_step: z
+    .strictObject({
+      label: z.string(),
+      section: portalSectionSchema,
+      payment_intent: z.string().nullable(),
+    })
+    .nullable(),
   case_activities: z.array(portalActivityOut.omit({ config: true })),
 });
 export type SubjectCaseOut = z.infer<typeof subjectCaseOut>;

@@ -13,6 +13,8 @@ export interface CaseRef {
   customerId: number;
   subjectId: number;
   state: string;
+  /** The portal's progress: `review` once the subject submitted it. */
+  portalLastCompletedSection: string | null;
   archived: boolean;
 }
 
@@ -21,7 +23,7 @@ export const SUBMITTED_DETAIL =
 
 /** SQL columns giving a CaseRef from `cases c` (see `caseRefOf`). */
 export const CASE_REF_COLUMNS =
-  'c.id as case_ref_id, c.customer_id as case_ref_customer, c.subject_id as case_ref_subject, c.state as case_ref_state, (c.archived_at is not null) as case_ref_archived';
+  'c.id as case_ref_id, c.customer_id as case_ref_customer, c.subject_id as case_ref_subject, c.state as case_ref_state, c.portal_last_completed_section as case_ref_portal, (c.archived_at is not null) as case_ref_archived';
 
 /** The CaseRef of a row selected with `CASE_REF_COLUMNS`, or null when there is none. */
 export function caseRefOf(row: Record<string, unknown> | undefined): CaseRef | null {
@@ -31,6 +33,10 @@ export function caseRefOf(row: Record<string, unknown> | undefined): CaseRef | n
     customerId: Number(row.case_ref_customer),
     subjectId: Number(row.case_ref_subject),
     state: String(row.case_ref_state),
+    portalLastCompletedSection:
+      row.case_ref_portal === null || row.case_ref_portal === undefined
+        ? null
+        : String(row.case_ref_portal),
     archived: row.case_ref_archived === true,
   };
 }
@@ -48,7 +54,7 @@ export function allowCase(
   if (!ref) throw new NotFoundError();
   if (audience === 'subject') {
     if (!isCaseOpen(ref.state) || ref.archived) throw new NotFoundError();
-    if (intent === 'write' && isCaseSubmitted(ref.state)) {
+    if (intent === 'write' && isCaseSubmitted(ref)) {
       throw new PermissionDeniedError(SUBMITTED_DETAIL, 'case submitted');
     }
   }

@@ -31,6 +31,7 @@ interface CaseRef {
   id: number;
   customerId: number;
   state: string;
+  portalLastCompletedSection: string | null;
   archived: boolean;
 }
 
@@ -40,6 +41,7 @@ async function findCase(tx: Tx, id: number): Promise<CaseRef | null> {
       id: cases.id,
       customerId: cases.customerId,
       state: cases.state,
+      portalLastCompletedSection: cases.portalLastCompletedSection,
       archived: sql<boolean>`${cases.archivedAt} is not null`,
     })
     .from(cases)
@@ -60,7 +62,7 @@ function allowCase(c: CaseRef | null, audience: DocumentAudience, intent: 'read'
     if (!isCaseOpen(c.state) || c.archived) {
       throw new PermissionDeniedError(DOCUMENT_MESSAGES.closed, 'case closed');
     }
-    if (audience === 'subject' && isCaseSubmitted(c.state)) {
+    if (audience === 'subject' && isCaseSubmitted(c)) {
       throw new PermissionDeniedError(DOCUMENT_MESSAGES.submitted, 'case submitted');
     }
   }

@@ -3,6 +3,7 @@ import {
   type ApplicationUpdate,
   type CaseActivityState,
   type CheckProvider,
+  DBS_RESULT_TEXTS,
   type DbsResultData,
   type DbsUpdateResultData,
   DISCLOSURE_STAGES,
@@ -113,7 +114,7 @@ const STATUS_LABEL: Record<ApplicationUpdate['status'], string> = {
   'in-progress': 'In progress',
   complete: 'Complete',
   cancelled: 'Cancelled',
-  'top-up-required': 'Awaiting top-up payment',
+  'top-up-required': DBS_RESULT_TEXTS.awaitingTopUp,
 };
 
 /** The result panel's mirror of a top-up (status, amount, payment id). */

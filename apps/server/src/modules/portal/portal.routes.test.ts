@@ -15,7 +15,7 @@ import {
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { SUBMITTED_DETAIL } from '../case-data/case-access.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
-import { SUBMIT_INCOMPLETE } from './portal.service.js';
+import { REVIEW_BY_SUBMITTING, SUBMIT_INCOMPLETE } from './portal.service.js';
 
 // The check engine's entry point is the engine's; here it only records what the portal hands it.
 const submitted = vi.hoisted(() => [] as { caseId: number; ids: readonly number[] }[]);
@@ -264,6 +264,7 @@ describe('PATCH /api/s/case-portal/{case}/ (progress)', () => {
       ['nowhere', 'Unknown portal section'],
       ['rtw', 'Not a section of this case.'],
       ['done', 'Not a section of this case.'],
+      ['review', REVIEW_BY_SUBMITTING],
       [12, expect.any(String)],
       [null, expect.any(String)],
     ] as const) {
@@ -361,6 +362,42 @@ describe('POST /api/s/case-portal/{case}/submit/', () => {
     expect(address.statusCode).toBe(403);
   });
 
+  it('stays submitted when a check then waits for the person again (a top-up): the next step is paying it', async () => {
+    // otherCase was submitted above; its update service check now awaits a top-up (as the check
+    // engine leaves it when a provider demands one), so the case waits for the subject again
+    await t.owner(async (tx) => {
+      await tx
+        .update(caseActivities)
+        .set({
+          state: 'ca-awaiting-subject',
+          processingData: {
+            top_up: {
+              amount_pence: 1500,
+              reason: 'Top-up',
+              status: 'awaiting',
+              payment_intent: 'pit_portal_test',
+            },
+          },
+        })
+        .where(eq(caseActivities.caseId, otherCase));
+      await tx.update(cases).set({ state: 'awaiting-subject' }).where(eq(cases.id, otherCase));
+    });
+    const c = (await call(ada, 'GET', `/api/s/cases/${otherCase}/`)).json();
+    expect(c).toMatchObject({
+      state: 'awaiting-subject',
+      submitted: true,
+      needs: ['Pay the top-up'],
+      next_step: { label: 'Pay the top-up', payment_intent: 'pit_portal_test' },
+    });
+    // the portal does not reopen: its data cannot change under the application already sent
+    expect((await call(ada, 'GET', portal(otherCase))).json().portal.submitted).toBe(true);
+    const put = await call(ada, 'PATCH', `/api/s/case-basic-details/${otherCase}/`, {
+      forename: 'Eve',
+    });
+    expect(put.statusCode).toBe(403);
+    expect((await call(ada, 'POST', `${portal(otherCase)}submit/`)).statusCode).toBe(403);
+  });
+
   it("is 404 for another person's case", async () => {
     expect((await call(bob, 'POST', `${portal(acmeCase)}submit/`)).statusCode).toBe(404);
   });
@@ -424,6 +461,7 @@ describe('GET /api/s/cases/ and /api/s/cases/{id}/', () => {
     expect(after.next_step).toEqual({
       label: 'Continue: Address history',
       section: 'address-history',
+      payment_intent: null,
     });
   });
 

@@ -5,14 +5,17 @@ import {
   caseDrivingLicenceOut,
   casePassportOut,
   isActivityKindCode,
+  isCaseOpen,
   isCaseSubmitted,
+  PAY_TOP_UP_LABEL,
   PORTAL_SECTION_LABELS,
+  PORTAL_SUBMITTED_SECTION,
   type PortalActivityOut,
   type PortalSection,
   portalProgress,
   type SubjectCaseOut,
 } from '@kestrel/domain';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -50,6 +53,8 @@ interface CaseFacts {
     name: string;
     state: string;
     config: PortalActivityOut['config'];
+    /** The payment intent of the top-up the activity awaits, if it awaits one. */
+    topUpIntent: string | null;
   }[];
 }
 
@@ -77,6 +82,9 @@ export async function caseFacts(tx: Tx, caseIds: readonly number[]): Promise<Cas
       name: activityTypes.name,
       state: caseActivities.state,
       config: caseActivities.config,
+      topUpIntent: sql<
+        string | null
+      >`case when ${caseActivities.processingData}->'top_up'->>'status' = 'awaiting' then ${caseActivities.processingData}->'top_up'->>'payment_intent' end`,
     })
     .from(caseActivities)
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
@@ -102,7 +110,10 @@ function progressOf(facts: CaseFacts) {
     // no subscription cycles exist yet: none of a case's requirements come from one
     cycleRequirements: [],
   };
-  const submitted = isCaseSubmitted(facts.state);
+  const submitted = isCaseSubmitted({
+    state: facts.state,
+    portalLastCompletedSection: facts.lastCompleted,
+  });
   const computed = portalProgress({ ...input, lastCompletedSection: facts.lastCompleted });
   // once submitted, everything but Done is done
   const progress = submitted
@@ -178,10 +189,16 @@ const FRAME_SECTIONS = new Set<PortalSection>(['welcome', 'done']);
 export function subjectCase(facts: CaseFacts): SubjectCaseOut {
   const { progress, submitted } = progressOf(facts);
   const unfinished = submitted ? [] : progress.sections.slice(progress.completed);
+  // once submitted, what can still wait for the person: a top-up a provider demands
+  const payment = submitted
+    ? (facts.activities.find((a) => a.topUpIntent !== null)?.topUpIntent ?? null)
+    : null;
   const needs = unfinished
     .filter((s) => !FRAME_SECTIONS.has(s))
     .map((s) => PORTAL_SECTION_LABELS[s]);
+  if (payment !== null) needs.push(PAY_TOP_UP_LABEL);
   const next = progress.next;
+  const open = isCaseOpen(facts.state);
   return {
     id: facts.id,
     customer: { id: facts.customerId, name: facts.customerName },
@@ -196,12 +213,17 @@ export function subjectCase(facts: CaseFacts): SubjectCaseOut {
       next,
     },
     needs,
-    next_step: submitted
+    next_step: !open
       ? null
-      : {
-          label: progress.completed === 0 ? 'Start' : `Continue: ${PORTAL_SECTION_LABELS[next]}`,
-          section: next,
-        },
+      : !submitted
+        ? {
+            label: progress.completed === 0 ? 'Start' : `Continue: ${PORTAL_SECTION_LABELS[next]}`,
+            section: next,
+            payment_intent: null,
+          }
+        : payment !== null
+          ? { label: PAY_TOP_UP_LABEL, section: next, payment_intent: payment }
+          : null,
     case_activities: facts.activities.map((a) => {
       const { config: _, ...rest } = activityOut(a);
       return rest;
@@ -241,6 +263,10 @@ export async function saveProgress(
   if (!progress.sections.includes(name as PortalSection) || name === 'done') {
     throw ValidationError.of('portal_last_completed_section', 'Not a section of this case.');
   }
+  // Review is done by submitting (POST submit): a PATCH would mark the case submitted unsent
+  if (name === PORTAL_SUBMITTED_SECTION) {
+    throw ValidationError.of('portal_last_completed_section', REVIEW_BY_SUBMITTING);
+  }
   const wanted = portalProgress({ ...input, lastCompletedSection: value });
   if (wanted.completed < progress.completed || value === facts.lastCompleted) return;
   await ctx.tx
@@ -258,6 +284,7 @@ export async function saveProgress(
 }
 
 export const SUBMIT_INCOMPLETE = 'Please complete every section before submitting.';
+export const REVIEW_BY_SUBMITTING = 'Review & Submit is completed by submitting the case.';
 
 /**
  * POST /api/s/case-portal/{case}/submit/ (Review & Submit, point 4): every activity waiting for
@@ -287,7 +314,7 @@ export async function submitPortal(ctx: ServiceContext, caseId: number): Promise
   }
   await ctx.tx
     .update(cases)
-    .set({ portalLastCompletedSection: 'review', updatedAt: now })
+    .set({ portalLastCompletedSection: PORTAL_SUBMITTED_SECTION, updatedAt: now })
     .where(eq(cases.id, caseId));
   await recordAudit(ctx.tx, ctx.actor, {
     customerId: own.customerId,
@@ -296,7 +323,7 @@ export async function submitPortal(ctx: ServiceContext, caseId: number): Promise
     objectId: caseId,
     objectRepr: await reprOf(ctx, own.customerId, caseId, own.subjectId),
     changes: {
-      portal_last_completed_section: [facts.lastCompleted, 'review'],
+      portal_last_completed_section: [facts.lastCompleted, PORTAL_SUBMITTED_SECTION],
       case_activities: moving.map((a) => a.id),
     },
   });

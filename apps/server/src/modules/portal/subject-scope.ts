@@ -27,6 +27,7 @@ export interface OwnCase {
   customerId: number;
   subjectId: number;
   state: string;
+  portalLastCompletedSection: string | null;
 }
 
 function requireSubject(actor: Actor): number {
@@ -49,11 +50,14 @@ function ownCaseOf(row: Record<string, unknown> | undefined, intent: CaseIntent)
     customerId: Number(row.customer_id),
     subjectId: Number(row.subject_id),
     state: String(row.state),
+    portalLastCompletedSection:
+      row.portal_last_completed_section == null ? null : String(row.portal_last_completed_section),
   };
 }
 
 const ownCaseSql = (caseId: number, login: number, lock: boolean) => sql`
-  select c.id, c.customer_id, c.subject_id, c.state, (c.archived_at is not null) as archived
+  select c.id, c.customer_id, c.subject_id, c.state, c.portal_last_completed_section,
+    (c.archived_at is not null) as archived
   from cases c join subjects s on s.customer_id = c.customer_id and s.id = c.subject_id
   where c.id = ${caseId} and s.user_id = ${login}
   ${lock ? sql`for update of c` : sql``}`;
@@ -167,7 +171,7 @@ export async function lockOwnCase(
   const login = requireSubject(ctx.actor);
   const own = ownCaseOf((await ctx.tx.execute(ownCaseSql(caseId, login, true)))[0], intent);
   if (!own) throw new NotFoundError();
-  if (intent === 'write' && isCaseSubmitted(own.state)) {
+  if (intent === 'write' && isCaseSubmitted(own)) {
     throw new PermissionDeniedError(SUBMITTED_DETAIL, 'case submitted');
   }
   return own;

@@ -6,6 +6,7 @@ import {
   DISCLOSURE_STATUS_LABELS,
   type DisclosureStatus,
   formatPence,
+  PAY_TOP_UP_LABEL,
   readResultData,
   UPDATE_SERVICE_STATUS_LABELS,
   updateServiceStatus,
@@ -91,7 +92,8 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
   const data = readResultData('dbs-basic', activity.result_data);
   const subject = audience === 'subject';
   const topUp = topUpOf(activity, data);
-  const status = dbsStatusLine(data, dbsDetails);
+  // awaiting a top-up, the DBS does not have the application yet: no 'being processed' line
+  const status = topUp?.status === 'awaiting' ? null : dbsStatusLine(data, dbsDetails);
   const app = data.application;
   const d = data.disclosure;
   const a = data.applicant;
@@ -111,7 +113,7 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
                 color="dark"
                 w="fit-content"
               >
-                Pay the top-up
+                {PAY_TOP_UP_LABEL}
               </Button>
             )}
           </Stack>

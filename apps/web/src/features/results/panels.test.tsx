@@ -169,6 +169,8 @@ describe('criminal-record panel', () => {
       'href',
       '/payment-portal/pi_9',
     );
+    // the DBS does not have it yet, whatever the provider's receipt says
+    expect(screen.queryByText('This application is being processed by the DBS.')).toBeNull();
   });
 
   it('a paid top-up shows nothing; the result copy of a top-up is read too', () => {

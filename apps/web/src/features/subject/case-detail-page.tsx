@@ -43,7 +43,7 @@ export default function SubjectCaseDetailPage() {
         <Stack gap="md">
           <CaseProgress progress={c.progress} label="Your progress" />
           {todo && c.next_step && <NextStepButton item={c} step={c.next_step} />}
-          {c.submitted && (
+          {!todo && c.submitted && (
             <Text>You have sent everything. We will email you if anything else is needed.</Text>
           )}
         </Stack>

@@ -18,7 +18,11 @@ export const subjectCase = (over: Partial<SubjectCaseOut> = {}): SubjectCaseOut 
   submitted: false,
   progress: { completed: 2, total: 8, percent: 25, next: 'address-history' },
   needs: ['Address history', 'Documents'],
-  next_step: { label: 'Continue with your address history', section: 'address-history' },
+  next_step: {
+    label: 'Continue with your address history',
+    section: 'address-history',
+    payment_intent: null,
+  },
   case_activities: [
     {
       id: 101,

@@ -4,8 +4,9 @@ import type { SubjectCase } from '../../api/subject-cases';
 import { href } from '../../config/paths';
 
 /**
- * The one next step of a case, into the case portal at its section. Full width on a phone, and
- * its label wraps rather than pushing the page sideways.
+ * The one next step of a case, into the case portal at its section (or, for a top-up, to the
+ * payment portal). Full width on a phone, and its label wraps rather than pushing the page
+ * sideways.
  */
 export function NextStepButton({
   item,
@@ -18,7 +19,11 @@ export function NextStepButton({
     <Button
       component={Link}
       size="lg"
-      to={href('s:case-portal', { id: item.id, section: step.section })}
+      to={
+        step.payment_intent !== null
+          ? href('payment-portal', { id: step.payment_intent })
+          : href('s:case-portal', { id: item.id, section: step.section })
+      }
       data-testid="next-step"
       w={{ base: '100%', xs: 'auto' }}
       h="auto"

@@ -77,6 +77,31 @@ describe('subject dashboard', () => {
     expect(calls.map(pathOf).sort()).toEqual(['/api/s/cases/', '/api/s/consents/']);
   });
 
+  it('after submission, a top-up to pay is the next step, to the payment portal', async () => {
+    mockFetch((c) =>
+      pathOf(c) === '/api/s/cases/'
+        ? {
+            status: 200,
+            body: page([
+              subjectCase({
+                submitted: true,
+                needs: ['Pay the top-up'],
+                next_step: { label: 'Pay the top-up', section: 'done', payment_intent: 'pit_7' },
+                progress: { completed: 8, total: 8, percent: 100, next: 'done' },
+              }),
+            ]),
+          }
+        : { status: 200, body: page([]) },
+    );
+    show('/s/dashboard', '/s/dashboard', DashboardPage);
+    const card = within(await screen.findByTestId('subject-case'));
+    expect(card.getByTestId('case-needs').textContent).toContain('Pay the top-up');
+    expect(card.getByRole('link', { name: 'Pay the top-up' }).getAttribute('href')).toBe(
+      '/payment-portal/pit_7',
+    );
+    expect(card.queryByText(/You have sent everything/)).toBeNull();
+  });
+
   it('prompts to renew a driving licence consent that is due', async () => {
     mockFetch((c) =>
       pathOf(c) === '/api/s/consents/'
