@@ -13,7 +13,7 @@ import {
 } from '../../test/helpers.js';
 import type { AppDeps } from '../app-deps.js';
 import { cronEvery } from '../jobs/housekeeping.js';
-import { enqueue, type JobKind, jobOf, queueJobs } from './jobs.js';
+import { enqueue, JOBS_CHANNEL, type JobKind, jobOf, queueJobs, WAKE_THROTTLE_MS } from './jobs.js';
 
 /** What the test kinds did: (kind, n, which app ran it). */
 const runs: { kind: string; n: number; by: 'first' | 'second' }[] = [];
@@ -123,6 +123,30 @@ describe('transactional enqueue', () => {
       (j) => j[0]?.state === 'completed',
     );
     expect(job?.retryCount).toBe(0);
+  });
+
+  it('throttled wakes: a burst sends fewer notifications than jobs, and every job still runs', async () => {
+    const heard: string[] = [];
+    await t.db.listen(JOBS_CHANNEL, (name) => heard.push(name ?? ''));
+    const burst = [51, 52, 53, 54, 55];
+    // one transaction per job, as requests do, within the throttle's window
+    const started = Date.now();
+    await Promise.all(
+      burst.map((n) =>
+        t.db.transaction({ scope: 'tenant', customerId: acme }, (tx) =>
+          enqueue(tx, jobOf(countKind, { n }, { wake: 'throttled' })),
+        ),
+      ),
+    );
+    const within = Date.now() - started < WAKE_THROTTLE_MS;
+    await until(
+      async () => runs.filter((r) => burst.includes(r.n)).length,
+      (n) => n === burst.length,
+    );
+    const woke = heard.filter((h) => h === 'test-count').length;
+    expect(woke).toBeGreaterThanOrEqual(1);
+    if (within) expect(woke).toBe(1);
+    else expect(woke).toBeLessThan(burst.length);
   });
 
   it('a failed BEGIN ... COMMIT block from the queue leaves no aborted transaction behind', async () => {

@@ -73,6 +73,27 @@ export interface JobRequest {
   singletonKey?: string;
   /** Not before this many seconds from now. */
   startAfterSeconds?: number;
+  /**
+   * `throttled`: wake the workers (NOTIFY) at most once per WAKE_THROTTLE_MS per queue from this
+   * process, for kinds enqueued many times a second (provider callbacks). PostgreSQL serialises
+   * the commits of notifying transactions (a global lock held through the commit's flush), so a
+   * NOTIFY per request caps the rate; a busy worker looks again after each job anyway, and an
+   * idle one polls (at worst the polling interval late).
+   */
+  wake?: 'always' | 'throttled';
+}
+
+/** See `JobRequest.wake`. */
+export const WAKE_THROTTLE_MS = 100;
+const lastWake = new Map<string, number>();
+
+/** Whether this enqueue of queue `name` sends a NOTIFY (and notes it). */
+function shouldWake(job: JobRequest): boolean {
+  if (job.wake !== 'throttled') return true;
+  const now = Date.now();
+  if (now - (lastWake.get(job.name) ?? 0) < WAKE_THROTTLE_MS) return false;
+  lastWake.set(job.name, now);
+  return true;
 }
 
 /** A job of `kind` with `data` (checked against the kind's schema now, not in the worker). */
@@ -113,7 +134,9 @@ export async function enqueue(tx: Tx, job: JobRequest): Promise<string | null> {
   });
   const db: PgBoss.Db = { executeSql: (text, values) => txQuery(tx, text, values ?? []) };
   const id = await sender.send(job.name, job.data, sendOptions(job, db));
-  if (id !== null) await txQuery(tx, 'select pg_notify($1, $2)', [JOBS_CHANNEL, job.name]);
+  if (id !== null && shouldWake(job)) {
+    await txQuery(tx, 'select pg_notify($1, $2)', [JOBS_CHANNEL, job.name]);
+  }
   return id;
 }
 

@@ -32,6 +32,7 @@ import {
   INITIATE_JOB,
   type LockedActivity,
   lockActivity,
+  processingOf,
   saveActivity,
 } from './engine.js';
 import { checkEngine } from './providers.js';
@@ -97,6 +98,7 @@ export async function receiveCallback(
         customer_id: Number(stored.customer_id),
         inbox_id: Number(stored.id),
       },
+      { wake: 'throttled' },
     ),
   );
   return 'stored';
@@ -104,12 +106,15 @@ export async function receiveCallback(
 
 type InboxRow = typeof checkCallbackInbox.$inferSelect;
 
-/** What one stored callback does to the locked activity `a` (its writes made here). */
+/**
+ * What one stored callback does to the locked activity `a` (its writes made here), with the
+ * activity's row as written (still locked by this transaction) when it wrote one.
+ */
 async function applyOne(
   ctx: ServiceContext,
   a: LockedActivity | null,
   row: InboxRow,
-): Promise<{ outcome: InboxOutcome; error: string }> {
+): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
   if (!a?.processing || a.kind.provider !== row.provider) {
     return { outcome: 'rejected', error: 'Not an activity of this provider in progress.' };
   }
@@ -128,11 +133,11 @@ async function applyOne(
     body: { ...update },
   });
   if (a.row.state !== 'ca-in-progress') {
-    await saveActivity(ctx, a, processing);
-    return { outcome: 'stored', error: '' };
+    const { activity } = await saveActivity(ctx, a, processing);
+    return { outcome: 'stored', error: '', saved: activity };
   }
-  await applyApplicationUpdate(ctx, a, processing, update);
-  return { outcome: 'applied', error: '' };
+  const saved = await applyApplicationUpdate(ctx, a, processing, update);
+  return { outcome: 'applied', error: '', saved };
 }
 
 /**
@@ -155,7 +160,7 @@ export async function applyInbox(
     .limit(limit);
   const now = ctx.clock.now();
   for (const row of pending) {
-    let result: { outcome: InboxOutcome; error: string };
+    let result: Awaited<ReturnType<typeof applyOne>>;
     // Each row behind a savepoint: one the domain refuses half-way leaves no write behind.
     await txQuery(ctx.tx, 'savepoint inbox_row', []);
     try {
@@ -172,8 +177,9 @@ export async function applyInbox(
       .update(checkCallbackInbox)
       .set({ appliedAt: now, outcome: result.outcome, error: result.error })
       .where(eq(checkCallbackInbox.id, row.id));
-    if (result.outcome === 'applied' || result.outcome === 'stored') {
-      a = await lockActivity(ctx.tx, id);
+    // the next callback applies to the row as written (the lock is this transaction's still)
+    if (a && result.saved) {
+      a = { ...a, row: result.saved, processing: processingOf(result.saved.processingData) };
     }
   }
   return pending.length;

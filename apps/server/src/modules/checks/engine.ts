@@ -441,7 +441,7 @@ export async function applyApplicationUpdate(
   a: LockedActivity,
   processing: ProcessingData,
   update: ApplicationUpdate,
-): Promise<void> {
+): Promise<LockedActivity['row']> {
   let next: ProcessingData = { ...processing, stage: update.stage, last_error: null };
   let demanded = false;
   if (update.status === 'top-up-required' && update.top_up) {
@@ -461,11 +461,12 @@ export async function applyApplicationUpdate(
     (previous.success ? previous.data : {}) as DbsResultData,
     next.top_up,
   );
-  await saveActivity(ctx, a, next, {
+  const { activity } = await saveActivity(ctx, a, next, {
     ...(mapped.state !== a.row.state ? { state: mapped.state } : {}),
     resultData: a.kind.resultSchema.parse(mapped.resultData),
   });
   if (demanded) await ctx.enqueue(topUpIntentJob(a));
+  return activity;
 }
 
 export function pollJob(a: LockedActivity, startAfterSeconds: number) {
