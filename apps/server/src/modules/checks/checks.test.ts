@@ -545,6 +545,49 @@ describe('the update service check', () => {
     });
   });
 
+  it("shows its status on the case's criminal-record checks (their 'update service status')", async () => {
+    const k = await t.owner(async (tx) => {
+      const p = await createProcess(tx, {
+        customerId: acme,
+        requirements: [
+          { code: 'dbs-basic', config: {} },
+          { code: 'dbs-update', config: {} },
+        ],
+      });
+      const c = await createCase(tx, { customerId: acme, processId: p.id });
+      await createCaseBasicDetails(
+        tx,
+        { customerId: acme, caseId: c.id },
+        { forename: 'Ada', surname: 'Smith', dob: '1990-01-01' },
+      );
+      await tx.insert(caseDbsUpdateDetails).values({
+        customerId: acme,
+        caseId: c.id,
+        certificateNumber: '200000000001',
+        surname: 'Smith',
+        dob: '1990-01-01',
+      });
+      const acts = await tx
+        .select()
+        .from(caseActivities)
+        .where(eq(caseActivities.caseId, c.id))
+        .orderBy(caseActivities.position);
+      return { caseId: c.id, ids: acts.map((a) => a.id) };
+    });
+    await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
+      activitiesSubmitted(ctx, k.caseId, k.ids),
+    );
+    await t.settle();
+    const [basic, update] = await Promise.all(k.ids.map((id) => activity(id)));
+    expect(update?.result_data.certificate_status).toBe('BLANK_NO_NEW_INFO');
+    expect(basic?.result_data.update_service).toEqual({
+      certificate_status: 'BLANK_NO_NEW_INFO',
+      checked_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    // the basic check's own progress keeps it
+    expect(basic?.result_data.application?.reference).toMatch(/^BD-/);
+  });
+
   it('a server error is error-initiating', async () => {
     const k = await updateCase('900000000001');
     expect((await activity(k.activityId)).state).toBe('ca-error-initiating');

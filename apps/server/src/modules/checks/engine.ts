@@ -3,6 +3,7 @@ import {
   type ApplicationUpdate,
   type CaseActivityState,
   type DbsResultData,
+  type DbsUpdateServiceStatus,
   initialProcessingData,
   type ProcessingData,
   type ProcessingEvent,
@@ -10,7 +11,7 @@ import {
   processingDataSchema,
   withEvent,
 } from '@kestrel/domain';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -32,6 +33,7 @@ import { customers } from '../customers/customers.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { type CheckEngine, checkEngine } from './providers.js';
 import {
+  CHECK_KINDS,
   type CheckKindDefinition,
   checkKindOf,
   mapApplicationUpdate,
@@ -399,6 +401,10 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
         state: mapped.state,
         resultData: a.kind.resultSchema.parse(mapped.resultData),
       });
+      await shareUpdateServiceStatus(ctx, a, {
+        certificate_status: answer.status,
+        checked_date: today(ctx),
+      });
       return;
     }
     const update = call.answer as ApplicationUpdate;
@@ -409,6 +415,40 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
 }
 
 const today = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock.now().toISOString().slice(0, 10);
+
+/** The criminal-record kinds, whose panels show the update service status (point 2). */
+const DISCLOSURE_CODES = Object.entries(CHECK_KINDS)
+  .filter(([, k]) => k.family === 'disclosure')
+  .map(([code]) => code);
+
+/**
+ * The update service status found by the case's update service check, on each of the case's
+ * criminal-record checks (their panels' 'update service status'), audited. The case is locked
+ * (lockActivity locked it): no other write of its activities runs meanwhile.
+ */
+async function shareUpdateServiceStatus(
+  ctx: ServiceContext,
+  a: LockedActivity,
+  status: DbsUpdateServiceStatus,
+): Promise<void> {
+  const siblings = await ctx.tx
+    .select({ id: caseActivities.id, resultData: caseActivities.resultData })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(
+      and(eq(caseActivities.caseId, a.row.caseId), inArray(activityTypes.code, DISCLOSURE_CODES)),
+    )
+    .orderBy(asc(caseActivities.id));
+  for (const s of siblings) {
+    await changeActivity(
+      ctx.tx,
+      ctx.actor,
+      s.id,
+      { result_data: { ...s.resultData, update_service: status } },
+      ctx.clock.now(),
+    );
+  }
+}
 
 /** A start failed: error-initiating, and a retry with back-off while attempts remain. */
 async function failStart(
