@@ -32,6 +32,7 @@ import {
   siblingActivities,
 } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
+import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import {
@@ -276,7 +277,11 @@ export async function activitiesRoutes(app: FastifyInstance) {
           if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
           if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
           if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
-            await changeActivity(tx, actor, id, data, now);
+            const { activity } = await changeActivity(tx, actor, id, data, now);
+            // sent back to the subject: a submitted case's portal reopens
+            if (data.state === 'ca-awaiting-subject') {
+              await reopenPortal(tx, actor, activity.caseId, now);
+            }
           }
           const out = await selectActivities(tx, actor, eq(caseActivities.id, id), [], 1, 0);
           const one = out.results[0];

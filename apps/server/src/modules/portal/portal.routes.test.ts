@@ -396,6 +396,15 @@ describe('POST /api/s/case-portal/{case}/submit/', () => {
     });
     expect(put.statusCode).toBe(403);
     expect((await call(ada, 'POST', `${portal(otherCase)}submit/`)).statusCode).toBe(403);
+    // a check no longer waiting (cancelled) asks for no payment
+    await t.owner((tx) =>
+      tx
+        .update(caseActivities)
+        .set({ state: 'ca-cancelled' })
+        .where(eq(caseActivities.caseId, otherCase)),
+    );
+    const cancelled = (await call(ada, 'GET', `/api/s/cases/${otherCase}/`)).json();
+    expect(cancelled).toMatchObject({ submitted: true, needs: [], next_step: null });
   });
 
   it("is 404 for another person's case", async () => {
@@ -529,5 +538,45 @@ describe('subjectCaseActor and subjectRecordActor (for the case-data routes)', (
     );
     const bobActor = { ...actor, id: adaLogin + 1000 };
     expect((await subjectCaseActor(deps, bobActor, acmeCase)).customerId).toBe(other);
+  });
+});
+
+describe('staff sending a submitted case back to its subject', () => {
+  it('reopens the portal at Review & Submit, audited; the person can change and submit again', async () => {
+    // acmeCase was submitted above: its activities are in progress
+    const [first] = await t.owner((tx) =>
+      tx
+        .select()
+        .from(caseActivities)
+        .where(and(eq(caseActivities.caseId, acmeCase), eq(caseActivities.state, 'ca-in-progress')))
+        .orderBy(caseActivities.position),
+    );
+    if (!first) throw new Error('no activity in progress');
+    const sent = await call(admin, 'PATCH', `/api/case-activities/${first.id}/`, {
+      state: 'ca-awaiting-subject',
+    });
+    expect(sent.statusCode).toBe(200);
+    const body = (await call(ada, 'GET', portal(acmeCase))).json();
+    expect(body.portal).toMatchObject({
+      submitted: false,
+      portal_last_completed_section: 'driver-data',
+      progress: { next: 'review' },
+    });
+    const c = (await call(ada, 'GET', `/api/s/cases/${acmeCase}/`)).json();
+    expect(c.next_step).toEqual({
+      label: 'Continue: Review & Submit',
+      section: 'review',
+      payment_intent: null,
+    });
+    const audits = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(and(eq(auditActions.verb, 'updated'), eq(auditActions.objectId, String(acmeCase)))),
+    );
+    expect(audits.map((a) => a.changes)).toContainEqual({
+      portal_last_completed_section: ['review', 'driver-data'],
+    });
+    expect((await call(ada, 'POST', `${portal(acmeCase)}submit/`)).statusCode).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -82,9 +83,10 @@ export async function caseFacts(tx: Tx, caseIds: readonly number[]): Promise<Cas
       name: activityTypes.name,
       state: caseActivities.state,
       config: caseActivities.config,
-      topUpIntent: sql<
-        string | null
-      >`case when ${caseActivities.processingData}->'top_up'->>'status' = 'awaiting' then ${caseActivities.processingData}->'top_up'->>'payment_intent' end`,
+      // only while the activity waits for it (a cancelled check's top-up is not paid)
+      topUpIntent: sql<string | null>`case when ${caseActivities.state} = 'ca-awaiting-subject'
+        and ${caseActivities.processingData}->'top_up'->>'status' = 'awaiting'
+        then ${caseActivities.processingData}->'top_up'->>'payment_intent' end`,
     })
     .from(caseActivities)
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
@@ -283,6 +285,31 @@ export async function saveProgress(
   });
 }
 
+/**
+ * Staff send a submitted case back to its subject (an activity moved to ca-awaiting-subject):
+ * the portal reopens at Review & Submit (the progress one step before it), audited, so the
+ * person can change what was asked and submit again. A case not submitted is left as it is.
+ * (A provider's top-up demand does not reopen it: the person only pays.)
+ */
+export async function reopenPortal(tx: Tx, actor: Actor, caseId: number, now: Date) {
+  const [facts] = await caseFacts(tx, [caseId]);
+  if (!facts || facts.lastCompleted !== PORTAL_SUBMITTED_SECTION) return;
+  const { sections } = progressOf(facts).progress;
+  const before = sections[sections.indexOf(PORTAL_SUBMITTED_SECTION) - 1] ?? null;
+  await tx
+    .update(cases)
+    .set({ portalLastCompletedSection: before, updatedAt: now })
+    .where(eq(cases.id, caseId));
+  await recordAudit(tx, actor, {
+    customerId: facts.customerId,
+    verb: 'updated',
+    contentType: CASE_CT,
+    objectId: caseId,
+    objectRepr: `Case ${caseId}`,
+    changes: { portal_last_completed_section: [PORTAL_SUBMITTED_SECTION, before] },
+  });
+}
+
 export const SUBMIT_INCOMPLETE = 'Please complete every section before submitting.';
 export const REVIEW_BY_SUBMITTING = 'Review & Submit is completed by submitting the case.';
 
@@ -297,7 +324,7 @@ export async function submitPortal(ctx: ServiceContext, caseId: number): Promise
   const facts = await factsOf(ctx, caseId);
   const { progress } = progressOf(facts);
   // every section before Review done (Review itself is this step)
-  const reviewAt = progress.sections.indexOf('review');
+  const reviewAt = progress.sections.indexOf(PORTAL_SUBMITTED_SECTION);
   if (progress.completed < reviewAt) {
     throw ValidationError.of('non_field_errors', SUBMIT_INCOMPLETE);
   }

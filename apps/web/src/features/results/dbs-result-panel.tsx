@@ -93,7 +93,8 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
   const subject = audience === 'subject';
   const topUp = topUpOf(activity, data);
   // awaiting a top-up, the DBS does not have the application yet: no 'being processed' line
-  const status = topUp?.status === 'awaiting' ? null : dbsStatusLine(data, dbsDetails);
+  const line = dbsStatusLine(data, dbsDetails);
+  const status = topUp?.status === 'awaiting' && line === DBS_RESULT_TEXTS.processing ? null : line;
   const app = data.application;
   const d = data.disclosure;
   const a = data.applicant;

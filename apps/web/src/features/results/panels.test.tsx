@@ -173,6 +173,22 @@ describe('criminal-record panel', () => {
     expect(screen.queryByText('This application is being processed by the DBS.')).toBeNull();
   });
 
+  it('a price-list top-up before verification still says it awaits verification', () => {
+    inRouter(
+      <DbsResultPanel
+        audience="customer"
+        activity={activity({
+          processing_data: {
+            top_up: { status: 'awaiting', amount_pence: 350, reason: 'x', payment_intent: 'pi_1' },
+          },
+        })}
+        dbsDetails={{ state: 'pending' }}
+      />,
+    );
+    expect(screen.getByText('Awaiting top-up payment')).toBeInTheDocument();
+    expect(screen.getByText('This application is awaiting verification.')).toBeInTheDocument();
+  });
+
   it('a paid top-up shows nothing; the result copy of a top-up is read too', () => {
     const { unmount } = inRouter(
       <DbsResultPanel
