@@ -46,7 +46,7 @@ export function ensureDependencies() {
 export const serverNodeFlags = [
   '--max-semi-space-size=64',
   ...(process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF]
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : []),
 ];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DBS_CHECK_CODES } from '../activity-kinds.js';
 
 /*
  * A top-up: a payment the provider or the price list demands before a check goes on. The
@@ -25,7 +26,7 @@ export const topUpSchema = z
 export type TopUp = z.infer<typeof topUpSchema>;
 
 /** The kinds of check a top-up can apply to (the criminal-record family). */
-export const TOP_UP_KINDS = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'] as const;
+export const TOP_UP_KINDS = DBS_CHECK_CODES;
 export type TopUpKind = (typeof TOP_UP_KINDS)[number];
 
 /**

@@ -2,6 +2,7 @@ import {
   type ActivityConfig,
   type ApplicationUpdate,
   type CaseActivityState,
+  DBS_CHECK_CODES,
   type DbsResultData,
   type DbsUpdateServiceStatus,
   initialProcessingData,
@@ -33,7 +34,6 @@ import { customers } from '../customers/customers.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { type CheckEngine, checkEngine } from './providers.js';
 import {
-  CHECK_KINDS,
   type CheckKindDefinition,
   checkKindOf,
   mapApplicationUpdate,
@@ -416,11 +416,6 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
 
 const today = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock.now().toISOString().slice(0, 10);
 
-/** The criminal-record kinds, whose panels show the update service status (point 2). */
-const DISCLOSURE_CODES = Object.entries(CHECK_KINDS)
-  .filter(([, k]) => k.family === 'disclosure')
-  .map(([code]) => code);
-
 /**
  * The update service status found by the case's update service check, on each of the case's
  * criminal-record checks (their panels' 'update service status'), audited. The case is locked
@@ -436,7 +431,10 @@ async function shareUpdateServiceStatus(
     .from(caseActivities)
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .where(
-      and(eq(caseActivities.caseId, a.row.caseId), inArray(activityTypes.code, DISCLOSURE_CODES)),
+      and(
+        eq(caseActivities.caseId, a.row.caseId),
+        inArray(activityTypes.code, [...DBS_CHECK_CODES]),
+      ),
     )
     .orderBy(asc(caseActivities.id));
   for (const s of siblings) {

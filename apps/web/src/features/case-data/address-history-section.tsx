@@ -1,12 +1,4 @@
-import {
-  type AddressGap,
-  addressGaps,
-  caseAddressIn,
-  countryName,
-  formatDate,
-  isoDate,
-  MESSAGES,
-} from '@kestrel/domain';
+import { type AddressGap, addressGaps, countryName, formatDate, MESSAGES } from '@kestrel/domain';
 import {
   Alert,
   Badge,
@@ -23,6 +15,13 @@ import { type RefObject, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { type CaseAddress, caseAddresses } from '../../api/case-addresses';
 import { type CaseDataAudience, useDeleteCaseRow, useSaveCaseRow } from '../../api/case-data';
+import {
+  type AddressForm,
+  addressLine as oneLine,
+  addressSchema as schema,
+  addressToday as today,
+  addressToForm as toForm,
+} from './address-form';
 import { AddressLookup } from './address-lookup';
 import {
   Consents,
@@ -31,50 +30,10 @@ import {
   DbsTextField,
   LOCKED_REASON,
   SaveRow,
-  text,
 } from './form-kit';
 import { SectionCard } from './section-card';
 import type { SectionProps } from './section-props';
 import { useRowForm } from './use-row-form';
-
-export interface AddressForm {
-  country: string;
-  country_dbs: string;
-  line_one: string;
-  line_one_dbs: string;
-  line_two: string;
-  line_two_dbs: string;
-  town: string;
-  town_dbs: string;
-  postcode: string;
-  from_date: string;
-  to_date: string;
-  current: boolean;
-  source: string;
-  metadata: Record<string, unknown> | null;
-}
-
-const toForm = (r: Partial<CaseAddress> | null): AddressForm => ({
-  country: text(r?.country) || 'GBR',
-  country_dbs: text(r?.country_dbs),
-  line_one: text(r?.line_one),
-  line_one_dbs: text(r?.line_one_dbs),
-  line_two: text(r?.line_two),
-  line_two_dbs: text(r?.line_two_dbs),
-  town: text(r?.town),
-  town_dbs: text(r?.town_dbs),
-  postcode: text(r?.postcode),
-  from_date: text(r?.from_date),
-  to_date: text(r?.to_date),
-  current: r?.current ?? false,
-  source: r?.source ?? 'manual',
-  metadata: r?.metadata ?? null,
-});
-
-const today = () => isoDate(new Date());
-const schema = () => caseAddressIn(today());
-const oneLine = (a: CaseAddress) =>
-  [a.line_one, a.line_two, a.town, a.postcode].filter(Boolean).join(', ');
 
 /** The other addresses whose periods share a day with this one (allowed, and shown). */
 export function overlapsOf(

@@ -3,7 +3,7 @@ import { Anchor, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { isCaseToDo, type SubjectCase } from '../../api/subject-cases';
 import { href } from '../../config/paths';
-import { CaseProgress, caseWords, StateWords } from './case-parts';
+import { CaseProgress, caseWords, SentEverything, StateWords } from './case-parts';
 import { NextStepButton } from './next-step-button';
 
 /**
@@ -45,11 +45,7 @@ export function CaseCard({ item }: { item: SubjectCase }) {
             </List>
           </Stack>
         )}
-        {!todo && item.submitted && (
-          <Text>
-            You have sent everything. We will email you if {item.customer.name} needs anything else.
-          </Text>
-        )}
+        <SentEverything item={item} />
         <Group justify="space-between" align="center" gap="md">
           <Anchor component={Link} to={href('subject-case-detail', { id: item.id })} py={10}>
             See the checks

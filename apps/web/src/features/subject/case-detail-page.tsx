@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { isCaseToDo, subjectCases } from '../../api/subject-cases';
 import { href } from '../../config/paths';
-import { activityWords, CaseProgress, caseWords, StateWords } from './case-parts';
+import { activityWords, CaseProgress, caseWords, SentEverything, StateWords } from './case-parts';
 import { NextStepButton } from './next-step-button';
 import { SubjectResultSlot } from './result-slot';
 
@@ -43,9 +43,7 @@ export default function SubjectCaseDetailPage() {
         <Stack gap="md">
           <CaseProgress progress={c.progress} label="Your progress" />
           {todo && c.next_step && <NextStepButton item={c} step={c.next_step} />}
-          {!todo && c.submitted && (
-            <Text>You have sent everything. We will email you if anything else is needed.</Text>
-          )}
+          <SentEverything item={c} />
         </Stack>
       </Paper>
       <Stack gap="sm">

@@ -2,6 +2,7 @@ import '@mantine/core/styles/Progress.css';
 import '@mantine/core/styles/List.css';
 import type { PortalProgressOut } from '@kestrel/domain';
 import { Badge, Progress, Stack, Text } from '@mantine/core';
+import { isCaseToDo, type SubjectCase } from '../../api/subject-cases';
 
 /**
  * What an activity's state means to the person being checked, in plain words (spec point 4's
@@ -74,5 +75,15 @@ export function CaseProgress({ progress, label }: { progress: PortalProgressOut;
         {words}
       </Text>
     </Stack>
+  );
+}
+
+/** Once the person has nothing left to do on a submitted case: what happens now. */
+export function SentEverything({ item }: { item: SubjectCase }) {
+  if (isCaseToDo(item) || !item.submitted) return null;
+  return (
+    <Text>
+      You have sent everything. We will email you if {item.customer.name} needs anything else.
+    </Text>
   );
 }

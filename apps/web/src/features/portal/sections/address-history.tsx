@@ -1,12 +1,4 @@
-import {
-  type AddressGap,
-  addressGaps,
-  caseAddressIn,
-  countryName,
-  formatDate,
-  isoDate,
-  MESSAGES,
-} from '@kestrel/domain';
+import { type AddressGap, addressGaps, countryName, formatDate, MESSAGES } from '@kestrel/domain';
 import {
   Alert,
   Badge,
@@ -22,8 +14,15 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { type DefaultValues, useForm, useWatch } from 'react-hook-form';
-import { type CaseAddress, caseAddresses } from '../../../api/case-addresses';
+import { caseAddresses } from '../../../api/case-addresses';
 import { SectionFailure, useDeleteCaseRow, useSaveCaseRow } from '../../../api/case-data';
+import {
+  type AddressForm,
+  addressLine as oneLine,
+  addressSchema as schema,
+  addressToday as today,
+  addressToForm as toForm,
+} from '../../case-data/address-form';
 import { AddressLookup } from '../../case-data/address-lookup';
 import {
   applyFieldErrors,
@@ -33,45 +32,10 @@ import {
   LOCKED_REASON,
   parsePayload,
   schemaResolver,
-  text,
 } from '../../case-data/form-kit';
 import { clearDraft, readDraft, writeDraft } from '../drafts';
 import type { PortalSectionProps } from '../section-contract';
 import { formErrors, SectionShell, type SummaryError } from '../section-shell';
-
-interface AddressForm {
-  country: string;
-  country_dbs: string;
-  line_one: string;
-  line_one_dbs: string;
-  line_two: string;
-  line_two_dbs: string;
-  town: string;
-  town_dbs: string;
-  postcode: string;
-  from_date: string;
-  to_date: string;
-  current: boolean;
-  source: string;
-  metadata: Record<string, unknown> | null;
-}
-
-const toForm = (r: Partial<CaseAddress> | null): AddressForm => ({
-  country: text(r?.country) || 'GBR',
-  country_dbs: text(r?.country_dbs),
-  line_one: text(r?.line_one),
-  line_one_dbs: text(r?.line_one_dbs),
-  line_two: text(r?.line_two),
-  line_two_dbs: text(r?.line_two_dbs),
-  town: text(r?.town),
-  town_dbs: text(r?.town_dbs),
-  postcode: text(r?.postcode),
-  from_date: text(r?.from_date),
-  to_date: text(r?.to_date),
-  current: r?.current ?? false,
-  source: r?.source ?? 'manual',
-  metadata: r?.metadata ?? null,
-});
 
 const ADDRESS_LABELS: Record<string, string> = {
   country: 'Country',
@@ -88,10 +52,6 @@ const ADDRESS_LABELS: Record<string, string> = {
   to_date: 'Lived here until',
 };
 
-const today = () => isoDate(new Date());
-const schema = () => caseAddressIn(today());
-const oneLine = (a: CaseAddress) =>
-  [a.line_one, a.line_two, a.town, a.postcode].filter(Boolean).join(', ');
 const DRAFT = 'address-editor';
 
 /** What the editor is for: an address, a gap to fill, or a new address. */
