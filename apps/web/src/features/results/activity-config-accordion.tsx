@@ -33,16 +33,17 @@ export function purposeText(config: Record<string, unknown>): string {
  */
 export function ActivityConfigAccordion({ config }: { config: Record<string, unknown> }) {
   const paper = config.paper_cert === true;
+  // keyed by field: two lines may read the same (e.g. name and town)
   const address = [
-    config.paper_cert_name,
-    config.paper_cert_department,
-    config.paper_cert_line_one,
-    config.paper_cert_line_two,
-    config.paper_cert_town,
-    config.paper_cert_postcode,
+    'paper_cert_name',
+    'paper_cert_department',
+    'paper_cert_line_one',
+    'paper_cert_line_two',
+    'paper_cert_town',
+    'paper_cert_postcode',
   ]
-    .map(str)
-    .filter(Boolean);
+    .map((field) => [field, str(config[field])] as const)
+    .filter(([, line]) => line);
   return (
     <Accordion variant="separated" chevronPosition="left" data-testid="activity-config">
       <Accordion.Item value="config">
@@ -69,8 +70,8 @@ export function ActivityConfigAccordion({ config }: { config: Record<string, unk
                 <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
                   Paper certificate address
                 </Text>
-                {address.map((line) => (
-                  <Text key={line}>{line}</Text>
+                {address.map(([field, line]) => (
+                  <Text key={field}>{line}</Text>
                 ))}
               </Stack>
             )}

@@ -59,9 +59,38 @@ describe('notes accordion (operations)', () => {
       body: { notes: 'Called the referee.' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'History' }));
-    const history = await screen.findByTestId('notes-history');
+    const history = await screen.findByRole('dialog', { name: 'Notes history' });
     expect(await within(history).findByText('Called the referee.')).toBeInTheDocument();
-    expect(within(history).getByText(/Olive Ops · 4th Mar 2026/)).toBeInTheDocument();
+    expect(within(history).getByText(/Olive Ops · 4th Mar 2026 10:15/)).toBeInTheDocument();
+    expect(
+      calls.some(
+        (c) => c.method === 'GET' && c.url.startsWith('/api/ops/case-activities/7/notes/'),
+      ),
+    ).toBe(true);
+  });
+
+  it('the history dialog is closed until asked for; an empty history says so', async () => {
+    const calls = mockFetch(() => ({
+      status: 200,
+      body: { count: 0, next: null, previous: null, results: [] },
+    }));
+    inRouter(<NotesAccordion activityId={8} notes="Seen" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Notes' }));
+    expect(await screen.findByRole('textbox', { name: 'Notes' })).toHaveValue('Seen');
+    expect(screen.queryByRole('dialog', { name: 'Notes history' })).toBeNull();
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'History' }));
+    const history = await screen.findByRole('dialog', { name: 'Notes history' });
+    expect(await within(history).findByText('No notes have been saved yet.')).toBeInTheDocument();
+  });
+
+  it('a failed history read says so in the dialog', async () => {
+    mockFetch(() => ({ status: 500, body: {} }));
+    inRouter(<NotesAccordion activityId={9} notes="" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Notes' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'History' }));
+    const history = await screen.findByRole('dialog', { name: 'Notes history' });
+    expect(await within(history).findByText('Error getting list of notes')).toBeInTheDocument();
   });
 });
 
