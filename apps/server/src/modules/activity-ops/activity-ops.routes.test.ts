@@ -1,3 +1,4 @@
+import { type ActivityConfig, ROLE_TEMPLATES } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   createCustomer,
   createProcess,
   createProductUser,
+  createRole,
   createSubjectUser,
   login,
   type TestApp,
@@ -141,6 +143,191 @@ describe('request-adult-first', () => {
     const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: adultProc }));
     const res = await request(ops, await enhancedOf(c.id), true);
     expect(res.statusCode).toBe(201);
+  });
+});
+
+/**
+ * Point 6: requesting adult first is offered only when all six conditions hold. Each row makes
+ * exactly one of them fail (everything else as in the case that succeeds), through both the
+ * customer's and the operations path.
+ */
+describe('request-adult-first: offered exactly when the six conditions of point 6 hold', () => {
+  type Requirement = string | { code: string; config: ActivityConfig };
+  const enhancedWith = (config: ActivityConfig): Requirement[] => [
+    'basic-details',
+    { code: 'dbs-enhanced', config },
+  ];
+  const NOT_OFFERED = { non_field_errors: ['Adult first cannot be requested for this activity.'] };
+  const DENIED = { detail: 'You do not have permission to perform this action.' };
+  /** Callers by path: who may add cases, and one with every other permission but that. */
+  const callers = {} as Record<'tenant' | 'ops', { acme: Client; plain: Client; noAdd: Client }>;
+
+  beforeAll(async () => {
+    await t.owner(async (tx) => {
+      const tenantRole = await createRole(tx, {
+        customerId: acme,
+        permissions: ROLE_TEMPLATES.admin.filter((p) => p !== 'cases.add_case'),
+      });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'no-add@acme.test',
+        roles: [tenantRole.id],
+      });
+      const opsRole = await createRole(tx, {
+        customerId: null,
+        permissions: ROLE_TEMPLATES.ops.filter((p) => p !== 'cases.add_case'),
+      });
+      await createProductUser(tx, {
+        customerId: null,
+        username: 'ops-no-add@k.test',
+        roles: [opsRole.id],
+      });
+    });
+    callers.tenant = {
+      acme: admin,
+      plain: plainAdmin,
+      noAdd: await login(t.app, 'no-add@acme.test'),
+    };
+    callers.ops = { acme: ops, plain: ops, noAdd: await login(t.app, 'ops-no-add@k.test') };
+  });
+
+  interface Row {
+    /** the one condition that fails */
+    fails: string;
+    requirements: Requirement[];
+    /** whose case: a customer with the adult-first activity type (acme) or without (plain) */
+    customer?: 'acme' | 'plain';
+    /** the caller: one who may add cases, or one with every permission but cases.add_case */
+    caller?: 'full' | 'noAdd';
+    /** the activity asked from (default the enhanced one) */
+    from?: string;
+    status: number;
+    error: unknown;
+  }
+  const FAILS: Row[] = [
+    {
+      fails: '1. the activity is DBS enhanced (a standard one)',
+      requirements: ['basic-details', { code: 'dbs-standard', config: adultConfig }],
+      from: 'dbs-standard',
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '2. the customer has the adult-first activity type',
+      requirements: enhancedWith(adultConfig),
+      customer: 'plain',
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '3. no adult-first activity exists already on the case',
+      requirements: [...enhancedWith(adultConfig), 'adult-first'],
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '4. the user holds the permission to add cases',
+      requirements: enhancedWith(adultConfig),
+      caller: 'noAdd',
+      status: 403,
+      error: DENIED,
+    },
+    {
+      fails: "5. the adults' barred list is on (off, adult workforce)",
+      requirements: enhancedWith({ adult_barred_list: false, workforce: 'A' }),
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: "5. the adults' barred list is on (not set, child and adult workforce)",
+      requirements: enhancedWith({ workforce: 'CA' }),
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '6. the workforce includes adult (child)',
+      requirements: enhancedWith({ adult_barred_list: true, workforce: 'C' }),
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '6. the workforce includes adult (other)',
+      requirements: enhancedWith({ adult_barred_list: true, workforce: 'O' }),
+      status: 400,
+      error: NOT_OFFERED,
+    },
+    {
+      fails: '6. the workforce includes adult (not set)',
+      requirements: enhancedWith({ adult_barred_list: true }),
+      status: 400,
+      error: NOT_OFFERED,
+    },
+  ];
+
+  /** A case of `customer` with those requirements, and the id of the activity asked from. */
+  async function caseWith(row: Pick<Row, 'requirements' | 'customer' | 'from'>) {
+    const customerId = row.customer === 'plain' ? plain : acme;
+    const c = await t.owner(async (tx) => {
+      const p = await createProcess(tx, { customerId, requirements: row.requirements });
+      return createCase(tx, { customerId, processId: p.id });
+    });
+    const from = (await activitiesOf(c.id)).find((a) => a.code === (row.from ?? 'dbs-enhanced'));
+    if (!from) throw new Error('no activity to ask from');
+    return { caseId: c.id, id: from.row.id };
+  }
+
+  describe.each(['tenant', 'ops'] as const)('through the %s path', (path) => {
+    const clientOf = (row: Pick<Row, 'customer' | 'caller'>) =>
+      row.caller === 'noAdd' ? callers[path].noAdd : callers[path][row.customer ?? 'acme'];
+
+    it.each(FAILS.map((row) => [row.fails, row] as const))(
+      'refused when only this fails: %s',
+      async (_, row) => {
+        const k = await caseWith(row);
+        const before = await activitiesOf(k.caseId);
+        const res = await request(clientOf(row), k.id, path === 'ops');
+        expect([res.statusCode, res.json()]).toEqual([row.status, row.error]);
+        // nothing of adult first changed: no activity added, the asking one as it was
+        expect(await activitiesOf(k.caseId)).toEqual(before);
+      },
+    );
+
+    it.each([{ workforce: 'A' as const }, { workforce: 'CA' as const }])(
+      'requested when all six hold (workforce $workforce)',
+      async ({ workforce }) => {
+        const config = { adult_barred_list: true, workforce };
+        const k = await caseWith({ requirements: enhancedWith(config) });
+        const before = await activitiesOf(k.caseId);
+        const res = await request(clientOf({}), k.id, path === 'ops');
+        expect(res.statusCode).toBe(201);
+        const created = res.json() as { id: number };
+        expect(created).toEqual({
+          id: expect.any(Number),
+          case: k.caseId,
+          state: 'ca-awaiting-ops',
+          activity_type: 'adult-first',
+          result_data: { stage: 'pending', dbs_case: k.caseId },
+        });
+        const after = await activitiesOf(k.caseId);
+        // the asking activity untouched; the adult-first one added last, with its barred-list data
+        expect(after.slice(0, before.length)).toEqual(before);
+        expect(after.slice(before.length)).toEqual([
+          {
+            code: 'adult-first',
+            row: expect.objectContaining({
+              id: created.id,
+              state: 'ca-awaiting-ops',
+              config,
+              resultData: { stage: 'pending', dbs_case: k.caseId },
+            }),
+          },
+        ]);
+        // now the case has one: condition 3 fails, refused
+        const again = await request(clientOf({}), k.id, path === 'ops');
+        expect([again.statusCode, again.json()]).toEqual([400, NOT_OFFERED]);
+        expect(await activitiesOf(k.caseId)).toEqual(after);
+      },
+    );
   });
 });
 

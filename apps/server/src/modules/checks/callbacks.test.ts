@@ -1,4 +1,9 @@
-import type { DbsResultData, ProcessingData } from '@kestrel/domain';
+import type {
+  ActivityConfig,
+  CaseActivityState,
+  DbsResultData,
+  ProcessingData,
+} from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +20,7 @@ import {
 import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
+import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { caseActivities } from '../cases/cases.table.js';
@@ -43,9 +49,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function openCase(surname: string) {
+async function openCase(surname: string, code = 'dbs-basic', config: ActivityConfig = {}) {
   return t.owner(async (tx) => {
-    const p = await createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] });
+    const p = await createProcess(tx, { customerId: acme, requirements: [{ code, config }] });
     const c = await createCase(tx, { customerId: acme, processId: p.id });
     await createCaseBasicDetails(
       tx,
@@ -73,26 +79,31 @@ async function activity(id: number) {
   });
   expect(res.statusCode).toBe(200);
   return res.json() as {
+    state: CaseActivityState;
     result_data: DbsResultData;
     processing_data: Omit<ProcessingData, 'reference'> & { reference: string };
   };
 }
 
-const simulator = () => {
-  const p = checkEngine(t.app.deps).dbsBasic;
+type CallbackProvider = 'dbs-basic' | 'ebulk';
+
+const simulator = (provider: CallbackProvider = 'dbs-basic') => {
+  const engine = checkEngine(t.app.deps);
+  const p = provider === 'ebulk' ? engine.ebulk : engine.dbsBasic;
   if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
   return p;
 };
 
+const inboxOf = (activityId: number) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(checkCallbackInbox)
+      .where(eq(checkCallbackInbox.caseActivityId, activityId))
+      .orderBy(checkCallbackInbox.id),
+  );
+
 describe('the callback inbox', () => {
-  const inboxOf = (activityId: number) =>
-    t.owner((tx) =>
-      tx
-        .select()
-        .from(checkCallbackInbox)
-        .where(eq(checkCallbackInbox.caseActivityId, activityId))
-        .orderBy(checkCallbackInbox.id),
-    );
   const post = (activityId: number, ref: string, eventId: string) => {
     const cb = simulator().callbackFor(ref, eventId);
     return t.app.inject({
@@ -200,5 +211,252 @@ describe('the callback inbox', () => {
     await other.deps.jobs.settle();
     expect((await activity(k.activityId)).processing_data.event_ids).toEqual(['crash-1']);
     expect((await inboxOf(k.activityId)).map((r) => r.outcome)).toEqual(['applied']);
+  });
+});
+
+/** Staff record the identity route, verify it, then countersign: an e-bulk check then starts. */
+async function verifyAndCountersign(caseId: number) {
+  const url = `/api/case-dbs-details/${caseId}/`;
+  const send = (method: 'PATCH' | 'POST', path: string, payload: object) =>
+    t.app.inject({ method, url: `${url}${path}`, headers: admin.headers, payload });
+  expect((await send('PATCH', '', { idv_option: 'online' })).statusCode).toBe(200);
+  expect((await send('POST', 'verify/', {})).statusCode).toBe(200);
+  await t.settle();
+  expect((await send('POST', 'countersign/', {})).statusCode).toBe(200);
+  await t.settle();
+}
+
+/** The two providers' callback endpoints: their check, their reference and their secret. */
+const PROVIDERS = [
+  {
+    provider: 'dbs-basic',
+    other: 'ebulk',
+    code: 'dbs-basic',
+    config: {},
+    reference: /^BD-/,
+  },
+  {
+    provider: 'ebulk',
+    other: 'dbs-basic',
+    code: 'dbs-enhanced',
+    config: { workforce: 'A', adult_barred_list: true },
+    reference: /^EB-/,
+  },
+] as const satisfies readonly {
+  provider: CallbackProvider;
+  other: CallbackProvider;
+  code: string;
+  config: ActivityConfig;
+  reference: RegExp;
+}[];
+
+const secretOf = (provider: CallbackProvider) => {
+  const { config } = checkEngine(t.app.deps);
+  return provider === 'ebulk' ? config.ebulkCallbackSecret : config.dbsBasicCallbackSecret;
+};
+const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
+const signed = (secret: string, body: string, at = nowSeconds()) => ({
+  'content-type': 'application/json',
+  'x-kestrel-signature': signatureHeader(secret, at, body),
+});
+
+/** An application of `provider` in progress: submitted (and for e-bulk verified, countersigned). */
+async function startApplication(p: (typeof PROVIDERS)[number], surname: string) {
+  const k = await openCase(surname, p.code, p.config);
+  await submit(k);
+  if (p.provider === 'ebulk') await verifyAndCountersign(k.caseId);
+  const started = await activity(k.activityId);
+  expect(started.state).toBe('ca-in-progress');
+  expect(started.processing_data.reference).toMatch(p.reference);
+  return { ...k, ref: started.processing_data.reference };
+}
+
+/** The `checks-callbacks` jobs queued for one activity. */
+const callbackJobsOf = async (activityId: number) =>
+  (
+    await t.owner((tx) => tx.select().from(queueJobs).where(eq(queueJobs.name, 'checks-callbacks')))
+  ).filter((j) => (j.data as { case_activity_id?: number }).case_activity_id === activityId);
+
+/** All a refused callback must leave as it was: the activity as read, its inbox, its jobs. */
+const everythingOf = async (activityId: number) => ({
+  activity: (
+    await t.app.inject({
+      method: 'GET',
+      url: `/api/case-activities/${activityId}/`,
+      headers: admin.headers,
+    })
+  ).json(),
+  inbox: await inboxOf(activityId),
+  jobs: (await callbackJobsOf(activityId)).length,
+});
+
+interface Refusal {
+  /** The genuine signed callback of the application now (under a fresh event id). */
+  genuine: () => { body: string; headers: Record<string, string> };
+  provider: CallbackProvider;
+  other: CallbackProvider;
+}
+const BAD_SIGNATURE = { detail: 'Invalid callback signature.' };
+const otherHexDigit = (header: string) => header.replace(/.$/, (d) => (d === '0' ? '1' : '0'));
+/** A signed body that is not a callback: the genuine one with `change` made. */
+const reshaped = (r: Refusal, change: (cb: Record<string, unknown>) => void) => {
+  const cb = JSON.parse(r.genuine().body) as Record<string, unknown>;
+  change(cb);
+  const body = JSON.stringify(cb);
+  return { headers: signed(secretOf(r.provider), body), body };
+};
+
+const REFUSALS: [
+  string,
+  (r: Refusal) => { headers: Record<string, string>; body: string },
+  number,
+  unknown,
+][] = [
+  [
+    'unsigned',
+    (r) => ({ headers: { 'content-type': 'application/json' }, body: r.genuine().body }),
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'a tampered signature',
+    (r) => {
+      const cb = r.genuine();
+      const header = cb.headers['x-kestrel-signature'] ?? '';
+      return {
+        headers: { ...cb.headers, 'x-kestrel-signature': otherHexDigit(header) },
+        body: cb.body,
+      };
+    },
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'a tampered body (the signature of another)',
+    (r) => {
+      const cb = r.genuine();
+      return { headers: cb.headers, body: cb.body.replace('"event_id":"', '"event_id":"x') };
+    },
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    "signed with the other provider's secret",
+    (r) => {
+      const { body } = r.genuine();
+      return { headers: signed(secretOf(r.other), body), body };
+    },
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'replayed after the 5 minutes allowed (a stale timestamp)',
+    (r) => {
+      const { body } = r.genuine();
+      return { headers: signed(secretOf(r.provider), body, nowSeconds() - 301), body };
+    },
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'signed more than 5 minutes ahead',
+    (r) => {
+      const { body } = r.genuine();
+      return { headers: signed(secretOf(r.provider), body, nowSeconds() + 301), body };
+    },
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'a malformed signature header',
+    (r) => ({
+      headers: { 'content-type': 'application/json', 'x-kestrel-signature': 'v1=deadbeef' },
+      body: r.genuine().body,
+    }),
+    401,
+    BAD_SIGNATURE,
+  ],
+  [
+    'signed but not JSON',
+    (r) => ({ headers: signed(secretOf(r.provider), '{'), body: '{' }),
+    400,
+    { non_field_errors: ['Malformed JSON.'] },
+  ],
+  [
+    'signed but without its event id',
+    (r) =>
+      reshaped(r, (cb) => {
+        delete cb.event_id;
+      }),
+    400,
+    { event_id: ['Required'] },
+  ],
+  [
+    'signed but with an unknown status',
+    (r) =>
+      reshaped(r, (cb) => {
+        cb.status = 'done';
+      }),
+    400,
+    {
+      status: [
+        'Invalid option: expected one of "in-progress"|"complete"|"cancelled"|"top-up-required"',
+      ],
+    },
+  ],
+];
+
+describe.each(PROVIDERS)('the $provider callback endpoint', (p) => {
+  let k: Awaited<ReturnType<typeof startApplication>>;
+  const url = () => `/callbacks/checks/${p.provider}/${k.activityId}/`;
+  const post = (cb: { headers: Record<string, string>; body: string }) =>
+    t.app.inject({ method: 'POST', url: url(), headers: cb.headers, payload: cb.body });
+  let events = 0;
+  const refusal: Refusal = {
+    genuine: () => simulator(p.provider).callbackFor(k.ref, `${p.provider}-refused-${++events}`),
+    provider: p.provider,
+    other: p.other,
+  };
+
+  beforeAll(async () => {
+    k = await startApplication(p, `Refused${p.code.replace('-', '')}`);
+    // a day on: the application has moved, so an accepted callback would change the activity
+    days.advance(DAY);
+  });
+
+  it.each(REFUSALS)('refuses a callback %s, changing nothing', async (_, make, status, error) => {
+    const before = await everythingOf(k.activityId);
+    const res = await post(make(refusal));
+    expect([res.statusCode, res.json()]).toEqual([status, error]);
+    await t.settle();
+    expect(await everythingOf(k.activityId)).toEqual(before);
+    expect(before.inbox).toEqual([]);
+  });
+
+  it('stores and applies a replayed event once', async () => {
+    const before = await activity(k.activityId);
+    const cb = simulator(p.provider).callbackFor(k.ref, `${p.provider}-once`);
+    const first = await post(cb);
+    expect([first.statusCode, first.json()]).toEqual([200, { status: 'stored' }]);
+    // the same event again: before it is applied, after, and re-signed later with a newer body
+    expect((await post(cb)).json()).toEqual({ status: 'duplicate' });
+    await t.settle();
+    const applied = await activity(k.activityId);
+    expect(applied.processing_data).not.toEqual(before.processing_data);
+    expect(applied.processing_data.event_ids).toEqual([`${p.provider}-once`]);
+    expect((await post(cb)).json()).toEqual({ status: 'duplicate' });
+    days.advance(DAY);
+    const later = simulator(p.provider).callbackFor(k.ref, `${p.provider}-once`);
+    expect(later.body).not.toEqual(cb.body);
+    expect((await post(later)).json()).toEqual({ status: 'duplicate' });
+    await t.settle();
+    const rows = await inboxOf(k.activityId);
+    expect(rows.map((r) => [r.provider, r.eventId, r.outcome])).toEqual([
+      [p.provider, `${p.provider}-once`, 'applied'],
+    ]);
+    expect(await callbackJobsOf(k.activityId)).toHaveLength(1);
+    const after = await activity(k.activityId);
+    expect(after.processing_data).toEqual(applied.processing_data);
+    expect(after.processing_data.events.filter((e) => e.type === 'callback')).toHaveLength(1);
   });
 });
