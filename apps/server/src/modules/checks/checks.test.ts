@@ -3,9 +3,10 @@ import type {
   CaseActivityState,
   DbsResultData,
   DbsUpdateResultData,
+  PaymentPortalOut,
   ProcessingData,
 } from '@kestrel/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -24,13 +25,14 @@ import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
 import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
+import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { readChecksConfig } from './config.js';
-import { initiateActivity, pollActivity } from './engine.js';
+import { initiateActivity } from './engine.js';
 import { activitiesSubmitted } from './hooks.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
 import { settleTopUp } from './top-up.js';
@@ -138,60 +140,6 @@ async function callback(
   return res;
 }
 
-describe('a basic check from submission to its outcome', () => {
-  it('clear: in progress with a reference, through the stages by callback, complete', async () => {
-    const k = await openCase('dbs-basic', 'Smith');
-    await submit(k);
-    const started = await activity(k.activityId);
-    expect(started.state).toBe('ca-in-progress');
-    expect(await caseState(k.caseId)).toBe('in-progress');
-    const ref = started.processing_data.reference;
-    expect(ref).toMatch(/^BD-/);
-    expect(started.processing_data.events.map((e) => e.type)).toEqual(['request', 'answer']);
-    expect(started.result_data.application).toMatchObject({
-      reference: ref,
-      status: 'In progress',
-    });
-    days.advance(DAY);
-    expect((await callback('dbs-basic', k.activityId, ref)).json()).toEqual({ status: 'stored' });
-    const day1 = await activity(k.activityId);
-    expect(day1.state).toBe('ca-in-progress');
-    expect(day1.result_data.application?.police_computer_search_date).toBeTruthy();
-    days.advance(DAY);
-    expect((await callback('dbs-basic', k.activityId, ref)).statusCode).toBe(200);
-    const done = await activity(k.activityId);
-    expect(done.state).toBe('ca-complete');
-    expect(done.result_data.disclosure).toMatchObject({
-      status: 'clear',
-      manual_certificate: false,
-    });
-    expect(done.result_data.tracking).toHaveLength(3);
-    expect(await caseState(k.caseId)).toBe('pending-case-decision');
-  });
-
-  it('records held, found by the poll job', async () => {
-    const k = await openCase('dbs-basic', 'Records');
-    await submit(k);
-    days.advance(3 * DAY);
-    await pollActivity(t.app.deps, { case_activity_id: k.activityId, customer_id: acme });
-    const done = await activity(k.activityId);
-    expect(done.state).toBe('ca-complete');
-    expect(done.result_data.disclosure?.status).toBe('records-held');
-    expect(done.result_data.application?.records_held_date).toBeTruthy();
-    expect(done.processing_data.events.at(-1)?.type).toBe('poll');
-  });
-
-  it('cancelled by the provider', async () => {
-    const k = await openCase('dbs-basic', 'Cancel');
-    await submit(k);
-    days.advance(DAY);
-    const ref = (await activity(k.activityId)).processing_data.reference;
-    await callback('dbs-basic', k.activityId, ref);
-    expect((await activity(k.activityId)).state).toBe('ca-cancelled');
-    expect(await caseState(k.caseId)).toBe('cancelled');
-  });
-});
-
 /** Staff record the identity route, verify it, then countersign (the DBS details' actions). */
 async function verifyAndCountersign(caseId: number) {
   const url = `/api/case-dbs-details/${caseId}/`;
@@ -211,12 +159,474 @@ async function verifyAndCountersign(caseId: number) {
   await t.settle();
 }
 
+/** verifyAndCountersign without its checks of the waiting on the way (the tables' shortcut). */
+async function countersign(caseId: number) {
+  const url = `/api/case-dbs-details/${caseId}/`;
+  for (const [method, path, payload] of [
+    ['PATCH', '', { idv_option: 'online' }],
+    ['POST', 'verify/', {}],
+    ['POST', 'countersign/', {}],
+  ] as const) {
+    const res = await t.app.inject({
+      method,
+      url: `${url}${path}`,
+      headers: admin.headers,
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  await t.settle();
+}
+
 async function onlyActivity(caseId: number) {
   const [a] = await t.owner((tx) =>
     tx.select().from(caseActivities).where(eq(caseActivities.caseId, caseId)),
   );
   return a?.id ?? 0;
 }
+
+/*
+ * The criminal-record family, level by level, from submission to every terminal outcome through
+ * the API: the provider's stages driven by the simulator's clock, its callbacks posted to the
+ * callback endpoint, the poll job and the start's retries run from the queue, top-ups paid or
+ * declined through the payment portal (the payments simulator and its webhook).
+ */
+
+interface Level {
+  code: 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced';
+  provider: 'dbs-basic' | 'ebulk';
+  config: ActivityConfig;
+  /** The simulator reference's level letter and barred lists ('n': none). */
+  refLevel: string;
+  /** The barred lists searched, in the order the result lists them. */
+  lists: ('adult' | 'child')[];
+  /** [stage number, days after submission it completes] (provider README), in order. */
+  stages: [number, number][];
+}
+
+const LEVELS: Level[] = [
+  {
+    code: 'dbs-basic',
+    provider: 'dbs-basic',
+    config: {},
+    refLevel: 'Bn',
+    lists: [],
+    stages: [
+      [1, 0],
+      [2, 1],
+      [5, 2],
+    ],
+  },
+  {
+    code: 'dbs-standard',
+    provider: 'ebulk',
+    config: {},
+    refLevel: 'Sn',
+    lists: [],
+    stages: [
+      [1, 0],
+      [2, 1],
+      [5, 3],
+    ],
+  },
+  {
+    code: 'dbs-enhanced',
+    provider: 'ebulk',
+    config: { workforce: 'CA', adult_barred_list: true, child_barred_list: true },
+    refLevel: 'Eac',
+    lists: ['adult', 'child'],
+    stages: [
+      [1, 0],
+      [2, 1],
+      [3, 2],
+      [4, 5],
+      [5, 7],
+    ],
+  },
+];
+
+const STAGE_NAMES: Record<number, string> = {
+  1: 'Application received and validated',
+  2: 'Police National Computer searched',
+  3: 'Barred lists searched',
+  4: 'Local police records checked',
+  5: 'Certificate printed',
+};
+
+const OUTCOME_LETTER = {
+  clear: 'C',
+  'records-held': 'R',
+  'barred-list-match': 'B',
+  cancelled: 'X',
+};
+type Outcome = keyof typeof OUTCOME_LETTER;
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const completeDay = (level: Level) => level.stages.at(-1)?.[1] ?? 0;
+const PAPER: ActivityConfig = {
+  paper_cert: true,
+  paper_cert_name: 'Ada Smith',
+  paper_cert_line_one: '1 High Street',
+  paper_cert_town: 'Leeds',
+  paper_cert_postcode: 'LS1 1AA',
+};
+
+/** Submits the case; a standard or enhanced one is then verified and countersigned by staff. */
+async function submitLevel(level: Level, k: { caseId: number; activityId: number }) {
+  await submit(k);
+  if (level.provider !== 'ebulk') return;
+  // not sent to the DBS before its identity is verified and a countersignatory countersigns
+  const waiting = await activity(k.activityId);
+  expect(waiting.state).toBe('ca-awaiting-agent');
+  expect(waiting.processing_data.events).toEqual([]);
+  await countersign(k.caseId);
+}
+
+/**
+ * The activity is in progress with the provider, which took the application now (the provider's
+ * clock): its reference names the outcome and level. Returns the reference and that moment.
+ */
+async function expectSubmitted(
+  level: Level,
+  k: { caseId: number; activityId: number },
+  outcome: Outcome,
+) {
+  const a = await activity(k.activityId);
+  expect(a.state).toBe('ca-in-progress');
+  expect(await caseState(k.caseId)).toBe('in-progress');
+  const ref = a.processing_data.reference;
+  const prefix = level.provider === 'ebulk' ? 'EB' : 'BD';
+  expect(ref).toMatch(new RegExp(`^${prefix}-${OUTCOME_LETTER[outcome]}${level.refLevel}-`));
+  expect(a.processing_data.last_error).toBeNull();
+  const t0 = days.now().getTime();
+  expect(a.result_data.application).toMatchObject({
+    status: 'In progress',
+    reference: ref,
+    received_date: isoDay(t0),
+  });
+  expect(a.result_data.disclosure).toBeNull();
+  return { ref, t0 };
+}
+
+/** Moves the provider's clock to `day` days after `t0` and posts its callback of that moment. */
+async function callbackOnDay(
+  level: Level,
+  k: { activityId: number },
+  s: { ref: string; t0: number },
+  day: number,
+) {
+  days.set(new Date(s.t0 + day * DAY));
+  const res = await callback(level.provider, k.activityId, s.ref);
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toEqual({ status: 'stored' });
+  return activity(k.activityId);
+}
+
+/** Runs the engine's delayed jobs `name` of the activity now (the queue's clock is real time). */
+async function runDelayed(name: string, activityId: number) {
+  const made = await t.owner((tx) =>
+    tx
+      .update(queueJobs)
+      .set({ startAfter: sql`now() - interval '1 second'` })
+      .where(
+        and(
+          eq(queueJobs.name, name),
+          inArray(queueJobs.state, ['created', 'retry']),
+          sql`(${queueJobs.data}->>'case_activity_id')::int = ${activityId}`,
+        ),
+      )
+      .returning({ id: queueJobs.id }),
+  );
+  expect(made.length).toBeGreaterThan(0);
+  await t.settle();
+}
+
+/** The result of an application the provider completed with `status` (its certificate). */
+function expectCertificate(
+  level: Level,
+  a: Awaited<ReturnType<typeof activity>>,
+  status: Exclude<Outcome, 'cancelled'>,
+  t0: number,
+) {
+  const issued = isoDay(t0 + completeDay(level) * DAY);
+  expect(a.state).toBe('ca-complete');
+  expect(a.result_data.application).toMatchObject({
+    status: 'Complete',
+    reference: a.processing_data.reference,
+    e_number: level.provider === 'ebulk' ? expect.stringMatching(/^E\d{9}$/) : null,
+    received_date: isoDay(t0),
+    police_computer_search_date: isoDay(t0 + DAY),
+    barred_list_search_date: level.lists.length > 0 ? isoDay(t0 + 2 * DAY) : null,
+    certificate_printed_date: issued,
+    records_held_date: status === 'records-held' ? issued : null,
+  });
+  expect(a.result_data.disclosure).toEqual({
+    status,
+    certificate_number: expect.stringMatching(/^\d{12}$/),
+    issue_date: issued,
+    manual_certificate: false,
+  });
+  expect(a.result_data.tracking).toEqual(
+    level.stages.map(([stage, day]) => ({
+      stage: STAGE_NAMES[stage],
+      status: 'Complete',
+      completed_date: isoDay(t0 + day * DAY),
+    })),
+  );
+  expect(a.result_data.barred_lists).toEqual(
+    level.lists.map((list, i) => ({
+      list,
+      searched: true,
+      search_date: isoDay(t0 + 2 * DAY),
+      result: status === 'barred-list-match' && i === 0 ? 'match' : 'no-match',
+    })),
+  );
+}
+
+/** Pays (or fails to pay) the activity's awaited top-up through the payment portal. */
+async function payTopUp(activityId: number, card: string) {
+  const waiting = await activity(activityId);
+  const publicId = waiting.processing_data.top_up?.payment_intent;
+  expect(publicId).toMatch(/^pit_/);
+  const page = () =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/public/payment-portal/${publicId}/`,
+      headers: { host: 'localhost' },
+    });
+  const opened = await page();
+  expect(opened.statusCode).toBe(200);
+  const p = opened.json() as PaymentPortalOut;
+  expect(p.outcome).toBe('awaiting');
+  await t.app.inject({
+    method: 'POST',
+    url: `${p.api_base}/v1/payment_intents/${p.provider_intent_id}/confirm`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      key: p.publishable_key,
+      client_secret: p.client_secret ?? '',
+      'payment_method_data[card][number]': card,
+      return_url: `/payment-portal/${p.id}`,
+    }).toString(),
+  });
+  await t.settle();
+  expect((await page()).json().outcome).toBe(card === TEST_CARDS.success ? 'paid' : 'declined');
+  return String(publicId);
+}
+
+describe.each(LEVELS.map((l) => [l.code, l] as const))(
+  '%s from submission to every outcome',
+  (_code, level) => {
+    const open = (surname: string, config: ActivityConfig = {}) =>
+      openCase(level.code, surname, { ...level.config, ...config });
+
+    it('clear: stage by stage by callback, then complete with its certificate', async () => {
+      const k = await open('Smith');
+      await submitLevel(level, k);
+      const s = await expectSubmitted(level, k, 'clear');
+      expect((await activity(k.activityId)).processing_data.events.map((e) => e.type)).toEqual([
+        'request',
+        'answer',
+      ]);
+      for (const [i, [, day]] of level.stages.entries()) {
+        if (day === 0) continue;
+        const a = await callbackOnDay(level, k, s, day);
+        const last = i === level.stages.length - 1;
+        expect(a.state).toBe(last ? 'ca-complete' : 'ca-in-progress');
+        // the stages due by then are complete, the others pending
+        expect(a.result_data.tracking?.map((x) => x.status)).toEqual(
+          level.stages.map(([, due]) => (due <= day ? 'Complete' : 'Pending')),
+        );
+      }
+      const done = await activity(k.activityId);
+      expectCertificate(level, done, 'clear', s.t0);
+      expect(done.processing_data.events.filter((e) => e.type === 'callback')).toHaveLength(
+        level.stages.length - 1,
+      );
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    it('records held, found by the poll job', async () => {
+      const k = await open('Records');
+      await submitLevel(level, k);
+      const s = await expectSubmitted(level, k, 'records-held');
+      days.set(new Date(s.t0 + completeDay(level) * DAY));
+      await runDelayed('checks-poll', k.activityId);
+      const done = await activity(k.activityId);
+      expectCertificate(level, done, 'records-held', s.t0);
+      expect(done.processing_data.events.at(-1)?.type).toBe('poll');
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    const barred: Exclude<Outcome, 'cancelled'> =
+      level.lists.length > 0 ? 'barred-list-match' : 'clear';
+    it(`a BARRED applicant: ${barred}${level.lists.length > 0 ? '' : ' (no barred list is searched at this level)'}`, async () => {
+      const k = await open('Barred');
+      await submitLevel(level, k);
+      const s = await expectSubmitted(level, k, barred);
+      const done = await callbackOnDay(level, k, s, completeDay(level));
+      expectCertificate(level, done, barred, s.t0);
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    it('cancelled by the provider a day after submission', async () => {
+      const k = await open('Cancel');
+      await submitLevel(level, k);
+      const s = await expectSubmitted(level, k, 'cancelled');
+      const a = await callbackOnDay(level, k, s, 1);
+      expect(a.state).toBe('ca-cancelled');
+      expect(a.result_data.application).toMatchObject({ status: 'Cancelled', reference: s.ref });
+      expect(a.result_data.disclosure).toBeNull();
+      expect(a.result_data.tracking?.map((x) => x.status)).toEqual(
+        level.stages.map(([stage]) => (stage === 1 ? 'Complete' : 'Pending')),
+      );
+      expect(await caseState(k.caseId)).toBe('cancelled');
+      // a later callback is kept on the activity, its outcome unchanged
+      const later = await callbackOnDay(level, k, s, completeDay(level));
+      expect(later.state).toBe('ca-cancelled');
+      expect(later.result_data).toEqual(a.result_data);
+    });
+
+    it('a provider error, retried automatically (the queued retry), then complete', async () => {
+      const k = await open('Flaky');
+      await submitLevel(level, k);
+      const failed = await activity(k.activityId);
+      expect(failed.state).toBe('ca-error-initiating');
+      expect(failed.processing_data).toMatchObject({
+        attempts: 1,
+        last_error: 'Service unavailable (503).',
+        reference: null,
+      });
+      expect(failed.processing_data.events.map((e) => e.type)).toEqual(['request', 'error']);
+      expect(await caseState(k.caseId)).toBe('in-progress');
+      await runDelayed('checks-initiate', k.activityId);
+      const s = await expectSubmitted(level, k, 'clear');
+      const done = await callbackOnDay(level, k, s, completeDay(level));
+      expectCertificate(level, done, 'clear', s.t0);
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    it('a provider error, retried by operations, then complete', async () => {
+      const k = await open('Flaky');
+      await submitLevel(level, k);
+      expect((await activity(k.activityId)).state).toBe('ca-error-initiating');
+      const retried = await t.app.inject({
+        method: 'POST',
+        url: `/api/ops/case-activities/${k.activityId}/retry/`,
+        headers: ops.headers,
+        payload: { reason: 'Provider back' },
+      });
+      expect(retried.statusCode, retried.body).toBe(200);
+      await t.settle();
+      const s = await expectSubmitted(level, k, 'clear');
+      expect((await activity(k.activityId)).processing_data.events.map((e) => e.type)).toEqual([
+        'request',
+        'error',
+        'retry',
+        'request',
+        'answer',
+      ]);
+      // the automatic retry still queued finds it started: it sends nothing again
+      await runDelayed('checks-initiate', k.activityId);
+      expect((await activity(k.activityId)).processing_data.events).toHaveLength(5);
+      const done = await callbackOnDay(level, k, s, completeDay(level));
+      expectCertificate(level, done, 'clear', s.t0);
+    });
+
+    it('the provider demands a top-up; paid, the application goes on to complete', async () => {
+      const k = await open('Topup');
+      await submitLevel(level, k);
+      const waiting = await activity(k.activityId);
+      expect(waiting.state).toBe('ca-awaiting-subject');
+      expect(waiting.processing_data.reference).toBeNull();
+      expect(waiting.processing_data.top_up).toMatchObject({
+        amount_pence: 1500,
+        reason: 'Provider surcharge',
+        status: 'awaiting',
+      });
+      expect(waiting.result_data.application?.status).toBe('Awaiting top-up payment');
+      expect(await caseState(k.caseId)).toBe('awaiting-subject');
+      const paid = await payTopUp(k.activityId, TEST_CARDS.success);
+      const s = await expectSubmitted(level, k, 'clear');
+      const going = await activity(k.activityId);
+      expect(going.processing_data.top_up).toMatchObject({ status: 'paid', payment_intent: paid });
+      expect(going.processing_data.idempotency_key).toBe(`kestrel-ca-${k.activityId}-paid-${paid}`);
+      const done = await callbackOnDay(level, k, s, completeDay(level));
+      expectCertificate(level, done, 'clear', s.t0);
+      expect(done.result_data.top_up).toEqual({ status: 'paid', amount: 1500, payment_id: paid });
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    it('the provider demands a top-up; declined, the customer decides (cancels)', async () => {
+      const k = await open('Topup');
+      await submitLevel(level, k);
+      expect((await activity(k.activityId)).state).toBe('ca-awaiting-subject');
+      const declined = await payTopUp(k.activityId, TEST_CARDS.declined);
+      const a = await activity(k.activityId);
+      expect(a.state).toBe('ca-pending-activity-decision');
+      expect(a.processing_data.top_up).toMatchObject({
+        status: 'declined',
+        payment_intent: declined,
+      });
+      expect(a.processing_data.reference).toBeNull();
+      expect(a.result_data.top_up).toEqual({
+        status: 'declined',
+        amount: 1500,
+        payment_id: declined,
+      });
+      expect(await caseState(k.caseId)).toBe('in-progress');
+      const decided = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/case-activities/${k.activityId}/`,
+        headers: admin.headers,
+        payload: { state: 'ca-cancelled' },
+      });
+      expect(decided.statusCode, decided.body).toBe(200);
+      expect((await activity(k.activityId)).state).toBe('ca-cancelled');
+      expect(await caseState(k.caseId)).toBe('cancelled');
+    });
+
+    it('the price list demands a top-up (paper certificate); paid, then on to complete', async () => {
+      const k = await open('Smith', PAPER);
+      await submit(k);
+      const waiting = await activity(k.activityId);
+      // the payment first: nothing goes to the provider (nor waits for countersigning) before it
+      expect(waiting.state).toBe('ca-awaiting-subject');
+      expect(waiting.processing_data.top_up).toMatchObject({
+        amount_pence: 350,
+        reason: 'Paper certificate by post',
+        status: 'awaiting',
+      });
+      expect(waiting.processing_data.events.map((e) => e.type)).toEqual(['top-up']);
+      const paid = await payTopUp(k.activityId, TEST_CARDS.success);
+      if (level.provider === 'ebulk') {
+        // paid, a standard or enhanced application then waits for countersigning
+        expect((await activity(k.activityId)).state).toBe('ca-awaiting-agent');
+        await countersign(k.caseId);
+      }
+      const s = await expectSubmitted(level, k, 'clear');
+      const done = await callbackOnDay(level, k, s, completeDay(level));
+      expectCertificate(level, done, 'clear', s.t0);
+      expect(done.result_data.top_up).toEqual({ status: 'paid', amount: 350, payment_id: paid });
+      expect(await caseState(k.caseId)).toBe('pending-case-decision');
+    });
+
+    if (level.provider === 'ebulk') {
+      it('countersigned while its top-up is unpaid: it waits for the payment, then goes on', async () => {
+        const k = await open('Records', PAPER);
+        await submit(k);
+        await countersign(k.caseId);
+        const waiting = await activity(k.activityId);
+        expect(waiting.state).toBe('ca-awaiting-subject');
+        expect(waiting.processing_data.reference).toBeNull();
+        await payTopUp(k.activityId, TEST_CARDS.success);
+        const s = await expectSubmitted(level, k, 'records-held');
+        const done = await callbackOnDay(level, k, s, completeDay(level));
+        expectCertificate(level, done, 'records-held', s.t0);
+      });
+    }
+  },
+);
 
 describe('an enhanced check (e-bulk, barred lists per workforce)', () => {
   it('barred-list match on the adults list', async () => {
@@ -346,7 +756,7 @@ describe('callbacks', () => {
 });
 
 describe('a provider that fails or does not answer', () => {
-  it('error-initiating, retried automatically, then by operations', async () => {
+  it('error-initiating; operations retry it (not the customer), and only while in error', async () => {
     const k = await openCase('dbs-basic', 'Flaky');
     await submit(k);
     const failed = await activity(k.activityId);
@@ -437,15 +847,9 @@ describe('a provider that fails or does not answer', () => {
   });
 });
 
-describe('top-up', () => {
-  it('the price list demands one for a paper certificate: awaiting, then paid, then submitted', async () => {
-    const k = await openCase('dbs-basic', 'Smith', {
-      paper_cert: true,
-      paper_cert_name: 'Ada Smith',
-      paper_cert_line_one: '1 High Street',
-      paper_cert_town: 'Leeds',
-      paper_cert_postcode: 'LS1 1AA',
-    });
+describe('settling a top-up (the payments webhook calls settleTopUp)', () => {
+  it('paid once, it is submitted; the same settlement again changes nothing, another is a 409', async () => {
+    const k = await openCase('dbs-basic', 'Smith', PAPER);
     await submit(k);
     const waiting = await activity(k.activityId);
     expect(waiting.state).toBe('ca-awaiting-subject');
@@ -479,37 +883,6 @@ describe('top-up', () => {
         settleTopUp(ctx, k.activityId, 'declined', 'pi_9'),
       ),
     ).rejects.toMatchObject({ statusCode: 409 });
-  });
-
-  it('the provider demands one; declined, the customer decides', async () => {
-    const k = await openCase('dbs-basic', 'Topup');
-    await submit(k);
-    const waiting = await activity(k.activityId);
-    expect(waiting.state).toBe('ca-awaiting-subject');
-    expect(waiting.processing_data.top_up).toMatchObject({
-      amount_pence: 1500,
-      status: 'awaiting',
-      payment_intent: expect.stringMatching(/^pit_/),
-    });
-    expect(waiting.result_data.application?.status).toBe('Awaiting top-up payment');
-    await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
-      settleTopUp(ctx, k.activityId, 'declined', 'pi_d'),
-    );
-    const declined = await activity(k.activityId);
-    expect(declined.state).toBe('ca-pending-activity-decision');
-    expect(declined.processing_data.top_up?.status).toBe('declined');
-  });
-
-  it('the provider demands one; paid, the provider takes the application', async () => {
-    const k = await openCase('dbs-basic', 'Topup');
-    await submit(k);
-    await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
-      settleTopUp(ctx, k.activityId, 'paid', 'pi_p'),
-    );
-    await t.settle();
-    const going = await activity(k.activityId);
-    expect(going.state).toBe('ca-in-progress');
-    expect(going.processing_data.reference).toMatch(/^BD-/);
   });
 });
 
