@@ -326,7 +326,7 @@ async function benchCallbacks() {
   });
   child = null;
   console.log(
-    `\nCallbacks: offered ${figures.offered} at ${figures.offered_rate}/s; accepted ${figures.accepted} (${figures.accepted_rate}/s), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms; refused ${figures.refused}, failed ${figures.failed}, dropped ${figures.dropped}; load average ${figures.load_average_before} before, ${figures.load_average_after} after` +
+    `\nCallbacks: offered ${figures.offered} at ${figures.offered_rate}/s; accepted ${figures.accepted} (${figures.accepted_rate}/s), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms (in the server: p50 ${figures.server_p50_ms} ms, p99 ${figures.server_p99_ms} ms; event loop delay p99 ${figures.event_loop_delay_p99_ms} ms); refused ${figures.refused}, failed ${figures.failed}, dropped ${figures.dropped}; load average ${figures.load_average_before} before, ${figures.load_average_after} after` +
       `\nCeiling (bare route, same client, ${figures.ceiling.offered} offered): ${figures.ceiling.accepted_rate}/s, p50 ${figures.ceiling.p50_ms} ms, p99 ${figures.ceiling.p99_ms} ms, dropped ${figures.ceiling.dropped}; load average ${figures.ceiling.load_average}` +
       `\nCounted afterwards (inbox drained in ${figures.drain_s} s): ${figures.inbox_rows} stored ${JSON.stringify(figures.inbox_outcomes)}; lost ${figures.lost_events}, not applied ${figures.not_applied}, applied twice ${figures.applied_twice}`,
   );

@@ -9,6 +9,7 @@
 // (or directly with BENCH_DATABASE_URL naming an empty database the user owns).
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { openPgPool, pgDatabase, servingUrl } from '../src/db/connection.js';
@@ -51,6 +52,12 @@ const app = await buildApp({
 });
 // The ceiling: a bare route of the same server (no database), under the same client.
 app.post('/bench/ceiling/', async () => ({ status: 'ok' }));
+// The server's own time per callback (request read to answer sent), without the client's queue.
+const serverMs: number[] = [];
+app.addHook('onResponse', async (request, reply) => {
+  if (request.url.startsWith('/callbacks/')) serverMs.push(reply.elapsedTime);
+});
+const lag = monitorEventLoopDelay({ resolution: 10 });
 await app.listen({ host: HOST, port: 0 });
 const address = app.server.address();
 const port = address && typeof address === 'object' ? address.port : 0;
@@ -277,7 +284,9 @@ log(`ceiling (bare route, same client): ${JSON.stringify(ceiling)}`);
 
 log(`offering ${RATE} callbacks/s for ${DURATION} s to ${ids.length} activities`);
 const loadBefore = load();
+lag.enable();
 const { offeredFor, elapsed } = await offer(total, sendOne);
+lag.disable();
 const loadAfter = load();
 
 // ---------------------------------------------------------------- the inbox drains
@@ -334,6 +343,8 @@ for (const r of inbox) {
 const accepted = outcome.applied + outcome.duplicate + outcome.stored;
 latencies.sort((a, b) => a - b);
 const pct = (q: number) => Math.round(latencies[Math.floor(q * (latencies.length - 1))] ?? 0);
+serverMs.sort((a, b) => a - b);
+const serverPct = (q: number) => serverMs[Math.floor(q * (serverMs.length - 1))] ?? 0;
 const figures = {
   offered: total,
   offered_rate: Math.round(total / offeredFor),
@@ -342,6 +353,9 @@ const figures = {
   ...outcome,
   p50_ms: pct(0.5),
   p99_ms: pct(0.99),
+  server_p50_ms: Math.round(serverPct(0.5)),
+  server_p99_ms: Math.round(serverPct(0.99)),
+  event_loop_delay_p99_ms: Math.round(lag.percentile(99) / 1e6),
   distinct_events: distinctSent.size,
   stored_events: after.reduce(
     (n, r) => n + (processingOf(r.processingData)?.event_ids.length ?? 0),

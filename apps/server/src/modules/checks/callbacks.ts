@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { txQuery } from '../../db/connection.js';
 import { serviceJob } from '../../jobs/service-job.js';
 import { opsActorOf } from '../../platform/access.js';
+import { systemActor } from '../../platform/context.js';
 import {
   AppError,
   fieldErrorsOf,
@@ -23,7 +24,12 @@ import {
 } from '../../platform/errors.js';
 import { jobOf } from '../../platform/jobs.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
-import { runAsSystem, runInOps, type ServiceContext } from '../../platform/service-context.js';
+import {
+  type ContextDeps,
+  runAsSystem,
+  runInOps,
+  type ServiceContext,
+} from '../../platform/service-context.js';
 import { SIGNATURE_HEADER, verifySignature } from '../../providers/dbs-basic/signature.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { missingCallbackSecret } from './config.js';
@@ -61,47 +67,174 @@ const inboxJobPayload = z.object({
 });
 type InboxJob = z.infer<typeof inboxJobPayload>;
 
+/** One verified callback to store: the provider it came from, its activity id, its body. */
+export interface Receipt {
+  provider: CallbackProvider;
+  id: number;
+  cb: ApplicationCallback;
+}
+
 /**
- * One verified callback, in one cheap transaction: inserted raw in the inbox (one row per
- * provider event id; a replay changes nothing and is answered 'duplicate') with the job that
- * applies it. No activity lock: the job applies it in order with the activity's other
- * callbacks. An activity that does not exist is a 404; one of another provider or application
- * is found by the job (the row is kept, 'rejected').
+ * Verified callbacks, in one cheap transaction: inserted raw in the inbox in the order given
+ * (one row per provider event id; a replay changes nothing and is answered 'duplicate'), with
+ * one job per customer that applies them. No activity lock: the job applies them in order with
+ * the activity's other callbacks. A callback whose activity does not exist answers 404 (its
+ * `NotFoundError` in its place); one of another provider or application is found by the job
+ * (the row is kept, 'rejected').
  */
-export async function receiveCallback(
+export async function receiveCallbacks(
   ctx: ServiceContext,
-  provider: CallbackProvider,
-  id: number,
-  cb: ApplicationCallback,
-): Promise<CallbackOutcome> {
+  receipts: readonly Receipt[],
+): Promise<(CallbackOutcome | NotFoundError)[]> {
+  // Ids in the order received (the job applies an activity's callbacks in id order), rows
+  // inserted in (provider, event id) order: two batches storing the same new events (a
+  // provider's redeliveries) then wait for each other in one order, never in a deadlock.
   const { rows } = await txQuery(
     ctx.tx,
-    `insert into check_callback_inbox (customer_id, case_activity_id, provider, event_id, body)
-       select customer_id, id, $2, $3, $4::jsonb from case_activities where id = $1
+    `with ids as (
+       select array_agg(i order by i) as ids
+         from (select nextval(pg_get_serial_sequence('check_callback_inbox', 'id')) as i
+                 from generate_series(1, cardinality($1::int[]))) s
+     )
+     insert into check_callback_inbox
+            (id, customer_id, case_activity_id, provider, event_id, body)
+       overriding system value
+       select (select ids from ids)[v.n], a.customer_id, a.id, v.provider, v.event_id, v.body
+         from unnest($1::int[], $2::text[], $3::text[], $4::jsonb[]) with ordinality
+                as v(id, provider, event_id, body, n)
+         join case_activities a on a.id = v.id
+        -- a replay of a stored event is left out here, not by the conflict below: that would
+        -- wait for a job applying the stored row to commit
+        where not exists (select 1 from check_callback_inbox i
+                           where i.provider = v.provider and i.event_id = v.event_id)
+        order by v.provider, v.event_id, v.n
      on conflict (provider, event_id) do nothing
-     returning id, customer_id`,
-    [id, provider, cb.event_id, JSON.stringify(cb)],
+     returning id, customer_id, case_activity_id, provider, event_id`,
+    [
+      receipts.map((r) => r.id),
+      receipts.map((r) => r.provider),
+      receipts.map((r) => r.cb.event_id),
+      receipts.map((r) => JSON.stringify(r.cb)),
+    ],
   );
-  const stored = rows[0];
-  if (!stored) {
-    const { rows: found } = await txQuery(ctx.tx, 'select 1 from case_activities where id = $1', [
-      id,
-    ]);
-    if (found.length === 0) throw new NotFoundError();
-    return 'duplicate';
+  const key = (provider: string, eventId: string) => `${provider}\u0000${eventId}`;
+  const stored = new Map(rows.map((r) => [key(String(r.provider), String(r.event_id)), r]));
+  // Per customer, one job naming its first stored callback: it drains the customer's inbox.
+  const firstOf = new Map<number, (typeof rows)[number]>();
+  for (const r of rows) {
+    const customer = Number(r.customer_id);
+    const first = firstOf.get(customer);
+    if (!first || Number(r.id) < Number(first.id)) firstOf.set(customer, r);
   }
-  await ctx.enqueue(
-    jobOf(
-      { name: CALLBACKS_JOB, payload: inboxJobPayload },
-      {
-        case_activity_id: id,
-        customer_id: Number(stored.customer_id),
-        inbox_id: Number(stored.id),
-      },
-      { wake: 'throttled' },
-    ),
-  );
-  return 'stored';
+  for (const [customer, r] of firstOf) {
+    await ctx.enqueue(
+      jobOf(
+        { name: CALLBACKS_JOB, payload: inboxJobPayload },
+        {
+          case_activity_id: Number(r.case_activity_id),
+          customer_id: customer,
+          inbox_id: Number(r.id),
+        },
+        { wake: 'throttled' },
+      ),
+    );
+  }
+  // Activities known to exist: those a row was stored for, and those found for the others.
+  const existing = new Set(rows.map((r) => Number(r.case_activity_id)));
+  const unknown = [...new Set(receipts.map((r) => r.id))].filter((id) => !existing.has(id));
+  if (unknown.length > 0) {
+    const { rows: found } = await txQuery(
+      ctx.tx,
+      'select id from case_activities where id = any($1::int[])',
+      [unknown],
+    );
+    for (const f of found) existing.add(Number(f.id));
+  }
+  // The first receipt of a stored event is 'stored'; a repeat of it (here or earlier) 'duplicate'.
+  const answered = new Set<string>();
+  return receipts.map((r) => {
+    if (!existing.has(r.id)) return new NotFoundError();
+    const k = key(r.provider, r.cb.event_id);
+    const row = stored.get(k);
+    if (row && Number(row.case_activity_id) === r.id && !answered.has(k)) {
+      answered.add(k);
+      return 'stored';
+    }
+    return 'duplicate';
+  });
+}
+
+/** Batches of callbacks stored at once at most (each batch one transaction). */
+const RECEIVE_BATCH = 250;
+/** Batches being stored at once at most; callbacks arriving meanwhile wait for the next one. */
+const RECEIVE_FLUSHES = 2;
+
+/**
+ * Group commit of the callbacks a process receives: a callback is stored at once when no more
+ * than RECEIVE_FLUSHES batches are being stored, else with the others that arrive meanwhile, in
+ * the next batch's single transaction (one commit, one insert and one job per customer, instead
+ * of one each per callback). Each request is answered once its batch has committed; a batch that
+ * fails answers each of its requests with the failure (the provider sends them again).
+ */
+export class CallbackReceiver {
+  private waiting: {
+    receipt: Receipt;
+    resolve: (o: CallbackOutcome) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  private flushes = 0;
+
+  constructor(private readonly deps: ContextDeps) {}
+
+  receive(receipt: Receipt): Promise<CallbackOutcome> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ receipt, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.flushes < RECEIVE_FLUSHES && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, RECEIVE_BATCH);
+      this.flushes++;
+      void this.flush(batch).finally(() => {
+        this.flushes--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: CallbackReceiver['waiting']): Promise<void> {
+    try {
+      const outcomes = await runAsSystem(
+        this.deps,
+        (ctx) =>
+          receiveCallbacks(
+            ctx,
+            batch.map((b) => b.receipt),
+          ),
+        { ...systemActor, name: 'provider callback' },
+      );
+      batch.forEach((b, i) => {
+        const o = outcomes[i];
+        if (o === 'stored' || o === 'duplicate') b.resolve(o);
+        else b.reject(o ?? new NotFoundError());
+      });
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    }
+  }
+}
+
+const receivers = new WeakMap<object, CallbackReceiver>();
+/** The process's receiver on `deps` (one per app). */
+function receiverOf(deps: ContextDeps): CallbackReceiver {
+  let r = receivers.get(deps);
+  if (!r) {
+    r = new CallbackReceiver(deps);
+    receivers.set(deps, r);
+  }
+  return r;
 }
 
 type InboxRow = typeof checkCallbackInbox.$inferSelect;
@@ -311,13 +444,7 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
           throw new NotAuthenticatedError('Invalid callback signature.');
         }
         const cb = parseCallback(raw);
-        const outcome = await runAsSystem(deps, (ctx) => receiveCallback(ctx, provider, id, cb), {
-          ...opsActorOf(request),
-          type: null,
-          id: null,
-          name: `${provider} callback`,
-          isOps: false,
-        });
+        const outcome = await receiverOf(deps).receive({ provider, id, cb });
         return reply.code(200).send({ status: outcome });
       },
     );

@@ -1,0 +1,243 @@
+import type { ApplicationCallback, ProcessingData } from '@kestrel/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createCase,
+  createCustomer,
+  createProcess,
+  ManualClock,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { jobActor } from '../../jobs/service-job.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { queueJobs } from '../../platform/jobs.js';
+import { runAsSystem, runInTenant } from '../../platform/service-context.js';
+import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
+import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
+import { caseActivities } from '../cases/cases.table.js';
+import { CallbackReceiver, receiveCallbacks } from './callbacks.js';
+import { checkCallbackInbox } from './callbacks.table.js';
+import { readChecksConfig } from './config.js';
+import { activitiesSubmitted } from './hooks.js';
+import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
+
+// Callbacks stored in batches (group commit, issue 17's callback rate): many callbacks in one
+// transaction, each answered as if alone; one job per customer; a failed batch stores nothing.
+const DAY = 24 * 60 * 60 * 1000;
+let t: TestApp;
+const customers: number[] = [];
+const days = new ManualClock(new Date());
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  await t.owner(async (tx) => {
+    customers.push((await createCustomer(tx, { name: 'Acme' })).id);
+    customers.push((await createCustomer(tx, { name: 'Northgate' })).id);
+  });
+  useCheckEngine(t.app.deps, createCheckEngine(t.app.deps, readChecksConfig({}), days));
+});
+afterAll(() => t.close());
+
+type Started = { customerId: number; activityId: number; reference: string };
+
+/** A dbs-basic check of `customerId`, submitted and in progress at the provider. */
+async function started(customerId: number, surname: string): Promise<Started> {
+  const k = await t.owner(async (tx) => {
+    const p = await createProcess(tx, { customerId, requirements: ['dbs-basic'] });
+    const c = await createCase(tx, { customerId, processId: p.id });
+    await createCaseBasicDetails(
+      tx,
+      { customerId, caseId: c.id },
+      { forename: 'Ada', surname, dob: '1990-01-01' },
+    );
+    const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
+    if (!a) throw new Error('no activity');
+    return { caseId: c.id, activityId: a.id };
+  });
+  await runInTenant(t.app.deps, jobActor(customerId), (ctx) =>
+    activitiesSubmitted(ctx, k.caseId, [k.activityId]),
+  );
+  await t.settle();
+  return { customerId, activityId: k.activityId, reference: await referenceOf(k.activityId) };
+}
+
+async function processingOf(activityId: number) {
+  const [a] = await t.owner((tx) =>
+    tx.select().from(caseActivities).where(eq(caseActivities.id, activityId)),
+  );
+  return a?.processingData as ProcessingData;
+}
+
+async function referenceOf(activityId: number) {
+  const ref = (await processingOf(activityId)).reference;
+  if (!ref) throw new Error('not started');
+  return ref;
+}
+
+const simulator = () => {
+  const p = checkEngine(t.app.deps).dbsBasic;
+  if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
+  return p;
+};
+
+const callback = (ref: string, eventId: string) =>
+  JSON.parse(simulator().callbackFor(ref, eventId).body) as ApplicationCallback;
+
+const callbackJobs = () =>
+  t.owner((tx) => tx.select().from(queueJobs).where(eq(queueJobs.name, 'checks-callbacks')));
+
+const inbox = () =>
+  t.owner((tx) => tx.select().from(checkCallbackInbox).orderBy(checkCallbackInbox.id));
+
+describe('storing callbacks in batches', () => {
+  it('answers each callback of a batch as if alone, with one job per customer', async () => {
+    const a1 = await started(customers[0] ?? 0, 'BatchOne');
+    const a2 = await started(customers[0] ?? 0, 'BatchTwo');
+    const b1 = await started(customers[1] ?? 0, 'BatchThree');
+    days.advance(DAY);
+    const jobsBefore = (await callbackJobs()).length;
+    const rowsBefore = (await inbox()).length;
+    // an event already stored: a replay
+    await runAsSystem(t.app.deps, (ctx) =>
+      receiveCallbacks(ctx, [
+        { provider: 'dbs-basic', id: a1.activityId, cb: callback(a1.reference, 'x-0') },
+      ]),
+    );
+    const outcomes = await runAsSystem(t.app.deps, (ctx) =>
+      receiveCallbacks(ctx, [
+        { provider: 'dbs-basic', id: a2.activityId, cb: callback(a2.reference, 'x-7') },
+        { provider: 'dbs-basic', id: a1.activityId, cb: callback(a1.reference, 'x-2') },
+        { provider: 'dbs-basic', id: b1.activityId, cb: callback(b1.reference, 'x-3') },
+        // the same event twice in one batch: stored once
+        { provider: 'dbs-basic', id: a2.activityId, cb: callback(a2.reference, 'x-7') },
+        { provider: 'dbs-basic', id: a1.activityId, cb: callback(a1.reference, 'x-0') },
+        // an activity that does not exist: its own 404, the others stored
+        { provider: 'dbs-basic', id: 2_000_000_000, cb: callback(a1.reference, 'x-4') },
+        { provider: 'dbs-basic', id: a1.activityId, cb: callback(a1.reference, 'x-1') },
+      ]),
+    );
+    expect(outcomes.slice(0, 5)).toEqual(['stored', 'stored', 'stored', 'duplicate', 'duplicate']);
+    expect(outcomes[5]).toBeInstanceOf(NotFoundError);
+    expect(outcomes[6]).toBe('stored');
+    const rows = (await inbox()).slice(rowsBefore);
+    // stored in the order received (not the events' order)
+    expect(rows.map((r) => r.eventId)).toEqual(['x-0', 'x-7', 'x-2', 'x-3', 'x-1']);
+    expect(rows.find((r) => r.eventId === 'x-3')?.customerId).toBe(customers[1]);
+    // the first call's job, then one per customer of the batch
+    const jobs = (await callbackJobs()).slice(jobsBefore);
+    expect(jobs).toHaveLength(3);
+    expect(jobs.map((j) => (j.data as { customer_id: number }).customer_id).sort()).toEqual(
+      [customers[0], customers[0], customers[1]].sort(),
+    );
+    // the jobs apply every stored callback, each once, in order
+    await t.settle();
+    expect((await processingOf(a1.activityId)).event_ids).toEqual(['x-0', 'x-2', 'x-1']);
+    expect((await processingOf(a2.activityId)).event_ids).toEqual(['x-7']);
+    expect((await processingOf(b1.activityId)).event_ids).toEqual(['x-3']);
+    const applied = (await inbox()).slice(rowsBefore).map((r) => r.outcome);
+    expect(applied).toEqual(['applied', 'applied', 'applied', 'applied', 'applied']);
+  });
+
+  it('answers each of a burst of concurrent requests, and applies each once', async () => {
+    const a = await started(customers[0] ?? 0, 'Burst');
+    days.advance(DAY);
+    const ids = Array.from({ length: 30 }, (_, i) => `burst-${i}`);
+    const send = (eventId: string, activityId = a.activityId) => {
+      const cb = simulator().callbackFor(a.reference, eventId);
+      return t.app.inject({
+        method: 'POST',
+        url: `/callbacks/checks/dbs-basic/${activityId}/`,
+        headers: cb.headers,
+        payload: cb.body,
+      });
+    };
+    const answers = await Promise.all([
+      ...ids.map((e) => send(e)),
+      send('burst-0'),
+      send('burst-missing', 2_000_000_001),
+    ]);
+    const statuses = answers.map((r) => `${r.statusCode} ${r.json().status ?? r.json().detail}`);
+    expect(statuses.slice(0, 30)).toEqual(ids.map(() => '200 stored'));
+    expect(statuses[30]).toBe('200 duplicate');
+    expect(statuses[31]).toBe('404 Not found.');
+    await t.settle();
+    // each once (concurrent requests have no order among them)
+    expect((await processingOf(a.activityId)).event_ids.sort()).toEqual([...ids].sort());
+  });
+
+  it('stores what arrives while two batches are being stored in one batch', async () => {
+    const a = await started(customers[1] ?? 0, 'Group');
+    days.advance(DAY);
+    const jobsBefore = (await callbackJobs()).length;
+    const receiver = new CallbackReceiver(t.app.deps);
+    const ids = Array.from({ length: 30 }, (_, i) => `group-${i}`);
+    const outcomes = await Promise.all(
+      ids.map((e) =>
+        receiver.receive({ provider: 'dbs-basic', id: a.activityId, cb: callback(a.reference, e) }),
+      ),
+    );
+    expect(outcomes).toEqual(ids.map(() => 'stored'));
+    // the first two stored at once, alone; the 28 that waited for them together: three jobs
+    expect((await callbackJobs()).slice(jobsBefore)).toHaveLength(3);
+    await t.settle();
+    // the first two in either order (stored at once), then the 28 in the order received
+    const applied = (await processingOf(a.activityId)).event_ids;
+    expect(applied.slice(0, 2).sort()).toEqual(ids.slice(0, 2));
+    expect(applied.slice(2)).toEqual(ids.slice(2));
+  });
+
+  it('two batches storing the same events in opposite orders both commit (no deadlock)', async () => {
+    const a = await started(customers[0] ?? 0, 'Opposite');
+    days.advance(DAY);
+    const events = Array.from({ length: 200 }, (_, i) => `opp-${i}`);
+    const batch = (order: string[]) =>
+      runAsSystem(t.app.deps, (ctx) =>
+        receiveCallbacks(
+          ctx,
+          order.map((e) => ({
+            provider: 'dbs-basic' as const,
+            id: a.activityId,
+            cb: callback(a.reference, e),
+          })),
+        ),
+      );
+    const [one, two] = await Promise.all([batch(events), batch([...events].reverse())]);
+    // each event stored once, by one batch or the other
+    const stored = [...(one ?? []), ...(two ?? [])].filter((o) => o === 'stored');
+    expect(stored).toHaveLength(events.length);
+    const rows = (await inbox()).filter((r) => r.caseActivityId === a.activityId);
+    expect(rows.map((r) => r.eventId).sort()).toEqual([...events].sort());
+  });
+
+  it('a batch that fails answers each of its callbacks with the failure, and the next is stored', async () => {
+    const a = await started(customers[0] ?? 0, 'Fails');
+    days.advance(DAY);
+    let down = true;
+    const deps = {
+      clock: t.app.deps.clock,
+      db: {
+        transaction: ((settings, fn) =>
+          down
+            ? Promise.reject(new Error('connection terminated'))
+            : t.app.deps.db.transaction(settings, fn)) as typeof t.app.deps.db.transaction,
+      },
+    };
+    const receiver = new CallbackReceiver(deps);
+    const receipt = (e: string) => ({
+      provider: 'dbs-basic' as const,
+      id: a.activityId,
+      cb: callback(a.reference, e),
+    });
+    const failed = await Promise.allSettled(
+      ['f-1', 'f-2', 'f-3'].map((e) => receiver.receive(receipt(e))),
+    );
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((await inbox()).filter((r) => r.caseActivityId === a.activityId)).toEqual([]);
+    down = false;
+    expect(await receiver.receive(receipt('f-1'))).toBe('stored');
+    await expect(receiver.receive(receipt('f-404-check'))).resolves.toBe('stored');
+    await t.settle();
+    expect((await processingOf(a.activityId)).event_ids).toEqual(['f-1', 'f-404-check']);
+  });
+});
