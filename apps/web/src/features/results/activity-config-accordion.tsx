@@ -13,10 +13,13 @@ export function workforceText(value: unknown): string {
   return o ? `${o.value} ${o.label}` : '';
 }
 
-/** The employer name, or 'Segment employer name' when the segment gives it. */
+/** Shown for the employer name when the segment gives it: spec point 2's words, as written. */
+export const SEGMENT_EMPLOYER_NAME = 'segment employer name';
+
+/** The employer name, or 'segment employer name' when the segment gives it. */
 export function employerText(config: Record<string, unknown>): string {
   return config.employer_name_source === 'segment'
-    ? 'Segment employer name'
+    ? SEGMENT_EMPLOYER_NAME
     : str(config.employer_name);
 }
 

@@ -12,6 +12,7 @@ import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import { DBS_KINDS, RESULT_PANEL_REGISTRY } from './registry';
 import { type ApiFamily, type DbsDetails, getDbsDetails, requestAdultFirst } from './results-api';
+import { RetryActivity } from './retry-activity';
 import { VerificationActions } from './verification-actions';
 
 /** The guidance link: basic check guidance for dbs-basic, identity checking guidelines otherwise. */
@@ -83,7 +84,7 @@ export interface ActivityResultProps {
 /**
  * An activity's result on a case page: its kind's panel (registry), the guidance link and the
  * verification buttons for staff, the adult-first request when offered, the configuration
- * accordion, and for operations their forms and the notes accordion.
+ * accordion, and for operations the retry of a failed start, their forms and the notes accordion.
  */
 export function ActivityResult({
   activity,
@@ -114,6 +115,7 @@ export function ActivityResult({
   const canVerify = audience === 'ops' || rights.can('cases.change_caseactivity');
   return (
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
+      {audience === 'ops' && <RetryActivity activity={activity} />}
       <Panel activity={activity} audience={audience} dbsDetails={details.data ?? null} />
       {staff && isDbs && (
         <Group justify="space-between" gap="sm">

@@ -6,6 +6,8 @@ import {
   DISCLOSURE_STATUS_LABELS,
   type DisclosureStatus,
   formatPence,
+  IDV_OPTION_LABELS,
+  type IdvOption,
   PAY_TOP_UP_LABEL,
   readResultData,
   UPDATE_SERVICE_STATUS_LABELS,
@@ -82,6 +84,12 @@ const disclosureStatus = (status: string | null | undefined) =>
     ? DISCLOSURE_STATUS_LABELS[status as DisclosureStatus]
     : (status ?? '');
 
+/** The identity-verification route in words (the code itself if it is not one we know). */
+export const idvOptionText = (option: string | null | undefined) =>
+  option && Object.hasOwn(IDV_OPTION_LABELS, option)
+    ? IDV_OPTION_LABELS[option as IdvOption]
+    : (option ?? '');
+
 /**
  * Criminal-record basic, standard and enhanced results (spec point 2): applicant, verification,
  * application details, disclosure result, tracking stages, barred lists and the update service,
@@ -145,7 +153,7 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
         <PanelSection title="Verification details">
           <Facts
             items={[
-              ['Verification option', dbsDetails.idv_option],
+              ['Verification option', idvOptionText(dbsDetails.idv_option)],
               ['Video call date', day(dbsDetails.video_call_date)],
               ['In-person expected date', day(dbsDetails.in_person_expected_date)],
               ...(subject ? [] : ([['Discrepancy notes', dbsDetails.discrepancy_notes]] as const)),

@@ -108,7 +108,7 @@ describe('activity configuration accordion: every field', () => {
     expect(lines).toEqual(['HR Team', 'People', '1 High Street', 'Floor 2', 'Leeds', 'LS1 1AA']);
   });
 
-  it("the other purpose typed in, and the 'Segment employer name' source", async () => {
+  it("the other purpose typed in, and the 'segment employer name' source (the spec's words)", async () => {
     const box = await openConfig({
       ...fullConfig,
       purpose: 'other',
@@ -117,7 +117,7 @@ describe('activity configuration accordion: every field', () => {
       employer_name: 'Ignored Ltd',
     });
     expect(fact(box, 'Purpose')).toBe('Board member');
-    expect(fact(box, 'Employer name')).toBe('Segment employer name');
+    expect(fact(box, 'Employer name')).toBe('segment employer name');
     expect(within(box).queryByText('Ignored Ltd')).toBeNull();
   });
 
@@ -284,7 +284,7 @@ for (const kind of ['dbs-basic', 'dbs-standard'] as const) {
             activity={activity({ activity_type: kind, result_data: completeResult })}
             dbsDetails={{
               state: 'countersigned',
-              idv_option: 'Route 2',
+              idv_option: 'in-person',
               in_person_expected_date: '2026-02-28',
               discrepancy_notes: 'Old surname on licence',
               verified_by: 'Dana Details',
@@ -295,6 +295,7 @@ for (const kind of ['dbs-basic', 'dbs-standard'] as const) {
         expect(screen.getByText('Mr Bo Kim')).toBeInTheDocument();
         expect(screen.getByText('23rd Nov 1985')).toBeInTheDocument();
         expect(screen.getByText('28th Feb 2026')).toBeInTheDocument();
+        expect(fact(document.body, 'Verification option')).toBe('In person, showing my documents');
         const app = screen.getByTestId('dbs-application');
         expect(fact(app, 'Status')).toBe('Completed');
         expect(fact(app, 'Reference')).toBe('B-200');

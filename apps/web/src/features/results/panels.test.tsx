@@ -70,7 +70,7 @@ describe('criminal-record panel', () => {
           activity={activity({ result_data: complete })}
           dbsDetails={{
             state: 'countersigned',
-            idv_option: 'Route 1',
+            idv_option: 'video-call',
             video_call_date: '2026-01-01',
             discrepancy_notes: 'Middle name missing on passport',
             verified_by: 'Vera Verifier',
@@ -80,7 +80,8 @@ describe('criminal-record panel', () => {
       expect(screen.getByText('Applicant details')).toBeInTheDocument();
       expect(screen.getByText('Ms Ann Lee')).toBeInTheDocument();
       expect(screen.getByText('2nd Apr 1990')).toBeInTheDocument();
-      expect(screen.getByText('Route 1')).toBeInTheDocument();
+      expect(screen.getByText('On a video call, showing my documents')).toBeInTheDocument();
+      expect(screen.queryByText('video-call')).toBeNull();
       const app = screen.getByTestId('dbs-application');
       expect(within(app).getByText('E-100')).toBeInTheDocument();
       expect(within(app).getByText('2nd Jan 2026')).toBeInTheDocument();
@@ -149,6 +150,28 @@ describe('criminal-record panel', () => {
     first.unmount();
     view('verified');
     expect(screen.getByText('This application is awaiting countersigning.')).toBeInTheDocument();
+  });
+
+  it('the verification option in words, never its code', () => {
+    for (const [code, shown] of [
+      ['online', 'Online, with a digital identity check'],
+      ['in-person', 'In person, showing my documents'],
+      ['video-call', 'On a video call, showing my documents'],
+    ] as const) {
+      for (const audience of AUDIENCES) {
+        const { unmount } = inRouter(
+          <DbsResultPanel
+            audience={audience}
+            activity={activity()}
+            dbsDetails={{ state: 'pending', idv_option: code }}
+          />,
+        );
+        const label = screen.getByText('Verification option', { selector: 'p' });
+        expect(label.nextElementSibling).toHaveTextContent(shown);
+        expect(screen.queryByText(code)).toBeNull();
+        unmount();
+      }
+    }
   });
 
   it("'Awaiting top-up payment' with its link to the payment portal", () => {
@@ -346,7 +369,7 @@ describe('activity configuration accordion', () => {
     screen.getByRole('button', { name: 'Activity configuration' }).click();
     expect(await screen.findByText('Board member')).toBeInTheDocument();
     expect(screen.getByText('Health')).toBeInTheDocument();
-    expect(screen.getByText('Segment employer name')).toBeInTheDocument();
+    expect(screen.getByText('segment employer name')).toBeInTheDocument();
     expect(screen.getByText('CA Child and Adult')).toBeInTheDocument();
     expect(screen.getByText('Working with vulnerable adults')).toBeInTheDocument();
     expect(screen.getByText('Working with children')).toBeInTheDocument();

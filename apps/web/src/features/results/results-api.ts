@@ -1,6 +1,7 @@
 import type {
   ActivityNoteOut,
   ActivityProgressIn,
+  ActivityRetryOut,
   AdultFirstRequestOut,
   ServicedStageOut,
 } from '@kestrel/domain';
@@ -58,6 +59,12 @@ export const patchProcessingData = (id: number, body: Record<string, unknown>) =
     `${opsActivity(id)}processing-data/`,
     { body },
   );
+
+/** Starts again an activity whose start failed (ca-error-initiating); the reason is logged. */
+export const retryActivity = (id: number, reason?: string) =>
+  request<ActivityRetryOut>('POST', `${opsActivity(id)}retry/`, {
+    body: reason ? { reason } : {},
+  });
 
 export const requestAdultFirst = (family: 'customer' | 'ops', id: number) =>
   request<AdultFirstRequestOut>(

@@ -1,0 +1,130 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { mockFetch } from '../../test/fetch-mock';
+import { renderWithProviders } from '../../test/render';
+import { ActivityResult } from './activity-result';
+import { VerificationActions } from './verification-actions';
+
+const inRouter = (ui: React.ReactElement) => renderWithProviders(<MemoryRouter>{ui}</MemoryRouter>);
+
+describe('verification: the verifier records discrepancies', () => {
+  it('verify: an optional "Discrepancy notes" text area sent with the verification', async () => {
+    const calls = mockFetch(() => ({ status: 200, body: { case: 14, state: 'verified' } }));
+    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="customer" />);
+    const area = screen.getByRole('textbox', { name: 'Discrepancy notes' });
+    expect(area).toHaveAttribute('rows', '4');
+    fireEvent.change(area, { target: { value: 'Middle name missing on the utility bill' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      url: '/api/case-dbs-details/14/verify/',
+      body: { discrepancy_notes: 'Middle name missing on the utility bill' },
+    });
+    expect(await screen.findByText('Successfully updated DBS details')).toBeInTheDocument();
+  });
+
+  it('verify without notes sends none; notes already recorded are shown to start with', async () => {
+    const calls = mockFetch(() => ({ status: 200, body: { case: 14, state: 'verified' } }));
+    const { unmount } = inRouter(
+      <VerificationActions caseId={14} details={{ state: 'pending' }} family="customer" />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({});
+    unmount();
+    inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{ state: 'pending', discrepancy_notes: 'Old surname on licence' }}
+        family="customer"
+      />,
+    );
+    expect(screen.getByRole('textbox', { name: 'Discrepancy notes' })).toHaveValue(
+      'Old surname on licence',
+    );
+  });
+
+  it('over 400 characters: "Max length 400" and nothing sent', async () => {
+    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="ops" />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Discrepancy notes' }), {
+      target: { value: 'x'.repeat(401) },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
+    expect(await screen.findByText('Max length 400')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it("the server's refusal shows on the field and in the error toast", async () => {
+    mockFetch(() => ({ status: 400, body: { discrepancy_notes: ['Max length 400'] } }));
+    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="ops" />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Discrepancy notes' }), {
+      target: { value: 'Name differs' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
+    expect(await screen.findByText(/Error updating DBS details/)).toBeInTheDocument();
+    expect(screen.getAllByText(/Max length 400/).length).toBeGreaterThan(0);
+  });
+
+  it('countersign: no notes, a bare Countersign', async () => {
+    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    inRouter(<VerificationActions caseId={14} details={{ state: 'verified' }} family="customer" />);
+    expect(screen.queryByRole('textbox', { name: 'Discrepancy notes' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Countersign' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      url: '/api/case-dbs-details/14/countersign/',
+      body: {},
+    });
+  });
+
+  it('ops on the activity result: the notes go to the ops verify path', async () => {
+    const calls = mockFetch((call) =>
+      call.url === '/api/ops/case-dbs-details/14/' && call.method === 'GET'
+        ? { status: 200, body: { case: 14, state: 'pending', idv_option: 'online' } }
+        : call.method === 'POST'
+          ? { status: 200, body: { case: 14, state: 'verified' } }
+          : { status: 404, body: {} },
+    );
+    inRouter(
+      <ActivityResult
+        activity={{
+          id: 7,
+          state: 'ca-awaiting-agent',
+          activity_type: 'dbs-enhanced',
+          case: { id: 14 },
+        }}
+        audience="ops"
+        family="ops"
+      />,
+    );
+    const area = await screen.findByRole('textbox', { name: 'Discrepancy notes' });
+    fireEvent.change(area, { target: { value: 'Date of birth differs on passport' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      url: '/api/ops/case-dbs-details/14/verify/',
+      body: { discrepancy_notes: 'Date of birth differs on passport' },
+    });
+  });
+
+  it('the subject gets no verification step', async () => {
+    const calls = mockFetch(() => ({
+      status: 200,
+      body: { case: 14, state: 'pending', idv_option: 'online' },
+    }));
+    inRouter(
+      <ActivityResult
+        activity={{ id: 7, state: 'ca-awaiting-agent', activity_type: 'dbs-enhanced', case: 14 }}
+        audience="subject"
+      />,
+    );
+    await waitFor(() => expect(calls.length).toBeGreaterThan(0));
+    expect(
+      await screen.findByText('This application is awaiting verification.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Discrepancy notes' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Verify identity' })).toBeNull();
+  });
+});
