@@ -42,6 +42,7 @@ export const queueJobs = pgSchema(QUEUE_SCHEMA).table('job', {
   completedOn: timestamp('completed_on', tz),
   data: jsonb('data'),
   output: jsonb('output'),
+  singletonKey: text('singleton_key'),
 });
 
 export interface RetryPolicy {
@@ -71,6 +72,11 @@ export interface JobRequest {
   data: object;
   /** At most one job with this key waits in the queue at a time. */
   singletonKey?: string;
+  /**
+   * With `singletonKey`: at most one job with this key is enqueued per this many seconds (a
+   * later one in the same window is dropped), whatever the queue's policy.
+   */
+  singletonSeconds?: number;
   /** Not before this many seconds from now. */
   startAfterSeconds?: number;
   /**
@@ -109,6 +115,7 @@ function sendOptions(job: JobRequest, db: PgBoss.Db): PgBoss.SendOptions {
   return {
     db,
     ...(job.singletonKey !== undefined ? { singletonKey: job.singletonKey } : {}),
+    ...(job.singletonSeconds !== undefined ? { singletonSeconds: job.singletonSeconds } : {}),
     ...(job.startAfterSeconds !== undefined ? { startAfter: job.startAfterSeconds } : {}),
   };
 }

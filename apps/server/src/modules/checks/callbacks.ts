@@ -11,7 +11,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { txQuery } from '../../db/connection.js';
+import { isDatabaseUnavailable, txQuery } from '../../db/connection.js';
 import { serviceJob } from '../../jobs/service-job.js';
 import { opsActorOf } from '../../platform/access.js';
 import { systemActor } from '../../platform/context.js';
@@ -168,13 +168,27 @@ export async function receiveCallbacks(
 const RECEIVE_BATCH = 250;
 /** Batches being stored at once at most; callbacks arriving meanwhile wait for the next one. */
 const RECEIVE_FLUSHES = 2;
+/** Callbacks waiting for a batch at most; more are answered 503 (the provider sends them again). */
+export const RECEIVE_BACKLOG = 5000;
+
+/** 503: the process is too far behind storing callbacks to take another now. */
+export class BusyError extends AppError {
+  constructor() {
+    super(
+      503,
+      { detail: 'Too many callbacks are waiting to be stored. Send it again later.' },
+      { 'retry-after': '1' },
+    );
+  }
+}
 
 /**
  * Group commit of the callbacks a process receives: a callback is stored at once when no more
  * than RECEIVE_FLUSHES batches are being stored, else with the others that arrive meanwhile, in
  * the next batch's single transaction (one commit, one insert and one job per customer, instead
- * of one each per callback). Each request is answered once its batch has committed; a batch that
- * fails answers each of its requests with the failure (the provider sends them again).
+ * of one each per callback). Each request is answered once its batch has committed. A batch that
+ * fails is stored again one callback at a time (one the database refuses fails alone); with the
+ * database gone each of its requests answers the failure (the provider sends them again).
  */
 export class CallbackReceiver {
   private waiting: {
@@ -187,6 +201,9 @@ export class CallbackReceiver {
   constructor(private readonly deps: ContextDeps) {}
 
   receive(receipt: Receipt): Promise<CallbackOutcome> {
+    // Far behind (the database slow or gone): refused at once, for the provider to send again,
+    // rather than held in memory.
+    if (this.waiting.length >= RECEIVE_BACKLOG) return Promise.reject(new BusyError());
     return new Promise((resolve, reject) => {
       this.waiting.push({ receipt, resolve, reject });
       this.pump();
@@ -206,26 +223,29 @@ export class CallbackReceiver {
 
   private async flush(batch: CallbackReceiver['waiting']): Promise<void> {
     try {
-      const outcomes = await runAsSystem(
-        this.deps,
-        (ctx) =>
-          receiveCallbacks(
-            ctx,
-            batch.map((b) => b.receipt),
-          ),
-        { ...systemActor, name: 'provider callback' },
-      );
+      const outcomes = await this.store(batch.map((b) => b.receipt));
       batch.forEach((b, i) => {
         const o = outcomes[i];
         if (o === 'stored' || o === 'duplicate') b.resolve(o);
         else b.reject(o ?? new NotFoundError());
       });
     } catch (err) {
-      for (const b of batch) b.reject(err);
+      if (batch.length === 1 || isDatabaseUnavailable(err)) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      // One callback the database refuses must not fail the others: each stored on its own.
+      for (const b of batch) await this.flush([b]);
     }
   }
-}
 
+  private store(receipts: Receipt[]) {
+    return runAsSystem(this.deps, (ctx) => receiveCallbacks(ctx, receipts), {
+      ...systemActor,
+      name: 'provider callback',
+    });
+  }
+}
 const receivers = new WeakMap<object, CallbackReceiver>();
 /** The process's receiver on `deps` (one per app). */
 function receiverOf(deps: ContextDeps): CallbackReceiver {
@@ -347,22 +367,45 @@ export const checksCallbacksJob = serviceJob<InboxJob>({
       budget -= n;
       if (n < APPLY_BATCH || budget <= 0) break;
     }
-    while (budget > 0) {
-      // The customer's (row-level security) oldest waiting callbacks' activities.
-      const next = await ctx.tx
-        .select({ id: checkCallbackInbox.caseActivityId })
-        .from(checkCallbackInbox)
-        .where(isNull(checkCallbackInbox.appliedAt))
-        .orderBy(asc(checkCallbackInbox.id))
-        .limit(1);
-      const id = next[0]?.id;
-      if (id === undefined) break;
-      const n = await applyInbox(ctx, id, Math.min(APPLY_BATCH, budget));
-      if (n === 0) break;
+    // An activity whose waiting callbacks another job applied while this one waited for its lock
+    // yields nothing: the next oldest is looked for, a few times at most.
+    let idle = 0;
+    while (budget > 0 && idle < 10) {
+      const next = await oldestWaiting(ctx);
+      if (!next) return;
+      const n = await applyInbox(ctx, next.caseActivityId, Math.min(APPLY_BATCH, budget));
+      if (n === 0) idle++;
       budget -= n;
+    }
+    // Callbacks still wait (more than a job's budget, or held by another job): one more job for
+    // the customer, at most one a second, so that none waits for a callback that may never come.
+    const left = await oldestWaiting(ctx);
+    if (left) {
+      await ctx.enqueue(
+        jobOf(
+          { name: CALLBACKS_JOB, payload: inboxJobPayload },
+          { case_activity_id: left.caseActivityId, customer_id: d.customer_id, inbox_id: left.id },
+          {
+            singletonKey: `callbacks-more-${d.customer_id}`,
+            singletonSeconds: 1,
+            startAfterSeconds: 1,
+          },
+        ),
+      );
     }
   },
 });
+
+/** The customer's (row-level security) oldest callback still waiting, if any. */
+async function oldestWaiting(ctx: ServiceContext) {
+  const [row] = await ctx.tx
+    .select({ id: checkCallbackInbox.id, caseActivityId: checkCallbackInbox.caseActivityId })
+    .from(checkCallbackInbox)
+    .where(isNull(checkCallbackInbox.appliedAt))
+    .orderBy(asc(checkCallbackInbox.id))
+    .limit(1);
+  return row ?? null;
+}
 
 /**
  * Operations retry an activity whose start failed: attempts reset, in progress again, its start
@@ -391,6 +434,17 @@ export async function retryActivity(
   return { id: activity.id, state: activity.state, processing_data: processing };
 }
 
+/** A NUL or a lone surrogate: text PostgreSQL cannot store (in jsonb or text). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function storable(v: unknown): boolean {
+  if (typeof v === 'string') return !v.includes('\0') && !LONE_SURROGATE.test(v);
+  if (Array.isArray(v)) return v.every(storable);
+  if (v && typeof v === 'object') {
+    return Object.entries(v).every(([k, x]) => storable(k) && storable(x));
+  }
+  return true;
+}
+
 function parseCallback(raw: string): ApplicationCallback {
   let json: unknown;
   try {
@@ -398,6 +452,7 @@ function parseCallback(raw: string): ApplicationCallback {
   } catch {
     throw ValidationError.of('non_field_errors', 'Malformed JSON.');
   }
+  if (!storable(json)) throw ValidationError.of('non_field_errors', 'Malformed JSON.');
   const parsed = applicationCallbackSchema.safeParse(json);
   if (!parsed.success) {
     throw new ValidationError(
