@@ -82,6 +82,44 @@ describe('transitions', () => {
   ] as const)('activity %s → %s: %s', (from, to, allowed) => {
     expect(canTransitionActivity(from, to)).toBe(allowed);
   });
+
+  // The moves the check engine makes (apps/server modules/checks): a refusal here would make
+  // changeActivity refuse the engine's write.
+  it.each([
+    // a started check goes to its provider, or waits for countersigning or a top-up
+    ['ca-pending', 'ca-in-progress'],
+    ['ca-pending', 'ca-awaiting-agent'],
+    ['ca-awaiting-agent', 'ca-in-progress'],
+    ['ca-awaiting-subject', 'ca-awaiting-agent'],
+    // the provider's answers, polls and callbacks
+    ['ca-in-progress', 'ca-complete'],
+    ['ca-in-progress', 'ca-cancelled'],
+    ['ca-in-progress', 'ca-awaiting-subject'],
+    ['ca-in-progress', 'ca-pending-activity-decision'],
+    // a failed start, and its retry
+    ['ca-in-progress', 'ca-error-initiating'],
+    ['ca-error-initiating', 'ca-in-progress'],
+    ['ca-error-initiating', 'ca-awaiting-subject'],
+    // a declined top-up: the customer cancels
+    ['ca-awaiting-subject', 'ca-cancelled'],
+  ] as const)('the engine may move an activity %s → %s', (from, to) => {
+    expect(canTransitionActivity(from, to)).toBe(true);
+  });
+
+  it.each([
+    // complete and cancelled are final: no late answer or callback reopens them
+    ['ca-complete', 'ca-in-progress'],
+    ['ca-complete', 'ca-cancelled'],
+    ['ca-complete', 'ca-error-initiating'],
+    ['ca-cancelled', 'ca-in-progress'],
+    ['ca-cancelled', 'ca-complete'],
+    // only a start fails: a decision pending or a subject's payment is no provider error
+    ['ca-pending-activity-decision', 'ca-error-initiating'],
+    ['ca-awaiting-agent', 'ca-error-initiating'],
+    ['ca-pending', 'ca-complete'],
+  ] as const)('refuses the move %s → %s', (from, to) => {
+    expect(canTransitionActivity(from, to)).toBe(false);
+  });
 });
 
 describe('deriveCaseState', () => {

@@ -74,5 +74,33 @@ describe('processing data', () => {
     expect(applicationCallbackSchema.safeParse(good).success).toBe(true);
     expect(applicationCallbackSchema.safeParse({ ...good, stage: 7 }).success).toBe(false);
     expect(applicationCallbackSchema.safeParse({ ...good, event_id: '' }).success).toBe(false);
+    // the certificate's assembled and despatched dates and the manual flag are optional
+    const certificate = {
+      ...good,
+      status: 'complete',
+      certificate_assembled_date: '2026-01-02',
+      certificate_despatched_date: null,
+      disclosure: {
+        status: 'clear',
+        certificate_number: '123456789012',
+        issue_date: '2026-01-03',
+        manual_certificate: true,
+      },
+    };
+    expect(applicationCallbackSchema.parse(certificate)).toMatchObject({
+      certificate_assembled_date: '2026-01-02',
+      certificate_despatched_date: null,
+      disclosure: { manual_certificate: true },
+    });
+    expect(
+      applicationCallbackSchema.safeParse({ ...certificate, certificate_assembled_date: '2 Jan' })
+        .success,
+    ).toBe(false);
+    expect(
+      applicationCallbackSchema.safeParse({
+        ...certificate,
+        disclosure: { ...certificate.disclosure, manual_certificate: 'yes' },
+      }).success,
+    ).toBe(false);
   });
 });

@@ -39,11 +39,19 @@ export const applicationUpdateSchema = z.object({
   stages: z.array(applicationStageSchema).max(5),
   received_date: day.nullable(),
   e_number: z.string().max(100).nullable().optional(),
+  /**
+   * When the certificate was assembled and when it was despatched (null until then). Optional:
+   * a provider that does not report them leaves what is known unchanged.
+   */
+  certificate_assembled_date: day.nullable().optional(),
+  certificate_despatched_date: day.nullable().optional(),
   disclosure: z
     .object({
       status: z.enum(['clear', 'records-held', 'barred-list-match']),
       certificate_number: z.string().regex(/^\d{12}$/),
       issue_date: day,
+      /** The provider's 'manual certificate' flag; absent: not said. */
+      manual_certificate: z.boolean().optional(),
     })
     .nullable(),
   barred_lists: z

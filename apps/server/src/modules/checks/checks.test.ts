@@ -26,7 +26,11 @@ import { runInTenant } from '../../platform/service-context.js';
 import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
-import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
+import {
+  createCaseAddress,
+  createCaseBasicDetails,
+  createCaseBirthDetails,
+} from '../case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
@@ -64,20 +68,27 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A case whose one activity is `code`, its subject named `surname`, waiting for the subject. */
+/**
+ * A case whose one activity is `code`, its subject named `surname` (with an email for the DBS, a
+ * place of birth and a current address), waiting for the subject.
+ */
 async function openCase(code: string, surname: string, config: ActivityConfig = {}) {
   return t.owner(async (tx) => {
     const p = await createProcess(tx, { customerId: acme, requirements: [{ code, config }] });
     const c = await createCase(tx, { customerId: acme, processId: p.id });
+    const key = { customerId: acme, caseId: c.id };
     await createCaseBasicDetails(
       tx,
-      { customerId: acme, caseId: c.id },
+      key,
       {
         forename: 'Ada',
         surname,
         dob: '1990-01-01',
       },
+      { emailDbs: 'ada.dbs@example.test' },
     );
+    await createCaseBirthDetails(tx, key);
+    await createCaseAddress(tx, key, { current: true });
     const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
     if (!a) throw new Error('no activity');
     return { caseId: c.id, activityId: a.id };
@@ -121,6 +132,25 @@ const simulator = (name: 'dbs-basic' | 'ebulk') => {
   if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
   return p;
 };
+
+/**
+ * The applicant details an application of openCase's subject carries into its result (the
+ * factories' basic details, place of birth and current address; no gender, nothing else).
+ */
+const applicantOf = (surname: string) => ({
+  title: 'Ms',
+  forename: 'Ada',
+  middlename: null,
+  surname,
+  dob: '1990-01-01',
+  email: 'ada.dbs@example.test',
+  phone_number: '07911 123456',
+  nin: 'AB123456C',
+  nationality: 'GBR',
+  birth_town: 'Leeds',
+  birth_country: 'GBR',
+  current_address: '1 High Street, Leeds, LS1 4AP',
+});
 
 /** Posts the simulator's callback of the application now. */
 async function callback(
@@ -202,6 +232,8 @@ interface Level {
   lists: ('adult' | 'child')[];
   /** [stage number, days after submission it completes] (provider README), in order. */
   stages: [number, number][];
+  /** Days after submission the certificate is assembled and despatched (provider README). */
+  certificate: { assembled: number; despatched: number };
 }
 
 const LEVELS: Level[] = [
@@ -216,6 +248,7 @@ const LEVELS: Level[] = [
       [2, 1],
       [5, 2],
     ],
+    certificate: { assembled: 1, despatched: 2 },
   },
   {
     code: 'dbs-standard',
@@ -228,6 +261,7 @@ const LEVELS: Level[] = [
       [2, 1],
       [5, 3],
     ],
+    certificate: { assembled: 2, despatched: 3 },
   },
   {
     code: 'dbs-enhanced',
@@ -242,6 +276,7 @@ const LEVELS: Level[] = [
       [4, 5],
       [5, 7],
     ],
+    certificate: { assembled: 6, despatched: 7 },
   },
 ];
 
@@ -347,6 +382,7 @@ function expectCertificate(
   a: Awaited<ReturnType<typeof activity>>,
   status: Exclude<Outcome, 'cancelled'>,
   t0: number,
+  manual = false,
 ) {
   const issued = isoDay(t0 + completeDay(level) * DAY);
   expect(a.state).toBe('ca-complete');
@@ -357,6 +393,8 @@ function expectCertificate(
     received_date: isoDay(t0),
     police_computer_search_date: isoDay(t0 + DAY),
     barred_list_search_date: level.lists.length > 0 ? isoDay(t0 + 2 * DAY) : null,
+    certificate_assembled_date: isoDay(t0 + level.certificate.assembled * DAY),
+    certificate_despatched_date: isoDay(t0 + level.certificate.despatched * DAY),
     certificate_printed_date: issued,
     records_held_date: status === 'records-held' ? issued : null,
   });
@@ -364,7 +402,7 @@ function expectCertificate(
     status,
     certificate_number: expect.stringMatching(/^\d{12}$/),
     issue_date: issued,
-    manual_certificate: false,
+    manual_certificate: manual,
   });
   expect(a.result_data.tracking).toEqual(
     level.stages.map(([stage, day]) => ({
@@ -424,24 +462,38 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
       const k = await open('Smith');
       await submitLevel(level, k);
       const s = await expectSubmitted(level, k, 'clear');
-      expect((await activity(k.activityId)).processing_data.events.map((e) => e.type)).toEqual([
-        'request',
-        'answer',
-      ]);
-      for (const [i, [, day]] of level.stages.entries()) {
+      const submitted = await activity(k.activityId);
+      expect(submitted.processing_data.events.map((e) => e.type)).toEqual(['request', 'answer']);
+      // the applicant details, recorded as the provider took the application
+      expect(submitted.result_data.applicant).toEqual(applicantOf('Smith'));
+      expect(submitted.result_data.application).toMatchObject({
+        certificate_assembled_date: null,
+        certificate_despatched_date: null,
+      });
+      // the certificate's dates as they happen (the day before printing, and the printing day)
+      const dateBy = (day: number, due: number) => (due <= day ? isoDay(s.t0 + due * DAY) : null);
+      const callbackDays = [
+        ...new Set([...level.stages.map(([, d]) => d), level.certificate.assembled]),
+      ].sort((x, y) => x - y);
+      for (const day of callbackDays) {
         if (day === 0) continue;
         const a = await callbackOnDay(level, k, s, day);
-        const last = i === level.stages.length - 1;
+        const last = day === completeDay(level);
         expect(a.state).toBe(last ? 'ca-complete' : 'ca-in-progress');
         // the stages due by then are complete, the others pending
         expect(a.result_data.tracking?.map((x) => x.status)).toEqual(
           level.stages.map(([, due]) => (due <= day ? 'Complete' : 'Pending')),
         );
+        expect(a.result_data.application).toMatchObject({
+          certificate_assembled_date: dateBy(day, level.certificate.assembled),
+          certificate_despatched_date: dateBy(day, level.certificate.despatched),
+        });
       }
       const done = await activity(k.activityId);
       expectCertificate(level, done, 'clear', s.t0);
+      expect(done.result_data.applicant).toEqual(applicantOf('Smith'));
       expect(done.processing_data.events.filter((e) => e.type === 'callback')).toHaveLength(
-        level.stages.length - 1,
+        callbackDays.length - 1,
       );
       expect(await caseState(k.caseId)).toBe('pending-case-decision');
     });
@@ -627,6 +679,26 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
     }
   },
 );
+
+describe('a manual certificate', () => {
+  it('a MANUAL applicant: clear, its certificate a manual one (GET /api/case-activities/{id}/)', async () => {
+    const level = LEVELS.find((l) => l.code === 'dbs-enhanced');
+    if (!level) throw new Error('no enhanced level');
+    const k = await openCase(level.code, 'Manual', level.config);
+    await submitLevel(level, k);
+    const started = await activity(k.activityId);
+    expect(started.state).toBe('ca-in-progress');
+    const ref = started.processing_data.reference;
+    expect(ref).toMatch(/^EB-CEacm-/); // clear, enhanced, both lists, manual
+    expect(started.result_data.applicant).toEqual(applicantOf('Manual'));
+    const t0 = days.now().getTime();
+    const done = await callbackOnDay(level, k, { ref, t0 }, completeDay(level));
+    expectCertificate(level, done, 'clear', t0, true);
+    expect(done.result_data.disclosure?.manual_certificate).toBe(true);
+    expect(done.result_data.applicant).toEqual(applicantOf('Manual'));
+    expect(await caseState(k.caseId)).toBe('pending-case-decision');
+  });
+});
 
 describe('an enhanced check (e-bulk, barred lists per workforce)', () => {
   it('barred-list match on the adults list', async () => {
@@ -964,6 +1036,20 @@ describe('the update service check', () => {
   it('a server error is error-initiating', async () => {
     const k = await updateCase('900000000001');
     expect((await activity(k.activityId)).state).toBe('ca-error-initiating');
+  });
+
+  it('a server error, then its automatic retry answers: complete', async () => {
+    const k = await updateCase('800000000001');
+    const failed = await activity(k.activityId);
+    expect(failed.state).toBe('ca-error-initiating');
+    expect(failed.processing_data.last_error).toBe('The update service answered 503.');
+    await runDelayed('checks-initiate', k.activityId);
+    const a = await activity(k.activityId);
+    expect(a.state).toBe('ca-complete');
+    expect(a.result_data).toMatchObject({
+      certificate_status: 'BLANK_NO_NEW_INFO',
+      certificate_number: '800000000001',
+    });
   });
 
   it('without update details it cannot start', async () => {

@@ -34,6 +34,7 @@ import { customers } from '../customers/customers.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { type CheckEngine, checkEngine } from './providers.js';
 import {
+  applicantResult,
   type CheckKindDefinition,
   checkKindOf,
   mapApplicationUpdate,
@@ -385,11 +386,17 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
   if (!prepared) return;
   const call = await callProvider(engine, prepared.a, prepared.request);
   await runInTenant(deps, actor, async (ctx) => {
-    const a = await lockActivity(ctx.tx, job.case_activity_id);
-    if (!a?.processing || !INITIATING.includes(a.row.state) || a.processing.reference) return;
+    let a = await lockActivity(ctx.tx, job.case_activity_id);
+    const started = a?.processing;
+    if (!a || !started || !INITIATING.includes(a.row.state) || started.reference) return;
     const body = requestBody(prepared.request);
     if (!call.ok) return failStart(ctx, a, call.error, body, engine);
-    let processing = withEvent(a.processing, { at: nowIso(ctx), type: 'request', body });
+    // A retry that succeeded: in progress again first (an error moves to no outcome directly).
+    if (a.row.state === 'ca-error-initiating') {
+      const resumed = await saveActivity(ctx, a, started, { state: 'ca-in-progress' });
+      a = { ...a, row: resumed.activity };
+    }
+    let processing = withEvent(started, { at: nowIso(ctx), type: 'request', body });
     if (a.kind.family === 'update-service' && prepared.request.family === 'update-service') {
       const answer = call.answer as StatusCheckAnswer;
       processing = withEvent(
@@ -409,7 +416,12 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
     }
     const update = call.answer as ApplicationUpdate;
     processing = withEvent(processing, { at: nowIso(ctx), type: 'answer', body: { ...update } });
-    await applyApplicationUpdate(ctx, a, processing, update);
+    // the provider took the application: its applicant is the result's applicant details
+    const applicant =
+      prepared.request.family === 'disclosure'
+        ? applicantResult(prepared.request.application.applicant)
+        : undefined;
+    await applyApplicationUpdate(ctx, a, processing, update, applicant ? { applicant } : {});
     if (update.status === 'in-progress') await ctx.enqueue(pollJob(a, engine.config.pollSeconds));
   });
 }
@@ -473,12 +485,17 @@ async function failStart(
   }
 }
 
-/** Applies a provider's application update (answer, poll or callback) to a locked activity. */
+/**
+ * Applies a provider's application update (answer, poll or callback) to a locked activity;
+ * `submitted` is what the submission itself adds to the result (the applicant details, on the
+ * provider's answer to the submission).
+ */
 export async function applyApplicationUpdate(
   ctx: ServiceContext,
   a: LockedActivity,
   processing: ProcessingData,
   update: ApplicationUpdate,
+  submitted: Pick<DbsResultData, 'applicant'> = {},
 ): Promise<LockedActivity['row']> {
   let next: ProcessingData = { ...processing, stage: update.stage, last_error: null };
   let demanded = false;
@@ -496,7 +513,7 @@ export async function applyApplicationUpdate(
   const previous = a.kind.resultSchema.safeParse(a.row.resultData);
   const mapped = mapApplicationUpdate(
     update,
-    (previous.success ? previous.data : {}) as DbsResultData,
+    { ...((previous.success ? previous.data : {}) as DbsResultData), ...submitted },
     next.top_up,
   );
   const { activity } = await saveActivity(ctx, a, next, {

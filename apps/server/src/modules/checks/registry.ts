@@ -4,6 +4,7 @@ import {
   type CaseActivityState,
   type CheckProvider,
   DBS_RESULT_TEXTS,
+  type DbsApplicant,
   type DbsResultData,
   type DbsUpdateResultData,
   DISCLOSURE_STAGES,
@@ -13,7 +14,7 @@ import {
   type TopUp,
 } from '@kestrel/domain';
 import type { z } from 'zod';
-import type { DisclosureLevel } from '../../providers/dbs-basic/provider.js';
+import type { DisclosureApplicant, DisclosureLevel } from '../../providers/dbs-basic/provider.js';
 import type { StatusCheckAnswer } from '../../providers/dbs-update-service/provider.js';
 
 /*
@@ -122,6 +123,29 @@ export function topUpResult(t: TopUp | null): DbsResultData['top_up'] {
   return t ? { status: t.status, amount: t.amount_pence, payment_id: t.payment_intent } : null;
 }
 
+/**
+ * The applicant as submitted to the provider, for the result panel's applicant details: the
+ * names, date of birth, contact details, NI number, nationality, place of birth and current
+ * address the application carried (empty ones as null; each within the result's 200 characters).
+ */
+export function applicantResult(a: DisclosureApplicant): DbsApplicant {
+  const v = (s: string) => (s.trim() ? s.trim().slice(0, 200) : null);
+  return {
+    title: v(a.title),
+    forename: v(a.forename),
+    middlename: v(a.middlename),
+    surname: v(a.surname),
+    dob: v(a.dob),
+    email: v(a.email),
+    phone_number: v(a.phone_number),
+    nin: v(a.nin),
+    nationality: v(a.nationality),
+    birth_town: v(a.birth_town),
+    birth_country: v(a.birth_country),
+    current_address: v(a.current_address),
+  };
+}
+
 /** A provider's application update as the activity's state and result_data. */
 export function mapApplicationUpdate(
   u: ApplicationUpdate,
@@ -129,6 +153,16 @@ export function mapApplicationUpdate(
   topUp: TopUp | null,
 ): { state: CaseActivityState; resultData: DbsResultData } {
   const dateOf = (stage: number) => u.stages.find((s) => s.stage === stage)?.completed_date ?? null;
+  // The certificate's assembled and despatched dates: a provider that does not report them
+  // (the field absent) leaves what is known.
+  const assembled =
+    u.certificate_assembled_date !== undefined
+      ? u.certificate_assembled_date
+      : (previous.application?.certificate_assembled_date ?? null);
+  const despatched =
+    u.certificate_despatched_date !== undefined
+      ? u.certificate_despatched_date
+      : (previous.application?.certificate_despatched_date ?? null);
   const resultData: DbsResultData = {
     ...previous,
     application: {
@@ -139,6 +173,8 @@ export function mapApplicationUpdate(
       received_date: u.received_date,
       police_computer_search_date: dateOf(2),
       barred_list_search_date: dateOf(3),
+      certificate_assembled_date: assembled,
+      certificate_despatched_date: despatched,
       certificate_printed_date: dateOf(5),
       records_held_date:
         u.disclosure?.status === 'records-held' ? (u.disclosure.issue_date ?? null) : null,
@@ -155,7 +191,8 @@ export function mapApplicationUpdate(
           status: u.disclosure.status,
           certificate_number: u.disclosure.certificate_number,
           issue_date: u.disclosure.issue_date,
-          manual_certificate: false,
+          // not said by the provider: unknown (the panel shows it blank), not 'No'
+          manual_certificate: u.disclosure.manual_certificate ?? null,
         }
       : (previous.disclosure ?? null),
     barred_lists: u.barred_lists.map((b) => ({

@@ -6,7 +6,9 @@ import { ProviderError } from './provider.js';
  * The real criminal-record provider over HTTPS (JSON): `POST {base}/applications` with the
  * application (an `Idempotency-Key` header: a retried submission makes no second application),
  * `GET {base}/applications/{reference}`; both answer the application's state (the
- * `applicationUpdateSchema` shape). Bearer key auth. The message names of the provider's own
+ * `applicationUpdateSchema` shape, with the certificate's assembled and despatched dates and the
+ * disclosure's manual certificate flag when the provider gives them: the engine maps them to the
+ * result as it does the simulator's). Bearer key auth. The message names of the provider's own
  * specification are unconfirmed (PROVIDERS.md): this is the shape the engine relies on.
  */
 

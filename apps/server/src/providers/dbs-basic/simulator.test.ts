@@ -3,7 +3,7 @@ import { ManualClock } from '../../platform/clock.js';
 import type { DisclosureApplication } from './provider.js';
 import { ProviderError } from './provider.js';
 import { verifySignature } from './signature.js';
-import { DisclosureSimulator, SIMULATED_TOP_UP } from './simulator.js';
+import { certificateSchedule, DisclosureSimulator, SIMULATED_TOP_UP } from './simulator.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const signal = () => new AbortController().signal;
@@ -65,6 +65,66 @@ describe('the basic disclosure simulator', () => {
     ]);
   });
 
+  it('assembles the certificate the day before printing it and despatches it when printed', async () => {
+    const { clock, sim } = basic();
+    const first = await sim.submit(application('Smith'), signal());
+    expect(first).toMatchObject({
+      certificate_assembled_date: null,
+      certificate_despatched_date: null,
+    });
+    clock.advance(DAY);
+    expect(await sim.status(first.reference, signal())).toMatchObject({
+      status: 'in-progress',
+      certificate_assembled_date: '2026-03-03',
+      certificate_despatched_date: null,
+    });
+    clock.advance(DAY);
+    const done = await sim.status(first.reference, signal());
+    expect(done).toMatchObject({
+      status: 'complete',
+      certificate_assembled_date: '2026-03-03',
+      certificate_despatched_date: '2026-03-04',
+    });
+    // despatched the day the certificate is printed (stage 5), not a manual certificate
+    expect(done.stages.find((s) => s.stage === 5)?.completed_date).toBe('2026-03-04');
+    expect(done.disclosure?.manual_certificate).toBe(false);
+    // later answers keep the same dates
+    clock.advance(10 * DAY);
+    expect(await sim.status(first.reference, signal())).toEqual(done);
+  });
+
+  it('schedules assembly after every search and despatch with the printing, at every level', () => {
+    expect(certificateSchedule('basic', false)).toEqual({ assembled: 1, despatched: 2 });
+    expect(certificateSchedule('standard', false)).toEqual({ assembled: 2, despatched: 3 });
+    expect(certificateSchedule('standard', true)).toEqual({ assembled: 2, despatched: 3 });
+    expect(certificateSchedule('enhanced', true)).toEqual({ assembled: 6, despatched: 7 });
+  });
+
+  it('issues a MANUAL applicant a clear manual certificate, its reference marked m', async () => {
+    const { clock, sim } = basic();
+    const first = await sim.submit(application('Manual-Issue'), signal());
+    expect(first.reference).toMatch(/^BD-CBnm-[0-9a-z]+-\d{8}$/);
+    expect(first.disclosure).toBeNull();
+    clock.advance(2 * DAY);
+    const done = await sim.status(first.reference, signal());
+    expect(done).toMatchObject({
+      status: 'complete',
+      certificate_assembled_date: '2026-03-03',
+      certificate_despatched_date: '2026-03-04',
+    });
+    expect(done.disclosure).toEqual({
+      status: 'clear',
+      certificate_number: expect.stringMatching(/^\d{12}$/),
+      issue_date: '2026-03-04',
+      manual_certificate: true,
+    });
+    // its signed callback says so too
+    expect(JSON.parse(sim.callbackFor(first.reference, 'evt-m').body)).toMatchObject({
+      disclosure: { manual_certificate: true },
+      certificate_despatched_date: '2026-03-04',
+    });
+  });
+
   it('is deterministic: the same submission at the same time gives the same answer', async () => {
     const a = basic();
     const b = basic();
@@ -82,7 +142,11 @@ describe('the basic disclosure simulator', () => {
     expect(await sim.status(c.reference, signal())).toMatchObject({
       status: 'cancelled',
       disclosure: null,
+      // a cancelled application's certificate is never assembled nor despatched
+      certificate_assembled_date: null,
+      certificate_despatched_date: null,
     });
+    expect((await sim.status(r.reference, signal())).disclosure?.manual_certificate).toBe(false);
   });
 
   it('fails ERROR always, FLAKY once, and never answers TIMEOUT', async () => {

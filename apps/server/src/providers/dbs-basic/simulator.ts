@@ -42,10 +42,24 @@ export function stageSchedule(
   return { 1: 0, 2: 1, 3: lists ? 2 : null, 4: 5, 5: 7 };
 }
 
+/**
+ * Days after submission at which the certificate is assembled (the day before it is printed,
+ * after every search) and despatched (the day it is printed, when the application completes).
+ */
+export function certificateSchedule(
+  level: DisclosureLevel,
+  lists: boolean,
+): { assembled: number; despatched: number } {
+  const printed = stageSchedule(level, lists)[5] ?? 0;
+  return { assembled: printed - 1, despatched: printed };
+}
+
 interface Decoded {
   outcome: Outcome;
   level: DisclosureLevel;
   lists: ('adult' | 'child')[];
+  /** A MANUAL applicant's certificate is a manual certificate (its 'manual certificate' flag). */
+  manual: boolean;
   submittedAt: number;
   reference: string;
 }
@@ -111,10 +125,11 @@ export class DisclosureSimulator implements DisclosureProvider {
     if (surname.startsWith('RECORDS')) outcome = 'records-held';
     else if (surname.startsWith('BARRED') && lists.length > 0) outcome = 'barred-list-match';
     else if (surname.startsWith('CANCEL')) outcome = 'cancelled';
+    const manual = surname.startsWith('MANUAL');
     const submittedAt = this.options.clock.now().getTime();
     const reference = [
       this.prefix,
-      `${OUTCOME_LETTER[outcome]}${LEVEL_LETTER[app.level]}${lists.map((l) => l[0]).join('') || 'n'}`,
+      `${OUTCOME_LETTER[outcome]}${LEVEL_LETTER[app.level]}${lists.map((l) => l[0]).join('') || 'n'}${manual ? 'm' : ''}`,
       submittedAt.toString(36),
       digits(app.idempotency_key, 8),
     ].join('-');
@@ -145,7 +160,7 @@ export class DisclosureSimulator implements DisclosureProvider {
   }
 
   private decode(reference: string): Decoded {
-    const m = /^(BD|EB)-([CRBX])([BSE])([acn]+)-([0-9a-z]+)-(\d{8})$/.exec(reference);
+    const m = /^(BD|EB)-([CRBX])([BSE])([acn]+)(m?)-([0-9a-z]+)-(\d{8})$/.exec(reference);
     if (!m || m[1] !== this.prefix) throw new ProviderError('Unknown reference.', false, 404);
     const outcome = (Object.keys(OUTCOME_LETTER) as Outcome[]).find(
       (o) => OUTCOME_LETTER[o] === m[2],
@@ -157,7 +172,14 @@ export class DisclosureSimulator implements DisclosureProvider {
     const lists: ('adult' | 'child')[] = [];
     if (m[4]?.includes('a')) lists.push('adult');
     if (m[4]?.includes('c')) lists.push('child');
-    return { outcome, level, lists, submittedAt: Number.parseInt(m[5] ?? '0', 36), reference };
+    return {
+      outcome,
+      level,
+      lists,
+      manual: m[5] === 'm',
+      submittedAt: Number.parseInt(m[6] ?? '0', 36),
+      reference,
+    };
   }
 
   /** The application's state at `now`. */
@@ -182,6 +204,9 @@ export class DisclosureSimulator implements DisclosureProvider {
     const complete = !cancelled && reached === 5;
     const listsDay = schedule[3];
     const listsSearched = listsDay !== null && listsDay <= elapsedDays && !cancelled;
+    const certificate = certificateSchedule(d.level, d.lists.length > 0);
+    const dayOf = (due: number) =>
+      due <= elapsedDays && !cancelled ? day(d.submittedAt + due * DAY_MS) : null;
     return {
       reference: d.reference,
       status: cancelled ? 'cancelled' : complete ? 'complete' : 'in-progress',
@@ -189,12 +214,15 @@ export class DisclosureSimulator implements DisclosureProvider {
       stages,
       received_date: day(d.submittedAt),
       e_number: this.name === 'ebulk' ? `E${digits(d.reference, 9)}` : null,
+      certificate_assembled_date: dayOf(certificate.assembled),
+      certificate_despatched_date: dayOf(certificate.despatched),
       disclosure:
         complete && d.outcome !== 'cancelled'
           ? {
               status: d.outcome,
               certificate_number: digits(`${d.reference}/certificate`, 12),
               issue_date: day(d.submittedAt + (schedule[5] ?? 0) * DAY_MS),
+              manual_certificate: d.manual,
             }
           : null,
       barred_lists: listsSearched

@@ -49,6 +49,14 @@ describe('the update service simulator', () => {
     await expect(p).rejects.toMatchObject({ retryable: true });
   });
 
+  it('fails 8 once (retryable), then answers blank', async () => {
+    await expect(sim.statusCheck(query('800000000001'), signal)).rejects.toMatchObject({
+      retryable: true,
+      status: 503,
+    });
+    expect((await sim.statusCheck(query('800000000001'), signal)).status).toBe('BLANK_NO_NEW_INFO');
+  });
+
   it('reads the real service’s XML answer', () => {
     const xml =
       '<statusCheckResult><statusCheckResultType>SUCCESS</statusCheckResultType><forename>ADA</forename><surname>SMITH</surname><printDate>2025-01-02</printDate><status>NEW_INFO</status></statusCheckResult>';

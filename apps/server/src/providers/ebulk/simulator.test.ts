@@ -53,12 +53,57 @@ describe('the e-bulk simulator', () => {
       { list: 'adult', search_date: '2026-03-04', result: 'no-match' },
       { list: 'child', search_date: '2026-03-04', result: 'no-match' },
     ]);
+    expect(day2.certificate_assembled_date).toBeNull();
     clock.advance(3 * DAY);
-    expect((await sim.status(reference, signal())).stage).toBe(4);
-    clock.advance(2 * DAY);
+    const day5 = await sim.status(reference, signal());
+    expect(day5).toMatchObject({ stage: 4, certificate_assembled_date: null });
+    clock.advance(DAY);
+    // assembled on day 6, after the local police records, the day before printing
+    expect(await sim.status(reference, signal())).toMatchObject({
+      stage: 4,
+      status: 'in-progress',
+      certificate_assembled_date: '2026-03-08',
+      certificate_despatched_date: null,
+    });
+    clock.advance(DAY);
     const done = await sim.status(reference, signal());
-    expect(done).toMatchObject({ status: 'complete', stage: 5 });
+    expect(done).toMatchObject({
+      status: 'complete',
+      stage: 5,
+      certificate_assembled_date: '2026-03-08',
+      certificate_despatched_date: '2026-03-09',
+    });
+    expect(done.disclosure).toMatchObject({ issue_date: '2026-03-09', manual_certificate: false });
     expect(done.e_number).toMatch(/^E\d{9}$/);
+  });
+
+  it('issues a MANUAL applicant a manual certificate at standard and enhanced level', async () => {
+    const clock = new ManualClock('2026-03-02T09:00:00Z');
+    const sim = createEbulkSimulator(clock, 's');
+    const standard = await sim.submit(
+      application('Manual', { level: 'standard', idempotency_key: 'manual-standard' }),
+      signal(),
+    );
+    const withLists = await sim.submit(enhanced('Manual', ['adult']), signal());
+    expect(standard.reference).toMatch(/^EB-CSnm-/);
+    expect(withLists.reference).toMatch(/^EB-CEam-/);
+    clock.advance(3 * DAY);
+    expect(await sim.status(standard.reference, signal())).toMatchObject({
+      status: 'complete',
+      certificate_assembled_date: '2026-03-04',
+      certificate_despatched_date: '2026-03-05',
+      disclosure: { status: 'clear', manual_certificate: true },
+    });
+    clock.advance(4 * DAY);
+    const e = await sim.status(withLists.reference, signal());
+    expect(e).toMatchObject({
+      status: 'complete',
+      certificate_despatched_date: '2026-03-09',
+      disclosure: { status: 'clear', manual_certificate: true },
+    });
+    expect(e.barred_lists).toEqual([
+      { list: 'adult', search_date: '2026-03-04', result: 'no-match' },
+    ]);
   });
 
   it('matches a BARRED applicant on the first list searched, only when lists are searched', async () => {
