@@ -274,6 +274,10 @@ describe('criminal-record checks end to end', () => {
     const text = (await card.getByTestId('dbs-result-panel').textContent()) ?? '';
     expect(text).toContain('This is not a certificate issued by the DBS');
     expect(text).not.toContain('DBS Results not yet available');
+    // the adults' barred list, searched, no match
+    const barred = (await card.getByTestId('dbs-barred-lists').textContent()) ?? '';
+    expect(barred).toContain('Adults barred list');
+    expect(barred).toContain('No match');
     await look(customer.page, 'customer-result', card);
     await customer.context.close();
 

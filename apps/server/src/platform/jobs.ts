@@ -70,7 +70,11 @@ export interface JobKind<T, D> {
 export interface JobRequest {
   name: string;
   data: object;
-  /** At most one job with this key waits in the queue at a time. */
+  /**
+   * A key for de-duplication: with `singletonSeconds`, or on a queue whose pg-boss policy
+   * de-duplicates by key ('short', 'singleton', 'stately'). Alone on a standard queue (every
+   * kind's today) it de-duplicates nothing: the jobs given one must be idempotent.
+   */
   singletonKey?: string;
   /**
    * With `singletonKey`: at most one job with this key is enqueued per this many seconds (a
@@ -128,7 +132,8 @@ let sender: PgBoss | null = null;
 /**
  * Enqueues `job` in the open transaction `tx`: the job row commits with the change that caused
  * it, or disappears with its rollback. The commit also wakes the workers (a transactional
- * NOTIFY). Returns the job's id, or null when a job with the same singleton key is waiting.
+ * NOTIFY). Returns the job's id, or null when a job it de-duplicates with is there (see
+ * `JobRequest.singletonKey`).
  */
 export async function enqueue(tx: Tx, job: JobRequest): Promise<string | null> {
   // pg-boss's own insert (the queue's policy applies), sent through the caller's transaction.
