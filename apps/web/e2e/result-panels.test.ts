@@ -229,7 +229,7 @@ describe('result panels', () => {
     await p.getByTestId('notes-accordion').first().waitFor();
     await p.getByRole('button', { name: 'DBS enhanced provider configuration' }).first().waitFor();
     await p.getByRole('button', { name: 'Notes' }).first().click();
-    const notes = p.getByRole('textbox', { name: 'Notes' }).first();
+    const notes = p.getByRole('textbox', { name: 'Notes', exact: true }).first();
     await notes.fill('x'.repeat(401));
     await p.getByText('Max length 400').waitFor();
     expect(await p.getByRole('button', { name: 'Save', exact: true }).first().isDisabled()).toBe(

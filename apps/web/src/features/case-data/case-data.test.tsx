@@ -249,7 +249,7 @@ describe('Birth Details', () => {
     expect(screen.getByLabelText(/^County of birth/)).toHaveValue('West Yorkshire');
     fireEvent.change(screen.getByLabelText(/^Country of birth/), { target: { value: 'FRA' } });
     await waitFor(() => expect(screen.queryByLabelText(/^County of birth/)).toBeNull());
-    expect(screen.getByTestId('consents')).toBeInTheDocument();
+    expect(await screen.findByTestId('consents')).toBeInTheDocument();
   });
 
   it('treats a missing record as new and creates it with the case', async () => {
