@@ -32,20 +32,29 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-/** The path (`a.0.b`, '' for the value itself) of the first string or key holding a NUL. */
-export function nulPath(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+const hasNul = (s: string) => s.includes('\u0000');
+
+/**
+ * The path (`a.0.b`, '' for the value itself) of the first string or key holding a NUL (or, with
+ * `bad`, text it refuses).
+ */
+export function nulPath(
+  value: unknown,
+  path: string[] = [],
+  bad: (s: string) => boolean = hasNul,
+): string | null {
+  if (typeof value === 'string') return bad(value) ? path.join('.') : null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, String(i)]);
+      const found = nulPath(value[i], [...path, String(i)], bad);
       if (found !== null) return found;
     }
     return null;
   }
   if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return path.join('.');
-      const found = nulPath(v, [...path, k]);
+      if (bad(k)) return path.join('.');
+      const found = nulPath(v, [...path, k], bad);
       if (found !== null) return found;
     }
   }

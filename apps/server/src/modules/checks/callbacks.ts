@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { isDatabaseUnavailable, txQuery } from '../../db/connection.js';
 import { serviceJob } from '../../jobs/service-job.js';
 import { opsActorOf } from '../../platform/access.js';
+import { nulPath } from '../../platform/body-parsing.js';
 import { systemActor } from '../../platform/context.js';
 import {
   AppError,
@@ -436,14 +437,7 @@ export async function retryActivity(
 
 /** A NUL or a lone surrogate: text PostgreSQL cannot store (in jsonb or text). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-function storable(v: unknown): boolean {
-  if (typeof v === 'string') return !v.includes('\0') && !LONE_SURROGATE.test(v);
-  if (Array.isArray(v)) return v.every(storable);
-  if (v && typeof v === 'object') {
-    return Object.entries(v).every(([k, x]) => storable(k) && storable(x));
-  }
-  return true;
-}
+const unstorable = (s: string) => s.includes('\0') || LONE_SURROGATE.test(s);
 
 function parseCallback(raw: string): ApplicationCallback {
   let json: unknown;
@@ -452,7 +446,8 @@ function parseCallback(raw: string): ApplicationCallback {
   } catch {
     throw ValidationError.of('non_field_errors', 'Malformed JSON.');
   }
-  if (!storable(json)) throw ValidationError.of('non_field_errors', 'Malformed JSON.');
+  if (nulPath(json, [], unstorable) !== null)
+    throw ValidationError.of('non_field_errors', 'Malformed JSON.');
   const parsed = applicationCallbackSchema.safeParse(json);
   if (!parsed.success) {
     throw new ValidationError(
