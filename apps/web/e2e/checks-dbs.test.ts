@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, axeClean, DESKTOP, launch, loginUi, newPage, PHONE, signedIn } from './helpers';
+import { png } from './test-files';
 
 // The criminal-record family end to end (issue 17): an enhanced check with the adults' barred
 // list runs from the subject's submission on the portal's Review page, waits for verification and
@@ -47,6 +48,20 @@ async function send(who: Api, method: 'post' | 'patch' | 'put', url: string, dat
 }
 
 /** Screenshots at desktop and phone width (looked at), axe clean at both, buttons 44 px high. */
+/** An identity document of `type` (one photographed page) uploaded to the case through `base`. */
+async function upload(who: Api, base: '/api/' | '/api/s/', type: string) {
+  const res = await who.api.post(`${base}case-documents/`, {
+    headers: { 'X-CSRFToken': who.csrf() },
+    multipart: {
+      case: String(caseId),
+      document_type: type,
+      collector: 'identity',
+      file: { name: `${type}.png`, mimeType: 'image/png', buffer: png() },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
 async function look(page: Page, name: string, panel?: Locator) {
   for (const [size, viewport] of [
     ['desktop', DESKTOP],
@@ -154,7 +169,12 @@ describe('criminal-record checks end to end', () => {
     } else {
       await send(subject, 'post', '/api/s/case-basic-details/', { case: caseId, ...basic });
     }
-    await send(subject, 'patch', `/api/s/case-dbs-details/${caseId}/`, { idv_option: 'online' });
+    // two identity documents, to be shown in person today (the verifier collects a third)
+    for (const type of ['passport', 'bank-statement']) await upload(subject, '/api/s/', type);
+    await send(subject, 'patch', `/api/s/case-dbs-details/${caseId}/`, {
+      idv_option: 'in-person',
+      in_person_expected_date: new Date().toISOString().slice(0, 10),
+    });
     const portal = await (await subject.api.get(`/api/s/case-portal/${caseId}/`)).json();
     const sections: string[] = portal.portal.sections;
     const beforeReview = sections[sections.indexOf('review') - 1];
@@ -179,6 +199,20 @@ describe('criminal-record checks end to end', () => {
     const panel = card.getByTestId('dbs-result-panel');
     await panel.waitFor();
     await card.getByText('This application is awaiting verification.').waitFor();
+    // two documents are short of Route 1: what is missing is said, and Verify is off
+    const short = card.getByTestId('dbs-evidence');
+    await short.getByText('The identity cannot be verified yet').waitFor();
+    expect(await short.textContent()).toContain(
+      'Route 1 still needs: 1 more document from Group 1, 2a or 2b.',
+    );
+    expect(await card.getByTestId('dbs-verify').isDisabled()).toBe(true);
+    await look(page, 'customer-verification-short', card);
+    // the verifier collects the subject's utility bill, then verifies against Route 1
+    await upload(admin, '/api/', 'utility-bill');
+    await page.reload();
+    const evidence = card.getByTestId('dbs-evidence');
+    await evidence.getByText('Route 1 is met by the documents collected:').waitFor();
+    expect(await evidence.textContent()).toContain('Passport (Group 1)');
     await look(page, 'customer-awaiting-verification', card);
     await card.getByTestId('dbs-verify').click();
     await card.getByText('This application is awaiting countersigning.').waitFor();

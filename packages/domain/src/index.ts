@@ -16,6 +16,7 @@ export * from './countries.js';
 export * from './date-selector.js';
 export * from './dates.js';
 export * from './dbs-checks.js';
+export * from './dbs-identity-routes.js';
 export * from './document-eligibility.js';
 export * from './endorsement-codes.js';
 export * from './endorsement-types.js';

@@ -9,6 +9,8 @@ export const PERMISSIONS = [
   'cases.archive',
   'cases.view_caseactivity',
   'cases.change_caseactivity',
+  /** Countersigning a DBS application (a registered countersignatory), apart from verifying. */
+  'cases.countersign_casedbsdetails',
   'subjects.view_subject',
   'subjects.add_subject',
   'subjects.change_subject',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../dates.js';
+import { IDENTITY_CHECK_LEVELS } from '../dbs-identity-routes.js';
 import { MESSAGES } from '../messages.js';
 import { optionalText } from '../text-rules.js';
 import { dateOut } from './case-data.js';
@@ -11,8 +12,10 @@ import { nullableTimestampOut } from './common.js';
 //   customer  GET/PATCH /api/case-dbs-details/{case}/      (cases.view_case / cases.change_case)
 //   ops       GET/PATCH /api/ops/case-dbs-details/{case}/
 //   subject   GET/PATCH /api/s/case-dbs-details/{case}/     (own open case; not after submission)
-//   POST .../verify/ {discrepancy_notes?}  pending -> verified (cases.change_caseactivity, or ops)
-//   POST .../countersign/                  verified -> countersigned (same permission)
+//   POST .../verify/ {discrepancy_notes?}  pending -> verified (cases.change_caseactivity, or ops),
+//                                          once the evidence meets an identity route (400 otherwise)
+//   POST .../countersign/                  verified -> countersigned
+//                                          (cases.countersign_casedbsdetails, or ops)
 // and GET/PATCH /api/{,ops/,s/}case-rtw-details/{case}/. A case without a record answers a blank
 // one (state pending), created by its first PATCH.
 
@@ -100,6 +103,24 @@ export function dbsDetailsSubjectIn(today: string) {
 export const verifyDbsDetailsIn = z.object({ discrepancy_notes: discrepancyNotes.optional() });
 export type VerifyDbsDetailsIn = z.input<typeof verifyDbsDetailsIn>;
 
+/**
+ * The identity check as it stands (staff and ops only): the case's check level, the evidence
+ * counted (documents not rejected, the online identity check) and whether it meets a route,
+ * with what is still needed.
+ */
+export const identityCheckOut = z.strictObject({
+  level: z.enum(IDENTITY_CHECK_LEVELS),
+  basis: z.enum(['online', 'documents']).nullable(),
+  met: z.boolean(),
+  route: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable(),
+  problem: z.string(),
+  online_idv_passed: z.boolean(),
+  documents: z.array(
+    z.strictObject({ id: z.number(), name: z.string(), group: z.enum(['1', '2a', '2b']) }),
+  ),
+});
+export type IdentityCheckOut = z.infer<typeof identityCheckOut>;
+
 export const caseDbsDetailsOut = z.strictObject({
   case: z.number(),
   idv_option: z.union([z.enum(IDV_OPTIONS), z.literal('')]),
@@ -109,8 +130,11 @@ export const caseDbsDetailsOut = z.strictObject({
   state: z.enum(DBS_DETAILS_STATES_ALL),
   verified_by: z.string().nullable(),
   verified_at: nullableTimestampOut,
+  /** The route the documents met when verified (null online or before verification). */
+  identity_route: z.number().nullable(),
   countersigned_by: z.string().nullable(),
   countersigned_at: nullableTimestampOut,
+  identity_check: identityCheckOut,
 });
 export type CaseDbsDetailsOut = z.infer<typeof caseDbsDetailsOut>;
 

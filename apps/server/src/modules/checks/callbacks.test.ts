@@ -24,6 +24,7 @@ import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { caseActivities } from '../cases/cases.table.js';
+import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { applyInbox, checksCallbacksJob } from './callbacks.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { readChecksConfig } from './config.js';
@@ -219,6 +220,7 @@ async function verifyAndCountersign(caseId: number) {
   const url = `/api/case-dbs-details/${caseId}/`;
   const send = (method: 'PATCH' | 'POST', path: string, payload: object) =>
     t.app.inject({ method, url: `${url}${path}`, headers: admin.headers, payload });
+  await t.owner((tx) => createCaseOnlineIdv(tx, { customerId: acme, caseId }));
   expect((await send('PATCH', '', { idv_option: 'online' })).statusCode).toBe(200);
   expect((await send('POST', 'verify/', {})).statusCode).toBe(200);
   await t.settle();

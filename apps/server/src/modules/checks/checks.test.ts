@@ -6,6 +6,7 @@ import type {
   PaymentPortalOut,
   ProcessingData,
 } from '@kestrel/domain';
+import { IDENTITY_CHECK_MESSAGES } from '@kestrel/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,6 +34,7 @@ import {
 } from '../case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
+import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { readChecksConfig } from './config.js';
@@ -170,6 +172,10 @@ async function callback(
   return res;
 }
 
+/** The case's online identity check passed (what its provider's callback stores). */
+const identityPassed = (caseId: number) =>
+  t.owner((tx) => createCaseOnlineIdv(tx, { customerId: acme, caseId }));
+
 /** Staff record the identity route, verify it, then countersign (the DBS details' actions). */
 async function verifyAndCountersign(caseId: number) {
   const url = `/api/case-dbs-details/${caseId}/`;
@@ -178,6 +184,11 @@ async function verifyAndCountersign(caseId: number) {
   expect((await send('PATCH', '', { idv_option: 'online' })).statusCode).toBe(200);
   const countersignFirst = await send('POST', 'countersign/', {});
   expect(countersignFirst.statusCode).toBe(400);
+  // online: verified only once the case's online identity check passed
+  const unproven = await send('POST', 'verify/', {});
+  expect(unproven.statusCode).toBe(400);
+  expect(unproven.json().identity_check).toEqual([IDENTITY_CHECK_MESSAGES.onlineNotPassed]);
+  await identityPassed(caseId);
   expect((await activity(await onlyActivity(caseId))).state).toBe('ca-awaiting-agent');
   expect((await send('POST', 'verify/', {})).statusCode).toBe(200);
   await t.settle();
@@ -191,6 +202,7 @@ async function verifyAndCountersign(caseId: number) {
 
 /** verifyAndCountersign without its checks of the waiting on the way (the tables' shortcut). */
 async function countersign(caseId: number) {
+  await identityPassed(caseId);
   const url = `/api/case-dbs-details/${caseId}/`;
   for (const [method, path, payload] of [
     ['PATCH', '', { idv_option: 'online' }],

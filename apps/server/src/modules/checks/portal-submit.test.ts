@@ -21,6 +21,7 @@ import {
 } from '../../../test/helpers.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
+import { multipart, pngFile } from '../case-documents/test-files.js';
 import { caseActivities } from '../cases/cases.table.js';
 import { readChecksConfig } from './config.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
@@ -105,6 +106,7 @@ async function fillAndSubmit(
     current: true,
   });
   expect(address.statusCode, address.body).toBe(201);
+  if (code !== 'dbs-basic') await showDocuments(subject, caseId);
   for (const section of ['welcome', 'basic-details', code]) {
     const res = await call(subject, 'PATCH', `/api/s/case-portal/${caseId}/`, {
       portal_last_completed_section: section,
@@ -128,11 +130,54 @@ async function activity(id: number): Promise<ActivityOut> {
   return res.json() as ActivityOut;
 }
 
-/** Staff record the identity route, verify it and countersign: the application may go. */
+/**
+ * The subject's identity documents, uploaded in the portal's document collection before they
+ * submit (a passport, a bank statement and a utility bill: Route 1), and the way they will show
+ * them (in person, today).
+ */
+async function showDocuments(subject: Client, caseId: number) {
+  for (const type of ['passport', 'bank-statement', 'utility-bill']) {
+    const { payload, contentType } = multipart([
+      { name: 'case', value: String(caseId) },
+      { name: 'document_type', value: type },
+      { name: 'collector', value: 'identity' },
+      { name: 'file', value: await pngFile(), filename: `${type}.png`, contentType: 'image/png' },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/s/case-documents/',
+      headers: { ...subject.headers, 'content-type': contentType },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  const chosen = await call(subject, 'PATCH', `/api/s/case-dbs-details/${caseId}/`, {
+    idv_option: 'in-person',
+    in_person_expected_date: isoDay(days.now().getTime()),
+  });
+  expect(chosen.statusCode, chosen.body).toBe(200);
+}
+
+/**
+ * Staff verify the identity against the documents the subject gave (Route 1, recorded on the
+ * details and the documents) and countersign: the application may go.
+ */
 async function verifyAndCountersign(caseId: number) {
   const url = `/api/case-dbs-details/${caseId}/`;
-  expect((await call(admin, 'PATCH', url, { idv_option: 'online' })).statusCode).toBe(200);
-  expect((await call(admin, 'POST', `${url}verify/`, {})).statusCode).toBe(200);
+  const before = await call(admin, 'GET', url);
+  expect(before.json().identity_check).toMatchObject({
+    level: 'standard-enhanced',
+    basis: 'documents',
+    met: true,
+    route: 1,
+  });
+  const verified = await call(admin, 'POST', `${url}verify/`, {});
+  expect(verified.statusCode, verified.body).toBe(200);
+  expect(verified.json()).toMatchObject({ state: 'verified', identity_route: 1 });
+  const docs = await call(admin, 'GET', `/api/case-documents/?case=${caseId}`);
+  expect(docs.json().results.map((d: { route_index: number | null }) => d.route_index)).toEqual([
+    1, 1, 1,
+  ]);
   const signed = await call(admin, 'POST', `${url}countersign/`, {});
   expect(signed.statusCode, signed.body).toBe(200);
   await t.settle();

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { IDENTITY_CHECK_MESSAGES } from '@kestrel/domain';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -6,6 +7,7 @@ import {
   createAdminAndViewer,
   createCase,
   createCustomer,
+  createProcess,
   createProductUser,
   createRole,
   createSubjectUser,
@@ -14,6 +16,9 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { createCaseDocument } from '../case-documents/case-documents.factories.js';
+import { caseDocuments } from '../case-documents/case-documents.table.js';
+import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { caseDbsDetails, caseRtwDetails } from './dbs-details.table.js';
 
 /** DBS details and right-to-work details through the API: staff, ops and the subject. */
@@ -100,8 +105,18 @@ describe('DBS details', () => {
       state: 'pending',
       verified_by: null,
       verified_at: null,
+      identity_route: null,
       countersigned_by: null,
       countersigned_at: null,
+      identity_check: {
+        level: 'basic',
+        basis: null,
+        met: false,
+        route: null,
+        problem: IDENTITY_CHECK_MESSAGES.noOption,
+        online_idv_passed: false,
+        documents: [],
+      },
     });
   });
 
@@ -213,6 +228,31 @@ describe('DBS details', () => {
       state: ['The identity must be verified before countersigning.'],
     });
 
+    // a video call shows documents: none collected yet, so nothing to verify against
+    const unproven = await call(admin, 'POST', `/api/case-dbs-details/${openCase}/verify/`, {
+      discrepancy_notes: 'Middle name missing on the utility bill',
+    });
+    expect(unproven.statusCode).toBe(400);
+    expect(unproven.json()).toEqual({
+      identity_check: [
+        "The documents collected do not meet the basic check's identity route. Still needed: a Group 1 document; 1 more document from any group; a document showing the current address.",
+      ],
+    });
+    const docs = await addDocuments(openCase, ['passport', 'utility-bill']);
+    const ready = (await call(admin, 'GET', `/api/case-dbs-details/${openCase}/`)).json();
+    expect(ready.identity_check).toEqual({
+      level: 'basic',
+      basis: 'documents',
+      met: true,
+      route: 1,
+      problem: '',
+      online_idv_passed: false,
+      documents: [
+        { id: docs[0], name: 'Passport', group: '1' },
+        { id: docs[1], name: 'Utility bill (not a mobile phone bill)', group: '2b' },
+      ],
+    });
+
     const verified = await call(admin, 'POST', `/api/case-dbs-details/${openCase}/verify/`, {
       discrepancy_notes: 'Middle name missing on the utility bill',
     });
@@ -221,9 +261,12 @@ describe('DBS details', () => {
       state: 'verified',
       verified_by: expect.any(String),
       verified_at: `${TODAY}T09:00:00.000Z`,
+      identity_route: 1,
       discrepancy_notes: 'Middle name missing on the utility bill',
       countersigned_by: null,
     });
+    // the documents counted carry the route they met
+    expect(await routesOf(docs)).toEqual([1, 1]);
     const again = await call(admin, 'POST', `/api/case-dbs-details/${openCase}/verify/`);
     expect(again.json()).toEqual({ state: ['The identity has already been verified.'] });
 
@@ -251,9 +294,10 @@ describe('DBS details', () => {
     const audits = await auditsOf('cases.casedbsdetails', openCase);
     expect(audits.map((a) => (a.changes as { fields: string[] }).fields)).toEqual([
       ['idv_option', 'video_call_date'],
-      ['state', 'discrepancy_notes'],
+      ['state', 'identity_route', 'documents', 'discrepancy_notes'],
       ['state'],
     ]);
+    expect(audits[1]?.changes).toMatchObject({ personal: { documents: [null, docs] } });
     expect(audits.every((a) => a.customerId === acme)).toBe(true);
   });
 
@@ -265,10 +309,132 @@ describe('DBS details', () => {
       idv_option: 'online',
     });
     expect(set.statusCode).toBe(200);
+    // online: only once the online identity check has passed
+    const early = await call(ops, 'POST', `/api/ops/case-dbs-details/${otherTenantCase}/verify/`);
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toEqual({ identity_check: [IDENTITY_CHECK_MESSAGES.onlineNotPassed] });
+    const other = await customerOf(otherTenantCase);
+    await t.owner((tx) => createCaseOnlineIdv(tx, { customerId: other, caseId: otherTenantCase }));
     const done = await call(ops, 'POST', `/api/ops/case-dbs-details/${otherTenantCase}/verify/`);
-    expect(done.json()).toMatchObject({ state: 'verified' });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({ state: 'verified', identity_route: null });
+    expect(done.json().identity_check).toMatchObject({ basis: 'online', met: true });
+  });
+
+  it('verifies a standard or enhanced application against the first route its documents meet', async () => {
+    const caseId = await enhancedCase();
+    const url = `/api/case-dbs-details/${caseId}/`;
+    await call(admin, 'PATCH', url, {
+      idv_option: 'in-person',
+      in_person_expected_date: TODAY,
+    });
+    // Route 2 documents (no Group 1), a rejected passport that does not count
+    const passport = await addDocuments(caseId, ['passport']);
+    await t.owner((tx) =>
+      tx.update(caseDocuments).set({ rejected: true }).where(inArray(caseDocuments.id, passport)),
+    );
+    const docs = await addDocuments(caseId, ['firearms-licence', 'bank-statement', 'utility-bill']);
+    const first = (await call(admin, 'GET', url)).json();
+    expect(first.identity_check).toMatchObject({
+      level: 'standard-enhanced',
+      basis: 'documents',
+      met: false,
+      route: null,
+      problem: IDENTITY_CHECK_MESSAGES.route2Validation,
+      online_idv_passed: false,
+    });
+    expect(first.identity_check.documents.map((d: { id: number }) => d.id)).toEqual(docs);
+    const refused = await call(admin, 'POST', `${url}verify/`, {});
+    expect(refused.json()).toEqual({ identity_check: [IDENTITY_CHECK_MESSAGES.route2Validation] });
+    expect((await call(admin, 'GET', url)).json()).toMatchObject({ state: 'pending' });
+    expect(await routesOf(docs)).toEqual([null, null, null]);
+    // Route 2's external validation: the online identity check passed
+    await t.owner((tx) => createCaseOnlineIdv(tx, { customerId: acme, caseId }));
+    const verified = await call(admin, 'POST', `${url}verify/`, {});
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({ state: 'verified', identity_route: 2 });
+    expect(await routesOf(docs)).toEqual([2, 2, 2]);
+    expect(await routesOf(passport)).toEqual([null]);
+    // the subject's view carries none of it
+    const mine = await call(admin, 'GET', `/api/case-dbs-details/${openCase}/`);
+    expect(mine.json()).toHaveProperty('identity_check');
+    expect(
+      (await call(ada, 'GET', `/api/s/case-dbs-details/${openCase}/`)).json(),
+    ).not.toHaveProperty('identity_check');
+  });
+
+  it('verifying and countersigning are separate rights: a verifier cannot countersign', async () => {
+    const { verifier, countersignatory } = await t.owner(async (tx) => {
+      const v = await createRole(tx, {
+        customerId: acme,
+        permissions: ['cases.view_case', 'cases.change_case', 'cases.change_caseactivity'],
+      });
+      const c = await createRole(tx, {
+        customerId: acme,
+        permissions: ['cases.view_case', 'cases.countersign_casedbsdetails'],
+      });
+      await createProductUser(tx, { customerId: acme, username: 'v@acme.test', roles: [v.id] });
+      await createProductUser(tx, { customerId: acme, username: 'c@acme.test', roles: [c.id] });
+      return { verifier: 'v@acme.test', countersignatory: 'c@acme.test' };
+    });
+    const v = await login(t.app, verifier);
+    const c = await login(t.app, countersignatory);
+    const caseId = await enhancedCase();
+    const url = `/api/case-dbs-details/${caseId}/`;
+    await call(v, 'PATCH', url, { idv_option: 'video-call', video_call_date: TODAY });
+    await addDocuments(caseId, ['passport', 'bank-statement', 'utility-bill']);
+    expect((await call(c, 'POST', `${url}verify/`, {})).statusCode).toBe(403);
+    const verified = await call(v, 'POST', `${url}verify/`, {});
+    expect(verified.json()).toMatchObject({ state: 'verified', identity_route: 1 });
+    const denied = await call(v, 'POST', `${url}countersign/`);
+    expect(denied.statusCode).toBe(403);
+    expect((await call(v, 'GET', url)).json()).toMatchObject({ state: 'verified' });
+    const signed = await call(c, 'POST', `${url}countersign/`);
+    expect(signed.statusCode).toBe(200);
+    expect(signed.json()).toMatchObject({ state: 'countersigned' });
   });
 });
+
+/** A case with an enhanced check (verified against the full routes). */
+async function enhancedCase(): Promise<number> {
+  return t.owner(async (tx) => {
+    const p = await createProcess(tx, {
+      customerId: acme,
+      requirements: ['basic-details', 'dbs-enhanced'],
+    });
+    return (await createCase(tx, { customerId: acme, processId: p.id })).id;
+  });
+}
+
+/** Identity documents of the given types, collected on the case; their ids. */
+async function addDocuments(caseId: number, types: string[]): Promise<number[]> {
+  const customerId = await customerOf(caseId);
+  const ids: number[] = [];
+  for (const documentType of types) {
+    const doc = await t.owner((tx) =>
+      createCaseDocument(tx, t.app.deps.storage, { customerId, caseId, documentType }),
+    );
+    ids.push(doc.id);
+  }
+  return ids;
+}
+
+async function routesOf(ids: number[]): Promise<(number | null)[]> {
+  const rows = await t.owner((tx) =>
+    tx
+      .select({ id: caseDocuments.id, route: caseDocuments.routeIndex })
+      .from(caseDocuments)
+      .where(inArray(caseDocuments.id, ids)),
+  );
+  return ids.map((id) => rows.find((r) => r.id === id)?.route ?? null);
+}
+
+async function customerOf(caseId: number): Promise<number> {
+  const rows = await t.owner((tx) =>
+    tx.execute<{ customer_id: number }>(sql`select customer_id from cases where id = ${caseId}`),
+  );
+  return Number(rows[0]?.customer_id);
+}
 
 describe('right-to-work details', () => {
   it('saves a share code, normalised, and drops it for the documents route', async () => {

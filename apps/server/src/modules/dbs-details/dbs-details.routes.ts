@@ -28,8 +28,9 @@ const body = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? { ...value } : {};
 
 /**
- * /api/{,ops/,s/}case-dbs-details/{case}/ (GET, PATCH), the staff and ops actions verify/ and
- * countersign/ (cases.change_caseactivity), and /api/{,ops/,s/}case-rtw-details/{case}/.
+ * /api/{,ops/,s/}case-dbs-details/{case}/ (GET, PATCH), the staff and ops actions verify/
+ * (cases.change_caseactivity) and countersign/ (cases.countersign_casedbsdetails: a
+ * countersignatory), and /api/{,ops/,s/}case-rtw-details/{case}/.
  */
 export async function dbsDetailsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -74,6 +75,9 @@ export async function dbsDetailsRoutes(app: FastifyInstance) {
     );
     if (!subject) {
       const act = { access: { permissions: ['cases.change_caseactivity' as const] } };
+      const countersigner = {
+        access: { permissions: ['cases.countersign_casedbsdetails' as const] },
+      };
       r.post(
         `${item}verify/`,
         {
@@ -97,7 +101,7 @@ export async function dbsDetailsRoutes(app: FastifyInstance) {
         `${item}countersign/`,
         {
           schema: { tags, params: idParams, response: { 200: caseDbsDetailsOut } },
-          config: act,
+          config: countersigner,
         },
         async (request) => {
           const id = parseId(request.params.id);

@@ -2,8 +2,12 @@ import {
   type CaseDbsDetailsOut,
   type CaseDbsDetailsSubjectOut,
   type CaseRtwDetailsOut,
+  caseDocumentType,
   DBS_DETAILS_MESSAGES,
   dbsDetailsFields,
+  type IdentityCheckOut,
+  identityCheckOutcome,
+  identityGroupOf,
   refineDbsDetails,
   refineRtwDetails,
   rtwDetailsFields,
@@ -110,7 +114,52 @@ function dbsEditable(record: Row | null): DbsEditable {
   };
 }
 
-function presentDbs(caseId: number, record: Row | null): CaseDbsDetailsOut {
+/** Criminal-record checks verified against the full routes (the others are basic). */
+const FULL_ROUTE_CODES = ['dbs-standard', 'dbs-enhanced'];
+
+/**
+ * The case's identity check as it stands: its level (standard or enhanced when it has such a
+ * check), its documents that are not rejected and on the identity list, and its online identity
+ * check (passed, or approved by hand), against the route the chosen option must meet.
+ */
+async function identityCheckOf(tx: Tx, caseId: number, idvOption: string) {
+  const rows = await tx.execute<{
+    full: boolean;
+    docs: { id: number; document_type: string }[];
+    idv: boolean | null;
+  }>(sql`
+    select
+      exists (select 1 from case_activities ca join activity_types t on t.id = ca.activity_type_id
+        where ca.case_id = ${caseId} and t.code in (${sql.join(
+          FULL_ROUTE_CODES.map((c) => sql`${c}`),
+          sql`, `,
+        )})) as full,
+      coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'document_type', d.document_type)
+          order by d.id)
+        from case_documents d where d.case_id = ${caseId} and not d.rejected), '[]'::jsonb) as docs,
+      (select o.status = 'passed' or o.manual_idv_approved
+        from case_online_idv o where o.case_id = ${caseId}) as idv`);
+  const row = rows[0];
+  const documents: IdentityCheckOut['documents'] = [];
+  for (const d of row?.docs ?? []) {
+    const group = identityGroupOf(d.document_type);
+    if (group)
+      documents.push({ id: d.id, name: caseDocumentType(d.document_type)?.name ?? '', group });
+  }
+  const level = row?.full ? 'standard-enhanced' : 'basic';
+  const onlineIdvPassed = row?.idv === true;
+  const documentCodes = (row?.docs ?? [])
+    .filter((d) => identityGroupOf(d.document_type) !== '')
+    .map((d) => d.document_type);
+  const outcome = identityCheckOutcome({ level, idvOption, documentCodes, onlineIdvPassed });
+  return { ...outcome, level, online_idv_passed: onlineIdvPassed, documents } as const;
+}
+
+function presentDbs(
+  caseId: number,
+  record: Row | null,
+  identityCheck: IdentityCheckOut,
+): CaseDbsDetailsOut {
   const e = dbsEditable(record);
   const state = text(record?.state);
   return {
@@ -125,9 +174,34 @@ function presentDbs(caseId: number, record: Row | null): CaseDbsDetailsOut {
     state: state === 'verified' || state === 'countersigned' ? state : 'pending',
     verified_by: name(record?.verified_by),
     verified_at: stamp(record?.verified_at),
+    identity_route: typeof record?.identity_route === 'number' ? record.identity_route : null,
     countersigned_by: name(record?.countersigned_by),
     countersigned_at: stamp(record?.countersigned_at),
+    identity_check: identityCheck,
   };
+}
+
+/** What the subject's view never shows (subjectView drops it): not read for them. */
+const NOT_READ: IdentityCheckOut = {
+  level: 'basic',
+  basis: null,
+  met: false,
+  route: null,
+  problem: '',
+  online_idv_passed: false,
+  documents: [],
+};
+
+/** The record presented with its identity check (staff and ops; read in the caller's context). */
+async function present(
+  tx: Tx,
+  audience: CaseDataAudience,
+  caseId: number,
+  record: Row | null,
+): Promise<CaseDbsDetailsOut> {
+  const check =
+    audience === 'subject' ? NOT_READ : await identityCheckOf(tx, caseId, text(record?.idv_option));
+  return presentDbs(caseId, record, check);
 }
 
 /** The subject's restricted view (no notes, no other people's names). */
@@ -149,7 +223,7 @@ export async function retrieveDbsDetails(
 ): Promise<CaseDbsDetailsOut> {
   const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
   const ref = allowCase(loaded.ref, audience, 'read');
-  return presentDbs(ref.id, loaded.record);
+  return present(ctx.tx, audience, ref.id, loaded.record);
 }
 
 async function upsertDbs(tx: Tx, ref: CaseRef, values: Row, exists: boolean): Promise<Row> {
@@ -215,7 +289,7 @@ export async function patchDbsDetails(
     discrepancy_notes: parsed.data.discrepancy_notes ?? '',
   };
   const changes = changesOf(before, after);
-  if (Object.keys(changes).length === 0) return presentDbs(ref.id, loaded.record);
+  if (Object.keys(changes).length === 0) return present(ctx.tx, audience, ref.id, loaded.record);
   const state = text(loaded.record?.state);
   if (state === 'verified' || state === 'countersigned') {
     const locked: Record<string, string[]> = {};
@@ -231,12 +305,15 @@ export async function patchDbsDetails(
     loaded.record ? 'updated' : 'created',
     changes,
   );
-  return presentDbs(ref.id, saved);
+  return present(ctx.tx, audience, ref.id, saved);
 }
 
 /**
- * POST .../verify/: the applicant's identity verified against the documents (pending ->
- * verified), with any discrepancies. The route must be known. Staff or ops only.
+ * POST .../verify/: the applicant's identity verified against the evidence (pending ->
+ * verified), with any discrepancies: online, the case's online identity check passed; with
+ * documents, the case's documents (not rejected) meet an identity checking route, which is
+ * recorded on the details and on the documents counted (their route_index). Otherwise 400
+ * with what is missing. Staff or ops only.
  */
 export async function verifyDbsDetails(
   ctx: ServiceContext,
@@ -251,6 +328,8 @@ export async function verifyDbsDetails(
   const state = text(loaded.record?.state) || 'pending';
   if (state !== 'pending') throw ValidationError.of('state', DBS_DETAILS_MESSAGES.alreadyVerified);
   if (before.idv_option === '') throw ValidationError.of('idv_option', 'Required');
+  const check = await identityCheckOf(ctx.tx, ref.id, before.idv_option);
+  if (!check.met) throw ValidationError.of('identity_check', check.problem);
   const notes = discrepancyNotes ?? before.discrepancy_notes;
   const saved = await upsertDbs(
     ctx.tx,
@@ -261,16 +340,29 @@ export async function verifyDbsDetails(
       state: 'verified',
       verified_by: ctx.actor.name.slice(0, 200),
       verified_at: ctx.clock.now().toISOString(),
+      identity_route: check.route,
     },
     loaded.record !== null,
   );
+  const counted = check.basis === 'documents' ? check.documents.map((d) => d.id) : [];
+  if (counted.length > 0) {
+    await ctx.tx.execute(sql`
+      update case_documents set route_index = ${check.route}, updated_at = now()
+      where customer_id = ${ref.customerId} and case_id = ${ref.id}
+        and id in (${sql.join(
+          counted.map((id) => sql`${id}`),
+          sql`, `,
+        )})`);
+  }
   await audit(ctx, ref, DBS_DETAILS_CONTENT_TYPE, 'DBS details', 'updated', {
     state: ['pending', 'verified'],
+    identity_route: [null, check.route],
+    ...(counted.length > 0 ? { documents: [null, counted] } : {}),
     ...(notes !== before.discrepancy_notes
       ? { discrepancy_notes: [before.discrepancy_notes, notes] }
       : {}),
   });
-  return presentDbs(ref.id, saved);
+  return present(ctx.tx, audience, ref.id, saved);
 }
 
 /** POST .../countersign/: verified -> countersigned. Staff or ops only. */
@@ -304,7 +396,7 @@ export async function countersignDbsDetails(
   });
   // a countersigned application goes to the DBS (issue 17): the engine submits what waited
   await dbsDetailsCountersigned(ctx, ref.id);
-  return presentDbs(ref.id, saved);
+  return present(ctx.tx, audience, ref.id, saved);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ export const caseDbsDetails = pgTable(
     state: varchar('state', { length: 20 }).notNull().default('pending'),
     verifiedBy: varchar('verified_by', { length: 200 }),
     verifiedAt: tstz('verified_at'),
+    /** The identity checking route the documents met at verification (null online). */
+    identityRoute: integer('identity_route'),
     countersignedBy: varchar('countersigned_by', { length: 200 }),
     countersignedAt: tstz('countersigned_at'),
     createdAt: createdAt(),

@@ -4,6 +4,13 @@ import '@mantine/core/styles/Radio.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/List.css';
 import {
+  DBS_GROUPS,
+  evaluateRoutes,
+  type IdentityCheckLevel,
+  PICKER_DOCUMENTS,
+  type RouteOutcome,
+} from '@kestrel/domain';
+import {
   Badge,
   Button,
   Checkbox,
@@ -18,13 +25,6 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Icon } from '../../components/icons';
-import {
-  type CheckLevel,
-  DBS_GROUPS,
-  evaluateRoutes,
-  PICKER_DOCUMENTS,
-  type RouteOutcome,
-} from './dbs-identity-routes';
 
 function Outcome({ outcome }: { outcome: RouteOutcome }) {
   return (
@@ -74,7 +74,7 @@ function Outcome({ outcome }: { outcome: RouteOutcome }) {
  * what is still missing.
  */
 export default function DbsDocumentPickerPage() {
-  const [level, setLevel] = useState<CheckLevel>('standard-enhanced');
+  const [level, setLevel] = useState<IdentityCheckLevel>('standard-enhanced');
   const [chosen, setChosen] = useState<string[]>([]);
   const outcomes = evaluateRoutes(chosen, level);
   const firstMet = outcomes.find((o) => o.met);

@@ -113,6 +113,7 @@ export function ActivityResult({
       config: activity.config as { adult_barred_list?: boolean | null; workforce?: string | null },
     });
   const canVerify = audience === 'ops' || rights.can('cases.change_caseactivity');
+  const canCountersign = audience === 'ops' || rights.can('cases.countersign_casedbsdetails');
   return (
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
       {audience === 'ops' && <RetryActivity activity={activity} />}
@@ -120,8 +121,14 @@ export function ActivityResult({
       {staff && isDbs && (
         <Group justify="space-between" gap="sm">
           <GuidanceLink code={code} />
-          {caseId !== null && details.data && canVerify && (
-            <VerificationActions caseId={caseId} details={details.data} family={staffFamily} />
+          {caseId !== null && details.data && (canVerify || canCountersign) && (
+            <VerificationActions
+              caseId={caseId}
+              details={details.data}
+              family={staffFamily}
+              canVerify={canVerify}
+              canCountersign={canCountersign}
+            />
           )}
         </Group>
       )}

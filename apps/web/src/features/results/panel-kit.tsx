@@ -1,5 +1,5 @@
 import { formatDate } from '@kestrel/domain';
-import { SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Box, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Fact } from '../../components/fact';
 
@@ -46,15 +46,30 @@ export function PanelSection({
   );
 }
 
-/** The facts of a section, two columns from small screens. */
-export function Facts({ items }: { items: readonly (readonly [string, ReactNode])[] }) {
+/**
+ * The facts of a section, two columns from small screens; those named in `wide` (a long text)
+ * take the whole row.
+ */
+export function Facts({
+  items,
+  wide = [],
+}: {
+  items: readonly (readonly [string, ReactNode])[];
+  wide?: readonly string[];
+}) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-      {items.map(([label, value]) => (
-        <Fact key={label} label={label}>
-          {value}
-        </Fact>
-      ))}
+      {items.map(([label, value]) =>
+        wide.includes(label) ? (
+          <Box key={label} style={{ gridColumn: '1 / -1' }}>
+            <Fact label={label}>{value}</Fact>
+          </Box>
+        ) : (
+          <Fact key={label} label={label}>
+            {value}
+          </Fact>
+        ),
+      )}
     </SimpleGrid>
   );
 }

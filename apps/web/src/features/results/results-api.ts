@@ -3,6 +3,7 @@ import type {
   ActivityProgressIn,
   ActivityRetryOut,
   AdultFirstRequestOut,
+  IdentityCheckOut,
   ServicedStageOut,
 } from '@kestrel/domain';
 import { type Page, request } from '../../api/client';
@@ -21,6 +22,10 @@ export interface DbsDetails {
   state?: string | null;
   verified_by?: string | null;
   countersigned_by?: string | null;
+  /** The route the documents met at verification (staff and ops). */
+  identity_route?: number | null;
+  /** The evidence against the route to meet, as it stands (staff and ops only). */
+  identity_check?: IdentityCheckOut;
 }
 
 export const dbsDetailsPath = (family: ApiFamily, caseId: number) =>

@@ -20,6 +20,7 @@ export function UpdateServicePanel({ activity }: { activity: PanelActivity; audi
           ['Print date', data.print_date ? dayOf(data.print_date) : ''],
           ['Result', status ? certificateStatusMeaning(status) : ''],
         ]}
+        wide={['Result']}
       />
     </PanelFrame>
   );

@@ -1,8 +1,11 @@
+import { IDENTITY_CHECK_MESSAGES, type IdentityCheckOut } from '@kestrel/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetSession, setSession } from '../../lib/session/session-store';
 import { mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
+import { product, productIn } from '../../test/sessions';
 import { ActivityResult } from './activity-result';
 import { VerificationActions } from './verification-actions';
 
@@ -127,4 +130,140 @@ describe('verification: the verifier records discrepancies', () => {
     expect(screen.queryByRole('textbox', { name: 'Discrepancy notes' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Verify identity' })).toBeNull();
   });
+});
+
+describe('verification: against the evidence, by those with the right', () => {
+  afterEach(() => resetSession());
+  const route1: IdentityCheckOut = {
+    level: 'standard-enhanced',
+    basis: 'documents',
+    met: true,
+    route: 1,
+    problem: '',
+    online_idv_passed: false,
+    documents: [
+      { id: 1, name: 'Passport', group: '1' },
+      { id: 2, name: 'Bank or building society statement', group: '2b' },
+      { id: 3, name: 'Utility bill (not a mobile phone bill)', group: '2b' },
+    ],
+  };
+
+  it('shows the route the documents meet and which documents count', () => {
+    mockFetch(() => ({ status: 200, body: {} }));
+    inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{ state: 'pending', identity_check: route1 }}
+        family="customer"
+      />,
+    );
+    const evidence = screen.getByTestId('dbs-evidence');
+    expect(evidence).toHaveTextContent('Route 1 is met by the documents collected:');
+    expect(evidence).toHaveTextContent('Passport (Group 1)');
+    expect(evidence).toHaveTextContent('Utility bill (not a mobile phone bill) (Group 2b)');
+    expect(screen.getByRole('button', { name: 'Verify identity' })).toBeEnabled();
+  });
+
+  it('basic and online evidence are named as such', () => {
+    mockFetch(() => ({ status: 200, body: {} }));
+    const { unmount } = inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{ state: 'pending', identity_check: { ...route1, level: 'basic' } }}
+        family="customer"
+      />,
+    );
+    expect(screen.getByTestId('dbs-evidence')).toHaveTextContent(
+      "The basic check's route is met by the documents collected:",
+    );
+    unmount();
+    inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{
+          state: 'pending',
+          identity_check: { ...route1, basis: 'online', route: null, documents: [] },
+        }}
+        family="customer"
+      />,
+    );
+    expect(screen.getByTestId('dbs-evidence')).toHaveTextContent(
+      'The online identity check has passed.',
+    );
+  });
+
+  it('evidence short of a route: what is still needed, and Verify is off', () => {
+    const calls = mockFetch(() => ({ status: 200, body: {} }));
+    const problem = IDENTITY_CHECK_MESSAGES.routesNotMet(['a Group 1 document']);
+    inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{
+          state: 'pending',
+          identity_check: { ...route1, met: false, route: null, problem, documents: [] },
+        }}
+        family="ops"
+      />,
+    );
+    expect(screen.getByText('The identity cannot be verified yet')).toBeInTheDocument();
+    expect(screen.getByTestId('dbs-evidence')).toHaveTextContent(problem);
+    const button = screen.getByRole('button', { name: 'Verify identity' });
+    expect(button).toBeDisabled();
+    fireEvent.click(button);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('a verifier without the countersigning right gets no Countersign; a countersignatory no Verify', () => {
+    mockFetch(() => ({ status: 200, body: {} }));
+    const { unmount } = inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{ state: 'verified' }}
+        family="customer"
+        canCountersign={false}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Countersign' })).toBeNull();
+    unmount();
+    inRouter(
+      <VerificationActions
+        caseId={14}
+        details={{ state: 'pending', identity_check: route1 }}
+        family="customer"
+        canVerify={false}
+      />,
+    );
+    expect(screen.queryByRole('button', { name: 'Verify identity' })).toBeNull();
+  });
+
+  it.each([
+    [['cases.view_case', 'cases.change_caseactivity'], 'Verify identity', 'pending'],
+    [['cases.view_case', 'cases.countersign_casedbsdetails'], 'Countersign', 'verified'],
+  ] as const)(
+    "on the activity result, the session's rights decide: %j",
+    async (rights, shown, state) => {
+      mockFetch((call) =>
+        call.url === '/api/case-dbs-details/14/' && call.method === 'GET'
+          ? {
+              status: 200,
+              body: { case: 14, state, idv_option: 'in-person', identity_check: route1 },
+            }
+          : { status: 404, body: {} },
+      );
+      setSession(productIn(product({ session_permissions: [...rights] })));
+      inRouter(
+        <ActivityResult
+          activity={{
+            id: 7,
+            state: 'ca-awaiting-agent',
+            activity_type: 'dbs-enhanced',
+            case: { id: 14 },
+          }}
+          audience="customer"
+          family="customer"
+        />,
+      );
+      expect(await screen.findByRole('button', { name: shown })).toBeInTheDocument();
+    },
+  );
 });

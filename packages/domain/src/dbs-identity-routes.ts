@@ -1,8 +1,10 @@
-import { type EligibleDocumentType, IDENTITY_DOCUMENT_TYPES } from '@kestrel/domain';
+import type { EligibleDocumentType } from './document-eligibility.js';
+import { IDENTITY_DOCUMENT_TYPES } from './identity-documents.js';
 
 /**
  * Reference data of the DBS identity checking guidelines (groups and routes), kept in the repo:
- * the picker reads nothing else at run time.
+ * the public document picker shows it to applicants, and verification (staff or operations)
+ * checks a case's collected documents against it, on the server and in the verify step.
  *
  * Standard and enhanced checks:
  * - Route 1: one Group 1 document and two more from Groups 1, 2a or 2b; one must show the
@@ -16,7 +18,8 @@ import { type EligibleDocumentType, IDENTITY_DOCUMENT_TYPES } from '@kestrel/dom
  */
 
 export type DbsGroup = '1' | '2a' | '2b';
-export type CheckLevel = 'basic' | 'standard-enhanced';
+export const IDENTITY_CHECK_LEVELS = ['basic', 'standard-enhanced'] as const;
+export type IdentityCheckLevel = (typeof IDENTITY_CHECK_LEVELS)[number];
 
 export const DBS_GROUPS: readonly { group: DbsGroup; title: string; description: string }[] = [
   {
@@ -87,10 +90,13 @@ function count(docs: readonly PickerDocument[], groups: readonly DbsGroup[]) {
  * Which routes the chosen documents satisfy for a check level, and what each still needs.
  * Basic has one route; standard and enhanced have three, tried in order.
  */
-export function evaluateRoutes(codes: readonly string[], level: CheckLevel): RouteOutcome[] {
+export function evaluateRoutes(
+  codes: readonly string[],
+  level: IdentityCheckLevel,
+): RouteOutcome[] {
   const docs = PICKER_DOCUMENTS.filter((d) => codes.includes(d.code));
   const address = docs.some((d) => d.showsAddress);
-  const addressMissing = address ? [] : ['a document that shows your current address'];
+  const addressMissing = address ? [] : ['a document showing the current address'];
   const g1 = count(docs, ['1']);
   if (level === 'basic') {
     const others = docs.length - Math.min(g1, 1);
@@ -149,4 +155,82 @@ export function evaluateRoutes(codes: readonly string[], level: CheckLevel): Rou
       note: 'When Routes 1 and 2 are not possible. Otherwise you will be asked to give your fingerprints at a police station.',
     },
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verification: the evidence a case holds against the route it must satisfy (issue 17)
+
+/** How the applicant's identity is checked (the DBS details' idv_option). */
+export type IdentityCheckBasis = 'online' | 'documents';
+
+/** What a case holds for its identity check. */
+export interface IdentityEvidence {
+  /** basic when the case's criminal-record checks are basic only. */
+  level: IdentityCheckLevel;
+  /** The DBS details' idv_option ('' until chosen). */
+  idvOption: string;
+  /** Type codes of the case's documents that are not rejected (a type counts once). */
+  documentCodes: readonly string[];
+  /** The case's online identity check passed (the digital identity, or Route 2's validation). */
+  onlineIdvPassed: boolean;
+}
+
+export interface IdentityCheckOutcome {
+  basis: IdentityCheckBasis | null;
+  met: boolean;
+  /** The route the documents satisfy (1 to 3; basic checks have 1); null online or unmet. */
+  route: 1 | 2 | 3 | null;
+  /** Why the identity cannot be verified yet, in plain words ('' when met). */
+  problem: string;
+}
+
+/** Our own wording (the spec gives none). */
+export const IDENTITY_CHECK_MESSAGES = {
+  noOption: 'Choose how the identity will be verified first.',
+  onlineNotPassed:
+    'The online identity check has not passed: verify the identity against documents instead (in person or on a video call).',
+  route2Validation:
+    'The documents meet Route 2 only, which also needs a passed external identity validation (the online identity check).',
+  basicNotMet: (missing: readonly string[]) =>
+    `The documents collected do not meet the basic check's identity route. Still needed: ${missing.join('; ')}.`,
+  routesNotMet: (missing: readonly string[]) =>
+    `The documents collected do not meet an identity checking route. Route 1 still needs: ${missing.join('; ')}.`,
+} as const;
+
+/**
+ * Whether a case's evidence lets its identity be verified, and by which route: online, a passed
+ * online identity check; with documents, the first route they satisfy (Route 2 only with the
+ * online identity check passed as its external validation; Route 3 otherwise, before
+ * fingerprints).
+ */
+export function identityCheckOutcome(e: IdentityEvidence): IdentityCheckOutcome {
+  if (e.idvOption === '') {
+    return { basis: null, met: false, route: null, problem: IDENTITY_CHECK_MESSAGES.noOption };
+  }
+  if (e.idvOption === 'online') {
+    return e.onlineIdvPassed
+      ? { basis: 'online', met: true, route: null, problem: '' }
+      : {
+          basis: 'online',
+          met: false,
+          route: null,
+          problem: IDENTITY_CHECK_MESSAGES.onlineNotPassed,
+        };
+  }
+  const outcomes = evaluateRoutes(e.documentCodes, e.level);
+  const found = outcomes.find((o) => o.met && (o.route !== 2 || e.onlineIdvPassed));
+  if (found) return { basis: 'documents', met: true, route: found.route, problem: '' };
+  const first = outcomes[0];
+  const onlyRoute2 = outcomes.some((o) => o.met && o.route === 2);
+  const problem = onlyRoute2
+    ? IDENTITY_CHECK_MESSAGES.route2Validation
+    : e.level === 'basic'
+      ? IDENTITY_CHECK_MESSAGES.basicNotMet(first?.missing ?? [])
+      : IDENTITY_CHECK_MESSAGES.routesNotMet(first?.missing ?? []);
+  return { basis: 'documents', met: false, route: null, problem };
+}
+
+/** The identity group of a document type ('' when it is not on the identity list). */
+export function identityGroupOf(code: string): DbsGroup | '' {
+  return PICKER_DOCUMENTS.find((d) => d.code === code)?.group ?? '';
 }
