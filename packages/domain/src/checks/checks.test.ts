@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { applicationCallbackSchema } from './disclosure.js';
 import {
+  processingDataSchema as dataSchema,
   initialProcessingData,
+  isCountersignedKind,
+  isEngineRunKind,
+  isHandMoveAllowed,
   MAX_PROCESSING_EVENTS,
   processingDataSchema,
+  providerConfigurationOf,
   redact,
   withEvent,
 } from './processing.js';
@@ -102,5 +107,60 @@ describe('processing data', () => {
         disclosure: { ...certificate.disclosure, manual_certificate: 'yes' },
       }).success,
     ).toBe(false);
+  });
+});
+
+describe('hand edits of an engine-run activity', () => {
+  it('knows the kinds the engine runs', () => {
+    expect(isEngineRunKind('dbs-enhanced')).toBe(true);
+    expect(isEngineRunKind('dbs-update')).toBe(true);
+    expect(isEngineRunKind('adult-first')).toBe(false);
+    expect(isEngineRunKind('basic-details')).toBe(false);
+    expect(isCountersignedKind('dbs-standard')).toBe(true);
+    expect(isCountersignedKind('dbs-enhanced')).toBe(true);
+    expect(isCountersignedKind('dbs-basic')).toBe(false);
+    expect(isCountersignedKind('dbs-update')).toBe(false);
+  });
+
+  it('cancelled at any time; otherwise decided only once it waits for a decision', () => {
+    expect(isHandMoveAllowed('ca-in-progress', 'ca-cancelled')).toBe(true);
+    expect(isHandMoveAllowed('ca-awaiting-agent', 'ca-cancelled')).toBe(true);
+    expect(isHandMoveAllowed('ca-pending-activity-decision', 'ca-complete')).toBe(true);
+    expect(isHandMoveAllowed('ca-awaiting-agent', 'ca-in-progress')).toBe(false);
+    expect(isHandMoveAllowed('ca-in-progress', 'ca-complete')).toBe(false);
+    expect(isHandMoveAllowed('ca-error-initiating', 'ca-in-progress')).toBe(false);
+  });
+
+  it('reads the provider configuration operations saved, from any data', () => {
+    const config = {
+      forename: 'Pat',
+      surname: 'Lee',
+      email: 'pat@acme.test',
+      manager_forename: 'Max',
+      manager_surname: 'Doe',
+      manager_email: 'max@acme.test',
+      position: 'HR lead',
+      id_verifier_username: 'verifier1',
+      email_group: 'dbs@acme.test',
+    };
+    expect(providerConfigurationOf({ provider_configuration: config })).toEqual(config);
+    expect(providerConfigurationOf({ provider_configuration: { forename: 'x' } })).toBeUndefined();
+    expect(providerConfigurationOf(null)).toBeUndefined();
+    expect(providerConfigurationOf('x')).toBeUndefined();
+    // the engine's data keeps it
+    expect(
+      dataSchema.safeParse({
+        provider: 'ebulk',
+        reference: null,
+        idempotency_key: 'k',
+        attempts: 0,
+        last_error: null,
+        stage: null,
+        event_ids: [],
+        events: [],
+        top_up: null,
+        provider_configuration: config,
+      }).success,
+    ).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbsEnhancedProviderSchema } from '../ops-forms.js';
 import { topUpSchema } from './top-up.js';
 
 /*
@@ -51,9 +52,59 @@ export const processingDataSchema = z
     event_ids: z.array(z.string().max(100)),
     events: z.array(processingEventSchema).max(MAX_PROCESSING_EVENTS),
     top_up: topUpSchema.nullable(),
+    /**
+     * The registered body's contacts for an enhanced application (the ops provider configuration
+     * form, point 5), sent with it; set by operations before or after the start.
+     */
+    provider_configuration: dbsEnhancedProviderSchema.strict().optional(),
   })
   .strict();
 export type ProcessingData = z.infer<typeof processingDataSchema>;
+
+/** The provider configuration operations saved on an activity, whatever else its data holds. */
+export function providerConfigurationOf(data: unknown) {
+  if (data === null || typeof data !== 'object') return undefined;
+  const parsed = dbsEnhancedProviderSchema.safeParse(
+    (data as { provider_configuration?: unknown }).provider_configuration,
+  );
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The kinds of check the engine runs (the server's registry has one entry for each). */
+export const ENGINE_RUN_KINDS = [
+  'dbs-basic',
+  'dbs-standard',
+  'dbs-enhanced',
+  'dbs-update',
+] as const;
+export type EngineRunKind = (typeof ENGINE_RUN_KINDS)[number];
+export const isEngineRunKind = (code: string): code is EngineRunKind =>
+  (ENGINE_RUN_KINDS as readonly string[]).includes(code);
+
+/**
+ * The applications a registered body verifies (the applicant's identity) and countersigns before
+ * they go to the DBS: standard and enhanced (a basic disclosure needs neither).
+ */
+export const COUNTERSIGNED_KINDS = ['dbs-standard', 'dbs-enhanced'] as const;
+export const isCountersignedKind = (code: string): boolean =>
+  (COUNTERSIGNED_KINDS as readonly string[]).includes(code);
+
+/** Our own wording: what a hand edit of an activity the check engine runs is refused with. */
+export const ENGINE_ACTIVITY_MESSAGES = {
+  state:
+    'This check moves with its provider’s answers: it can only be cancelled, or decided once it waits for a decision.',
+  processingData: 'The provider log of a check cannot be edited by hand.',
+  resultData:
+    'The result of a check comes from its provider: operations record progress through the serviced stage.',
+} as const;
+
+/**
+ * Whether an activity the engine runs may be moved by hand from `from` to `to`: cancelled at any
+ * time, and decided (completed or cancelled) once it waits for a decision.
+ */
+export function isHandMoveAllowed(from: string, to: string): boolean {
+  return to === 'ca-cancelled' || from === 'ca-pending-activity-decision';
+}
 
 /** Body keys never stored in processing_data (credentials, signatures, images). */
 export const REDACTED_KEYS = [

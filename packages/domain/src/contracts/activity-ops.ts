@@ -65,7 +65,8 @@ export type ServicedStageOut = z.infer<typeof servicedStageOut>;
 /**
  * PATCH /api/ops/case-activities/{id}/processing-data/: keys merged into the activity's
  * processing data (operations only). `provider_configuration` is the DBS enhanced provider
- * configuration form (point 5: nine required fields, valid emails).
+ * configuration form (point 5: nine required fields, valid emails). On a check the engine runs,
+ * the rest is its provider log, which no one edits by hand (the server refuses other keys).
  */
 export const processingDataPatch = z
   .object({

@@ -39,6 +39,7 @@ export const DBS_DETAILS_MESSAGES = {
   verifyFirst: 'The identity must be verified before countersigning.',
   alreadyCountersigned: 'The application has already been countersigned.',
   dateInPast: 'The date cannot be in the past.',
+  caseClosed: 'This case is closed: its application can no longer be verified or countersigned.',
 } as const;
 
 const DISCREPANCY_NOTES_MAX = 400;

@@ -205,7 +205,14 @@ describe('/api/case-activities/', () => {
   });
 
   it('moves an activity as the domain allows and the case follows its activities', async () => {
-    const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: proc }));
+    // kinds worked by hand (a check the engine runs moves with its provider: hand-edits.test.ts)
+    const c = await t.owner(async (tx) => {
+      const p = await createProcess(tx, {
+        customerId: acme,
+        requirements: ['basic-details', 'rtw'],
+      });
+      return createCase(tx, { customerId: acme, processId: p.id });
+    });
     const [a1, a2] = await activitiesOf(c.id);
     if (!a1 || !a2) throw new Error('activities missing');
     expect(

@@ -32,6 +32,7 @@ import {
   siblingActivities,
 } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
+import { checkHandEdit } from '../checks/hooks.js';
 import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
@@ -275,6 +276,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
         return runForRequest(request, scope, async ({ tx, actor }) => {
           const now = app.deps.clock.now();
           if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
+          await checkHandEdit(tx, id, data);
           if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
           if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
             const { activity } = await changeActivity(tx, actor, id, data, now);

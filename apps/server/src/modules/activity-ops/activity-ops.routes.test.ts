@@ -1,4 +1,11 @@
-import { type ActivityConfig, ROLE_TEMPLATES } from '@kestrel/domain';
+import {
+  type ActivityConfig,
+  deriveCaseState,
+  ENGINE_ACTIVITY_MESSAGES,
+  initialProcessingData,
+  processingDataSchema,
+  ROLE_TEMPLATES,
+} from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +23,7 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { caseActivities, cases } from '../cases/cases.table.js';
 
 let t: TestApp;
 let acme: number;
@@ -120,6 +127,17 @@ describe('request-adult-first', () => {
       { non_field_errors: ['Adult first cannot be requested for this activity.'] },
     ]);
     expect(await activitiesOf(c.id)).toHaveLength(3);
+  });
+
+  it('the case follows its new open activity: awaiting its decision, it is worked again', async () => {
+    const c = await t.owner((tx) =>
+      createCase(tx, { customerId: acme, processId: adultProc, activityStates: ['ca-complete'] }),
+    );
+    expect(c.state).toBe('pending-case-decision');
+    expect((await request(admin, await enhancedOf(c.id))).statusCode).toBe(201);
+    const [after] = await t.owner((tx) => tx.select().from(cases).where(eq(cases.id, c.id)));
+    expect(after?.state).toBe(deriveCaseState(['ca-complete', 'ca-complete', 'ca-awaiting-ops']));
+    expect(after?.state).not.toBe('pending-case-decision');
   });
 
   it('refuses when a condition fails: not enhanced, no adult workforce, no type, no permission, other tenant', async () => {
@@ -440,10 +458,12 @@ describe('processing data (ops)', () => {
   it('merges keys under the lock and checks the provider configuration form', async () => {
     const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: adultProc }));
     const enhanced = await enhancedOf(c.id);
+    // the engine's data of a started application (its provider log)
+    const started = initialProcessingData('ebulk', `kestrel-ca-${enhanced}`);
     await t.owner((tx) =>
       tx
         .update(caseActivities)
-        .set({ processingData: { log: [{ kind: 'request' }] } })
+        .set({ processingData: started })
         .where(eq(caseActivities.id, enhanced)),
     );
     const url = `/api/ops/case-activities/${enhanced}/processing-data/`;
@@ -451,8 +471,14 @@ describe('processing data (ops)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       id: enhanced,
-      processing_data: { log: [{ kind: 'request' }], provider_configuration: provider },
+      processing_data: { ...started, provider_configuration: provider },
     });
+    // still the engine's data: it goes on reading it (callbacks, polls, retries)
+    expect(processingDataSchema.safeParse(res.json().processing_data).success).toBe(true);
+    // the provider log is not edited by hand
+    const other = await call(ops, 'PATCH', url, { events: [], reference: 'X' });
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toEqual({ processing_data: [ENGINE_ACTIVITY_MESSAGES.processingData] });
 
     const invalid = await call(ops, 'PATCH', url, {
       provider_configuration: { ...provider, email: 'nope', manager_email: '', position: '' },
@@ -463,10 +489,12 @@ describe('processing data (ops)', () => {
       'provider_configuration.manager_email': ['Required'],
       'provider_configuration.position': ['Required'],
     });
-    expect((await call(admin, 'PATCH', url, { x: 1 })).statusCode).toBe(403);
+    expect((await call(admin, 'PATCH', url, { provider_configuration: provider })).statusCode).toBe(
+      403,
+    );
     const [row] = (await activitiesOf(c.id)).filter((a) => a.row.id === enhanced);
     expect(row?.row.processingData).toEqual({
-      log: [{ kind: 'request' }],
+      ...started,
       provider_configuration: provider,
     });
   });

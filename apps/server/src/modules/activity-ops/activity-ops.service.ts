@@ -5,7 +5,9 @@ import {
   type AdultFirstStage,
   adultFirstPendingData,
   adultFirstRequestedSchema,
+  ENGINE_ACTIVITY_MESSAGES,
   isAdultFirstOffered,
+  isEngineRunKind,
   nextAdultFirstStage,
   type ProcessingDataPatch,
   readResultData,
@@ -22,6 +24,7 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   ACTIVITY_CT,
   changeActivity,
+  followActivities,
   initialActivityState,
   lockCase,
 } from '../cases/cases.service.js';
@@ -138,6 +141,8 @@ export async function requestAdultFirst(
     objectRepr: `Case #${row.caseId} activity ${created.id}`,
     changes: { activity_type: ADULT_FIRST, requested_from: id, stage: 'pending' },
   });
+  // a new open activity: the case follows (a case awaiting its decision is open again)
+  await followActivities(tx, actor, await lockCase(tx, row.caseId), null, now);
   return {
     id: created.id,
     case: row.caseId,
@@ -278,7 +283,10 @@ export async function patchProcessingData(
   now: Date,
 ): Promise<Record<string, unknown>> {
   if (!actor.isOps) throw new PermissionDeniedError(undefined, 'processing data is for operations');
-  const { row } = await lockActivity(tx, id);
+  const { row, code } = await lockActivity(tx, id);
+  if (isEngineRunKind(code) && Object.keys(patch).some((k) => k !== 'provider_configuration')) {
+    throw ValidationError.of('processing_data', ENGINE_ACTIVITY_MESSAGES.processingData);
+  }
   const merged = { ...row.processingData, ...patch };
   const { activity } = await changeActivity(tx, actor, id, { processing_data: merged }, now);
   return activity.processingData;

@@ -476,31 +476,42 @@ export async function changeActivity(
         : {}),
     },
   });
-  let caseRow = c;
-  const current = stateOf(c.state);
-  if (set.state && current !== 'complete' && current !== 'cancelled') {
-    const all = await tx
-      .select({ state: caseActivities.state })
-      .from(caseActivities)
-      .where(eq(caseActivities.caseId, c.id));
-    const derived = deriveCaseState(all.map((x) => activityStateOf(x.state)));
-    if (derived !== current) {
-      if (!canTransitionCase(current, derived)) throw caseMoveError(current, derived);
-      const [moved] = await tx
-        .update(cases)
-        .set({ state: derived, updatedAt: now })
-        .where(eq(cases.id, c.id))
-        .returning();
-      if (moved) caseRow = moved;
-      await recordAudit(tx, actor, {
-        customerId: c.customerId,
-        verb: 'state_changed',
-        contentType: CASE_CT,
-        objectId: c.id,
-        objectRepr: caseRepr(c.id, subject),
-        changes: { state: [current, derived] },
-      });
-    }
-  }
+  const caseRow = set.state ? await followActivities(tx, actor, c, subject, now) : c;
   return { activity: updated, caseRow };
+}
+
+/**
+ * The case's state follows its activities' (point 4), unless it is final: derived and moved,
+ * audited, in the caller's transaction (the case row locked by the caller). The case row after.
+ */
+export async function followActivities(
+  tx: Tx,
+  actor: Actor,
+  c: CaseRow,
+  subject: Awaited<ReturnType<typeof getSubject>> | null,
+  now: Date,
+): Promise<CaseRow> {
+  const current = stateOf(c.state);
+  if (current === 'complete' || current === 'cancelled') return c;
+  const all = await tx
+    .select({ state: caseActivities.state })
+    .from(caseActivities)
+    .where(eq(caseActivities.caseId, c.id));
+  const derived = deriveCaseState(all.map((x) => activityStateOf(x.state)));
+  if (derived === current) return c;
+  if (!canTransitionCase(current, derived)) throw caseMoveError(current, derived);
+  const [moved] = await tx
+    .update(cases)
+    .set({ state: derived, updatedAt: now })
+    .where(eq(cases.id, c.id))
+    .returning();
+  await recordAudit(tx, actor, {
+    customerId: c.customerId,
+    verb: 'state_changed',
+    contentType: CASE_CT,
+    objectId: c.id,
+    objectRepr: caseRepr(c.id, subject ?? (await getSubject(tx, c.subjectId))),
+    changes: { state: [current, derived] },
+  });
+  return moved ?? c;
 }

@@ -503,7 +503,7 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/ops/case-activities/:id/retry/',
     {
-      config: { access: { audience: 'ops' } },
+      config: { access: { audience: 'ops', permissions: ['cases.change_caseactivity'] } },
       schema: { params: idParams, body: activityRetryIn, response: { 200: activityRetryOut } },
     },
     async (request) => {

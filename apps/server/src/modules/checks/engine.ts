@@ -6,10 +6,12 @@ import {
   type DbsResultData,
   type DbsUpdateServiceStatus,
   initialProcessingData,
+  isCountersignedKind,
   type ProcessingData,
   type ProcessingEvent,
   priceListTopUp,
   processingDataSchema,
+  providerConfigurationOf,
   withEvent,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -18,7 +20,10 @@ import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
-import type { DisclosureApplication } from '../../providers/dbs-basic/provider.js';
+import type {
+  DisclosureApplication,
+  IdentityVerification,
+} from '../../providers/dbs-basic/provider.js';
 import { ProviderError } from '../../providers/dbs-basic/provider.js';
 import type { StatusCheckAnswer } from '../../providers/dbs-update-service/provider.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -170,7 +175,36 @@ const STARTABLE: readonly string[] = ['ca-pending', 'ca-awaiting-subject', 'ca-i
  * issue 17); a basic disclosure and an update-service status check need neither.
  */
 export function needsCountersigning(kind: CheckKindDefinition): boolean {
-  return kind.provider === 'ebulk';
+  return isCountersignedKind(kind.code);
+}
+
+/** The case's identity verification and countersignature, as the application carries them. */
+async function identityVerificationOf(
+  tx: Tx,
+  caseId: number,
+): Promise<IdentityVerification | null> {
+  const rows = await tx.execute<{
+    idv_option: string;
+    identity_route: number | null;
+    verified_by: string | null;
+    verified_at: Date | string | null;
+    countersigned_by: string | null;
+    countersigned_at: Date | string | null;
+  }>(sql`
+    select idv_option, identity_route, verified_by, verified_at, countersigned_by, countersigned_at
+    from case_dbs_details where case_id = ${caseId} and state in ('verified', 'countersigned')
+    limit 1`);
+  const d = rows[0];
+  if (!d?.verified_by || !d.verified_at) return null;
+  const at = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    basis: d.idv_option === 'online' ? 'online' : 'documents',
+    route: d.identity_route,
+    verified_by: d.verified_by,
+    verified_at: at(d.verified_at) ?? '',
+    countersigned_by: d.countersigned_by,
+    countersigned_at: at(d.countersigned_at),
+  };
 }
 
 /** True when the case's DBS details are countersigned. */
@@ -229,6 +263,9 @@ export async function startActivity(ctx: ServiceContext, id: number): Promise<vo
   const a = await lockActivity(ctx.tx, id);
   if (!a || a.processing || !STARTABLE.includes(a.row.state)) return;
   let processing = initialProcessingData(a.kind.provider, `kestrel-ca-${a.row.id}`);
+  // what operations configured before the start goes with the application
+  const configured = providerConfigurationOf(a.row.processingData);
+  if (configured) processing = { ...processing, provider_configuration: configured };
   const demanded = priceListTopUp(a.code, a.row.config);
   if (demanded) {
     const topUp = { ...demanded, status: 'awaiting' as const, payment_intent: null };
@@ -320,6 +357,8 @@ async function applicationOf(tx: Tx, a: LockedActivity, callbackBase: string) {
     purpose: config.purpose ?? null,
     position: config.position ?? null,
     top_up_payment: processing?.top_up?.status === 'paid' ? processing.top_up.payment_intent : null,
+    identity_verification: await identityVerificationOf(tx, caseId),
+    provider_configuration: processing?.provider_configuration ?? null,
   };
   return { family: 'disclosure' as const, application };
 }

@@ -1,5 +1,12 @@
+import { ENGINE_ACTIVITY_MESSAGES, isHandMoveAllowed } from '@kestrel/domain';
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { caseActivities } from '../cases/cases.table.js';
 import { engineActivityIds, resumeCountersigned, START_JOB, startActivity } from './engine.js';
+import { checkKindOf } from './registry.js';
 
 /**
  * Where the rest of the server hands work to the check engine (issue 17), so that the portal and
@@ -38,4 +45,34 @@ export async function activitiesSubmitted(
  */
 export async function dbsDetailsCountersigned(ctx: ServiceContext, caseId: number): Promise<void> {
   await resumeCountersigned(ctx, caseId);
+}
+
+/**
+ * A hand edit of an activity (PATCH /api/{,ops/}case-activities/{id}/) the engine runs: its state
+ * moves with the provider (only a cancellation, or a decision once it waits for one, is a hand
+ * move); its provider log and result are the engine's (operations configure through
+ * processing-data/ and record progress through the serviced stage). 400 otherwise; other kinds
+ * are left to the domain's transitions.
+ */
+export async function checkHandEdit(
+  tx: Tx,
+  id: number,
+  edit: { state?: string | undefined; result_data?: unknown; processing_data?: unknown },
+): Promise<void> {
+  const [row] = await tx
+    .select({ state: caseActivities.state, code: activityTypes.code })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(eq(caseActivities.id, id))
+    .limit(1);
+  if (!row || !checkKindOf(row.code)) return;
+  const errors: Record<string, string[]> = {};
+  if (edit.state !== undefined && edit.state !== row.state) {
+    if (!isHandMoveAllowed(row.state, edit.state)) errors.state = [ENGINE_ACTIVITY_MESSAGES.state];
+  }
+  if (edit.processing_data !== undefined) {
+    errors.processing_data = [ENGINE_ACTIVITY_MESSAGES.processingData];
+  }
+  if (edit.result_data !== undefined) errors.result_data = [ENGINE_ACTIVITY_MESSAGES.resultData];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 }

@@ -14,6 +14,7 @@ import {
   createCase,
   createCustomer,
   createProcess,
+  createProductUser,
   createSubjectUser,
   login,
   ManualClock,
@@ -38,6 +39,7 @@ const DAY = 24 * 60 * 60 * 1000;
 let t: TestApp;
 let acme: number;
 let admin: Client;
+let ops: Client;
 /** The providers' clock, moved over simulated days (the app's stays: sessions stay valid). */
 const days = new ManualClock(new Date());
 let people = 0;
@@ -47,10 +49,25 @@ beforeAll(async () => {
   await t.owner(async (tx) => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     await createAdminAndViewer(tx, acme);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
   });
   useCheckEngine(t.app.deps, createCheckEngine(t.app.deps, readChecksConfig({}), days));
   admin = await login(t.app, 'admin@acme.test');
+  ops = await login(t.app, 'ops@k.test');
 });
+
+/** The DBS enhanced provider configuration form (point 5), as operations save it. */
+const PROVIDER_CONFIGURATION = {
+  forename: 'Pat',
+  surname: 'Lee',
+  email: 'pat@acme.test',
+  manager_forename: 'Max',
+  manager_surname: 'Doe',
+  manager_email: 'max@acme.test',
+  position: 'HR lead',
+  id_verifier_username: 'verifier1',
+  email_group: 'dbs@acme.test',
+};
 afterAll(() => t.close());
 
 /** A subject with a login and an open case asking for basic details and the check `code`. */
@@ -245,6 +262,17 @@ describe('the subject submits the portal; the check runs to its result', () => {
     },
   ])('$code: $surname, submitted by the subject, ends $outcome', async (c) => {
     const k = await subjectWithCase(c.code, c.config);
+    const enhanced = c.code === 'dbs-enhanced';
+    if (enhanced) {
+      // operations configure the registered body's contacts before the start
+      const configured = await call(
+        ops,
+        'PATCH',
+        `/api/ops/case-activities/${k.activityId}/processing-data/`,
+        { provider_configuration: PROVIDER_CONFIGURATION },
+      );
+      expect(configured.statusCode, configured.body).toBe(200);
+    }
     await fillAndSubmit(k.subject, k.caseId, c.code, c.surname);
     // the start is a job, run once the submit committed (the queue drained here)
     await t.settle();
@@ -268,6 +296,26 @@ describe('the subject submits the portal; the check runs to its result', () => {
         new RegExp(`/callbacks/checks/${c.provider}/${k.activityId}/$`),
       ),
     });
+    // the configuration went with the application, and stays with the engine's data
+    expect((request?.body ?? {}).provider_configuration).toEqual(
+      enhanced ? PROVIDER_CONFIGURATION : null,
+    );
+    expect(started.processing_data.provider_configuration).toEqual(
+      enhanced ? PROVIDER_CONFIGURATION : undefined,
+    );
+    // a standard or enhanced application carries the identity check and its countersignature
+    expect((request?.body ?? {}).identity_verification).toEqual(
+      c.provider === 'ebulk'
+        ? {
+            basis: 'documents',
+            route: 1,
+            verified_by: expect.any(String),
+            verified_at: expect.any(String),
+            countersigned_by: expect.any(String),
+            countersigned_at: expect.any(String),
+          }
+        : null,
+    );
     const t0 = days.now().getTime();
     days.advance(c.complete * DAY);
     await providerCallback(c.provider, k.activityId, ref);

@@ -10,7 +10,9 @@ import {
   DISCLOSURE_STAGES,
   dbsResultDataSchema,
   dbsUpdateResultDataSchema,
+  type EngineRunKind,
   isCertificateStatus,
+  isEngineRunKind,
   type TopUp,
 } from '@kestrel/domain';
 import type { z } from 'zod';
@@ -63,7 +65,8 @@ export function enhancedBarredLists(config: ActivityConfig): ('adult' | 'child')
   return lists;
 }
 
-export const CHECK_KINDS: Record<string, CheckKindDefinition> = {
+/** One entry per kind the engine runs (the domain's ENGINE_RUN_KINDS: the compiler holds them equal). */
+export const CHECK_KINDS: Record<EngineRunKind, CheckKindDefinition> = {
   'dbs-basic': {
     code: 'dbs-basic',
     family: 'disclosure',
@@ -101,7 +104,7 @@ export const CHECK_KINDS: Record<string, CheckKindDefinition> = {
 };
 
 export function checkKindOf(code: string): CheckKindDefinition | null {
-  return Object.hasOwn(CHECK_KINDS, code) ? (CHECK_KINDS[code] ?? null) : null;
+  return isEngineRunKind(code) ? CHECK_KINDS[code] : null;
 }
 
 const STATE_OF_STATUS: Record<ApplicationUpdate['status'], CaseActivityState> = {

@@ -1,4 +1,4 @@
-import { IDENTITY_CHECK_MESSAGES } from '@kestrel/domain';
+import { DBS_DETAILS_MESSAGES, IDENTITY_CHECK_MESSAGES } from '@kestrel/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -363,6 +363,38 @@ describe('DBS details', () => {
     ).not.toHaveProperty('identity_check');
   });
 
+  it('countersigning checks the evidence again; a closed case is neither verified nor countersigned', async () => {
+    const caseId = await enhancedCase();
+    const url = `/api/case-dbs-details/${caseId}/`;
+    await call(admin, 'PATCH', url, { idv_option: 'in-person', in_person_expected_date: TODAY });
+    const [passport] = await addDocuments(caseId, ['passport', 'bank-statement', 'utility-bill']);
+    expect((await call(admin, 'POST', `${url}verify/`, {})).statusCode).toBe(200);
+    // the passport turns out not to be acceptable: rejected after verification
+    await t.owner((tx) =>
+      tx
+        .update(caseDocuments)
+        .set({ rejected: true })
+        .where(eq(caseDocuments.id, passport ?? 0)),
+    );
+    const refused = await call(admin, 'POST', `${url}countersign/`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      identity_check: [IDENTITY_CHECK_MESSAGES.routesNotMet(['a Group 1 document'])],
+    });
+    expect((await call(admin, 'GET', url)).json()).toMatchObject({ state: 'verified' });
+
+    for (const state of ['cancelled', 'complete'] as const) {
+      const closed = await enhancedCase(state);
+      const closedUrl = `/api/case-dbs-details/${closed}/`;
+      const res = await call(ops, 'POST', `/api/ops/case-dbs-details/${closed}/verify/`, {});
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ state: [DBS_DETAILS_MESSAGES.caseClosed] });
+      expect((await call(admin, 'POST', `${closedUrl}countersign/`)).json()).toEqual({
+        state: [DBS_DETAILS_MESSAGES.caseClosed],
+      });
+    }
+  });
+
   it('verifying and countersigning are separate rights: a verifier cannot countersign', async () => {
     const { verifier, countersignatory } = await t.owner(async (tx) => {
       const v = await createRole(tx, {
@@ -396,13 +428,15 @@ describe('DBS details', () => {
 });
 
 /** A case with an enhanced check (verified against the full routes). */
-async function enhancedCase(): Promise<number> {
+async function enhancedCase(state?: 'cancelled' | 'complete'): Promise<number> {
   return t.owner(async (tx) => {
     const p = await createProcess(tx, {
       customerId: acme,
       requirements: ['basic-details', 'dbs-enhanced'],
     });
-    return (await createCase(tx, { customerId: acme, processId: p.id })).id;
+    return (
+      await createCase(tx, { customerId: acme, processId: p.id, ...(state ? { state } : {}) })
+    ).id;
   });
 }
 

@@ -8,6 +8,7 @@ import {
   type IdentityCheckOut,
   identityCheckOutcome,
   identityGroupOf,
+  isCaseOpen,
   refineDbsDetails,
   refineRtwDetails,
   rtwDetailsFields,
@@ -47,7 +48,17 @@ interface Loaded {
   record: Row | null;
 }
 
-async function load(tx: Tx, table: 'case_dbs_details' | 'case_rtw_details', caseId: number) {
+/**
+ * The case and its record. A staff or ops write locks the case row first (`lock`), so two
+ * verifications, or an edit racing a verification, run one after the other.
+ */
+async function load(
+  tx: Tx,
+  table: 'case_dbs_details' | 'case_rtw_details',
+  caseId: number,
+  lock = false,
+) {
+  if (lock) await tx.execute(sql`select 1 from cases where id = ${caseId} for update`);
   const rows = await tx.execute<Row>(sql`
     select ${sql.raw(CASE_REF_COLUMNS)},
       case when r.case_id is null then null else to_jsonb(r) end as record
@@ -122,7 +133,8 @@ const FULL_ROUTE_CODES = ['dbs-standard', 'dbs-enhanced'];
  * check), its documents that are not rejected and on the identity list, and its online identity
  * check (passed, or approved by hand), against the route the chosen option must meet.
  */
-async function identityCheckOf(tx: Tx, caseId: number, idvOption: string) {
+async function identityCheckOf(tx: Tx, ref: CaseRef, idvOption: string) {
+  const { id: caseId, customerId } = ref;
   const rows = await tx.execute<{
     full: boolean;
     docs: { id: number; document_type: string }[];
@@ -130,15 +142,17 @@ async function identityCheckOf(tx: Tx, caseId: number, idvOption: string) {
   }>(sql`
     select
       exists (select 1 from case_activities ca join activity_types t on t.id = ca.activity_type_id
-        where ca.case_id = ${caseId} and t.code in (${sql.join(
+        where ca.customer_id = ${customerId} and ca.case_id = ${caseId} and t.code in (${sql.join(
           FULL_ROUTE_CODES.map((c) => sql`${c}`),
           sql`, `,
         )})) as full,
       coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'document_type', d.document_type)
           order by d.id)
-        from case_documents d where d.case_id = ${caseId} and not d.rejected), '[]'::jsonb) as docs,
+        from case_documents d
+        where d.customer_id = ${customerId} and d.case_id = ${caseId} and not d.rejected),
+        '[]'::jsonb) as docs,
       (select o.status = 'passed' or o.manual_idv_approved
-        from case_online_idv o where o.case_id = ${caseId}) as idv`);
+        from case_online_idv o where o.customer_id = ${customerId} and o.case_id = ${caseId}) as idv`);
   const row = rows[0];
   const documents: IdentityCheckOut['documents'] = [];
   for (const d of row?.docs ?? []) {
@@ -181,6 +195,14 @@ function presentDbs(
   };
 }
 
+/** Verification and countersigning are for an open case (not finished, cancelled or archived). */
+function openCase(ref: CaseRef): CaseRef {
+  if (!isCaseOpen(ref.state) || ref.archived) {
+    throw ValidationError.of('state', DBS_DETAILS_MESSAGES.caseClosed);
+  }
+  return ref;
+}
+
 /** What the subject's view never shows (subjectView drops it): not read for them. */
 const NOT_READ: IdentityCheckOut = {
   level: 'basic',
@@ -196,12 +218,12 @@ const NOT_READ: IdentityCheckOut = {
 async function present(
   tx: Tx,
   audience: CaseDataAudience,
-  caseId: number,
+  ref: CaseRef,
   record: Row | null,
 ): Promise<CaseDbsDetailsOut> {
   const check =
-    audience === 'subject' ? NOT_READ : await identityCheckOf(tx, caseId, text(record?.idv_option));
-  return presentDbs(caseId, record, check);
+    audience === 'subject' ? NOT_READ : await identityCheckOf(tx, ref, text(record?.idv_option));
+  return presentDbs(ref.id, record, check);
 }
 
 /** The subject's restricted view (no notes, no other people's names). */
@@ -223,7 +245,7 @@ export async function retrieveDbsDetails(
 ): Promise<CaseDbsDetailsOut> {
   const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
   const ref = allowCase(loaded.ref, audience, 'read');
-  return present(ctx.tx, audience, ref.id, loaded.record);
+  return present(ctx.tx, audience, ref, loaded.record);
 }
 
 async function upsertDbs(tx: Tx, ref: CaseRef, values: Row, exists: boolean): Promise<Row> {
@@ -259,7 +281,7 @@ export async function patchDbsDetails(
   caseId: number,
   body: Row,
 ): Promise<CaseDbsDetailsOut> {
-  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId, audience !== 'subject');
   const ref = allowCase(loaded.ref, audience, 'write');
   const before = dbsEditable(loaded.record);
   const sent: Row = {};
@@ -289,7 +311,7 @@ export async function patchDbsDetails(
     discrepancy_notes: parsed.data.discrepancy_notes ?? '',
   };
   const changes = changesOf(before, after);
-  if (Object.keys(changes).length === 0) return present(ctx.tx, audience, ref.id, loaded.record);
+  if (Object.keys(changes).length === 0) return present(ctx.tx, audience, ref, loaded.record);
   const state = text(loaded.record?.state);
   if (state === 'verified' || state === 'countersigned') {
     const locked: Record<string, string[]> = {};
@@ -305,7 +327,7 @@ export async function patchDbsDetails(
     loaded.record ? 'updated' : 'created',
     changes,
   );
-  return present(ctx.tx, audience, ref.id, saved);
+  return present(ctx.tx, audience, ref, saved);
 }
 
 /**
@@ -322,13 +344,13 @@ export async function verifyDbsDetails(
   discrepancyNotes: string | undefined,
 ): Promise<CaseDbsDetailsOut> {
   if (audience === 'subject') throw new PermissionDeniedError();
-  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
-  const ref = allowCase(loaded.ref, audience, 'write');
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId, true);
+  const ref = openCase(allowCase(loaded.ref, audience, 'write'));
   const before = dbsEditable(loaded.record);
   const state = text(loaded.record?.state) || 'pending';
   if (state !== 'pending') throw ValidationError.of('state', DBS_DETAILS_MESSAGES.alreadyVerified);
   if (before.idv_option === '') throw ValidationError.of('idv_option', 'Required');
-  const check = await identityCheckOf(ctx.tx, ref.id, before.idv_option);
+  const check = await identityCheckOf(ctx.tx, ref, before.idv_option);
   if (!check.met) throw ValidationError.of('identity_check', check.problem);
   const notes = discrepancyNotes ?? before.discrepancy_notes;
   const saved = await upsertDbs(
@@ -362,7 +384,7 @@ export async function verifyDbsDetails(
       ? { discrepancy_notes: [before.discrepancy_notes, notes] }
       : {}),
   });
-  return present(ctx.tx, audience, ref.id, saved);
+  return present(ctx.tx, audience, ref, saved);
 }
 
 /** POST .../countersign/: verified -> countersigned. Staff or ops only. */
@@ -372,8 +394,8 @@ export async function countersignDbsDetails(
   caseId: number,
 ): Promise<CaseDbsDetailsOut> {
   if (audience === 'subject') throw new PermissionDeniedError();
-  const loaded = await load(ctx.tx, 'case_dbs_details', caseId);
-  const ref = allowCase(loaded.ref, audience, 'write');
+  const loaded = await load(ctx.tx, 'case_dbs_details', caseId, true);
+  const ref = openCase(allowCase(loaded.ref, audience, 'write'));
   const state = text(loaded.record?.state) || 'pending';
   if (state === 'countersigned') {
     throw ValidationError.of('state', DBS_DETAILS_MESSAGES.alreadyCountersigned);
@@ -381,6 +403,9 @@ export async function countersignDbsDetails(
   if (state !== 'verified' || !loaded.record) {
     throw ValidationError.of('state', DBS_DETAILS_MESSAGES.verifyFirst);
   }
+  // the evidence still holds (a document rejected since verification is found here)
+  const check = await identityCheckOf(ctx.tx, ref, text(loaded.record.idv_option));
+  if (!check.met) throw ValidationError.of('identity_check', check.problem);
   const saved = await upsertDbs(
     ctx.tx,
     ref,
@@ -396,7 +421,7 @@ export async function countersignDbsDetails(
   });
   // a countersigned application goes to the DBS (issue 17): the engine submits what waited
   await dbsDetailsCountersigned(ctx, ref.id);
-  return present(ctx.tx, audience, ref.id, saved);
+  return present(ctx.tx, audience, ref, saved);
 }
 
 // ---------------------------------------------------------------------------------------------

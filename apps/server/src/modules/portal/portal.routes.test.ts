@@ -19,7 +19,8 @@ import { REVIEW_BY_SUBMITTING, SUBMIT_INCOMPLETE } from './portal.service.js';
 
 // The check engine's entry point is the engine's; here it only records what the portal hands it.
 const submitted = vi.hoisted(() => [] as { caseId: number; ids: readonly number[] }[]);
-vi.mock('../checks/hooks.js', () => ({
+vi.mock(import('../checks/hooks.js'), async (original) => ({
+  ...(await original()),
   activitiesSubmitted: async (_ctx: unknown, caseId: number, ids: readonly number[]) => {
     submitted.push({ caseId, ids });
   },
@@ -555,7 +556,7 @@ describe('staff sending a submitted case back to its subject', () => {
     const sent = await call(admin, 'PATCH', `/api/case-activities/${first.id}/`, {
       state: 'ca-awaiting-subject',
     });
-    expect(sent.statusCode).toBe(200);
+    expect(sent.statusCode, sent.body).toBe(200);
     const body = (await call(ada, 'GET', portal(acmeCase))).json();
     expect(body.portal).toMatchObject({
       submitted: false,

@@ -1,4 +1,4 @@
-import type { ApplicationUpdate } from '@kestrel/domain';
+import type { ApplicationUpdate, DbsEnhancedProvider } from '@kestrel/domain';
 
 /**
  * A criminal-record provider (the basic-disclosure service, or e-bulk for standard and enhanced
@@ -39,6 +39,25 @@ export interface DisclosureApplication {
   position: string | null;
   /** A payment intent that paid a top-up the provider demanded, else null. */
   top_up_payment: string | null;
+  /**
+   * How the registered body checked the applicant's identity, and its countersignature
+   * (standard and enhanced applications need both; null before verification).
+   */
+  identity_verification: IdentityVerification | null;
+  /** The registered body's contacts operations configured (enhanced), else null. */
+  provider_configuration: DbsEnhancedProvider | null;
+}
+
+/** The registered body's identity check of the applicant and its countersignature. */
+export interface IdentityVerification {
+  /** online: a passed digital identity check; documents: an identity checking route. */
+  basis: 'online' | 'documents';
+  /** The route the documents met (1 to 3), null online. */
+  route: number | null;
+  verified_by: string;
+  verified_at: string;
+  countersigned_by: string | null;
+  countersigned_at: string | null;
 }
 
 export interface DisclosureProvider {

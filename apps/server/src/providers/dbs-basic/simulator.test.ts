@@ -36,6 +36,15 @@ function application(
     purpose: null,
     position: null,
     top_up_payment: null,
+    identity_verification: {
+      basis: 'documents',
+      route: 1,
+      verified_by: 'Vera Verifier',
+      verified_at: '2026-11-20T09:00:00.000Z',
+      countersigned_by: 'Colin Counter',
+      countersigned_at: '2026-11-20T10:00:00.000Z',
+    },
+    provider_configuration: null,
     ...more,
   };
 }

@@ -10,6 +10,10 @@ import {
 } from './provider.js';
 import { signatureHeader } from './signature.js';
 
+/** The e-bulk refusal of a standard or enhanced application nobody countersigned. */
+export const COUNTERSIGNATURE_REQUIRED =
+  'A standard or enhanced application needs the identity verified and a countersignature.';
+
 /*
  * A deterministic criminal-record provider (the default). An application's outcome follows from
  * the applicant's surname (README.md lists the test data) and its progress from the provider's
@@ -106,6 +110,9 @@ export class DisclosureSimulator implements DisclosureProvider {
     }
     if (app.level === 'basic' ? this.name !== 'dbs-basic' : this.name !== 'ebulk') {
       throw new ProviderError(`A ${app.level} check is not made here.`, false, 400);
+    }
+    if (app.level !== 'basic' && !app.identity_verification?.countersigned_by) {
+      throw new ProviderError(COUNTERSIGNATURE_REQUIRED, false, 400);
     }
     const lists = app.level === 'enhanced' ? [...app.barred_lists].sort() : [];
     if (surname.startsWith('TOPUP') && !app.top_up_payment) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import type { DisclosureApplication } from '../dbs-basic/provider.js';
+import { COUNTERSIGNATURE_REQUIRED } from '../dbs-basic/simulator.js';
 import { createEbulkSimulator } from './simulator.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -34,6 +35,15 @@ function application(
     purpose: null,
     position: null,
     top_up_payment: null,
+    identity_verification: {
+      basis: 'documents',
+      route: 1,
+      verified_by: 'Vera Verifier',
+      verified_at: '2026-11-20T09:00:00.000Z',
+      countersigned_by: 'Colin Counter',
+      countersigned_at: '2026-11-20T10:00:00.000Z',
+    },
+    provider_configuration: null,
     ...more,
   };
 }
@@ -41,6 +51,42 @@ function application(
 describe('the e-bulk simulator', () => {
   const enhanced = (surname: string, lists: ('adult' | 'child')[]) =>
     application(surname, { level: 'enhanced', barred_lists: lists, workforce: 'CA' });
+
+  it('refuses a standard or enhanced application without a verified identity and countersignature', async () => {
+    const sim = createEbulkSimulator(new ManualClock(new Date('2026-11-20T00:00:00Z')), 'secret');
+    const verified = {
+      basis: 'online' as const,
+      route: null,
+      verified_by: 'Vera Verifier',
+      verified_at: '2026-11-20T09:00:00.000Z',
+      countersigned_by: null,
+      countersigned_at: null,
+    };
+    for (const identity_verification of [null, verified]) {
+      for (const level of ['standard', 'enhanced'] as const) {
+        await expect(
+          sim.submit(application('Clear', { level, identity_verification }), signal()),
+        ).rejects.toMatchObject({
+          message: COUNTERSIGNATURE_REQUIRED,
+          retryable: false,
+          status: 400,
+        });
+      }
+    }
+    const signed = {
+      ...verified,
+      countersigned_by: 'Colin Counter',
+      countersigned_at: verified.verified_at,
+    };
+    expect(
+      (
+        await sim.submit(
+          application('Clear', { level: 'standard', identity_verification: signed }),
+          signal(),
+        )
+      ).status,
+    ).toBeTruthy();
+  });
 
   it('searches the barred lists on day 2 and local police records before printing on day 7', async () => {
     const clock = new ManualClock('2026-03-02T09:00:00Z');

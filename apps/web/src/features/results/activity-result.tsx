@@ -1,4 +1,4 @@
-import { guidanceLink, isAdultFirstOffered } from '@kestrel/domain';
+import { guidanceLink, isAdultFirstOffered, isCountersignedKind } from '@kestrel/domain';
 import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -112,8 +112,13 @@ export function ActivityResult({
       permissions: [...(rights.can('cases.add_case') ? ['cases.add_case'] : [])],
       config: activity.config as { adult_barred_list?: boolean | null; workforce?: string | null },
     });
-  const canVerify = audience === 'ops' || rights.can('cases.change_caseactivity');
-  const canCountersign = audience === 'ops' || rights.can('cases.countersign_casedbsdetails');
+  const canVerify = rights.can('cases.change_caseactivity');
+  const canCountersign = rights.can('cases.countersign_casedbsdetails');
+  // standard and enhanced applications are verified and countersigned (not basic ones), while open
+  const countersigned =
+    isCountersignedKind(code) &&
+    activity.state !== 'ca-complete' &&
+    activity.state !== 'ca-cancelled';
   return (
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
       {audience === 'ops' && <RetryActivity activity={activity} />}
@@ -121,7 +126,7 @@ export function ActivityResult({
       {staff && isDbs && (
         <Group justify="space-between" gap="sm">
           <GuidanceLink code={code} />
-          {caseId !== null && details.data && (canVerify || canCountersign) && (
+          {caseId !== null && details.data && countersigned && (canVerify || canCountersign) && (
             <VerificationActions
               caseId={caseId}
               details={details.data}

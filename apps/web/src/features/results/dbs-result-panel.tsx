@@ -8,6 +8,7 @@ import {
   formatPence,
   IDV_OPTION_LABELS,
   type IdvOption,
+  isCountersignedKind,
   PAY_TOP_UP_LABEL,
   readResultData,
   UPDATE_SERVICE_STATUS_LABELS,
@@ -64,14 +65,22 @@ export function topUpOf(activity: PanelActivity, data: DbsResultData): TopUp | n
   return null;
 }
 
-/** The one status line of the application, most pressing first. */
+/**
+ * The one status line of an open application, most pressing first: verification and
+ * countersigning for standard and enhanced applications (a basic one has neither), then the
+ * DBS processing it. A finished or cancelled check has none.
+ */
 export function dbsStatusLine(
   data: DbsResultData,
   details: DbsDetails | null | undefined,
+  activity: { code: string; state: string },
 ): string | null {
   if (data.disclosure?.status || data.disclosure?.certificate_number) return null;
-  if (details?.state === 'pending') return DBS_RESULT_TEXTS.awaitingVerification;
-  if (details?.state === 'verified') return DBS_RESULT_TEXTS.awaitingCountersigning;
+  if (activity.state === 'ca-complete' || activity.state === 'ca-cancelled') return null;
+  if (isCountersignedKind(activity.code)) {
+    if (details?.state === 'pending') return DBS_RESULT_TEXTS.awaitingVerification;
+    if (details?.state === 'verified') return DBS_RESULT_TEXTS.awaitingCountersigning;
+  }
   if (hasReceipt(data)) return DBS_RESULT_TEXTS.processing;
   return null;
 }
@@ -101,7 +110,10 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
   const subject = audience === 'subject';
   const topUp = topUpOf(activity, data);
   // awaiting a top-up, the DBS does not have the application yet: no 'being processed' line
-  const line = dbsStatusLine(data, dbsDetails);
+  const line = dbsStatusLine(data, dbsDetails, {
+    code: activity.activity_type,
+    state: activity.state,
+  });
   const status = topUp?.status === 'awaiting' && line === DBS_RESULT_TEXTS.processing ? null : line;
   const app = data.application;
   const d = data.disclosure;

@@ -406,15 +406,34 @@ for (const kind of ['dbs-basic', 'dbs-standard'] as const) {
       });
 
       it(`${audience}: awaiting verification, then countersigning, then being processed`, () => {
-        const view = (details: DbsDetails, result_data: Record<string, unknown> = {}) =>
+        const view = (
+          details: DbsDetails,
+          result_data: Record<string, unknown> = {},
+          state = 'ca-in-progress',
+        ) =>
           inRouter(
             <DbsResultPanel
               audience={audience}
-              activity={activity({ activity_type: kind, result_data })}
+              activity={activity({ activity_type: kind, result_data, state })}
               dbsDetails={details}
             />,
           );
-        let v = view({ state: 'pending' });
+        // a cancelled application has no status line, whatever it holds
+        let v = view({ state: 'countersigned' }, partialResult, 'ca-cancelled');
+        expect(screen.queryByTestId('dbs-status')).toBeNull();
+        v.unmount();
+        if (kind === 'dbs-basic') {
+          // a basic disclosure is neither verified nor countersigned by the registered body
+          v = view({ state: 'pending' });
+          expect(screen.queryByTestId('dbs-status')).toBeNull();
+          v.unmount();
+          view({ state: 'verified' }, partialResult);
+          expect(screen.getByTestId('dbs-status')).toHaveTextContent(
+            'This application is being processed by the DBS.',
+          );
+          return;
+        }
+        v = view({ state: 'pending' });
         expect(screen.getByTestId('dbs-status')).toHaveTextContent(
           'This application is awaiting verification.',
         );

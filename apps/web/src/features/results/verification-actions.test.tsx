@@ -11,10 +11,20 @@ import { VerificationActions } from './verification-actions';
 
 const inRouter = (ui: React.ReactElement) => renderWithProviders(<MemoryRouter>{ui}</MemoryRouter>);
 
+afterEach(() => resetSession());
+
 describe('verification: the verifier records discrepancies', () => {
   it('verify: an optional "Discrepancy notes" text area sent with the verification', async () => {
     const calls = mockFetch(() => ({ status: 200, body: { case: 14, state: 'verified' } }));
-    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="customer" />);
+    inRouter(
+      <VerificationActions
+        canVerify
+        canCountersign
+        caseId={14}
+        details={{ state: 'pending' }}
+        family="customer"
+      />,
+    );
     const area = screen.getByRole('textbox', { name: 'Discrepancy notes' });
     expect(area).toHaveAttribute('rows', '4');
     fireEvent.change(area, { target: { value: 'Middle name missing on the utility bill' } });
@@ -30,7 +40,13 @@ describe('verification: the verifier records discrepancies', () => {
   it('verify without notes sends none; notes already recorded are shown to start with', async () => {
     const calls = mockFetch(() => ({ status: 200, body: { case: 14, state: 'verified' } }));
     const { unmount } = inRouter(
-      <VerificationActions caseId={14} details={{ state: 'pending' }} family="customer" />,
+      <VerificationActions
+        canVerify
+        canCountersign
+        caseId={14}
+        details={{ state: 'pending' }}
+        family="customer"
+      />,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Verify identity' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
@@ -38,6 +54,8 @@ describe('verification: the verifier records discrepancies', () => {
     unmount();
     inRouter(
       <VerificationActions
+        canVerify
+        canCountersign
         caseId={14}
         details={{ state: 'pending', discrepancy_notes: 'Old surname on licence' }}
         family="customer"
@@ -50,7 +68,15 @@ describe('verification: the verifier records discrepancies', () => {
 
   it('over 400 characters: "Max length 400" and nothing sent', async () => {
     const calls = mockFetch(() => ({ status: 200, body: {} }));
-    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="ops" />);
+    inRouter(
+      <VerificationActions
+        canVerify
+        canCountersign
+        caseId={14}
+        details={{ state: 'pending' }}
+        family="ops"
+      />,
+    );
     fireEvent.change(screen.getByRole('textbox', { name: 'Discrepancy notes' }), {
       target: { value: 'x'.repeat(401) },
     });
@@ -61,7 +87,15 @@ describe('verification: the verifier records discrepancies', () => {
 
   it("the server's refusal shows on the field and in the error toast", async () => {
     mockFetch(() => ({ status: 400, body: { discrepancy_notes: ['Max length 400'] } }));
-    inRouter(<VerificationActions caseId={14} details={{ state: 'pending' }} family="ops" />);
+    inRouter(
+      <VerificationActions
+        canVerify
+        canCountersign
+        caseId={14}
+        details={{ state: 'pending' }}
+        family="ops"
+      />,
+    );
     fireEvent.change(screen.getByRole('textbox', { name: 'Discrepancy notes' }), {
       target: { value: 'Name differs' },
     });
@@ -72,7 +106,15 @@ describe('verification: the verifier records discrepancies', () => {
 
   it('countersign: no notes, a bare Countersign', async () => {
     const calls = mockFetch(() => ({ status: 200, body: {} }));
-    inRouter(<VerificationActions caseId={14} details={{ state: 'verified' }} family="customer" />);
+    inRouter(
+      <VerificationActions
+        canVerify
+        canCountersign
+        caseId={14}
+        details={{ state: 'verified' }}
+        family="customer"
+      />,
+    );
     expect(screen.queryByRole('textbox', { name: 'Discrepancy notes' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Countersign' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
@@ -83,6 +125,13 @@ describe('verification: the verifier records discrepancies', () => {
   });
 
   it('ops on the activity result: the notes go to the ops verify path', async () => {
+    setSession(
+      productIn(
+        product({
+          session_permissions: ['cases.change_caseactivity', 'cases.countersign_casedbsdetails'],
+        }),
+      ),
+    );
     const calls = mockFetch((call) =>
       call.url === '/api/ops/case-dbs-details/14/' && call.method === 'GET'
         ? { status: 200, body: { case: 14, state: 'pending', idv_option: 'online' } }
@@ -133,7 +182,6 @@ describe('verification: the verifier records discrepancies', () => {
 });
 
 describe('verification: against the evidence, by those with the right', () => {
-  afterEach(() => resetSession());
   const route1: IdentityCheckOut = {
     level: 'standard-enhanced',
     basis: 'documents',
@@ -152,6 +200,8 @@ describe('verification: against the evidence, by those with the right', () => {
     mockFetch(() => ({ status: 200, body: {} }));
     inRouter(
       <VerificationActions
+        canVerify
+        canCountersign
         caseId={14}
         details={{ state: 'pending', identity_check: route1 }}
         family="customer"
@@ -168,6 +218,8 @@ describe('verification: against the evidence, by those with the right', () => {
     mockFetch(() => ({ status: 200, body: {} }));
     const { unmount } = inRouter(
       <VerificationActions
+        canVerify
+        canCountersign
         caseId={14}
         details={{ state: 'pending', identity_check: { ...route1, level: 'basic' } }}
         family="customer"
@@ -179,6 +231,8 @@ describe('verification: against the evidence, by those with the right', () => {
     unmount();
     inRouter(
       <VerificationActions
+        canVerify
+        canCountersign
         caseId={14}
         details={{
           state: 'pending',
@@ -197,6 +251,8 @@ describe('verification: against the evidence, by those with the right', () => {
     const problem = IDENTITY_CHECK_MESSAGES.routesNotMet(['a Group 1 document']);
     inRouter(
       <VerificationActions
+        canVerify
+        canCountersign
         caseId={14}
         details={{
           state: 'pending',
@@ -220,6 +276,7 @@ describe('verification: against the evidence, by those with the right', () => {
         caseId={14}
         details={{ state: 'verified' }}
         family="customer"
+        canVerify
         canCountersign={false}
       />,
     );
@@ -231,6 +288,7 @@ describe('verification: against the evidence, by those with the right', () => {
         details={{ state: 'pending', identity_check: route1 }}
         family="customer"
         canVerify={false}
+        canCountersign
       />,
     );
     expect(screen.queryByRole('button', { name: 'Verify identity' })).toBeNull();

@@ -62,8 +62,8 @@ export function VerificationActions({
   caseId,
   details,
   family,
-  canVerify = true,
-  canCountersign = true,
+  canVerify = false,
+  canCountersign = false,
 }: {
   caseId: number;
   details: DbsDetails;

@@ -2,12 +2,15 @@ import {
   CASE_ACTIVITY_STATE_LABELS,
   canTransitionActivity,
   isCaseActivityState,
+  isEngineRunKind,
+  isHandMoveAllowed,
 } from '@kestrel/domain';
-import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { caseActivities, outstandingActivities } from '../../../api/activities';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
+import { ActivityResult } from '../../results/activity-result';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
@@ -17,7 +20,11 @@ const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
   'ca-cancelled': 'Cancel check',
 };
 
-/** One activity waiting for the customer, with the moves the domain allows from its state. */
+/**
+ * One activity waiting for the customer, with the moves the domain allows from its state (a check
+ * the engine runs moves with its provider: it is only cancelled, or decided once it waits for a
+ * decision), and its result panel (with verification and countersigning for a DBS check).
+ */
 export default function OutstandingDetail() {
   const { id = '' } = useParams();
   const { can } = useRights();
@@ -35,8 +42,11 @@ export default function OutstandingDetail() {
     );
   }
   const from = a.state;
+  const engine = isEngineRunKind(a.activity_type);
   const moves = isCaseActivityState(from)
-    ? MOVES.filter((to) => canTransitionActivity(from, to))
+    ? MOVES.filter(
+        (to) => canTransitionActivity(from, to) && (!engine || isHandMoveAllowed(from, to)),
+      )
     : [];
   const move = async (state: string) => {
     const saved = await save.mutateAsync({ id: a.id, values: { state } }).catch(() => null);
@@ -77,9 +87,12 @@ export default function OutstandingDetail() {
           </Anchor>
         }
       />
-      <Paper withBorder radius="lg" p="xl" data-result-panel={a.key}>
-        <Text c="dimmed">The result of this check will show here.</Text>
-      </Paper>
+      <ActivityResult
+        activity={a}
+        audience="customer"
+        family="customer"
+        caseActivityCodes={(a.case.case_activities ?? []).map((x) => x.activity_type)}
+      />
     </Stack>
   );
 }

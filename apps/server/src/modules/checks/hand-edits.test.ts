@@ -1,0 +1,130 @@
+import { ENGINE_ACTIVITY_MESSAGES, initialProcessingData } from '@kestrel/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createAdminAndViewer,
+  createCase,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { caseActivities } from '../cases/cases.table.js';
+
+// A check the engine runs moves with its provider: PATCH /api/{,ops/}case-activities/{id}/ may
+// cancel it (or decide it once it waits for a decision), never move it on by hand, and never
+// write its provider log or result. Other kinds keep the domain's transitions.
+
+let t: TestApp;
+let acme: number;
+let admin: Client;
+let ops: Client;
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    await createAdminAndViewer(tx, acme);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  ops = await login(t.app, 'ops@k.test');
+});
+afterAll(() => t.close());
+
+/** A case whose `code` activity is in `state`; the activity's id. */
+async function activityIn(code: string, state: string): Promise<number> {
+  return t.owner(async (tx) => {
+    const p = await createProcess(tx, { customerId: acme, requirements: [code] });
+    const c = await createCase(tx, {
+      customerId: acme,
+      processId: p.id,
+      activityStates: [state as 'ca-pending'],
+    });
+    const [a] = await tx
+      .select({ id: caseActivities.id })
+      .from(caseActivities)
+      .where(eq(caseActivities.caseId, c.id));
+    return a?.id ?? 0;
+  });
+}
+
+const patch = (who: Client, id: number, body: object, prefix = '/api/') =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `${prefix}case-activities/${id}/`,
+    headers: who.headers,
+    payload: body,
+  });
+
+async function rowOf(id: number) {
+  const [row] = await t.owner((tx) =>
+    tx
+      .select({ row: caseActivities, code: activityTypes.code })
+      .from(caseActivities)
+      .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+      .where(eq(caseActivities.id, id)),
+  );
+  return row?.row;
+}
+
+describe('hand edits of a check the engine runs', () => {
+  it.each([
+    ['dbs-enhanced', 'ca-awaiting-agent', 'ca-in-progress'],
+    ['dbs-enhanced', 'ca-in-progress', 'ca-complete'],
+    ['dbs-basic', 'ca-error-initiating', 'ca-in-progress'],
+    ['dbs-update', 'ca-in-progress', 'ca-complete'],
+  ])('%s: %s cannot be moved to %s by hand (customer or ops)', async (code, from, to) => {
+    const id = await activityIn(code, from);
+    for (const [who, prefix] of [
+      [admin, '/api/'],
+      [ops, '/api/ops/'],
+    ] as const) {
+      const res = await patch(who, id, { state: to }, prefix);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ state: [ENGINE_ACTIVITY_MESSAGES.state] });
+    }
+    expect((await rowOf(id))?.state).toBe(from);
+  });
+
+  it('is cancelled by hand at any time, and decided once it waits for a decision', async () => {
+    const open = await activityIn('dbs-enhanced', 'ca-awaiting-agent');
+    expect((await patch(admin, open, { state: 'ca-cancelled' })).statusCode).toBe(200);
+    expect((await rowOf(open))?.state).toBe('ca-cancelled');
+    const waiting = await activityIn('dbs-update', 'ca-pending-activity-decision');
+    expect((await patch(admin, waiting, { state: 'ca-complete' })).statusCode).toBe(200);
+    expect((await rowOf(waiting))?.state).toBe('ca-complete');
+  });
+
+  it('never takes its provider log or result by hand', async () => {
+    const id = await activityIn('dbs-enhanced', 'ca-in-progress');
+    const started = initialProcessingData('ebulk', `kestrel-ca-${id}`);
+    await t.owner((tx) =>
+      tx.update(caseActivities).set({ processingData: started }).where(eq(caseActivities.id, id)),
+    );
+    const res = await patch(
+      ops,
+      id,
+      { processing_data: { reference: 'X' }, result_data: { disclosure: { status: 'clear' } } },
+      '/api/ops/',
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      processing_data: [ENGINE_ACTIVITY_MESSAGES.processingData],
+      result_data: [ENGINE_ACTIVITY_MESSAGES.resultData],
+    });
+    const row = await rowOf(id);
+    expect(row?.processingData).toEqual(started);
+    expect(row?.resultData).toEqual({});
+  });
+
+  it('leaves other kinds to the domain: an ops-worked activity still moves by hand', async () => {
+    const id = await activityIn('rtw', 'ca-awaiting-agent');
+    const res = await patch(admin, id, { state: 'ca-in-progress' });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});
