@@ -93,9 +93,10 @@ export const isCountersignedKind = (code: string): boolean =>
 export const ENGINE_ACTIVITY_MESSAGES = {
   state:
     'This check moves with its provider’s answers: it can only be cancelled, or decided once it waits for a decision.',
-  processingData: 'The provider log of a check cannot be edited by hand.',
-  resultData:
-    'The result of a check comes from its provider: operations record progress through the serviced stage.',
+  processingData:
+    'The provider log of a check cannot be edited by hand: its data must stay in the engine’s shape.',
+  resultData: 'The result of a check comes from its provider (or from operations).',
+  resultShape: 'This is not a result of this kind of check.',
 } as const;
 
 /**

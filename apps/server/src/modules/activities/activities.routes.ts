@@ -276,7 +276,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
         return runForRequest(request, scope, async ({ tx, actor }) => {
           const now = app.deps.clock.now();
           if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
-          await checkHandEdit(tx, id, data);
+          await checkHandEdit(tx, actor, id, data);
           if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
           if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
             const { activity } = await changeActivity(tx, actor, id, data, now);

@@ -475,8 +475,8 @@ describe('processing data (ops)', () => {
     });
     // still the engine's data: it goes on reading it (callbacks, polls, retries)
     expect(processingDataSchema.safeParse(res.json().processing_data).success).toBe(true);
-    // the provider log is not edited by hand
-    const other = await call(ops, 'PATCH', url, { events: [], reference: 'X' });
+    // a started check's data stays in the engine's shape
+    const other = await call(ops, 'PATCH', url, { log: [], attempts: 'many' });
     expect(other.statusCode).toBe(400);
     expect(other.json()).toEqual({ processing_data: [ENGINE_ACTIVITY_MESSAGES.processingData] });
 

@@ -29,6 +29,7 @@ import {
   lockCase,
 } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
+import { keepsEngineData } from '../checks/hooks.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
 
 export const ADULT_FIRST = 'adult-first';
@@ -284,10 +285,11 @@ export async function patchProcessingData(
 ): Promise<Record<string, unknown>> {
   if (!actor.isOps) throw new PermissionDeniedError(undefined, 'processing data is for operations');
   const { row, code } = await lockActivity(tx, id);
-  if (isEngineRunKind(code) && Object.keys(patch).some((k) => k !== 'provider_configuration')) {
+  const merged = { ...row.processingData, ...patch };
+  // a started check's data stays the engine's (its provider log in shape)
+  if (isEngineRunKind(code) && !keepsEngineData(row.processingData, merged)) {
     throw ValidationError.of('processing_data', ENGINE_ACTIVITY_MESSAGES.processingData);
   }
-  const merged = { ...row.processingData, ...patch };
   const { activity } = await changeActivity(tx, actor, id, { processing_data: merged }, now);
   return activity.processingData;
 }

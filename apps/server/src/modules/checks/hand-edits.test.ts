@@ -15,9 +15,10 @@ import {
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from '../cases/cases.table.js';
 
-// A check the engine runs moves with its provider: PATCH /api/{,ops/}case-activities/{id}/ may
-// cancel it (or decide it once it waits for a decision), never move it on by hand, and never
-// write its provider log or result. Other kinds keep the domain's transitions.
+// A check the engine runs moves with its provider: customer staff may cancel it (or decide it once
+// it waits for a decision) through PATCH /api/case-activities/{id}/, never move it on or write its
+// result; operations may override by hand (audited), in the engine's shapes only. Other kinds keep
+// the domain's transitions.
 
 let t: TestApp;
 let acme: number;
@@ -78,20 +79,15 @@ describe('hand edits of a check the engine runs', () => {
     ['dbs-enhanced', 'ca-in-progress', 'ca-complete'],
     ['dbs-basic', 'ca-error-initiating', 'ca-in-progress'],
     ['dbs-update', 'ca-in-progress', 'ca-complete'],
-  ])('%s: %s cannot be moved to %s by hand (customer or ops)', async (code, from, to) => {
+  ])('%s: customer staff cannot move it from %s to %s', async (code, from, to) => {
     const id = await activityIn(code, from);
-    for (const [who, prefix] of [
-      [admin, '/api/'],
-      [ops, '/api/ops/'],
-    ] as const) {
-      const res = await patch(who, id, { state: to }, prefix);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ state: [ENGINE_ACTIVITY_MESSAGES.state] });
-    }
+    const res = await patch(admin, id, { state: to });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({ state: [ENGINE_ACTIVITY_MESSAGES.state] });
     expect((await rowOf(id))?.state).toBe(from);
   });
 
-  it('is cancelled by hand at any time, and decided once it waits for a decision', async () => {
+  it('customer staff cancel it at any time, and decide it once it waits for a decision', async () => {
     const open = await activityIn('dbs-enhanced', 'ca-awaiting-agent');
     expect((await patch(admin, open, { state: 'ca-cancelled' })).statusCode).toBe(200);
     expect((await rowOf(open))?.state).toBe('ca-cancelled');
@@ -100,26 +96,48 @@ describe('hand edits of a check the engine runs', () => {
     expect((await rowOf(waiting))?.state).toBe('ca-complete');
   });
 
-  it('never takes its provider log or result by hand', async () => {
+  it('customer staff never write its result', async () => {
     const id = await activityIn('dbs-enhanced', 'ca-in-progress');
+    const res = await patch(admin, id, { result_data: { disclosure: { status: 'clear' } } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ result_data: [ENGINE_ACTIVITY_MESSAGES.resultData] });
+    expect((await rowOf(id))?.resultData).toEqual({});
+  });
+
+  it('operations override by hand, in the engine’s shapes only', async () => {
+    const id = await activityIn('dbs-enhanced', 'ca-awaiting-agent');
     const started = initialProcessingData('ebulk', `kestrel-ca-${id}`);
     await t.owner((tx) =>
       tx.update(caseActivities).set({ processingData: started }).where(eq(caseActivities.id, id)),
     );
-    const res = await patch(
+    const bad = await patch(
       ops,
       id,
-      { processing_data: { reference: 'X' }, result_data: { disclosure: { status: 'clear' } } },
+      { processing_data: { reference: 'X' }, result_data: { disclosure: 'clear' } },
       '/api/ops/',
     );
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
       processing_data: [ENGINE_ACTIVITY_MESSAGES.processingData],
-      result_data: [ENGINE_ACTIVITY_MESSAGES.resultData],
+      result_data: [ENGINE_ACTIVITY_MESSAGES.resultShape],
     });
+    expect((await rowOf(id))?.processingData).toEqual(started);
+    const result = { application: { reference: 'E0012345678', received_date: '2026-11-20' } };
+    const good = await patch(
+      ops,
+      id,
+      {
+        state: 'ca-in-progress',
+        processing_data: { ...started, reference: 'E0012345678' },
+        result_data: result,
+      },
+      '/api/ops/',
+    );
+    expect(good.statusCode, good.body).toBe(200);
     const row = await rowOf(id);
-    expect(row?.processingData).toEqual(started);
-    expect(row?.resultData).toEqual({});
+    expect(row?.state).toBe('ca-in-progress');
+    expect(row?.resultData).toEqual(result);
+    expect(row?.processingData).toMatchObject({ reference: 'E0012345678' });
   });
 
   it('leaves other kinds to the domain: an ops-worked activity still moves by hand', async () => {

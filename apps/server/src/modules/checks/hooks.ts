@@ -1,4 +1,4 @@
-import { ENGINE_ACTIVITY_MESSAGES, isHandMoveAllowed } from '@kestrel/domain';
+import { ENGINE_ACTIVITY_MESSAGES, isHandMoveAllowed, processingDataSchema } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { ValidationError } from '../../platform/errors.js';
@@ -48,31 +48,62 @@ export async function dbsDetailsCountersigned(ctx: ServiceContext, caseId: numbe
 }
 
 /**
- * A hand edit of an activity (PATCH /api/{,ops/}case-activities/{id}/) the engine runs: its state
- * moves with the provider (only a cancellation, or a decision once it waits for one, is a hand
- * move); its provider log and result are the engine's (operations configure through
- * processing-data/ and record progress through the serviced stage). 400 otherwise; other kinds
- * are left to the domain's transitions.
+ * A hand edit of an activity (PATCH /api/{,ops/}case-activities/{id}/) the engine runs. Customer
+ * staff: its state moves with the provider (only a cancellation, or a decision once it waits for
+ * one), and its provider log and result are not theirs to write. Operations may override by hand
+ * (audited), but what they write must stay the engine's: a result in the kind's shape, and the
+ * data of a started check still its processing data. 400 otherwise; other kinds are left to the
+ * domain's transitions.
  */
 export async function checkHandEdit(
   tx: Tx,
+  actor: { isOps: boolean },
   id: number,
   edit: { state?: string | undefined; result_data?: unknown; processing_data?: unknown },
 ): Promise<void> {
   const [row] = await tx
-    .select({ state: caseActivities.state, code: activityTypes.code })
+    .select({
+      state: caseActivities.state,
+      code: activityTypes.code,
+      processing: caseActivities.processingData,
+    })
     .from(caseActivities)
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .where(eq(caseActivities.id, id))
     .limit(1);
-  if (!row || !checkKindOf(row.code)) return;
+  const kind = row ? checkKindOf(row.code) : null;
+  if (!row || !kind) return;
   const errors: Record<string, string[]> = {};
-  if (edit.state !== undefined && edit.state !== row.state) {
-    if (!isHandMoveAllowed(row.state, edit.state)) errors.state = [ENGINE_ACTIVITY_MESSAGES.state];
+  if (actor.isOps) {
+    if (edit.result_data !== undefined && !kind.resultSchema.safeParse(edit.result_data).success) {
+      errors.result_data = [ENGINE_ACTIVITY_MESSAGES.resultShape];
+    }
+    if (
+      edit.processing_data !== undefined &&
+      !keepsEngineData(row.processing, edit.processing_data)
+    ) {
+      errors.processing_data = [ENGINE_ACTIVITY_MESSAGES.processingData];
+    }
+  } else {
+    if (edit.state !== undefined && edit.state !== row.state) {
+      if (!isHandMoveAllowed(row.state, edit.state))
+        errors.state = [ENGINE_ACTIVITY_MESSAGES.state];
+    }
+    if (edit.processing_data !== undefined) {
+      errors.processing_data = [ENGINE_ACTIVITY_MESSAGES.processingData];
+    }
+    if (edit.result_data !== undefined) errors.result_data = [ENGINE_ACTIVITY_MESSAGES.resultData];
   }
-  if (edit.processing_data !== undefined) {
-    errors.processing_data = [ENGINE_ACTIVITY_MESSAGES.processingData];
-  }
-  if (edit.result_data !== undefined) errors.result_data = [ENGINE_ACTIVITY_MESSAGES.resultData];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+}
+
+/**
+ * True when `next` may replace an engine-run activity's processing data: before the start
+ * anything (the start keeps only the provider configuration); once started, data the engine can
+ * still read (its provider log in shape).
+ */
+export function keepsEngineData(current: unknown, next: unknown): boolean {
+  return processingDataSchema.safeParse(current).success
+    ? processingDataSchema.safeParse(next).success
+    : true;
 }
