@@ -52,6 +52,15 @@ describe('processing data', () => {
       nested: [{ image: '[redacted]', ok: 1 }],
     });
     expect(processingDataSchema.safeParse(next).success).toBe(true);
+    // payment secrets and API keys in any case
+    expect(
+      redact({ client_secret: 'pi_1_secret', 'X-Api-Key': 'k', apiKey: 'k', Authorization: 'B' }),
+    ).toEqual({
+      client_secret: '[redacted]',
+      'X-Api-Key': '[redacted]',
+      apiKey: '[redacted]',
+      Authorization: '[redacted]',
+    });
   });
 
   it('keeps at most the last events', () => {

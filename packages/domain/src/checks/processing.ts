@@ -107,11 +107,17 @@ export function isHandMoveAllowed(from: string, to: string): boolean {
   return to === 'ca-cancelled' || from === 'ca-pending-activity-decision';
 }
 
-/** Body keys never stored in processing_data (credentials, signatures, images). */
+/**
+ * Body keys never stored in processing_data (credentials, signatures, payment secrets, images),
+ * matched whatever their case.
+ */
 export const REDACTED_KEYS = [
   'api_key',
-  'apiKey',
+  'apikey',
+  'api-key',
+  'x-api-key',
   'authorization',
+  'client_secret',
   'password',
   'secret',
   'signature',
@@ -128,7 +134,9 @@ export function redact(body: unknown): unknown {
   if (body !== null && typeof body === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) {
-      out[k] = (REDACTED_KEYS as readonly string[]).includes(k) ? '[redacted]' : redact(v);
+      out[k] = (REDACTED_KEYS as readonly string[]).includes(k.toLowerCase())
+        ? '[redacted]'
+        : redact(v);
     }
     return out;
   }
