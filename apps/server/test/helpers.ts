@@ -256,3 +256,16 @@ export function follow(client: Client, res: LightMyRequestResponse): Client {
   }
   return { cookie, csrf, headers: { cookie, 'x-csrftoken': csrf } };
 }
+
+/** A DBS enhanced provider configuration (the ops form of point 5), as operations save it. */
+export const DBS_PROVIDER_CONFIGURATION = {
+  forename: 'Pat',
+  surname: 'Lee',
+  email: 'pat@acme.test',
+  manager_forename: 'Max',
+  manager_surname: 'Doe',
+  manager_email: 'max@acme.test',
+  position: 'HR lead',
+  id_verifier_username: 'verifier1',
+  email_group: 'dbs@acme.test',
+};

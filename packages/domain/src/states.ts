@@ -142,7 +142,7 @@ export function deriveCaseState(activityStates: readonly CaseActivityState[]): C
 }
 
 /** Open (not finished) activity states. */
-export function isActivityOpen(state: CaseActivityState): boolean {
+export function isActivityOpen(state: string): boolean {
   return state !== 'ca-complete' && state !== 'ca-cancelled';
 }
 

@@ -18,6 +18,7 @@ import {
   createProductUser,
   createRole,
   createSubjectUser,
+  DBS_PROVIDER_CONFIGURATION,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -443,17 +444,7 @@ describe('serviced stage and progress (adult first)', () => {
 });
 
 describe('processing data (ops)', () => {
-  const provider = {
-    forename: 'Pat',
-    surname: 'Lee',
-    email: 'pat@acme.test',
-    manager_forename: 'Max',
-    manager_surname: 'Doe',
-    manager_email: 'max@acme.test',
-    position: 'HR lead',
-    id_verifier_username: 'verifier1',
-    email_group: 'dbs@acme.test',
-  };
+  const provider = DBS_PROVIDER_CONFIGURATION;
 
   it('merges keys under the lock and checks the provider configuration form', async () => {
     const c = await t.owner((tx) => createCase(tx, { customerId: acme, processId: adultProc }));

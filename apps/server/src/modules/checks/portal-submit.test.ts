@@ -16,6 +16,7 @@ import {
   createProcess,
   createProductUser,
   createSubjectUser,
+  DBS_PROVIDER_CONFIGURATION,
   login,
   ManualClock,
   type TestApp,
@@ -56,18 +57,6 @@ beforeAll(async () => {
   ops = await login(t.app, 'ops@k.test');
 });
 
-/** The DBS enhanced provider configuration form (point 5), as operations save it. */
-const PROVIDER_CONFIGURATION = {
-  forename: 'Pat',
-  surname: 'Lee',
-  email: 'pat@acme.test',
-  manager_forename: 'Max',
-  manager_surname: 'Doe',
-  manager_email: 'max@acme.test',
-  position: 'HR lead',
-  id_verifier_username: 'verifier1',
-  email_group: 'dbs@acme.test',
-};
 afterAll(() => t.close());
 
 /** A subject with a login and an open case asking for basic details and the check `code`. */
@@ -269,7 +258,7 @@ describe('the subject submits the portal; the check runs to its result', () => {
         ops,
         'PATCH',
         `/api/ops/case-activities/${k.activityId}/processing-data/`,
-        { provider_configuration: PROVIDER_CONFIGURATION },
+        { provider_configuration: DBS_PROVIDER_CONFIGURATION },
       );
       expect(configured.statusCode, configured.body).toBe(200);
     }
@@ -298,10 +287,10 @@ describe('the subject submits the portal; the check runs to its result', () => {
     });
     // the configuration went with the application, and stays with the engine's data
     expect((request?.body ?? {}).provider_configuration).toEqual(
-      enhanced ? PROVIDER_CONFIGURATION : null,
+      enhanced ? DBS_PROVIDER_CONFIGURATION : null,
     );
     expect(started.processing_data.provider_configuration).toEqual(
-      enhanced ? PROVIDER_CONFIGURATION : undefined,
+      enhanced ? DBS_PROVIDER_CONFIGURATION : undefined,
     );
     // a standard or enhanced application carries the identity check and its countersignature
     expect((request?.body ?? {}).identity_verification).toEqual(

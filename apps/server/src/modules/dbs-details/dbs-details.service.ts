@@ -2,6 +2,7 @@ import {
   type CaseDbsDetailsOut,
   type CaseDbsDetailsSubjectOut,
   type CaseRtwDetailsOut,
+  COUNTERSIGNED_KINDS,
   caseDocumentType,
   DBS_DETAILS_MESSAGES,
   dbsDetailsFields,
@@ -58,13 +59,12 @@ async function load(
   caseId: number,
   lock = false,
 ) {
-  if (lock) await tx.execute(sql`select 1 from cases where id = ${caseId} for update`);
   const rows = await tx.execute<Row>(sql`
     select ${sql.raw(CASE_REF_COLUMNS)},
       case when r.case_id is null then null else to_jsonb(r) end as record
     from cases c
     left join ${sql.identifier(table)} r on r.customer_id = c.customer_id and r.case_id = c.id
-    where c.id = ${caseId}`);
+    where c.id = ${caseId}${lock ? sql` for update of c` : sql``}`);
   const row = rows[0];
   const record = row?.record;
   return { ref: caseRefOf(row), record: isRow(record) ? record : null } satisfies Loaded;
@@ -125,9 +125,6 @@ function dbsEditable(record: Row | null): DbsEditable {
   };
 }
 
-/** Criminal-record checks verified against the full routes (the others are basic). */
-const FULL_ROUTE_CODES = ['dbs-standard', 'dbs-enhanced'];
-
 /**
  * The case's identity check as it stands: its level (standard or enhanced when it has such a
  * check), its documents that are not rejected and on the identity list, and its online identity
@@ -143,7 +140,7 @@ async function identityCheckOf(tx: Tx, ref: CaseRef, idvOption: string) {
     select
       exists (select 1 from case_activities ca join activity_types t on t.id = ca.activity_type_id
         where ca.customer_id = ${customerId} and ca.case_id = ${caseId} and t.code in (${sql.join(
-          FULL_ROUTE_CODES.map((c) => sql`${c}`),
+          COUNTERSIGNED_KINDS.map((c) => sql`${c}`),
           sql`, `,
         )})) as full,
       coalesce((select jsonb_agg(jsonb_build_object('id', d.id, 'document_type', d.document_type)
@@ -154,17 +151,17 @@ async function identityCheckOf(tx: Tx, ref: CaseRef, idvOption: string) {
       (select o.status = 'passed' or o.manual_idv_approved
         from case_online_idv o where o.customer_id = ${customerId} and o.case_id = ${caseId}) as idv`);
   const row = rows[0];
+  // the documents on the identity list count (a right-to-work one does not)
   const documents: IdentityCheckOut['documents'] = [];
+  const documentCodes: string[] = [];
   for (const d of row?.docs ?? []) {
     const group = identityGroupOf(d.document_type);
-    if (group)
-      documents.push({ id: d.id, name: caseDocumentType(d.document_type)?.name ?? '', group });
+    if (!group) continue;
+    documents.push({ id: d.id, name: caseDocumentType(d.document_type)?.name ?? '', group });
+    documentCodes.push(d.document_type);
   }
   const level = row?.full ? 'standard-enhanced' : 'basic';
   const onlineIdvPassed = row?.idv === true;
-  const documentCodes = (row?.docs ?? [])
-    .filter((d) => identityGroupOf(d.document_type) !== '')
-    .map((d) => d.document_type);
   const outcome = identityCheckOutcome({ level, idvOption, documentCodes, onlineIdvPassed });
   return { ...outcome, level, online_idv_passed: onlineIdvPassed, documents } as const;
 }
@@ -384,7 +381,7 @@ export async function verifyDbsDetails(
       ? { discrepancy_notes: [before.discrepancy_notes, notes] }
       : {}),
   });
-  return present(ctx.tx, audience, ref, saved);
+  return presentDbs(ref.id, saved, check);
 }
 
 /** POST .../countersign/: verified -> countersigned. Staff or ops only. */
@@ -421,7 +418,7 @@ export async function countersignDbsDetails(
   });
   // a countersigned application goes to the DBS (issue 17): the engine submits what waited
   await dbsDetailsCountersigned(ctx, ref.id);
-  return present(ctx.tx, audience, ref, saved);
+  return presentDbs(ref.id, saved, check);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-import { guidanceLink, isAdultFirstOffered, isCountersignedKind } from '@kestrel/domain';
+import {
+  guidanceLink,
+  isActivityOpen,
+  isAdultFirstOffered,
+  isCountersignedKind,
+} from '@kestrel/domain';
 import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -115,10 +120,7 @@ export function ActivityResult({
   const canVerify = rights.can('cases.change_caseactivity');
   const canCountersign = rights.can('cases.countersign_casedbsdetails');
   // standard and enhanced applications are verified and countersigned (not basic ones), while open
-  const countersigned =
-    isCountersignedKind(code) &&
-    activity.state !== 'ca-complete' &&
-    activity.state !== 'ca-cancelled';
+  const countersigned = isCountersignedKind(code) && isActivityOpen(activity.state);
   return (
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
       {audience === 'ops' && <RetryActivity activity={activity} />}

@@ -8,6 +8,7 @@ import {
   formatPence,
   IDV_OPTION_LABELS,
   type IdvOption,
+  isActivityOpen,
   isCountersignedKind,
   PAY_TOP_UP_LABEL,
   readResultData,
@@ -76,7 +77,7 @@ export function dbsStatusLine(
   activity: { code: string; state: string },
 ): string | null {
   if (data.disclosure?.status || data.disclosure?.certificate_number) return null;
-  if (activity.state === 'ca-complete' || activity.state === 'ca-cancelled') return null;
+  if (!isActivityOpen(activity.state)) return null;
   if (isCountersignedKind(activity.code)) {
     if (details?.state === 'pending') return DBS_RESULT_TEXTS.awaitingVerification;
     if (details?.state === 'verified') return DBS_RESULT_TEXTS.awaitingCountersigning;
