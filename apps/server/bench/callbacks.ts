@@ -17,9 +17,10 @@ import { createCase, createCustomer, createProcess } from '../src/db/factories.j
 import { migrateDatabase } from '../src/db/migrate.js';
 import { createCaseBasicDetails } from '../src/modules/case-data/case-data.factories.js';
 import { caseActivities } from '../src/modules/cases/cases.table.js';
+import { processingOf } from '../src/modules/checks/activity.js';
 import { checkCallbackInbox } from '../src/modules/checks/callbacks.table.js';
 import { readChecksConfig } from '../src/modules/checks/config.js';
-import { initiateActivity, processingOf } from '../src/modules/checks/engine.js';
+import { initiateActivity } from '../src/modules/checks/engine.js';
 import { activitiesSubmitted } from '../src/modules/checks/hooks.js';
 import { runAsSystem } from '../src/platform/service-context.js';
 import { signatureHeader } from '../src/providers/dbs-basic/signature.js';
@@ -166,7 +167,7 @@ log(
 if (references.size !== ids.length) throw new Error('not every activity started');
 
 // ---------------------------------------------------------------- the load
-const secret = readChecksConfig().dbsBasicCallbackSecret;
+const secret = readChecksConfig().providers['dbs-basic'].callbackSecret;
 /** Per activity, the distinct event ids the server acknowledged (2xx): each must be stored once. */
 const acked = new Map<number, Set<string>>();
 const distinctSent = new Set<string>();

@@ -1,3 +1,12 @@
+import type { z } from 'zod';
+import {
+  adultFirstResultDataSchema,
+  dbsBasicResultDataSchema,
+  dbsEnhancedResultDataSchema,
+  dbsStandardResultDataSchema,
+  dbsUpdateResultDataSchema,
+} from './checks/results.js';
+
 /** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
 export const PORTAL_ACTIVITY_SECTIONS = [
   'online-idv',
@@ -35,9 +44,21 @@ export interface ActivityKind {
   name: string;
   resultPanel: ResultPanel;
   portalSection: PortalActivitySection | null;
+  /** The kind's typed `result_data` (its own schema, validated on the way in). */
+  result?: z.ZodType;
+  /**
+   * Run by the check engine (the server's registry has its behaviour): the provider it calls,
+   * and whether its application is verified and countersigned before it goes to the provider.
+   */
+  engine?: { provider: string; countersigned: boolean };
 }
 
-/** The kinds of check (spec point 1), keyed by activity type code. */
+/**
+ * The activity-kind registry (spec point 1), keyed by activity type code: one entry per kind,
+ * with what every part of the product shares about it. The lists the rest of the code uses (the
+ * kinds the engine runs, their providers, the typed result data: checks/kinds.ts) are derived
+ * from it, so adding a kind adds an entry here and the kind's own files, nothing else.
+ */
 export const ACTIVITY_KINDS = {
   'address-history': {
     code: 'address-history',
@@ -62,24 +83,32 @@ export const ACTIVITY_KINDS = {
     name: 'Basic DBS check',
     resultPanel: 'dbs-result',
     portalSection: 'dbs-basic',
+    result: dbsBasicResultDataSchema,
+    engine: { provider: 'dbs-basic', countersigned: false },
   },
   'dbs-standard': {
     code: 'dbs-standard',
     name: 'Standard DBS check',
     resultPanel: 'dbs-result',
     portalSection: 'dbs-standard',
+    result: dbsStandardResultDataSchema,
+    engine: { provider: 'ebulk', countersigned: true },
   },
   'dbs-enhanced': {
     code: 'dbs-enhanced',
     name: 'Enhanced DBS check',
     resultPanel: 'dbs-result',
     portalSection: 'dbs-enhanced',
+    result: dbsEnhancedResultDataSchema,
+    engine: { provider: 'ebulk', countersigned: true },
   },
   'dbs-update': {
     code: 'dbs-update',
     name: 'DBS update service',
     resultPanel: 'update-service',
     portalSection: 'dbs-update',
+    result: dbsUpdateResultDataSchema,
+    engine: { provider: 'dbs-update-service', countersigned: false },
   },
   'knowledge-test': {
     code: 'knowledge-test',
@@ -116,6 +145,7 @@ export const ACTIVITY_KINDS = {
     name: 'Adult first check',
     resultPanel: 'adult-first',
     portalSection: null,
+    result: adultFirstResultDataSchema,
   },
   rtw: { code: 'rtw', name: 'Right to work', resultPanel: 'rtw', portalSection: 'rtw' },
 } as const satisfies Record<string, ActivityKind>;

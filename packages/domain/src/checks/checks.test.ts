@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { ACTIVITY_KINDS } from '../activity-kinds.js';
 import { applicationCallbackSchema } from './disclosure.js';
+import {
+  CHECK_PROVIDERS,
+  COUNTERSIGNED_KINDS,
+  checkProviderOf,
+  ENGINE_RUN_KINDS,
+  isCountersignedKind,
+  isEngineRunKind,
+  RESULT_DATA_KINDS,
+  RESULT_DATA_SCHEMAS,
+} from './kinds.js';
 import {
   processingDataSchema as dataSchema,
   initialProcessingData,
-  isCountersignedKind,
-  isEngineRunKind,
   isHandMoveAllowed,
   MAX_PROCESSING_EVENTS,
   processingDataSchema,
@@ -171,5 +180,36 @@ describe('hand edits of an engine-run activity', () => {
         provider_configuration: config,
       }).success,
     ).toBe(true);
+  });
+});
+
+describe('the views of the activity-kind registry', () => {
+  it('derives the engine kinds, their providers and the countersigned ones from the entries', () => {
+    expect([...ENGINE_RUN_KINDS].sort()).toEqual([
+      'dbs-basic',
+      'dbs-enhanced',
+      'dbs-standard',
+      'dbs-update',
+    ]);
+    expect([...CHECK_PROVIDERS].sort()).toEqual(['dbs-basic', 'dbs-update-service', 'ebulk']);
+    expect([...COUNTERSIGNED_KINDS].sort()).toEqual(['dbs-enhanced', 'dbs-standard']);
+    expect(checkProviderOf('dbs-standard')).toBe('ebulk');
+    expect(checkProviderOf('dbs-update')).toBe('dbs-update-service');
+    for (const code of ENGINE_RUN_KINDS) {
+      expect(ACTIVITY_KINDS[code].engine.provider).toBe(checkProviderOf(code));
+      // every kind the engine runs has typed result data
+      expect(RESULT_DATA_KINDS).toContain(code);
+    }
+  });
+
+  it('types the result data of every entry with a result schema, and only those', () => {
+    expect([...RESULT_DATA_KINDS].sort()).toEqual([
+      'adult-first',
+      'dbs-basic',
+      'dbs-enhanced',
+      'dbs-standard',
+      'dbs-update',
+    ]);
+    expect(RESULT_DATA_SCHEMAS['dbs-update']).toBe(ACTIVITY_KINDS['dbs-update'].result);
   });
 });

@@ -1,4 +1,5 @@
 export * from './disclosure.js';
+export * from './kinds.js';
 export * from './processing.js';
 export * from './results.js';
 export * from './top-up.js';

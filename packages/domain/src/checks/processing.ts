@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dbsEnhancedProviderSchema } from '../ops-forms.js';
+import { CHECK_PROVIDERS, type CheckProvider } from './kinds.js';
 import { topUpSchema } from './top-up.js';
 
 /*
@@ -7,9 +8,6 @@ import { topUpSchema } from './top-up.js';
  * idempotency key of the submission, attempts and the last error, and the log of every request,
  * answer and callback exchanged with the provider (secrets and images never stored).
  */
-
-export const CHECK_PROVIDERS = ['dbs-basic', 'ebulk', 'dbs-update-service'] as const;
-export type CheckProvider = (typeof CHECK_PROVIDERS)[number];
 
 export const PROCESSING_EVENT_TYPES = [
   'request',
@@ -69,25 +67,6 @@ export function providerConfigurationOf(data: unknown) {
   );
   return parsed.success ? parsed.data : undefined;
 }
-
-/** The kinds of check the engine runs (the server's registry has one entry for each). */
-export const ENGINE_RUN_KINDS = [
-  'dbs-basic',
-  'dbs-standard',
-  'dbs-enhanced',
-  'dbs-update',
-] as const;
-export type EngineRunKind = (typeof ENGINE_RUN_KINDS)[number];
-export const isEngineRunKind = (code: string): code is EngineRunKind =>
-  (ENGINE_RUN_KINDS as readonly string[]).includes(code);
-
-/**
- * The applications a registered body verifies (the applicant's identity) and countersigns before
- * they go to the DBS: standard and enhanced (a basic disclosure needs neither).
- */
-export const COUNTERSIGNED_KINDS = ['dbs-standard', 'dbs-enhanced'] as const;
-export const isCountersignedKind = (code: string): boolean =>
-  (COUNTERSIGNED_KINDS as readonly string[]).includes(code);
 
 /** Our own wording: what a hand edit of an activity the check engine runs is refused with. */
 export const ENGINE_ACTIVITY_MESSAGES = {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { isResultDataKind, RESULT_DATA_SCHEMAS, readResultData } from './kinds.js';
 import {
   adultFirstResultDataSchema,
   dbsResultDataSchema,
   dbsUpdateResultDataSchema,
-  isResultDataKind,
-  RESULT_DATA_SCHEMAS,
-  readResultData,
 } from './results.js';
 
 describe('criminal-record result data', () => {

@@ -83,7 +83,7 @@ async function referenceOf(activityId: number) {
 }
 
 const simulator = () => {
-  const p = checkEngine(t.app.deps).dbsBasic;
+  const p = checkEngine(t.app.deps).providers.get('dbs-basic');
   if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
   return p;
 };
@@ -224,7 +224,7 @@ describe('storing callbacks in batches', () => {
   it('refuses a signed callback holding text the database cannot store, storing nothing', async () => {
     const a = await started(customers[0] ?? 0, 'Unstorable');
     days.advance(DAY);
-    const secret = readChecksConfig({}).dbsBasicCallbackSecret;
+    const secret = readChecksConfig({}).providers['dbs-basic'].callbackSecret;
     const good = callback(a.reference, 'nul-1');
     for (const body of [
       JSON.stringify({ ...good, event_id: 'nul-1\u0000' }),

@@ -89,8 +89,7 @@ async function activity(id: number) {
 type CallbackProvider = 'dbs-basic' | 'ebulk';
 
 const simulator = (provider: CallbackProvider = 'dbs-basic') => {
-  const engine = checkEngine(t.app.deps);
-  const p = provider === 'ebulk' ? engine.ebulk : engine.dbsBasic;
+  const p = checkEngine(t.app.deps).providers.get(provider);
   if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
   return p;
 };
@@ -254,7 +253,7 @@ const PROVIDERS = [
 
 const secretOf = (provider: CallbackProvider) => {
   const { config } = checkEngine(t.app.deps);
-  return provider === 'ebulk' ? config.ebulkCallbackSecret : config.dbsBasicCallbackSecret;
+  return config.providers[provider].callbackSecret;
 };
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 const signed = (secret: string, body: string, at = nowSeconds()) => ({

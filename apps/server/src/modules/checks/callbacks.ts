@@ -1,9 +1,7 @@
 import {
   type ActivityRetryOut,
-  type ApplicationCallback,
   activityRetryIn,
   activityRetryOut,
-  applicationCallbackSchema,
   initialProcessingData,
   withEvent,
 } from '@kestrel/domain';
@@ -31,25 +29,16 @@ import {
   runInOps,
   type ServiceContext,
 } from '../../platform/service-context.js';
-import { SIGNATURE_HEADER, verifySignature } from '../../providers/dbs-basic/signature.js';
+import { processingOf, saveActivity } from './activity.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { missingCallbackSecret } from './config.js';
-import {
-  applyApplicationUpdate,
-  INITIATE_JOB,
-  type LockedActivity,
-  lockActivity,
-  processingOf,
-  saveActivity,
-} from './engine.js';
+import { INITIATE_JOB, lockActivity } from './engine.js';
+import type { LockedActivity, ProviderCallback } from './kind.js';
 import { checkEngine } from './providers.js';
+import { callbackProviderOf } from './registry.js';
 
 /** Where providers post their signed callbacks: outside /api/ (no session, no CSRF token). */
 export const CALLBACK_PATH = '/callbacks/checks/:provider/:id/';
-const CALLBACK_PROVIDERS = ['dbs-basic', 'ebulk'] as const;
-type CallbackProvider = (typeof CALLBACK_PROVIDERS)[number];
-const isCallbackProvider = (p: string): p is CallbackProvider =>
-  (CALLBACK_PROVIDERS as readonly string[]).includes(p);
 
 /** The request's answer: stored in the inbox (applied by a job), or a replay of a stored event. */
 export type CallbackOutcome = 'stored' | 'duplicate';
@@ -70,9 +59,9 @@ type InboxJob = z.infer<typeof inboxJobPayload>;
 
 /** One verified callback to store: the provider it came from, its activity id, its body. */
 export interface Receipt {
-  provider: CallbackProvider;
+  provider: string;
   id: number;
-  cb: ApplicationCallback;
+  cb: ProviderCallback;
 }
 
 /**
@@ -269,11 +258,13 @@ async function applyOne(
   a: LockedActivity | null,
   row: InboxRow,
 ): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
-  if (!a?.processing || a.kind.provider !== row.provider) {
+  const provider = a?.kind.provider;
+  if (!a?.processing || provider?.name !== row.provider || !provider.callbacks) {
     return { outcome: 'rejected', error: 'Not an activity of this provider in progress.' };
   }
-  const parsed = applicationCallbackSchema.safeParse(row.body);
-  if (!parsed.success) return { outcome: 'rejected', error: 'Malformed callback.' };
+  const tracking = a.kind.tracking;
+  const parsed = provider.callbacks.schema.safeParse(row.body);
+  if (!parsed.success || !tracking) return { outcome: 'rejected', error: 'Malformed callback.' };
   const cb = parsed.data;
   if (a.processing.event_ids.includes(cb.event_id)) return { outcome: 'duplicate', error: '' };
   if (a.processing.reference !== cb.reference) {
@@ -290,7 +281,7 @@ async function applyOne(
     const { activity } = await saveActivity(ctx, a, processing);
     return { outcome: 'stored', error: '', saved: activity };
   }
-  const saved = await applyApplicationUpdate(ctx, a, processing, update);
+  const { row: saved } = await tracking.apply(ctx, a, processing, update);
   return { outcome: 'applied', error: '', saved };
 }
 
@@ -422,7 +413,8 @@ export async function retryActivity(
   if (a.row.state !== 'ca-error-initiating') {
     throw ValidationError.of('state', 'Only an activity whose start failed can be retried.');
   }
-  const base = a.processing ?? initialProcessingData(a.kind.provider, `kestrel-ca-${a.row.id}`);
+  const base =
+    a.processing ?? initialProcessingData(a.kind.provider.name, `kestrel-ca-${a.row.id}`);
   const processing = withEvent(
     { ...base, attempts: 0, last_error: null },
     { at: ctx.clock.now().toISOString(), type: 'retry', body: { by: ctx.actor.name, reason } },
@@ -439,7 +431,7 @@ export async function retryActivity(
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const unstorable = (s: string) => s.includes('\0') || LONE_SURROGATE.test(s);
 
-function parseCallback(raw: string): ApplicationCallback {
+function parseCallback(schema: z.ZodType<ProviderCallback>, raw: string): ProviderCallback {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -448,7 +440,7 @@ function parseCallback(raw: string): ApplicationCallback {
   }
   if (nulPath(json, [], unstorable) !== null)
     throw ValidationError.of('non_field_errors', 'Malformed JSON.');
-  const parsed = applicationCallbackSchema.safeParse(json);
+  const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new ValidationError(
       fieldErrorsOf(
@@ -473,28 +465,24 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
       CALLBACK_PATH,
       { schema: { hide: true } },
       async (request, reply) => {
-        const { provider } = request.params;
-        if (!isCallbackProvider(provider)) throw new NotFoundError();
+        const provider = callbackProviderOf(request.params.provider);
+        if (!provider) throw new NotFoundError();
         const id = parseId(request.params.id);
         const deps = request.server.deps;
-        const engine = checkEngine(deps);
-        const secret =
-          provider === 'ebulk'
-            ? engine.config.ebulkCallbackSecret
-            : engine.config.dbsBasicCallbackSecret;
+        const secret = checkEngine(deps).config.providers[provider.name].callbackSecret;
         const raw = typeof request.body === 'string' ? request.body : '';
-        const header = request.headers[SIGNATURE_HEADER];
-        const check = verifySignature(
+        const header = request.headers[provider.callbacks.signatureHeader];
+        const signed = provider.callbacks.verify(
           secret,
           typeof header === 'string' ? header : undefined,
           raw,
           Math.floor(deps.clock.now().getTime() / 1000),
         );
-        if (check !== 'ok' || missingCallbackSecret().length > 0) {
+        if (!signed || missingCallbackSecret().length > 0) {
           throw new NotAuthenticatedError('Invalid callback signature.');
         }
-        const cb = parseCallback(raw);
-        const outcome = await receiverOf(deps).receive({ provider, id, cb });
+        const cb = parseCallback(provider.callbacks.schema, raw);
+        const outcome = await receiverOf(deps).receive({ provider: provider.name, id, cb });
         return reply.code(200).send({ status: outcome });
       },
     );

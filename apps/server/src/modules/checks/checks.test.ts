@@ -130,7 +130,7 @@ async function caseState(id: number) {
 }
 
 const simulator = (name: 'dbs-basic' | 'ebulk') => {
-  const p = name === 'ebulk' ? checkEngine(t.app.deps).ebulk : checkEngine(t.app.deps).dbsBasic;
+  const p = checkEngine(t.app.deps).providers.get(name);
   if (!(p instanceof DisclosureSimulator)) throw new Error('not the simulator');
   return p;
 };
@@ -781,15 +781,17 @@ describe('callbacks', () => {
       ),
     });
     const body = JSON.stringify({ event_id: 'evt-y', reference: ref, status: 'done' });
-    const malformed = await post(sign(secrets.dbsBasicCallbackSecret, body), body);
+    const malformed = await post(sign(secrets.providers['dbs-basic'].callbackSecret, body), body);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toHaveProperty('status');
-    expect((await post(sign(secrets.dbsBasicCallbackSecret, '{'), '{')).statusCode).toBe(400);
+    expect(
+      (await post(sign(secrets.providers['dbs-basic'].callbackSecret, '{'), '{')).statusCode,
+    ).toBe(400);
     // Another provider's path, another application's reference, no such activity: refused.
     const wrongPath = await t.app.inject({
       method: 'POST',
       url: `/callbacks/checks/ebulk/${k.activityId}/`,
-      headers: sign(secrets.ebulkCallbackSecret, cb.body),
+      headers: sign(secrets.providers.ebulk.callbackSecret, cb.body),
       payload: cb.body,
     });
     // Stored (never lost), then rejected by the job: another provider's, another application's.
@@ -797,7 +799,10 @@ describe('callbacks', () => {
     const otherRef = cb.body
       .replace(ref, `${ref.slice(0, -1)}${ref.endsWith('9') ? '8' : '9'}`)
       .replace('"evt-x"', '"evt-other-ref"');
-    const other = await post(sign(secrets.dbsBasicCallbackSecret, otherRef), otherRef);
+    const other = await post(
+      sign(secrets.providers['dbs-basic'].callbackSecret, otherRef),
+      otherRef,
+    );
     expect(other.json()).toEqual({ status: 'stored' });
     await t.settle();
     const kept = await t.owner((tx) =>

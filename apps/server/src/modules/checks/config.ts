@@ -1,14 +1,14 @@
+import type { CheckProvider } from '@kestrel/domain';
+import type { ProviderSettings } from './kind.js';
+import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
+
 /**
- * The check engine's configuration (README configuration table). Without a provider's URL and
- * key the engine uses that provider's deterministic simulator.
+ * The check engine's configuration (README configuration table). Each provider's settings come
+ * from the environment variables its registry entry names: without its URL (and key, where it
+ * needs one) the engine uses that provider's deterministic simulator.
  */
 export interface ChecksConfig {
-  dbsBasic: { url: string; key: string } | null;
-  ebulk: { url: string; key: string } | null;
-  updateServiceUrl: string | null;
-  /** HMAC secrets of the providers' callbacks (the simulators sign with the same defaults). */
-  dbsBasicCallbackSecret: string;
-  ebulkCallbackSecret: string;
+  providers: Record<CheckProvider, ProviderSettings>;
   /** A provider call taking longer fails (and is retried). */
   providerTimeoutMs: number;
   /** Automatic retries of a failed start before it waits for operations. */
@@ -17,39 +17,40 @@ export interface ChecksConfig {
   pollSeconds: number;
 }
 
-export const SIMULATOR_CALLBACK_SECRETS = {
-  'dbs-basic': 'kestrel-simulator-dbs-basic',
-  ebulk: 'kestrel-simulator-ebulk',
-} as const;
-
 const num = (v: string | undefined, fallback: number) => {
   const n = Number(v);
   return v && Number.isFinite(n) && n >= 0 ? n : fallback;
 };
 
 export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksConfig {
-  const pair = (url: string | undefined, key: string | undefined) =>
-    url && key ? { url, key } : null;
-  const dbsBasic = pair(env.DBS_BASIC_API_URL, env.DBS_BASIC_API_KEY);
-  const ebulk = pair(env.EBULK_API_URL, env.EBULK_API_KEY);
+  const providers = {} as Record<CheckProvider, ProviderSettings>;
+  for (const p of CHECK_PROVIDER_DEFINITIONS) {
+    const url = env[p.env.url];
+    const key = p.env.key ? env[p.env.key] : '';
+    providers[p.name] = {
+      real: url && (key || !p.env.key) ? { url, key: key ?? '' } : null,
+      callbackSecret:
+        (p.env.callbackSecret ? env[p.env.callbackSecret] : undefined) ||
+        p.callbacks?.simulatorSecret ||
+        '',
+    };
+  }
   return {
-    dbsBasic,
-    ebulk,
-    updateServiceUrl: env.DBS_UPDATE_SERVICE_URL || null,
-    dbsBasicCallbackSecret:
-      env.DBS_BASIC_CALLBACK_SECRET || SIMULATOR_CALLBACK_SECRETS['dbs-basic'],
-    ebulkCallbackSecret: env.EBULK_CALLBACK_SECRET || SIMULATOR_CALLBACK_SECRETS.ebulk,
+    providers,
     providerTimeoutMs: num(env.PROVIDER_TIMEOUT_MS, 20_000),
     maxAttempts: 5,
     pollSeconds: 6 * 60 * 60,
   };
 }
 
-/** True when a real provider is configured without its callback secret: refuse its callbacks. */
+/**
+ * The callback secrets missing from the environment: a real provider configured (its URL set)
+ * whose callbacks have no secret of their own. Its callbacks are refused.
+ */
 export function missingCallbackSecret(env: NodeJS.ProcessEnv = process.env): string[] {
-  const out: string[] = [];
-  if (env.DBS_BASIC_API_URL && !env.DBS_BASIC_CALLBACK_SECRET)
-    out.push('DBS_BASIC_CALLBACK_SECRET');
-  if (env.EBULK_API_URL && !env.EBULK_CALLBACK_SECRET) out.push('EBULK_CALLBACK_SECRET');
-  return out;
+  return CHECK_PROVIDER_DEFINITIONS.flatMap((p) =>
+    p.callbacks && p.env.callbackSecret && env[p.env.url] && !env[p.env.callbackSecret]
+      ? [p.env.callbackSecret]
+      : [],
+  );
 }

@@ -12,6 +12,7 @@ import {
   START_JOB,
   startActivity,
 } from './engine.js';
+import { CHECK_KINDS } from './registry.js';
 
 const payload = z.object({
   case_activity_id: z.number().int().positive(),
@@ -62,4 +63,11 @@ export const checksStartJob = serviceJob<{
   },
 });
 
-export const checkJobKinds = [checksStartJob, checksInitiateJob, checksPollJob, checksCallbacksJob];
+/** The engine's jobs, and those of the registered kinds' own. */
+export const checkJobKinds = [
+  checksStartJob,
+  checksInitiateJob,
+  checksPollJob,
+  checksCallbacksJob,
+  ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
+];

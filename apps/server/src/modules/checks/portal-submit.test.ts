@@ -191,8 +191,7 @@ async function verifyAndCountersign(caseId: number) {
 
 /** Posts the provider simulator's signed callback of the application as it stands now. */
 async function providerCallback(provider: 'dbs-basic' | 'ebulk', id: number, reference: string) {
-  const engine = checkEngine(t.app.deps);
-  const sim = provider === 'ebulk' ? engine.ebulk : engine.dbsBasic;
+  const sim = checkEngine(t.app.deps).providers.get(provider);
   if (!(sim instanceof DisclosureSimulator)) throw new Error('not the simulator');
   const cb = sim.callbackFor(reference);
   const res = await t.app.inject({

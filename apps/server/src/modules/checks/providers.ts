@@ -1,51 +1,50 @@
+import type { CheckProvider } from '@kestrel/domain';
 import type { Clock } from '../../platform/clock.js';
 import type { ContextDeps } from '../../platform/service-context.js';
-import { createDbsBasicClient } from '../../providers/dbs-basic/client.js';
-import type { DisclosureProvider } from '../../providers/dbs-basic/provider.js';
-import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
-import { createUpdateServiceClient } from '../../providers/dbs-update-service/client.js';
-import type { UpdateServiceProvider } from '../../providers/dbs-update-service/provider.js';
-import { createUpdateServiceSimulator } from '../../providers/dbs-update-service/simulator.js';
-import { createEbulkClient } from '../../providers/ebulk/client.js';
-import { createEbulkSimulator } from '../../providers/ebulk/simulator.js';
 import { type ChecksConfig, readChecksConfig } from './config.js';
+import type { CheckProviderDefinition } from './kind.js';
+import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
-/** The providers and configuration the engine runs with, per app (its deps). */
+/** The providers (by name) and configuration the engine runs with, per app (its deps). */
 export interface CheckEngine {
   config: ChecksConfig;
-  dbsBasic: DisclosureProvider;
-  ebulk: DisclosureProvider;
-  updateService: UpdateServiceProvider;
+  providers: ReadonlyMap<CheckProvider, unknown>;
 }
 
 const engines = new WeakMap<object, CheckEngine>();
 
 /**
- * The real client where configured, else the simulator on the app's clock (or on a provider clock
- * of its own: tests move it over simulated days; callbacks are still signed at the app's time).
+ * Each registered provider's real client where configured, else its simulator on the app's
+ * clock (or on a provider clock of its own: tests move it over simulated days; callbacks are
+ * still signed at the app's time).
  */
 export function createCheckEngine(
   deps: Pick<ContextDeps, 'clock'>,
   config = readChecksConfig(),
   providerClock: Clock = deps.clock,
-) {
-  return {
-    config,
-    dbsBasic: config.dbsBasic
-      ? createDbsBasicClient({ baseUrl: config.dbsBasic.url, apiKey: config.dbsBasic.key })
-      : new DisclosureSimulator({
-          name: 'dbs-basic',
-          clock: providerClock,
-          callbackSecret: config.dbsBasicCallbackSecret,
-          signingClock: deps.clock,
-        }),
-    ebulk: config.ebulk
-      ? createEbulkClient({ baseUrl: config.ebulk.url, apiKey: config.ebulk.key })
-      : createEbulkSimulator(providerClock, config.ebulkCallbackSecret, deps.clock),
-    updateService: config.updateServiceUrl
-      ? createUpdateServiceClient({ baseUrl: config.updateServiceUrl })
-      : createUpdateServiceSimulator(),
-  } satisfies CheckEngine;
+): CheckEngine {
+  const providers = new Map<CheckProvider, unknown>();
+  for (const p of CHECK_PROVIDER_DEFINITIONS) {
+    const settings = config.providers[p.name];
+    providers.set(
+      p.name,
+      settings.real
+        ? p.client(settings.real)
+        : p.simulator({
+            clock: providerClock,
+            signingClock: deps.clock,
+            callbackSecret: settings.callbackSecret,
+          }),
+    );
+  }
+  return { config, providers };
+}
+
+/** The engine's client (or simulator) of `provider`. */
+export function providerOf<P>(engine: CheckEngine, provider: CheckProviderDefinition<P>): P {
+  const p = engine.providers.get(provider.name);
+  if (p === undefined) throw new Error(`no check provider ${provider.name}`);
+  return p as P;
 }
 
 /** The engine of the app whose deps these are (made on first use). */

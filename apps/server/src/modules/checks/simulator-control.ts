@@ -29,7 +29,7 @@ export const simulatorAdvanceIn = z.object({
 export function simulatorControlEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env[SIMULATOR_CONTROL_ENV] !== '1') return false;
   const config = readChecksConfig(env);
-  return config.dbsBasic === null && config.ebulk === null;
+  return Object.values(config.providers).every((p) => p.real === null);
 }
 
 export async function simulatorControlRoutes(app: FastifyInstance) {

@@ -1,8 +1,8 @@
 import { withEvent } from '@kestrel/domain';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { lockActivity, proceedOrAwaitCountersign, saveActivity } from './engine.js';
-import { topUpResult } from './registry.js';
+import { saveActivity, topUpResult } from './activity.js';
+import { lockActivity, proceedOrAwaitCountersign } from './engine.js';
 
 /**
  * Settles an activity's awaited top-up (payments calls it from its webhook, in its transaction):

@@ -24,8 +24,8 @@ import { PaymentsProviderError } from '../../providers/payments/provider.js';
 import { SimulatorRefusal } from '../../providers/payments/simulator.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from '../cases/cases.table.js';
-import { lockActivity, saveActivity } from '../checks/engine.js';
-import { topUpResult } from '../checks/registry.js';
+import { saveActivity, topUpResult } from '../checks/activity.js';
+import { lockActivity } from '../checks/engine.js';
 import { paymentsOf } from './config.js';
 import { paymentIntents, type payments } from './payments.table.js';
 

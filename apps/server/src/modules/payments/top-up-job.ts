@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serviceJob } from '../../jobs/service-job.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import { TOP_UP_INTENT_JOB } from '../checks/engine.js';
+import { TOP_UP_INTENT_JOB } from '../checks/activity.js';
 import { createTopUpIntent } from './service.js';
 
 const payload = z.object({

@@ -1,0 +1,116 @@
+import {
+  type CaseActivityState,
+  type DbsResultData,
+  type ProcessingData,
+  processingDataSchema,
+  type TopUp,
+} from '@kestrel/domain';
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import { ACTIVITY_CT, changeActivity } from '../cases/cases.service.js';
+import { caseActivities } from '../cases/cases.table.js';
+import type { LockedActivity } from './kind.js';
+
+/*
+ * What the engine and every kind of check write an activity with: its processing data (the
+ * provider log, audited by the event appended) and its moves (changeActivity: the domain's
+ * transitions, audited, the case following), each in the caller's transaction.
+ */
+
+/** The engine's processing data of a row, or null when the engine has not started it. */
+export function processingOf(data: unknown): ProcessingData | null {
+  const parsed = processingDataSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+export const nowIso = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock.now().toISOString();
+export const today = (ctx: Pick<ServiceContext, 'clock'>) =>
+  ctx.clock.now().toISOString().slice(0, 10);
+
+/**
+ * Writes the activity's new processing data, audited by the event it appended (not the whole
+ * log, which would double every callback's cost); then, when its state or result_data changes,
+ * moves it through changeActivity (the domain's transitions, audited, the case following).
+ */
+export async function saveActivity(
+  ctx: ServiceContext,
+  a: LockedActivity,
+  processing: ProcessingData,
+  change: { state?: CaseActivityState; resultData?: Record<string, unknown> } = {},
+) {
+  const now = ctx.clock.now();
+  const [updated] = await ctx.tx
+    .update(caseActivities)
+    .set({ processingData: processingDataSchema.parse(processing), updatedAt: now })
+    .where(eq(caseActivities.id, a.row.id))
+    .returning();
+  const last = processing.events.at(-1);
+  await recordAudit(ctx.tx, ctx.actor, {
+    customerId: a.row.customerId,
+    verb: 'updated',
+    contentType: ACTIVITY_CT,
+    objectId: a.row.id,
+    objectRepr: `Case ${a.row.caseId} activity ${a.row.id}`,
+    changes: {
+      processing_data: {
+        event: last ? { at: last.at, type: last.type, event_id: last.event_id ?? null } : null,
+        reference: processing.reference,
+        attempts: processing.attempts,
+      },
+    },
+  });
+  const state = change.state && change.state !== a.row.state ? change.state : undefined;
+  const resultData =
+    change.resultData && JSON.stringify(change.resultData) !== JSON.stringify(a.row.resultData)
+      ? change.resultData
+      : undefined;
+  if (!state && !resultData) return { activity: updated ?? a.row };
+  const moved = await changeActivity(
+    ctx.tx,
+    ctx.actor,
+    a.row.id,
+    { ...(state ? { state } : {}), ...(resultData ? { result_data: resultData } : {}) },
+    now,
+  );
+  return { activity: moved.activity };
+}
+
+/**
+ * The job that makes an awaited top-up's payment intent (and so its payment link): a kind of
+ * payments' (modules/payments/top-up-job.ts), enqueued here by name so the engine never imports
+ * payments (which builds on the engine).
+ */
+export const TOP_UP_INTENT_JOB = 'payments-top-up-intent';
+
+export function topUpIntentJob(a: LockedActivity) {
+  return {
+    name: TOP_UP_INTENT_JOB,
+    data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
+  };
+}
+
+/** The result panel's mirror of a top-up (status, amount, payment id). */
+export function topUpResult(t: TopUp | null): DbsResultData['top_up'] {
+  return t ? { status: t.status, amount: t.amount_pence, payment_id: t.payment_intent } : null;
+}
+
+/** Where `provider` posts the callbacks of activity `id` (callbacks.ts CALLBACK_PATH). */
+export function callbackUrlOf(base: string, provider: string, id: number): string {
+  return `${base}/callbacks/checks/${provider}/${id}/`;
+}
+
+/** The actor of the engine's jobs within a customer. */
+export function jobActorOf(customerId: number): Actor {
+  return {
+    type: null,
+    id: null,
+    name: 'check engine',
+    customerId,
+    isOps: false,
+    permissions: new Set(),
+    ip: null,
+    requestId: null,
+  };
+}

@@ -1,0 +1,45 @@
+import { applicationCallbackSchema } from '@kestrel/domain';
+import { createDbsBasicClient } from '../../../providers/dbs-basic/client.js';
+import type { DisclosureProvider } from '../../../providers/dbs-basic/provider.js';
+import { SIGNATURE_HEADER, verifySignature } from '../../../providers/dbs-basic/signature.js';
+import { DisclosureSimulator } from '../../../providers/dbs-basic/simulator.js';
+import { createEbulkClient } from '../../../providers/ebulk/client.js';
+import { createEbulkSimulator } from '../../../providers/ebulk/simulator.js';
+import type { CheckProviderDefinition } from '../kind.js';
+
+/** Both sign their callbacks the same way (PROVIDERS.md): an HMAC of the timestamp and body. */
+const signedCallbacks = (simulatorSecret: string) => ({
+  schema: applicationCallbackSchema,
+  simulatorSecret,
+  signatureHeader: SIGNATURE_HEADER,
+  verify: (secret: string, header: string | undefined, raw: string, nowSeconds: number) =>
+    verifySignature(secret, header, raw, nowSeconds) === 'ok',
+});
+
+/** The basic-disclosure service (basic checks): its client, simulator and signed callbacks. */
+export const dbsBasicProvider: CheckProviderDefinition<DisclosureProvider> = {
+  name: 'dbs-basic',
+  env: {
+    url: 'DBS_BASIC_API_URL',
+    key: 'DBS_BASIC_API_KEY',
+    callbackSecret: 'DBS_BASIC_CALLBACK_SECRET',
+  },
+  client: (s) => createDbsBasicClient({ baseUrl: s.url, apiKey: s.key }),
+  simulator: (o) =>
+    new DisclosureSimulator({
+      name: 'dbs-basic',
+      clock: o.clock,
+      callbackSecret: o.callbackSecret,
+      signingClock: o.signingClock,
+    }),
+  callbacks: signedCallbacks('kestrel-simulator-dbs-basic'),
+};
+
+/** The e-bulk registered body (standard and enhanced checks). */
+export const ebulkProvider: CheckProviderDefinition<DisclosureProvider> = {
+  name: 'ebulk',
+  env: { url: 'EBULK_API_URL', key: 'EBULK_API_KEY', callbackSecret: 'EBULK_CALLBACK_SECRET' },
+  client: (s) => createEbulkClient({ baseUrl: s.url, apiKey: s.key }),
+  simulator: (o) => createEbulkSimulator(o.clock, o.callbackSecret, o.signingClock),
+  callbacks: signedCallbacks('kestrel-simulator-ebulk'),
+};

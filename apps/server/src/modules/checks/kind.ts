@@ -1,0 +1,116 @@
+import type { CheckProvider, EngineRunKind, ProcessingData } from '@kestrel/domain';
+import type { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import type { Tx } from '../../db/connection.js';
+import type { Clock } from '../../platform/clock.js';
+import type { JobKind } from '../../platform/jobs.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import type { caseActivities } from '../cases/cases.table.js';
+
+/*
+ * The contract between the check engine and a kind of check (ARCHITECTURE: modules/checks/
+ * registry.ts + <kind>/). A kind's folder implements it (what its start sends, how it calls its
+ * provider, how answers, polls and callbacks map to states and typed result data); a provider's
+ * entry says how the engine makes its real client or its simulator and verifies its callbacks.
+ * The engine (engine.ts, callbacks.ts) only ever goes through these: adding a kind touches the
+ * registry and the kind's own files, nothing else.
+ */
+
+/** A provider's settings, read from the environment (README configuration table). */
+export interface ProviderSettings {
+  /** The real client's address and key; null: the deterministic simulator (the default). */
+  real: { url: string; key: string } | null;
+  /** The HMAC secret of its signed callbacks (the simulator signs with the same default). */
+  callbackSecret: string;
+}
+
+/** What a provider's callbacks carry at least: an event id (replays) and the application. */
+export interface ProviderCallback {
+  event_id: string;
+  reference: string;
+}
+
+export interface CheckProviderDefinition<P = unknown> {
+  name: CheckProvider;
+  /** The environment variables of its real client (`key` where it needs one). */
+  env: { url: string; key?: string; callbackSecret?: string };
+  /** The real client, for a configured provider. */
+  client(settings: { url: string; key: string }): P;
+  /**
+   * The deterministic simulator, on the providers' clock (tests move it over simulated days);
+   * its callbacks signed at the app's time with the callback secret.
+   */
+  simulator(o: { clock: Clock; signingClock: Clock; callbackSecret: string }): P;
+  /** Its signed callbacks (webhooks). */
+  callbacks?: {
+    /** The body's schema. */
+    schema: z.ZodType<ProviderCallback>;
+    /** The secret its simulator signs with (the default without one configured). */
+    simulatorSecret: string;
+    /** The header its signature comes in (lower case). */
+    signatureHeader: string;
+    /** True when `header` signs `raw` with `secret`, at a time close enough to `nowSeconds`. */
+    verify(secret: string, header: string | undefined, raw: string, nowSeconds: number): boolean;
+  };
+}
+
+/** The activity row with its kind, locked with its case (engine.ts lockActivity). */
+export interface LockedActivity {
+  row: typeof caseActivities.$inferSelect;
+  code: string;
+  kind: CheckKind;
+  processing: ProcessingData | null;
+}
+
+/** What a kind did with an answer or an update: whether its application is still tracked. */
+export interface Applied {
+  row: LockedActivity['row'];
+  /** In progress with the provider: the engine polls it again. */
+  tracking: boolean;
+}
+
+/**
+ * One kind of check the engine runs. R: what its start sends; A: the provider's answer to it;
+ * U: an update of a started application (a poll's answer, a callback without its event id).
+ */
+export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
+  code: EngineRunKind;
+  provider: CheckProviderDefinition<P>;
+  /** What starts it: the subject's Review & Submit (portal). */
+  trigger: 'submission';
+  /** Its typed result_data (the domain's schema for the kind). */
+  resultSchema: z.ZodType<Record<string, unknown>>;
+  /**
+   * What its start sends, from the case's data (in the job's transaction), or null when the
+   * case lacks what it needs. `callbackUrl` is where the provider posts its callbacks.
+   */
+  request(tx: Tx, a: LockedActivity, env: { callbackUrl: string }): Promise<R | null>;
+  /** The request as kept in the activity's provider log (personal data left out). */
+  logged(request: R): Record<string, unknown>;
+  /** Sends it (outside any transaction; idempotent by the activity's key). */
+  send(provider: P, request: R, signal: AbortSignal): Promise<A>;
+  /**
+   * Applies the provider's answer to the started activity, whose request and answer `processing`
+   * already logs; in the job's second transaction.
+   */
+  answered(
+    ctx: ServiceContext,
+    a: LockedActivity,
+    processing: ProcessingData,
+    request: R,
+    answer: A,
+  ): Promise<Applied>;
+  /** A started application the provider works on over days: polled, and called back. */
+  tracking?: {
+    status(provider: P, reference: string, signal: AbortSignal): Promise<U>;
+    /** Applies an update (a poll's answer, or a callback) logged in `processing`. */
+    apply(
+      ctx: ServiceContext,
+      a: LockedActivity,
+      processing: ProcessingData,
+      update: U,
+    ): Promise<Applied>;
+  };
+  /** Jobs of the kind's own (the engine's start, poll and callback jobs serve every kind). */
+  jobs?: readonly JobKind<unknown, AppDeps>[];
+}
