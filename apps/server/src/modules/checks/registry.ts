@@ -12,11 +12,11 @@ import { dbsUpdateKind } from './update-service/kind.js';
  * (ACTIVITY_KINDS entries with `engine`): the compiler holds the two equal. The engine's
  * providers, their configuration and their callback endpoints all come from these entries.
  */
-export const CHECK_KINDS: { readonly [K in EngineRunKind]: CheckKind & { code: K } } = {
-  'dbs-basic': dbsBasicKind as CheckKind & { code: 'dbs-basic' },
-  'dbs-standard': dbsStandardKind as CheckKind & { code: 'dbs-standard' },
-  'dbs-enhanced': dbsEnhancedKind as CheckKind & { code: 'dbs-enhanced' },
-  'dbs-update': dbsUpdateKind as CheckKind & { code: 'dbs-update' },
+export const CHECK_KINDS: Readonly<Record<EngineRunKind, CheckKind>> = {
+  'dbs-basic': dbsBasicKind,
+  'dbs-standard': dbsStandardKind,
+  'dbs-enhanced': dbsEnhancedKind,
+  'dbs-update': dbsUpdateKind,
 };
 
 export function checkKindOf(code: string): CheckKind | null {

@@ -1,4 +1,5 @@
 import {
+  DBS_CHECK_CODES,
   guidanceLink,
   isActivityOpen,
   isAdultFirstOffered,
@@ -15,7 +16,7 @@ import { AdultFirstForm } from './adult-first-form';
 import { NotesAccordion } from './notes-accordion';
 import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
-import { DBS_KINDS, RESULT_PANEL_REGISTRY } from './registry';
+import { RESULT_PANEL_REGISTRY } from './registry';
 import { type ApiFamily, type DbsDetails, getDbsDetails, requestAdultFirst } from './results-api';
 import { RetryActivity } from './retry-activity';
 import { VerificationActions } from './verification-actions';
@@ -100,7 +101,7 @@ export function ActivityResult({
   const session = useSession();
   const rights = useRights();
   const code = activity.activity_type;
-  const isDbs = DBS_KINDS.includes(code);
+  const isDbs = (DBS_CHECK_CODES as readonly string[]).includes(code);
   const caseId = caseIdOf(activity);
   const details = useDbsDetails(family, caseId, isDbs);
   const Panel = RESULT_PANEL_REGISTRY[code];

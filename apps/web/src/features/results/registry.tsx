@@ -12,8 +12,6 @@ export const RESULT_PANEL_REGISTRY: Readonly<Record<string, ComponentType<DbsPan
   'adult-first': AdultFirstPanel,
 };
 
-export const DBS_KINDS: readonly string[] = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'];
-
 export function hasResultPanel(code: string): boolean {
   return Object.hasOwn(RESULT_PANEL_REGISTRY, code);
 }

@@ -1,0 +1,134 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import {
+  ACTIVITY_KINDS,
+  CHECK_PROVIDERS,
+  checkProviderOf,
+  ENGINE_RUN_KINDS,
+  isCountersignedKind,
+} from '@kestrel/domain';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../platform/clock.js';
+import { missingCallbackSecret, readChecksConfig } from './config.js';
+import { needsCountersigning } from './engine.js';
+import { createCheckEngine, providerOf } from './providers.js';
+import {
+  CHECK_KINDS,
+  CHECK_PROVIDER_DEFINITIONS,
+  callbackProviderOf,
+  checkKindOf,
+} from './registry.js';
+
+/*
+ * "Adding a kind touches the registry and the kind's own files, nothing else" (issue 17): the
+ * registry agrees with the domain's activity-kind registry, and the engine's shared files name
+ * no kind and no provider (they go through the registry's entries only).
+ */
+
+const here = new URL('./', import.meta.url);
+/** The engine's shared files: everything in modules/checks except the registry, the kinds' own folders and tests. */
+const sharedFiles = readdirSync(here, { withFileTypes: true })
+  .filter((f) => f.isFile() && f.name.endsWith('.ts') && !f.name.endsWith('.test.ts'))
+  .map((f) => f.name)
+  .filter((name) => name !== 'registry.ts');
+const kindFolders = readdirSync(here, { withFileTypes: true })
+  .filter((f) => f.isDirectory())
+  .map((f) => f.name);
+
+describe('the check registry', () => {
+  it('has one entry per kind the domain says the engine runs, on the domain’s provider', () => {
+    expect(Object.keys(CHECK_KINDS).sort()).toEqual([...ENGINE_RUN_KINDS].sort());
+    for (const code of ENGINE_RUN_KINDS) {
+      const kind = CHECK_KINDS[code];
+      expect(kind.code).toBe(code);
+      expect(kind.provider.name).toBe(checkProviderOf(code));
+      // the kind's result data is the domain's schema for it, not a second one
+      expect(kind.resultSchema).toBe(ACTIVITY_KINDS[code].result);
+      expect(needsCountersigning(kind)).toBe(isCountersignedKind(code));
+      expect(checkKindOf(code)).toBe(kind);
+    }
+    expect(checkKindOf('adult-first')).toBeNull();
+    expect(checkKindOf('nonsense')).toBeNull();
+  });
+
+  it('derives its providers from the kinds, each once, as the domain lists them', () => {
+    expect(CHECK_PROVIDER_DEFINITIONS.map((p) => p.name).sort()).toEqual(
+      [...CHECK_PROVIDERS].sort(),
+    );
+    // callbacks only for providers that call back
+    expect(callbackProviderOf('dbs-basic')?.name).toBe('dbs-basic');
+    expect(callbackProviderOf('ebulk')?.name).toBe('ebulk');
+    expect(callbackProviderOf('dbs-update-service')).toBeNull();
+    expect(callbackProviderOf('nonsense')).toBeNull();
+  });
+
+  it('reads each provider’s settings from the variables its entry names', () => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      env[p.env.url] = `https://${p.name}.example`;
+      if (p.env.key) env[p.env.key] = `${p.name}-key`;
+    }
+    const config = readChecksConfig(env);
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      expect(config.providers[p.name].real).toEqual({
+        url: `https://${p.name}.example`,
+        key: p.env.key ? `${p.name}-key` : '',
+      });
+    }
+    // a real provider that calls back without its own secret: its callbacks are refused
+    expect(missingCallbackSecret(env).sort()).toEqual(
+      CHECK_PROVIDER_DEFINITIONS.flatMap((p) =>
+        p.callbacks && p.env.callbackSecret ? [p.env.callbackSecret] : [],
+      ).sort(),
+    );
+    // without them: every provider simulated, callbacks signed with the simulator's secret
+    const simulated = readChecksConfig({});
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      expect(simulated.providers[p.name].real).toBeNull();
+      expect(simulated.providers[p.name].callbackSecret).toBe(p.callbacks?.simulatorSecret ?? '');
+    }
+    // a key required but not given: still the simulator
+    const keyless = readChecksConfig({ DBS_BASIC_API_URL: 'https://basic.example' });
+    expect(keyless.providers['dbs-basic'].real).toBeNull();
+  });
+
+  it('makes every provider, real where configured and simulated otherwise', () => {
+    const deps = { clock: systemClock };
+    const engine = createCheckEngine(deps, readChecksConfig({}));
+    for (const p of CHECK_PROVIDER_DEFINITIONS) expect(providerOf(engine, p)).toBeDefined();
+    const real = createCheckEngine(
+      deps,
+      readChecksConfig({ DBS_UPDATE_SERVICE_URL: 'https://update.example' }),
+    );
+    const update = CHECK_KINDS['dbs-update'].provider;
+    expect(providerOf(real, update)).not.toBe(providerOf(engine, update));
+    expect(() => providerOf({ ...engine, providers: new Map() }, update)).toThrow();
+  });
+
+  it('the engine’s shared files name no kind, no provider and no kind’s folder', () => {
+    expect(sharedFiles).toEqual(expect.arrayContaining(['engine.ts', 'callbacks.ts', 'config.ts']));
+    expect(kindFolders.sort()).toEqual(['disclosure', 'update-service']);
+    const names = [...ENGINE_RUN_KINDS, ...CHECK_PROVIDERS];
+    for (const file of sharedFiles) {
+      const source = readFileSync(new URL(file, here), 'utf8');
+      for (const name of names) {
+        expect(source, `${file} names '${name}'`).not.toMatch(new RegExp(`['\`/]${name}['\`/]`));
+      }
+      for (const folder of kindFolders) {
+        expect(source, `${file} imports ./${folder}/`).not.toContain(`'./${folder}/`);
+      }
+      // a provider is reached through its registry entry, never its client or simulator
+      expect(source, `${file} imports a provider`).not.toMatch(
+        /from '\.\.\/\.\.\/providers\/(?!errors\.js)/,
+      );
+    }
+  });
+
+  it('the README’s configuration table names every provider’s variables', () => {
+    const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      for (const v of [p.env.url, p.env.key, p.env.callbackSecret]) {
+        if (v) expect(readme).toContain(`\`${v}\``);
+      }
+    }
+  });
+});
