@@ -16,6 +16,7 @@ import {
   initialProcessingData,
   isHandMoveAllowed,
   MAX_PROCESSING_EVENTS,
+  PROCESSING_LOG_HEAD,
   processingDataSchema,
   providerConfigurationOf,
   redact,
@@ -72,13 +73,50 @@ describe('processing data', () => {
     });
   });
 
-  it('keeps at most the last events', () => {
+  it('folds an event repeating the last one into it, counted', () => {
+    let d = initialProcessingData('dbs-basic', 'k');
+    d = withEvent(d, { at: 't0', type: 'request', body: { reference: 'R' } });
+    for (const at of ['t1', 't2', 't3']) {
+      d = withEvent(d, { at, type: 'poll', body: { stage: 2, token: 'x' } });
+    }
+    expect(d.events).toEqual([
+      { at: 't0', type: 'request', body: { reference: 'R' } },
+      {
+        at: 't3',
+        type: 'poll',
+        body: { stage: 2, token: '[redacted]' },
+        repeats: 3,
+        first_at: 't1',
+      },
+    ]);
+    // a different answer, another type, or a callback (its event id) is a new event
+    d = withEvent(d, { at: 't4', type: 'poll', body: { stage: 3 } });
+    d = withEvent(d, { at: 't5', type: 'error', body: { stage: 3 } });
+    d = withEvent(d, { at: 't6', type: 'callback', event_id: 'e1', body: { stage: 3 } });
+    d = withEvent(d, { at: 't7', type: 'callback', event_id: 'e2', body: { stage: 3 } });
+    expect(d.events.map((e) => [e.at, e.repeats])).toEqual([
+      ['t0', undefined],
+      ['t3', 3],
+      ['t4', undefined],
+      ['t5', undefined],
+      ['t6', undefined],
+      ['t7', undefined],
+    ]);
+    expect(processingDataSchema.safeParse(d).success).toBe(true);
+  });
+
+  it('keeps at most the log head and the last events', () => {
     let d = initialProcessingData('dbs-basic', 'k');
     for (let i = 0; i < MAX_PROCESSING_EVENTS + 5; i++) {
       d = withEvent(d, { at: String(i), type: 'poll', body: { i } });
     }
     expect(d.events).toHaveLength(MAX_PROCESSING_EVENTS);
-    expect(d.events[0]?.body).toEqual({ i: 5 });
+    // the head (the submission and first answers) is kept; the oldest after it are dropped
+    expect(d.events[0]?.body).toEqual({ i: 0 });
+    expect(d.events[PROCESSING_LOG_HEAD - 1]?.body).toEqual({ i: PROCESSING_LOG_HEAD - 1 });
+    expect(d.events[PROCESSING_LOG_HEAD]?.body).toEqual({ i: PROCESSING_LOG_HEAD + 5 });
+    expect(d.events.at(-1)?.body).toEqual({ i: MAX_PROCESSING_EVENTS + 4 });
+    expect(processingDataSchema.safeParse(d).success).toBe(true);
     expect(redact('plain')).toBe('plain');
   });
 

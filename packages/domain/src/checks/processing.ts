@@ -27,12 +27,23 @@ export const processingEventSchema = z
     /** A callback's event id (a replay carries the same one and is ignored). */
     event_id: z.string().max(100).optional(),
     body: z.record(z.string(), z.unknown()),
+    /**
+     * The same event (type and body) seen this many times in a row, the last at `at`, the first
+     * at `first_at` (a provider polled for weeks answering the same: one entry, not hundreds).
+     */
+    repeats: z.number().int().min(2).optional(),
+    first_at: z.string().optional(),
   })
   .strict();
 export type ProcessingEvent = z.infer<typeof processingEventSchema>;
 
-/** At most this many events are kept (the oldest are dropped; event ids are kept apart). */
+/**
+ * At most this many events are kept: past it, the first PROCESSING_LOG_HEAD (the submission and
+ * the provider's first answers) and the latest; those between are dropped (event ids are kept
+ * apart, so a replayed callback is still known).
+ */
 export const MAX_PROCESSING_EVENTS = 200;
+export const PROCESSING_LOG_HEAD = 20;
 
 export const processingDataSchema = z
   .object({
@@ -122,14 +133,42 @@ export function redact(body: unknown): unknown {
   return body;
 }
 
-/** `data` with `event` appended (redacted; the oldest dropped past the limit). */
+/**
+ * `data` with `event` appended (redacted). An event repeating the last one (same type and body,
+ * no callback event id) is folded into it: counted, with the time of the first and the last.
+ * Past the limit, the events after the log's head are dropped oldest first.
+ */
 export function withEvent(data: ProcessingData, event: ProcessingEvent): ProcessingData {
   const redacted = redact(event.body);
   const body =
     redacted !== null && typeof redacted === 'object' && !Array.isArray(redacted)
       ? (redacted as Record<string, unknown>)
       : {};
-  const events = [...data.events, { ...event, body }].slice(-MAX_PROCESSING_EVENTS);
+  const last = data.events.at(-1);
+  const repeat =
+    last !== undefined &&
+    event.event_id === undefined &&
+    last.event_id === undefined &&
+    last.type === event.type &&
+    JSON.stringify(last.body) === JSON.stringify(body);
+  const appended: ProcessingEvent[] = repeat
+    ? [
+        ...data.events.slice(0, -1),
+        {
+          ...last,
+          at: event.at,
+          repeats: (last.repeats ?? 1) + 1,
+          first_at: last.first_at ?? last.at,
+        },
+      ]
+    : [...data.events, { ...event, body }];
+  const events =
+    appended.length > MAX_PROCESSING_EVENTS
+      ? [
+          ...appended.slice(0, PROCESSING_LOG_HEAD),
+          ...appended.slice(-(MAX_PROCESSING_EVENTS - PROCESSING_LOG_HEAD)),
+        ]
+      : appended;
   const event_ids =
     event.event_id !== undefined ? [...data.event_ids, event.event_id] : data.event_ids;
   return { ...data, events, event_ids };

@@ -264,11 +264,11 @@ async function applyOne(
   }
   const tracking = a.kind.tracking;
   const parsed = provider.callbacks.schema.safeParse(row.body);
-  if (!parsed.success || !tracking) return { outcome: 'rejected', error: 'Malformed callback.' };
+  if (!parsed.success || !tracking) return rejectOnLog(ctx, a, row, 'Malformed callback.');
   const cb = parsed.data;
   if (a.processing.event_ids.includes(cb.event_id)) return { outcome: 'duplicate', error: '' };
   if (a.processing.reference !== cb.reference) {
-    return { outcome: 'rejected', error: 'The callback names another application.' };
+    return rejectOnLog(ctx, a, row, 'The callback names another application.');
   }
   const { event_id, ...update } = cb;
   const processing = withEvent(a.processing, {
@@ -283,6 +283,34 @@ async function applyOne(
   }
   const { row: saved } = await tracking.apply(ctx, a, processing, update);
   return { outcome: 'applied', error: '', saved };
+}
+
+/**
+ * A callback of the activity's provider refused: kept in the inbox with the reason, and on the
+ * activity's provider log (its body as received, redacted; not its event id, so a corrected
+ * resend of the same event is still applied).
+ */
+async function rejectOnLog(
+  ctx: ServiceContext,
+  a: LockedActivity,
+  row: InboxRow,
+  error: string,
+): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
+  if (!a.processing) return { outcome: 'rejected', error };
+  const body =
+    row.body !== null && typeof row.body === 'object' && !Array.isArray(row.body)
+      ? (row.body as Record<string, unknown>)
+      : { body: row.body };
+  const { activity } = await saveActivity(
+    ctx,
+    a,
+    withEvent(a.processing, {
+      at: row.receivedAt.toISOString(),
+      type: 'callback',
+      body: { rejected: error, ...body },
+    }),
+  );
+  return { outcome: 'rejected', error, saved: activity };
 }
 
 /**

@@ -824,7 +824,22 @@ describe('callbacks', () => {
     expect(missing.statusCode).toBe(404);
     const after = await activity(k.activityId);
     expect(after.state).toBe('ca-in-progress');
-    expect(after.processing_data).toEqual(before.processing_data);
+    expect(after.result_data).toEqual(before.result_data);
+    // the callback of another application is on the provider log, marked refused, and nothing
+    // else changed (not its reference, stage or event ids: a corrected resend still applies)
+    const logged = after.processing_data.events.slice(before.processing_data.events.length);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        type: 'callback',
+        body: expect.objectContaining({
+          rejected: 'The callback names another application.',
+          event_id: 'evt-other-ref',
+        }),
+      }),
+    ]);
+    expect({ ...after.processing_data, events: before.processing_data.events }).toEqual(
+      before.processing_data,
+    );
   });
 
   it('applies an event once: a replay of the same event id is ignored', async () => {

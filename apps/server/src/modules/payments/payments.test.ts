@@ -99,7 +99,10 @@ async function activity(id: number) {
   expect(res.statusCode).toBe(200);
   return res.json() as {
     state: string;
-    processing_data: { top_up: { status: string; payment_intent: string | null } | null };
+    processing_data: {
+      top_up: { status: string; payment_intent: string | null } | null;
+      events: { type: string; body: Record<string, unknown> }[];
+    };
     result_data: { top_up: { status: string; amount: number; payment_id: string | null } | null };
   };
 }
@@ -264,6 +267,24 @@ describe('the payment portal', () => {
     expect(harrier.body.publishable_key).toBe('pk_test_harrier_51HarrierVettingTestKey');
     // Opening it again makes no second provider intent.
     expect(harrier.body.provider_intent_id).toBe(o.portal.provider_intent_id);
+    // The payment provider's request and answer are on the activity's provider log, once,
+    // its client secret not.
+    const log = (await activity(o.activityId)).processing_data.events.filter(
+      (e) => e.type === 'top-up' && 'payment_provider' in e.body,
+    );
+    expect(log).toEqual([
+      expect.objectContaining({
+        body: {
+          payment_provider: 'simulator',
+          request: expect.objectContaining({
+            amount_pence: 350,
+            description: 'Paper certificate by post: Basic DBS check',
+          }),
+          answer: { id: o.portal.provider_intent_id, status: 'requires_payment_method' },
+        },
+      }),
+    ]);
+    expect(JSON.stringify(log)).not.toContain(String(o.portal.client_secret));
     expect((await portal('pit_nope')).status).toBe(404);
     expect((await portal('pit_AAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
   });

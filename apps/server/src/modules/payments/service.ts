@@ -10,6 +10,7 @@ import {
   type PaymentPortalOut,
   type PaymentProviderName,
   paymentPortalPath,
+  withEvent,
 } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
@@ -176,20 +177,18 @@ export async function paymentPortal(
   const { provider, config } = paymentsOf(deps);
   if (intent.outcome === 'awaiting' && !intent.providerIntentId) {
     let created: Awaited<ReturnType<typeof provider.createIntent>>;
+    const request = {
+      amount_pence: intent.amountPence,
+      description: `${intent.reason}: ${found.checkName}`,
+      metadata: {
+        kestrel_payment_intent: intent.publicId,
+        case_activity: String(intent.caseActivityId),
+        customer: String(intent.customerId),
+      },
+      idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
+    };
     try {
-      created = await provider.createIntent(
-        {
-          amount_pence: intent.amountPence,
-          description: `${intent.reason}: ${found.checkName}`,
-          metadata: {
-            kestrel_payment_intent: intent.publicId,
-            case_activity: String(intent.caseActivityId),
-            customer: String(intent.customerId),
-          },
-          idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
-        },
-        AbortSignal.timeout(config.timeoutMs),
-      );
+      created = await provider.createIntent(request, AbortSignal.timeout(config.timeoutMs));
     } catch (e) {
       if (e instanceof PaymentsProviderError || e instanceof SimulatorRefusal) {
         throw new ServiceUnavailable('The payment service is not available. Try again later.');
@@ -222,6 +221,23 @@ export async function paymentPortal(
           changes: { provider_intent_id: [null, created.id] },
           customerId: updated.customerId,
         });
+        // the payment provider's request and answer, on the activity's provider log too
+        const a = await lockActivity(ctx.tx, updated.caseActivityId);
+        if (a?.processing) {
+          await saveActivity(
+            ctx,
+            a,
+            withEvent(a.processing, {
+              at: ctx.clock.now().toISOString(),
+              type: 'top-up',
+              body: {
+                payment_provider: updated.provider,
+                request,
+                answer: { id: created.id, status: created.status },
+              },
+            }),
+          );
+        }
       }
       const [again] = updated
         ? [updated]
