@@ -96,14 +96,14 @@ export const dbsUpdateServiceStatusSchema = z.object({
 export type DbsUpdateServiceStatus = z.infer<typeof dbsUpdateServiceStatusSchema>;
 
 /** A top-up payment the provider or the price list demands before the check goes on. */
-export const dbsTopUpSchema = z.object({
+export const topUpResultSchema = z.object({
   status: z.enum(['awaiting', 'paid', 'declined']),
   /** Pence. */
   amount: z.number().int().nonnegative().nullish(),
   /** The id of the payment portal page: `/payment-portal/{payment_id}`. */
   payment_id: z.union([z.string().max(100), z.number().int()]).nullish(),
 });
-export type DbsTopUp = z.infer<typeof dbsTopUpSchema>;
+export type TopUpResult = z.infer<typeof topUpResultSchema>;
 
 /** `result_data` of dbs-basic, dbs-standard and dbs-enhanced. */
 export const dbsResultDataSchema = z.object({
@@ -113,7 +113,7 @@ export const dbsResultDataSchema = z.object({
   tracking: z.array(dbsTrackingStageSchema).max(50).nullish(),
   barred_lists: z.array(dbsBarredListSearchSchema).max(2).nullish(),
   update_service: dbsUpdateServiceStatusSchema.nullish(),
-  top_up: dbsTopUpSchema.nullish(),
+  top_up: topUpResultSchema.nullish(),
 });
 export type DbsResultData = z.infer<typeof dbsResultDataSchema>;
 export const dbsBasicResultDataSchema = dbsResultDataSchema;

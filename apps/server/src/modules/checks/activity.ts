@@ -1,9 +1,9 @@
 import {
   type CaseActivityState,
-  type DbsResultData,
   type ProcessingData,
   processingDataSchema,
   type TopUp,
+  type TopUpResult,
 } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit.js';
@@ -92,7 +92,7 @@ export function topUpIntentJob(a: LockedActivity) {
 }
 
 /** The result panel's mirror of a top-up (status, amount, payment id). */
-export function topUpResult(t: TopUp | null): DbsResultData['top_up'] {
+export function topUpResult(t: TopUp | null): TopUpResult | null {
   return t ? { status: t.status, amount: t.amount_pence, payment_id: t.payment_intent } : null;
 }
 

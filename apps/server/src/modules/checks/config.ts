@@ -29,10 +29,7 @@ export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksCo
     const key = p.env.key ? env[p.env.key] : '';
     providers[p.name] = {
       real: url && (key || !p.env.key) ? { url, key: key ?? '' } : null,
-      callbackSecret:
-        (p.env.callbackSecret ? env[p.env.callbackSecret] : undefined) ||
-        p.callbacks?.simulatorSecret ||
-        '',
+      callbackSecret: p.callbacks ? env[p.callbacks.secretEnv] || p.callbacks.simulatorSecret : '',
     };
   }
   return {
@@ -49,8 +46,6 @@ export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksCo
  */
 export function missingCallbackSecret(env: NodeJS.ProcessEnv = process.env): string[] {
   return CHECK_PROVIDER_DEFINITIONS.flatMap((p) =>
-    p.callbacks && p.env.callbackSecret && env[p.env.url] && !env[p.env.callbackSecret]
-      ? [p.env.callbackSecret]
-      : [],
+    p.callbacks && env[p.env.url] && !env[p.callbacks.secretEnv] ? [p.callbacks.secretEnv] : [],
   );
 }

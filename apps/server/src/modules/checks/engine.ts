@@ -1,12 +1,11 @@
 import {
   initialProcessingData,
-  isCountersignedKind,
   type ProcessingData,
   priceListTopUp,
   providerConfigurationOf,
   withEvent,
 } from '@kestrel/domain';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
@@ -23,7 +22,7 @@ import {
   topUpIntentJob,
   topUpResult,
 } from './activity.js';
-import type { CheckKind, LockedActivity } from './kind.js';
+import type { LockedActivity } from './kind.js';
 import { type CheckEngine, checkEngine, providerOf } from './providers.js';
 import { checkKindOf } from './registry.js';
 
@@ -84,34 +83,17 @@ export function pollJob(a: LockedActivity, startAfterSeconds: number) {
 const STARTABLE: readonly string[] = ['ca-pending', 'ca-awaiting-subject', 'ca-in-progress'];
 
 /**
- * The kinds whose application is verified and countersigned first (the domain registry's
- * `countersigned`: standard and enhanced, issue 17) go to their provider only once a
- * countersignatory has countersigned the case's DBS details; the others need neither.
+ * Sends a started activity on to its provider (in progress, its start a job), or, when its kind
+ * waits for something first (its gate: verification and countersigning) and that is not done,
+ * leaves it with the customer's agent ('ca-awaiting-agent') until `resumeWaiting` runs.
  */
-export function needsCountersigning(kind: CheckKind): boolean {
-  return isCountersignedKind(kind.code);
-}
-
-/** True when the case's DBS details are countersigned. */
-export async function isCountersigned(tx: Tx, caseId: number): Promise<boolean> {
-  const rows = await tx.execute<{ state: string | null }>(
-    sql`select state from case_dbs_details where case_id = ${caseId} limit 1`,
-  );
-  return rows[0]?.state === 'countersigned';
-}
-
-/**
- * Sends a started activity on to its provider (in progress, its start a job), or, when its
- * application still waits for verification and countersigning, leaves it with the customer's
- * agent ('ca-awaiting-agent') until `resumeCountersigned` runs.
- */
-export async function proceedOrAwaitCountersign(
+export async function proceedOrAwaitGate(
   ctx: ServiceContext,
   a: LockedActivity,
   processing: ProcessingData,
   change: { resultData?: Record<string, unknown> } = {},
 ): Promise<void> {
-  if (needsCountersigning(a.kind) && !(await isCountersigned(ctx.tx, a.row.caseId))) {
+  if (a.kind.gate && !(await a.kind.gate.ready(ctx.tx, a.row.caseId))) {
     await saveActivity(ctx, a, processing, { ...change, state: 'ca-awaiting-agent' });
     return;
   }
@@ -120,10 +102,10 @@ export async function proceedOrAwaitCountersign(
 }
 
 /**
- * The case's DBS details were countersigned (in that transaction): its started applications
- * waiting for it go to their provider.
+ * What the case's waiting checks wait for may have happened (in that transaction): each started
+ * one whose gate is now open goes to its provider; the others keep waiting.
  */
-export async function resumeCountersigned(ctx: ServiceContext, caseId: number): Promise<number> {
+export async function resumeWaiting(ctx: ServiceContext, caseId: number): Promise<number> {
   const rows = await ctx.tx
     .select({ id: caseActivities.id })
     .from(caseActivities)
@@ -132,8 +114,9 @@ export async function resumeCountersigned(ctx: ServiceContext, caseId: number): 
   for (const { id } of rows) {
     const a = await lockActivity(ctx.tx, id);
     if (!a?.processing || a.row.state !== 'ca-awaiting-agent') continue;
-    if (!needsCountersigning(a.kind) || a.processing.top_up?.status === 'awaiting') continue;
-    await proceedOrAwaitCountersign(ctx, a, a.processing);
+    if (!a.kind.gate || a.processing.top_up?.status === 'awaiting') continue;
+    if (!(await a.kind.gate.ready(ctx.tx, caseId))) continue;
+    await proceedOrAwaitGate(ctx, a, a.processing);
     resumed += 1;
   }
   return resumed;
@@ -165,7 +148,7 @@ export async function startActivity(ctx: ServiceContext, id: number): Promise<vo
     await ctx.enqueue(topUpIntentJob(a));
     return;
   }
-  await proceedOrAwaitCountersign(ctx, a, processing);
+  await proceedOrAwaitGate(ctx, a, processing);
 }
 
 /** A provider call's outcome: its answer, or the failure (a timeout or outage is retryable). */
@@ -220,8 +203,10 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
   });
   if (!prepared) return;
   const { kind } = prepared.a;
+  const idempotencyKey =
+    prepared.a.processing?.idempotency_key ?? `kestrel-ca-${job.case_activity_id}`;
   const call = await callProvider(engine, (signal) =>
-    kind.send(providerOf(engine, kind.provider), prepared.request, signal),
+    kind.send(providerOf(engine, kind.provider), prepared.request, { idempotencyKey, signal }),
   );
   await runInTenant(deps, actor, async (ctx) => {
     let a = await lockActivity(ctx.tx, job.case_activity_id);
@@ -277,15 +262,20 @@ export async function pollActivity(deps: AppDeps, job: ActivityJob): Promise<voi
   const actor = jobActorOf(job.customer_id);
   const target = await runInTenant(deps, actor, async (ctx) => {
     const a = await lockActivity(ctx.tx, job.case_activity_id);
-    if (!a?.kind.tracking || a.row.state !== 'ca-in-progress') return null;
-    return a.processing?.reference ? { a, reference: a.processing.reference } : null;
+    if (!a?.kind.tracking || a.row.state !== 'ca-in-progress' || !a.processing?.reference) {
+      return null;
+    }
+    return { a, reference: a.processing.reference, idempotencyKey: a.processing.idempotency_key };
   });
   if (!target) return;
   const { kind } = target.a;
   const tracking = kind.tracking;
   if (!tracking) return;
   const call = await callProvider(engine, (signal) =>
-    tracking.status(providerOf(engine, kind.provider), target.reference, signal),
+    tracking.status(providerOf(engine, kind.provider), target.reference, {
+      idempotencyKey: target.idempotencyKey,
+      signal,
+    }),
   );
   await runInTenant(deps, actor, async (ctx) => {
     const a = await lockActivity(ctx.tx, job.case_activity_id);

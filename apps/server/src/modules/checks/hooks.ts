@@ -5,7 +5,7 @@ import { ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from '../cases/cases.table.js';
-import { engineActivityIds, resumeCountersigned, START_JOB, startActivity } from './engine.js';
+import { engineActivityIds, resumeWaiting, START_JOB, startActivity } from './engine.js';
 import { checkKindOf } from './registry.js';
 
 /**
@@ -40,11 +40,12 @@ export async function activitiesSubmitted(
 }
 
 /**
- * The case's DBS details were countersigned (dbs-details calls this in its transaction): its
- * standard and enhanced applications waiting for it are submitted to the provider (a job).
+ * Something the case's started checks wait for has happened (their kind's gate: the case's DBS
+ * details countersigned, which dbs-details reports in its transaction): each whose gate is now
+ * open goes to its provider (a job).
  */
-export async function dbsDetailsCountersigned(ctx: ServiceContext, caseId: number): Promise<void> {
-  await resumeCountersigned(ctx, caseId);
+export async function gateOpened(ctx: ServiceContext, caseId: number): Promise<void> {
+  await resumeWaiting(ctx, caseId);
 }
 
 /**

@@ -63,11 +63,15 @@ export const checksStartJob = serviceJob<{
   },
 });
 
-/** The engine's jobs, and those of the registered kinds' own. */
+/** The engine's jobs, and those of the registered kinds' own (a job shared by kinds once). */
 export const checkJobKinds = [
-  checksStartJob,
-  checksInitiateJob,
-  checksPollJob,
-  checksCallbacksJob,
-  ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
+  ...new Map(
+    [
+      checksStartJob,
+      checksInitiateJob,
+      checksPollJob,
+      checksCallbacksJob,
+      ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
+    ].map((j) => [j.name, j]),
+  ).values(),
 ];

@@ -33,7 +33,7 @@ export interface ProviderCallback {
 export interface CheckProviderDefinition<P = unknown> {
   name: CheckProvider;
   /** The environment variables of its real client (`key` where it needs one). */
-  env: { url: string; key?: string; callbackSecret?: string };
+  env: { url: string; key?: string };
   /** The real client, for a configured provider. */
   client(settings: { url: string; key: string }): P;
   /**
@@ -45,6 +45,11 @@ export interface CheckProviderDefinition<P = unknown> {
   callbacks?: {
     /** The body's schema. */
     schema: z.ZodType<ProviderCallback>;
+    /**
+     * The environment variable of its secret: required with the real client (its callbacks are
+     * refused without it), else the simulator's secret below.
+     */
+    secretEnv: string;
     /** The secret its simulator signs with (the default without one configured). */
     simulatorSecret: string;
     /** The header its signature comes in (lower case). */
@@ -60,6 +65,21 @@ export interface LockedActivity {
   code: string;
   kind: CheckKind;
   processing: ProcessingData | null;
+}
+
+/** What every provider call carries: the activity's idempotency key and the timeout's signal. */
+export interface ProviderCall {
+  idempotencyKey: string;
+  signal: AbortSignal;
+}
+
+/**
+ * What a start waits for before its request goes to the provider (the customer's agent: for a
+ * standard or enhanced check, the case's DBS details countersigned). `ready` is asked in the
+ * transaction that starts it; the module that opens the gate calls the hook `gateOpened`.
+ */
+export interface StartGate {
+  ready(tx: Tx, caseId: number): Promise<boolean>;
 }
 
 /** What a kind did with an answer or an update: whether its application is still tracked. */
@@ -78,6 +98,8 @@ export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
   provider: CheckProviderDefinition<P>;
   /** What starts it: the subject's Review & Submit (portal). */
   trigger: 'submission';
+  /** What its start waits for first, if anything ('ca-awaiting-agent' meanwhile). */
+  gate?: StartGate;
   /** Its typed result_data (the domain's schema for the kind). */
   resultSchema: z.ZodType<Record<string, unknown>>;
   /**
@@ -87,8 +109,11 @@ export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
   request(tx: Tx, a: LockedActivity, env: { callbackUrl: string }): Promise<R | null>;
   /** The request as kept in the activity's provider log (personal data left out). */
   logged(request: R): Record<string, unknown>;
-  /** Sends it (outside any transaction; idempotent by the activity's key). */
-  send(provider: P, request: R, signal: AbortSignal): Promise<A>;
+  /**
+   * Sends it, outside any transaction, with the activity's idempotency key (the provider makes
+   * one application however often it is sent) and the engine's timeout.
+   */
+  send(provider: P, request: R, call: ProviderCall): Promise<A>;
   /**
    * Applies the provider's answer to the started activity, whose request and answer `processing`
    * already logs; in the job's second transaction.
@@ -102,7 +127,7 @@ export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
   ): Promise<Applied>;
   /** A started application the provider works on over days: polled, and called back. */
   tracking?: {
-    status(provider: P, reference: string, signal: AbortSignal): Promise<U>;
+    status(provider: P, reference: string, call: ProviderCall): Promise<U>;
     /** Applies an update (a poll's answer, or a callback) logged in `processing`. */
     apply(
       ctx: ServiceContext,

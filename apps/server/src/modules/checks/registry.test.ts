@@ -9,13 +9,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../platform/clock.js';
 import { missingCallbackSecret, readChecksConfig } from './config.js';
-import { needsCountersigning } from './engine.js';
+import { checkJobKinds } from './jobs.js';
 import { createCheckEngine, providerOf } from './providers.js';
 import {
   CHECK_KINDS,
   CHECK_PROVIDER_DEFINITIONS,
   callbackProviderOf,
   checkKindOf,
+  uniqueProviders,
 } from './registry.js';
 
 /*
@@ -43,7 +44,8 @@ describe('the check registry', () => {
       expect(kind.provider.name).toBe(checkProviderOf(code));
       // the kind's result data is the domain's schema for it, not a second one
       expect(kind.resultSchema).toBe(ACTIVITY_KINDS[code].result);
-      expect(needsCountersigning(kind)).toBe(isCountersignedKind(code));
+      // a countersigned kind (the domain's) waits for its countersignature, and only those
+      expect(kind.gate !== undefined).toBe(isCountersignedKind(code));
       expect(checkKindOf(code)).toBe(kind);
     }
     expect(checkKindOf('adult-first')).toBeNull();
@@ -59,6 +61,18 @@ describe('the check registry', () => {
     expect(callbackProviderOf('ebulk')?.name).toBe('ebulk');
     expect(callbackProviderOf('dbs-update-service')).toBeNull();
     expect(callbackProviderOf('nonsense')).toBeNull();
+    // one provider shared by kinds is one entry; two different entries of one name are refused
+    const basic = CHECK_KINDS['dbs-basic'].provider;
+    expect(uniqueProviders([basic, basic])).toEqual([basic]);
+    expect(() => uniqueProviders([basic, { ...basic }])).toThrow(/two check providers/);
+  });
+
+  it('registers every job once', () => {
+    const names = checkJobKinds.map((j) => j.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(
+      expect.arrayContaining(['checks-start', 'checks-initiate', 'checks-poll']),
+    );
   });
 
   it('reads each provider’s settings from the variables its entry names', () => {
@@ -77,7 +91,7 @@ describe('the check registry', () => {
     // a real provider that calls back without its own secret: its callbacks are refused
     expect(missingCallbackSecret(env).sort()).toEqual(
       CHECK_PROVIDER_DEFINITIONS.flatMap((p) =>
-        p.callbacks && p.env.callbackSecret ? [p.env.callbackSecret] : [],
+        p.callbacks ? [p.callbacks.secretEnv] : [],
       ).sort(),
     );
     // without them: every provider simulated, callbacks signed with the simulator's secret
@@ -85,6 +99,15 @@ describe('the check registry', () => {
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
       expect(simulated.providers[p.name].real).toBeNull();
       expect(simulated.providers[p.name].callbackSecret).toBe(p.callbacks?.simulatorSecret ?? '');
+    }
+    // a real provider's own secret verifies its callbacks
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      if (p.callbacks) env[p.callbacks.secretEnv] = `${p.name}-secret`;
+    }
+    expect(missingCallbackSecret(env)).toEqual([]);
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      if (p.callbacks)
+        expect(readChecksConfig(env).providers[p.name].callbackSecret).toBe(`${p.name}-secret`);
     }
     // a key required but not given: still the simulator
     const keyless = readChecksConfig({ DBS_BASIC_API_URL: 'https://basic.example' });
@@ -111,8 +134,13 @@ describe('the check registry', () => {
     for (const file of sharedFiles) {
       const source = readFileSync(new URL(file, here), 'utf8');
       for (const name of names) {
-        expect(source, `${file} names '${name}'`).not.toMatch(new RegExp(`['\`/]${name}['\`/]`));
+        expect(source, `${file} names '${name}'`).not.toMatch(new RegExp(`['"\`/]${name}['"\`/]`));
       }
+      // nor, in its code (comments may give examples), a family's words or types
+      const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      expect(code, `${file} is about one family`).not.toMatch(
+        /dbs|ebulk|disclosure|update.?service|countersign|barred|certificate/i,
+      );
       for (const folder of kindFolders) {
         expect(source, `${file} imports ./${folder}/`).not.toContain(`'./${folder}/`);
       }
@@ -126,7 +154,7 @@ describe('the check registry', () => {
   it('the README’s configuration table names every provider’s variables', () => {
     const readme = readFileSync(new URL('../../../../../README.md', import.meta.url), 'utf8');
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
-      for (const v of [p.env.url, p.env.key, p.env.callbackSecret]) {
+      for (const v of [p.env.url, p.env.key, p.callbacks?.secretEnv]) {
         if (v) expect(readme).toContain(`\`${v}\``);
       }
     }

@@ -12,7 +12,7 @@ import { dbsUpdateKind } from './update-service/kind.js';
  * (ACTIVITY_KINDS entries with `engine`): the compiler holds the two equal. The engine's
  * providers, their configuration and their callback endpoints all come from these entries.
  */
-export const CHECK_KINDS: Readonly<Record<EngineRunKind, CheckKind>> = {
+export const CHECK_KINDS: { readonly [K in EngineRunKind]: CheckKind & { code: K } } = {
   'dbs-basic': dbsBasicKind,
   'dbs-standard': dbsStandardKind,
   'dbs-enhanced': dbsEnhancedKind,
@@ -23,10 +23,22 @@ export function checkKindOf(code: string): CheckKind | null {
   return isEngineRunKind(code) ? CHECK_KINDS[code] : null;
 }
 
-/** The providers the kinds call, each once (by name). */
-export const CHECK_PROVIDER_DEFINITIONS: readonly CheckProviderDefinition[] = [
-  ...new Map(Object.values(CHECK_KINDS).map((k) => [k.provider.name, k.provider])).values(),
-];
+/** The providers the kinds call, each once (two different entries of one name: a mistake). */
+export const CHECK_PROVIDER_DEFINITIONS: readonly CheckProviderDefinition[] = uniqueProviders(
+  Object.values(CHECK_KINDS).map((k) => k.provider),
+);
+
+export function uniqueProviders(
+  all: readonly CheckProviderDefinition[],
+): readonly CheckProviderDefinition[] {
+  const byName = new Map<string, CheckProviderDefinition>();
+  for (const p of all) {
+    const seen = byName.get(p.name);
+    if (seen && seen !== p) throw new Error(`two check providers named ${p.name}`);
+    byName.set(p.name, p);
+  }
+  return [...byName.values()];
+}
 
 /** The provider named `name` whose callbacks the engine takes, or null. */
 export function callbackProviderOf(

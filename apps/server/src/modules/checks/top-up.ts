@@ -2,7 +2,7 @@ import { withEvent } from '@kestrel/domain';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { saveActivity, topUpResult } from './activity.js';
-import { lockActivity, proceedOrAwaitCountersign } from './engine.js';
+import { lockActivity, proceedOrAwaitGate } from './engine.js';
 
 /**
  * Settles an activity's awaited top-up (payments calls it from its webhook, in its transaction):
@@ -46,5 +46,5 @@ export async function settleTopUp(
     idempotency_key: `${processing.idempotency_key}-paid-${paymentIntentId}`.slice(0, 100),
     reference: null,
   };
-  await proceedOrAwaitCountersign(ctx, a, processing, { resultData });
+  await proceedOrAwaitGate(ctx, a, processing, { resultData });
 }

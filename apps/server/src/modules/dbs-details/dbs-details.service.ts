@@ -27,7 +27,7 @@ import {
   type CaseRef,
   caseRefOf,
 } from '../case-data/case-access.js';
-import { dbsDetailsCountersigned } from '../checks/hooks.js';
+import { gateOpened } from '../checks/hooks.js';
 
 // DBS details and right-to-work details of a case (spec point 3), for staff, ops and the subject
 // (case-data's access rules: RLS by tenant and subject, the subject's open cases only, no subject
@@ -417,7 +417,7 @@ export async function countersignDbsDetails(
     state: ['verified', 'countersigned'],
   });
   // a countersigned application goes to the DBS (issue 17): the engine submits what waited
-  await dbsDetailsCountersigned(ctx, ref.id);
+  await gateOpened(ctx, ref.id);
   return presentDbs(ref.id, saved, check);
 }
 

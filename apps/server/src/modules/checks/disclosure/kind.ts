@@ -28,7 +28,13 @@ import {
 import { lockCase } from '../../cases/cases.service.js';
 import { subjects } from '../../subjects/subjects.table.js';
 import { saveActivity, topUpIntentJob, topUpResult } from '../activity.js';
-import type { Applied, CheckKind, CheckProviderDefinition, LockedActivity } from '../kind.js';
+import type {
+  Applied,
+  CheckKind,
+  CheckProviderDefinition,
+  LockedActivity,
+  StartGate,
+} from '../kind.js';
 import { dbsBasicProvider, ebulkProvider } from './providers.js';
 
 /*
@@ -287,28 +293,44 @@ export async function applyApplicationUpdate(
   return { row: activity, tracking: update.status === 'in-progress' };
 }
 
-function disclosureKind(
-  code: 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced',
+/** True when the case's DBS details are countersigned. */
+export async function isCountersigned(tx: Tx, caseId: number): Promise<boolean> {
+  const rows = await tx.execute<{ state: string | null }>(
+    sql`select state from case_dbs_details where case_id = ${caseId} limit 1`,
+  );
+  return rows[0]?.state === 'countersigned';
+}
+
+/**
+ * Standard and enhanced applications (the e-bulk registered body) go to the DBS only once a
+ * countersignatory has countersigned the case's DBS details (verified, then countersigned); a
+ * basic disclosure needs neither (the domain registry's `countersigned`).
+ */
+const countersigned: StartGate = { ready: isCountersigned };
+
+function disclosureKind<C extends 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced'>(
+  code: C,
   provider: CheckProviderDefinition<DisclosureProvider>,
   level: DisclosureLevel,
   barredLists: (config: ActivityConfig) => ('adult' | 'child')[],
-): DisclosureKind {
+): DisclosureKind & { code: C } {
   return {
     code,
     provider,
     trigger: 'submission',
+    ...(ACTIVITY_KINDS[code].engine.countersigned ? { gate: countersigned } : {}),
     resultSchema: ACTIVITY_KINDS[code].result,
     request: (tx, a, env) => applicationOf(tx, a, level, barredLists, env.callbackUrl),
     // the applicant's surname only (the simulator's outcome; the rest is personal data)
     logged: (r) => ({ ...r, applicant: { surname: r.applicant.surname } }),
-    send: (p, r, signal) => p.submit(r, signal),
+    send: (p, r, call) => p.submit({ ...r, idempotency_key: call.idempotencyKey }, call.signal),
     // the provider took the application: its applicant is the result's applicant details
     answered: (ctx, a, processing, request, answer) =>
       applyApplicationUpdate(ctx, a, processing, answer, {
         applicant: applicantResult(request.applicant),
       }),
     tracking: {
-      status: (p, reference, signal) => p.status(reference, signal),
+      status: (p, reference, call) => p.status(reference, call.signal),
       apply: (ctx, a, processing, update) => applyApplicationUpdate(ctx, a, processing, update),
     },
   };

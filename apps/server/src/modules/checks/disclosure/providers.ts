@@ -8,8 +8,9 @@ import { createEbulkSimulator } from '../../../providers/ebulk/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
 /** Both sign their callbacks the same way (PROVIDERS.md): an HMAC of the timestamp and body. */
-const signedCallbacks = (simulatorSecret: string) => ({
+const signedCallbacks = (secretEnv: string, simulatorSecret: string) => ({
   schema: applicationCallbackSchema,
+  secretEnv,
   simulatorSecret,
   signatureHeader: SIGNATURE_HEADER,
   verify: (secret: string, header: string | undefined, raw: string, nowSeconds: number) =>
@@ -19,11 +20,7 @@ const signedCallbacks = (simulatorSecret: string) => ({
 /** The basic-disclosure service (basic checks): its client, simulator and signed callbacks. */
 export const dbsBasicProvider: CheckProviderDefinition<DisclosureProvider> = {
   name: 'dbs-basic',
-  env: {
-    url: 'DBS_BASIC_API_URL',
-    key: 'DBS_BASIC_API_KEY',
-    callbackSecret: 'DBS_BASIC_CALLBACK_SECRET',
-  },
+  env: { url: 'DBS_BASIC_API_URL', key: 'DBS_BASIC_API_KEY' },
   client: (s) => createDbsBasicClient({ baseUrl: s.url, apiKey: s.key }),
   simulator: (o) =>
     new DisclosureSimulator({
@@ -32,14 +29,14 @@ export const dbsBasicProvider: CheckProviderDefinition<DisclosureProvider> = {
       callbackSecret: o.callbackSecret,
       signingClock: o.signingClock,
     }),
-  callbacks: signedCallbacks('kestrel-simulator-dbs-basic'),
+  callbacks: signedCallbacks('DBS_BASIC_CALLBACK_SECRET', 'kestrel-simulator-dbs-basic'),
 };
 
 /** The e-bulk registered body (standard and enhanced checks). */
 export const ebulkProvider: CheckProviderDefinition<DisclosureProvider> = {
   name: 'ebulk',
-  env: { url: 'EBULK_API_URL', key: 'EBULK_API_KEY', callbackSecret: 'EBULK_CALLBACK_SECRET' },
+  env: { url: 'EBULK_API_URL', key: 'EBULK_API_KEY' },
   client: (s) => createEbulkClient({ baseUrl: s.url, apiKey: s.key }),
   simulator: (o) => createEbulkSimulator(o.clock, o.callbackSecret, o.signingClock),
-  callbacks: signedCallbacks('kestrel-simulator-ebulk'),
+  callbacks: signedCallbacks('EBULK_CALLBACK_SECRET', 'kestrel-simulator-ebulk'),
 };

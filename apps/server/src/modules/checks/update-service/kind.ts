@@ -88,7 +88,7 @@ export const dbsUpdateKind: CheckKind<
   StatusCheckQuery,
   StatusCheckAnswer,
   never
-> = {
+> & { code: 'dbs-update' } = {
   code: 'dbs-update',
   provider: updateServiceProvider,
   trigger: 'submission',
@@ -112,8 +112,14 @@ export const dbsUpdateKind: CheckKind<
       employee_surname: 'Checks',
     };
   },
-  logged: (q) => ({ ...q }),
-  send: (p, q, signal) => p.statusCheck(q, signal),
+  // the certificate asked about, not the holder's date of birth
+  logged: (q) => ({
+    certificate_number: q.certificate_number,
+    surname: q.surname,
+    organisation_name: q.organisation_name,
+  }),
+  // a status check is a read: sent again, it answers the same (no key to send)
+  send: (p, q, call) => p.statusCheck(q, call.signal),
   async answered(ctx, a, processing, query, answer) {
     // the certificate is the check's reference; the answer is its whole result
     const checked = today(ctx);
