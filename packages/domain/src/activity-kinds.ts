@@ -157,8 +157,15 @@ export function isActivityKindCode(code: string): code is ActivityKindCode {
   return Object.hasOwn(ACTIVITY_KINDS, code);
 }
 
-/** The criminal-record check codes (basic, standard, enhanced). */
-export const DBS_CHECK_CODES = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'] as const;
+/** The criminal-record check codes (basic, standard, enhanced): the kinds shown as a DBS result. */
+export type DbsCheckCode = {
+  [K in ActivityKindCode]: (typeof ACTIVITY_KINDS)[K]['resultPanel'] extends 'dbs-result'
+    ? K
+    : never;
+}[ActivityKindCode];
+export const DBS_CHECK_CODES = ACTIVITY_KIND_CODES.filter(
+  (c) => ACTIVITY_KINDS[c].resultPanel === 'dbs-result',
+) as readonly DbsCheckCode[];
 
 export const GUIDANCE_LINKS = {
   basic: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_KINDS } from '../activity-kinds.js';
+import { ACTIVITY_KINDS, DBS_CHECK_CODES } from '../activity-kinds.js';
 import { applicationCallbackSchema } from './disclosure.js';
 import {
   CHECK_PROVIDERS,
@@ -249,5 +249,11 @@ describe('the views of the activity-kind registry', () => {
       'dbs-update',
     ]);
     expect(RESULT_DATA_SCHEMAS['dbs-update']).toBe(ACTIVITY_KINDS['dbs-update'].result);
+  });
+});
+
+describe('the criminal-record family', () => {
+  it('is the kinds the registry shows as a DBS result', () => {
+    expect([...DBS_CHECK_CODES]).toEqual(['dbs-basic', 'dbs-standard', 'dbs-enhanced']);
   });
 });

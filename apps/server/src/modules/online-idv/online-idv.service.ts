@@ -1,4 +1,5 @@
 import {
+  COUNTERSIGNED_KINDS,
   isOnlineIdentityVerified,
   ONLINE_IDV_CHECK_TEXTS,
   type OnlineIdvOut,
@@ -131,7 +132,10 @@ async function subjectCase(
       coalesce(b.dob, s.dob, u.dob)::text as dob,
       exists (select 1 from case_activities a join activity_types t on t.id = a.activity_type_id
         where a.customer_id = c.customer_id and a.case_id = c.id
-          and t.code in ('dbs-standard', 'dbs-enhanced')) as high
+          and t.code in (${sql.join(
+            COUNTERSIGNED_KINDS.map((c) => sql`${c}`),
+            sql`, `,
+          )})) as high
     from cases c
     join subjects s on s.customer_id = c.customer_id and s.id = c.subject_id
     left join subject_users u on u.id = s.user_id

@@ -1,4 +1,5 @@
 import {
+  DBS_CHECK_CODES,
   type EligibleDocumentType,
   IDENTITY_DOCUMENT_TYPES,
   RTW_DOCUMENT_TYPES,
@@ -43,7 +44,8 @@ export function groupLabel(group: string): string {
   return group;
 }
 
-const IDENTITY_CODES = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'];
+/** The checks whose documents prove identity: the criminal-record family's. */
+const IDENTITY_CODES: readonly string[] = DBS_CHECK_CODES;
 
 function fromName(name: string): CollectorKey {
   const n = name.toLowerCase();

@@ -1,3 +1,4 @@
+import { DBS_CHECK_CODES } from '@kestrel/domain';
 import { Anchor, Button, Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,7 +12,7 @@ import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components
 
 // Operations edit the case data of basic and e-bulk checks here (spec point 2, issue 15).
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
-const CASE_DATA_KINDS: readonly string[] = ['dbs-basic', 'dbs-standard', 'dbs-enhanced'];
+const CASE_DATA_KINDS: readonly string[] = DBS_CHECK_CODES;
 
 /**
  * One check waiting for operations. Its case is worked inside the customer's workspace: "Open the
