@@ -270,18 +270,20 @@ async function applyOne(
   if (a.processing.reference !== cb.reference) {
     return rejectOnLog(ctx, a, row, 'The callback names another application.');
   }
-  const { event_id, ...update } = cb;
+  const { event_id, ...rest } = cb;
+  const update = tracking.callback(rest);
+  if (!update) return rejectOnLog(ctx, a, row, 'Malformed callback.');
   const processing = withEvent(a.processing, {
     at: row.receivedAt.toISOString(),
     type: 'callback',
     event_id,
-    body: { ...update },
+    body: update.body,
   });
   if (a.row.state !== 'ca-in-progress') {
     const { activity } = await saveActivity(ctx, a, processing);
     return { outcome: 'stored', error: '', saved: activity };
   }
-  const { row: saved } = await tracking.apply(ctx, a, processing, update);
+  const { row: saved } = await update.apply(ctx, a, processing);
   return { outcome: 'applied', error: '', saved };
 }
 

@@ -23,7 +23,7 @@ import {
   topUpResult,
 } from './activity.js';
 import type { LockedActivity } from './kind.js';
-import { type CheckEngine, checkEngine, providerOf } from './providers.js';
+import { type CheckEngine, checkEngine, sourceOf } from './providers.js';
 import { checkKindOf } from './registry.js';
 
 /*
@@ -186,10 +186,10 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
     const a = await lockActivity(ctx.tx, job.case_activity_id);
     if (!a?.processing || !INITIATING.includes(a.row.state) || a.processing.reference) return null;
     if (a.processing.top_up?.status === 'awaiting') return null;
-    const request = await a.kind.request(ctx.tx, a, {
+    const start = await a.kind.prepare(ctx.tx, a, {
       callbackUrl: callbackUrlOf(deps.config.publicUrl, a.kind.provider.name, a.row.id),
     });
-    if (request === null) {
+    if (start === null) {
       await failStart(
         ctx,
         a,
@@ -199,20 +199,19 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
       );
       return null;
     }
-    return { a, request };
+    return { a, start };
   });
   if (!prepared) return;
-  const { kind } = prepared.a;
   const idempotencyKey =
     prepared.a.processing?.idempotency_key ?? `kestrel-ca-${job.case_activity_id}`;
   const call = await callProvider(engine, (signal) =>
-    kind.send(providerOf(engine, kind.provider), prepared.request, { idempotencyKey, signal }),
+    prepared.start.send(sourceOf(engine), { idempotencyKey, signal }),
   );
   await runInTenant(deps, actor, async (ctx) => {
     let a = await lockActivity(ctx.tx, job.case_activity_id);
     const started = a?.processing;
     if (!a || !started || !INITIATING.includes(a.row.state) || started.reference) return;
-    const body = kind.logged(prepared.request);
+    const body = prepared.start.logged;
     if (!call.ok) return failStart(ctx, a, call.error, body, engine);
     // A retry that succeeded: in progress again first (an error moves to no outcome directly).
     if (a.row.state === 'ca-error-initiating') {
@@ -222,10 +221,10 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
     const processing = withEvent(withEvent(started, { at: nowIso(ctx), type: 'request', body }), {
       at: nowIso(ctx),
       type: 'answer',
-      body: { ...(call.answer as object) },
+      body: call.answer.body,
     });
-    const applied = await kind.answered(ctx, a, processing, prepared.request, call.answer);
-    if (applied.tracking && kind.tracking) {
+    const applied = await call.answer.apply(ctx, a, processing);
+    if (applied.tracking && a.kind.tracking) {
       await ctx.enqueue(pollJob(a, engine.config.pollSeconds));
     }
   });
@@ -268,11 +267,10 @@ export async function pollActivity(deps: AppDeps, job: ActivityJob): Promise<voi
     return { a, reference: a.processing.reference, idempotencyKey: a.processing.idempotency_key };
   });
   if (!target) return;
-  const { kind } = target.a;
-  const tracking = kind.tracking;
+  const tracking = target.a.kind.tracking;
   if (!tracking) return;
   const call = await callProvider(engine, (signal) =>
-    tracking.status(providerOf(engine, kind.provider), target.reference, {
+    tracking.poll(sourceOf(engine), target.reference, {
       idempotencyKey: target.idempotencyKey,
       signal,
     }),
@@ -291,9 +289,9 @@ export async function pollActivity(deps: AppDeps, job: ActivityJob): Promise<voi
       const processing = withEvent(a.processing, {
         at: nowIso(ctx),
         type: 'poll',
-        body: { ...(call.answer as object) },
+        body: call.answer.body,
       });
-      const applied = await tracking.apply(ctx, a, processing, call.answer);
+      const applied = await call.answer.apply(ctx, a, processing);
       if (!applied.tracking) return;
     }
     await ctx.enqueue(pollJob(a, engine.config.pollSeconds));

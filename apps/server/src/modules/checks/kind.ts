@@ -63,7 +63,7 @@ export interface CheckProviderDefinition<P = unknown> {
 export interface LockedActivity {
   row: typeof caseActivities.$inferSelect;
   code: string;
-  kind: CheckKind;
+  kind: EngineKind;
   processing: ProcessingData | null;
 }
 
@@ -89,11 +89,22 @@ export interface Applied {
   tracking: boolean;
 }
 
+/** The engine's clients and simulators, by their registry entry. */
+export type ProviderSource = <P>(provider: CheckProviderDefinition<P>) => P;
+
+/** JSON-like data as kept in a provider log event. */
+const asBody = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? { ...(v as Record<string, unknown>) }
+    : { value: v };
+
 /**
- * One kind of check the engine runs. R: what its start sends; A: the provider's answer to it;
- * U: an update of a started application (a poll's answer, a callback without its event id).
+ * One kind of check, as its folder defines it. P: its provider's client; R: what its start
+ * sends; A: the provider's answer to it; U: an update of a started application (a poll's answer,
+ * a callback without its event id). `defineKind` checks these fit together and makes the
+ * engine's view of it (EngineKind), in which they are no longer seen.
  */
-export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
+export interface CheckKind<P, R, A, U> {
   code: EngineRunKind;
   provider: CheckProviderDefinition<P>;
   /** What starts it: the subject's Review & Submit (portal). */
@@ -106,36 +117,122 @@ export interface CheckKind<P = unknown, R = unknown, A = unknown, U = unknown> {
    * What its start sends, from the case's data (in the job's transaction), or null when the
    * case lacks what it needs. `callbackUrl` is where the provider posts its callbacks.
    */
-  request(tx: Tx, a: LockedActivity, env: { callbackUrl: string }): Promise<R | null>;
+  request: (tx: Tx, a: LockedActivity, env: { callbackUrl: string }) => Promise<R | null>;
   /** The request as kept in the activity's provider log (personal data left out). */
-  logged(request: R): Record<string, unknown>;
+  logged: (request: R) => Record<string, unknown>;
   /**
    * Sends it, outside any transaction, with the activity's idempotency key (the provider makes
    * one application however often it is sent) and the engine's timeout.
    */
-  send(provider: P, request: R, call: ProviderCall): Promise<A>;
+  send: (provider: P, request: R, call: ProviderCall) => Promise<A>;
   /**
    * Applies the provider's answer to the started activity, whose request and answer `processing`
    * already logs; in the job's second transaction.
    */
-  answered(
+  answered: (
     ctx: ServiceContext,
     a: LockedActivity,
     processing: ProcessingData,
     request: R,
     answer: A,
-  ): Promise<Applied>;
+  ) => Promise<Applied>;
   /** A started application the provider works on over days: polled, and called back. */
   tracking?: {
-    status(provider: P, reference: string, call: ProviderCall): Promise<U>;
+    status: (provider: P, reference: string, call: ProviderCall) => Promise<U>;
+    /** A callback's body (without its event id) as an update (the provider's schema). */
+    update: z.ZodType<U>;
     /** Applies an update (a poll's answer, or a callback) logged in `processing`. */
-    apply(
+    apply: (
       ctx: ServiceContext,
       a: LockedActivity,
       processing: ProcessingData,
       update: U,
-    ): Promise<Applied>;
+    ) => Promise<Applied>;
   };
   /** Jobs of the kind's own (the engine's start, poll and callback jobs serve every kind). */
   jobs?: readonly JobKind<unknown, AppDeps>[];
+}
+
+/** What a provider said (an answer, a poll's update, a callback): its log body, and its effect. */
+export interface ProviderSaid {
+  body: Record<string, unknown>;
+  /** In the transaction that logs it (`processing` logs it already). */
+  apply: (ctx: ServiceContext, a: LockedActivity, processing: ProcessingData) => Promise<Applied>;
+}
+
+/** A start, prepared in the job's first transaction: what it logs, and its call. */
+export interface PreparedStart {
+  logged: Record<string, unknown>;
+  send: (providers: ProviderSource, call: ProviderCall) => Promise<ProviderSaid>;
+}
+
+/** A kind as the engine holds it (defineKind): its payloads closed over, never passed around. */
+export interface EngineKind {
+  code: EngineRunKind;
+  provider: CheckProviderDefinition<unknown>;
+  trigger: 'submission';
+  gate?: StartGate;
+  resultSchema: z.ZodType<Record<string, unknown>>;
+  prepare: (
+    tx: Tx,
+    a: LockedActivity,
+    env: { callbackUrl: string },
+  ) => Promise<PreparedStart | null>;
+  tracking?: {
+    poll: (
+      providers: ProviderSource,
+      reference: string,
+      call: ProviderCall,
+    ) => Promise<ProviderSaid>;
+    /** A callback's body (its event id left out) as an update, or null when it is not one. */
+    callback: (body: unknown) => ProviderSaid | null;
+  };
+  jobs?: readonly JobKind<unknown, AppDeps>[];
+}
+
+/** The engine's view of a kind its folder defines (the compiler checks its parts fit). */
+export function defineKind<P, R, A, U, C extends EngineRunKind>(
+  k: CheckKind<P, R, A, U> & { code: C },
+): EngineKind & { code: C } {
+  return {
+    code: k.code,
+    provider: k.provider,
+    trigger: k.trigger,
+    ...(k.gate ? { gate: k.gate } : {}),
+    resultSchema: k.resultSchema,
+    ...(k.jobs ? { jobs: k.jobs } : {}),
+    prepare: async (tx, a, env) => {
+      const request = await k.request(tx, a, env);
+      if (request === null) return null;
+      return {
+        logged: k.logged(request),
+        send: async (providers, call) => {
+          const answer = await k.send(providers(k.provider), request, call);
+          return {
+            body: asBody(answer),
+            apply: (ctx, a2, processing) => k.answered(ctx, a2, processing, request, answer),
+          };
+        },
+      };
+    },
+    ...(k.tracking ? { tracking: trackingOf(k.provider, k.tracking) } : {}),
+  };
+}
+
+function trackingOf<P, U>(
+  provider: CheckProviderDefinition<P>,
+  t: NonNullable<CheckKind<P, unknown, unknown, U>['tracking']>,
+): NonNullable<EngineKind['tracking']> {
+  const said = (update: U): ProviderSaid => ({
+    body: asBody(update),
+    apply: (ctx, a, processing) => t.apply(ctx, a, processing, update),
+  });
+  return {
+    poll: async (providers, reference, call) =>
+      said(await t.status(providers(provider), reference, call)),
+    callback: (body) => {
+      const parsed = t.update.safeParse(body);
+      return parsed.success ? said(parsed.data) : null;
+    },
+  };
 }

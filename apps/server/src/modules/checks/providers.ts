@@ -2,7 +2,7 @@ import type { CheckProvider } from '@kestrel/domain';
 import type { Clock } from '../../platform/clock.js';
 import type { ContextDeps } from '../../platform/service-context.js';
 import { type ChecksConfig, readChecksConfig } from './config.js';
-import type { CheckProviderDefinition } from './kind.js';
+import type { CheckProviderDefinition, ProviderSource } from './kind.js';
 import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
 /** The providers (by name) and configuration the engine runs with, per app (its deps). */
@@ -45,6 +45,11 @@ export function providerOf<P>(engine: CheckEngine, provider: CheckProviderDefini
   const p = engine.providers.get(provider.name);
   if (p === undefined) throw new Error(`no check provider ${provider.name}`);
   return p as P;
+}
+
+/** The engine's providers as a kind reaches them (defineKind's ProviderSource). */
+export function sourceOf(engine: CheckEngine): ProviderSource {
+  return (provider) => providerOf(engine, provider);
 }
 
 /** The engine of the app whose deps these are (made on first use). */

@@ -1,6 +1,6 @@
 import { type CheckProvider, type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
-import type { CheckKind, CheckProviderDefinition } from './kind.js';
+import type { CheckProviderDefinition, EngineKind } from './kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
 
 /*
@@ -12,14 +12,14 @@ import { dbsUpdateKind } from './update-service/kind.js';
  * (ACTIVITY_KINDS entries with `engine`): the compiler holds the two equal. The engine's
  * providers, their configuration and their callback endpoints all come from these entries.
  */
-export const CHECK_KINDS: { readonly [K in EngineRunKind]: CheckKind & { code: K } } = {
+export const CHECK_KINDS: { readonly [K in EngineRunKind]: EngineKind & { code: K } } = {
   'dbs-basic': dbsBasicKind,
   'dbs-standard': dbsStandardKind,
   'dbs-enhanced': dbsEnhancedKind,
   'dbs-update': dbsUpdateKind,
 };
 
-export function checkKindOf(code: string): CheckKind | null {
+export function checkKindOf(code: string): EngineKind | null {
   return isEngineRunKind(code) ? CHECK_KINDS[code] : null;
 }
 

@@ -2,6 +2,7 @@ import {
   ACTIVITY_KINDS,
   type ActivityConfig,
   type ApplicationUpdate,
+  applicationUpdateSchema,
   type CaseActivityState,
   DBS_RESULT_TEXTS,
   type DbsApplicant,
@@ -28,12 +29,13 @@ import {
 import { lockCase } from '../../cases/cases.service.js';
 import { subjects } from '../../subjects/subjects.table.js';
 import { saveActivity, topUpIntentJob, topUpResult } from '../activity.js';
-import type {
-  Applied,
-  CheckKind,
-  CheckProviderDefinition,
-  LockedActivity,
-  StartGate,
+import {
+  type Applied,
+  type CheckProviderDefinition,
+  defineKind,
+  type EngineKind,
+  type LockedActivity,
+  type StartGate,
 } from '../kind.js';
 import { dbsBasicProvider, ebulkProvider } from './providers.js';
 
@@ -43,13 +45,6 @@ import { dbsBasicProvider, ebulkProvider } from './providers.js';
  * provider answers with the application's state (or a top-up it demands), then moves it through
  * the DBS stages, reported by callbacks and polls, to its disclosure result.
  */
-
-export type DisclosureKind = CheckKind<
-  DisclosureProvider,
-  DisclosureApplication,
-  ApplicationUpdate,
-  ApplicationUpdate
->;
 
 const none = () => [];
 
@@ -313,8 +308,14 @@ function disclosureKind<C extends 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced'>
   provider: CheckProviderDefinition<DisclosureProvider>,
   level: DisclosureLevel,
   barredLists: (config: ActivityConfig) => ('adult' | 'child')[],
-): DisclosureKind & { code: C } {
-  return {
+): EngineKind & { code: C } {
+  return defineKind<
+    DisclosureProvider,
+    DisclosureApplication,
+    ApplicationUpdate,
+    ApplicationUpdate,
+    C
+  >({
     code,
     provider,
     trigger: 'submission',
@@ -331,9 +332,10 @@ function disclosureKind<C extends 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced'>
       }),
     tracking: {
       status: (p, reference, call) => p.status(reference, call.signal),
+      update: applicationUpdateSchema,
       apply: (ctx, a, processing, update) => applyApplicationUpdate(ctx, a, processing, update),
     },
-  };
+  });
 }
 
 export const dbsBasicKind = disclosureKind('dbs-basic', dbsBasicProvider, 'basic', none);

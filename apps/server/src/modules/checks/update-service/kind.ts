@@ -19,7 +19,7 @@ import { changeActivity } from '../../cases/cases.service.js';
 import { caseActivities } from '../../cases/cases.table.js';
 import { customers } from '../../customers/customers.table.js';
 import { saveActivity, today } from '../activity.js';
-import type { CheckKind, LockedActivity } from '../kind.js';
+import { defineKind, type LockedActivity } from '../kind.js';
 import { updateServiceProvider } from './providers.js';
 
 /*
@@ -83,12 +83,13 @@ async function shareUpdateServiceStatus(
   }
 }
 
-export const dbsUpdateKind: CheckKind<
+export const dbsUpdateKind = defineKind<
   UpdateServiceProvider,
   StatusCheckQuery,
   StatusCheckAnswer,
-  never
-> & { code: 'dbs-update' } = {
+  never,
+  'dbs-update'
+>({
   code: 'dbs-update',
   provider: updateServiceProvider,
   trigger: 'submission',
@@ -136,4 +137,4 @@ export const dbsUpdateKind: CheckKind<
     });
     return { row: activity, tracking: false };
   },
-};
+});
