@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app-deps.js';
 import { checkJobKinds } from '../modules/checks/jobs.js';
+import { providerIntentJob } from '../modules/payments/provider-intent-job.js';
 import { topUpIntentJob } from '../modules/payments/top-up-job.js';
 import type { JobKind } from '../platform/jobs.js';
 import { housekeepingJob } from './housekeeping.js';
@@ -11,4 +12,5 @@ export const jobKinds: JobKind<unknown, AppDeps>[] = [
   housekeepingJob,
   ...(checkJobKinds as JobKind<unknown, AppDeps>[]),
   topUpIntentJob as JobKind<unknown, AppDeps>,
+  providerIntentJob as JobKind<unknown, AppDeps>,
 ];

@@ -111,18 +111,20 @@ export const paymentPortalOut = z.strictObject({
   provider: z.enum(PAYMENT_PROVIDERS),
   /** Where the browser confirms the payment (Stripe's API, or the simulator's). */
   api_base: z.string(),
-  /** The provider's intent id and client secret (null once settled). */
+  /**
+   * The provider's intent id and client secret: null once settled, and while an awaited intent's
+   * provider intent is still being made (a job; the page asks again). The browser asks the
+   * provider with them how the intent stands (a 3-D Secure challenge left unfinished).
+   */
   provider_intent_id: z.string().nullable(),
   client_secret: z.string().nullable(),
   last_error: z.string().nullable(),
-  /** A 3-D Secure challenge left unfinished: where to continue it (else null). */
-  challenge_url: z.string().nullable(),
 });
 export type PaymentPortalOut = z.infer<typeof paymentPortalOut>;
 
 /**
- * The provider's answer to a confirmation in the browser (Stripe's PaymentIntent, the fields the
- * page reads): `requires_action` carries the 3-D Secure page to visit.
+ * The provider's answer to a confirmation or a retrieval in the browser (Stripe's PaymentIntent,
+ * the fields the page reads): `requires_action` carries the 3-D Secure page to visit.
  */
 export const confirmAnswer = z.object({
   id: z.string(),
@@ -147,6 +149,8 @@ export const PAYMENT_TEXTS = {
   declinedBody:
     'Your payment was not taken. The organisation that asked for this check will decide what happens next.',
   notFound: 'This payment link is not valid.',
+  preparing: 'Preparing your payment…',
+  unavailable: 'The payment service is not available. Try again later.',
   challengePending: 'Your bank needs to confirm this payment.',
   challengeContinue: "Continue to your bank's check",
   cardNumberRequired: 'Enter your card number',

@@ -661,7 +661,13 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
         reason: 'Paper certificate by post',
         status: 'awaiting',
       });
-      expect(waiting.processing_data.events.map((e) => e.type)).toEqual(['top-up']);
+      // the price list's demand, then the payment provider's intent (a job): no check provider
+      expect(
+        waiting.processing_data.events.map((e) => [e.type, 'payment_provider' in e.body]),
+      ).toEqual([
+        ['top-up', false],
+        ['top-up', true],
+      ]);
       const paid = await payTopUp(k.activityId, TEST_CARDS.success);
       if (level.provider === 'ebulk') {
         // paid, a standard or enhanced application then waits for countersigning

@@ -143,7 +143,25 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
       },
     );
 
-    // The simulator's browser API (Stripe.js's confirm) and its 3-D Secure challenge.
+    // The simulator's browser API (Stripe.js's retrieve and confirm) and its 3-D Secure challenge.
+    scope.get<{ Params: { id: string }; Querystring: { client_secret?: unknown; key?: unknown } }>(
+      `${SIMULATOR_BASE}/v1/payment_intents/:id`,
+      SIMULATOR_ROUTE,
+      async (request, reply) => {
+        const sim = simulatorOf(request.server);
+        const { client_secret, key } = request.query;
+        try {
+          const intent = sim.retrieveForBrowser(request.params.id, {
+            client_secret: typeof client_secret === 'string' ? client_secret : '',
+            key: typeof key === 'string' ? key : '',
+          });
+          return reply.code(200).header('cache-control', 'no-store').send(intent);
+        } catch (e) {
+          return refusal(reply, e);
+        }
+      },
+    );
+
     scope.post<{ Params: { id: string } }>(
       `${SIMULATOR_BASE}/v1/payment_intents/:id/confirm`,
       SIMULATOR_ROUTE,

@@ -15,7 +15,7 @@ import { caseActivities } from '../cases/cases.table.js';
  * One payment intent per awaited top-up (Stripe's PaymentIntent, mirrored): its public id is the
  * payment portal's link (/payment-portal/{public_id}); amounts in pence. `status` is the
  * provider's, `outcome` what the top-up came to (settled by the webhook). The provider's intent is
- * made when the portal is first opened (never in the check engine's transaction).
+ * made by a job enqueued with the intent (never in a request or a transaction).
  */
 export const paymentIntents = pgTable(
   'payment_intents',

@@ -1,6 +1,6 @@
 import type { ActivityConfig, PaymentPortalOut } from '@kestrel/domain';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   anonymous,
   buildTestApp,
@@ -14,11 +14,15 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { jobActor } from '../../jobs/service-job.js';
+import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { signatureHeader } from '../../providers/dbs-basic/signature.js';
+import { PaymentsProviderError } from '../../providers/payments/provider.js';
 import {
   PaymentsSimulator,
   SIMULATOR_WEBHOOK_SECRET,
+  SimulatorRefusal,
   TEST_CARDS,
 } from '../../providers/payments/simulator.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
@@ -26,7 +30,8 @@ import { caseActivities } from '../cases/cases.table.js';
 import { paymentsOf } from './config.js';
 import { createPayment } from './payments.factories.js';
 import { paymentIntents, payments } from './payments.table.js';
-import { createTopUpIntent } from './service.js';
+import { makeProviderIntent } from './provider-intent-job.js';
+import { createTopUpIntent, PROVIDER_INTENT_JOB } from './service.js';
 
 let t: TestApp;
 let acme: number;
@@ -44,7 +49,8 @@ const PAPER: ActivityConfig = {
 };
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // No workers: jobs run when a test settles them (a provider intent not made yet is seen).
+  t = await buildTestApp({ config: { jobWorkers: false } });
   await t.owner(async (tx) => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     await createAdminAndViewer(tx, acme);
@@ -58,6 +64,9 @@ beforeAll(async () => {
   ops = await login(t.app, 'ops@k.test');
 });
 afterAll(() => t.close());
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const sim = () => {
   const p = paymentsOf(t.app.deps).provider;
@@ -65,8 +74,11 @@ const sim = () => {
   return p;
 };
 
-/** A basic check with a paper certificate, submitted: the price list's top-up (£3.50) awaits. */
-async function awaitingTopUp() {
+/**
+ * A basic check with a paper certificate, submitted: the price list's top-up (£3.50) awaits. Its
+ * jobs are run (the payment intent and its provider intent made) unless `settle` is false.
+ */
+async function awaitingTopUp({ settle = true } = {}) {
   const k = await t.owner(async (tx) => {
     const p = await createProcess(tx, {
       customerId: acme,
@@ -86,7 +98,7 @@ async function awaitingTopUp() {
   await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
     activitiesSubmitted(ctx, k.caseId, [k.activityId]),
   );
-  await t.settle();
+  if (settle) await t.settle();
   return k;
 }
 
@@ -116,7 +128,7 @@ async function portal(publicId: string, host = 'localhost') {
   return { status: res.statusCode, body: res.json() as PaymentPortalOut };
 }
 
-/** An awaited top-up with its intent, opened in the portal (the provider's intent made). */
+/** An awaited top-up with its intent, opened in the portal (its job made the provider's intent). */
 async function openedIntent() {
   const k = await awaitingTopUp();
   const made = await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
@@ -125,6 +137,19 @@ async function openedIntent() {
   const p = await portal(made.id);
   expect(p.status).toBe(200);
   return { ...k, publicId: made.id, portal: p.body };
+}
+
+/** The browser's look at the provider's intent (Stripe.js's retrievePaymentIntent). */
+async function retrieve(
+  p: PaymentPortalOut,
+  secret = p.client_secret ?? '',
+  key = p.publishable_key,
+) {
+  return t.app.inject({
+    method: 'GET',
+    url: `${p.api_base}/v1/payment_intents/${p.provider_intent_id}`,
+    query: { client_secret: secret, key },
+  });
 }
 
 async function confirm(p: PaymentPortalOut, card: string) {
@@ -299,8 +324,8 @@ describe('the payment portal', () => {
     expect(after.body).toMatchObject({
       outcome: 'paid',
       status: 'succeeded',
+      provider_intent_id: null,
       client_secret: null,
-      challenge_url: null,
     });
     const a = await activity(o.activityId);
     expect(a.state).toBe('ca-in-progress');
@@ -391,10 +416,34 @@ describe('the payment portal', () => {
     expect(pi.status).toBe('requires_action');
     const url: string = pi.next_action.redirect_to_url.url;
     expect((await activity(o.activityId)).state).toBe('ca-awaiting-subject');
-    // Back on the portal before finishing: it says where to continue.
-    expect((await portal(o.publicId)).body).toMatchObject({
+    // Back on the portal before finishing: the server asks the provider nothing; the browser
+    // asks it (with the client secret) and learns where to continue.
+    const create = vi.spyOn(sim(), 'createIntent');
+    const lookUp = vi.spyOn(sim(), 'retrieveIntent');
+    const back = await portal(o.publicId);
+    expect(back.body).toMatchObject({
       outcome: 'awaiting',
-      challenge_url: url,
+      status: 'requires_payment_method',
+      provider_intent_id: o.portal.provider_intent_id,
+      client_secret: o.portal.client_secret,
+    });
+    expect(back.body).not.toHaveProperty('challenge_url');
+    expect(create).not.toHaveBeenCalled();
+    expect(lookUp).not.toHaveBeenCalled();
+    const seen = await retrieve(back.body);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.headers['cache-control']).toBe('no-store');
+    expect(seen.json()).toEqual({
+      id: o.portal.provider_intent_id,
+      object: 'payment_intent',
+      amount: 350,
+      currency: 'gbp',
+      status: 'requires_action',
+      next_action: {
+        type: 'redirect_to_url',
+        redirect_to_url: { url, return_url: `/payment-portal/${o.publicId}` },
+      },
+      last_payment_error: null,
     });
     const page = await t.app.inject({ method: 'GET', url });
     expect(page.statusCode).toBe(200);
@@ -427,6 +476,202 @@ describe('the payment portal', () => {
     });
     expect((await portal(o.publicId)).body.outcome).toBe('declined');
     expect((await activity(o.activityId)).state).toBe('ca-pending-activity-decision');
+  });
+});
+
+/** An awaited top-up whose intent is made, its provider-intent job not run yet. */
+async function intentBeforeItsJob() {
+  const k = await awaitingTopUp({ settle: false });
+  const made = await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
+    createTopUpIntent(ctx, k.activityId),
+  );
+  expect(made.created).toBe(true);
+  return { ...k, publicId: made.id, intentId: made.row.id };
+}
+
+/** The provider-intent jobs of intent `id` in the queue, oldest first. */
+const jobsOf = (id: number) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(queueJobs)
+      .where(
+        and(
+          eq(queueJobs.name, PROVIDER_INTENT_JOB),
+          sql`${queueJobs.data}->>'payment_intent_id' = ${String(id)}`,
+        ),
+      )
+      .orderBy(queueJobs.createdOn),
+  );
+
+const storedIntent = async (id: number) => {
+  const [row] = await t.owner((tx) =>
+    tx.select().from(paymentIntents).where(eq(paymentIntents.id, id)),
+  );
+  if (!row) throw new Error('no intent');
+  return row;
+};
+
+const providerLog = async (activityId: number) =>
+  (await activity(activityId)).processing_data.events.filter(
+    (e) => e.type === 'top-up' && 'payment_provider' in e.body,
+  );
+
+describe('the provider intent job', () => {
+  it('the portal before the job has run answers no provider intent and calls no provider', async () => {
+    const create = vi.spyOn(sim(), 'createIntent');
+    const o = await intentBeforeItsJob();
+    // enqueued with the intent, in its transaction
+    expect((await jobsOf(o.intentId)).map((j) => j.state)).toEqual(['created']);
+    const before = await portal(o.publicId);
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({
+      outcome: 'awaiting',
+      amount_display: '£3.50',
+      provider_intent_id: null,
+      client_secret: null,
+    });
+    expect(create).not.toHaveBeenCalled();
+    // a fresh intent's portal enqueues nothing more
+    expect(await jobsOf(o.intentId)).toHaveLength(1);
+    await t.settle();
+    expect(create).toHaveBeenCalledTimes(1);
+    const after = await portal(o.publicId);
+    expect(after.body.provider_intent_id).toMatch(/^pi_sim_/);
+    expect(after.body.client_secret).toMatch(/^pi_sim_.*_secret_/);
+    expect((await jobsOf(o.intentId)).map((j) => j.state)).toEqual(['completed']);
+    expect(await providerLog(o.activityId)).toHaveLength(1);
+  });
+
+  it('makes exactly one provider intent even when run twice, at once or again', async () => {
+    const create = vi.spyOn(sim(), 'createIntent');
+    const o = await intentBeforeItsJob();
+    const job = { customer_id: acme, payment_intent_id: o.intentId };
+    await Promise.all([makeProviderIntent(t.app.deps, job), makeProviderIntent(t.app.deps, job)]);
+    await makeProviderIntent(t.app.deps, job);
+    await t.settle();
+    // both concurrent runs asked (under one idempotency key); later runs see it made
+    expect(create).toHaveBeenCalledTimes(2);
+    const answers = await Promise.all(create.mock.results.map((r) => r.value));
+    expect(new Set(answers.map((a) => a.id)).size).toBe(1);
+    expect(create.mock.calls.map(([input]) => input.idempotency_key)).toEqual([
+      `kestrel-top-up-${acme}-${o.activityId}`,
+      `kestrel-top-up-${acme}-${o.activityId}`,
+    ]);
+    expect((await storedIntent(o.intentId)).providerIntentId).toBe(answers[0]?.id);
+    // stored once: one audit record, one entry on the activity's provider log
+    expect(await providerLog(o.activityId)).toHaveLength(1);
+    const audits = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'payments.paymentintent'),
+            eq(auditActions.objectId, String(o.intentId)),
+            eq(auditActions.verb, 'updated'),
+          ),
+        ),
+    );
+    expect(audits).toEqual([{ changes: { provider_intent_id: [null, answers[0]?.id] } }]);
+  });
+
+  it('a provider failure leaves the intent without a provider intent and the job retried', async () => {
+    const create = vi
+      .spyOn(sim(), 'createIntent')
+      .mockRejectedValueOnce(new PaymentsProviderError('The payments provider is down.', true));
+    const o = await intentBeforeItsJob();
+    await t.settle();
+    expect(create).toHaveBeenCalledTimes(1);
+    expect((await storedIntent(o.intentId)).providerIntentId).toBeNull();
+    expect((await portal(o.publicId)).body).toMatchObject({
+      provider_intent_id: null,
+      client_secret: null,
+    });
+    const [failed] = await jobsOf(o.intentId);
+    expect(failed).toMatchObject({ state: 'retry', retryLimit: 5 });
+    expect(failed?.startAfter.getTime()).toBeGreaterThan(Date.now());
+    expect(await providerLog(o.activityId)).toEqual([]);
+    // the retry, due, makes it
+    await t.owner((tx) =>
+      tx
+        .update(queueJobs)
+        .set({ startAfter: sql`now()` })
+        .where(eq(queueJobs.id, failed?.id ?? '')),
+    );
+    await t.settle();
+    expect(create).toHaveBeenCalledTimes(2);
+    expect((await storedIntent(o.intentId)).providerIntentId).toMatch(/^pi_sim_/);
+    expect((await jobsOf(o.intentId)).map((j) => j.state)).toEqual(['completed']);
+    // a refusal of the provider fails the run too (the queue retries it)
+    const refused = await intentBeforeItsJob();
+    create.mockRejectedValueOnce(new SimulatorRefusal(400, 'amount_too_small', 'Too small.'));
+    await expect(
+      makeProviderIntent(t.app.deps, { customer_id: acme, payment_intent_id: refused.intentId }),
+    ).rejects.toBeInstanceOf(SimulatorRefusal);
+    expect((await storedIntent(refused.intentId)).providerIntentId).toBeNull();
+    // its own job, queued with it, makes it
+    await t.settle();
+    expect((await storedIntent(refused.intentId)).providerIntentId).toMatch(/^pi_sim_/);
+  });
+
+  it('an intent still without one a minute on is enqueued again by the portal, once', async () => {
+    const create = vi.spyOn(sim(), 'createIntent');
+    const o = await intentBeforeItsJob();
+    // its job lost (its retries ran out): the portal alone gets it going again
+    const [lost] = await jobsOf(o.intentId);
+    await t.owner((tx) => tx.delete(queueJobs).where(eq(queueJobs.id, lost?.id ?? '')));
+    await portal(o.publicId);
+    expect(await jobsOf(o.intentId)).toEqual([]);
+    t.clock.advance(61_000);
+    try {
+      const first = await portal(o.publicId);
+      const again = await portal(o.publicId);
+      expect(first.body.provider_intent_id).toBeNull();
+      expect(again.body.provider_intent_id).toBeNull();
+      // a row in the queue, not a provider call, and one per 30 s however often it is opened
+      expect(create).not.toHaveBeenCalled();
+      const jobs = await jobsOf(o.intentId);
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]?.singletonKey).toBe(`provider-intent-${o.intentId}`);
+      await t.settle();
+      expect(create).toHaveBeenCalledTimes(1);
+      expect((await portal(o.publicId)).body.provider_intent_id).toMatch(/^pi_sim_/);
+      expect(await jobsOf(o.intentId)).toHaveLength(1);
+    } finally {
+      t.clock.advance(-61_000);
+    }
+  });
+});
+
+describe("the simulator's browser API", () => {
+  it('answers the intent only to its client secret and a publishable key', async () => {
+    const o = await openedIntent();
+    const ok = await retrieve(o.portal);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({
+      id: o.portal.provider_intent_id,
+      status: 'requires_payment_method',
+      next_action: null,
+    });
+    // nothing the browser has no need of
+    expect(ok.json()).not.toHaveProperty('client_secret');
+    expect(ok.json()).not.toHaveProperty('metadata');
+    const wrongSecret = await retrieve(o.portal, `${o.portal.provider_intent_id}_secret_nope`);
+    expect(wrongSecret.statusCode).toBe(404);
+    expect(wrongSecret.json()).toEqual({
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such payment_intent: '${o.portal.provider_intent_id}'`,
+      },
+    });
+    expect((await retrieve(o.portal, '')).statusCode).toBe(404);
+    const wrongKey = await retrieve(o.portal, undefined, 'sk_live_x');
+    expect(wrongKey.statusCode).toBe(401);
+    expect(wrongKey.json().error.code).toBe('invalid_api_key');
+    const unknown = await retrieve({ ...o.portal, provider_intent_id: 'pi_sim_unknown' });
+    expect(unknown.statusCode).toBe(404);
   });
 });
 

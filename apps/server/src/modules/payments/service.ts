@@ -10,19 +10,17 @@ import {
   type PaymentPortalOut,
   type PaymentProviderName,
   paymentPortalPath,
-  withEvent,
 } from '@kestrel/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
-import { AppError, ConflictError, NotFoundError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import type { JobRequest } from '../../platform/jobs.js';
 import {
   type ContextDeps,
   runAsSystem,
   type ServiceContext,
 } from '../../platform/service-context.js';
-import { PaymentsProviderError } from '../../providers/payments/provider.js';
-import { SimulatorRefusal } from '../../providers/payments/simulator.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from '../cases/cases.table.js';
 import { saveActivity, topUpResult } from '../checks/activity.js';
@@ -39,11 +37,32 @@ type PaymentRow = typeof payments.$inferSelect;
 const newPublicId = () => `pit_${randomBytes(18).toString('base64url')}`;
 
 /**
+ * The job that makes an intent's provider intent (provider-intent-job.ts): enqueued here by name,
+ * where intents are made and opened, as the job builds on this file.
+ */
+export const PROVIDER_INTENT_JOB = 'payments-provider-intent';
+/** After this long without its provider intent, opening the portal enqueues its job again... */
+export const PROVIDER_INTENT_STALE_MS = 60_000;
+/** ...at most once per this many seconds. */
+export const PROVIDER_INTENT_SINGLETON_SECONDS = 30;
+
+export function providerIntentJobOf(
+  r: Pick<IntentRow, 'customerId' | 'id'>,
+  options: Omit<JobRequest, 'name' | 'data'> = {},
+): JobRequest {
+  return {
+    name: PROVIDER_INTENT_JOB,
+    data: { customer_id: r.customerId, payment_intent_id: r.id },
+    ...options,
+  };
+}
+
+/**
  * The payment intent of an activity's awaited top-up, made once per activity (calling again
  * answers the same intent): its public id is the payment portal's link, kept in the top-up
  * (`processing_data.top_up.payment_intent`, shown as result_data.top_up.payment_id). Runs in the
- * caller's transaction (the check engine's, or a customer's request); the provider's intent is
- * made later, when the portal is opened.
+ * caller's transaction (the check engine's job, or a customer's request), which also enqueues the
+ * job that makes the provider's intent (never a provider call in a request or transaction).
  */
 export async function createTopUpIntent(
   ctx: ServiceContext,
@@ -84,9 +103,13 @@ export async function createTopUpIntent(
       amountPence: topUp.amount_pence,
       reason: topUp.reason,
       provider,
+      // the service's clock, as its updates and the portal's look at its age
+      createdAt: ctx.clock.now(),
+      updatedAt: ctx.clock.now(),
     })
     .returning();
   if (!row) throw new Error('payment intent not stored');
+  await ctx.enqueue(providerIntentJobOf(row));
   const withIntent = { ...topUp, payment_intent: publicId };
   await saveActivity(
     ctx,
@@ -143,7 +166,8 @@ export function paymentOutOf(p: PaymentRow): PaymentOut {
   };
 }
 
-async function intentByPublicId(tx: Tx, publicId: string) {
+/** The intent `where` picks, with the name of its activity's check (what is paid for). */
+export async function intentWithCheck(tx: Tx, where: SQL | undefined) {
   const [r] = await tx
     .select({ intent: paymentIntents, checkName: activityTypes.name })
     .from(paymentIntents)
@@ -155,120 +179,53 @@ async function intentByPublicId(tx: Tx, publicId: string) {
       ),
     )
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .where(eq(paymentIntents.publicId, publicId))
+    .where(where)
     .limit(1);
   return r ?? null;
 }
 
+/** What an intent pays for, as the portal and the provider show it. */
+export function intentDescription(reason: string, checkName: string): string {
+  return `${reason}: ${checkName}`;
+}
+
 /**
  * What the public payment portal shows for `publicId` on `hostname` (the brand and its payment
- * key). An awaited intent gets its provider intent here, outside any transaction of the check
- * engine: created with an idempotency key of the intent, then stored (a concurrent opening
- * stores the same one).
+ * key). Only reads: the provider's intent is made by its job (provider-intent-job.ts), and until
+ * then the portal has no provider intent (the page asks again). An intent still without one a
+ * minute after it was made (the job's retries ran out, or its queue was lost) gets its job again,
+ * at most one per PROVIDER_INTENT_SINGLETON_SECONDS: a row in the queue, no provider call.
  */
 export async function paymentPortal(
   deps: ContextDeps,
   publicId: string,
   hostname: string,
 ): Promise<PaymentPortalOut> {
-  const found = await runAsSystem(deps, (ctx) => intentByPublicId(ctx.tx, publicId));
+  const found = await runAsSystem(deps, async (ctx) => {
+    const r = await intentWithCheck(ctx.tx, eq(paymentIntents.publicId, publicId));
+    const i = r?.intent;
+    if (
+      i?.outcome === 'awaiting' &&
+      !i.providerIntentId &&
+      ctx.clock.now().getTime() - i.createdAt.getTime() > PROVIDER_INTENT_STALE_MS
+    ) {
+      await ctx.enqueue(
+        providerIntentJobOf(i, {
+          singletonKey: `provider-intent-${i.id}`,
+          singletonSeconds: PROVIDER_INTENT_SINGLETON_SECONDS,
+        }),
+      );
+    }
+    return r;
+  });
   if (!found) throw new NotFoundError();
-  let intent = found.intent;
-  const { provider, config } = paymentsOf(deps);
-  if (intent.outcome === 'awaiting' && !intent.providerIntentId) {
-    let created: Awaited<ReturnType<typeof provider.createIntent>>;
-    const request = {
-      amount_pence: intent.amountPence,
-      description: `${intent.reason}: ${found.checkName}`,
-      metadata: {
-        kestrel_payment_intent: intent.publicId,
-        case_activity: String(intent.caseActivityId),
-        customer: String(intent.customerId),
-      },
-      idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
-    };
-    try {
-      created = await provider.createIntent(request, AbortSignal.timeout(config.timeoutMs));
-    } catch (e) {
-      if (e instanceof PaymentsProviderError || e instanceof SimulatorRefusal) {
-        throw new ServiceUnavailable('The payment service is not available. Try again later.');
-      }
-      throw e;
-    }
-    intent = await runAsSystem(deps, async (ctx) => {
-      const [updated] = await ctx.tx
-        .update(paymentIntents)
-        .set({
-          providerIntentId: created.id,
-          clientSecret: created.client_secret,
-          status: created.status,
-          updatedAt: ctx.clock.now(),
-        })
-        .where(
-          and(
-            eq(paymentIntents.customerId, intent.customerId),
-            eq(paymentIntents.id, intent.id),
-            sql`${paymentIntents.providerIntentId} is null`,
-          ),
-        )
-        .returning();
-      if (updated) {
-        await recordAudit(ctx.tx, ctx.actor, {
-          verb: 'updated',
-          contentType: INTENT_CONTENT_TYPE,
-          objectId: updated.id,
-          objectRepr: updated.publicId,
-          changes: { provider_intent_id: [null, created.id] },
-          customerId: updated.customerId,
-        });
-        // the payment provider's request and answer, on the activity's provider log too
-        const a = await lockActivity(ctx.tx, updated.caseActivityId);
-        if (a?.processing) {
-          await saveActivity(
-            ctx,
-            a,
-            withEvent(a.processing, {
-              at: ctx.clock.now().toISOString(),
-              type: 'top-up',
-              body: {
-                payment_provider: updated.provider,
-                request,
-                answer: { id: created.id, status: created.status },
-              },
-            }),
-          );
-        }
-      }
-      const [again] = updated
-        ? [updated]
-        : await ctx.tx
-            .select()
-            .from(paymentIntents)
-            .where(
-              and(
-                eq(paymentIntents.customerId, intent.customerId),
-                eq(paymentIntents.id, intent.id),
-              ),
-            );
-      return again ?? intent;
-    });
-  }
-  // An awaited intent the browser left in its 3-D Secure challenge (the back button): the
-  // provider knows where to continue; the webhook has not settled it yet.
-  let challengeUrl: string | null = null;
-  if (intent.outcome === 'awaiting' && intent.providerIntentId) {
-    const live = await provider
-      .retrieveIntent(intent.providerIntentId, AbortSignal.timeout(config.timeoutMs))
-      .catch(() => null);
-    if (live?.status === 'requires_action' && live.next_action) {
-      challengeUrl = live.next_action.redirect_to_url.url;
-    }
-  }
+  const { intent } = found;
+  const { provider } = paymentsOf(deps);
   const brand = brandDetailsForHost(hostname);
   const open = intent.outcome === 'awaiting';
   return {
     id: intent.publicId,
-    description: `${intent.reason}: ${found.checkName}`,
+    description: intentDescription(intent.reason, found.checkName),
     reason: intent.reason,
     check_name: found.checkName,
     amount_pence: intent.amountPence,
@@ -283,13 +240,5 @@ export async function paymentPortal(
     provider_intent_id: open ? intent.providerIntentId : null,
     client_secret: open ? intent.clientSecret : null,
     last_error: intent.lastError,
-    challenge_url: open ? challengeUrl : null,
   };
-}
-
-/** 503 with the error shape: the provider cannot be reached now. */
-export class ServiceUnavailable extends AppError {
-  constructor(detail: string) {
-    super(503, { detail });
-  }
 }

@@ -133,6 +133,50 @@ describe('the payments simulator', () => {
     ]);
   });
 
+  it("shows the browser an intent's state only with its client secret and a publishable key", async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const a = await intent(sim);
+    const mine = { client_secret: a.client_secret, key: KEY };
+    expect(sim.retrieveForBrowser(a.id, mine)).toEqual({
+      id: a.id,
+      object: 'payment_intent',
+      amount: 350,
+      currency: 'gbp',
+      status: 'requires_payment_method',
+      next_action: null,
+      last_payment_error: null,
+    });
+    sim.confirm(a.id, { ...mine, card_number: TEST_CARDS.threeDSecure, return_url: RETURN });
+    expect(sim.retrieveForBrowser(a.id, mine)).toMatchObject({
+      status: 'requires_action',
+      next_action: { redirect_to_url: { url: `/simulator/payments/3ds/${a.id}/` } },
+    });
+    const refused = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof SimulatorRefusal ? { status: e.status, code: e.code } : e;
+      }
+      return 'answered';
+    };
+    expect(refused(() => sim.retrieveForBrowser(a.id, { ...mine, client_secret: 'x' }))).toEqual({
+      status: 404,
+      code: 'resource_missing',
+    });
+    const other = await intent(sim, 'k-other');
+    expect(
+      refused(() => sim.retrieveForBrowser(a.id, { ...mine, client_secret: other.client_secret })),
+    ).toEqual({ status: 404, code: 'resource_missing' });
+    expect(refused(() => sim.retrieveForBrowser('pi_nope', mine))).toEqual({
+      status: 404,
+      code: 'resource_missing',
+    });
+    expect(refused(() => sim.retrieveForBrowser(a.id, { ...mine, key: 'sk_test_x' }))).toEqual({
+      status: 401,
+      code: 'invalid_api_key',
+    });
+  });
+
   it('refuses a wrong key, client secret, card or return address, changing nothing', async () => {
     const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
     const a = await intent(sim);

@@ -14,8 +14,7 @@ import type {
  * shapes: intents created idempotently, confirmed in the browser with a publishable key and a
  * test card (README.md), a 3-D Secure challenge page of its own, and signed webhook events
  * (`Stripe-Signature`, the same HMAC as Stripe's) for the app to deliver to its webhook. It keeps
- * its intents in memory: a restarted server forgets unpaid simulated intents (the portal then
- * makes a new one under the same idempotency key).
+ * its intents in memory: a restarted server forgets unpaid simulated intents (README.md).
  */
 
 export const SIMULATOR_WEBHOOK_SECRET = 'whsec_kestrel_simulator';
@@ -80,6 +79,12 @@ export interface ConfirmInput {
   return_url: string;
 }
 
+/** What the browser may read of an intent (no description, metadata or client secret). */
+export type BrowserIntent = Pick<
+  ProviderPaymentIntent,
+  'id' | 'object' | 'amount' | 'currency' | 'status' | 'next_action' | 'last_payment_error'
+>;
+
 export interface SimulatorResult {
   intent: ProviderPaymentIntent;
   /** Events to deliver to the webhook, in order. */
@@ -134,6 +139,32 @@ export class PaymentsSimulator implements PaymentsProvider {
     if (!intent)
       throw new SimulatorRefusal(404, 'resource_missing', `No such payment_intent: '${id}'`);
     return intent;
+  }
+
+  /**
+   * The browser's look at an intent (Stripe.js's retrievePaymentIntent, with the publishable key
+   * and the intent's client secret): how it stands and what it waits for (a 3-D Secure challenge
+   * left unfinished). A wrong key is refused (401); an unknown intent or a wrong client secret is
+   * not found (404), as Stripe answers, so the answer tells a stranger nothing.
+   */
+  retrieveForBrowser(id: string, input: { client_secret: string; key: string }): BrowserIntent {
+    if (!input.key.startsWith('pk_test_')) {
+      throw new SimulatorRefusal(401, 'invalid_api_key', 'Invalid API Key provided.');
+    }
+    const intent = this.intents.get(id);
+    if (!intent || input.client_secret !== intent.client_secret) {
+      throw new SimulatorRefusal(404, 'resource_missing', `No such payment_intent: '${id}'`);
+    }
+    const { object, amount, currency, status, next_action, last_payment_error } = intent;
+    return structuredClone({
+      id,
+      object,
+      amount,
+      currency,
+      status,
+      next_action,
+      last_payment_error,
+    });
   }
 
   /** The browser's confirmation with a test card (Stripe.js's confirmCardPayment). */

@@ -51,6 +51,51 @@ async function loadPortal(id: string): Promise<Load> {
   return r.status === 404 ? { state: 'missing' } : { state: 'failed' };
 }
 
+/** How long the page waits for the provider's intent (made by a job) before it gives up. */
+export const PREPARE_SECONDS = 30;
+
+/** A link the provider gave (its 3-D Secure page): this site's path, or a web address. */
+function safeUrl(url: string): string | null {
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks the provider how the intent stands (Stripe.js's retrievePaymentIntent: the client secret
+ * and the brand's publishable key): where to continue a 3-D Secure challenge left unfinished (the
+ * back button), else null. A failed look is no challenge: the form shows and the confirm answers.
+ */
+async function pendingChallenge(
+  p: Pick<
+    PaymentPortalOut,
+    'api_base' | 'provider_intent_id' | 'client_secret' | 'publishable_key'
+  >,
+): Promise<string | null> {
+  const query = new URLSearchParams({
+    client_secret: p.client_secret ?? '',
+    key: p.publishable_key,
+  });
+  try {
+    const res = await fetch(
+      `${p.api_base}/v1/payment_intents/${encodeURIComponent(p.provider_intent_id ?? '')}?${query}`,
+      { headers: { accept: 'application/json' }, cache: 'no-store' },
+    );
+    if (!res.ok) return null;
+    const parsed = confirmAnswer.safeParse(await res.json().catch(() => null));
+    const action = parsed.success ? parsed.data.next_action : null;
+    return parsed.success && parsed.data.status === 'requires_action' && action
+      ? safeUrl(action.redirect_to_url.url)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Confirms the intent with the provider (Stripe's confirm, with the brand's publishable key). */
 async function confirmPayment(
   p: PaymentPortalOut,
@@ -105,12 +150,53 @@ export default function PaymentPortalPage() {
   const [errors, setErrors] = useState<CardErrors>({});
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Seconds waited for the provider's intent; what the provider said of the intent's challenge.
+  const [waited, setWaited] = useState(0);
+  const [checked, setChecked] = useState<{ intent: string; url: string | null } | null>(null);
   const summary = useRef<HTMLDivElement>(null);
 
   const refresh = useCallback(async () => setLoad(await loadPortal(id)), [id]);
   useEffect(() => {
     void refresh();
   }, [refresh]);
+
+  const portal = load.state === 'ready' ? load.portal : null;
+  const awaiting = portal?.outcome === 'awaiting';
+  // The provider's intent is made by a job: until it is, ask again each second, for a while.
+  const preparing = awaiting && !portal?.provider_intent_id;
+  useEffect(() => {
+    if (!preparing || waited >= PREPARE_SECONDS) return;
+    const timer = setTimeout(async () => {
+      setLoad(await loadPortal(id));
+      setWaited((w) => w + 1);
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [preparing, waited, id]);
+
+  // Made: ask the provider (from the browser) whether a 3-D Secure challenge is left unfinished.
+  const intentId = awaiting ? (portal?.provider_intent_id ?? null) : null;
+  const secret = portal?.client_secret ?? null;
+  const apiBase = portal?.api_base ?? '';
+  const key = portal?.publishable_key ?? '';
+  useEffect(() => {
+    if (!intentId) return;
+    if (!secret) {
+      setChecked({ intent: intentId, url: null });
+      return;
+    }
+    let current = true;
+    void pendingChallenge({
+      provider_intent_id: intentId,
+      client_secret: secret,
+      api_base: apiBase,
+      publishable_key: key,
+    }).then((url) => {
+      if (current) setChecked({ intent: intentId, url });
+    });
+    return () => {
+      current = false;
+    };
+  }, [intentId, secret, apiBase, key]);
 
   const shown = Object.keys(errors).length > 0 || submitError !== null;
   useEffect(() => {
@@ -135,6 +221,23 @@ export default function PaymentPortalPage() {
     );
   }
   const p = load.portal;
+  // What the provider said of this intent (nothing yet: still asking).
+  const known = checked && checked.intent === p.provider_intent_id ? checked : null;
+  const challengeUrl = known?.url ?? null;
+  // An awaited payment: its provider intent being made (or the provider asked), made too late,
+  // a 3-D Secure challenge to continue, or the card form.
+  const step =
+    p.outcome !== 'awaiting'
+      ? null
+      : !p.provider_intent_id
+        ? waited < PREPARE_SECONDS
+          ? 'preparing'
+          : 'unavailable'
+        : !known
+          ? 'preparing'
+          : challengeUrl
+            ? 'challenge'
+            : 'form';
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -208,11 +311,25 @@ export default function PaymentPortalPage() {
         </Alert>
       )}
 
-      {p.outcome === 'awaiting' && p.challenge_url && (
+      {step === 'preparing' && (
+        <Paper withBorder p="md" radius="md" data-testid="preparing">
+          <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
+            <Loader size="sm" aria-hidden />
+            <Text>{PAYMENT_TEXTS.preparing}</Text>
+          </Group>
+        </Paper>
+      )}
+      {step === 'unavailable' && (
+        <Alert color="red" variant="light" role="alert">
+          {PAYMENT_TEXTS.unavailable}
+        </Alert>
+      )}
+
+      {step === 'challenge' && challengeUrl && (
         <Alert color="blue" variant="light" role="status" title={PAYMENT_TEXTS.challengePending}>
           <Button
             component="a"
-            href={p.challenge_url}
+            href={challengeUrl}
             size="lg"
             mt="xs"
             fullWidth
@@ -226,7 +343,7 @@ export default function PaymentPortalPage() {
         </Alert>
       )}
 
-      {p.outcome === 'awaiting' && !p.challenge_url && (
+      {step === 'form' && (
         <form onSubmit={onSubmit} noValidate aria-labelledby="card-heading">
           <Stack gap="md">
             {shown && (

@@ -1,0 +1,109 @@
+import { withEvent } from '@kestrel/domain';
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { jobActor } from '../../jobs/service-job.js';
+import { recordAudit } from '../../platform/audit.js';
+import type { JobKind } from '../../platform/jobs.js';
+import { runAsSystem } from '../../platform/service-context.js';
+import type { CreateIntentInput } from '../../providers/payments/provider.js';
+import { saveActivity } from '../checks/activity.js';
+import { lockActivity } from '../checks/engine.js';
+import { paymentsOf } from './config.js';
+import { paymentIntents } from './payments.table.js';
+import {
+  INTENT_CONTENT_TYPE,
+  intentDescription,
+  intentWithCheck,
+  PROVIDER_INTENT_JOB,
+} from './service.js';
+
+const payload = z.object({
+  customer_id: z.number().int().positive(),
+  payment_intent_id: z.number().int().positive(),
+});
+export type ProviderIntentJob = z.infer<typeof payload>;
+
+/**
+ * Makes an awaited payment intent's provider intent (the id and client secret the payment page
+ * confirms with), as the check engine starts an activity: the intent read in one transaction, the
+ * provider asked outside any (with the activity's idempotency key, so a retry or a second job
+ * makes no second provider intent), the answer stored in another only while the intent has none
+ * (a concurrent job stores the same one), with its audit record and the request and answer on
+ * the activity's provider log. An intent settled or already made needs nothing. A failed call
+ * throws: the queue retries the job. Both transactions are the system's, in the intent's
+ * customer's name (a tenant may add intents but not change them: the webhook and this job do).
+ */
+export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob): Promise<void> {
+  const actor = jobActor(job.customer_id);
+  const theIntent = and(
+    eq(paymentIntents.customerId, job.customer_id),
+    eq(paymentIntents.id, job.payment_intent_id),
+  );
+  const found = await runAsSystem(deps, (ctx) => intentWithCheck(ctx.tx, theIntent), actor);
+  if (found?.intent.outcome !== 'awaiting' || found.intent.providerIntentId) return;
+  const { intent } = found;
+  const request: CreateIntentInput = {
+    amount_pence: intent.amountPence,
+    description: intentDescription(intent.reason, found.checkName),
+    metadata: {
+      kestrel_payment_intent: intent.publicId,
+      case_activity: String(intent.caseActivityId),
+      customer: String(intent.customerId),
+    },
+    idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
+  };
+  const { provider, config } = paymentsOf(deps);
+  const created = await provider.createIntent(request, AbortSignal.timeout(config.timeoutMs));
+  await runAsSystem(
+    deps,
+    async (ctx) => {
+      const [updated] = await ctx.tx
+        .update(paymentIntents)
+        .set({
+          providerIntentId: created.id,
+          clientSecret: created.client_secret,
+          status: created.status,
+          updatedAt: ctx.clock.now(),
+        })
+        .where(and(theIntent, sql`${paymentIntents.providerIntentId} is null`))
+        .returning();
+      if (!updated) return;
+      await recordAudit(ctx.tx, ctx.actor, {
+        verb: 'updated',
+        contentType: INTENT_CONTENT_TYPE,
+        objectId: updated.id,
+        objectRepr: updated.publicId,
+        changes: { provider_intent_id: [null, created.id] },
+        customerId: updated.customerId,
+      });
+      // the payment provider's request and answer, on the activity's provider log too
+      const a = await lockActivity(ctx.tx, updated.caseActivityId);
+      if (a?.processing) {
+        await saveActivity(
+          ctx,
+          a,
+          withEvent(a.processing, {
+            at: ctx.clock.now().toISOString(),
+            type: 'top-up',
+            body: {
+              payment_provider: updated.provider,
+              request,
+              answer: { id: created.id, status: created.status },
+            },
+          }),
+        );
+      }
+    },
+    actor,
+  );
+}
+
+/** Makes the provider's intent of a payment intent (createTopUpIntent enqueues it). */
+export const providerIntentJob: JobKind<ProviderIntentJob, AppDeps> = {
+  name: PROVIDER_INTENT_JOB,
+  payload,
+  retry: { limit: 5, delaySeconds: 10, backoff: true },
+  expireInSeconds: 60,
+  handle: (data, deps) => makeProviderIntent(deps, data),
+};
