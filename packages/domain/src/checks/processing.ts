@@ -134,6 +134,29 @@ export function redact(body: unknown): unknown {
 }
 
 /**
+ * True when `a` and `b` are the same JSON value, whatever the order of their objects' keys (data
+ * read back from jsonb has its keys in PostgreSQL's order, not the order they were written in).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => sameJson(v, b[i]))
+    );
+  }
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
+/**
  * `data` with `event` appended (redacted). An event repeating the last one (same type and body,
  * no callback event id) is folded into it: counted, with the time of the first and the last.
  * Past the limit, the events after the log's head are dropped oldest first.
@@ -150,7 +173,7 @@ export function withEvent(data: ProcessingData, event: ProcessingEvent): Process
     event.event_id === undefined &&
     last.event_id === undefined &&
     last.type === event.type &&
-    JSON.stringify(last.body) === JSON.stringify(body);
+    sameJson(last.body, body);
   const appended: ProcessingEvent[] = repeat
     ? [
         ...data.events.slice(0, -1),

@@ -2,6 +2,7 @@ import {
   type CaseActivityState,
   type ProcessingData,
   processingDataSchema,
+  sameJson,
   type TopUp,
   type TopUpResult,
 } from '@kestrel/domain';
@@ -63,7 +64,7 @@ export async function saveActivity(
   });
   const state = change.state && change.state !== a.row.state ? change.state : undefined;
   const resultData =
-    change.resultData && JSON.stringify(change.resultData) !== JSON.stringify(a.row.resultData)
+    change.resultData && !sameJson(change.resultData, a.row.resultData)
       ? change.resultData
       : undefined;
   if (!state && !resultData) return { activity: updated ?? a.row };

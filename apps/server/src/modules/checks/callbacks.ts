@@ -288,9 +288,11 @@ async function applyOne(
 }
 
 /**
- * A callback of the activity's provider refused: kept in the inbox with the reason, and on the
- * activity's provider log (its body as received, redacted; not its event id, so a corrected
- * resend of the same event is still applied).
+ * A callback of the activity's provider refused: kept whole in the inbox with the reason, and on
+ * the activity's provider log by what identifies it only (its event id, the application it
+ * names and its status: its body may be another applicant's result, and the log is shown to the
+ * customer). Its event id is not added to the activity's applied ones; the inbox keeps one row
+ * per event, so the provider's correction comes as a new event, or the next poll brings it.
  */
 async function rejectOnLog(
   ctx: ServiceContext,
@@ -299,17 +301,23 @@ async function rejectOnLog(
   error: string,
 ): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
   if (!a.processing) return { outcome: 'rejected', error };
-  const body =
+  const raw =
     row.body !== null && typeof row.body === 'object' && !Array.isArray(row.body)
       ? (row.body as Record<string, unknown>)
-      : { body: row.body };
+      : {};
+  const said = (k: string) => (typeof raw[k] === 'string' ? String(raw[k]).slice(0, 100) : null);
   const { activity } = await saveActivity(
     ctx,
     a,
     withEvent(a.processing, {
       at: row.receivedAt.toISOString(),
       type: 'callback',
-      body: { rejected: error, ...body },
+      body: {
+        rejected: error,
+        event_id: row.eventId,
+        reference: said('reference'),
+        status: said('status'),
+      },
     }),
   );
   return { outcome: 'rejected', error, saved: activity };
@@ -508,7 +516,8 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
           raw,
           Math.floor(deps.clock.now().getTime() / 1000),
         );
-        if (!signed || missingCallbackSecret().length > 0) {
+        // a real provider without its own secret: its callbacks are refused (the simulator's is public)
+        if (!signed || missingCallbackSecret().includes(provider.callbacks.secretEnv)) {
           throw new NotAuthenticatedError('Invalid callback signature.');
         }
         const cb = parseCallback(provider.callbacks.schema, raw);

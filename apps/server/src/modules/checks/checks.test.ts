@@ -38,7 +38,7 @@ import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { readChecksConfig } from './config.js';
-import { initiateActivity } from './engine.js';
+import { initiateActivity, pollActivity } from './engine.js';
 import { activitiesSubmitted } from './hooks.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
 import { settleTopUp } from './top-up.js';
@@ -837,15 +837,31 @@ describe('callbacks', () => {
     expect(logged).toEqual([
       expect.objectContaining({
         type: 'callback',
-        body: expect.objectContaining({
+        // what identifies it only: another application's result is not copied into this log
+        body: {
           rejected: 'The callback names another application.',
           event_id: 'evt-other-ref',
-        }),
+          reference: JSON.parse(otherRef).reference,
+          status: JSON.parse(otherRef).status,
+        },
       }),
     ]);
     expect({ ...after.processing_data, events: before.processing_data.events }).toEqual(
       before.processing_data,
     );
+  });
+
+  it('polls answering the same are one counted entry of the log, read back from the database', async () => {
+    const k = await openCase('dbs-basic', 'Smith');
+    await submit(k);
+    const before = (await activity(k.activityId)).processing_data.events.length;
+    const job = { case_activity_id: k.activityId, customer_id: acme };
+    // the provider's clock stays: each poll answers the same (stored as jsonb in between)
+    for (let i = 0; i < 3; i++) await pollActivity(t.app.deps, job);
+    const after = await activity(k.activityId);
+    const polls = after.processing_data.events.slice(before);
+    expect(polls).toEqual([expect.objectContaining({ type: 'poll', repeats: 3 })]);
+    expect(after.state).toBe('ca-in-progress');
   });
 
   it('applies an event once: a replay of the same event id is ignored', async () => {

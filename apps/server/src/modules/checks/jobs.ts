@@ -63,15 +63,24 @@ export const checksStartJob = serviceJob<{
   },
 });
 
-/** The engine's jobs, and those of the registered kinds' own (a job shared by kinds once). */
-export const checkJobKinds = [
-  ...new Map(
-    [
-      checksStartJob,
-      checksInitiateJob,
-      checksPollJob,
-      checksCallbacksJob,
-      ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
-    ].map((j) => [j.name, j]),
-  ).values(),
-];
+/**
+ * The engine's jobs, and those of the registered kinds' own: a job shared by kinds once; two
+ * different jobs of one name (a kind's job named like the engine's) are refused.
+ */
+export const checkJobKinds = uniqueJobs([
+  checksStartJob,
+  checksInitiateJob,
+  checksPollJob,
+  checksCallbacksJob,
+  ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
+]);
+
+export function uniqueJobs<J extends { name: string }>(jobs: readonly J[]): J[] {
+  const byName = new Map<string, J>();
+  for (const j of jobs) {
+    const seen = byName.get(j.name);
+    if (seen && seen !== j) throw new Error(`two check jobs named ${j.name}`);
+    byName.set(j.name, j);
+  }
+  return [...byName.values()];
+}

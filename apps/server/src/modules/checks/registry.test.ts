@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../platform/clock.js';
 import { missingCallbackSecret, readChecksConfig } from './config.js';
-import { checkJobKinds } from './jobs.js';
+import { checkJobKinds, uniqueJobs } from './jobs.js';
 import { createCheckEngine, providerOf } from './providers.js';
 import {
   CHECK_KINDS,
@@ -70,6 +70,10 @@ describe('the check registry', () => {
   it('registers every job once', () => {
     const names = checkJobKinds.map((j) => j.name);
     expect(new Set(names).size).toBe(names.length);
+    const [first] = checkJobKinds;
+    if (!first) throw new Error('no jobs');
+    expect(uniqueJobs([first, first])).toEqual([first]);
+    expect(() => uniqueJobs([first, { ...first }])).toThrow(/two check jobs/);
     expect(names).toEqual(
       expect.arrayContaining(['checks-start', 'checks-initiate', 'checks-poll']),
     );
