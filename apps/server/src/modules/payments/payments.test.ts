@@ -517,6 +517,12 @@ const providerLog = async (activityId: number) =>
     (e) => e.type === 'top-up' && 'payment_provider' in e.body,
   );
 
+/** The errors on the activity's provider log (their bodies). */
+const errorLog = async (activityId: number) =>
+  (await activity(activityId)).processing_data.events
+    .filter((e) => e.type === 'error')
+    .map((e) => e.body);
+
 describe('the provider intent job', () => {
   it('the portal before the job has run answers no provider intent and calls no provider', async () => {
     const create = vi.spyOn(sim(), 'createIntent');
@@ -603,16 +609,103 @@ describe('the provider intent job', () => {
     expect(create).toHaveBeenCalledTimes(2);
     expect((await storedIntent(o.intentId)).providerIntentId).toMatch(/^pi_sim_/);
     expect((await jobsOf(o.intentId)).map((j) => j.state)).toEqual(['completed']);
-    // a refusal of the provider fails the run too (the queue retries it)
-    const refused = await intentBeforeItsJob();
-    create.mockRejectedValueOnce(new SimulatorRefusal(400, 'amount_too_small', 'Too small.'));
+    // a timeout fails the run too (the queue retries it), and records nothing
+    const late = await intentBeforeItsJob();
+    create.mockRejectedValueOnce(
+      new PaymentsProviderError('The payments provider did not answer in time.', true),
+    );
     await expect(
-      makeProviderIntent(t.app.deps, { customer_id: acme, payment_intent_id: refused.intentId }),
-    ).rejects.toBeInstanceOf(SimulatorRefusal);
-    expect((await storedIntent(refused.intentId)).providerIntentId).toBeNull();
+      makeProviderIntent(t.app.deps, { customer_id: acme, payment_intent_id: late.intentId }),
+    ).rejects.toBeInstanceOf(PaymentsProviderError);
+    expect(await storedIntent(late.intentId)).toMatchObject({
+      providerIntentId: null,
+      lastError: null,
+    });
+    expect(await errorLog(late.activityId)).toEqual([]);
     // its own job, queued with it, makes it
     await t.settle();
-    expect((await storedIntent(refused.intentId)).providerIntentId).toMatch(/^pi_sim_/);
+    expect((await storedIntent(late.intentId)).providerIntentId).toMatch(/^pi_sim_/);
+  });
+
+  it('a refusal of the provider is recorded, not retried, and the portal does not enqueue it again', async () => {
+    const refusal = 'The payments provider answered 400.';
+    const create = vi
+      .spyOn(sim(), 'createIntent')
+      .mockRejectedValueOnce(new PaymentsProviderError(refusal, false, 400));
+    const o = await intentBeforeItsJob();
+    await t.settle();
+    expect(create).toHaveBeenCalledTimes(1);
+    // the run ends (no retry), the refusal on the intent, its audit record and the provider log
+    const jobs = await jobsOf(o.intentId);
+    expect(jobs.map((j) => j.state)).toEqual(['completed']);
+    expect(jobs[0]?.retryCount).toBe(0);
+    expect(await storedIntent(o.intentId)).toMatchObject({
+      outcome: 'awaiting',
+      providerIntentId: null,
+      clientSecret: null,
+      lastError: refusal,
+    });
+    expect(await errorLog(o.activityId)).toEqual([{ message: refusal, during: 'payment-intent' }]);
+    expect(await providerLog(o.activityId)).toEqual([]);
+    const audits = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'payments.paymentintent'),
+            eq(auditActions.objectId, String(o.intentId)),
+            eq(auditActions.verb, 'updated'),
+          ),
+        ),
+    );
+    expect(audits).toEqual([{ changes: { last_error: [null, refusal] } }]);
+    // the portal says so (the page: not available) and, a minute on, enqueues nothing
+    await t.owner((tx) => tx.delete(queueJobs).where(eq(queueJobs.id, jobs[0]?.id ?? '')));
+    t.clock.advance(61_000);
+    try {
+      const opened = await portal(o.publicId);
+      expect(opened.status).toBe(200);
+      expect(opened.body).toMatchObject({
+        outcome: 'awaiting',
+        provider_intent_id: null,
+        client_secret: null,
+        last_error: refusal,
+      });
+      await portal(o.publicId);
+      expect(await jobsOf(o.intentId)).toEqual([]);
+      // a job still in the queue (enqueued before) asks nothing more
+      await makeProviderIntent(t.app.deps, { customer_id: acme, payment_intent_id: o.intentId });
+      expect(create).toHaveBeenCalledTimes(1);
+      expect(await errorLog(o.activityId)).toHaveLength(1);
+    } finally {
+      t.clock.advance(-61_000);
+    }
+  });
+
+  it("the simulator's refusal is a refusal too (recorded, the run not failed)", async () => {
+    const create = vi
+      .spyOn(sim(), 'createIntent')
+      .mockRejectedValueOnce(
+        new SimulatorRefusal(400, 'amount_too_small', 'Amount must be at least £0.30 gbp.'),
+      );
+    const o = await intentBeforeItsJob();
+    await expect(
+      makeProviderIntent(t.app.deps, { customer_id: acme, payment_intent_id: o.intentId }),
+    ).resolves.toBeUndefined();
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(await storedIntent(o.intentId)).toMatchObject({
+      providerIntentId: null,
+      lastError: 'Amount must be at least £0.30 gbp.',
+    });
+    expect(await errorLog(o.activityId)).toEqual([
+      { message: 'Amount must be at least £0.30 gbp.', during: 'payment-intent' },
+    ]);
+    // its own job, queued with it, finds it refused: no second call
+    await t.settle();
+    expect(create).toHaveBeenCalledTimes(1);
+    expect((await jobsOf(o.intentId)).map((j) => j.state)).toEqual(['completed']);
+    expect((await portal(o.publicId)).body.last_error).toBe('Amount must be at least £0.30 gbp.');
   });
 
   it('an intent still without one a minute on is enqueued again by the portal, once', async () => {

@@ -6,7 +6,12 @@ import { jobActor } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { JobKind } from '../../platform/jobs.js';
 import { runAsSystem } from '../../platform/service-context.js';
-import type { CreateIntentInput } from '../../providers/payments/provider.js';
+import {
+  type CreateIntentInput,
+  PaymentsProviderError,
+  type ProviderPaymentIntent,
+} from '../../providers/payments/provider.js';
+import { SimulatorRefusal } from '../../providers/payments/simulator.js';
 import { saveActivity } from '../checks/activity.js';
 import { lockActivity } from '../checks/engine.js';
 import { paymentsOf } from './config.js';
@@ -30,9 +35,13 @@ export type ProviderIntentJob = z.infer<typeof payload>;
  * provider asked outside any (with the activity's idempotency key, so a retry or a second job
  * makes no second provider intent), the answer stored in another only while the intent has none
  * (a concurrent job stores the same one), with its audit record and the request and answer on
- * the activity's provider log. An intent settled or already made needs nothing. A failed call
- * throws: the queue retries the job. Both transactions are the system's, in the intent's
- * customer's name (a tenant may add intents but not change them: the webhook and this job do).
+ * the activity's provider log. An intent settled, already made or refused needs nothing. A call
+ * that failed for a while (an outage, a timeout) throws: the queue retries the job. A refusal
+ * (the provider will answer the same however often it is asked) is recorded instead, not retried:
+ * the intent's last_error (the portal no longer enqueues it, the page says the payment service is
+ * not available), its audit record and an error on the activity's provider log. The transactions
+ * are the system's, in the intent's customer's name (a tenant may add intents but not change
+ * them: the webhook and this job do).
  */
 export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob): Promise<void> {
   const actor = jobActor(job.customer_id);
@@ -41,7 +50,13 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
     eq(paymentIntents.id, job.payment_intent_id),
   );
   const found = await runAsSystem(deps, (ctx) => intentWithCheck(ctx.tx, theIntent), actor);
-  if (found?.intent.outcome !== 'awaiting' || found.intent.providerIntentId) return;
+  if (
+    found?.intent.outcome !== 'awaiting' ||
+    found.intent.providerIntentId ||
+    found.intent.lastError
+  ) {
+    return;
+  }
   const { intent } = found;
   const request: CreateIntentInput = {
     amount_pence: intent.amountPence,
@@ -54,7 +69,14 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
     idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
   };
   const { provider, config } = paymentsOf(deps);
-  const created = await provider.createIntent(request, AbortSignal.timeout(config.timeoutMs));
+  let created: ProviderPaymentIntent;
+  try {
+    created = await provider.createIntent(request, AbortSignal.timeout(config.timeoutMs));
+  } catch (e) {
+    if (!isRefusal(e)) throw e;
+    await recordRefusal(deps, job, e.message);
+    return;
+  }
   await runAsSystem(
     deps,
     async (ctx) => {
@@ -96,6 +118,59 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
       }
     },
     actor,
+  );
+}
+
+/**
+ * A provider's refusal, which asking again will not change: Stripe's 4xx (not 409 or 429, which
+ * pass), or the simulator's refusal. Outages, timeouts and anything else are retried.
+ */
+function isRefusal(e: unknown): e is Error {
+  if (e instanceof PaymentsProviderError) return !e.retryable;
+  return e instanceof SimulatorRefusal && e.status < 500 && e.status !== 409 && e.status !== 429;
+}
+
+/** A refusal to make the provider's intent: on the intent (last_error) and the provider log. */
+async function recordRefusal(deps: AppDeps, job: ProviderIntentJob, message: string) {
+  await runAsSystem(
+    deps,
+    async (ctx) => {
+      const [updated] = await ctx.tx
+        .update(paymentIntents)
+        .set({ lastError: message, updatedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(paymentIntents.customerId, job.customer_id),
+            eq(paymentIntents.id, job.payment_intent_id),
+            eq(paymentIntents.outcome, 'awaiting'),
+            sql`${paymentIntents.providerIntentId} is null`,
+            sql`${paymentIntents.lastError} is null`,
+          ),
+        )
+        .returning();
+      if (!updated) return;
+      await recordAudit(ctx.tx, ctx.actor, {
+        verb: 'updated',
+        contentType: INTENT_CONTENT_TYPE,
+        objectId: updated.id,
+        objectRepr: updated.publicId,
+        changes: { last_error: [null, message] },
+        customerId: updated.customerId,
+      });
+      const a = await lockActivity(ctx.tx, updated.caseActivityId);
+      if (a?.processing) {
+        await saveActivity(
+          ctx,
+          a,
+          withEvent(a.processing, {
+            at: ctx.clock.now().toISOString(),
+            type: 'error',
+            body: { message, during: 'payment-intent' },
+          }),
+        );
+      }
+    },
+    jobActor(job.customer_id),
   );
 }
 

@@ -194,7 +194,9 @@ export function intentDescription(reason: string, checkName: string): string {
  * key). Only reads: the provider's intent is made by its job (provider-intent-job.ts), and until
  * then the portal has no provider intent (the page asks again). An intent still without one a
  * minute after it was made (the job's retries ran out, or its queue was lost) gets its job again,
- * at most one per PROVIDER_INTENT_SINGLETON_SECONDS: a row in the queue, no provider call.
+ * at most one per PROVIDER_INTENT_SINGLETON_SECONDS: a row in the queue, no provider call. Not one
+ * the provider refused (its job recorded the refusal in last_error: asking again changes nothing);
+ * its page says the payment service is not available.
  */
 export async function paymentPortal(
   deps: ContextDeps,
@@ -207,6 +209,7 @@ export async function paymentPortal(
     if (
       i?.outcome === 'awaiting' &&
       !i.providerIntentId &&
+      !i.lastError &&
       ctx.clock.now().getTime() - i.createdAt.getTime() > PROVIDER_INTENT_STALE_MS
     ) {
       await ctx.enqueue(

@@ -54,12 +54,27 @@ async function loadPortal(id: string): Promise<Load> {
 /** How long the page waits for the provider's intent (made by a job) before it gives up. */
 export const PREPARE_SECONDS = 30;
 
-/** A link the provider gave (its 3-D Secure page): this site's path, or a web address. */
-function safeUrl(url: string): string | null {
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
+/** How long the browser waits for the provider's answer about a 3-D Secure challenge left. */
+export const CHALLENGE_LOOK_MS = 5000;
+
+/**
+ * A link the provider gave (its 3-D Secure page), if the page may go there: a path of this site
+ * (the simulator's pages, `/simulator/payments/...`) or an `https:` address (Stripe's). Anything
+ * else is refused: `javascript:` and other schemes, plain `http:`, and what only looks like a
+ * path but leaves the site (`//host`, `/\host`, a tab between the slashes).
+ */
+export function safeUrl(url: string): string | null {
+  if (url.startsWith('/')) {
+    try {
+      const here = window.location.origin;
+      return new URL(url, here).origin === here ? url : null;
+    } catch {
+      return null;
+    }
+  }
   try {
     const u = new URL(url);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null;
+    return u.protocol === 'https:' ? u.href : null;
   } catch {
     return null;
   }
@@ -68,7 +83,8 @@ function safeUrl(url: string): string | null {
 /**
  * Asks the provider how the intent stands (Stripe.js's retrievePaymentIntent: the client secret
  * and the brand's publishable key): where to continue a 3-D Secure challenge left unfinished (the
- * back button), else null. A failed look is no challenge: the form shows and the confirm answers.
+ * back button), else null. A failed look is no challenge: the form shows and the confirm answers;
+ * so is a provider that does not answer within CHALLENGE_LOOK_MS.
  */
 async function pendingChallenge(
   p: Pick<
@@ -83,7 +99,11 @@ async function pendingChallenge(
   try {
     const res = await fetch(
       `${p.api_base}/v1/payment_intents/${encodeURIComponent(p.provider_intent_id ?? '')}?${query}`,
-      { headers: { accept: 'application/json' }, cache: 'no-store' },
+      {
+        headers: { accept: 'application/json' },
+        cache: 'no-store',
+        signal: AbortSignal.timeout(CHALLENGE_LOOK_MS),
+      },
     );
     if (!res.ok) return null;
     const parsed = confirmAnswer.safeParse(await res.json().catch(() => null));
@@ -154,24 +174,42 @@ export default function PaymentPortalPage() {
   const [waited, setWaited] = useState(0);
   const [checked, setChecked] = useState<{ intent: string; url: string | null } | null>(null);
   const summary = useRef<HTMLDivElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const refresh = useCallback(async () => setLoad(await loadPortal(id)), [id]);
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // A look while waiting: a failure (a 5xx, the network) is a blip, and the page asks again;
+  // a missing payment (404) or any answer is shown.
+  const poll = useCallback(async () => {
+    const next = await loadPortal(id);
+    if (next.state !== 'failed') setLoad(next);
+  }, [id]);
 
   const portal = load.state === 'ready' ? load.portal : null;
   const awaiting = portal?.outcome === 'awaiting';
-  // The provider's intent is made by a job: until it is, ask again each second, for a while.
-  const preparing = awaiting && !portal?.provider_intent_id;
+  // The provider's intent is made by a job: until it is, ask again each second, for a while. An
+  // intent the provider refused (its job recorded the refusal in last_error) will not be made.
+  const refused = awaiting && !portal?.provider_intent_id && portal?.last_error != null;
+  const preparing = awaiting && !portal?.provider_intent_id && !refused;
   useEffect(() => {
     if (!preparing || waited >= PREPARE_SECONDS) return;
+    let current = true;
     const timer = setTimeout(async () => {
-      setLoad(await loadPortal(id));
-      setWaited((w) => w + 1);
+      await poll();
+      if (current) setWaited((w) => w + 1);
     }, 1000);
-    return () => clearTimeout(timer);
-  }, [preparing, waited, id]);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [preparing, waited, poll]);
+  // Waited too long: ask again from the start (a minute on, the server enqueues the job again).
+  const tryAgain = () => {
+    setWaited(0);
+    void poll();
+  };
 
   // Made: ask the provider (from the browser) whether a 3-D Secure challenge is left unfinished.
   const intentId = awaiting ? (portal?.provider_intent_id ?? null) : null;
@@ -203,6 +241,35 @@ export default function PaymentPortalPage() {
     if (shown) summary.current?.focus();
   }, [shown]);
 
+  // What the provider said of this intent (nothing yet: still asking).
+  const known = portal && checked?.intent === portal.provider_intent_id ? checked : null;
+  const challengeUrl = known?.url ?? null;
+  // An awaited payment: its provider intent being made (or the provider asked), refused or made
+  // too late, a 3-D Secure challenge to continue, or the card form.
+  const step = !awaiting
+    ? null
+    : !portal?.provider_intent_id
+      ? !refused && waited < PREPARE_SECONDS
+        ? 'preparing'
+        : 'unavailable'
+      : !known
+        ? 'preparing'
+        : challengeUrl
+          ? 'challenge'
+          : 'form';
+
+  // The form appearing after "Preparing…": focus moves to its heading (once), so that a screen
+  // reader's user, told the page was preparing, is told what came instead.
+  const waitedForForm = useRef(false);
+  const formFocused = useRef(false);
+  useEffect(() => {
+    if (step === 'preparing') waitedForForm.current = true;
+    if (step === 'form' && waitedForForm.current && !formFocused.current) {
+      formFocused.current = true;
+      heading.current?.focus();
+    }
+  }, [step]);
+
   if (load.state === 'loading') {
     return (
       <Group justify="center" p="xl">
@@ -221,23 +288,6 @@ export default function PaymentPortalPage() {
     );
   }
   const p = load.portal;
-  // What the provider said of this intent (nothing yet: still asking).
-  const known = checked && checked.intent === p.provider_intent_id ? checked : null;
-  const challengeUrl = known?.url ?? null;
-  // An awaited payment: its provider intent being made (or the provider asked), made too late,
-  // a 3-D Secure challenge to continue, or the card form.
-  const step =
-    p.outcome !== 'awaiting'
-      ? null
-      : !p.provider_intent_id
-        ? waited < PREPARE_SECONDS
-          ? 'preparing'
-          : 'unavailable'
-        : !known
-          ? 'preparing'
-          : challengeUrl
-            ? 'challenge'
-            : 'form';
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -254,8 +304,15 @@ export default function PaymentPortalPage() {
     }
     const action = r.answer.next_action;
     if (r.answer.status === 'requires_action' && action) {
-      // The 3-D Secure challenge (the card issuer's page); it returns here when done.
-      window.location.assign(action.redirect_to_url.url);
+      // The 3-D Secure challenge (the card issuer's page); it returns here when done. Only to a
+      // page the provider may send the browser to (as the challenge link left unfinished).
+      const url = safeUrl(action.redirect_to_url.url);
+      if (!url) {
+        setBusy(false);
+        setSubmitError(PAYMENT_TEXTS.error);
+        return;
+      }
+      window.location.assign(url);
       return;
     }
     // The provider's webhook settles the payment: wait until the server knows.
@@ -324,6 +381,11 @@ export default function PaymentPortalPage() {
           {PAYMENT_TEXTS.unavailable}
         </Alert>
       )}
+      {step === 'unavailable' && !refused && (
+        <Button variant="default" size="lg" onClick={tryAgain}>
+          Try again
+        </Button>
+      )}
 
       {step === 'challenge' && challengeUrl && (
         <Alert color="blue" variant="light" role="status" title={PAYMENT_TEXTS.challengePending}>
@@ -373,7 +435,7 @@ export default function PaymentPortalPage() {
                 </List>
               </Alert>
             )}
-            <Title order={2} fz="lg" id="card-heading">
+            <Title order={2} fz="lg" id="card-heading" ref={heading} tabIndex={-1}>
               Card details
             </Title>
             <TextInput
