@@ -148,6 +148,8 @@ describe('the payment portal page', () => {
     show();
     await screen.findByRole('button', { name: 'Pay £3.50' });
     expect(screen.queryByRole('link', { name: "Continue to your bank's check" })).toBeNull();
+    // the intent was there at once (only the provider was asked): focus is left alone
+    expect(document.activeElement).toBe(document.body);
   });
 
   it('a provider refusing the look (404) is no challenge: the form', async () => {

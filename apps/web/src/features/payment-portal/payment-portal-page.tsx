@@ -258,17 +258,18 @@ export default function PaymentPortalPage() {
           ? 'challenge'
           : 'form';
 
-  // The form appearing after "Preparing…": focus moves to its heading (once), so that a screen
-  // reader's user, told the page was preparing, is told what came instead.
+  // The form appearing after "Preparing…" while the provider's intent was made: focus moves to
+  // its heading (once), so that a screen reader's user, told the page was preparing, is told what
+  // came instead. Not after the provider was only asked about a challenge (every page load).
   const waitedForForm = useRef(false);
   const formFocused = useRef(false);
   useEffect(() => {
-    if (step === 'preparing') waitedForForm.current = true;
+    if (step === 'preparing' && !portal?.provider_intent_id) waitedForForm.current = true;
     if (step === 'form' && waitedForForm.current && !formFocused.current) {
       formFocused.current = true;
       heading.current?.focus();
     }
-  }, [step]);
+  }, [step, portal?.provider_intent_id]);
 
   if (load.state === 'loading') {
     return (
@@ -435,7 +436,15 @@ export default function PaymentPortalPage() {
                 </List>
               </Alert>
             )}
-            <Title order={2} fz="lg" id="card-heading" ref={heading} tabIndex={-1}>
+            <Title
+              order={2}
+              fz="lg"
+              id="card-heading"
+              ref={heading}
+              tabIndex={-1}
+              // focused by the page, not the user: no focus ring on a heading
+              style={{ outline: 'none' }}
+            >
               Card details
             </Title>
             <TextInput
