@@ -13,6 +13,14 @@ export type TopUpStatus = (typeof TOP_UP_STATUSES)[number];
 /** The link to the payment portal beside 'Awaiting top-up payment' (DBS_RESULT_TEXTS). */
 export const PAY_TOP_UP_LABEL = 'Pay the top-up';
 
+/**
+ * Our own wording: a provider that asks for a top-up again once one was paid is not charged again
+ * on its word (its interface names no demand, so a new one cannot be told from a late repeat):
+ * the check waits for a person's decision, with this on its log.
+ */
+export const TOP_UP_DEMANDED_AGAIN =
+  'The provider asked for a top-up again after one was paid. Check with the provider, then cancel or complete this check.';
+
 export const topUpSchema = z
   .object({
     /** Pence. */

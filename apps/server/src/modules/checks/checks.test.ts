@@ -6,7 +6,7 @@ import type {
   PaymentPortalOut,
   ProcessingData,
 } from '@kestrel/domain';
-import { IDENTITY_CHECK_MESSAGES } from '@kestrel/domain';
+import { IDENTITY_CHECK_MESSAGES, TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -35,10 +35,12 @@ import {
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
+import { paymentIntents } from '../payments/payments.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { readChecksConfig } from './config.js';
-import { initiateActivity, pollActivity } from './engine.js';
+import { applyApplicationUpdate } from './disclosure/kind.js';
+import { initiateActivity, lockActivity, pollActivity } from './engine.js';
 import { activitiesSubmitted } from './hooks.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
 import { settleTopUp } from './top-up.js';
@@ -862,6 +864,38 @@ describe('callbacks', () => {
     const polls = after.processing_data.events.slice(before);
     expect(polls).toEqual([expect.objectContaining({ type: 'poll', repeats: 3 })]);
     expect(after.state).toBe('ca-in-progress');
+  });
+
+  it('a top-up asked for again after one was paid is not charged again: a person decides', async () => {
+    const k = await openCase('dbs-basic', 'Topup');
+    await submit(k);
+    const paid = await payTopUp(k.activityId, TEST_CARDS.success);
+    const going = await activity(k.activityId);
+    expect(going.state).toBe('ca-in-progress');
+    const reference = going.processing_data.reference ?? '';
+    // the provider (a real one: the simulator takes any paid payment) demands another
+    await runInTenant(t.app.deps, jobActor(acme), async (ctx) => {
+      const a = await lockActivity(ctx.tx, k.activityId);
+      if (!a?.processing) throw new Error('not started');
+      const now = await simulator('dbs-basic').status(reference, AbortSignal.timeout(1000));
+      await applyApplicationUpdate(ctx, a, a.processing, {
+        ...now,
+        status: 'top-up-required',
+        top_up: { amount_pence: 900, reason: 'Second surcharge' },
+      });
+    });
+    await t.settle();
+    const decided = await activity(k.activityId);
+    expect(decided.state).toBe('ca-pending-activity-decision');
+    expect(decided.processing_data.top_up).toMatchObject({ status: 'paid', payment_intent: paid });
+    expect(decided.processing_data.last_error).toBe(TOP_UP_DEMANDED_AGAIN);
+    expect(decided.result_data.top_up).toEqual({ status: 'paid', amount: 1500, payment_id: paid });
+    expect(decided.result_data.application?.status).toBe('In progress');
+    // no second payment asked of the subject
+    const intents = await t.owner((tx) =>
+      tx.select().from(paymentIntents).where(eq(paymentIntents.caseActivityId, k.activityId)),
+    );
+    expect(intents).toHaveLength(1);
   });
 
   it('applies an event once: a replay of the same event id is ignored', async () => {

@@ -18,7 +18,7 @@ import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import { RESULT_PANEL_REGISTRY } from './registry';
 import { type ApiFamily, type DbsDetails, getDbsDetails, requestAdultFirst } from './results-api';
-import { RetryActivity } from './retry-activity';
+import { DecisionReason, RetryActivity } from './retry-activity';
 import { VerificationActions } from './verification-actions';
 
 /** The guidance link: basic check guidance for dbs-basic, identity checking guidelines otherwise. */
@@ -125,6 +125,7 @@ export function ActivityResult({
   return (
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
       {audience === 'ops' && <RetryActivity activity={activity} />}
+      {staff && <DecisionReason activity={activity} />}
       <Panel activity={activity} audience={audience} dbsDetails={details.data ?? null} />
       {staff && isDbs && (
         <Group justify="space-between" gap="sm">

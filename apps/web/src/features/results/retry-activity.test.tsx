@@ -1,3 +1,4 @@
+import { TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
 import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
@@ -142,4 +143,46 @@ describe('ops retry of an activity whose start failed', () => {
       expect(calls.some((c) => c.url.includes('/retry/'))).toBe(false);
     });
   }
+});
+
+describe('why a check waits for a decision', () => {
+  const again = (over: Partial<PanelActivity> = {}) =>
+    failed({
+      state: 'ca-pending-activity-decision',
+      processing_data: { provider: 'ebulk', attempts: 0, last_error: TOP_UP_DEMANDED_AGAIN },
+      ...over,
+    });
+
+  for (const audience of ['customer', 'ops'] as const) {
+    it(`${audience}: a top-up asked for again after payment says so`, () => {
+      mockFetch(() => ({ status: 404, body: {} }));
+      inRouter(<ActivityResult activity={again()} audience={audience} />);
+      expect(screen.getByTestId('activity-decision-reason')).toHaveTextContent(
+        TOP_UP_DEMANDED_AGAIN,
+      );
+      expect(screen.getByText('A decision is needed')).toBeInTheDocument();
+    });
+  }
+
+  it('subject: not shown', () => {
+    mockFetch(() => ({ status: 404, body: {} }));
+    inRouter(<ActivityResult activity={again()} audience="subject" />);
+    expect(screen.queryByTestId('activity-decision-reason')).toBeNull();
+  });
+
+  it("not a provider's own error text, nor outside a decision", () => {
+    mockFetch(() => ({ status: 404, body: {} }));
+    const { unmount } = inRouter(
+      <ActivityResult
+        activity={again({
+          processing_data: { provider: 'ebulk', attempts: 0, last_error: 'ebulk: 500' },
+        })}
+        audience="customer"
+      />,
+    );
+    expect(screen.queryByTestId('activity-decision-reason')).toBeNull();
+    unmount();
+    inRouter(<ActivityResult activity={again({ state: 'ca-in-progress' })} audience="customer" />);
+    expect(screen.queryByTestId('activity-decision-reason')).toBeNull();
+  });
 });

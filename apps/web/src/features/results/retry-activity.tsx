@@ -1,3 +1,4 @@
+import { TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,6 +16,22 @@ const ITEM = 'case activity';
 export function lastErrorOf(activity: PanelActivity): string | null {
   const value = activity.processing_data?.last_error;
   return typeof value === 'string' && value.trim() ? value : null;
+}
+
+/**
+ * Why a check waits for a decision, when the engine said so in its own words (a provider's own
+ * error text is for operations only: RetryActivity): shown to customer staff and operations.
+ */
+export function DecisionReason({ activity }: { activity: PanelActivity }) {
+  const reason = lastErrorOf(activity);
+  if (activity.state !== 'ca-pending-activity-decision' || reason !== TOP_UP_DEMANDED_AGAIN) {
+    return null;
+  }
+  return (
+    <Alert color="yellow" title="A decision is needed" data-testid="activity-decision-reason">
+      {reason}
+    </Alert>
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type DbsResultData,
   DISCLOSURE_STAGES,
   type ProcessingData,
+  TOP_UP_DEMANDED_AGAIN,
   type TopUp,
 } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
@@ -263,8 +264,13 @@ export async function applyApplicationUpdate(
 ): Promise<Applied> {
   let next: ProcessingData = { ...processing, stage: update.stage, last_error: null };
   let demanded = false;
+  let demandedAgain = false;
   if (update.status === 'top-up-required' && update.top_up) {
-    if (next.top_up?.status !== 'paid') {
+    if (next.top_up?.status === 'paid') {
+      // not charged twice on the provider's word: a person decides (TOP_UP_DEMANDED_AGAIN)
+      demandedAgain = true;
+      next = { ...next, last_error: TOP_UP_DEMANDED_AGAIN };
+    } else {
       demanded = next.top_up?.status !== 'awaiting';
       next = {
         ...next,
@@ -280,8 +286,15 @@ export async function applyApplicationUpdate(
     { ...((previous.success ? previous.data : {}) as DbsResultData), ...submitted },
     next.top_up,
   );
+  if (demandedAgain && mapped.resultData.application) {
+    // nothing awaits payment (no link): the application's status stays what it was
+    mapped.resultData.application.status = previous.success
+      ? ((previous.data as DbsResultData).application?.status ?? null)
+      : null;
+  }
+  const state = demandedAgain ? 'ca-pending-activity-decision' : mapped.state;
   const { activity } = await saveActivity(ctx, a, next, {
-    ...(mapped.state !== a.row.state ? { state: mapped.state } : {}),
+    ...(state !== a.row.state ? { state } : {}),
     resultData: a.kind.resultSchema.parse(mapped.resultData),
   });
   if (demanded) await ctx.enqueue(topUpIntentJob(a));
