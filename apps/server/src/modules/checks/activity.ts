@@ -7,6 +7,7 @@ import {
   type TopUpResult,
 } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
+import { jobActor } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import type { ServiceContext } from '../../platform/service-context.js';
@@ -97,21 +98,15 @@ export function topUpResult(t: TopUp | null): TopUpResult | null {
   return t ? { status: t.status, amount: t.amount_pence, payment_id: t.payment_intent } : null;
 }
 
-/** Where `provider` posts the callbacks of activity `id` (callbacks.ts CALLBACK_PATH). */
+/** Where providers post their signed callbacks: outside /api/ (no session, no CSRF token). */
+export const CALLBACK_PATH = '/callbacks/checks/:provider/:id/';
+
+/** Where `provider` posts the callbacks of activity `id`. */
 export function callbackUrlOf(base: string, provider: string, id: number): string {
-  return `${base}/callbacks/checks/${provider}/${id}/`;
+  return base + CALLBACK_PATH.replace(':provider', provider).replace(':id', String(id));
 }
 
-/** The actor of the engine's jobs within a customer. */
+/** The actor of the engine's jobs within a customer (a job's actor, named for the audit). */
 export function jobActorOf(customerId: number): Actor {
-  return {
-    type: null,
-    id: null,
-    name: 'check engine',
-    customerId,
-    isOps: false,
-    permissions: new Set(),
-    ip: null,
-    requestId: null,
-  };
+  return { ...jobActor(customerId), name: 'check engine' };
 }

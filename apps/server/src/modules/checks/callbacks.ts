@@ -29,16 +29,12 @@ import {
   runInOps,
   type ServiceContext,
 } from '../../platform/service-context.js';
-import { processingOf, saveActivity } from './activity.js';
+import { CALLBACK_PATH, processingOf, saveActivity } from './activity.js';
 import { checkCallbackInbox } from './callbacks.table.js';
-import { missingCallbackSecret } from './config.js';
 import { INITIATE_JOB, lockActivity } from './engine.js';
 import type { LockedActivity, ProviderCallback } from './kind.js';
 import { checkEngine } from './providers.js';
 import { callbackProviderOf } from './registry.js';
-
-/** Where providers post their signed callbacks: outside /api/ (no session, no CSRF token). */
-export const CALLBACK_PATH = '/callbacks/checks/:provider/:id/';
 
 /** The request's answer: stored in the inbox (applied by a job), or a replay of a stored event. */
 export type CallbackOutcome = 'stored' | 'duplicate';
@@ -507,7 +503,8 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
         if (!provider) throw new NotFoundError();
         const id = parseId(request.params.id);
         const deps = request.server.deps;
-        const secret = checkEngine(deps).config.providers[provider.name].callbackSecret;
+        const { config } = checkEngine(deps);
+        const secret = config.providers[provider.name].callbackSecret;
         const raw = typeof request.body === 'string' ? request.body : '';
         const header = request.headers[provider.callbacks.signatureHeader];
         const signed = provider.callbacks.verify(
@@ -517,7 +514,7 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
           Math.floor(deps.clock.now().getTime() / 1000),
         );
         // a real provider without its own secret: its callbacks are refused (the simulator's is public)
-        if (!signed || missingCallbackSecret().includes(provider.callbacks.secretEnv)) {
+        if (!signed || config.missingCallbackSecrets.includes(provider.callbacks.secretEnv)) {
           throw new NotAuthenticatedError('Invalid callback signature.');
         }
         const cb = parseCallback(provider.callbacks.schema, raw);

@@ -15,6 +15,8 @@ export interface ChecksConfig {
   maxAttempts: number;
   /** How often an application in progress is polled (a callback may come first). */
   pollSeconds: number;
+  /** The callback secrets missing for real providers (missingCallbackSecret), read once. */
+  missingCallbackSecrets: readonly string[];
 }
 
 const num = (v: string | undefined, fallback: number) => {
@@ -37,6 +39,7 @@ export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksCo
     providerTimeoutMs: num(env.PROVIDER_TIMEOUT_MS, 20_000),
     maxAttempts: 5,
     pollSeconds: 6 * 60 * 60,
+    missingCallbackSecrets: missingCallbackSecret(env),
   };
 }
 

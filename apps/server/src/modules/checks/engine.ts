@@ -1,6 +1,7 @@
 import {
   initialProcessingData,
   type ProcessingData,
+  type ProcessingEvent,
   priceListTopUp,
   providerConfigurationOf,
   withEvent,
@@ -56,6 +57,19 @@ export async function lockActivity(tx: Tx, id: number): Promise<LockedActivity |
   const kind = a ? checkKindOf(a.code) : null;
   if (!a || !kind) return null;
   return { row: a.row, code: a.code, kind, processing: processingOf(a.row.processingData) };
+}
+
+/**
+ * Appends `event` to the provider log of activity `id` (locked with its case) without moving it;
+ * nothing when the engine has not started it.
+ */
+export async function recordEvent(
+  ctx: ServiceContext,
+  id: number,
+  event: ProcessingEvent,
+): Promise<void> {
+  const a = await lockActivity(ctx.tx, id);
+  if (a?.processing) await saveActivity(ctx, a, withEvent(a.processing, event));
 }
 
 export const INITIATE_JOB = 'checks-initiate';
@@ -199,13 +213,11 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
       );
       return null;
     }
-    return { a, start };
+    return { a, start, idempotencyKey: a.processing.idempotency_key };
   });
   if (!prepared) return;
-  const idempotencyKey =
-    prepared.a.processing?.idempotency_key ?? `kestrel-ca-${job.case_activity_id}`;
   const call = await callProvider(engine, (signal) =>
-    prepared.start.send(sourceOf(engine), { idempotencyKey, signal }),
+    prepared.start.send(sourceOf(engine), { idempotencyKey: prepared.idempotencyKey, signal }),
   );
   await runInTenant(deps, actor, async (ctx) => {
     let a = await lockActivity(ctx.tx, job.case_activity_id);

@@ -1,4 +1,4 @@
-import { type CheckProvider, type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
+import { type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
@@ -43,15 +43,7 @@ export function uniqueProviders(
 /** The provider named `name` whose callbacks the engine takes, or null. */
 export function callbackProviderOf(
   name: string,
-):
-  | (CheckProviderDefinition & { callbacks: NonNullable<CheckProviderDefinition['callbacks']> })
-  | null {
+): (CheckProviderDefinition & Required<Pick<CheckProviderDefinition, 'callbacks'>>) | null {
   const p = CHECK_PROVIDER_DEFINITIONS.find((d) => d.name === name);
   return p?.callbacks ? { ...p, callbacks: p.callbacks } : null;
-}
-
-export function providerDefinitionOf(name: CheckProvider): CheckProviderDefinition {
-  const p = CHECK_PROVIDER_DEFINITIONS.find((d) => d.name === name);
-  if (!p) throw new Error(`no check provider ${name}`);
-  return p;
 }

@@ -1,5 +1,5 @@
-import { withEvent } from '@kestrel/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import type { ProcessingEvent } from '@kestrel/domain';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { jobActor } from '../../jobs/service-job.js';
@@ -12,8 +12,7 @@ import {
   type ProviderPaymentIntent,
 } from '../../providers/payments/provider.js';
 import { SimulatorRefusal } from '../../providers/payments/simulator.js';
-import { saveActivity } from '../checks/activity.js';
-import { lockActivity } from '../checks/engine.js';
+import { recordEvent } from '../checks/engine.js';
 import { paymentsOf } from './config.js';
 import { paymentIntents } from './payments.table.js';
 import {
@@ -77,18 +76,56 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
     await recordRefusal(deps, job, e.message);
     return;
   }
+  await storeOnIntent(
+    deps,
+    job,
+    [sql`${paymentIntents.providerIntentId} is null`],
+    {
+      providerIntentId: created.id,
+      clientSecret: created.client_secret,
+      status: created.status,
+    },
+    { provider_intent_id: [null, created.id] },
+    (updated) => ({
+      type: 'top-up',
+      // the payment provider's request and answer, on the activity's provider log too
+      body: {
+        payment_provider: updated.provider,
+        request,
+        answer: { id: created.id, status: created.status },
+      },
+    }),
+  );
+}
+
+type IntentRow = typeof paymentIntents.$inferSelect;
+
+/**
+ * Writes `set` on the job's intent while `still` holds (in the system's transaction, in the
+ * customer's name), with its audit record (`changes`) and the event it makes on the activity's
+ * provider log; nothing when the intent no longer qualifies (another job or the webhook won).
+ */
+async function storeOnIntent(
+  deps: AppDeps,
+  job: ProviderIntentJob,
+  still: SQL[],
+  set: Partial<IntentRow>,
+  changes: Record<string, unknown>,
+  event: (updated: IntentRow) => Pick<ProcessingEvent, 'type' | 'body'>,
+): Promise<void> {
   await runAsSystem(
     deps,
     async (ctx) => {
       const [updated] = await ctx.tx
         .update(paymentIntents)
-        .set({
-          providerIntentId: created.id,
-          clientSecret: created.client_secret,
-          status: created.status,
-          updatedAt: ctx.clock.now(),
-        })
-        .where(and(theIntent, sql`${paymentIntents.providerIntentId} is null`))
+        .set({ ...set, updatedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(paymentIntents.customerId, job.customer_id),
+            eq(paymentIntents.id, job.payment_intent_id),
+            ...still,
+          ),
+        )
         .returning();
       if (!updated) return;
       await recordAudit(ctx.tx, ctx.actor, {
@@ -96,28 +133,15 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
         contentType: INTENT_CONTENT_TYPE,
         objectId: updated.id,
         objectRepr: updated.publicId,
-        changes: { provider_intent_id: [null, created.id] },
+        changes,
         customerId: updated.customerId,
       });
-      // the payment provider's request and answer, on the activity's provider log too
-      const a = await lockActivity(ctx.tx, updated.caseActivityId);
-      if (a?.processing) {
-        await saveActivity(
-          ctx,
-          a,
-          withEvent(a.processing, {
-            at: ctx.clock.now().toISOString(),
-            type: 'top-up',
-            body: {
-              payment_provider: updated.provider,
-              request,
-              answer: { id: created.id, status: created.status },
-            },
-          }),
-        );
-      }
+      await recordEvent(ctx, updated.caseActivityId, {
+        at: ctx.clock.now().toISOString(),
+        ...event(updated),
+      });
     },
-    actor,
+    jobActor(job.customer_id),
   );
 }
 
@@ -132,45 +156,17 @@ function isRefusal(e: unknown): e is Error {
 
 /** A refusal to make the provider's intent: on the intent (last_error) and the provider log. */
 async function recordRefusal(deps: AppDeps, job: ProviderIntentJob, message: string) {
-  await runAsSystem(
+  await storeOnIntent(
     deps,
-    async (ctx) => {
-      const [updated] = await ctx.tx
-        .update(paymentIntents)
-        .set({ lastError: message, updatedAt: ctx.clock.now() })
-        .where(
-          and(
-            eq(paymentIntents.customerId, job.customer_id),
-            eq(paymentIntents.id, job.payment_intent_id),
-            eq(paymentIntents.outcome, 'awaiting'),
-            sql`${paymentIntents.providerIntentId} is null`,
-            sql`${paymentIntents.lastError} is null`,
-          ),
-        )
-        .returning();
-      if (!updated) return;
-      await recordAudit(ctx.tx, ctx.actor, {
-        verb: 'updated',
-        contentType: INTENT_CONTENT_TYPE,
-        objectId: updated.id,
-        objectRepr: updated.publicId,
-        changes: { last_error: [null, message] },
-        customerId: updated.customerId,
-      });
-      const a = await lockActivity(ctx.tx, updated.caseActivityId);
-      if (a?.processing) {
-        await saveActivity(
-          ctx,
-          a,
-          withEvent(a.processing, {
-            at: ctx.clock.now().toISOString(),
-            type: 'error',
-            body: { message, during: 'payment-intent' },
-          }),
-        );
-      }
-    },
-    jobActor(job.customer_id),
+    job,
+    [
+      eq(paymentIntents.outcome, 'awaiting'),
+      sql`${paymentIntents.providerIntentId} is null`,
+      sql`${paymentIntents.lastError} is null`,
+    ],
+    { lastError: message },
+    { last_error: [null, message] },
+    () => ({ type: 'error', body: { message, during: 'payment-intent' } }),
   );
 }
 
