@@ -22,6 +22,7 @@ export * from './endorsement-codes.js';
 export * from './endorsement-types.js';
 export * from './endorsements.js';
 export * from './error-texts.js';
+export * from './file-names.js';
 export * from './first-message.js';
 export * from './formatting.js';
 export * from './identity-documents.js';

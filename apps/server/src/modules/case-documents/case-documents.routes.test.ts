@@ -262,6 +262,31 @@ describe('uploads', () => {
     expect((await pixel(250, 60)).every((v) => v > 240)).toBe(true);
   });
 
+  it('strips bidirectional and control characters from the stored name and the download name', async () => {
+    // 'invoice‮fdp.exe' reads as 'invoiceexe.pdf' on screen: the override must not survive
+    const res = await upload(staff, '/api/case-documents/', [
+      ...fields(subjectCase, 'utility-bill'),
+      { name: 'file', value: await pngFile(), filename: 'scan\u202E\u2066gnp\u200F.exe\u0085' },
+    ]);
+    expect(res.statusCode, res.body).toBe(201);
+    const doc = res.json();
+    expect(doc.pages[0].original_name).toBe('scangnp.exe');
+    const dl = await t.app.inject({ url: doc.content_url, headers: staff.headers });
+    expect(dl.headers['content-disposition']).toBe(
+      `attachment; filename="scangnp.png"; filename*=UTF-8''scangnp.png`,
+    );
+    // a name stored before the rule (written straight to the row) is cleaned on the way out
+    await t.owner((tx) =>
+      tx.execute(
+        sql`update case_documents set pages = jsonb_set(pages, '{0,originalName}', ${JSON.stringify('old\u202Eeman.png')}::jsonb) where id = ${doc.id}`,
+      ),
+    );
+    const old = await t.app.inject({ url: doc.content_url, headers: staff.headers });
+    expect(old.headers['content-disposition']).toBe(
+      `attachment; filename="oldeman.png"; filename*=UTF-8''oldeman.png`,
+    );
+  });
+
   it('gives a PDF whose page cannot be rendered the generic PDF icon', async () => {
     const broken = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
     const res = await upload(staff, '/api/case-documents/', [

@@ -1,7 +1,4 @@
-/** The text without control characters (C0, DEL, C1): file names are shown and sent in headers. */
-export function withoutControls(text: string): string {
-  return text.replace(/\p{Cc}/gu, '');
-}
+import { withoutUnsafeCharacters } from '@kestrel/domain';
 
 /**
  * A safe Content-Disposition (RFC 6266, with the RFC 5987 `filename*` for any character outside
@@ -13,7 +10,8 @@ export function contentDisposition(
   extension: string,
   inline: boolean,
 ): string {
-  const stem = withoutControls(originalName.replace(/\.[^.]*$/, '')) || 'document';
+  // names stored before the rule (or by another path) are cleaned again on the way out
+  const stem = withoutUnsafeCharacters(originalName.replace(/\.[^.]*$/, '')).trim() || 'document';
   const name = `${stem.slice(0, 150)}.${extension}`;
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%;]/g, '_');
   const encoded = encodeURIComponent(name).replace(

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DOCUMENT_MESSAGES } from '@kestrel/domain';
+import { cleanFileName, DOCUMENT_MESSAGES } from '@kestrel/domain';
 import type { FastifyRequest } from 'fastify';
 import { AppError, ValidationError } from '../../platform/errors.js';
-import { withoutControls } from './content-disposition.js';
 
 /** 413 with the file field's message (the body's own shape: `{file: [message]}`). */
 export class UploadTooLargeError extends AppError {
@@ -56,13 +55,6 @@ function byteCap(max: number, onSize: (n: number) => void): Transform {
   });
 }
 
-/** Keeps a file name printable and short (it is shown, and sent back in Content-Disposition). */
-function cleanName(name: string | undefined): string {
-  const printable = withoutControls(name ?? '').trim();
-  const base = printable.split(/[\\/]/).pop() ?? '';
-  return base.slice(-200) || 'document';
-}
-
 /**
  * Reads a multipart/form-data request part by part: text fields into `fields`, each file part
  * streamed through a byte cap into its own temporary file (mode 600, a server-made name). A file
@@ -102,7 +94,7 @@ export async function receiveUpload(
       }
       const file: SpooledFile = {
         path: join(dir, randomUUID()),
-        originalName: cleanName(part.filename),
+        originalName: cleanFileName(part.filename),
         size: 0,
       };
       files.push(file);

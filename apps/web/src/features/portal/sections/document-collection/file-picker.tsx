@@ -1,3 +1,4 @@
+import { cleanFileName } from '@kestrel/domain';
 import { ActionIcon, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { Icon } from '../../../../components/icons';
@@ -35,6 +36,8 @@ function PendingPage({
   onRemove: () => void;
 }) {
   const url = useMemo(() => (previewable(file) ? URL.createObjectURL(file) : null), [file]);
+  // shown as the server will keep it: no control or bidirectional characters
+  const name = cleanFileName(file.name);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   return (
     <Paper withBorder p="xs" radius="md">
@@ -61,8 +64,8 @@ function PendingPage({
           <Text size="sm" fw={600}>
             Page {index + 1}
           </Text>
-          <Text size="sm" truncate title={file.name}>
-            {file.name}
+          <Text size="sm" truncate title={name}>
+            {name}
           </Text>
           <Text size="xs" c="dimmed">
             {formatSize(file.size)}
@@ -71,7 +74,7 @@ function PendingPage({
         <ActionIcon
           variant="default"
           size={44}
-          aria-label={`Remove page ${index + 1} (${file.name})`}
+          aria-label={`Remove page ${index + 1} (${name})`}
           onClick={onRemove}
         >
           <span aria-hidden="true" style={{ fontSize: 22, lineHeight: 1 }}>
