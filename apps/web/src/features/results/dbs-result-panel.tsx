@@ -5,6 +5,7 @@ import {
   type DbsResultData,
   DISCLOSURE_STATUS_LABELS,
   type DisclosureStatus,
+  dbsDetailsStateText,
   formatPence,
   IDV_OPTION_LABELS,
   type IdvOption,
@@ -66,21 +67,28 @@ export function topUpOf(activity: PanelActivity, data: DbsResultData): TopUp | n
   return null;
 }
 
+/** States of an application the subject has not submitted yet (or was sent back to them). */
+const BEFORE_SUBMISSION: readonly string[] = ['ca-pending', 'ca-awaiting-subject'];
+
 /**
  * The one status line of an open application, most pressing first: verification and
  * countersigning for standard and enhanced applications (a basic one has neither), then the
- * DBS processing it. A finished or cancelled check has none.
+ * DBS processing it. A finished or cancelled check has none, nor one the subject has not
+ * submitted yet (waiting for the subject, and no top-up: a submitted application waits for the
+ * subject only to pay one): there is nothing to verify yet, only the spec's fallbacks show.
  */
 export function dbsStatusLine(
   data: DbsResultData,
   details: DbsDetails | null | undefined,
-  activity: { code: string; state: string },
+  activity: { code: string; state: string; awaitingTopUp?: boolean },
 ): string | null {
   if (data.disclosure?.status || data.disclosure?.certificate_number) return null;
   if (!isActivityOpen(activity.state)) return null;
+  if (BEFORE_SUBMISSION.includes(activity.state) && !activity.awaitingTopUp) return null;
   if (isCountersignedKind(activity.code)) {
-    if (details?.state === 'pending') return DBS_RESULT_TEXTS.awaitingVerification;
-    if (details?.state === 'verified') return DBS_RESULT_TEXTS.awaitingCountersigning;
+    if (details?.state === 'pending' || details?.state === 'verified') {
+      return dbsDetailsStateText(details.state);
+    }
   }
   if (hasReceipt(data)) return DBS_RESULT_TEXTS.processing;
   return null;
@@ -114,6 +122,7 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
   const line = dbsStatusLine(data, dbsDetails, {
     code: activity.activity_type,
     state: activity.state,
+    awaitingTopUp: topUp?.status === 'awaiting',
   });
   const status = topUp?.status === 'awaiting' && line === DBS_RESULT_TEXTS.processing ? null : line;
   const app = data.application;

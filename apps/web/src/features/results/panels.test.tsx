@@ -152,6 +152,43 @@ describe('criminal-record panel', () => {
     expect(screen.getByText('This application is awaiting countersigning.')).toBeInTheDocument();
   });
 
+  it('before the subject has submitted, no verification state: only the fallbacks', () => {
+    // a case without DBS details answers a blank record (state pending) before the subject starts
+    for (const state of ['ca-pending', 'ca-awaiting-subject']) {
+      for (const audience of AUDIENCES) {
+        const { unmount } = inRouter(
+          <DbsResultPanel
+            audience={audience}
+            activity={activity({ state })}
+            dbsDetails={{ state: 'pending' }}
+          />,
+        );
+        expect(screen.queryByText('This application is awaiting verification.')).toBeNull();
+        expect(screen.queryByTestId('dbs-status')).toBeNull();
+        expect(screen.getByText('DBS Receipts not yet available')).toBeInTheDocument();
+        expect(screen.getByText('DBS Results not yet available')).toBeInTheDocument();
+        expect(screen.getByText('DBS Tracking not yet available')).toBeInTheDocument();
+        unmount();
+      }
+    }
+  });
+
+  it('a submitted application waiting for a price-list top-up still awaits verification', () => {
+    inRouter(
+      <DbsResultPanel
+        audience="customer"
+        activity={activity({
+          state: 'ca-awaiting-subject',
+          processing_data: {
+            top_up: { status: 'awaiting', amount_pence: 350, reason: 'x', payment_intent: 'pi_1' },
+          },
+        })}
+        dbsDetails={{ state: 'pending' }}
+      />,
+    );
+    expect(screen.getByText('This application is awaiting verification.')).toBeInTheDocument();
+  });
+
   it('the verification option in words, never its code', () => {
     for (const [code, shown] of [
       ['online', 'Online, with a digital identity check'],
