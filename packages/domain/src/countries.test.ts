@@ -5,6 +5,7 @@ import {
   countryName,
   isBritishNationality,
   isEbulkSupported,
+  nationalityName,
   sortedCountries,
 } from './countries.js';
 
@@ -72,5 +73,12 @@ describe('nationality and e-bulk support', () => {
   it('names a country', () => {
     expect(countryName('DEU')).toBe('Germany');
     expect(countryName('XYZ')).toBe('XYZ');
+  });
+
+  it('names the nationality of a code (what the person chose), not the country', () => {
+    expect(nationalityName('GBR')).toBe('British');
+    expect(nationalityName('DEU')).toBe('German');
+    expect(nationalityName('XYZ')).toBe('XYZ');
+    expect(nationalityName('')).toBe('');
   });
 });

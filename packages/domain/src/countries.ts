@@ -61,6 +61,15 @@ export function isEbulkSupported(code: string | null | undefined, map: CountryMa
   return entry !== undefined && !entry.ebulk_missing;
 }
 
+/**
+ * The nationality of a code as the person chose it ('GBR' → 'British'), the country's name when
+ * the table has no nationality for it, or the code itself when unknown.
+ */
+export function nationalityName(code: string, map: CountryMap = COUNTRIES): string {
+  const entry = map[code];
+  return entry ? entry.nationality || entry.name : code;
+}
+
 /** The country's name, or the code itself when unknown. */
 export function countryName(code: string, map: CountryMap = COUNTRIES): string {
   return map[code]?.name ?? code;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COMMON_QUESTIONS,
   DOCUMENT_AGE_LIMITS,
   documentConfirmationSchema,
+  documentQuestionText,
   type EligibleDocumentType,
   findDocumentType,
   isDocumentConfirmed,
@@ -9,6 +11,7 @@ import {
 import { firstIssueMessage } from './first-message.js';
 import { IDENTITY_DOCUMENT_TYPES } from './identity-documents.js';
 import { RTW_DOCUMENT_TYPES } from './rtw-documents.js';
+import { RTW_SUPPORTING_DOCUMENT_TYPES } from './rtw-supporting-documents.js';
 
 describe.each([
   ['identity-check list', IDENTITY_DOCUMENT_TYPES],
@@ -88,5 +91,40 @@ describe('confirmations', () => {
 
   it('finds nothing for an unknown code', () => {
     expect(findDocumentType(RTW_DOCUMENT_TYPES, 'nope')).toBeUndefined();
+  });
+});
+
+describe('documentQuestionText: each question worded for who answers it', () => {
+  const every = [
+    ...IDENTITY_DOCUMENT_TYPES,
+    ...RTW_DOCUMENT_TYPES,
+    ...RTW_SUPPORTING_DOCUMENT_TYPES,
+  ].flatMap((t) => t.questions);
+
+  it('asks the person about themself, and staff about the subject', () => {
+    expect(documentQuestionText(COMMON_QUESTIONS.photoMatches, 'self')).toBe(
+      'Does the photograph look like you?',
+    );
+    expect(documentQuestionText(COMMON_QUESTIONS.photoMatches, 'staff')).toBe(
+      'Does the photograph look like the subject?',
+    );
+    expect(documentQuestionText(COMMON_QUESTIONS.nameMatches, 'self')).toBe(
+      'Does the name on the document match the name you have given?',
+    );
+  });
+
+  it('never speaks of "the subject" or "the holder" to the person themself', () => {
+    for (const q of every) {
+      const self = documentQuestionText(q, 'self');
+      expect(self, q.id).not.toMatch(/\bsubject|\bholder/i);
+      expect(self, q.id).toMatch(/^(Is|Does|Was|Has|Are|Do|Were|Have) .+\?$/);
+    }
+  });
+
+  it('keeps the staff wording about the subject', () => {
+    for (const q of every) {
+      expect(documentQuestionText(q, 'staff'), q.id).toBe(q.text);
+      expect(q.text, q.id).not.toMatch(/\byou\b|\byour\b/i);
+    }
   });
 });

@@ -1,10 +1,23 @@
 import { z } from 'zod';
 import { MESSAGES } from './messages.js';
 
-/** One yes/no confirmation the checker must answer 'yes' to accept a document. */
+/**
+ * One yes/no confirmation that must be answered 'yes' to accept a document: `text` as staff
+ * verifying the document are asked it (about the subject), `self` as the person answers it about
+ * themself in the portal when that wording differs (see `documentQuestionText`).
+ */
 export interface DocumentQuestion {
   id: string;
   text: string;
+  self?: string;
+}
+
+/** Who answers a document question: the person about themself, or staff about the subject. */
+export type DocumentQuestionAudience = 'self' | 'staff';
+
+/** The question worded for who answers it (one home for both wordings). */
+export function documentQuestionText(q: DocumentQuestion, who: DocumentQuestionAudience): string {
+  return who === 'self' ? (q.self ?? q.text) : q.text;
 }
 
 export interface EligibleDocumentType {
@@ -36,14 +49,17 @@ export const COMMON_QUESTIONS = {
   photoMatches: {
     id: 'photo-matches',
     text: 'Does the photograph look like the subject?',
+    self: 'Does the photograph look like you?',
   },
   nameMatches: {
     id: 'name-matches',
     text: 'Does the name on the document match the name the subject has given?',
+    self: 'Does the name on the document match the name you have given?',
   },
   addressMatches: {
     id: 'address-matches',
     text: 'Does the address on the document match the subject’s current address?',
+    self: 'Does the address on the document match your current address?',
   },
   notTampered: {
     id: 'not-tampered',
@@ -65,8 +81,12 @@ export const COMMON_QUESTIONS = {
   },
 } as const satisfies Record<string, DocumentQuestion>;
 
-/** Shorthand for a question that only one document type asks. */
-export const ask = (id: string, text: string): DocumentQuestion => ({ id, text });
+/**
+ * Shorthand for a question that only one document type asks: its staff wording, and the
+ * person's own when it speaks of the subject.
+ */
+export const ask = (id: string, text: string, self?: string): DocumentQuestion =>
+  self === undefined ? { id, text } : { id, text, self };
 
 /** True when every question of the type was answered 'yes'. */
 export function isDocumentConfirmed(

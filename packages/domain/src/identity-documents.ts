@@ -25,6 +25,7 @@ export const IDENTITY_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'share-code-checked',
         'Was the e-Visa viewed through the Home Office online service with the subject’s share code?',
+        'Was the e-Visa viewed through the Home Office online service with your share code?',
       ),
       Q.photoMatches,
       Q.nameMatches,
@@ -112,7 +113,11 @@ export const IDENTITY_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     questions: [
       Q.original,
       Q.inDate,
-      ask('valid-for-role', 'Is it valid for the role the subject is applying for?'),
+      ask(
+        'valid-for-role',
+        'Is it valid for the role the subject is applying for?',
+        'Is it valid for the role you are applying for?',
+      ),
       Q.photoMatches,
       Q.nameMatches,
     ],
@@ -170,6 +175,7 @@ export const IDENTITY_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'applicant-abroad',
         'Is the subject living outside the UK at the time of the application?',
+        'Are you living outside the UK at the time of the application?',
       ),
       Q.within12Months,
       Q.nameMatches,
@@ -212,7 +218,11 @@ export const IDENTITY_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: '2b',
     questions: [
       Q.original,
-      ask('age-16-to-19', 'Is the subject aged 16 to 19 and in full-time education?'),
+      ask(
+        'age-16-to-19',
+        'Is the subject aged 16 to 19 and in full-time education?',
+        'Are you aged 16 to 19 and in full-time education?',
+      ),
       ask('on-letterhead', 'Is the letter on the school’s or college’s headed paper and signed?'),
       Q.within3Months,
       Q.nameMatches,
@@ -247,6 +257,7 @@ export const IDENTITY_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'not-with-irish-passport',
         'Is it being used without the subject’s Irish passport as a second document?',
+        'Is it being used without your Irish passport as a second document?',
       ),
     ],
   },

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DBS_APPLICATION_LEVELS,
+  dbsApplicationSection,
   PORTAL_SECTION_LABELS,
   PORTAL_SECTIONS,
   portalProgress,
   portalSections,
+  portalStepCounts,
+  portalSteps,
 } from './portal.js';
 
 describe('portalSections', () => {
@@ -67,5 +71,55 @@ describe('portalProgress', () => {
       33,
     );
     expect(portalProgress({ activityCodes, lastCompletedSection: 'done' }).percent).toBe(100);
+  });
+});
+
+describe('portalSteps and portalStepCounts: what the person is asked for', () => {
+  const every = [
+    'online-idv',
+    'basic-details',
+    'address-history',
+    'document-collection',
+    'dbs-enhanced',
+    'dbs-standard',
+    'dbs-basic',
+    'dbs-update',
+    'driver-data',
+    'rtw',
+  ];
+
+  it('counts the steps the Welcome lists: every section but Welcome and Done', () => {
+    const sections = portalSections({ activityCodes: every });
+    expect(sections).toHaveLength(13);
+    const steps = portalSteps(sections);
+    expect(steps).toHaveLength(11);
+    expect(steps).not.toContain('welcome');
+    expect(steps).not.toContain('done');
+    expect(steps.at(-1)).toBe('review');
+    expect(portalStepCounts(sections, 0)).toEqual({ done: 0, total: 11, percent: 0 });
+  });
+
+  it('counts the steps done from the sections completed (Welcome is no step)', () => {
+    const sections = portalSections({ activityCodes: ['basic-details', 'rtw'] });
+    // welcome, basic-details, rtw, review, done
+    expect(portalStepCounts(sections, 1)).toEqual({ done: 0, total: 3, percent: 0 });
+    expect(portalStepCounts(sections, 2)).toEqual({ done: 1, total: 3, percent: 33 });
+    expect(portalStepCounts(sections, 4)).toEqual({ done: 3, total: 3, percent: 100 });
+    expect(portalStepCounts(sections, 5)).toEqual({ done: 3, total: 3, percent: 100 });
+  });
+});
+
+describe('dbsApplicationSection: the shared criminal-record questions are asked once', () => {
+  it('is the first criminal-record level of the case, in portal order', () => {
+    const all = portalSections({ activityCodes: ['dbs-basic', 'dbs-standard', 'dbs-enhanced'] });
+    expect(dbsApplicationSection(all)).toBe('dbs-enhanced');
+    expect(
+      dbsApplicationSection(portalSections({ activityCodes: ['dbs-basic', 'dbs-standard'] })),
+    ).toBe('dbs-standard');
+    expect(dbsApplicationSection(portalSections({ activityCodes: ['dbs-basic'] }))).toBe(
+      'dbs-basic',
+    );
+    expect(dbsApplicationSection(portalSections({ activityCodes: ['rtw'] }))).toBeNull();
+    expect(DBS_APPLICATION_LEVELS).toEqual(['dbs-enhanced', 'dbs-standard', 'dbs-basic']);
   });
 });

@@ -73,3 +73,40 @@ export function portalProgress(
   const next = sections[Math.min(completed, total - 1)] ?? 'welcome';
   return { sections, completed, total, percent: Math.round((completed / total) * 100), next };
 }
+
+/** The portal's own frame: no step the person is asked for. */
+const FRAME: readonly PortalSection[] = ['welcome', 'done'];
+
+/** The steps the person is asked for (what Welcome lists): every section but Welcome and Done. */
+export function portalSteps(sections: readonly PortalSection[]): PortalSection[] {
+  return sections.filter((s) => !FRAME.includes(s));
+}
+
+/**
+ * How many of the case's steps are done, from how many of its sections are (`completed` as in
+ * `portalProgress`): the count the person reads ('3 of 11 steps done') is of the steps listed.
+ */
+export function portalStepCounts(
+  sections: readonly PortalSection[],
+  completed: number,
+): { done: number; total: number; percent: number } {
+  const steps = portalSteps(sections);
+  const done = sections.slice(0, completed).filter((s) => !FRAME.includes(s)).length;
+  const total = steps.length;
+  return { done, total, percent: total === 0 ? 100 : Math.round((done / total) * 100) };
+}
+
+/** The criminal-record application levels, in portal order. */
+export const DBS_APPLICATION_LEVELS = ['dbs-enhanced', 'dbs-standard', 'dbs-basic'] as const;
+export type DbsApplicationLevel = (typeof DBS_APPLICATION_LEVELS)[number];
+
+/**
+ * The section that asks a case's shared criminal-record questions (name for the DBS, place of
+ * birth, how the identity will be checked and when): the first level the case has, in portal
+ * order; the other levels only ask for their own consent. Null without any.
+ */
+export function dbsApplicationSection(
+  sections: readonly PortalSection[],
+): DbsApplicationLevel | null {
+  return DBS_APPLICATION_LEVELS.find((l) => sections.includes(l)) ?? null;
+}

@@ -4,14 +4,17 @@ import { RTW_SUPPORTING_DOCUMENT_TYPES } from './rtw-supporting-documents.js';
 const withNiNumber = ask(
   'with-ni-number',
   'Is it shown together with an official document giving the subject’s National Insurance number?',
+  'Is it shown together with an official document giving your National Insurance number?',
 );
 const permitsWork = ask(
   'permits-work',
   'Does the document say the subject is allowed to work in the UK, and in this kind of work?',
+  'Does the document say you are allowed to work in the UK, and in this kind of work?',
 );
 const dateOfBirthMatches = ask(
   'dob-matches',
   'Is the date of birth the same on every document the subject has shown?',
+  'Is the date of birth the same on every document you have shown?',
 );
 const photoId = [Q.original, Q.photoMatches, Q.nameMatches, dateOfBirthMatches, Q.notTampered];
 const supporting = [Q.original, Q.nameMatches, Q.notTampered];
@@ -28,7 +31,11 @@ export const RTW_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: 'A',
     questions: [
       ...photoId,
-      ask('british-citizen', 'Does the passport describe the holder as a British citizen?'),
+      ask(
+        'british-citizen',
+        'Does the passport describe the holder as a British citizen?',
+        'Does the passport describe you as a British citizen?',
+      ),
     ],
   },
   {
@@ -167,6 +174,7 @@ export const RTW_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'share-code-checked',
         'Was the check done on the Home Office online service with the subject’s share code?',
+        'Was the check done on the Home Office online service with your share code?',
       ),
       Q.photoMatches,
       permitsWork,

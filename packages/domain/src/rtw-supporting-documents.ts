@@ -13,7 +13,11 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: 'support',
     questions: [
       ...supporting,
-      ask('shows-ni-number', 'Does the letter show the subject’s National Insurance number?'),
+      ask(
+        'shows-ni-number',
+        'Does the letter show the subject’s National Insurance number?',
+        'Does the letter show your National Insurance number?',
+      ),
     ],
   },
   {
@@ -22,7 +26,11 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: 'support',
     questions: [
       ...supporting,
-      ask('shows-ni-number', 'Does the P45 show the subject’s National Insurance number?'),
+      ask(
+        'shows-ni-number',
+        'Does the P45 show the subject’s National Insurance number?',
+        'Does the P45 show your National Insurance number?',
+      ),
     ],
   },
   {
@@ -31,7 +39,11 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: 'support',
     questions: [
       ...supporting,
-      ask('shows-ni-number', 'Does the P60 show the subject’s National Insurance number?'),
+      ask(
+        'shows-ni-number',
+        'Does the P60 show the subject’s National Insurance number?',
+        'Does the P60 show your National Insurance number?',
+      ),
     ],
   },
   {
@@ -46,7 +58,11 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
     group: 'support',
     questions: [
       ...supporting,
-      ask('shows-ni-number', 'Does the payslip show the subject’s National Insurance number?'),
+      ask(
+        'shows-ni-number',
+        'Does the payslip show the subject’s National Insurance number?',
+        'Does the payslip show your National Insurance number?',
+      ),
       Q.within12Months,
     ],
   },
@@ -59,6 +75,7 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'explains-name-change',
         'Does the certificate explain the difference between the names on the subject’s documents?',
+        'Does the certificate explain the difference between the names on your documents?',
       ),
     ],
   },
@@ -71,6 +88,7 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'explains-name-change',
         'Does the decree explain the difference between the names on the subject’s documents?',
+        'Does the decree explain the difference between the names on your documents?',
       ),
     ],
   },
@@ -83,6 +101,7 @@ export const RTW_SUPPORTING_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
       ask(
         'explains-name-change',
         'Does the deed explain the difference between the names on the subject’s documents?',
+        'Does the deed explain the difference between the names on your documents?',
       ),
     ],
   },
