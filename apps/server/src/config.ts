@@ -54,6 +54,13 @@ export interface AppConfig {
   storage: StorageConfig;
   /** The online identity check's provider (providers/idv, README "Configuration"). */
   idv: IdvConfig;
+  /**
+   * How many real seconds a simulated day lasts for the check engine's simulated providers
+   * (CHECKS_SIMULATOR_DAY_SECONDS; real providers are not affected): 86400 keeps real
+   * timelines; the embedded demo's default makes an enhanced check (7 simulated days) answer in
+   * about a minute (docs/decisions/019-simulator-speed.md).
+   */
+  checksSimulatorDaySeconds: number;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -124,6 +131,8 @@ export const defaultConfig: AppConfig = {
   osDatahubKey: null,
   osDatahubSecret: null,
   idv: { provider: 'simulator', apiUrl: null, apiKey: null, callbackSecret: null },
+  // apps built by tests keep real timelines: they move their clocks themselves
+  checksSimulatorDaySeconds: 86_400,
   storage: {
     driver: 'local',
     localDir: null,
@@ -226,6 +235,27 @@ export function readIdvConfig(env: NodeJS.ProcessEnv): IdvConfig {
   };
 }
 
+/** A simulated day on the embedded demo: an enhanced check (7 simulated days) in 70 s. */
+export const DEMO_SIMULATOR_DAY_SECONDS = 10;
+
+/**
+ * CHECKS_SIMULATOR_DAY_SECONDS when set (any positive number of seconds); unset, the embedded
+ * demo (no DATABASE_URL) runs its simulated providers a day every 10 s, a PostgreSQL set-up and
+ * the browser tests' simulator control (which moves the simulated clock itself) a day a day.
+ */
+export function readSimulatorDaySeconds(env: NodeJS.ProcessEnv): number {
+  const v = env.CHECKS_SIMULATOR_DAY_SECONDS;
+  if (v !== undefined && v !== '') {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) {
+      throw new Error('CHECKS_SIMULATOR_DAY_SECONDS must be a number of seconds above 0');
+    }
+    return n;
+  }
+  if (env.DATABASE_URL || env.CHECKS_SIMULATOR_CONTROL === '1') return 86_400;
+  return DEMO_SIMULATOR_DAY_SECONDS;
+}
+
 /** Reads the configuration from environment variables; paths are relative to `cwd` (repo root). */
 export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
   const port = num(env.PORT, defaultConfig.port);
@@ -237,6 +267,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     dataDir,
     storage: readStorageConfig(env, cwd, dataDir),
     idv: readIdvConfig(env),
+    checksSimulatorDaySeconds: readSimulatorDaySeconds(env),
     databaseUrl: env.DATABASE_URL || null,
     databaseAppUrl: env.DATABASE_APP_URL || null,
     // Without PUBLIC_URL, links point at this server on the port it listens on.

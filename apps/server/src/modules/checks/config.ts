@@ -15,6 +15,11 @@ export interface ChecksConfig {
   maxAttempts: number;
   /** How often an application in progress is polled (a callback may come first). */
   pollSeconds: number;
+  /**
+   * How many real seconds a simulated day lasts for the simulators (AppConfig's
+   * checksSimulatorDaySeconds): their stages, and their polls (pollSecondsOf), scale with it.
+   */
+  simulatorDaySeconds: number;
   /** The callback secrets missing for real providers (missingCallbackSecret), read once. */
   missingCallbackSecrets: readonly string[];
 }
@@ -24,7 +29,12 @@ const num = (v: string | undefined, fallback: number) => {
   return v && Number.isFinite(n) && n >= 0 ? n : fallback;
 };
 
-export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksConfig {
+export const DAY_SECONDS = 24 * 60 * 60;
+
+export function readChecksConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  simulatorDaySeconds = DAY_SECONDS,
+): ChecksConfig {
   const providers = {} as Record<CheckProvider, ProviderSettings>;
   for (const p of CHECK_PROVIDER_DEFINITIONS) {
     const url = env[p.env.url];
@@ -39,6 +49,7 @@ export function readChecksConfig(env: NodeJS.ProcessEnv = process.env): ChecksCo
     providerTimeoutMs: num(env.PROVIDER_TIMEOUT_MS, 20_000),
     maxAttempts: 5,
     pollSeconds: 6 * 60 * 60,
+    simulatorDaySeconds,
     missingCallbackSecrets: missingCallbackSecret(env),
   };
 }

@@ -24,7 +24,7 @@ import {
   topUpResult,
 } from './activity.js';
 import type { LockedActivity } from './kind.js';
-import { type CheckEngine, checkEngine, sourceOf } from './providers.js';
+import { type CheckEngine, checkEngine, pollSecondsOf, sourceOf } from './providers.js';
 import { checkKindOf } from './registry.js';
 
 /*
@@ -237,7 +237,7 @@ export async function initiateActivity(deps: AppDeps, job: ActivityJob): Promise
     });
     const applied = await call.answer.apply(ctx, a, processing);
     if (applied.tracking && a.kind.tracking) {
-      await ctx.enqueue(pollJob(a, engine.config.pollSeconds));
+      await ctx.enqueue(pollJob(a, pollSecondsOf(engine, a.kind.provider.name)));
     }
   });
 }
@@ -306,7 +306,7 @@ export async function pollActivity(deps: AppDeps, job: ActivityJob): Promise<voi
       const applied = await call.answer.apply(ctx, a, processing);
       if (!applied.tracking) return;
     }
-    await ctx.enqueue(pollJob(a, engine.config.pollSeconds));
+    await ctx.enqueue(pollJob(a, pollSecondsOf(engine, a.kind.provider.name)));
   });
 }
 

@@ -38,9 +38,10 @@ export interface CheckProviderDefinition<P = unknown> {
   client(settings: { url: string; key: string }): P;
   /**
    * The deterministic simulator, on the providers' clock (tests move it over simulated days);
-   * its callbacks signed at the app's time with the callback secret.
+   * its callbacks signed at the app's time with the callback secret; a simulated day lasts
+   * `dayMs` of the providers' clock (ChecksConfig.simulatorDaySeconds).
    */
-  simulator(o: { clock: Clock; signingClock: Clock; callbackSecret: string }): P;
+  simulator(o: { clock: Clock; signingClock: Clock; callbackSecret: string; dayMs: number }): P;
   /** Its signed callbacks (webhooks). */
   callbacks?: {
     /** The body's schema. */

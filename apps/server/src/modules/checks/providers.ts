@@ -1,7 +1,8 @@
 import type { CheckProvider } from '@kestrel/domain';
+import type { AppConfig } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ContextDeps } from '../../platform/service-context.js';
-import { type ChecksConfig, readChecksConfig } from './config.js';
+import { type ChecksConfig, DAY_SECONDS, readChecksConfig } from './config.js';
 import type { CheckProviderDefinition, ProviderSource } from './kind.js';
 import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
@@ -34,10 +35,22 @@ export function createCheckEngine(
             clock: providerClock,
             signingClock: deps.clock,
             callbackSecret: settings.callbackSecret,
+            dayMs: config.simulatorDaySeconds * 1000,
           }),
     );
   }
   return { config, providers };
+}
+
+/**
+ * How often the engine polls an application of `provider`: its configured interval, shortened
+ * for a simulator as much as its simulated day is (at least a second), so that a demo's
+ * application is seen to move while its stages are minutes apart.
+ */
+export function pollSecondsOf(engine: CheckEngine, provider: CheckProvider): number {
+  const { pollSeconds, simulatorDaySeconds, providers } = engine.config;
+  if (providers[provider].real) return pollSeconds;
+  return Math.max(1, Math.round((pollSeconds * simulatorDaySeconds) / DAY_SECONDS));
 }
 
 /** The engine's client (or simulator) of `provider`. */
@@ -52,11 +65,19 @@ export function sourceOf(engine: CheckEngine): ProviderSource {
   return (provider) => providerOf(engine, provider);
 }
 
+/** What the engine needs of the app: its clock and (when built from a config) the simulators' day. */
+export type EngineDeps = Pick<ContextDeps, 'clock'> & {
+  config?: Pick<AppConfig, 'checksSimulatorDaySeconds'>;
+};
+
 /** The engine of the app whose deps these are (made on first use). */
-export function checkEngine(deps: Pick<ContextDeps, 'clock'>): CheckEngine {
+export function checkEngine(deps: EngineDeps): CheckEngine {
   let e = engines.get(deps);
   if (!e) {
-    e = createCheckEngine(deps);
+    e = createCheckEngine(
+      deps,
+      readChecksConfig(process.env, deps.config?.checksSimulatorDaySeconds),
+    );
     engines.set(deps, e);
   }
   return e;

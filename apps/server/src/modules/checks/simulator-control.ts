@@ -14,12 +14,10 @@ import { createCheckEngine, useCheckEngine } from './providers.js';
  * A test-only control of the simulated providers' clock, for the browser tests: with
  * `CHECKS_SIMULATOR_CONTROL=1` (never set in production; refused when a real provider is
  * configured), `POST /api/ops/checks/simulator/advance/ {activity, days}` (operations only) moves
- * the providers' clock on by `days` and asks the provider how that activity's application stands
+ * the providers' clock on by `days` (simulated days) and asks the provider how that activity's application stands
  * now (the poll job's work, done at once), so a case moves through its stages over simulated days.
  */
 export const SIMULATOR_CONTROL_ENV = 'CHECKS_SIMULATOR_CONTROL';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const simulatorAdvanceIn = z.object({
   activity: z.number().int().positive(),
@@ -37,7 +35,8 @@ export async function simulatorControlRoutes(app: FastifyInstance) {
   const deps = app.deps;
   let offsetMs = 0;
   const providerClock = { now: () => new Date(deps.clock.now().getTime() + offsetMs) };
-  useCheckEngine(deps, createCheckEngine(deps, readChecksConfig(), providerClock));
+  const config = readChecksConfig(process.env, deps.config.checksSimulatorDaySeconds);
+  useCheckEngine(deps, createCheckEngine(deps, config, providerClock));
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/ops/checks/simulator/advance/',
@@ -55,7 +54,7 @@ export async function simulatorControlRoutes(app: FastifyInstance) {
           .where(eq(caseActivities.id, input.activity));
         return row?.customerId ?? null;
       });
-      offsetMs += input.days * DAY_MS;
+      offsetMs += input.days * config.simulatorDaySeconds * 1000;
       if (customerId !== null) {
         await pollActivity(deps, { case_activity_id: input.activity, customer_id: customerId });
       }

@@ -213,3 +213,41 @@ describe('the basic disclosure simulator', () => {
     expect(JSON.parse(cb.body)).toMatchObject({ event_id: 'evt-1', reference });
   });
 });
+
+describe('the simulator at demo speed (a simulated day of `dayMs` real milliseconds)', () => {
+  it('completes an enhanced application after 7 simulated days, dated the real days', async () => {
+    const clock = new ManualClock('2026-03-02T23:59:00Z');
+    const sim = new DisclosureSimulator({
+      name: 'ebulk',
+      clock,
+      callbackSecret: 's',
+      dayMs: 10_000,
+    });
+    const app = application('Smith', {
+      level: 'enhanced',
+      barred_lists: ['adult'],
+      idempotency_key: 'key-fast',
+    });
+    const first = await sim.submit(app, signal());
+    expect(first).toMatchObject({ status: 'in-progress', stage: 1 });
+    clock.advance(69_000);
+    const before = await sim.status(first.reference, signal());
+    expect(before).toMatchObject({ status: 'in-progress', stage: 4 });
+    clock.advance(1_000);
+    const done = await sim.status(first.reference, signal());
+    expect(done).toMatchObject({ status: 'complete', stage: 5 });
+    // the stages happened on the real calendar: the submission day, then the next (after 23:59)
+    expect(done.received_date).toBe('2026-03-02');
+    expect(done.disclosure?.issue_date).toBe('2026-03-03');
+    expect(done.certificate_despatched_date).toBe('2026-03-03');
+  });
+
+  it('keeps real timelines by default (a day is a day)', async () => {
+    const { clock, sim } = basic();
+    const first = await sim.submit(application('Smith'), signal());
+    clock.advance(DAY - 1);
+    expect((await sim.status(first.reference, signal())).stage).toBe(1);
+    clock.advance(1);
+    expect((await sim.status(first.reference, signal())).stage).toBe(2);
+  });
+});

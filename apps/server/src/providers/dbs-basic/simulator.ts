@@ -18,7 +18,9 @@ export const COUNTERSIGNATURE_REQUIRED =
  * A deterministic criminal-record provider (the default). An application's outcome follows from
  * the applicant's surname (README.md lists the test data) and its progress from the provider's
  * clock (the app's clock): the stages complete over simulated days after submission, so moving
- * the clock moves the application. The reference encodes everything a status query needs, so the
+ * the clock moves the application. A simulated day lasts `dayMs` of that clock (a real day by
+ * default; shorter on the demo, CHECKS_SIMULATOR_DAY_SECONDS), and each stage is dated the real
+ * day it was reached, so the same code gives real timelines and a demo that answers in minutes. The reference encodes everything a status query needs, so the
  * simulator keeps no state but the first-attempt failures of FLAKY applicants.
  */
 
@@ -85,16 +87,20 @@ export interface DisclosureSimulatorOptions {
    * provider's clock over simulated days while the app's stays (sessions would expire).
    */
   signingClock?: Clock;
+  /** How long a simulated day lasts on `clock`, in milliseconds (default: a real day). */
+  dayMs?: number;
 }
 
 export class DisclosureSimulator implements DisclosureProvider {
   readonly name: 'dbs-basic' | 'ebulk';
   private readonly failedOnce = new Set<string>();
   private readonly prefix: string;
+  private readonly dayMs: number;
   private events = 0;
 
   constructor(private readonly options: DisclosureSimulatorOptions) {
     this.name = options.name;
+    this.dayMs = options.dayMs && options.dayMs > 0 ? options.dayMs : DAY_MS;
     this.prefix = options.name === 'ebulk' ? 'EB' : 'BD';
   }
 
@@ -191,7 +197,9 @@ export class DisclosureSimulator implements DisclosureProvider {
 
   /** The application's state at `now`. */
   private at(d: Decoded, now: number): ApplicationUpdate {
-    const elapsedDays = Math.floor((now - d.submittedAt) / DAY_MS);
+    const elapsedDays = Math.floor((now - d.submittedAt) / this.dayMs);
+    // the real day on which simulated day `due` after the submission began
+    const dateOf = (due: number) => day(d.submittedAt + due * this.dayMs);
     const schedule = stageSchedule(d.level, d.lists.length > 0);
     const cancelled = d.outcome === 'cancelled' && elapsedDays >= 1;
     const stages = ([1, 2, 3, 4, 5] as const).map((stage) => {
@@ -201,7 +209,7 @@ export class DisclosureSimulator implements DisclosureProvider {
       return {
         stage,
         status: done ? ('complete' as const) : ('pending' as const),
-        completed_date: done ? day(d.submittedAt + due * DAY_MS) : null,
+        completed_date: done ? dateOf(due) : null,
       };
     });
     const reached = Math.max(
@@ -212,8 +220,7 @@ export class DisclosureSimulator implements DisclosureProvider {
     const listsDay = schedule[3];
     const listsSearched = listsDay !== null && listsDay <= elapsedDays && !cancelled;
     const certificate = certificateSchedule(d.level, d.lists.length > 0);
-    const dayOf = (due: number) =>
-      due <= elapsedDays && !cancelled ? day(d.submittedAt + due * DAY_MS) : null;
+    const dayOf = (due: number) => (due <= elapsedDays && !cancelled ? dateOf(due) : null);
     return {
       reference: d.reference,
       status: cancelled ? 'cancelled' : complete ? 'complete' : 'in-progress',
@@ -228,14 +235,14 @@ export class DisclosureSimulator implements DisclosureProvider {
           ? {
               status: d.outcome,
               certificate_number: digits(`${d.reference}/certificate`, 12),
-              issue_date: day(d.submittedAt + (schedule[5] ?? 0) * DAY_MS),
+              issue_date: dateOf(schedule[5] ?? 0),
               manual_certificate: d.manual,
             }
           : null,
       barred_lists: listsSearched
         ? d.lists.map((list, i) => ({
             list,
-            search_date: day(d.submittedAt + (listsDay ?? 0) * DAY_MS),
+            search_date: dateOf(listsDay ?? 0),
             result:
               d.outcome === 'barred-list-match' && i === 0
                 ? ('match' as const)

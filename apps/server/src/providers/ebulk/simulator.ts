@@ -9,11 +9,13 @@ export function createEbulkSimulator(
   clock: Clock,
   callbackSecret: string,
   signingClock?: Clock,
+  dayMs?: number,
 ): DisclosureSimulator {
   return new DisclosureSimulator({
     name: 'ebulk',
     clock,
     callbackSecret,
     ...(signingClock ? { signingClock } : {}),
+    ...(dayMs ? { dayMs } : {}),
   });
 }

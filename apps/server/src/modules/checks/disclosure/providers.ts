@@ -28,6 +28,7 @@ export const dbsBasicProvider: CheckProviderDefinition<DisclosureProvider> = {
       clock: o.clock,
       callbackSecret: o.callbackSecret,
       signingClock: o.signingClock,
+      dayMs: o.dayMs,
     }),
   callbacks: signedCallbacks('DBS_BASIC_CALLBACK_SECRET', 'kestrel-simulator-dbs-basic'),
 };
@@ -37,6 +38,6 @@ export const ebulkProvider: CheckProviderDefinition<DisclosureProvider> = {
   name: 'ebulk',
   env: { url: 'EBULK_API_URL', key: 'EBULK_API_KEY' },
   client: (s) => createEbulkClient({ baseUrl: s.url, apiKey: s.key }),
-  simulator: (o) => createEbulkSimulator(o.clock, o.callbackSecret, o.signingClock),
+  simulator: (o) => createEbulkSimulator(o.clock, o.callbackSecret, o.signingClock, o.dayMs),
   callbacks: signedCallbacks('EBULK_CALLBACK_SECRET', 'kestrel-simulator-ebulk'),
 };
