@@ -26,7 +26,13 @@ describe('COUNTRIES', () => {
     ['ANT', 'Netherlands Antilles', 'Dutch Antillean', true, false],
     ['SCG', 'Serbia and Montenegro', 'Serbian or Montenegrin', true, false],
     ['ATA', 'Antarctica', 'Antarctic', false, true],
-    ['UMI', 'United States Minor Outlying Islands', 'American', false, true],
+    [
+      'UMI',
+      'United States Minor Outlying Islands',
+      'American (US Minor Outlying Islands)',
+      false,
+      true,
+    ],
   ])('%s', (code, name, nationality, deprecated, ebulkMissing) => {
     expect(COUNTRIES[code]).toEqual({ name, nationality, deprecated, ebulk_missing: ebulkMissing });
   });

@@ -1,6 +1,7 @@
 /**
  * ISO 3166-1 alpha-3 codes with English short names and nationality adjectives, one per line:
- * `CODE|Name|Nationality`. Parsed once by countries.ts.
+ * `CODE|Name|Nationality`. Parsed once by countries.ts. Nationalities shared by two countries name
+ * the country in brackets ('Congolese (DRC)'), so a picker never offers one label twice.
  */
 export const COUNTRY_TABLE = `
 ABW|Aruba|Aruban
@@ -49,8 +50,8 @@ CHL|Chile|Chilean
 CHN|China|Chinese
 CIV|Côte d'Ivoire|Ivorian
 CMR|Cameroon|Cameroonian
-COD|Congo, Democratic Republic of the|Congolese
-COG|Congo|Congolese
+COD|Congo, Democratic Republic of the|Congolese (DRC)
+COG|Congo|Congolese (Congo)
 COK|Cook Islands|Cook Island
 COL|Colombia|Colombian
 COM|Comoros|Comoran
@@ -64,9 +65,9 @@ CYP|Cyprus|Cypriot
 CZE|Czechia|Czech
 DEU|Germany|German
 DJI|Djibouti|Djiboutian
-DMA|Dominica|Dominican
+DMA|Dominica|Dominican (Dominica)
 DNK|Denmark|Danish
-DOM|Dominican Republic|Dominican
+DOM|Dominican Republic|Dominican (Dominican Republic)
 DZA|Algeria|Algerian
 ECU|Ecuador|Ecuadorian
 EGY|Egypt|Egyptian
@@ -235,7 +236,7 @@ TWN|Taiwan|Taiwanese
 TZA|Tanzania, United Republic of|Tanzanian
 UGA|Uganda|Ugandan
 UKR|Ukraine|Ukrainian
-UMI|United States Minor Outlying Islands|American
+UMI|United States Minor Outlying Islands|American (US Minor Outlying Islands)
 URY|Uruguay|Uruguayan
 USA|United States of America|American
 UZB|Uzbekistan|Uzbekistani
