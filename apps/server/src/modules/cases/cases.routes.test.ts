@@ -18,6 +18,7 @@ import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
+import { caseBasicDetails } from '../case-data/case-data.table.js';
 import { likelyDuplicatesSql } from '../subjects/subjects.service.js';
 import {
   caseListConditions,
@@ -314,6 +315,32 @@ describe('case detail and actions', () => {
     expect((await get(viewer, `/api/cases/${otherCase}/`)).statusCode).toBe(404);
     expect((await post(admin, `/api/cases/${otherCase}/cancel/`)).statusCode).toBe(404);
     expect((await get(viewer, '/api/cases/abc/')).statusCode).toBe(404);
+  });
+
+  it("the subject's date of birth and phone as entered on the case when the record has none", async () => {
+    const id = await t.owner(async (tx) => {
+      const subject = await createSubjectUser(tx, {
+        customerId: acme,
+        email: 'no-dob@example.test',
+        dob: null,
+        phoneNumber: '',
+      });
+      const c = await createCase(tx, { customerId: acme, processId: care, subjectId: subject.id });
+      return c.id;
+    });
+    const before = (await get(viewer, `/api/cases/${id}/`)).json().subject;
+    expect(before).toMatchObject({ dob: null, phone_number: '' });
+    // what the subject entered in the portal (and an identity check confirmed)
+    await t.owner((tx) =>
+      tx.insert(caseBasicDetails).values({
+        customerId: acme,
+        caseId: id,
+        dob: '1991-03-04',
+        phoneNumber: '+447700900123',
+      }),
+    );
+    const after = (await get(viewer, `/api/cases/${id}/`)).json().subject;
+    expect(after).toMatchObject({ dob: '1991-03-04', phone_number: '+447700900123' });
   });
 
   it('record_decision only from pending-case-decision', async () => {

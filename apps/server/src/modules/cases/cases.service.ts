@@ -218,6 +218,11 @@ export function caseDetailQuery(tx: Tx, id: number | Placeholder) {
       processName: sql<string>`(select p.name from processes p
         where p.customer_id = ${cases.customerId} and p.id = ${cases.processId})`,
       flagged: flaggedSql,
+      // what the subject entered on this case (and an identity check may have confirmed)
+      entered: sql<{ dob: string | null; phone: string } | null>`(select json_build_object(
+          'dob', b.dob, 'phone', b.phone_number)
+        from case_basic_details b
+        where b.customer_id = ${cases.customerId} and b.case_id = ${cases.id})`,
       openCases: sql<number>`(select count(*) from cases c2
         where c2.customer_id = ${cases.customerId} and c2.subject_id = ${cases.subjectId}
           and c2.state not in ('complete', 'cancelled') and c2.archived_at is null)`.mapWith(
@@ -249,7 +254,14 @@ export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
   const [r] = await executePrepared(tx, preparedDetail, { id });
   if (!r) throw new NotFoundError();
   const acts = r.activities ?? [];
-  const subject = presentSubject(r.s, r.openCases);
+  const record = presentSubject(r.s, r.openCases);
+  // The header shows the date of birth the subject gave on this case (the one checked), and
+  // the record's phone, or the case's when the record has none.
+  const subject = {
+    ...record,
+    dob: r.entered?.dob ?? record.dob,
+    phone_number: record.phone_number || (r.entered?.phone ?? ''),
+  };
   const c = r.c;
   const brief = {
     id: r.s.id,

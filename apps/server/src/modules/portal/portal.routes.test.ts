@@ -455,7 +455,8 @@ describe('GET /api/s/cases/ and /api/s/cases/{id}/', () => {
       state: 'awaiting-subject',
       state_display: 'Waiting for you',
       submitted: false,
-      progress: { completed: 0, next: 'welcome' },
+      // the steps counted are the steps listed (Welcome and Done are no step to take)
+      progress: { completed: 0, total: 4, percent: 0, next: 'welcome' },
       needs: ['Basic details', 'Address history', 'Basic DBS check', 'Review & Submit'],
       next_step: { label: 'Start', section: 'welcome' },
     });
@@ -468,6 +469,12 @@ describe('GET /api/s/cases/ and /api/s/cases/{id}/', () => {
     await progress(bob, bobCase, 'basic-details');
     const after = (await call(bob, 'GET', `/api/s/cases/${bobCase}/`)).json();
     expect(after.needs).toEqual(['Address history', 'Basic DBS check', 'Review & Submit']);
+    expect(after.progress).toEqual({
+      completed: 1,
+      total: 4,
+      percent: 25,
+      next: 'address-history',
+    });
     expect(after.next_step).toEqual({
       label: 'Continue: Address history',
       section: 'address-history',
@@ -482,6 +489,7 @@ describe('GET /api/s/cases/ and /api/s/cases/{id}/', () => {
       submitted: true,
       needs: [],
       next_step: null,
+      progress: { completed: 5, total: 5, percent: 100, next: 'done' },
     });
     const done = (await call(ada, 'GET', `/api/s/cases/${finishedCase}/`)).json();
     expect(done).toMatchObject({ state: 'complete', state_display: 'Complete', next_step: null });

@@ -13,6 +13,7 @@ import {
   type PortalActivityOut,
   type PortalSection,
   portalProgress,
+  portalStepCounts,
   type SubjectCaseOut,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -200,6 +201,7 @@ export function subjectCase(facts: CaseFacts): SubjectCaseOut {
     .map((s) => PORTAL_SECTION_LABELS[s]);
   if (payment !== null) needs.push(PAY_TOP_UP_LABEL);
   const next = progress.next;
+  const steps = portalStepCounts(progress.sections, progress.completed);
   const open = isCaseOpen(facts.state);
   return {
     id: facts.id,
@@ -208,12 +210,9 @@ export function subjectCase(facts: CaseFacts): SubjectCaseOut {
     state_display: caseStateWords(facts.state),
     created_at: facts.createdAt.toISOString(),
     submitted,
-    progress: {
-      completed: progress.completed,
-      total: progress.total,
-      percent: progress.percent,
-      next,
-    },
+    // the person's count is of the steps they are asked for (what Welcome lists), not of the
+    // portal's frame around them
+    progress: { completed: steps.done, total: steps.total, percent: steps.percent, next },
     needs,
     next_step: !open
       ? null
