@@ -10,7 +10,14 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { jsonDepth, MAX_JSON_DEPTH, NUL_MESSAGE } from './body-parsing.js';
+import {
+  findProblem,
+  jsonDepth,
+  MAX_JSON_DEPTH,
+  NUL_MESSAGE,
+  parseJsonText,
+} from './body-parsing.js';
+import { ValidationError } from './errors.js';
 import { strictId, strictWhole } from './ids.js';
 
 // Each input a fuzzer found answering 500 (or accepted when it should not be): now a 400 in the
@@ -229,6 +236,25 @@ describe('deep JSON', () => {
     const ok = await send(admin, 'PUT', '/api/user/', '{"notifications":{"a":[[["x"]]]}}');
     expect(ok.statusCode).not.toBe(500);
     expect(ok.json()).not.toHaveProperty('non_field_errors');
+  });
+});
+
+describe('the one body parser', () => {
+  it('walks a parsed value without recursion, and refuses prototype poisoning as Fastify did', async () => {
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(findProblem(deep)).toEqual({
+      path: '0.'.repeat(100_000).slice(0, -1),
+      message: NUL_MESSAGE,
+    });
+    expect(() => parseJsonText('{"a":{"__proto__":{"isAdmin":true}}}')).toThrow(ValidationError);
+    expect(() => parseJsonText('{"constructor":{"prototype":{"x":1}}}')).toThrow(ValidationError);
+    expect(parseJsonText('{"constructor":"a name","b":["__proto__"]}')).toEqual({
+      constructor: 'a name',
+      b: ['__proto__'],
+    });
+    const res = await send(admin, 'POST', '/api/processes/', '{"__proto__":{"x":1}}');
+    expect([res.statusCode, res.json()]).toEqual([400, { non_field_errors: ['Malformed JSON.'] }]);
   });
 });
 

@@ -384,6 +384,17 @@ const REFUSALS: [
     { non_field_errors: ['Malformed JSON.'] },
   ],
   [
+    'signed but nested 10,000 deep (refused as /api/ refuses it, not a stack overflow)',
+    (r) => {
+      const body = r
+        .genuine()
+        .body.replace(/}$/, `,"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+      return { headers: signed(secretOf(r.provider), body), body };
+    },
+    400,
+    { non_field_errors: ['JSON nested deeper than 32 levels.'] },
+  ],
+  [
     'signed but without its event id',
     (r) =>
       reshaped(r, (cb) => {

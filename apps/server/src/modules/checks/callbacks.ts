@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { isDatabaseUnavailable, txQuery } from '../../db/connection.js';
 import { serviceJob } from '../../jobs/service-job.js';
 import { opsActorOf } from '../../platform/access.js';
-import { nulPath } from '../../platform/body-parsing.js';
+import { keepRawBodies, parseJsonText } from '../../platform/body-parsing.js';
 import { systemActor } from '../../platform/context.js';
 import {
   AppError,
@@ -461,19 +461,9 @@ export async function retryActivity(
   return { id: activity.id, state: activity.state, processing_data: processing };
 }
 
-/** A NUL or a lone surrogate: text PostgreSQL cannot store (in jsonb or text). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const unstorable = (s: string) => s.includes('\0') || LONE_SURROGATE.test(s);
-
+/** A signed callback's body, through the one body parser, then the kind's update schema. */
 function parseCallback(schema: z.ZodType<ProviderCallback>, raw: string): ProviderCallback {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw ValidationError.of('non_field_errors', 'Malformed JSON.');
-  }
-  if (nulPath(json, [], unstorable) !== null)
-    throw ValidationError.of('non_field_errors', 'Malformed JSON.');
+  const json = parseJsonText(raw);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new ValidationError(
@@ -488,12 +478,7 @@ function parseCallback(schema: z.ZodType<ProviderCallback>, raw: string): Provid
 export async function checksRoutes(app: FastifyInstance): Promise<void> {
   // The callbacks keep their raw body: the signature is over the exact bytes sent.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => done(null, body),
-    );
+    keepRawBodies(scope, 'application/json');
     // Provider-facing, outside the API and its OpenAPI document (the body is read raw).
     scope.post<{ Params: { provider: string; id: string } }>(
       CALLBACK_PATH,

@@ -427,6 +427,11 @@ describe('the callback route', () => {
       signature: ['The callback is too old.'],
     });
     t.clock.advance(-6 * 60_000);
+    // nested 10,000 deep: the one body parser's depth limit, never a stack overflow (500)
+    const deep = `${body.slice(0, -1)},"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const d = await post(deep, signIdvCallback(SECRET, deep, t.clock.now()));
+    expect(d.statusCode).toBe(400);
+    expect(d.json()).toEqual({ non_field_errors: ['JSON nested deeper than 32 levels.'] });
     const junk = '{"id":"evt","result":{}}';
     expect((await post(junk, signIdvCallback(SECRET, junk, t.clock.now()))).statusCode).toBe(400);
     expect(await status()).toBe('in-progress');

@@ -2,6 +2,7 @@ import { onlineIdvOut, onlineIdvStartOut, subjectOnlineIdvOut } from '@kestrel/d
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, runForRequest } from '../../platform/access.js';
+import { keepRawBodies } from '../../platform/body-parsing.js';
 import { ValidationError } from '../../platform/errors.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runAsSystem } from '../../platform/service-context.js';
@@ -121,8 +122,7 @@ export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
 
   // The provider's callback: the raw body is what the signature covers, so it is parsed here.
   await app.register(async (hooks) => {
-    hooks.removeAllContentTypeParsers();
-    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    keepRawBodies(hooks, '*');
     hooks.post(IDV_CALLBACK_PATH, { schema: { hide: true } }, async (request, reply) => {
       const deps = request.server.deps;
       const raw = typeof request.body === 'string' ? request.body : '';

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { opsActorOf } from '../../platform/access.js';
+import { keepRawBodies } from '../../platform/body-parsing.js';
 import { NotAuthenticatedError, NotFoundError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runAsSystem } from '../../platform/service-context.js';
@@ -107,12 +108,7 @@ const webhookAnswer = z.strictObject({
 export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
   // Raw bodies: the webhook's signature is over the exact bytes; the simulator reads forms.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      ['application/json', 'application/x-www-form-urlencoded'],
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => done(null, body),
-    );
+    keepRawBodies(scope, ['application/json', 'application/x-www-form-urlencoded']);
 
     scope.post(
       WEBHOOK_PATH,

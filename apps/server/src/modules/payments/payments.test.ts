@@ -809,6 +809,11 @@ describe('the webhook', () => {
     const m = await post(malformed, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), malformed));
     expect(m.statusCode).toBe(400);
     expect(m.json()).toEqual({ non_field_errors: ['Malformed JSON.'] });
+    // nested 10,000 deep: the one body parser's depth limit, never a stack overflow (500)
+    const deep = `${body.slice(0, -1)},"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const d = await post(deep, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), deep));
+    expect(d.statusCode).toBe(400);
+    expect(d.json()).toEqual({ non_field_errors: ['JSON nested deeper than 32 levels.'] });
     const shapeless = JSON.stringify({ id: 'evt_y', type: 'payment_intent.succeeded' });
     const s = await post(shapeless, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), shapeless));
     expect(s.statusCode).toBe(400);

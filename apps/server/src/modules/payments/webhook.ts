@@ -2,6 +2,7 @@ import { PAYMENT_INTENT_STATUSES } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../platform/audit.js';
+import { parseJsonText } from '../../platform/body-parsing.js';
 import {
   ConflictError,
   fieldErrorsOf,
@@ -38,13 +39,7 @@ export const paymentEventSchema = z.object({
 export type PaymentEventIn = z.infer<typeof paymentEventSchema>;
 
 export function parsePaymentEvent(raw: string): PaymentEventIn {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw ValidationError.of('non_field_errors', 'Malformed JSON.');
-  }
-  const parsed = paymentEventSchema.safeParse(json);
+  const parsed = paymentEventSchema.safeParse(parseJsonText(raw));
   if (!parsed.success) {
     throw new ValidationError(
       fieldErrorsOf(

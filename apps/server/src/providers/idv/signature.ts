@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { parseJsonText } from '../../platform/body-parsing.js';
 import { safeEqual } from '../../platform/tokens.js';
 import { IdvCallbackError, type IdvCallbackEvent } from './provider.js';
 import { idvCallbackSchema } from './result-schema.js';
@@ -43,13 +44,8 @@ export function verifyIdvCallback(
   if (!(parts.get('v1') ?? []).some((sig) => safeEqual(sig, expected))) {
     throw new IdvCallbackError('The signature does not match.');
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(rawBody);
-  } catch {
-    throw new IdvCallbackError('The callback is not JSON.');
-  }
-  const parsed = idvCallbackSchema.safeParse(data);
+  // the one body parser (its limits, its 400s in the API's shape)
+  const parsed = idvCallbackSchema.safeParse(parseJsonText(rawBody));
   if (!parsed.success) throw new IdvCallbackError('The callback has an unexpected shape.');
   return parsed.data;
 }
