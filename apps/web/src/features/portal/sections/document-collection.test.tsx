@@ -1,5 +1,5 @@
 import type { CaseDocumentOut, CasePortalOut } from '@kestrel/domain';
-import { DOCUMENT_MESSAGES, IDENTITY_DOCUMENT_TYPES } from '@kestrel/domain';
+import { DOCUMENT_MESSAGES, documentQuestionText, IDENTITY_DOCUMENT_TYPES } from '@kestrel/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -218,8 +218,11 @@ describe('document collection section', () => {
     expect(options).toHaveLength(IDENTITY_DOCUMENT_TYPES.length + 1);
     await userEvent.selectOptions(select, 'passport');
     const passport = IDENTITY_DOCUMENT_TYPES.find((t) => t.code === 'passport');
+    // the person answers about themself, not about 'the subject'
+    expect(screen.getByLabelText('Does the photograph look like you?')).toBeInTheDocument();
+    expect(screen.queryByText(/the subject/)).toBeNull();
     for (const q of passport?.questions ?? [])
-      expect(screen.getByLabelText(q.text)).toBeInTheDocument();
+      expect(screen.getByLabelText(documentQuestionText(q, 'self'))).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Upload document' }));
     const summary = await screen.findByRole('alert');
     expect(within(summary).getAllByRole('link', { name: /^Please confirm: / })).toHaveLength(
@@ -232,7 +235,8 @@ describe('document collection section', () => {
     // each question says 'Please confirm' beside it, and no more once ticked
     const n = passport?.questions.length ?? 0;
     expect(screen.getAllByText('Please confirm')).toHaveLength(n);
-    await userEvent.click(screen.getByLabelText(passport?.questions[0]?.text ?? ''));
+    const first = passport?.questions[0];
+    await userEvent.click(screen.getByLabelText(first ? documentQuestionText(first, 'self') : ''));
     expect(screen.getAllByText('Please confirm')).toHaveLength(n - 1);
   });
 

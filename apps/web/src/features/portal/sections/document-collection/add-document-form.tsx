@@ -1,4 +1,9 @@
-import { DOCUMENT_MESSAGES, type EligibleDocumentType, MESSAGES } from '@kestrel/domain';
+import {
+  DOCUMENT_MESSAGES,
+  documentQuestionText,
+  type EligibleDocumentType,
+  MESSAGES,
+} from '@kestrel/domain';
 import { Button, Checkbox, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { type Collector, groupLabel } from '../../../documents/collectors';
@@ -63,7 +68,7 @@ export function AddDocumentForm({
         found.push({
           field: `${prefix}-q-${q.id}`,
           message: MESSAGES.pleaseConfirm,
-          summary: `${MESSAGES.pleaseConfirm}: ${q.text}`,
+          summary: `${MESSAGES.pleaseConfirm}: ${documentQuestionText(q, 'self')}`,
         });
     }
     if (files.length === 0)
@@ -126,7 +131,7 @@ export function AddDocumentForm({
                     key={q.id}
                     id={`${prefix}-q-${q.id}`}
                     size="md"
-                    label={q.text}
+                    label={documentQuestionText(q, 'self')}
                     description="Tick for yes"
                     checked={answers[q.id] === true}
                     disabled={uploading}
