@@ -47,8 +47,31 @@ describe('date selector lists', () => {
     expect(dateSelectorMonths({ year: 2024, min: '2024-03-15', max: '2024-06-01' })).toEqual([
       3, 4, 5, 6,
     ]);
-    expect(dateSelectorYears({ min: '2020-05-01', max: '2023-01-01' })).toEqual([
+    expect(dateSelectorYears({ min: '2020-05-01', max: '2023-01-01' }, '2023-01-01')).toEqual([
       2023, 2022, 2021, 2020,
+    ]);
+  });
+
+  it('lists the years from the end nearest the current year', () => {
+    // Dates of birth and issue dates: this year first, then back.
+    expect(dateSelectorYears(dateSelectorDefaults('2026-11-27'), '2026-11-27').slice(0, 3)).toEqual(
+      [2026, 2025, 2024],
+    );
+    // Expiry dates (tomorrow up to 100 years ahead): this year first, then forward, not 2126 first.
+    const expiry = dateSelectorYears({ min: '2026-11-28', max: '2126-11-27' }, '2026-11-27');
+    expect(expiry.slice(0, 3)).toEqual([2026, 2027, 2028]);
+    expect(expiry.at(-1)).toBe(2126);
+    expect(expiry).toHaveLength(101);
+    // A GBR passport may have expired up to 6 months ago: from last year, forward.
+    expect(
+      dateSelectorYears({ min: '2026-08-27', max: '2127-02-27' }, '2027-02-27').slice(0, 3),
+    ).toEqual([2026, 2027, 2028]);
+    // A range entirely ahead starts at its first year; one entirely behind at its last.
+    expect(dateSelectorYears({ min: '2030-01-01', max: '2032-12-31' }, '2026-11-27')).toEqual([
+      2030, 2031, 2032,
+    ]);
+    expect(dateSelectorYears({ min: '2001-01-01', max: '2003-12-31' }, '2026-11-27')).toEqual([
+      2003, 2002, 2001,
     ]);
   });
 

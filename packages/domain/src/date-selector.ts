@@ -28,9 +28,17 @@ export function dateSelectorDefaults(today: Date | string): DateRange {
   return { min: format(subYears(day, 100), 'yyyy-MM-dd'), max: format(day, 'yyyy-MM-dd') };
 }
 
-/** Years between the range ends, newest first. */
-export function dateSelectorYears({ min, max }: DateRange): number[] {
-  return range(Number(min.slice(0, 4)), Number(max.slice(0, 4))).reverse();
+/**
+ * Years between the range ends, from the end nearest the current year: newest first for dates in
+ * the past (birth, issue), oldest first for dates ahead (expiry: this year, then forward).
+ */
+export function dateSelectorYears({ min, max }: DateRange, today: Date | string): number[] {
+  const current = Number(
+    (typeof today === 'string' ? today : format(today, 'yyyy-MM-dd')).slice(0, 4),
+  );
+  const [first, last] = [Number(min.slice(0, 4)), Number(max.slice(0, 4))];
+  const years = range(first, last);
+  return Math.abs(first - current) < Math.abs(last - current) ? years : years.reverse();
 }
 
 /** Months (1-12) of a year that hold at least one day in the range. */

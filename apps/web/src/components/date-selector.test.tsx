@@ -44,7 +44,7 @@ describe('DateSelector', () => {
         max="2027-02-05"
       />,
     );
-    expect(options('date-year')).toEqual(['2027', '2026']);
+    expect([...options('date-year')].sort()).toEqual(['2026', '2027']);
     pick('date-year', '2026');
     expect(options('date-month')).toEqual(['3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
     pick('date-month', '3');
@@ -71,6 +71,26 @@ describe('DateSelector', () => {
     expect(onChange).toHaveBeenLastCalledWith('2000-01-31');
     pick('date-month', '2');
     expect(onChange).toHaveBeenLastCalledWith(null);
+  });
+
+  it('lists expiry years from this year forward, not from 100 years ahead', () => {
+    const now = new Date();
+    const iso = (d: Date) => d.toISOString().slice(0, 10);
+    const tomorrow = new Date(now.getTime() + 86_400_000);
+    const ahead = new Date(now);
+    ahead.setUTCFullYear(now.getUTCFullYear() + 100);
+    renderWithProviders(
+      <DateSelector
+        label="Expiry date"
+        value={null}
+        onChange={() => {}}
+        min={iso(tomorrow)}
+        max={iso(ahead)}
+      />,
+    );
+    const first = tomorrow.getUTCFullYear();
+    expect(options('date-year').slice(0, 3)).toEqual([first, first + 1, first + 2].map(String));
+    expect(options('date-year').at(-1)).toBe(String(now.getUTCFullYear() + 100));
   });
 
   it('defaults to 100 years back to today', () => {

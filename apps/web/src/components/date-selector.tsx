@@ -69,7 +69,7 @@ export function DateSelector({
   const defaults = dateSelectorDefaults(today());
   const range = { min: min ?? defaults.min, max: max ?? defaults.max };
   const [parts, setParts] = useState<Parts>(() => split(value));
-  const years = dateSelectorYears(range);
+  const years = dateSelectorYears(range, today());
   const months = parts.year ? dateSelectorMonths({ ...range, year: parts.year }) : [];
   const days =
     parts.year && parts.month
