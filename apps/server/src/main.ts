@@ -22,11 +22,15 @@ function escaped(kind: string) {
 process.on('uncaughtException', escaped('uncaught exception'));
 process.on('unhandledRejection', escaped('unhandled rejection'));
 
-/** Waits for the database when it is not reachable yet (started before PostgreSQL). */
+/**
+ * Waits for the database when it is not reachable yet (started before PostgreSQL). Asked as the
+ * owner (DATABASE_URL): the serving login may not exist yet on a server that never saw Kestrel,
+ * the migrations that follow create it; requests go through it only after them.
+ */
 async function whenReachable(db: Database): Promise<void> {
   for (;;) {
     try {
-      await db.ping();
+      await db.ownerQuery('select 1');
       return;
     } catch (err) {
       if (!isDatabaseUnavailable(err)) throw err;

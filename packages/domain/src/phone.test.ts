@@ -1,6 +1,7 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
 import { BRAND_DETAILS } from './brands.js';
-import { formatPhone, isValidPhone, normalisePhone } from './phone.js';
+import { formatPhone, isValidPhone, normalisePhone, PHONE_HINT } from './phone.js';
 import { phoneOrBlankSchema, phoneSchema } from './text-rules.js';
 
 describe('phone numbers', () => {
@@ -40,6 +41,21 @@ describe('phone numbers', () => {
     expect(phoneOrBlankSchema.parse('')).toBe('');
     expect(phoneOrBlankSchema.parse('0113 496 0519')).toBe('+441134960519');
     expect(phoneOrBlankSchema.safeParse('123').success).toBe(false);
+  });
+
+  it("keeps refusing a number libphonenumber-js knows as unallocated, with the spec's text", () => {
+    expect(phoneSchema.safeParse('07911 654321').error?.issues[0]?.message).toBe('Invalid number');
+  });
+
+  it('the hint under phone fields says what a valid number looks like, with numbers that pass', () => {
+    expect(PHONE_HINT).toMatch(/mobile or landline/);
+    expect(PHONE_HINT).toMatch(/international number starting with \+/);
+    const examples = PHONE_HINT.match(/\+?\d[\d ]{8,}\d/g) ?? [];
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      expect(isValidPhoneNumber(example, 'GB'), example).toBe(true);
+      expect(isValidPhone(example), example).toBe(true);
+    }
   });
 
   it("every brand's support number passes the app's own rule", () => {

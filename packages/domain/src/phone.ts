@@ -4,6 +4,13 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js'
 export const DEFAULT_PHONE_COUNTRY: CountryCode = 'GB';
 const GB_CALLING_CODE = '44';
 
+/**
+ * The hint under every phone field: what the rule ('Invalid number') accepts. Its example numbers
+ * pass the rule (phone.test.ts); Ofcom's drama numbers (07700 900xxx) do not, so none is used.
+ */
+export const PHONE_HINT =
+  'A UK mobile or landline, such as 07911 123456 or 020 7123 4567, or an international number starting with +';
+
 /** Whether `raw` is a valid number (GB by default, international format accepted). */
 export function isValidPhone(raw: string): boolean {
   const p = parsePhoneNumberFromString(raw.trim(), DEFAULT_PHONE_COUNTRY);

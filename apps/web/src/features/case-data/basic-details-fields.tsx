@@ -1,6 +1,7 @@
 import { formatDate, GENDER_OPTIONS, titlesForGender } from '@kestrel/domain';
 import { Box, NativeSelect, TextInput } from '@mantine/core';
 import { type FieldValues, type Path, type UseFormReturn, useWatch } from 'react-hook-form';
+import { PhoneField } from '../../components/phone-field';
 import { CountryField, DateField, DbsTextField } from './form-kit';
 
 /** The basic details values both the case data screen and the subject portal edit. */
@@ -128,17 +129,9 @@ export function BasicDetailsFields<V extends BasicDetailsFieldValues & FieldValu
         {...form.register(p('email'))}
       />
       {subject ? <Box data-field="dob">{dob}</Box> : dob}
-      <TextInput
-        {...(subject
-          ? {
-              size: 'md',
-              autoComplete: 'tel',
-              description: 'For example 020 7123 4567, or +44 20 7123 4567',
-            }
-          : {})}
-        label="Phone number"
+      <PhoneField
+        {...(subject ? { size: 'md' } : {})}
         required
-        type="tel"
         readOnly={ro('phone_number')}
         error={message('phone_number')}
         {...form.register(p('phone_number'))}

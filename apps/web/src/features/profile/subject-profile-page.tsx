@@ -23,6 +23,7 @@ import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { DateSelector } from '../../components/date-selector';
+import { PhoneField } from '../../components/phone-field';
 import { href } from '../../config/paths';
 import { useSubjectProfile } from '../../lib/session/profile';
 import { ErrorSummary, type SummaryError } from '../subject/error-summary';
@@ -127,11 +128,8 @@ export default function SubjectProfilePage() {
               value={profile.email}
               readOnly
             />
-            <TextInput
+            <PhoneField
               id="profile-phone_number"
-              label="Phone number"
-              type="tel"
-              autoComplete="tel"
               error={errors.phone_number?.message}
               {...form.register('phone_number')}
             />

@@ -23,6 +23,7 @@ import { processes as processList } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
 import { subjects } from '../../../api/subjects';
 import { DateSelector } from '../../../components/date-selector';
+import { PhoneField } from '../../../components/phone-field';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
@@ -226,9 +227,7 @@ export default function CaseAdd() {
                       error={subjectErrors?.email?.message}
                       {...form.register('new_subject.email')}
                     />
-                    <TextInput
-                      label="Phone number"
-                      type="tel"
+                    <PhoneField
                       error={subjectErrors?.phone_number?.message}
                       {...form.register('new_subject.phone_number')}
                     />

@@ -96,6 +96,31 @@ describe('Basic details section', () => {
     expect(s.last()).toBe('welcome');
   });
 
+  it('says under the phone field what a valid number looks like, also beside the error', async () => {
+    server(details({ phone_number: '07911 654321' }));
+    renderPortal(7, 'basic-details');
+    await waitFor(() => expect((field(/^Surname/) as HTMLInputElement).value).toBe('Smith'), {
+      timeout: 5000,
+    });
+    const phone = screen.getByRole('textbox', { name: /^Phone number/ });
+    expect(phone.getAttribute('type')).toBe('tel');
+    const hint =
+      'A UK mobile or landline, such as 07911 123456 or 020 7123 4567, or an international number starting with +';
+    const described = () =>
+      (phone.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ');
+    expect(described()).toContain(hint);
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    const summary = await screen.findByTestId('error-summary');
+    expect(
+      within(summary).getByRole('link', { name: 'Phone number: Invalid number' }),
+    ).toBeTruthy();
+    expect(described()).toContain(hint);
+    expect(described()).toContain('Invalid number');
+  });
+
   it('asks for a (for DBS) value when a name has accents', async () => {
     server();
     renderPortal(7, 'basic-details');

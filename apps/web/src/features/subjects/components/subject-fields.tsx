@@ -2,6 +2,7 @@ import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { Controller, type UseFormReturn } from 'react-hook-form';
 import type { SubjectInput, SubjectValues } from '../../../api/subjects';
 import { DateSelector } from '../../../components/date-selector';
+import { PhoneField } from '../../../components/phone-field';
 
 /** The subject profile inputs (spec point 3). */
 export function SubjectFields({
@@ -39,12 +40,7 @@ export function SubjectFields({
           error={errors.email?.message}
           {...form.register('email')}
         />
-        <TextInput
-          label="Phone number"
-          type="tel"
-          error={errors.phone_number?.message}
-          {...form.register('phone_number')}
-        />
+        <PhoneField error={errors.phone_number?.message} {...form.register('phone_number')} />
       </SimpleGrid>
       <Controller
         control={form.control}
