@@ -13,7 +13,7 @@ declare module 'vitest' {
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.once('error', fail);
@@ -25,7 +25,11 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(port: number, child: ChildProcess, log: () => string): Promise<void> {
+export async function waitForHealth(
+  port: number,
+  child: ChildProcess,
+  log: () => string,
+): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
