@@ -1,4 +1,5 @@
 import { formatGbrPostcode } from './postcode.js';
+import { postTownOf } from './postcode-areas.js';
 
 /** One address lookup format (the UK national address data, upper case). */
 export interface OsAddress {
@@ -126,7 +127,6 @@ const FAKE_STREETS = [
   'KINGS WAY',
   'ORCHARD CLOSE',
 ];
-const FAKE_TOWNS = ['LEEDS', 'BRISTOL', 'YORK', 'NORWICH', 'EXETER', 'DERBY', 'BATH', 'CHESTER'];
 const FAKE_LOCALITIES = ['', 'NORTHSIDE', '', 'OLD TOWN', ''];
 
 /** A small stable hash of a string (FNV-1a, 32 bits). */
@@ -142,13 +142,16 @@ function hashOf(value: string): number {
 /**
  * The fake address lookup (a demo-mode customer, and the default without OS credentials): the
  * same postcode always gives the same 6 to 9 addresses in OS Places' DPA shape, houses by
- * number and a few named buildings with flats, so both line compositions of point 9 show.
+ * number and a few named buildings with flats, so both line compositions of point 9 show. The
+ * post town is the postcode area's ('M3 3HN': Manchester); an area that does not exist finds
+ * nothing, as the live search would.
  */
 export function fakeOsAddresses(postcode: string): OsDpa[] {
   const code = formatGbrPostcode(postcode);
+  const town = postTownOf(code);
+  if (town === null) return [];
   const h = hashOf(code);
   const street = FAKE_STREETS[h % FAKE_STREETS.length] ?? 'HIGH STREET';
-  const town = FAKE_TOWNS[(h >>> 3) % FAKE_TOWNS.length] ?? 'LEEDS';
   const locality = FAKE_LOCALITIES[(h >>> 6) % FAKE_LOCALITIES.length] ?? '';
   const count = 6 + ((h >>> 9) % 4);
   const first = 1 + ((h >>> 12) % 40);

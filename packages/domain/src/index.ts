@@ -37,6 +37,7 @@ export * from './permissions.js';
 export * from './phone.js';
 export * from './portal.js';
 export * from './postcode.js';
+export * from './postcode-areas.js';
 export * from './result-messages.js';
 export * from './rtw-documents.js';
 export * from './rtw-supporting-documents.js';
