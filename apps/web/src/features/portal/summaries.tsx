@@ -1,9 +1,16 @@
-import { countryName, formatDate } from '@kestrel/domain';
+import {
+  type CasePortalOut,
+  countryName,
+  formatDate,
+  IDV_OPTION_LABELS,
+  type IdvOption,
+} from '@kestrel/domain';
 import { Box, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { caseAddresses } from '../../api/case-addresses';
 import { caseBasicDetails } from '../../api/case-basic-details';
+import { birthDetails, dbsDetails } from './sections/dbs-application/api';
 
 /** What the person entered, as text (Review, and the sections once submitted). */
 export function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -75,5 +82,80 @@ export function AddressesReview({ caseId }: { caseId: number }) {
         </Text>
       )}
     </Stack>
+  );
+}
+
+/** A list of answers (`Row`s). */
+export function Answers({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Box component="dl" m={0} style={{ display: 'grid', gap: 6 }} data-testid={testId}>
+      {children}
+    </Box>
+  );
+}
+
+const withDbs = (plain: string, dbs: string) => (dbs ? `${plain} (for DBS: ${dbs})` : plain);
+
+/** The identity-verification route in the person's words. */
+const idvText = (option: string) =>
+  Object.hasOwn(IDV_OPTION_LABELS, option) ? IDV_OPTION_LABELS[option as IdvOption] : option;
+
+/**
+ * The criminal-record questions a case asks once whatever its levels (the name for the DBS,
+ * where the person was born, how and when their identity will be checked), as answered.
+ */
+export function DbsApplicationAnswers({
+  caseId,
+  basic,
+}: {
+  caseId: number;
+  basic: CasePortalOut['basic_details'];
+}) {
+  const birth = useQuery(birthDetails(caseId));
+  const dbs = useQuery(dbsDetails(caseId));
+  const b = birth.data;
+  const d = dbs.data;
+  const dbsNames = basic
+    ? [basic.forename_dbs, basic.middlename_dbs, basic.surname_dbs].filter(Boolean)
+    : [];
+  const date =
+    d?.idv_option === 'video-call'
+      ? d.video_call_date
+      : d?.idv_option === 'in-person'
+        ? d.in_person_expected_date
+        : null;
+  return (
+    <Answers testId="dbs-shared-answers">
+      {basic && dbsNames.length > 0 && (
+        <Row label="Your name for the DBS">
+          {[
+            basic.forename_dbs || basic.forename,
+            basic.middlename_dbs || basic.middlename,
+            basic.surname_dbs || basic.surname,
+          ]
+            .filter(Boolean)
+            .join(' ')}
+        </Row>
+      )}
+      <Row label="Town of birth">{b ? withDbs(b.town, b.town_dbs) : ''}</Row>
+      {b?.county && <Row label="County of birth">{withDbs(b.county, b.county_dbs)}</Row>}
+      <Row label="Country of birth">
+        {b?.country
+          ? withDbs(countryName(b.country), b.country_dbs ? countryName(b.country_dbs) : '')
+          : ''}
+      </Row>
+      <Row label="How your identity will be checked">{d ? idvText(d.idv_option) : ''}</Row>
+      {date && (
+        <Row
+          label={
+            d?.idv_option === 'video-call'
+              ? 'Date of the video call'
+              : 'Date you expect to show your documents'
+          }
+        >
+          {formatDate(date)}
+        </Row>
+      )}
+    </Answers>
   );
 }

@@ -1,17 +1,24 @@
 import {
   type CaseBirthDetailsOut,
   type CaseDbsDetailsSubjectOut,
+  confirmationSchema,
+  dbsApplicationSection,
   IDV_OPTION_LABELS,
   IDV_OPTIONS,
+  PORTAL_SECTION_LABELS,
   showsCounty,
 } from '@kestrel/domain';
-import { Alert, Fieldset, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Fieldset, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { type DefaultValues, useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
+import { z } from 'zod';
 import { CountryField, DateField, DbsTextField, schemaResolver } from '../../../case-data/form-kit';
+import { usePortalFrame } from '../../frame-context';
 import type { PortalSectionProps } from '../../section-contract';
 import { SectionShell } from '../../section-shell';
+import { DbsApplicationAnswers } from '../../summaries';
 import {
   activeConsent,
   birthDetails,
@@ -42,23 +49,25 @@ import { applyServerErrors, isoToday, plusYears, useSectionDraft } from './secti
 
 export type DbsLevel = 'dbs-basic' | 'dbs-standard' | 'dbs-enhanced';
 
-const LEVELS: Record<DbsLevel, { name: string; intro: string }> = {
+const LEVELS: Record<DbsLevel, { name: string; shows: string }> = {
   'dbs-basic': {
     name: 'basic',
-    intro:
-      'A basic check shows unspent convictions and conditional cautions. We need a few details, how your identity will be checked, and your consent.',
+    shows: 'A basic check shows unspent convictions and conditional cautions.',
   },
   'dbs-standard': {
     name: 'standard',
-    intro:
-      'A standard check shows spent and unspent convictions, cautions, reprimands and final warnings. We need a few details, how your identity will be checked, and your consent.',
+    shows:
+      'A standard check shows spent and unspent convictions, cautions, reprimands and final warnings.',
   },
   'dbs-enhanced': {
     name: 'enhanced',
-    intro:
-      'An enhanced check shows what a standard check shows, any information local police think relevant and, when the role needs it, the barred lists. We need a few details, how your identity will be checked, and your consent.',
+    shows:
+      'An enhanced check shows what a standard check shows, any information local police think relevant and, when the role needs it, the barred lists.',
   },
 };
+
+/** A later level of a case with several: only its own consent is asked. */
+const consentOnlySchema = z.object({ declaration: confirmationSchema });
 
 const IDV_HINTS: Record<(typeof IDV_OPTIONS)[number], string> = {
   online: 'With a digital identity app. You need a UK or Irish passport.',
@@ -98,6 +107,9 @@ function toForm(
  * needs, checked against its character rules with '(for DBS)' values and the country
  * alternative, the identity verification route (DBS details' idv_option and its date), and the
  * declaration and consent (consent kind `dbs-application`). Saved on Continue and on Back.
+ * The details and the route are the case's (one record each, whatever the levels): on a case
+ * with several levels only the first asks them (`dbsApplicationSection`); the others show the
+ * answers with a link back to change them, and ask only their own consent.
  */
 export function DbsApplicationSection({
   level,
@@ -109,6 +121,9 @@ export function DbsApplicationSection({
 }: PortalSectionProps & { level: DbsLevel }) {
   const today = isoToday();
   const client = useQueryClient();
+  const frame = usePortalFrame();
+  const asker = dbsApplicationSection(portal.portal.sections);
+  const asks = asker === null || asker === level;
   const birth = useQuery(birthDetails(caseId));
   const dbs = useQuery(dbsDetails(caseId));
   const consents = useQuery(consentsOptions());
@@ -126,10 +141,12 @@ export function DbsApplicationSection({
   const needing = namesNeedingAlternative(names);
 
   const form = useForm<ApplicationForm>({
-    resolver: schemaResolver<ApplicationForm>(
-      () => applicationSchema(today),
-      (v) => applicationCrossChecks(v, today),
-    ),
+    resolver: asks
+      ? schemaResolver<ApplicationForm>(
+          () => applicationSchema(today),
+          (v) => applicationCrossChecks(v, today),
+        )
+      : schemaResolver<ApplicationForm>(() => consentOnlySchema),
     defaultValues: toForm(names, null, null) as DefaultValues<ApplicationForm>,
     // Checked on Continue (GOV.UK): no message moves the button while it is pressed.
     mode: 'onSubmit',
@@ -155,6 +172,14 @@ export function DbsApplicationSection({
     if (!valid) return true; // Back: nothing valid to save, the person will come back to it
     const v = form.getValues();
     try {
+      if (!asks) {
+        if (strict && !consent && activity) {
+          await giveConsent(caseId, activity.id, 'dbs-application');
+          await client.invalidateQueries({ queryKey: sectionKeys.consents });
+        }
+        dropDraft();
+        return true;
+      }
       await saveRecord(
         'case-birth-details',
         caseId,
@@ -204,7 +229,11 @@ export function DbsApplicationSection({
   };
 
   const disabled = readOnly;
-  const { name: levelName, intro } = LEVELS[level];
+  const { name: levelName, shows } = LEVELS[level];
+  const askerLabel = asker ? PORTAL_SECTION_LABELS[asker] : '';
+  const intro = asks
+    ? `${shows} We need a few details, how your identity will be checked, and your consent.`
+    : `${shows} Your details and how your identity will be checked are as you gave them in the ${askerLabel}: we only need your consent.`;
   return (
     <SectionShell
       intro={intro}
@@ -222,104 +251,123 @@ export function DbsApplicationSection({
       )}
       <TouchTargets>
         <Stack gap="xl">
-          <Fieldset legend={<Legend>Your name for the DBS</Legend>} variant="unstyled">
-            <Stack gap="md">
-              <Text size="sm" c="dimmed">
-                Your name as you gave it in Basic details. The DBS accepts only plain letters,
-                spaces, hyphens and apostrophes.
-              </Text>
-              {NAME_FIELDS.filter((f) => f !== 'middlename' || names.middlename).map((f) => (
-                <NameForDbs
-                  key={f}
-                  form={form}
-                  name={f}
-                  label={
-                    f === 'forename'
-                      ? 'First name'
-                      : f === 'middlename'
-                        ? 'Middle name'
-                        : 'Last name'
-                  }
-                  value={names[f] ?? ''}
-                  needsAlternative={needing.includes(f)}
-                  readOnly={disabled}
-                />
-              ))}
-            </Stack>
-          </Fieldset>
+          {asks ? (
+            <>
+              <Fieldset legend={<Legend>Your name for the DBS</Legend>} variant="unstyled">
+                <Stack gap="md">
+                  <Text size="sm" c="dimmed">
+                    Your name as you gave it in Basic details. The DBS accepts only plain letters,
+                    spaces, hyphens and apostrophes.
+                  </Text>
+                  {NAME_FIELDS.filter((f) => f !== 'middlename' || names.middlename).map((f) => (
+                    <NameForDbs
+                      key={f}
+                      form={form}
+                      name={f}
+                      label={
+                        f === 'forename'
+                          ? 'First name'
+                          : f === 'middlename'
+                            ? 'Middle name'
+                            : 'Last name'
+                      }
+                      value={names[f] ?? ''}
+                      needsAlternative={needing.includes(f)}
+                      readOnly={disabled}
+                    />
+                  ))}
+                </Stack>
+              </Fieldset>
 
-          <Fieldset legend={<Legend>Where you were born</Legend>} variant="unstyled">
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <CountryField
-                form={form}
-                name="country"
-                label="Country of birth"
-                dbs
-                disabled={disabled || locked.has('country')}
-              />
-              <DbsTextField
-                form={form}
-                name="town"
-                label="Town of birth"
-                kind="place"
-                required
-                readOnly={disabled || locked.has('town')}
-              />
-              {showsCounty(country) && (
-                <DbsTextField
-                  form={form}
-                  name="county"
-                  label="County of birth"
-                  kind="place"
-                  readOnly={disabled || locked.has('county')}
-                />
-              )}
-            </SimpleGrid>
-          </Fieldset>
+              <Fieldset legend={<Legend>Where you were born</Legend>} variant="unstyled">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+                  <CountryField
+                    form={form}
+                    name="country"
+                    label="Country of birth"
+                    dbs
+                    disabled={disabled || locked.has('country')}
+                  />
+                  <DbsTextField
+                    form={form}
+                    name="town"
+                    label="Town of birth"
+                    kind="place"
+                    required
+                    readOnly={disabled || locked.has('town')}
+                  />
+                  {showsCounty(country) && (
+                    <DbsTextField
+                      form={form}
+                      name="county"
+                      label="County of birth"
+                      kind="place"
+                      readOnly={disabled || locked.has('county')}
+                    />
+                  )}
+                </SimpleGrid>
+              </Fieldset>
 
-          <Stack gap="md">
-            <ChoiceCards
-              form={form}
-              name="idv_option"
-              label={APPLICATION_LABELS.idv_option ?? ''}
-              description="Someone must see proof of your identity before the DBS can start."
-              disabled={disabled || verified}
-              options={IDV_OPTIONS.map((o) => ({
-                value: o,
-                label: IDV_OPTION_LABELS[o],
-                hint: IDV_HINTS[o],
-              }))}
-            />
-            {verified && (
-              <Text size="sm" c="dimmed">
-                Your identity has been checked: this can no longer be changed.
-              </Text>
-            )}
-            {idv === 'video-call' && (
-              <FieldAnchor name="video_call_date">
-                <DateField
-                  control={form.control}
-                  name="video_call_date"
-                  label={APPLICATION_LABELS.video_call_date ?? ''}
-                  min={today}
-                  max={plusYears(today, 1)}
+              <Stack gap="md">
+                <ChoiceCards
+                  form={form}
+                  name="idv_option"
+                  label={APPLICATION_LABELS.idv_option ?? ''}
+                  description="Someone must see proof of your identity before the DBS can start."
                   disabled={disabled || verified}
+                  options={IDV_OPTIONS.map((o) => ({
+                    value: o,
+                    label: IDV_OPTION_LABELS[o],
+                    hint: IDV_HINTS[o],
+                  }))}
                 />
-              </FieldAnchor>
-            )}
-            {idv === 'in-person' && (
-              <FieldAnchor name="in_person_expected_date">
-                <DateField
-                  control={form.control}
-                  name="in_person_expected_date"
-                  label={APPLICATION_LABELS.in_person_expected_date ?? ''}
-                  min={today}
-                  max={plusYears(today, 1)}
-                  disabled={disabled || verified}
-                />
-              </FieldAnchor>
-            )}
-          </Stack>
+                {verified && (
+                  <Text size="sm" c="dimmed">
+                    Your identity has been checked: this can no longer be changed.
+                  </Text>
+                )}
+                {idv === 'video-call' && (
+                  <FieldAnchor name="video_call_date">
+                    <DateField
+                      control={form.control}
+                      name="video_call_date"
+                      label={APPLICATION_LABELS.video_call_date ?? ''}
+                      min={today}
+                      max={plusYears(today, 1)}
+                      disabled={disabled || verified}
+                    />
+                  </FieldAnchor>
+                )}
+                {idv === 'in-person' && (
+                  <FieldAnchor name="in_person_expected_date">
+                    <DateField
+                      control={form.control}
+                      name="in_person_expected_date"
+                      label={APPLICATION_LABELS.in_person_expected_date ?? ''}
+                      min={today}
+                      max={plusYears(today, 1)}
+                      disabled={disabled || verified}
+                    />
+                  </FieldAnchor>
+                )}
+              </Stack>
+            </>
+          ) : (
+            <Fieldset legend={<Legend>Your answers</Legend>} variant="unstyled">
+              <Stack gap="sm">
+                <DbsApplicationAnswers caseId={caseId} basic={portal.basic_details} />
+                {!disabled && asker && (
+                  <Anchor
+                    component={Link}
+                    to={frame.linkTo(asker)}
+                    style={{ minHeight: 44, display: 'inline-flex', alignItems: 'center' }}
+                  >
+                    Change your answers in {askerLabel}
+                  </Anchor>
+                )}
+              </Stack>
+            </Fieldset>
+          )}
 
           <Fieldset legend={<Legend>Declaration and consent</Legend>} variant="unstyled">
             <Stack gap="sm">

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Call, mockFetch } from '../../../../test/fetch-mock';
 import DbsBasicSection from '../dbs-basic';
 import DbsEnhancedSection from '../dbs-enhanced';
+import DbsStandardSection from '../dbs-standard';
 import { payload, renderSection } from './test-kit';
 
 const BIRTH = {
@@ -207,5 +208,77 @@ describe('criminal-record application sections', () => {
     await userEvent.click(continueButton());
     await waitFor(() => expect(complete).toHaveBeenCalled());
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  describe('a case with all three levels asks the shared questions once', () => {
+    const allLevels = () => {
+      const p = payload({
+        activities: [
+          { id: 31, code: 'dbs-enhanced' },
+          { id: 32, code: 'dbs-standard' },
+          { id: 33, code: 'dbs-basic' },
+        ],
+      });
+      p.portal.sections = [
+        'welcome',
+        'dbs-enhanced',
+        'dbs-standard',
+        'dbs-basic',
+        'review',
+        'done',
+      ];
+      return p;
+    };
+
+    it('the first level asks them', async () => {
+      api();
+      renderSection(DbsEnhancedSection, 'dbs-enhanced', allLevels());
+      await screen.findByText('Where you were born');
+      expect(screen.getByText(/How your identity will be checked/)).toBeInTheDocument();
+    });
+
+    it.each([
+      ['dbs-standard', DbsStandardSection, 32],
+      ['dbs-basic', DbsBasicSection, 33],
+    ] as const)(
+      '%s shows the answers given, links back to change them, and asks only its consent',
+      async (section, Section, activityId) => {
+        const calls = api({
+          dbs: { idv_option: 'in-person', in_person_expected_date: '2099-01-02' },
+        });
+        const { complete } = renderSection(Section, section, allLevels());
+        await screen.findByText('Declaration and consent');
+        expect(screen.queryByText('Where you were born')).toBeNull();
+        expect(screen.queryByLabelText('Country of birth')).toBeNull();
+        expect(screen.queryByRole('radio')).toBeNull();
+        const given = await screen.findByTestId('dbs-shared-answers');
+        await waitFor(() => expect(given).toHaveTextContent('Leeds'));
+        expect(given).toHaveTextContent('United Kingdom');
+        expect(given).toHaveTextContent('In person, showing my documents');
+        expect(given).toHaveTextContent('2nd Jan 2099');
+        expect(
+          screen.getByRole('link', { name: 'Change your answers in Enhanced DBS check' }),
+        ).toHaveAttribute('href', '/s/case-portal/7/dbs-enhanced');
+        await userEvent.click(continueButton());
+        expect(
+          within(await screen.findByTestId('error-summary')).getByRole('link', {
+            name: 'Declaration and consent: Please confirm',
+          }),
+        ).toBeInTheDocument();
+        await userEvent.click(screen.getByRole('checkbox'));
+        await userEvent.click(continueButton());
+        await waitFor(() => expect(complete).toHaveBeenCalledTimes(1));
+        const writes = calls
+          .filter((c) => c.method !== 'GET')
+          .map((c) => [c.method, new URL(c.url, 'http://x').pathname, c.body]);
+        expect(writes).toEqual([
+          [
+            'POST',
+            '/api/s/consents/',
+            { case: 7, case_activity: activityId, kind: 'dbs-application' },
+          ],
+        ]);
+      },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { CasePortalOut, PortalSection } from '@kestrel/domain';
 import type { ComponentType } from 'react';
+import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/render';
 import { type PortalFrame, PortalFrameContext } from '../../frame-context';
@@ -32,9 +33,11 @@ export function renderSection(
     linkTo: (s) => `/s/case-portal/${portal.portal.id}/${s}`,
   };
   const view = renderWithProviders(
-    <PortalFrameContext.Provider value={frame}>
-      <Section {...props} />
-    </PortalFrameContext.Provider>,
+    <MemoryRouter>
+      <PortalFrameContext.Provider value={frame}>
+        <Section {...props} />
+      </PortalFrameContext.Provider>
+    </MemoryRouter>,
   );
   return { ...view, complete, goTo };
 }
