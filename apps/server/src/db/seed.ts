@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { jobKinds } from '../jobs/index.js';
 import { discoverModules } from '../modules/discover.js';
 import { type Clock, systemClock } from '../platform/clock.js';
+import { createQueues } from '../platform/jobs.js';
 import type { DemoSeedContext } from '../platform/module.js';
 import type { Database } from './connection.js';
 import { createCustomer, createProductUser, createRole, createSubjectUser } from './factories.js';
@@ -50,6 +52,10 @@ export async function isEmpty(db: Database): Promise<boolean> {
 export async function seedDemo(db: Database, clock: Clock = systemClock): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   const modules = await discoverModules();
+  // The demo's emails (the invitation in the outbox) are jobs enqueued by the seed, as any
+  // request enqueues them: a job sent to a queue not made yet is dropped (pg-boss inserts it
+  // only into an existing queue), and on a first start the server makes its queues after this.
+  await createQueues(db, jobKinds);
   await db.transaction(crossTenant, async (tx) => {
     const password = DEMO_PASSWORD;
     const acme = await createCustomer(tx, {
