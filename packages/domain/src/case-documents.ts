@@ -18,6 +18,12 @@ import { requiredText } from './text-rules.js';
 
 export const DOCUMENT_SOURCES = ['manual', 'idsp'] as const;
 export const LICENCE_TYPES = ['photo', 'paper'] as const;
+export type LicenceType = (typeof LICENCE_TYPES)[number];
+/** A driving licence's type in words. */
+export const LICENCE_TYPE_LABELS: Record<LicenceType, string> = {
+  photo: 'Photocard',
+  paper: 'Paper',
+};
 /** Expiry may be up to 100 years ahead; a GBR passport may have expired up to 6 months ago. */
 export const EXPIRY_MAX_YEARS = 100;
 export const GBR_PASSPORT_GRACE_MONTHS = 6;

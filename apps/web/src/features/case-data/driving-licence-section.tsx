@@ -1,6 +1,7 @@
 import {
   caseDrivingLicenceIn,
   isoDate,
+  LICENCE_TYPE_LABELS,
   LICENCE_TYPES,
   licenceExpiryRange,
   NO_SURNAME_LABEL,
@@ -41,7 +42,6 @@ const toForm = (r: CaseDrivingLicence | null): DrivingLicenceForm => ({
 });
 
 const today = () => isoDate(new Date());
-const TYPE_LABELS: Record<string, string> = { photo: 'Photocard', paper: 'Paper' };
 
 export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionProps) {
   // A UK licence number is checked against the person's name and date of birth (point 5).
@@ -78,7 +78,7 @@ export function DrivingLicenceSection({ caseId, audience, readOnly }: SectionPro
               label="Licence type"
               required
               disabled={ro}
-              data={LICENCE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] ?? t }))}
+              data={LICENCE_TYPES.map((t) => ({ value: t, label: LICENCE_TYPE_LABELS[t] }))}
               error={form.formState.errors.licence_type?.message}
               {...form.register('licence_type')}
             />

@@ -1,16 +1,32 @@
 import {
   type CasePortalOut,
+  type ConsentKind,
   countryName,
   formatDate,
+  formatPhone,
   IDV_OPTION_LABELS,
   type IdvOption,
+  LICENCE_TYPE_LABELS,
+  nationalityName,
+  RTW_ROUTE_LABELS,
+  type RtwRoute,
 } from '@kestrel/domain';
 import { Box, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { caseAddresses } from '../../api/case-addresses';
 import { caseBasicDetails } from '../../api/case-basic-details';
-import { birthDetails, dbsDetails } from './sections/dbs-application/api';
+import { useCaseDocuments } from '../documents/case-documents-panel';
+import { COLLECTORS, type CollectorKey } from '../documents/collectors';
+import {
+  activeConsent,
+  birthDetails,
+  consentsOptions,
+  dbsDetails,
+  dbsUpdateDetails,
+  drivingLicence,
+  rtwDetails,
+} from './sections/dbs-application/api';
 
 /** What the person entered, as text (Review, and the sections once submitted). */
 export function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -51,9 +67,9 @@ export function BasicDetailsReview({ caseId }: { caseId: number }) {
       </Row>
       <Row label="Date of birth">{formatDate(data.dob)}</Row>
       <Row label="Email">{data.email}</Row>
-      <Row label="Phone number">{data.phone_number}</Row>
+      <Row label="Phone number">{formatPhone(data.phone_number)}</Row>
       <Row label="National insurance number">{data.nin}</Row>
-      <Row label="Nationality">{data.nationality ? countryName(data.nationality) : ''}</Row>
+      <Row label="Nationality">{data.nationality ? nationalityName(data.nationality) : ''}</Row>
     </Box>
   );
 }
@@ -156,6 +172,162 @@ export function DbsApplicationAnswers({
           {formatDate(date)}
         </Row>
       )}
+    </Answers>
+  );
+}
+
+/** The online identity check as it stands. */
+export function OnlineIdvReview({ portal }: { portal: CasePortalOut }) {
+  const idv = portal.online_idv;
+  return (
+    <Answers>
+      <Row label="Online identity check">
+        {idv.verified
+          ? 'Verified online'
+          : 'Not verified online: your identity will be checked with your documents'}
+      </Row>
+    </Answers>
+  );
+}
+
+const pages = (n: number) => (n === 1 ? '1 page' : `${n} pages`);
+
+/** The documents uploaded (not the rejected ones), by list, with the passport's number. */
+export function DocumentsReview({ caseId, portal }: { caseId: number; portal: CasePortalOut }) {
+  const docs = useCaseDocuments('subject', caseId);
+  const passport = portal.documentation.passport;
+  const kept = (docs.data ?? []).filter((d) => !d.rejected);
+  const lists = (Object.keys(COLLECTORS) as CollectorKey[])
+    .map((key) => ({
+      collector: COLLECTORS[key],
+      documents: kept.filter((d) => (d.collector || 'identity') === key),
+    }))
+    .filter((l) => l.documents.length > 0);
+  return (
+    <Stack gap="sm">
+      {passport?.number && (
+        <Answers>
+          <Row label="Passport number">{passport.number}</Row>
+        </Answers>
+      )}
+      {docs.isSuccess && lists.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No documents uploaded.
+        </Text>
+      )}
+      {lists.map(({ collector, documents }) => (
+        <Stack gap={4} key={collector.key}>
+          <Text size="sm" fw={600}>
+            {collector.title}
+          </Text>
+          <Stack gap={4} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+            {documents.map((d) => (
+              <Text component="li" size="sm" key={d.id}>
+                <Text span size="sm">
+                  {d.document_type}
+                </Text>
+                <Text span size="sm" c="dimmed">
+                  {' · '}
+                  {pages(d.pages.length)}
+                </Text>
+              </Text>
+            ))}
+          </Stack>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
+/** Whether the person gave the consent an activity of the case asks for. */
+function ConsentRow({
+  portal,
+  code,
+  kind,
+  label,
+}: {
+  portal: CasePortalOut;
+  code: string;
+  kind: ConsentKind;
+  label: string;
+}) {
+  const consents = useQuery(consentsOptions());
+  const activity = portal.portal.case_activities.find((a) => a.activity_type.code === code);
+  if (!consents.isSuccess) return null;
+  const given = activeConsent(consents.data, activity?.id ?? null, kind) !== null;
+  return <Row label={label}>{given ? 'Consent given' : 'Not given yet'}</Row>;
+}
+
+/**
+ * A criminal-record level: the case's shared answers with the level that asks them (the first),
+ * and each level's declaration and consent.
+ */
+export function DbsLevelReview({
+  caseId,
+  portal,
+  level,
+  asks,
+}: {
+  caseId: number;
+  portal: CasePortalOut;
+  level: string;
+  /** Whether this level asked the shared questions. */
+  asks: boolean;
+}) {
+  return (
+    <Stack gap={6}>
+      {asks && <DbsApplicationAnswers caseId={caseId} basic={portal.basic_details} />}
+      <Answers>
+        <ConsentRow
+          portal={portal}
+          code={level}
+          kind="dbs-application"
+          label="Declaration and consent"
+        />
+      </Answers>
+    </Stack>
+  );
+}
+
+/** The DBS certificate for the update service, and the consent to status checks. */
+export function DbsUpdateReview({ caseId, portal }: { caseId: number; portal: CasePortalOut }) {
+  const { data } = useQuery(dbsUpdateDetails(caseId));
+  return (
+    <Answers>
+      <Row label="Certificate number">{data?.certificate_number}</Row>
+      <Row label="Last name on the certificate">{data?.surname}</Row>
+      <Row label="Date of birth on the certificate">{formatDate(data?.dob)}</Row>
+      <ConsentRow portal={portal} code="dbs-update" kind="dbs-update" label="Status checks" />
+    </Answers>
+  );
+}
+
+/** The driving licence given for the driver data checks, and the DVLA mandate. */
+export function DriverDataReview({ caseId, portal }: { caseId: number; portal: CasePortalOut }) {
+  const { data } = useQuery(drivingLicence(caseId));
+  const code = portal.portal.case_activities.some((a) => a.activity_type.code === 'driver-data')
+    ? 'driver-data'
+    : 'licence-check';
+  return (
+    <Answers>
+      <Row label="Licence type">{data ? LICENCE_TYPE_LABELS[data.licence_type] : ''}</Row>
+      <Row label="Driving licence number">{data?.number}</Row>
+      {data?.expiry_date && <Row label="Expiry date">{formatDate(data.expiry_date)}</Row>}
+      <ConsentRow portal={portal} code={code} kind="driver-data" label="DVLA checks" />
+    </Answers>
+  );
+}
+
+/** How the person will prove their right to work. */
+export function RtwReview({ caseId }: { caseId: number }) {
+  const { data } = useQuery(rtwDetails(caseId));
+  const route = data?.route ?? '';
+  return (
+    <Answers>
+      <Row label="How you will prove your right to work">
+        {route ? RTW_ROUTE_LABELS[route as RtwRoute] : ''}
+      </Row>
+      {route === 'share-code' && <Row label="Share code">{data?.share_code}</Row>}
     </Answers>
   );
 }

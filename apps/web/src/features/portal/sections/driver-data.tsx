@@ -5,6 +5,7 @@ import {
   drivingLicenceFields,
   formatDate,
   LICENCE_NUMBER_MAX_LENGTH,
+  LICENCE_TYPE_LABELS,
   LICENCE_TYPES,
   type LicencePerson,
   licenceExpiryRange,
@@ -60,7 +61,6 @@ const LABELS = {
   expiry_date: 'Expiry date (photocard 4b)',
   mandate: 'Consent to driving licence checks',
 };
-const TYPE_LABELS: Record<string, string> = { photo: 'Photocard', paper: 'Paper' };
 
 const schema = (today: string, holder: LicencePerson) =>
   drivingLicenceFields
@@ -220,7 +220,7 @@ export default function DriverDataSection({
             label={LABELS.licence_type}
             withAsterisk
             disabled={ro}
-            data={LICENCE_TYPES.map((t) => ({ value: t, label: TYPE_LABELS[t] ?? t }))}
+            data={LICENCE_TYPES.map((t) => ({ value: t, label: LICENCE_TYPE_LABELS[t] }))}
             error={messageOf(errors, 'licence_type')}
             {...form.register('licence_type')}
           />

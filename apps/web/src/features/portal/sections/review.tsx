@@ -1,20 +1,38 @@
-import { fieldErrorLines, PORTAL_SECTION_LABELS, type PortalSection } from '@kestrel/domain';
-import { Anchor, Box, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  dbsApplicationSection,
+  fieldErrorLines,
+  PORTAL_SECTION_LABELS,
+  type PortalSection,
+} from '@kestrel/domain';
+import { Anchor, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { PortalFailure, submitPortal } from '../../../api/portal';
 import { usePortalFrame } from '../frame-context';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell, type SummaryError } from '../section-shell';
-import { AddressesReview, BasicDetailsReview, Row } from '../summaries';
+import {
+  AddressesReview,
+  BasicDetailsReview,
+  DbsLevelReview,
+  DbsUpdateReview,
+  DocumentsReview,
+  DriverDataReview,
+  OnlineIdvReview,
+  RtwReview,
+} from '../summaries';
 
-function Block({ section, children }: { section: PortalSection; children?: ReactNode }) {
+/** 'Change basic details', 'Change DBS update service': the label in running text. */
+const inText = (label: string) =>
+  /^[A-Z]{2}/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1);
+
+function Block({ section, children }: { section: PortalSection; children: ReactNode }) {
   const frame = usePortalFrame();
   const label = PORTAL_SECTION_LABELS[section];
   return (
     <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} data-testid="review-block">
       <Stack gap="xs">
-        <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
           <Title order={2} size="h4">
             {label}
           </Title>
@@ -22,20 +40,57 @@ function Block({ section, children }: { section: PortalSection; children?: React
             <Anchor
               component={Link}
               to={frame.linkTo(section)}
-              style={{ minHeight: 44, display: 'inline-flex', alignItems: 'center' }}
+              style={{ minHeight: 44, display: 'inline-flex', alignItems: 'center', flexShrink: 0 }}
             >
-              Change<VisuallyHidden> {label.toLowerCase()}</VisuallyHidden>
+              Change<VisuallyHidden> {inText(label)}</VisuallyHidden>
             </Anchor>
           )}
         </Group>
-        {children ?? (
-          <Text size="sm" c="dimmed">
-            Completed.
-          </Text>
-        )}
+        {children}
       </Stack>
     </Paper>
   );
+}
+
+/** What the person entered in one section, as text. */
+function SectionAnswers({
+  section,
+  caseId,
+  portal,
+}: {
+  section: PortalSection;
+  caseId: number;
+  portal: PortalSectionProps['portal'];
+}) {
+  switch (section) {
+    case 'online-idv':
+      return <OnlineIdvReview portal={portal} />;
+    case 'basic-details':
+      return <BasicDetailsReview caseId={caseId} />;
+    case 'address-history':
+      return <AddressesReview caseId={caseId} />;
+    case 'document-collection':
+      return <DocumentsReview caseId={caseId} portal={portal} />;
+    case 'dbs-enhanced':
+    case 'dbs-standard':
+    case 'dbs-basic':
+      return (
+        <DbsLevelReview
+          caseId={caseId}
+          portal={portal}
+          level={section}
+          asks={dbsApplicationSection(portal.portal.sections) === section}
+        />
+      );
+    case 'dbs-update':
+      return <DbsUpdateReview caseId={caseId} portal={portal} />;
+    case 'driver-data':
+      return <DriverDataReview caseId={caseId} portal={portal} />;
+    case 'rtw':
+      return <RtwReview caseId={caseId} />;
+    default:
+      return null;
+  }
 }
 
 /** Review & Submit: everything entered, a link back to each section, and Submit. */
@@ -45,7 +100,6 @@ export default function ReviewSection({ caseId, portal, refresh }: PortalSection
   const sections = portal.portal.sections.filter(
     (s) => s !== 'welcome' && s !== 'review' && s !== 'done',
   );
-  const { passport, driving_licence } = portal.documentation;
 
   const onSubmit = async () => {
     setErrors([]);
@@ -86,16 +140,7 @@ export default function ReviewSection({ caseId, portal, refresh }: PortalSection
       <Stack gap="md" data-testid="review">
         {sections.map((s) => (
           <Block key={s} section={s}>
-            {s === 'basic-details' ? (
-              <BasicDetailsReview caseId={caseId} />
-            ) : s === 'address-history' ? (
-              <AddressesReview caseId={caseId} />
-            ) : s === 'document-collection' && (passport || driving_licence) ? (
-              <Box component="dl" m={0} style={{ display: 'grid', gap: 6 }}>
-                {passport && <Row label="Passport">{passport.number}</Row>}
-                {driving_licence && <Row label="Driving licence">{driving_licence.number}</Row>}
-              </Box>
-            ) : undefined}
+            <SectionAnswers section={s} caseId={caseId} portal={portal} />
           </Block>
         ))}
         {sections.length === 0 && <Text>There is nothing else to check.</Text>}
