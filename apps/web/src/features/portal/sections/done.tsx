@@ -1,4 +1,4 @@
-import { Anchor, List, Stack, Text } from '@mantine/core';
+import { Button, List, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { href } from '../../../config/paths';
 import type { PortalSectionProps } from '../section-contract';
@@ -19,13 +19,17 @@ export default function DoneSection({ caseId, portal }: PortalSectionProps) {
           </List.Item>
           <List.Item>When the checks are finished, {customer} will be told the outcome.</List.Item>
         </List>
-        <Text>
-          You can follow your checks at any time on{' '}
-          <Anchor component={Link} to={href('subject-case-detail', { id: caseId })}>
-            your case page
-          </Anchor>
-          .
-        </Text>
+        <Text>You can follow your checks at any time on your case page.</Text>
+        <Button
+          component={Link}
+          to={href('subject-case-detail', { id: caseId })}
+          size="md"
+          mih={44}
+          w={{ base: '100%', xs: 'auto' }}
+          style={{ alignSelf: 'flex-start' }}
+        >
+          Go to your case page
+        </Button>
       </Stack>
     </SectionShell>
   );

@@ -64,7 +64,12 @@ describe('Review & Submit', () => {
     const change = within(blocks[0] as HTMLElement).getByRole('link', { name: /Change/ });
     expect(change.getAttribute('href')).toBe('/s/case-portal/7/basic-details');
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await screen.findByTestId('portal-done', {}, { timeout: 5000 })).toBeTruthy();
+    const done = await screen.findByTestId('portal-done', {}, { timeout: 5000 });
+    // Done promises the case page: a link to it, plain to see
+    expect(within(done).getByRole('link', { name: 'Go to your case page' })).toHaveAttribute(
+      'href',
+      '/s/cases/7',
+    );
     expect(calls.some((c) => c.method === 'POST' && c.url === '/api/s/case-portal/7/submit/')).toBe(
       true,
     );
