@@ -1,10 +1,25 @@
 // `npm test`: every test of every workspace. Installs what is missing (npm packages, Debian's
-// Chromium), builds, then runs each suite and prints one closing line 'N passed, N failed'.
-// `node scripts/test.mjs server` runs only the named suites (used by .ci/run for PostgreSQL).
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// Chromium), builds, typechecks, then runs each suite and prints one closing line
+// 'Tests: N passed, N failed, N skipped' (CI reads it) and the time each step took.
+//
+//   node scripts/test.mjs [domain|server|web|e2e|server-pg ...] [--changed [ref]] [--pg-url URL]
+//
+// - Named suites: only those (no typecheck). `server-pg` is the server suite on PostgreSQL.
+// - `--pg-url URL` (what .ci/run passes when PostgreSQL answers): the server suite runs a second
+//   time on that server (`server-pg`), at the same time as the browser suite: the browser suite
+//   mostly waits (pages, the server, timers), so the two share the 2 cores well (measured in
+//   docs/decisions/003).
+// - `--changed [ref]` (`npm run test:changed`): only the test files a change touches: the files
+//   changed in the working tree (staged, unstaged, untracked) and, with a ref, the commits since
+//   it (`npm run test:changed -- main`). Per suite, vitest lists the test files that are changed
+//   or import a changed file, across workspaces (a change in packages/domain runs the server and
+//   web tests importing it); a change to a suite's config or set-up runs all its files. Browser
+//   tests import no app code: they run when they or their helpers change. No typecheck.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { ensureChromium, ensureDependencies, must, root, run } from './lib.mjs';
+import { ensureChromium, ensureDependencies, root } from './lib.mjs';
 
 const suites = [
   { name: 'domain', cwd: 'packages/domain', config: 'vitest.config.ts' },
@@ -17,43 +32,199 @@ const suites = [
     needsBrowser: true,
     needsBuild: true,
   },
+  { name: 'server-pg', cwd: 'apps/server', config: 'vitest.config.ts', pg: true },
 ];
 
-const only = process.argv.slice(2);
-const selected = suites.filter((s) => only.length === 0 || only.includes(s.name));
+/** Parses the arguments: suite names, `--changed [ref]`, `--pg-url URL`. */
+function parseArgs(argv) {
+  const names = [];
+  let changed = null;
+  let pgUrl = process.env.TEST_PG_URL ?? null;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--changed') {
+      const next = argv[i + 1];
+      changed = next && !next.startsWith('--') && !isSuite(next) ? next : true;
+      if (changed !== true) i++;
+    } else if (a.startsWith('--changed=')) changed = a.slice('--changed='.length) || true;
+    else if (a === '--pg-url') pgUrl = argv[++i] ?? null;
+    else if (a.startsWith('--pg-url=')) pgUrl = a.slice('--pg-url='.length);
+    else if (isSuite(a)) names.push(a);
+    else {
+      console.error(`unknown argument ${a} (suites: ${suites.map((s) => s.name).join(', ')})`);
+      process.exit(2);
+    }
+  }
+  return { names, changed, pgUrl };
+}
+
+function isSuite(name) {
+  return suites.some((s) => s.name === name);
+}
+
+const { names, changed, pgUrl } = parseArgs(process.argv.slice(2));
+if (names.includes('server-pg') && !pgUrl && !process.env.DATABASE_URL) {
+  console.error('server-pg needs --pg-url URL (or DATABASE_URL)');
+  process.exit(2);
+}
 process.env.TZ = 'UTC';
 
-ensureDependencies();
-if (selected.some((s) => s.needsBrowser)) ensureChromium();
-build(['domain']);
-if (only.length === 0) must('npm', ['run', 'typecheck']);
-// The browser tests run the compiled server (what `npm start` runs) and the built web app.
-if (selected.some((s) => s.needsBuild)) build(['server', 'web']);
+const started = Date.now();
+const timings = [];
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+/** Runs `fn`, noting how long it took under `label`. */
+async function timed(label, fn) {
+  const t = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([label, Date.now() - t]);
+  }
+}
+
+/**
+ * Runs a command; resolves with its exit code. With `log`, its output goes to that file (printed
+ * by the caller when it ends), otherwise to this process's.
+ */
+function exec(cmd, args, { cwd = root, env = {}, log = null } = {}) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (log) {
+      const out = createWriteStream(log);
+      child.stdout?.pipe(out, { end: false });
+      child.stderr?.pipe(out, { end: false });
+      child.on('close', (code) => out.end(() => done(code ?? 1)));
+    } else child.on('close', (code) => done(code ?? 1));
+    child.on('error', () => done(1));
+  });
+}
+
+/** The test files of a suite touched by the change (vitest's own analysis, `vitest list`). */
+async function changedFiles(suite) {
+  const out = join(reportDir, `${suite.name}.changed.json`);
+  const ref = changed === true ? [] : [String(changed)];
+  const code = await exec(
+    'npx',
+    [
+      'vitest',
+      'list',
+      '--config',
+      suite.config,
+      '--changed',
+      ...ref,
+      '--filesOnly',
+      `--json=${out}`,
+    ],
+    { cwd: join(root, suite.cwd), log: `${out}.log` },
+  );
+  if (code !== 0 && !existsSync(out)) {
+    console.error(readFileSync(`${out}.log`, 'utf8'));
+    throw new Error(`vitest list failed for ${suite.name}`);
+  }
+  const files = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
+  rmSync(out, { force: true });
+  rmSync(`${out}.log`, { force: true });
+  return files.map((f) => f.file);
+}
 
 const reportDir = join(root, 'test-results');
 mkdirSync(reportDir, { recursive: true });
+
+let selected = suites.filter((s) =>
+  names.length > 0 ? names.includes(s.name) : s.name !== 'server-pg' || Boolean(pgUrl),
+);
+
+ensureDependencies();
+await timed('build domain', () => build(['domain']));
+
+/** Test files per suite (null: all of them). */
+const only = new Map();
+if (changed) {
+  await timed('find changed tests', async () => {
+    for (const suite of selected) {
+      // the server suite on PostgreSQL runs what the server suite runs
+      const files = suite.pg
+        ? (only.get('server') ?? (await changedFiles(suite)))
+        : await changedFiles(suite);
+      only.set(suite.name, files);
+      console.log(`› ${suite.name}: ${files.length} test file(s) touched by the change`);
+    }
+  });
+  selected = selected.filter((s) => (only.get(s.name) ?? []).length > 0);
+}
+
+const workspaces = ['packages/domain', 'apps/server', 'apps/web'];
+if (names.length === 0 && !changed) {
+  // One tsc per workspace, two at a time (two cores); each prints its own errors.
+  await timed('typecheck', async () => {
+    const codes = [];
+    const queue = [...workspaces];
+    const worker = async () => {
+      for (let ws = queue.shift(); ws; ws = queue.shift()) {
+        const log = join(reportDir, `typecheck-${ws.replace('/', '-')}.log`);
+        const code = await exec('npm', ['run', 'typecheck', '--silent'], {
+          cwd: join(root, ws),
+          log,
+        });
+        const text = readFileSync(log, 'utf8').trim();
+        console.log(`› typecheck ${ws}: ${code === 0 ? 'ok' : 'FAILED'}${text ? `\n${text}` : ''}`);
+        codes.push(code);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    if (codes.some((c) => c !== 0)) {
+      console.error('\n✖ typecheck failed');
+      process.exit(1);
+    }
+  });
+}
+if (selected.some((s) => s.needsBrowser)) ensureChromium();
+// The browser tests run the compiled server (what `npm start` runs) and the built web app.
+if (selected.some((s) => s.needsBuild)) {
+  await timed('build server, web', () => build(['server', 'web']));
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
-for (const suite of selected) {
-  if (!existsSync(join(root, suite.cwd, suite.config))) continue;
+
+/** Runs one suite (its output to `log` when given) and adds its counts. */
+async function runSuite(suite, log = null) {
   const out = join(reportDir, `${suite.name}.json`);
   rmSync(out, { force: true });
-  console.log(`\n› ${suite.name} tests`);
-  const code = run(
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--config',
-      suite.config,
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${out}`,
-    ],
-    { cwd: join(root, suite.cwd) },
+  if (!log) console.log(`\n› ${suite.name} tests`);
+  const code = await timed(`${suite.name} tests`, () =>
+    exec(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--config',
+        suite.config,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${out}`,
+        // a subset cannot meet a whole-suite coverage threshold
+        ...(only.has(suite.name)
+          ? ['--coverage.enabled=false', ...(only.get(suite.name) ?? [])]
+          : []),
+      ],
+      {
+        cwd: join(root, suite.cwd),
+        env: suite.pg ? { DATABASE_URL: pgUrl ?? process.env.DATABASE_URL ?? '' } : {},
+        log,
+      },
+    ),
   );
+  if (log) {
+    console.log(`\n› ${suite.name} tests (ran alongside; its output)`);
+    process.stdout.write(readFileSync(log, 'utf8'));
+  }
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
@@ -66,6 +237,28 @@ for (const suite of selected) {
     failed += 1;
   }
 }
+
+// The unit and integration suites one after the other (each uses both cores); then the browser
+// suite with the server suite on PostgreSQL alongside (the browser suite leaves a core idle).
+const alongside = selected.filter((s) => s.pg);
+const first = selected.filter((s) => !s.pg);
+const last = first.find((s) => s.needsBrowser);
+for (const suite of first) {
+  if (suite === last && alongside.length > 0) {
+    console.log(
+      `\n› ${suite.name} tests, with ${alongside.map((s) => s.name).join(', ')} alongside`,
+    );
+    await Promise.all([
+      runSuite(suite),
+      ...alongside.map((s) => runSuite(s, join(reportDir, `${s.name}.log`))),
+    ]);
+  } else await runSuite(suite);
+}
+if (!last) for (const suite of alongside) await runSuite(suite);
+
+console.log('\nTime per step:');
+for (const [label, ms] of timings) console.log(`  ${label.padEnd(24)} ${secs(ms)}`);
+console.log(`  ${'total'.padEnd(24)} ${secs(Date.now() - started)}`);
 console.log(`\n${failures.length ? `Failing suites: ${failures.join(', ')}\n` : ''}`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const conditions = ['kestrel-source', ...defaultServerConditions];
 
@@ -19,5 +19,15 @@ export default defineConfig({
     // Two cores: two files at a time keeps memory (one PGlite per file) and CPU sane.
     maxWorkers: 2,
     env: { TZ: 'UTC' },
+    // `npm run test:changed`: what goes into every file's database (the template) or set-up runs
+    // every file (the inputs of test/global-setup.ts's schema hash).
+    forceRerunTriggers: [
+      ...configDefaults.forceRerunTriggers,
+      '**/apps/server/test/global-setup.ts',
+      '**/apps/server/test/setup.ts',
+      '**/apps/server/drizzle/**',
+      '**/apps/server/src/db/{security,reference-data,migrate,queue-schema}.ts',
+      '**/apps/server/src/jobs/*.ts',
+    ],
   },
 });
