@@ -1,18 +1,27 @@
 import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // End-to-end tests: real Chromium (Debian's /usr/bin/chromium through playwright-core) against
-// the real server on a fresh embedded database. Needs `npm run build -w @kestrel/web` first.
+// the real server. Needs `npm run build -w @kestrel/web` first.
 export default defineConfig({
   resolve: { conditions: ['kestrel-source', ...defaultServerConditions] },
   test: {
     environment: 'node',
     include: ['e2e/**/*.test.ts'],
     globalSetup: ['./e2e/global-setup.ts'],
-    // One server and one browser at a time: the machine has 2 cores, and the maintenance
-    // journey changes state every other journey would see.
-    fileParallelism: false,
+    // Two files at a time, each worker against its own server on its own fresh database
+    // (e2e/global-setup.ts): a journey waits on pages, the server and timers most of the time, so
+    // two of them share the 2 cores well. A worker's files run one after the other against its
+    // server, so a file that changes what every screen shows (maintenance) is seen by no other.
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // `npm run test:changed`: a change to the set-up runs every journey.
+    forceRerunTriggers: [
+      ...configDefaults.forceRerunTriggers,
+      '**/e2e/global-setup.ts',
+      '**/vitest.e2e.config.ts',
+    ],
   },
 });

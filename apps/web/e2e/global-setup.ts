@@ -7,7 +7,8 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    serverPort: number;
+    /** The port of each worker's server (index: VITEST_POOL_ID - 1). */
+    serverPorts: number[];
   }
 }
 
@@ -44,20 +45,13 @@ export async function waitForHealth(
   throw new Error(`server did not answer /healthz within 120 s:\n${log()}`);
 }
 
-/**
- * Starts the real server, compiled as `npm start` runs it, on a fresh database and a free port;
- * stops it after the run. The server is built first when its sources changed since its last
- * build (scripts/build.mjs compares content hashes: nothing to do when up to date).
- */
-export default async function setup(project: TestProject) {
-  if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
-    throw new Error('apps/web/dist is missing: run `npm run build` first');
-  }
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', 'domain', 'server'], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
+interface Running {
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/** One server, compiled as `npm start` runs it, on a fresh data directory and a free port. */
+async function startServer(): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
   let output = '';
@@ -83,10 +77,7 @@ export default async function setup(project: TestProject) {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  await waitForHealth(port, child, () => output);
-  project.provide('serverPort', port);
-
-  return async () => {
+  const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
@@ -95,4 +86,45 @@ export default async function setup(project: TestProject) {
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(port, child, () => output);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { port, stop };
+}
+
+/**
+ * Starts one real server per vitest worker (each on its own fresh database with the demo data,
+ * see vitest.e2e.config.ts) and stops them after the run: the files of a worker run one after the
+ * other against its server, so a file that changes what every screen shows (the maintenance
+ * journey) is only ever seen by the file it runs in. The server is built first when its sources
+ * changed since its last build (scripts/build.mjs compares content hashes).
+ */
+export default async function setup(project: TestProject) {
+  if (!existsSync(join(repoRoot, 'apps/web/dist/index.html'))) {
+    throw new Error('apps/web/dist is missing: run `npm run build` first');
+  }
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', 'domain', 'server'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
+  const workers = Math.max(1, project.config.maxWorkers);
+  const started = await Promise.allSettled(Array.from({ length: workers }, () => startServer()));
+  const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const stopAll = async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  };
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    'serverPorts',
+    servers.map((s) => s.port),
+  );
+  return stopAll;
 }

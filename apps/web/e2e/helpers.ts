@@ -18,7 +18,18 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The two brands are chosen by host name: localhost and 127.0.0.1. */
 export type Host = 'localhost' | '127.0.0.1';
-export const baseUrl = (host: Host = 'localhost') => `http://${host}:${inject('serverPort')}`;
+/**
+ * The port of this worker's server: the global setup starts one per vitest worker, each on its
+ * own fresh database with the demo data, and a worker runs its files one after the other.
+ */
+export function serverPort(): number {
+  const ports = inject('serverPorts');
+  const slot = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  const port = ports[slot % ports.length];
+  if (port === undefined) throw new Error('no server started for this worker (global setup)');
+  return port;
+}
+export const baseUrl = (host: Host = 'localhost') => `http://${host}:${serverPort()}`;
 
 export function launch(): Promise<Browser> {
   return chromium.launch({
