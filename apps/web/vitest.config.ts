@@ -13,5 +13,7 @@ export default defineConfig({
     globals: false,
     css: false,
     testTimeout: 15_000,
+    // vitest's default for a run is one worker less than the cores: one, on 2 cores.
+    maxWorkers: 2,
   },
 });

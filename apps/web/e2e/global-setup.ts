@@ -111,7 +111,7 @@ export default async function setup(project: TestProject) {
     stdio: 'inherit',
   });
   if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
-  const workers = Math.max(1, project.config.maxWorkers);
+  const workers = Math.max(1, project.config.maxWorkers || 1);
   const started = await Promise.allSettled(Array.from({ length: workers }, () => startServer()));
   const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stopAll = async () => {
