@@ -1,5 +1,6 @@
 import {
   type AddressGapOut,
+  type AddressLookupSourceOut,
   type CaseAddressOut,
   OS_PLACES_POSTCODE_URL,
   type OsAddress,
@@ -21,10 +22,31 @@ export type LookupResult = { ok: true; addresses: OsAddress[] } | { ok: false; b
 
 let liveToken: { token: string; until: number } | null = null;
 
-/** The OS Data Hub token for the live search, kept until shortly before it expires. */
+/**
+ * Which lookup this caller uses, asked at each lookup (it follows the server's keys and the
+ * customer's demo mode, which a later session on this page may not share); null when it failed.
+ */
+async function lookupSource(
+  audience: CaseDataAudience,
+): Promise<AddressLookupSourceOut['source'] | null> {
+  const r = await request<AddressLookupSourceOut>(
+    'GET',
+    `${caseDataBase(audience)}case-addresses/lookup-source/`,
+    { expect: 200 },
+  );
+  return r.ok ? r.data.source : null;
+}
+
+/**
+ * The OS Data Hub token for the live search, kept until shortly before it expires; without live
+ * keys (or for a demo-mode customer) the server says 'fake' and no token is asked for.
+ */
 async function datahubToken(
   audience: CaseDataAudience,
 ): Promise<{ token: string } | { fake: true } | { failed: true }> {
+  const source = await lookupSource(audience);
+  if (source === null) return { failed: true };
+  if (source === 'fake') return { fake: true };
   if (liveToken && liveToken.until > Date.now()) return { token: liveToken.token };
   const r = await request<OsDatahubTokenOut>(
     'POST',
@@ -76,6 +98,6 @@ export async function lookupPostcode(
 }
 
 /** For tests: forget the cached live-search token. */
-export function forgetDatahubToken(): void {
+export function forgetAddressLookup(): void {
   liveToken = null;
 }

@@ -117,6 +117,13 @@ export const osDatahubTokenOut = z.strictObject({
 });
 export type OsDatahubTokenOut = z.infer<typeof osDatahubTokenOut>;
 
+/**
+ * GET .../lookup-source/: which postcode lookup the screen uses, 'live' (ask os-datahub-token,
+ * then OS Places) or 'fake' (os-fake-lookup straight away: no OS keys, or a demo-mode customer).
+ */
+export const addressLookupSourceOut = z.strictObject({ source: z.enum(['live', 'fake']) });
+export type AddressLookupSourceOut = z.infer<typeof addressLookupSourceOut>;
+
 /** The OS Places search the browser makes with that token (the CSP allows this origin then). */
 export const OS_PLACES_ORIGIN = 'https://api.os.uk';
 export const OS_PLACES_POSTCODE_URL = `${OS_PLACES_ORIGIN}/search/places/v1/postcode`;

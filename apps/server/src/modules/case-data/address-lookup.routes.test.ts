@@ -73,6 +73,25 @@ describe('os-fake-lookup', () => {
   });
 });
 
+describe('lookup-source without credentials', () => {
+  it('tells every audience to use the fake lookup, so no screen asks for a live token first', async () => {
+    for (const [c, prefix] of [
+      [admin, '/api/'],
+      [ops, '/api/ops/'],
+      [subject, '/api/s/'],
+    ] as const) {
+      const res = await get(t.app, c, `${prefix}case-addresses/lookup-source/`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ source: 'fake' });
+    }
+  });
+
+  it('needs a session', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/case-addresses/lookup-source/' });
+    expect([401, 403]).toContain(res.statusCode);
+  });
+});
+
 describe('os-datahub-token without credentials', () => {
   it('answers 404 saying to use the fake lookup; the CSP allows no other origin', async () => {
     const res = await post(t.app, admin, '/api/case-addresses/os-datahub-token/');
@@ -138,6 +157,21 @@ describe('os-datahub-token with credentials', () => {
       );
     }
     expect(calls).toBe(3);
+  });
+
+  it('tells the screens which lookup to use without asking the provider for a token', async () => {
+    const before = calls;
+    for (const [c, prefix, source] of [
+      [staff, '/api/', 'live'],
+      [sam, '/api/s/', 'live'],
+      [opsStaff, '/api/ops/', 'live'],
+      [demoStaff, '/api/', 'fake'],
+    ] as const) {
+      const res = await get(app, c, `${prefix}case-addresses/lookup-source/`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ source });
+    }
+    expect(calls).toBe(before);
   });
 
   it('refuses a demo-mode customer (fake lookup only) and reports a failed provider', async () => {

@@ -2,7 +2,7 @@ import { isoDate, minusMonths, plusYears } from '@kestrel/domain';
 import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetDatahubToken } from '../../api/case-addresses';
+import { forgetAddressLookup } from '../../api/case-addresses';
 import { resetSession, setSession } from '../../lib/session/session-store';
 import { type Call, mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
@@ -19,7 +19,7 @@ afterEach(() => {
   // Toasts live in a store shared by the tests of this file.
   notifications.clean();
   notifications.cleanQueue();
-  forgetDatahubToken();
+  forgetAddressLookup();
   resetSession();
   vi.unstubAllGlobals();
 });
@@ -534,10 +534,10 @@ describe('Address History', () => {
           },
         };
       }),
-      // No live search configured: the fake lookup answers.
-      on('POST', '/api/case-addresses/os-datahub-token/', () => ({
-        status: 404,
-        body: { detail: 'The live address search is not configured: use the fake lookup.' },
+      // No live search configured: the screen goes straight to the fake lookup.
+      on('GET', '/api/case-addresses/lookup-source/', () => ({
+        status: 200,
+        body: { source: 'fake' },
       })),
       on('POST', '/api/case-addresses/', (c) => ({
         status: 201,
@@ -569,6 +569,9 @@ describe('Address History', () => {
     await waitFor(() => expect(within(form).getByRole('button', { name: 'Save' })).toBeEnabled());
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Successfully added address')).toBeInTheDocument();
+    // Never a live token asked for (a 404 in every lookup before).
+    expect(calls.some((c) => c.url.includes('os-datahub-token'))).toBe(false);
+    expect(lookups).toBe(2);
     const post = calls.find((c) => c.method === 'POST' && c.url === '/api/case-addresses/');
     expect(post?.body).toMatchObject({
       case: 7,
@@ -587,6 +590,10 @@ describe('Address lookup', () => {
   it('searches OS Places with the bearer token when the server gives one, and keeps it', async () => {
     const calls = serve(
       on('GET', '/api/case-addresses/', () => ({ status: 200, body: page(history) })),
+      on('GET', '/api/case-addresses/lookup-source/', () => ({
+        status: 200,
+        body: { source: 'live' },
+      })),
       on('POST', '/api/case-addresses/os-datahub-token/', () => ({
         status: 200,
         body: { access_token: 'tok-123', expires_in: 299 },
@@ -637,6 +644,10 @@ describe('Address lookup', () => {
   it("says 'An error has occurred' when the token cannot be had; the address can still be typed", async () => {
     serve(
       on('GET', '/api/case-addresses/', () => ({ status: 200, body: page(history) })),
+      on('GET', '/api/case-addresses/lookup-source/', () => ({
+        status: 200,
+        body: { source: 'live' },
+      })),
       on('POST', '/api/case-addresses/os-datahub-token/', () => ({ status: 502, body: {} })),
     );
     renderWithProviders(<AddressHistorySection {...props} />);

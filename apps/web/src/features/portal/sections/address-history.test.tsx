@@ -2,13 +2,13 @@ import { isoDate, minusMonths } from '@kestrel/domain';
 import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetDatahubToken } from '../../../api/case-addresses';
+import { forgetAddressLookup } from '../../../api/case-addresses';
 import { type Call, mockFetch } from '../../../test/fetch-mock';
 import { portalPayload, renderPortal } from '../portal-test-kit';
 
 afterEach(() => {
   notifications.clean();
-  forgetDatahubToken();
+  forgetAddressLookup();
   vi.unstubAllGlobals();
   sessionStorage.clear();
 });
@@ -45,7 +45,9 @@ function server(initial: ReturnType<typeof address>[]) {
       }
       return { status: 200, body: portalPayload({ last }) };
     }
-    if (call.url.startsWith('/api/s/case-addresses/os-datahub-token/')) return { status: 404 };
+    if (call.url.startsWith('/api/s/case-addresses/lookup-source/')) {
+      return { status: 200, body: { source: 'fake' } };
+    }
     if (call.url.startsWith('/api/s/case-addresses/os-fake-lookup/')) {
       return {
         status: 200,
@@ -114,6 +116,8 @@ describe('Address history section', () => {
         timeout: 5000,
       },
     );
+    // Without live keys the lookup never asks for a live token first.
+    expect(s.calls.some((c) => c.url.includes('os-datahub-token'))).toBe(false);
     const post = s.calls.find((c) => c.url === '/api/s/case-addresses/' && c.method === 'POST');
     expect(post?.body).toMatchObject({
       case: 7,
