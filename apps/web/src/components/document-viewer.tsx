@@ -27,7 +27,8 @@ export function DocumentViewer({
     <Stack gap={6} w={width} data-testid="document-viewer">
       <UnstyledButton
         onClick={open}
-        aria-label={`View ${doc.name}`}
+        // A PDF's thumbnail shows 'PDF': the name starts with it (WCAG 2.5.3).
+        aria-label={`${pdf ? 'PDF: ' : ''}View ${doc.name}`}
         style={{
           width,
           height: Math.round(width * 1.3),

@@ -268,7 +268,10 @@ describe('DocumentViewer', () => {
       'href',
       '/api/case-documents/4/download/?inline=true',
     );
-    fireEvent.click(screen.getByRole('button', { name: 'View Passport' }));
+    // The thumbnail shows 'PDF': its name starts with it (WCAG 2.5.3, label in name).
+    const view = screen.getByRole('button', { name: 'PDF: View Passport' });
+    expect(view.textContent).toBe('PDF');
+    fireEvent.click(view);
     await waitFor(() =>
       expect(document.querySelector('iframe')?.getAttribute('src')).toBe(
         '/api/case-documents/4/download/?inline=true',

@@ -28,16 +28,19 @@ export function UserMenu({ children }: { children?: React.ReactNode }) {
     await logout();
     navigate(href('login'));
   };
+  const name = displayName(profile);
+  // The name starts with what the button shows, the initials and the name (WCAG 2.5.3).
+  const label = name ? `${initials(profile)} ${name}, account menu` : 'Account menu';
   return (
     <Menu position="bottom-end" width={240} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="Account menu" data-testid="user-menu">
+        <UnstyledButton aria-label={label} data-testid="user-menu">
           <Group gap={8} wrap="nowrap">
             <Avatar color="brand" radius="xl" size={34}>
               {initials(profile)}
-            </Avatar>
+            </Avatar>{' '}
             <Text size="sm" fw={600} visibleFrom="sm">
-              {displayName(profile)}
+              {name}
             </Text>
           </Group>
         </UnstyledButton>

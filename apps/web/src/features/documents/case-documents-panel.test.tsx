@@ -96,7 +96,9 @@ describe('case documents panel', () => {
       body: { count: 1, next: null, previous: null, results: [doc(9, p)] },
     }));
     renderWithProviders(<CaseDocumentsPanel caseId={3} caseActivity={12} audience="subject" />);
-    const view = await screen.findByRole('button', { name: 'View Passport, page 1 of 2' });
+    // A PDF's thumbnail shows 'PDF': its name starts with it (WCAG 2.5.3, label in name).
+    const view = await screen.findByRole('button', { name: 'PDF: View Passport, page 1 of 2' });
+    expect(view.textContent).toBe('PDF');
     expect(screen.queryByRole('button', { name: /Copy document id/ })).toBeNull();
     await userEvent.click(view);
     const dialog = await screen.findByRole('dialog');

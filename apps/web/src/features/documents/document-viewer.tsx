@@ -69,7 +69,8 @@ export function DocumentViewer({
           <Stack key={p.content_url} gap={4} w={thumbWidth}>
             <UnstyledButton
               onClick={() => setOpen(i)}
-              aria-label={`View ${title(i)}`}
+              // A PDF's thumbnail shows 'PDF': the name starts with it (WCAG 2.5.3).
+              aria-label={`${isPdf(p) ? 'PDF: ' : ''}View ${title(i)}`}
               style={{
                 width: thumbWidth,
                 height: Math.round(thumbWidth * 1.3),
