@@ -1,4 +1,9 @@
-import { CASE_STATES } from '@kestrel/domain';
+import {
+  CASE_STATES,
+  DBS_CHECK_CODES,
+  isResultDataKind,
+  RESULT_DATA_SCHEMAS,
+} from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { generate } from 'otplib';
@@ -166,5 +171,42 @@ describe('the demo case data', () => {
       if ((await get(admin.headers, `/api/case-passports/${c.id}/`)).status === 200) withData += 1;
     }
     expect(withData).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('the demo results', () => {
+  it('gives every completed check a result as the engine writes it, which the panels show', async () => {
+    let checked = 0;
+    for (const username of ['admin@acme.test', 'admin@northgate.test']) {
+      const me = await login(app, username, DEMO_PASSWORD);
+      const all = await get(me.headers, '/api/cases/?is_archived=all&page_size=100');
+      for (const c of all.body.results as { id: number }[]) {
+        const list = await get(me.headers, `/api/case-activities/?case=${c.id}&page_size=50`);
+        for (const a of list.body.results as {
+          id: number;
+          activity_type: string;
+          state: string;
+          result_data: Record<string, unknown>;
+        }[]) {
+          if (a.state !== 'ca-complete' || !isResultDataKind(a.activity_type)) continue;
+          // the kind's schema accepts it as it is (the panels read it with the same schema)
+          const parsed = RESULT_DATA_SCHEMAS[a.activity_type].safeParse(a.result_data);
+          expect([a.id, parsed.success]).toEqual([a.id, true]);
+          if ((DBS_CHECK_CODES as readonly string[]).includes(a.activity_type)) {
+            // a DBS result, not 'DBS Results not yet available'
+            expect([a.id, a.result_data.disclosure]).toEqual([
+              a.id,
+              expect.objectContaining({
+                status: expect.stringMatching(/^(clear|records-held)$/),
+                certificate_number: expect.stringMatching(/^\d{12}$/),
+              }),
+            ]);
+            expect(a.result_data.application).toMatchObject({ status: 'Complete' });
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { KestrelModule } from '../../platform/module.js';
 import { checksRoutes } from './callbacks.js';
+import { CHECK_DEMO_RESULTS } from './registry.js';
 import { simulatorControlRoutes } from './simulator-control.js';
 
 export default {
@@ -8,5 +9,10 @@ export default {
   routes: async (app: FastifyInstance) => {
     await checksRoutes(app);
     await simulatorControlRoutes(app);
+  },
+  // after the cases (100), the portal (105) and the case data (110): their completed checks
+  seedOrder: 120,
+  seedDemo: async (ctx) => {
+    for (const seed of CHECK_DEMO_RESULTS) await seed(ctx);
   },
 } satisfies KestrelModule;

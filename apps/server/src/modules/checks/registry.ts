@@ -1,4 +1,6 @@
 import { type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
+import type { DemoSeedContext } from '../../platform/module.js';
+import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
@@ -47,3 +49,11 @@ export function callbackProviderOf(
   const p = CHECK_PROVIDER_DEFINITIONS.find((d) => d.name === name);
   return p?.callbacks ? { ...p, callbacks: p.callbacks } : null;
 }
+
+/**
+ * Each family's demo results: the seed completes checks without running the engine, and these
+ * give them the result data the engine would have written (module.ts's seedDemo).
+ */
+export const CHECK_DEMO_RESULTS: readonly ((ctx: DemoSeedContext) => Promise<void>)[] = [
+  seedDisclosureResults,
+];
