@@ -19,9 +19,9 @@ import { createCaseBasicDetails } from '../src/modules/case-data/case-data.facto
 import { caseActivities } from '../src/modules/cases/cases.table.js';
 import { processingOf } from '../src/modules/checks/activity.js';
 import { checkCallbackInbox } from '../src/modules/checks/callbacks.table.js';
-import { readChecksConfig } from '../src/modules/checks/config.js';
 import { initiateActivity } from '../src/modules/checks/engine.js';
 import { activitiesSubmitted } from '../src/modules/checks/hooks.js';
+import { checkEngine } from '../src/modules/checks/providers.js';
 import { runAsSystem } from '../src/platform/service-context.js';
 import { signatureHeader } from '../src/providers/dbs-basic/signature.js';
 import { seedPlatform } from './seed.js';
@@ -167,7 +167,7 @@ log(
 if (references.size !== ids.length) throw new Error('not every activity started');
 
 // ---------------------------------------------------------------- the load
-const secret = readChecksConfig().providers['dbs-basic'].callbackSecret;
+const secret = checkEngine(app.deps).config.providers['dbs-basic'].callbackSecret;
 /** Per activity, the distinct event ids the server acknowledged (2xx): each must be stored once. */
 const acked = new Map<number, Set<string>>();
 const distinctSent = new Set<string>();

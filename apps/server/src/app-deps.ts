@@ -6,6 +6,7 @@ import type { JobQueue } from './platform/jobs.js';
 import type { Mailer } from './platform/mailer.js';
 import type { MaintenanceService } from './platform/maintenance.js';
 import type { RateLimiter } from './platform/rate-limit.js';
+import type { ServerSecrets } from './platform/server-secrets.js';
 import type { SessionStore } from './platform/sessions.js';
 import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
 import type { DocumentStorage } from './providers/storage/provider.js';
@@ -19,6 +20,8 @@ export interface AppDeps {
   sessions: SessionStore;
   maintenance: MaintenanceService;
   rateLimiter: RateLimiter;
+  /** This installation's secrets (`server_secrets`), the ones the modules declared. */
+  secrets: ServerSecrets;
   /** CSRF tokens of visitors who have not logged in (no stored session). */
   anonymousCsrf: AnonymousCsrf;
   /** The job queue of this process (workers, schedules); enqueue with `enqueue(tx, job)`. */

@@ -27,6 +27,7 @@ import type { KestrelModule } from './platform/module.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
 import { helmetOptionsFor, securityHeaders } from './platform/security-headers.js';
+import { ANONYMOUS_CSRF_SECRET, ServerSecrets } from './platform/server-secrets.js';
 import { SYSTEM_TX } from './platform/service-context.js';
 import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
@@ -87,6 +88,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const clock = opts.clock ?? systemClock;
   const { db } = opts;
   let log: FastifyInstance['log'] | null = null;
+  const modules = opts.modules ?? (await discoverModules());
+  const secrets = await ServerSecrets.load(db, [
+    ANONYMOUS_CSRF_SECRET,
+    ...modules.flatMap((m) => m.secrets ?? []),
+  ]);
   const deps: AppDeps = {
     db,
     clock,
@@ -99,7 +105,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     maintenance: new MaintenanceService(db, clock, config.maintenanceCacheMs),
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
-    anonymousCsrf: await AnonymousCsrf.load(db),
+    secrets,
+    anonymousCsrf: new AnonymousCsrf(secrets),
     storage: opts.storage ?? createStorage(config.storage),
     jobs: new JobQueue<AppDeps>(db, [...jobKinds, ...(opts.extraJobs ?? [])], () => deps, {
       workers: config.jobWorkers,
@@ -198,7 +205,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     docs,
   );
 
-  const modules = opts.modules ?? (await discoverModules());
   const names = new Set<string>();
   for (const m of modules) {
     for (const ct of m.contentTypes ?? []) names.add(ct);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -21,6 +22,7 @@ import { ManualClock } from '../src/platform/clock.js';
 import type { JobKind } from '../src/platform/jobs.js';
 import type { MailContext, Mailer, MailMessage } from '../src/platform/mailer.js';
 import type { KestrelModule } from '../src/platform/module.js';
+import type { SecretSource } from '../src/platform/server-secrets.js';
 
 export * from '../src/db/factories.js';
 export { ManualClock };
@@ -269,3 +271,31 @@ export const DBS_PROVIDER_CONFIGURATION = {
   id_verifier_username: 'verifier1',
   email_group: 'dbs@acme.test',
 };
+
+/**
+ * The secrets this installation keeps in server_secrets (name → value), read as the owner: what
+ * the simulators sign with and the server verifies with (never a constant of the source).
+ */
+export async function storedServerSecrets(
+  t: Pick<TestApp, 'owner'>,
+): Promise<Record<string, string>> {
+  const rows = await t.owner((tx) =>
+    tx.execute<{ name: string; value: string }>(sql`select name, value from server_secrets`),
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+}
+
+/**
+ * Secrets for code tested without an app or database: each name gets its own random secret, the
+ * same on every read (as an installation's). With an app, use `app.deps.secrets`.
+ */
+export function randomSecrets(): SecretSource {
+  const made = new Map<string, string>();
+  return {
+    get(name) {
+      const value = made.get(name) ?? randomBytes(32).toString('hex');
+      made.set(name, value);
+      return value;
+    },
+  };
+}

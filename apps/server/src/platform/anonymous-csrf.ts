@@ -1,10 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../db/connection.js';
-import { SYSTEM_TX } from './service-context.js';
+import { createHmac } from 'node:crypto';
+import { ANONYMOUS_CSRF_SECRET, type SecretSource } from './server-secrets.js';
 import { newToken } from './tokens.js';
 
-const SECRET_NAME = 'anonymous_csrf';
 /** An anonymous visitor's cookie: `anon.` and 256 random bits; never a session token's shape. */
 const COOKIE_RE = /^anon\.[A-Za-z0-9_-]{43}$/;
 
@@ -14,24 +11,13 @@ const COOKIE_RE = /^anon\.[A-Za-z0-9_-]{43}$/;
  * double submit. Only this origin can read the token (check-session) and send the cookie, and
  * only the server can make a token for a nonce, so a token is good with its own cookie only.
  * The session row starts at login; until then a visitor costs no row. The key is made once and
- * shared by every server process through the database (`server_secrets`).
+ * shared by every server process through the database (`server_secrets`, ServerSecrets).
  */
 export class AnonymousCsrf {
-  private constructor(private readonly key: Buffer) {}
+  private readonly key: Buffer;
 
-  /** Reads the shared key, making it first if no process has. */
-  static async load(db: Database): Promise<AnonymousCsrf> {
-    const made = randomBytes(32).toString('hex');
-    const rows = await db.transaction(SYSTEM_TX, async (tx) => {
-      await tx.execute(sql`insert into server_secrets (name, value)
-        values (${SECRET_NAME}, ${made}) on conflict (name) do nothing`);
-      return tx.execute<{ value: string }>(
-        sql`select value from server_secrets where name = ${SECRET_NAME}`,
-      );
-    });
-    const value = rows[0]?.value;
-    if (!value) throw new Error('no anonymous CSRF key');
-    return new AnonymousCsrf(Buffer.from(value, 'hex'));
+  constructor(secrets: SecretSource) {
+    this.key = Buffer.from(secrets.get(ANONYMOUS_CSRF_SECRET), 'hex');
   }
 
   /** A new anonymous visitor's cookie value. */

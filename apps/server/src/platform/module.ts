@@ -25,4 +25,9 @@ export interface KestrelModule {
   seedDemo?: (ctx: DemoSeedContext) => Promise<void>;
   /** Order among modules' demo seeds (lower first; default 100). */
   seedOrder?: number;
+  /**
+   * Names of the installation secrets it needs (e.g. a simulator's callback secret): made at
+   * random once and kept in `server_secrets`, read at start (`AppDeps.secrets`).
+   */
+  secrets?: readonly string[];
 }

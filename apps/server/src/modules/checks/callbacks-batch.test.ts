@@ -43,7 +43,10 @@ beforeAll(async () => {
     customers.push((await createCustomer(tx, { name: 'Acme' })).id);
     customers.push((await createCustomer(tx, { name: 'Northgate' })).id);
   });
-  useCheckEngine(t.app.deps, createCheckEngine(t.app.deps, readChecksConfig({}), days));
+  useCheckEngine(
+    t.app.deps,
+    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
+  );
 });
 afterAll(() => t.close());
 
@@ -225,7 +228,7 @@ describe('storing callbacks in batches', () => {
   it('refuses a signed callback holding text the database cannot store, storing nothing', async () => {
     const a = await started(customers[0] ?? 0, 'Unstorable');
     days.advance(DAY);
-    const secret = readChecksConfig({}).providers['dbs-basic'].callbackSecret;
+    const secret = checkEngine(t.app.deps).config.providers['dbs-basic'].callbackSecret;
     const good = callback(a.reference, 'nul-1');
     // the one body parser's answers, as /api/ gives them: the field and what it may not hold
     for (const [body, error] of [

@@ -45,7 +45,10 @@ beforeAll(async () => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     await createAdminAndViewer(tx, acme);
   });
-  useCheckEngine(t.app.deps, createCheckEngine(t.app.deps, readChecksConfig({}), days));
+  useCheckEngine(
+    t.app.deps,
+    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
+  );
   admin = await login(t.app, 'admin@acme.test');
 });
 afterAll(() => t.close());

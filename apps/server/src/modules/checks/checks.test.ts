@@ -64,7 +64,11 @@ beforeAll(async () => {
   // The providers' own clock moves over simulated days; the app's stays (sessions stay valid).
   useCheckEngine(
     t.app.deps,
-    createCheckEngine(t.app.deps, { ...readChecksConfig({}), providerTimeoutMs: 300 }, days),
+    createCheckEngine(
+      t.app.deps,
+      { ...readChecksConfig({}, t.app.deps.secrets), providerTimeoutMs: 300 },
+      days,
+    ),
   );
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');
@@ -779,7 +783,7 @@ describe('callbacks', () => {
     expect((await post(cb.headers, cb.body)).statusCode).toBe(401); // replayed after 5 minutes
     t.clock.advance(-10 * 60 * 1000);
     // Signed but malformed: a 400 with the field that is wrong.
-    const secrets = readChecksConfig({});
+    const secrets = checkEngine(t.app.deps).config;
     const sign = (secret: string, body: string) => ({
       'content-type': 'application/json',
       'x-kestrel-signature': signatureHeader(

@@ -1,5 +1,6 @@
 import type { CheckProvider } from '@kestrel/domain';
-import type { ProviderSettings } from './kind.js';
+import type { SecretSource } from '../../platform/server-secrets.js';
+import type { CheckProviderDefinition, ProviderSettings } from './kind.js';
 import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
 /**
@@ -31,17 +32,43 @@ const num = (v: string | undefined, fallback: number) => {
 
 export const DAY_SECONDS = 24 * 60 * 60;
 
+/**
+ * The installation secret (server_secrets) a provider's simulator signs its callbacks with, and
+ * they are verified with, when no secret is configured: made at random per installation.
+ */
+export const simulatorSecretName = (provider: CheckProvider) => `simulator:${provider}`;
+
+/** The installation secrets of the simulators whose callbacks are signed (the module's). */
+export const SIMULATOR_SECRET_NAMES = CHECK_PROVIDER_DEFINITIONS.flatMap((p) =>
+  p.callbacks ? [simulatorSecretName(p.name)] : [],
+);
+
+/** A provider's real client settings, or null without its URL (and key, where it needs one). */
+export function realSettingsOf(
+  env: NodeJS.ProcessEnv,
+  p: Pick<CheckProviderDefinition, 'env'>,
+): ProviderSettings['real'] {
+  const url = env[p.env.url];
+  const key = p.env.key ? env[p.env.key] : '';
+  return url && (key || !p.env.key) ? { url, key: key ?? '' } : null;
+}
+
+/**
+ * The engine's configuration from the environment; a provider's callback secret is its variable
+ * or else this installation's simulator secret (`secrets`, never a constant of the source).
+ */
 export function readChecksConfig(
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
+  secrets: SecretSource,
   simulatorDaySeconds = DAY_SECONDS,
 ): ChecksConfig {
   const providers = {} as Record<CheckProvider, ProviderSettings>;
   for (const p of CHECK_PROVIDER_DEFINITIONS) {
-    const url = env[p.env.url];
-    const key = p.env.key ? env[p.env.key] : '';
     providers[p.name] = {
-      real: url && (key || !p.env.key) ? { url, key: key ?? '' } : null,
-      callbackSecret: p.callbacks ? env[p.callbacks.secretEnv] || p.callbacks.simulatorSecret : '',
+      real: realSettingsOf(env, p),
+      callbackSecret: p.callbacks
+        ? env[p.callbacks.secretEnv] || secrets.get(simulatorSecretName(p.name))
+        : '',
     };
   }
   return {

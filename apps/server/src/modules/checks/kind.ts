@@ -20,7 +20,10 @@ import type { caseActivities } from '../cases/cases.table.js';
 export interface ProviderSettings {
   /** The real client's address and key; null: the deterministic simulator (the default). */
   real: { url: string; key: string } | null;
-  /** The HMAC secret of its signed callbacks (the simulator signs with the same default). */
+  /**
+   * The HMAC secret of its signed callbacks: its variable, else this installation's random
+   * simulator secret (server_secrets), which its simulator signs with.
+   */
   callbackSecret: string;
 }
 
@@ -48,11 +51,9 @@ export interface CheckProviderDefinition<P = unknown> {
     schema: z.ZodType<ProviderCallback>;
     /**
      * The environment variable of its secret: required with the real client (its callbacks are
-     * refused without it), else the simulator's secret below.
+     * refused without it), else the installation's simulator secret (simulatorSecretName).
      */
     secretEnv: string;
-    /** The secret its simulator signs with (the default without one configured). */
-    simulatorSecret: string;
     /** The header its signature comes in (lower case). */
     signatureHeader: string;
     /** True when `header` signs `raw` with `secret`, at a time close enough to `nowSeconds`. */

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { KestrelModule } from '../../platform/module.js';
 import { checksRoutes } from './callbacks.js';
+import { SIMULATOR_SECRET_NAMES } from './config.js';
 import { CHECK_DEMO_RESULTS } from './registry.js';
 import { simulatorControlRoutes } from './simulator-control.js';
 
 export default {
   name: 'checks',
+  secrets: SIMULATOR_SECRET_NAMES,
   routes: async (app: FastifyInstance) => {
     await checksRoutes(app);
     await simulatorControlRoutes(app);

@@ -52,7 +52,10 @@ beforeAll(async () => {
     await createAdminAndViewer(tx, acme);
     await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
   });
-  useCheckEngine(t.app.deps, createCheckEngine(t.app.deps, readChecksConfig({}), days));
+  useCheckEngine(
+    t.app.deps,
+    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
+  );
   admin = await login(t.app, 'admin@acme.test');
   ops = await login(t.app, 'ops@k.test');
 });

@@ -1,6 +1,7 @@
 import type { CheckProvider } from '@kestrel/domain';
 import type { AppConfig } from '../../config.js';
 import type { Clock } from '../../platform/clock.js';
+import type { SecretSource } from '../../platform/server-secrets.js';
 import type { ContextDeps } from '../../platform/service-context.js';
 import { type ChecksConfig, DAY_SECONDS, readChecksConfig } from './config.js';
 import type { CheckProviderDefinition, ProviderSource } from './kind.js';
@@ -21,7 +22,7 @@ const engines = new WeakMap<object, CheckEngine>();
  */
 export function createCheckEngine(
   deps: Pick<ContextDeps, 'clock'>,
-  config = readChecksConfig(),
+  config: ChecksConfig,
   providerClock: Clock = deps.clock,
 ): CheckEngine {
   const providers = new Map<CheckProvider, unknown>();
@@ -65,8 +66,12 @@ export function sourceOf(engine: CheckEngine): ProviderSource {
   return (provider) => providerOf(engine, provider);
 }
 
-/** What the engine needs of the app: its clock and (when built from a config) the simulators' day. */
+/**
+ * What the engine needs of the app: its clock, its installation's secrets (the simulators') and
+ * (when built from a config) the simulators' day.
+ */
 export type EngineDeps = Pick<ContextDeps, 'clock'> & {
+  secrets: SecretSource;
   config?: Pick<AppConfig, 'checksSimulatorDaySeconds'>;
 };
 
@@ -76,7 +81,7 @@ export function checkEngine(deps: EngineDeps): CheckEngine {
   if (!e) {
     e = createCheckEngine(
       deps,
-      readChecksConfig(process.env, deps.config?.checksSimulatorDaySeconds),
+      readChecksConfig(process.env, deps.secrets, deps.config?.checksSimulatorDaySeconds),
     );
     engines.set(deps, e);
   }

@@ -7,8 +7,9 @@ import {
   isCountersignedKind,
 } from '@kestrel/domain';
 import { describe, expect, it } from 'vitest';
+import { randomSecrets } from '../../../test/helpers.js';
 import { systemClock } from '../../platform/clock.js';
-import { missingCallbackSecret, readChecksConfig } from './config.js';
+import { missingCallbackSecret, readChecksConfig, simulatorSecretName } from './config.js';
 import { checkJobKinds, uniqueJobs } from './jobs.js';
 import { createCheckEngine, providerOf } from './providers.js';
 import {
@@ -85,7 +86,7 @@ describe('the check registry', () => {
       env[p.env.url] = `https://${p.name}.example`;
       if (p.env.key) env[p.env.key] = `${p.name}-key`;
     }
-    const config = readChecksConfig(env);
+    const config = readChecksConfig(env, randomSecrets());
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
       expect(config.providers[p.name].real).toEqual({
         url: `https://${p.name}.example`,
@@ -98,11 +99,14 @@ describe('the check registry', () => {
         p.callbacks ? [p.callbacks.secretEnv] : [],
       ).sort(),
     );
-    // without them: every provider simulated, callbacks signed with the simulator's secret
-    const simulated = readChecksConfig({});
+    // without them: every provider simulated, callbacks signed with the installation's secret
+    const installation = randomSecrets();
+    const simulated = readChecksConfig({}, installation);
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
       expect(simulated.providers[p.name].real).toBeNull();
-      expect(simulated.providers[p.name].callbackSecret).toBe(p.callbacks?.simulatorSecret ?? '');
+      expect(simulated.providers[p.name].callbackSecret).toBe(
+        p.callbacks ? installation.get(simulatorSecretName(p.name)) : '',
+      );
     }
     // a real provider's own secret verifies its callbacks
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
@@ -111,20 +115,22 @@ describe('the check registry', () => {
     expect(missingCallbackSecret(env)).toEqual([]);
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
       if (p.callbacks)
-        expect(readChecksConfig(env).providers[p.name].callbackSecret).toBe(`${p.name}-secret`);
+        expect(readChecksConfig(env, installation).providers[p.name].callbackSecret).toBe(
+          `${p.name}-secret`,
+        );
     }
     // a key required but not given: still the simulator
-    const keyless = readChecksConfig({ DBS_BASIC_API_URL: 'https://basic.example' });
+    const keyless = readChecksConfig({ DBS_BASIC_API_URL: 'https://basic.example' }, installation);
     expect(keyless.providers['dbs-basic'].real).toBeNull();
   });
 
   it('makes every provider, real where configured and simulated otherwise', () => {
     const deps = { clock: systemClock };
-    const engine = createCheckEngine(deps, readChecksConfig({}));
+    const engine = createCheckEngine(deps, readChecksConfig({}, randomSecrets()));
     for (const p of CHECK_PROVIDER_DEFINITIONS) expect(providerOf(engine, p)).toBeDefined();
     const real = createCheckEngine(
       deps,
-      readChecksConfig({ DBS_UPDATE_SERVICE_URL: 'https://update.example' }),
+      readChecksConfig({ DBS_UPDATE_SERVICE_URL: 'https://update.example' }, randomSecrets()),
     );
     const update = CHECK_KINDS['dbs-update'].provider;
     expect(providerOf(real, update)).not.toBe(providerOf(engine, update));

@@ -6,9 +6,10 @@ import { opsActorOf } from '../../platform/access.js';
 import { parseBody } from '../../platform/query-params.js';
 import { runInOps } from '../../platform/service-context.js';
 import { caseActivities } from '../cases/cases.table.js';
-import { readChecksConfig } from './config.js';
+import { readChecksConfig, realSettingsOf } from './config.js';
 import { pollActivity } from './engine.js';
 import { createCheckEngine, useCheckEngine } from './providers.js';
+import { CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
 /**
  * A test-only control of the simulated providers' clock, for the browser tests: with
@@ -26,8 +27,7 @@ export const simulatorAdvanceIn = z.object({
 
 export function simulatorControlEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env[SIMULATOR_CONTROL_ENV] !== '1') return false;
-  const config = readChecksConfig(env);
-  return Object.values(config.providers).every((p) => p.real === null);
+  return CHECK_PROVIDER_DEFINITIONS.every((p) => realSettingsOf(env, p) === null);
 }
 
 export async function simulatorControlRoutes(app: FastifyInstance) {
@@ -35,7 +35,7 @@ export async function simulatorControlRoutes(app: FastifyInstance) {
   const deps = app.deps;
   let offsetMs = 0;
   const providerClock = { now: () => new Date(deps.clock.now().getTime() + offsetMs) };
-  const config = readChecksConfig(process.env, deps.config.checksSimulatorDaySeconds);
+  const config = readChecksConfig(process.env, deps.secrets, deps.config.checksSimulatorDaySeconds);
   useCheckEngine(deps, createCheckEngine(deps, config, providerClock));
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { randomSecrets } from '../../../test/helpers.js';
 import { ManualClock } from '../../platform/clock.js';
 import { readChecksConfig } from './config.js';
 import { ebulkProvider } from './disclosure/providers.js';
@@ -13,19 +14,23 @@ describe('the check engine at demo speed', () => {
   it('polls the simulators as often as their day is shorter, a real provider as ever', () => {
     const config = readChecksConfig(
       { EBULK_API_URL: 'https://ebulk.example', EBULK_API_KEY: 'k' },
+      randomSecrets(),
       10,
     );
     const engine = createCheckEngine({ clock: new ManualClock() }, config);
     // six hours of a simulated day of 10 s: every 3 s (rounded up from 2.5)
     expect(pollSecondsOf(engine, 'dbs-basic')).toBe(3);
     expect(pollSecondsOf(engine, 'ebulk')).toBe(6 * 60 * 60);
-    const real = createCheckEngine({ clock: new ManualClock() }, readChecksConfig({}));
+    const real = createCheckEngine(
+      { clock: new ManualClock() },
+      readChecksConfig({}, randomSecrets()),
+    );
     for (const p of CHECK_PROVIDER_DEFINITIONS) expect(pollSecondsOf(real, p.name)).toBe(21_600);
   });
 
   it('gives its simulators the configured day: an enhanced check answers in 70 s', async () => {
     const clock = new ManualClock('2026-05-04T10:00:00Z');
-    const engine = createCheckEngine({ clock }, readChecksConfig({}, 10));
+    const engine = createCheckEngine({ clock }, readChecksConfig({}, randomSecrets(), 10));
     const ebulk = providerOf(engine, ebulkProvider);
     const answer = await ebulk.submit(
       {

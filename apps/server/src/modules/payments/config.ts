@@ -1,14 +1,21 @@
 import type { PaymentProviderName } from '@kestrel/domain';
 import type { Clock } from '../../platform/clock.js';
+import type { SecretSource } from '../../platform/server-secrets.js';
 import type { ContextDeps } from '../../platform/service-context.js';
 import { StripeClient } from '../../providers/payments/client.js';
 import type { PaymentsProvider } from '../../providers/payments/provider.js';
-import { PaymentsSimulator, SIMULATOR_WEBHOOK_SECRET } from '../../providers/payments/simulator.js';
+import { PaymentsSimulator } from '../../providers/payments/simulator.js';
+
+/**
+ * The installation secret (server_secrets) the payments simulator signs its webhooks with, and
+ * they are verified with, when PAYMENTS_WEBHOOK_SECRET is not set: random per installation.
+ */
+export const PAYMENTS_SIMULATOR_SECRET = 'simulator:payments';
 
 /**
  * Payments configuration (README configuration table): PAYMENTS_PROVIDER (`simulator`, the
- * default, or `stripe`), STRIPE_SECRET_KEY, STRIPE_API_BASE, PAYMENTS_WEBHOOK_SECRET (the
- * simulator signs with its own default), PAYMENTS_TIMEOUT_MS.
+ * default, or `stripe`), STRIPE_SECRET_KEY, STRIPE_API_BASE, PAYMENTS_WEBHOOK_SECRET (else the
+ * installation's simulator secret), PAYMENTS_TIMEOUT_MS.
  */
 export interface PaymentsConfig {
   provider: PaymentProviderName;
@@ -20,14 +27,19 @@ export interface PaymentsConfig {
   timeoutMs: number;
 }
 
-export function readPaymentsConfig(env: NodeJS.ProcessEnv = process.env): PaymentsConfig {
-  const provider: PaymentProviderName = env.PAYMENTS_PROVIDER === 'stripe' ? 'stripe' : 'simulator';
+/** The payments provider the environment names (PAYMENTS_PROVIDER). */
+export function paymentProviderName(env: NodeJS.ProcessEnv = process.env): PaymentProviderName {
+  return env.PAYMENTS_PROVIDER === 'stripe' ? 'stripe' : 'simulator';
+}
+
+export function readPaymentsConfig(env: NodeJS.ProcessEnv, secrets: SecretSource): PaymentsConfig {
+  const provider = paymentProviderName(env);
   const timeout = Number(env.PAYMENTS_TIMEOUT_MS);
   return {
     provider,
     stripeSecretKey: env.STRIPE_SECRET_KEY || null,
     stripeApiBase: env.STRIPE_API_BASE || 'https://api.stripe.com',
-    webhookSecret: env.PAYMENTS_WEBHOOK_SECRET || SIMULATOR_WEBHOOK_SECRET,
+    webhookSecret: env.PAYMENTS_WEBHOOK_SECRET || secrets.get(PAYMENTS_SIMULATOR_SECRET),
     webhookSecretMissing: provider === 'stripe' && !env.PAYMENTS_WEBHOOK_SECRET,
     timeoutMs:
       env.PAYMENTS_TIMEOUT_MS && Number.isFinite(timeout) && timeout > 0 ? timeout : 10_000,
@@ -39,9 +51,12 @@ export interface Payments {
   provider: PaymentsProvider;
 }
 
+/** What payments need of the app: its clock and its installation's secrets. */
+export type PaymentsDeps = Pick<ContextDeps, 'clock'> & { secrets: SecretSource };
+
 export function createPayments(
-  deps: Pick<ContextDeps, 'clock'>,
-  config = readPaymentsConfig(),
+  deps: PaymentsDeps,
+  config = readPaymentsConfig(process.env, deps.secrets),
   clock: Clock = deps.clock,
 ): Payments {
   const provider: PaymentsProvider =
@@ -54,7 +69,7 @@ export function createPayments(
 const all = new WeakMap<object, Payments>();
 
 /** The payments of the app whose deps these are (made on first use). */
-export function paymentsOf(deps: Pick<ContextDeps, 'clock'>): Payments {
+export function paymentsOf(deps: PaymentsDeps): Payments {
   let p = all.get(deps);
   if (!p) {
     p = createPayments(deps);

@@ -1,9 +1,11 @@
 import type { KestrelModule } from '../../platform/module.js';
+import { PAYMENTS_SIMULATOR_SECRET } from './config.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE } from './service.js';
 
 export default {
   name: 'payments',
   routes: paymentsRoutes,
+  secrets: [PAYMENTS_SIMULATOR_SECRET],
   contentTypes: [INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE],
 } satisfies KestrelModule;

@@ -21,7 +21,6 @@ import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { PaymentsProviderError } from '../../providers/payments/provider.js';
 import {
   PaymentsSimulator,
-  SIMULATOR_WEBHOOK_SECRET,
   SimulatorRefusal,
   TEST_CARDS,
 } from '../../providers/payments/simulator.js';
@@ -34,6 +33,8 @@ import { makeProviderIntent } from './provider-intent-job.js';
 import { createTopUpIntent, PROVIDER_INTENT_JOB } from './service.js';
 
 let t: TestApp;
+/** The installation's simulator secret the webhooks are signed and verified with. */
+const webhookSecret = () => paymentsOf(t.app.deps).config.webhookSecret;
 let acme: number;
 let admin: Client;
 let viewer: Client;
@@ -798,48 +799,43 @@ describe('the webhook', () => {
     expect((await post(body, signatureHeader('wrong', now(), body))).statusCode).toBe(401);
     expect((await post(body, 't=abc,v1=zz')).statusCode).toBe(401);
     const old = now() - 301;
-    expect(
-      (await post(body, signatureHeader(SIMULATOR_WEBHOOK_SECRET, old, body))).statusCode,
-    ).toBe(401);
+    expect((await post(body, signatureHeader(webhookSecret(), old, body))).statusCode).toBe(401);
     const tampered = body.replace('"amount":350', '"amount":1');
-    expect(
-      (await post(tampered, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), body))).statusCode,
-    ).toBe(401);
+    expect((await post(tampered, signatureHeader(webhookSecret(), now(), body))).statusCode).toBe(
+      401,
+    );
     const malformed = '{"id": "evt_x", ';
-    const m = await post(malformed, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), malformed));
+    const m = await post(malformed, signatureHeader(webhookSecret(), now(), malformed));
     expect(m.statusCode).toBe(400);
     expect(m.json()).toEqual({ non_field_errors: ['Malformed JSON.'] });
     // nested 10,000 deep: the one body parser's depth limit, never a stack overflow (500)
     const deep = `${body.slice(0, -1)},"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
-    const d = await post(deep, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), deep));
+    const d = await post(deep, signatureHeader(webhookSecret(), now(), deep));
     expect(d.statusCode).toBe(400);
     expect(d.json()).toEqual({ non_field_errors: ['JSON nested deeper than 32 levels.'] });
     const shapeless = JSON.stringify({ id: 'evt_y', type: 'payment_intent.succeeded' });
-    const s = await post(shapeless, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), shapeless));
+    const s = await post(shapeless, signatureHeader(webhookSecret(), now(), shapeless));
     expect(s.statusCode).toBe(400);
     const wrongAmount = JSON.stringify({
       ...event,
       data: { object: { ...event.data.object, amount: 1 } },
     });
-    const w = await post(
-      wrongAmount,
-      signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), wrongAmount),
-    );
+    const w = await post(wrongAmount, signatureHeader(webhookSecret(), now(), wrongAmount));
     expect(w.statusCode).toBe(400);
     const unknown = JSON.stringify({
       ...event,
       data: { object: { ...event.data.object, id: 'pi_unknown' } },
     });
-    const u = await post(unknown, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), unknown));
+    const u = await post(unknown, signatureHeader(webhookSecret(), now(), unknown));
     expect(u.statusCode).toBe(404);
     expect(await counts()).toEqual(before);
     expect((await activity(o.activityId)).state).toBe('ca-awaiting-subject');
     // Signed properly, the same event settles; other event types are acknowledged, ignored.
-    const ok = await post(body, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), body));
+    const ok = await post(body, signatureHeader(webhookSecret(), now(), body));
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ received: true, status: 'settled' });
     const other = JSON.stringify({ ...event, id: 'evt_other', type: 'charge.refunded' });
-    const ig = await post(other, signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), other));
+    const ig = await post(other, signatureHeader(webhookSecret(), now(), other));
     expect(ig.json().status).toBe('ignored');
   });
 
@@ -849,10 +845,7 @@ describe('the webhook', () => {
     const sent = sim().sent.at(-1);
     if (!sent) throw new Error('no event');
     const before = await counts();
-    const again = await post(
-      sent.body,
-      signatureHeader(SIMULATOR_WEBHOOK_SECRET, now(), sent.body),
-    );
+    const again = await post(sent.body, signatureHeader(webhookSecret(), now(), sent.body));
     expect(again.statusCode).toBe(200);
     expect(again.json().status).toBe('duplicate');
     expect(await counts()).toEqual(before);

@@ -25,7 +25,7 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from '../cases/cases.table.js';
 import { saveActivity, topUpResult } from '../checks/activity.js';
 import { lockActivity } from '../checks/engine.js';
-import { paymentsOf } from './config.js';
+import { type PaymentsDeps, paymentProviderName, paymentsOf } from './config.js';
 import { paymentIntents, type payments } from './payments.table.js';
 
 export const INTENT_CONTENT_TYPE = 'payments.paymentintent';
@@ -92,7 +92,7 @@ export async function createTopUpIntent(
   }
   if (topUp.status !== 'awaiting') throw new ConflictError('The top-up is already settled.');
   const publicId = newPublicId();
-  const provider: PaymentProviderName = paymentsOf(ctx).config.provider;
+  const provider: PaymentProviderName = paymentProviderName();
   const [row] = await ctx.tx
     .insert(paymentIntents)
     .values({
@@ -199,7 +199,7 @@ export function intentDescription(reason: string, checkName: string): string {
  * its page says the payment service is not available.
  */
 export async function paymentPortal(
-  deps: ContextDeps,
+  deps: ContextDeps & PaymentsDeps,
   publicId: string,
   hostname: string,
 ): Promise<PaymentPortalOut> {

@@ -5,6 +5,8 @@ import { IdvApiClient } from './client.js';
 import { createIdvProvider } from './select.js';
 import { IdvSimulator } from './simulator.js';
 
+const SIMULATOR_SECRET = 'the installation secret';
+
 describe('the identity provider configuration', () => {
   it('defaults to the simulator', () => {
     expect(readIdvConfig({})).toEqual({
@@ -14,9 +16,9 @@ describe('the identity provider configuration', () => {
       callbackSecret: null,
     });
     expect(readConfig({}, '/srv').idv).toEqual(defaultConfig.idv);
-    expect(createIdvProvider(defaultConfig.idv, 'http://k.test', new ManualClock())).toBeInstanceOf(
-      IdvSimulator,
-    );
+    expect(
+      createIdvProvider(defaultConfig.idv, 'http://k.test', new ManualClock(), SIMULATOR_SECRET),
+    ).toBeInstanceOf(IdvSimulator);
   });
 
   it('api needs its URL, key and callback secret, else the start stops', () => {
@@ -38,11 +40,16 @@ describe('the identity provider configuration', () => {
       apiKey: 'key',
       callbackSecret: 'secret',
     });
-    expect(createIdvProvider(config, 'http://k.test', new ManualClock())).toBeInstanceOf(
-      IdvApiClient,
-    );
+    expect(
+      createIdvProvider(config, 'http://k.test', new ManualClock(), SIMULATOR_SECRET),
+    ).toBeInstanceOf(IdvApiClient);
     expect(() =>
-      createIdvProvider({ ...config, apiKey: null }, 'http://k.test', new ManualClock()),
+      createIdvProvider(
+        { ...config, apiKey: null },
+        'http://k.test',
+        new ManualClock(),
+        SIMULATOR_SECRET,
+      ),
     ).toThrow(/needs/);
   });
 });

@@ -3,19 +3,15 @@ import { ManualClock } from '../../platform/clock.js';
 import { verifySignature } from '../dbs-basic/signature.js';
 import { formEncode, StripeClient } from './client.js';
 import { PaymentsProviderError } from './provider.js';
-import {
-  isPortalReturn,
-  PaymentsSimulator,
-  SIMULATOR_WEBHOOK_SECRET,
-  SimulatorRefusal,
-  TEST_CARDS,
-} from './simulator.js';
+import { isPortalReturn, PaymentsSimulator, SimulatorRefusal, TEST_CARDS } from './simulator.js';
 
 const signal = () => new AbortController().signal;
 const clock = new ManualClock('2026-11-24T10:00:00Z');
 const now = () => Math.floor(clock.now().getTime() / 1000);
 const KEY = 'pk_test_kestrel';
 const RETURN = '/payment-portal/pit_abcdefghijklmnopqrstuvwx';
+/** The secret it signs webhooks with (an installation's random one in the app). */
+const WEBHOOK_SECRET = 'whsec_test_installation';
 
 async function intent(sim: PaymentsSimulator, key = 'kestrel-top-up-1') {
   return sim.createIntent({
@@ -28,7 +24,7 @@ async function intent(sim: PaymentsSimulator, key = 'kestrel-top-up-1') {
 
 describe('the payments simulator', () => {
   it('creates one intent per idempotency key, in pence', async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const again = await intent(sim);
     const other = await intent(sim, 'kestrel-top-up-2');
@@ -42,7 +38,7 @@ describe('the payments simulator', () => {
   });
 
   it('a success card pays and makes one signed payment_intent.succeeded event', async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const r = sim.confirm(a.id, {
       client_secret: a.client_secret,
@@ -55,9 +51,7 @@ describe('the payments simulator', () => {
     const [e] = r.events;
     expect(e?.event.type).toBe('payment_intent.succeeded');
     expect(e?.event.data.object).toMatchObject({ id: a.id, amount: 350, status: 'succeeded' });
-    expect(verifySignature(SIMULATOR_WEBHOOK_SECRET, e?.signature, e?.body ?? '', now())).toBe(
-      'ok',
-    );
+    expect(verifySignature(WEBHOOK_SECRET, e?.signature, e?.body ?? '', now())).toBe('ok');
     expect(verifySignature('other', e?.signature, e?.body ?? '', now())).toBe('mismatch');
     // Paid: it cannot be confirmed again.
     expect(() =>
@@ -71,7 +65,7 @@ describe('the payments simulator', () => {
   });
 
   it('a declined card fails with the decline code and a payment_failed event', async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const r = sim.confirm(a.id, {
       client_secret: a.client_secret,
@@ -95,7 +89,7 @@ describe('the payments simulator', () => {
   });
 
   it('a 3-D Secure card asks for the challenge; passed it pays, failed it declines', async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const r = sim.confirm(a.id, {
       client_secret: a.client_secret,
@@ -134,7 +128,7 @@ describe('the payments simulator', () => {
   });
 
   it("shows the browser an intent's state only with its client secret and a publishable key", async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const mine = { client_secret: a.client_secret, key: KEY };
     expect(sim.retrieveForBrowser(a.id, mine)).toEqual({
@@ -178,7 +172,7 @@ describe('the payments simulator', () => {
   });
 
   it('refuses a wrong key, client secret, card or return address, changing nothing', async () => {
-    const sim = new PaymentsSimulator({ clock, webhookSecret: SIMULATOR_WEBHOOK_SECRET });
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const a = await intent(sim);
     const ok = {
       client_secret: a.client_secret,

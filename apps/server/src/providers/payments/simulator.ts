@@ -17,7 +17,6 @@ import type {
  * its intents in memory: a restarted server forgets unpaid simulated intents (README.md).
  */
 
-export const SIMULATOR_WEBHOOK_SECRET = 'whsec_kestrel_simulator';
 /** Where the simulator's routes live (confirm, 3-D Secure challenge), relative to the site. */
 export const SIMULATOR_BASE = '/simulator/payments';
 

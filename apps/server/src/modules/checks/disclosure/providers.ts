@@ -8,10 +8,9 @@ import { createEbulkSimulator } from '../../../providers/ebulk/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
 /** Both sign their callbacks the same way (PROVIDERS.md): an HMAC of the timestamp and body. */
-const signedCallbacks = (secretEnv: string, simulatorSecret: string) => ({
+const signedCallbacks = (secretEnv: string) => ({
   schema: applicationCallbackSchema,
   secretEnv,
-  simulatorSecret,
   signatureHeader: SIGNATURE_HEADER,
   verify: (secret: string, header: string | undefined, raw: string, nowSeconds: number) =>
     verifySignature(secret, header, raw, nowSeconds) === 'ok',
@@ -30,7 +29,7 @@ export const dbsBasicProvider: CheckProviderDefinition<DisclosureProvider> = {
       signingClock: o.signingClock,
       dayMs: o.dayMs,
     }),
-  callbacks: signedCallbacks('DBS_BASIC_CALLBACK_SECRET', 'kestrel-simulator-dbs-basic'),
+  callbacks: signedCallbacks('DBS_BASIC_CALLBACK_SECRET'),
 };
 
 /** The e-bulk registered body (standard and enhanced checks). */
@@ -39,5 +38,5 @@ export const ebulkProvider: CheckProviderDefinition<DisclosureProvider> = {
   env: { url: 'EBULK_API_URL', key: 'EBULK_API_KEY' },
   client: (s) => createEbulkClient({ baseUrl: s.url, apiKey: s.key }),
   simulator: (o) => createEbulkSimulator(o.clock, o.callbackSecret, o.signingClock, o.dayMs),
-  callbacks: signedCallbacks('EBULK_CALLBACK_SECRET', 'kestrel-simulator-ebulk'),
+  callbacks: signedCallbacks('EBULK_CALLBACK_SECRET'),
 };
