@@ -175,6 +175,10 @@ describe('a new subject, from the invitation to the submitted case', () => {
     ({ context, page } = await newPage(browser, { viewport: PHONE }));
     await loginUi(page, email, password);
     await page.waitForURL((url) => url.pathname === '/s/dashboard');
+    // the steps counted are the steps listed (Welcome lists 11 for a case needing every check)
+    await expect
+      .poll(() => page.getByTestId('subject-case').first().textContent())
+      .toMatch(/\d+ of 11 steps done/);
     const next = page.getByTestId('subject-case').first().getByTestId('next-step');
     await next.click();
     await page.waitForURL((url) => url.pathname === `/s/case-portal/${caseId}/document-collection`);
@@ -205,9 +209,25 @@ describe('a new subject, from the invitation to the submitted case', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => h1(page).textContent(), { timeout: 15_000 }).not.toBe('Documents');
     const done: string[] = [];
+    /** The criminal-record levels that asked for the place of birth and the identity route. */
+    const asked: string[] = [];
     for (let i = 0; i < 8; i += 1) {
       const title = (await h1(page).textContent()) ?? '';
       if (title === 'Check your answers') break;
+      if (title.endsWith('DBS check')) {
+        await page.getByText('Declaration and consent').first().waitFor();
+        const birth = await page.getByLabel(/^Country of birth/).count();
+        const route = await page.getByText('How your identity will be checked').count();
+        if (birth > 0 || (route > 0 && (await page.getByRole('radio').count()) > 0))
+          asked.push(title);
+        else {
+          // the answers given, with the way back to change them
+          await page.getByTestId('dbs-shared-answers').getByText('Leeds').first().waitFor();
+          await page
+            .getByRole('link', { name: 'Change your answers in Enhanced DBS check' })
+            .waitFor();
+        }
+      }
       if (title === 'DBS update service')
         await page.getByRole('textbox', { name: /^Certificate number/ }).fill('001234567890');
       if (title === 'Right to work')
@@ -236,12 +256,47 @@ describe('a new subject, from the invitation to the submitted case', () => {
       'Driver data',
       'Right to work',
     ]);
+    // a case with all three levels asks the birth and identity questions once
+    expect(asked).toEqual(['Enhanced DBS check']);
+    // Review shows what was entered, formatted, section by section, each with its change link
+    const review = page.getByTestId('review');
+    const block = (name: string) =>
+      review.getByTestId('review-block').filter({ has: page.getByRole('link', { name }) });
+    for (const name of [
+      'Change online identity check',
+      'Change basic details',
+      'Change address history',
+      'Change documents',
+      'Change enhanced DBS check',
+      'Change standard DBS check',
+      'Change basic DBS check',
+      'Change DBS update service',
+      'Change driver data',
+      'Change right to work',
+    ])
+      await expect.poll(() => block(name).count(), { message: name }).toBe(1);
+    expect(await review.getByText('Completed.').count()).toBe(0);
+    await block('Change basic details').getByText('British').waitFor();
+    await block('Change basic details').getByText('07911 123456').waitFor();
+    expect(await review.getByText('+447911123456').count()).toBe(0);
+    const documents = block('Change documents');
+    await documents.getByText('Identity documents').waitFor();
+    await documents.getByText('Right to work documents').waitFor();
+    await expect.poll(() => documents.getByRole('listitem').count()).toBe(2);
+    await block('Change enhanced DBS check').getByText('Leeds').first().waitFor();
+    await block('Change DBS update service').getByText('001234567890').waitFor();
+    await block('Change driver data').getByText('JOURN953140Z99AB').waitFor();
+    await block('Change right to work')
+      .getByText(/I will show documents/)
+      .waitFor();
     await look(page, 'review');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect
       .poll(() => h1(page).textContent(), { timeout: 15_000 })
       .toBe('Thank you, your answers have been submitted');
     await look(page, 'done');
+    const caseLink = page.getByRole('link', { name: 'Go to your case page' });
+    expect(await caseLink.getAttribute('href')).toBe(`/s/cases/${caseId}`);
     await context.close();
     expect(violations).toEqual({});
   }, 400_000);
@@ -266,6 +321,11 @@ describe('a new subject, from the invitation to the submitted case', () => {
         .first()
         .inputValue(),
     ).toBe('Zoe');
+    // the header's date of birth is the one the subject entered (and the check confirmed)
+    const dob = p.getByText('Date of birth', { exact: true }).first().locator('xpath=..');
+    expect(await dob.textContent()).toMatch(
+      /Date of birth\s*\d{1,2}(st|nd|rd|th) [A-Z][a-z]{2} \d{4}/,
+    );
     expect(text).toContain('Passport');
     expect(text).toContain('British passport (current or expired)');
     await session.context.close();

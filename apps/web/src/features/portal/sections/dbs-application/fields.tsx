@@ -40,7 +40,10 @@ export function summaryOf<V extends FieldValues>(
   return [...out, ...extra];
 }
 
-/** One choice among cards (a radio group); the group is the field `name` for the summary. */
+/**
+ * One choice among cards (a radio group); the group is the field `name` for the summary. Each
+ * card is named by what it shows (its label, then its hint: WCAG 2.5.3, label in name).
+ */
 export function ChoiceCards<V extends FieldValues>({
   form,
   name,
@@ -83,7 +86,6 @@ export function ChoiceCards<V extends FieldValues>({
                 radius="md"
                 mih={44}
                 data-testid={`choice-${o.value}`}
-                aria-label={o.label}
               >
                 <Group wrap="nowrap" align="flex-start" gap="sm">
                   <Radio.Indicator />
