@@ -1,5 +1,6 @@
 import {
   activityNoteOut,
+  COUNTERSIGNED_KINDS,
   caseActivityListFilters,
   caseActivityListItemOut,
   caseActivityPatch,
@@ -7,7 +8,7 @@ import {
   opsListFilters,
   pageOut,
 } from '@kestrel/domain';
-import { and, eq, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../../db/connection.js';
@@ -33,6 +34,7 @@ import {
 } from '../cases/cases.service.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { checkHandEdit } from '../checks/hooks.js';
+import { awaitingCountersignature } from '../dbs-details/dbs-details.service.js';
 import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
@@ -77,10 +79,19 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
   if (type) conds.push(inArray(activityTypes.code, type.split(',')));
   const term = queryString(q, 'search')?.trim();
   if (term) conds.push(subjectSearchCondition(term));
-  if (kind !== 'all') {
-    conds.push(
-      inArray(caseActivities.state, kind === 'ops' ? OPS_OUTSTANDING_STATES : OUTSTANDING_STATES),
+  if (kind === 'outstanding') conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
+  if (kind === 'ops') {
+    // operations' turn: theirs, and the checks waiting for a countersignature (which
+    // operations may give, as customer staff may)
+    const countersigning = and(
+      eq(caseActivities.state, 'ca-awaiting-agent'),
+      inArray(activityTypes.code, [...COUNTERSIGNED_KINDS]),
+      awaitingCountersignature(caseActivities.customerId, caseActivities.caseId),
     );
+    const ops = or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning);
+    if (ops) conds.push(ops);
+  }
+  if (kind !== 'all') {
     conds.push(notInArray(cases.state, ['complete', 'cancelled']));
     conds.push(isNull(cases.archivedAt));
   }

@@ -13,7 +13,9 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { createProcess } from '../../db/factories.js';
 import { securityRefusals } from '../../platform/tables/audit.table.js';
+import { caseDbsDetails } from '../dbs-details/dbs-details.table.js';
 import { cases } from './cases.table.js';
 
 /** The parallel /api/ops/ endpoints of the workspace: cases and flags across customers. */
@@ -185,6 +187,34 @@ describe('/api/ops/outstanding-activities/', () => {
     const first = rows[0] as Activity;
     const one = await get(ops, `/api/ops/outstanding-activities/${first.id}/`);
     expect(one.json()).toMatchObject({ id: first.id, customer: other });
+  });
+
+  it('lists a check waiting for countersigning (its DBS details verified), not one before verification', async () => {
+    const [countersign, verify] = await t.owner(async (tx) => {
+      const p = await createProcess(tx, { customerId: acme, requirements: ['dbs-enhanced'] });
+      const ids: number[] = [];
+      for (const state of ['verified', 'pending']) {
+        const c = await createCase(tx, {
+          customerId: acme,
+          processId: p.id,
+          activityStates: ['ca-awaiting-agent'],
+        });
+        await tx.insert(caseDbsDetails).values({
+          customerId: acme,
+          caseId: c.id,
+          idvOption: 'in-person',
+          state,
+          ...(state === 'verified' ? { verifiedBy: 'Vera', verifiedAt: new Date() } : {}),
+        });
+        ids.push(c.id);
+      }
+      return ids;
+    });
+    const rows: Activity[] = (
+      await get(ops, `/api/ops/outstanding-activities/?customer=${acme}`)
+    ).json().results;
+    expect(rows.map((a) => [a.case.id, a.state])).toEqual([[countersign, 'ca-awaiting-agent']]);
+    expect(rows.some((a) => a.case.id === verify)).toBe(false);
   });
 
   it('is for ops staff only; a customer’s own outstanding list stays scoped', async () => {

@@ -14,7 +14,7 @@ import {
   refineRtwDetails,
   rtwDetailsFields,
 } from '@kestrel/domain';
-import { sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { iso } from '../../platform/clock.js';
@@ -488,4 +488,13 @@ export async function patchRtwDetails(
     changes,
   );
   return presentRtw(ref.id, rows[0]?.record ?? null);
+}
+
+/**
+ * The condition "this activity's case has its DBS details verified and waiting for a
+ * countersignature" over the given activity columns (the ops outstanding list shows such checks).
+ */
+export function awaitingCountersignature(customerId: AnyColumn, caseId: AnyColumn): SQL {
+  return sql`exists (select 1 from case_dbs_details d
+    where d.customer_id = ${customerId} and d.case_id = ${caseId} and d.state = 'verified')`;
 }

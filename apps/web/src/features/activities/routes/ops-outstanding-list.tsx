@@ -7,8 +7,11 @@ import { type Column, ResourceTable, type SelectFilter } from '../../../componen
 import { href } from '../../../config/paths';
 import { activityColumns } from '../components/activity-columns';
 
-/** The states in which a check waits for operations (the server's OPS_OUTSTANDING_STATES). */
-const OPS_STATES = ['ca-awaiting-ops', 'ca-error-initiating'] as const;
+/**
+ * The states in which a check waits for operations (the server's OPS_OUTSTANDING_STATES), and
+ * 'ca-awaiting-agent' for the standard and enhanced checks waiting for a countersignature.
+ */
+const OPS_STATES = ['ca-awaiting-ops', 'ca-error-initiating', 'ca-awaiting-agent'] as const;
 
 const customerColumn: Column<Activity> = {
   key: 'customer',
