@@ -1,4 +1,5 @@
 import {
+  type AddressLookupSourceOut,
   addressLookupQuery,
   addressLookupSourceOut,
   fakeOsAddresses,
@@ -56,7 +57,7 @@ export async function addressLookupRoutes(app: FastifyInstance) {
     r.get(
       `${prefix}case-addresses/lookup-source/`,
       { schema: { tags, response: { 200: addressLookupSourceOut } }, config: read },
-      async (request) => ({
+      async (request): Promise<AddressLookupSourceOut> => ({
         source: (await noLiveSearch(app, request, audience)) === null ? 'live' : 'fake',
       }),
     );
