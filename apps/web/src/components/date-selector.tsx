@@ -5,8 +5,9 @@ import {
   dateSelectorYears,
   MESSAGES,
 } from '@kestrel/domain';
-import { Group, Input, NativeSelect } from '@mantine/core';
+import { Box, Input, NativeSelect } from '@mantine/core';
 import { useId, useState } from 'react';
+import classes from './date-selector.module.css';
 
 const MONTHS = [
   'January',
@@ -36,6 +37,7 @@ function split(value: string | null | undefined): Parts {
     : { year: null, month: null, day: null };
 }
 const pad = (n: number) => String(n).padStart(2, '0');
+const partClasses = { root: classes.part, input: classes.select };
 const today = () => new Date().toISOString().slice(0, 10);
 
 export interface DateSelectorProps {
@@ -109,8 +111,9 @@ export function DateSelector({
       labelElement="div"
       data-testid="date-selector"
     >
-      <Group gap="xs" grow wrap="nowrap" role="group" aria-labelledby={`${id}-label`} mt={4}>
+      <Box className={classes.parts} role="group" aria-labelledby={`${id}-label`} mt={4}>
         <NativeSelect
+          classNames={partClasses}
           aria-label={`${label}: year`}
           value={parts.year ? String(parts.year) : ''}
           onChange={(e) => update({ ...parts, year: num(e.currentTarget.value) })}
@@ -122,6 +125,7 @@ export function DateSelector({
           data-testid="date-year"
         />
         <NativeSelect
+          classNames={partClasses}
           aria-label={`${label}: month`}
           value={parts.month ? String(parts.month) : ''}
           onChange={(e) => update({ ...parts, month: num(e.currentTarget.value) })}
@@ -134,6 +138,7 @@ export function DateSelector({
           data-testid="date-month"
         />
         <NativeSelect
+          classNames={partClasses}
           aria-label={`${label}: day`}
           value={parts.day ? String(parts.day) : ''}
           onChange={(e) => update({ ...parts, day: num(e.currentTarget.value) })}
@@ -145,7 +150,7 @@ export function DateSelector({
           disabled={days.length === 0}
           data-testid="date-day"
         />
-      </Group>
+      </Box>
     </Input.Wrapper>
   );
 }
