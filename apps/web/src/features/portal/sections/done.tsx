@@ -24,7 +24,7 @@ export default function DoneSection({ caseId, portal }: PortalSectionProps) {
           component={Link}
           to={href('subject-case-detail', { id: caseId })}
           size="md"
-          mih={44}
+          h={44}
           w={{ base: '100%', xs: 'auto' }}
           style={{ alignSelf: 'flex-start' }}
         >
