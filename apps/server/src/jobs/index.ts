@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app-deps.js';
+import { documentThumbnailsJob } from '../modules/case-documents/thumbnail-job.js';
 import { checkJobKinds } from '../modules/checks/jobs.js';
 import { providerIntentJob } from '../modules/payments/provider-intent-job.js';
 import { topUpIntentJob } from '../modules/payments/top-up-job.js';
@@ -13,4 +14,5 @@ export const jobKinds: JobKind<unknown, AppDeps>[] = [
   ...(checkJobKinds as JobKind<unknown, AppDeps>[]),
   topUpIntentJob as JobKind<unknown, AppDeps>,
   providerIntentJob as JobKind<unknown, AppDeps>,
+  documentThumbnailsJob as JobKind<unknown, AppDeps>,
 ];

@@ -29,6 +29,7 @@ export const DOCUMENT_MESSAGES = {
   submitted: 'This case has been submitted: its documents can no longer be changed.',
   closed: 'This case is closed: its documents can no longer be changed.',
   noSuchPage: 'This document has no such page.',
+  noPreview: 'This page has no preview.',
   unknownQuestion: 'Select a valid question of this document type.',
 } as const;
 
@@ -172,6 +173,14 @@ export const caseDocumentDownloadQuery = z.object({
   ),
 });
 
+/**
+ * A page's preview (its thumbnail), made in the background after the upload: `pending` until
+ * then, `ready` (thumbnail_url serves it), or `none` (the file could not be previewed within the
+ * limits: too large, too many pixels, a decompression bomb, unreadable; the file is kept).
+ */
+export const PREVIEW_STATES = ['pending', 'ready', 'none'] as const;
+export type PreviewState = (typeof PREVIEW_STATES)[number];
+
 /** One page (file) of a document. */
 export const caseDocumentPageOut = z.strictObject({
   page: z.number(),
@@ -183,6 +192,7 @@ export const caseDocumentPageOut = z.strictObject({
   converted_from: z.string().nullable(),
   content_url: z.string(),
   thumbnail_url: z.string(),
+  preview: z.enum(PREVIEW_STATES),
 });
 
 /**

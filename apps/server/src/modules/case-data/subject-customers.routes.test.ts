@@ -253,6 +253,7 @@ describe('case documents of a subject held by two customers', () => {
     expect(file.statusCode, file.body).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.rawPayload.equals(png)).toBe(true);
+    await t.settle(); // its thumbnail is made in the background
     const thumb = await call(ada, 'GET', `/api/s/case-documents/${doc.id}/thumbnail/`);
     expect(thumb.statusCode).toBe(200);
 

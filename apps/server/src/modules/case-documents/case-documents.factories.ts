@@ -41,6 +41,7 @@ export async function createCaseDocument(
     size: png.length,
     originalName: 'passport.png',
     convertedFrom: null,
+    preview: 'ready',
   };
   const [doc] = await tx
     .insert(caseDocuments)

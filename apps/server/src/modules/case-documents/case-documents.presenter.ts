@@ -3,6 +3,13 @@ import type { caseDocuments } from './case-documents.table.js';
 
 type Audience = 'staff' | 'ops' | 'subject';
 
+/** A document as its audit entries name it: its type and case. */
+export function documentRepr(
+  doc: Pick<typeof caseDocuments.$inferSelect, 'documentType' | 'caseId'>,
+) {
+  return `${caseDocumentType(doc.documentType)?.name ?? doc.documentType} (case ${doc.caseId})`;
+}
+
 /** The API prefix of each audience's document routes. */
 export const DOCUMENT_PATHS: Record<Audience, string> = {
   staff: '/api/case-documents/',
@@ -30,6 +37,7 @@ export function presentDocument(
     converted_from: p.convertedFrom,
     content_url: at('download', i + 1),
     thumbnail_url: at('thumbnail', i + 1),
+    preview: p.preview ?? 'ready',
   }));
   return {
     id: doc.id,

@@ -143,6 +143,9 @@ describe('uploads', () => {
     );
     expect(dl.rawPayload.equals(png)).toBe(true);
 
+    // the thumbnail is made in the background (the document-thumbnails job)
+    expect(doc.pages[0].preview).toBe('pending');
+    await t.settle();
     const thumb = await t.app.inject({ url: doc.thumbnail_url, headers: subject.headers });
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/jpeg');
@@ -155,7 +158,11 @@ describe('uploads', () => {
         sql`select verb, actor_type from audit_actions where content_type = 'cases.casedocument' and object_id = ${String(doc.id)}`,
       ),
     );
-    expect(audit).toEqual([{ verb: 'created', actor_type: 'SubjectUser' }]);
+    expect(audit).toEqual([
+      { verb: 'created', actor_type: 'SubjectUser' },
+      // its preview, recorded by the thumbnail job (the system)
+      { verb: 'updated', actor_type: null },
+    ]);
   });
 
   it('converts a HEIC photo to JPEG, whatever its name says', async () => {
@@ -180,6 +187,7 @@ describe('uploads', () => {
   });
 
   it('refuses an HTML file posing as an image (400) and keeps nothing', async () => {
+    await t.settle(); // the earlier uploads' thumbnails are made
     const before = filesUnder(storageDir).length;
     const res = await upload(subject, '/api/s/case-documents/', [
       ...fields(subjectCase),
@@ -207,6 +215,7 @@ describe('uploads', () => {
   });
 
   it('answers 413 while streaming a file over the cap, and leaves nothing behind', async () => {
+    await t.settle(); // the earlier uploads' thumbnails are made
     const before = filesUnder(storageDir).length;
     const res = await upload(staff, '/api/case-documents/', [
       ...fields(subjectCase),
@@ -251,6 +260,7 @@ describe('uploads', () => {
       `attachment; filename="Bill (March) _.pdf"; filename*=UTF-8''Bill%20%28March%29%20%E2%82%AC.pdf`,
     );
     // its thumbnail is its first page: white, with the blue square in the lower left quarter
+    await t.settle();
     const thumb = await t.app.inject({ url: doc.thumbnail_url, headers: staff.headers });
     const image = sharp(thumb.rawPayload);
     expect(await image.metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 320 });
@@ -287,20 +297,25 @@ describe('uploads', () => {
     );
   });
 
-  it('gives a PDF whose page cannot be rendered the generic PDF icon', async () => {
+  it('keeps a PDF whose page cannot be rendered, with no preview', async () => {
     const broken = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n');
     const res = await upload(staff, '/api/case-documents/', [
       ...fields(subjectCase, 'utility-bill'),
       { name: 'file', value: broken, filename: 'broken.pdf' },
     ]);
     expect(res.statusCode, res.body).toBe(201);
-    const thumb = await t.app.inject({ url: res.json().thumbnail_url, headers: staff.headers });
-    // the icon's red 'PDF' label (left of its letters)
-    const [r, g, b] = await sharp(thumb.rawPayload)
-      .extract({ left: 80, top: 222, width: 1, height: 1 })
-      .raw()
-      .toBuffer();
-    expect([r ?? 0, g ?? 255, b ?? 255].map((v) => Math.round(v / 64))).toEqual([3, 1, 1]);
+    await t.settle();
+    const doc = (
+      await t.app.inject({ url: `/api/case-documents/${res.json().id}/`, headers: staff.headers })
+    ).json();
+    expect(doc.pages[0].preview).toBe('none');
+    const thumb = await t.app.inject({ url: doc.thumbnail_url, headers: staff.headers });
+    expect([thumb.statusCode, thumb.json()]).toEqual([
+      404,
+      { detail: DOCUMENT_MESSAGES.noPreview },
+    ]);
+    const dl = await t.app.inject({ url: doc.content_url, headers: staff.headers });
+    expect(dl.rawPayload.equals(broken)).toBe(true);
   });
 
   it('keeps several pages per document, adds one, and replaces them until submission', async () => {
@@ -329,6 +344,7 @@ describe('uploads', () => {
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json().pages).toHaveLength(3);
 
+    await t.settle(); // the three pages' thumbnails are made
     const keysBefore = filesUnder(storageDir);
     const replaced = await upload(
       subject,
@@ -341,6 +357,7 @@ describe('uploads', () => {
       expect.objectContaining({ original_name: 'retake.png' }),
     ]);
     // the three old pages and their thumbnails are gone, the new page and its thumbnail are there
+    await t.settle();
     expect(filesUnder(storageDir).length).toBe(keysBefore.length - 6 + 2);
 
     const list = await t.app.inject({

@@ -62,9 +62,9 @@ type UploadTargetOf<F> =
 /**
  * The upload pipeline of a route: the multipart body spooled under the cap (413 while
  * streaming), the form fields parsed, the case checked for this audience (404/403 before
- * anything is stored), every file's type decided by its content and its thumbnail made, the
- * pages stored, then `commit` (the database write and its audit). A failed commit removes the
- * stored pages; the spool is always removed.
+ * anything is stored), every file's type decided by its content (no thumbnail: the commit
+ * enqueues the document-thumbnails job), the pages stored, then `commit` (the database write,
+ * its audit and the job). A failed commit removes the stored pages; the spool is always removed.
  */
 async function withUpload<S extends z.ZodType, T>(
   request: FastifyRequest,
@@ -282,6 +282,10 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
           (ctx) => documentPage(ctx, audience, id, q.page ?? 1),
           readOnly,
         );
+        // pending or none: nothing to show yet (the page's `preview` says which)
+        if ((page.preview ?? 'ready') !== 'ready') {
+          throw new NotFoundError(DOCUMENT_MESSAGES.noPreview);
+        }
         return sendObject(reply, request.server.deps, page.thumbnailKey, {
           contentType: 'image/jpeg',
           size: null,

@@ -16,16 +16,15 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../pla
 import type { ServiceContext } from '../../platform/service-context.js';
 import type { CaseDataAudience } from '../case-data/case-access.js';
 import { caseActivities, cases } from '../cases/cases.table.js';
-import { presentDocument } from './case-documents.presenter.js';
-import { caseDocuments, type StoredPage } from './case-documents.table.js';
+import { documentRepr, presentDocument } from './case-documents.presenter.js';
+import { caseDocuments, DOCUMENT_CT, type StoredPage } from './case-documents.table.js';
+import { thumbnailsJob } from './thumbnail-job.js';
 
 /**
  * Who is asking: customer staff (/api/, tenant by RLS), operations (/api/ops/, every customer)
  * or the subject (/api/s/, its own cases by RLS).
  */
 export type DocumentAudience = CaseDataAudience;
-
-export const DOCUMENT_CT = 'cases.casedocument';
 
 interface CaseRef {
   id: number;
@@ -137,10 +136,6 @@ function typeFields(code: string) {
   return { documentType: code, group: type?.group ?? '' };
 }
 
-function repr(doc: Pick<DocumentRow, 'documentType' | 'caseId'>): string {
-  return `${caseDocumentType(doc.documentType)?.name ?? doc.documentType} (case ${doc.caseId})`;
-}
-
 /** 400 on `confirmations` unless every eligibility question of the type is confirmed. */
 function checkConfirmations(typeCode: string, ids: readonly string[]): string[] {
   const problem = confirmationsProblem(typeCode, ids);
@@ -183,11 +178,12 @@ export async function createDocument(
     })
     .returning();
   if (!doc) throw new Error('case document insert returned nothing');
+  await ctx.enqueue(thumbnailsJob(c.customerId, doc.id));
   await recordAudit(ctx.tx, ctx.actor, {
     verb: 'created',
     contentType: DOCUMENT_CT,
     objectId: doc.id,
-    objectRepr: repr(doc),
+    objectRepr: documentRepr(doc),
     customerId: c.customerId,
     changes: {
       document_type: doc.documentType,
@@ -239,11 +235,12 @@ export async function changeDocumentPages(
     .where(eq(caseDocuments.id, id))
     .returning();
   if (!updated) throw new NotFoundError();
+  if (pages.length > 0) await ctx.enqueue(thumbnailsJob(doc.customerId, id));
   await recordAudit(ctx.tx, ctx.actor, {
     verb: 'updated',
     contentType: DOCUMENT_CT,
     objectId: id,
-    objectRepr: repr(updated),
+    objectRepr: documentRepr(updated),
     customerId: doc.customerId,
     changes: {
       pages: [pageSummary(doc.pages), pageSummary(next)],
@@ -270,7 +267,7 @@ export async function deleteDocument(
     verb: 'deleted',
     contentType: DOCUMENT_CT,
     objectId: id,
-    objectRepr: repr(doc),
+    objectRepr: documentRepr(doc),
     customerId: doc.customerId,
     changes: { pages: pageSummary(doc.pages) },
   });

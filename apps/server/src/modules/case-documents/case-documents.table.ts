@@ -1,3 +1,4 @@
+import type { PreviewState } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -14,6 +15,9 @@ import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js
 import { caseActivities, cases } from '../cases/cases.table.js';
 import { customers } from '../customers/customers.table.js';
 
+/** The audit's content type of a document. */
+export const DOCUMENT_CT = 'cases.casedocument';
+
 /** One stored page (file) of a document. Keys are the server's; the name is only shown. */
 export interface StoredPage {
   /** Storage key of the file (server-made, never the uploader's name). */
@@ -27,6 +31,12 @@ export interface StoredPage {
   originalName: string;
   /** 'heic' when a HEIC photo was converted to JPEG on upload. */
   convertedFrom: string | null;
+  /**
+   * Its thumbnail: made by the document-thumbnails job after the upload ('pending' until then),
+   * 'ready' at `thumbnailKey`, or 'none'. Absent on pages stored before previews were made in the
+   * background: those have their thumbnail.
+   */
+  preview?: PreviewState;
 }
 
 /**

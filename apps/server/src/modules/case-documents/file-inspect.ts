@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { DOCUMENT_FILE_TYPES, DOCUMENT_MESSAGES, type DocumentContentType } from '@kestrel/domain';
 import { fileTypeFromFile } from 'file-type';
-import heicConvert from 'heic-convert';
 import sharp from 'sharp';
 import { ValidationError } from '../../platform/errors.js';
-import { renderPdfThumbnail } from './pdf-thumbnail.js';
+import { runDecoder } from './decoder-pool.js';
 import type { SpooledFile } from './upload-receive.js';
 
-/** Longest side of a thumbnail, in pixels. */
-export const THUMBNAIL_SIZE = 320;
-
-/** A page ready to store: its file (maybe converted) and its thumbnail, both spooled. */
+/** A page ready to store: its file (maybe converted), spooled. Its thumbnail comes later. */
 export interface InspectedPage {
   path: string;
   size: number;
@@ -19,92 +15,74 @@ export interface InspectedPage {
   extension: string;
   originalName: string;
   convertedFrom: string | null;
-  thumbnail: Buffer;
 }
 
 const HEIC = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
 
-/**
- * The generic thumbnail of a PDF whose first page cannot be rendered (too large, unreadable or
- * too slow: see pdf-thumbnail.ts).
- */
-const PDF_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="${THUMBNAIL_SIZE}" height="${THUMBNAIL_SIZE}" viewBox="0 0 320 320">
-<rect width="320" height="320" fill="#f1f3f5"/>
-<path d="M90 40h105l45 45v195H90z" fill="#fff" stroke="#495057" stroke-width="6"/>
-<path d="M195 40v45h45" fill="none" stroke="#495057" stroke-width="6"/>
-<rect x="70" y="170" width="130" height="60" rx="6" fill="#c92a2a"/>
-<text x="135" y="212" font-family="sans-serif" font-size="36" font-weight="bold" fill="#fff" text-anchor="middle">PDF</text>
-</svg>`;
-let pdfIcon: Promise<Buffer> | null = null;
-
-/** The PDF icon as a JPEG, rendered once. */
-function pdfThumbnail(): Promise<Buffer> {
-  if (!pdfIcon) pdfIcon = sharp(Buffer.from(PDF_ICON_SVG)).jpeg({ quality: 85 }).toBuffer();
-  return pdfIcon;
-}
-
 const isDocumentType = (mime: string): mime is DocumentContentType =>
   Object.hasOwn(DOCUMENT_FILE_TYPES, mime);
 
-/** A JPEG thumbnail of an image file, turned upright by its EXIF orientation. */
-async function imageThumbnail(path: string): Promise<Buffer> {
+const unreadable = () => ValidationError.of('file', DOCUMENT_MESSAGES.unreadableImage);
+
+/**
+ * 400 unless an image's header reads (format, dimensions): libvips reads the header only, no
+ * pixel is decoded here. Decoding is the thumbnail job's, in a decoder process.
+ */
+async function checkImageHeader(path: string): Promise<void> {
   try {
-    return await sharp(path, { failOn: 'error' })
-      .rotate()
-      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 80 })
-      .toBuffer();
+    const meta = await sharp(path, { failOn: 'error', limitInputPixels: false }).metadata();
+    if (!meta.width || !meta.height) throw unreadable();
   } catch {
-    throw ValidationError.of('file', DOCUMENT_MESSAGES.unreadableImage);
+    throw unreadable();
   }
 }
 
+/** A HEIC photo converted to JPEG in a decoder process (bounded: see decoder-limits.ts). */
+async function convertHeic(file: SpooledFile): Promise<InspectedPage> {
+  const path = `${file.path}-${randomUUID()}.jpg`;
+  const outcome = await runDecoder({ op: 'heic-to-jpeg', input: file.path, output: path });
+  if (outcome.status !== 'done') {
+    await rm(path, { force: true });
+    throw unreadable();
+  }
+  const page: InspectedPage = {
+    path,
+    size: (await stat(path)).size,
+    contentType: 'image/jpeg',
+    extension: 'jpg',
+    originalName: file.originalName,
+    convertedFrom: 'heic',
+  };
+  try {
+    await checkImageHeader(path);
+  } catch (err) {
+    await rm(path, { force: true });
+    throw err;
+  }
+  return page;
+}
+
 /**
- * Decides a spooled file's type from its content (magic bytes, file-type), never from its name or
- * the part's Content-Type: JPEG, PNG and PDF are kept as they are, a HEIC photo is converted to
- * JPEG (heic-convert: pure JavaScript, so the photo is decoded in memory; it is within the upload
- * cap), anything else is refused (400). Images must also decode (a PNG header on garbage is 400).
+ * Decides a spooled file's type from its content (magic bytes, file-type: it reads the first few
+ * KB only), never from its name or the part's Content-Type: JPEG, PNG and PDF are kept as they
+ * are, a HEIC photo is converted to JPEG (in a decoder process, killed past its time or memory),
+ * anything else is refused (400), as is an image whose header does not read. No thumbnail is
+ * made here: the request never waits for one (see the document-thumbnails job).
  */
 export async function inspectFile(file: SpooledFile): Promise<InspectedPage> {
   const detected = await fileTypeFromFile(file.path);
   const mime = detected?.mime ?? '';
-  if (HEIC.has(mime)) {
-    let jpeg: Buffer;
-    try {
-      jpeg = Buffer.from(
-        await heicConvert({ buffer: await readFile(file.path), format: 'JPEG', quality: 0.9 }),
-      );
-    } catch {
-      throw ValidationError.of('file', DOCUMENT_MESSAGES.unreadableImage);
-    }
-    const path = `${file.path}-${randomUUID()}.jpg`;
-    await writeFile(path, jpeg, { mode: 0o600 });
-    return {
-      path,
-      size: jpeg.length,
-      contentType: 'image/jpeg',
-      extension: 'jpg',
-      originalName: file.originalName,
-      convertedFrom: 'heic',
-      thumbnail: await imageThumbnail(path),
-    };
-  }
+  if (HEIC.has(mime)) return convertHeic(file);
   if (!isDocumentType(mime)) {
     throw ValidationError.of('file', DOCUMENT_MESSAGES.unsupportedType);
   }
-  const contentType = mime;
-  const thumbnail =
-    contentType === 'application/pdf'
-      ? ((await renderPdfThumbnail(file.path, THUMBNAIL_SIZE, file.size)) ?? (await pdfThumbnail()))
-      : await imageThumbnail(file.path);
+  if (mime !== 'application/pdf') await checkImageHeader(file.path);
   return {
     path: file.path,
     size: file.size,
-    contentType,
-    extension: DOCUMENT_FILE_TYPES[contentType],
+    contentType: mime,
+    extension: DOCUMENT_FILE_TYPES[mime],
     originalName: file.originalName,
     convertedFrom: null,
-    thumbnail,
   };
 }

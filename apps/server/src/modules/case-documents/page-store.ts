@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { DocumentStorage } from '../../providers/storage/provider.js';
 import type { UploadTarget } from './case-documents.service.js';
 import type { StoredPage } from './case-documents.table.js';
@@ -25,8 +24,9 @@ export async function removePages(storage: DocumentStorage, pages: StoredPage[])
 }
 
 /**
- * Streams each inspected page from its spool file into the store, with its thumbnail. If any put
- * fails, what was already stored is removed before the error goes on.
+ * Streams each inspected page from its spool file into the store; its thumbnail is the
+ * document-thumbnails job's (preview 'pending' until then). If any put fails, what was already
+ * stored is removed before the error goes on.
  */
 export async function storePages(
   storage: DocumentStorage,
@@ -44,15 +44,12 @@ export async function storePages(
         size: p.size,
         originalName: p.originalName,
         convertedFrom: p.convertedFrom,
+        preview: 'pending',
       };
       stored.push(page);
       await storage.put(keys.key, createReadStream(p.path), {
         contentType: p.contentType,
         size: p.size,
-      });
-      await storage.put(keys.thumbnailKey, Readable.from([p.thumbnail]), {
-        contentType: 'image/jpeg',
-        size: p.thumbnail.length,
       });
     }
   } catch (err) {

@@ -1,49 +1,80 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import type { DecoderLimits } from './decoder-limits.js';
 
-/** PDFs larger than this get the generic icon: pdf.js needs the whole file in memory to parse it. */
-export const PDF_THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
-/** A first page that takes longer than this to render gets the generic icon. */
-export const PDF_THUMBNAIL_TIMEOUT_MS = 10_000;
+/** Why a PDF gets no preview (thrown; the decoder answers it as refused). */
+export class NoPreview extends Error {}
+
+const MAX_LENGTH = constants.MAX_LENGTH;
+
+/**
+ * The total size of the PDF's compressed (FlateDecode) streams once inflated, counted with zlib's own output
+ * cap so that a decompression bomb costs at most `max` bytes: NoPreview past it. pdf.js would
+ * otherwise inflate a 1 MB file's content stream to 1 GB in memory before drawing a thing.
+ * (A stream it cannot inflate here is left for pdf.js: it may be a filter chain.)
+ */
+export function checkInflatedSize(pdf: Buffer, max: number): void {
+  const text = pdf.toString('latin1');
+  // every stream is tried: one that is not zlib data fails at once and is left to pdf.js
+  // (blanks before the data are skipped: no zlib header starts with one)
+  const streamStart = /(?<!end)stream\r?\n[\t\n\r ]*/g;
+  let total = 0;
+  for (let m = streamStart.exec(text); m; m = streamStart.exec(text)) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf('endstream', start);
+    if (end < 0) break;
+    try {
+      total += inflateSync(pdf.subarray(start, end), {
+        maxOutputLength: Math.min(MAX_LENGTH, Math.max(1, max - total + 1)),
+        finishFlush: 2, // Z_SYNC_FLUSH: a stream cut short still counts what it gives
+      }).length;
+    } catch (err) {
+      if (err instanceof RangeError) throw new NoPreview('inflates past the limit');
+    }
+    if (total > max) throw new NoPreview('inflates past the limit');
+    streamStart.lastIndex = end + 'endstream'.length;
+  }
+}
 
 /**
  * The first page of a PDF rendered to a JPEG `size` pixels on its longest side, with pdf.js
- * (pdfjs-dist, its legacy build for Node) on a @napi-rs/canvas canvas. The document's own
- * scripts never run (pdf.js has no script engine here; eval is off). Null when the PDF is too
- * large, cannot be parsed, or takes too long: the caller then uses the generic icon.
+ * (pdfjs-dist, its legacy build for Node) on a @napi-rs/canvas canvas, within `limits` (file
+ * size, inflated size, image pixels, canvas area). The document's own scripts never run (pdf.js
+ * has no script engine here; eval is off). Runs only in the decoder process (decoder-child.ts).
  */
 export async function renderPdfThumbnail(
-  path: string,
+  pdf: Buffer,
   size: number,
-  fileSize: number,
-): Promise<Buffer | null> {
-  if (fileSize > PDF_THUMBNAIL_MAX_BYTES) return null;
+  limits: DecoderLimits,
+): Promise<Buffer> {
+  if (pdf.length > limits.pdfMaxFileBytes) throw new NoPreview('file too large');
+  checkInflatedSize(pdf, limits.pdfMaxDecodedBytes);
   const [{ getDocument }, { createCanvas }] = await Promise.all([
     import('pdfjs-dist/legacy/build/pdf.mjs'),
     import('@napi-rs/canvas'),
   ]);
   const task = getDocument({
-    data: new Uint8Array(await readFile(path)),
+    data: new Uint8Array(pdf),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
     stopAtErrors: false,
     verbosity: 0,
+    maxImageSize: limits.maxPixels,
+    canvasMaxAreaInBytes: size * size * 4 * 4,
+    isOffscreenCanvasSupported: false,
   });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), PDF_THUMBNAIL_TIMEOUT_MS);
-  });
-  const render = (async () => {
+  try {
     const doc = await task.promise;
     const page = await doc.getPage(1);
     const natural = page.getViewport({ scale: 1 });
     const scale = size / Math.max(natural.width, natural.height, 1);
     const viewport = page.getViewport({ scale });
     const canvas = createCanvas(
-      Math.max(1, Math.ceil(viewport.width)),
-      Math.max(1, Math.ceil(viewport.height)),
+      Math.min(size, Math.max(1, Math.ceil(viewport.width))),
+      Math.min(size, Math.max(1, Math.ceil(viewport.height))),
     );
     const context = canvas.getContext('2d');
     context.fillStyle = '#ffffff';
@@ -51,15 +82,8 @@ export async function renderPdfThumbnail(
     // pdf.js's types name the DOM's canvas; this project has no DOM types, so they are open
     await page.render({ canvas, canvasContext: context, viewport }).promise;
     const png = await canvas.encode('png');
-    return sharp(png).jpeg({ quality: 80 }).toBuffer();
-  })();
-  try {
-    return await Promise.race([render, timeout]);
-  } catch {
-    return null;
+    return await sharp(png).jpeg({ quality: 80 }).toBuffer();
   } finally {
-    clearTimeout(timer);
-    render.catch(() => undefined);
     await task.destroy().catch(() => undefined);
   }
 }

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { crc32, createDeflate } from 'node:zlib';
 import sharp from 'sharp';
 
 // Small real files for the upload tests (made here, so nothing binary is committed).
@@ -40,6 +42,75 @@ export function pdfWithScript(padding = 0): Buffer {
   for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.concat([Buffer.from(body), Buffer.alloc(padding, 0x20)]);
+}
+
+/** `size` bytes of `fill`, deflated as they are made (never held whole): zlib's format. */
+async function deflated(size: number, fill: number): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => parts.push(c));
+  const chunk = Buffer.alloc(1024 * 1024, fill);
+  for (let left = size; left > 0; left -= chunk.length) {
+    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) {
+      await once(deflate, 'drain');
+    }
+  }
+  deflate.end();
+  await once(deflate, 'end');
+  return Buffer.concat(parts);
+}
+
+/**
+ * A PDF decompression bomb: one page whose content stream (FlateDecode) is `decodedBytes` of
+ * blanks: 300 MB make a file of about 300 KB.
+ */
+export async function pdfBomb(decodedBytes: number): Promise<Buffer> {
+  const stream = await deflated(decodedBytes, 0x20);
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  [
+    '<< /Type /Catalog /Pages 2 0 R >>\nendobj',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>\nendobj',
+    `<< /Length ${stream.length} /Filter /FlateDecode >>\nstream`,
+  ].forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\n`;
+  });
+  const tail = '\nendstream\nendobj\n';
+  let trailer = 'xref\n0 5\n0000000000 65535 f \n';
+  for (const off of offsets) trailer += `${String(off).padStart(10, '0')} 00000 n \n`;
+  const xref = body.length + stream.length + tail.length;
+  trailer += `trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([Buffer.from(body), stream, Buffer.from(tail + trailer)]);
+}
+
+/** A PNG chunk: length, type, data, CRC. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
+}
+
+/**
+ * A real, complete PNG of `side`×`side` black pixels (1-bit greyscale), 16000×16000 by default:
+ * 256 megapixels in about 30 KB.
+ */
+export async function hugePng(side = 16_000): Promise<Buffer> {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter, no interlace
+  const rowBytes = 1 + Math.ceil(side / 8); // each row: filter byte 0, then the bits
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', await deflated(rowBytes * side, 0)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export interface FormPart {

@@ -18,6 +18,7 @@ function doc(id: number, prefix: string, over: Partial<CaseDocumentOut> = {}): C
     converted_from: null,
     content_url: `${base}download/${n > 1 ? `?page=${n}` : ''}`,
     thumbnail_url: `${base}thumbnail/${n > 1 ? `?page=${n}` : ''}`,
+    preview: 'ready' as const,
   });
   return {
     id,
@@ -109,6 +110,48 @@ describe('case documents panel', () => {
       'src',
       '/api/s/case-documents/9/download/?page=2&inline=true',
     );
+  });
+
+  it('shows a placeholder for a preview on its way or none, the page still opening', async () => {
+    const p = '/api/case-documents/';
+    const d = doc(5, p);
+    const [pdf, photo] = d.pages;
+    if (!pdf || !photo) throw new Error('two pages');
+    const calls = mockFetch(() => ({
+      status: 200,
+      body: {
+        count: 1,
+        next: null,
+        previous: null,
+        results: [
+          {
+            ...d,
+            pages: [
+              { ...pdf, preview: 'none' },
+              { ...photo, preview: 'pending' },
+            ],
+          },
+        ],
+      },
+    }));
+    renderWithProviders(<CaseDocumentsPanel caseId={3} audience="customer" />);
+    // the visible words are the start of each button's name (WCAG 2.5.3)
+    const none = await screen.findByRole('button', {
+      name: 'No preview PDF: View Passport, page 1 of 2',
+    });
+    expect(within(none).getByText('No preview')).toBeInTheDocument();
+    const pending = screen.getByRole('button', {
+      name: 'Preview on its way: View Passport, page 2 of 2',
+    });
+    expect(within(pending).getByText('Preview on its way')).toBeInTheDocument();
+    // no request for a thumbnail that is not there
+    expect(document.querySelector('img[src*="thumbnail"]')).toBeNull();
+    await userEvent.click(none);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.querySelector('object')?.getAttribute('data')).toBe(
+      '/api/case-documents/5/download/?inline=true',
+    );
+    expect(calls[0]?.url).toBe('/api/case-documents/?case=3&page_size=100');
   });
 
   it('says when the list could not be loaded', async () => {

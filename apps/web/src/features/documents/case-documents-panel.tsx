@@ -18,6 +18,9 @@ import { collectorOf, groupLabel } from './collectors';
 import { DocumentViewer } from './document-viewer';
 import { type DocumentAudience, listCaseDocuments } from './documents-api';
 
+/** How often a list with a preview still being made is read again. */
+const PREVIEW_POLL_MS = 2_000;
+
 /** The query key of a case's documents (invalidate it after an upload). */
 export const caseDocumentsKey = (
   audience: DocumentAudience,
@@ -37,6 +40,11 @@ export function useCaseDocuments(
       if (!res.ok) throw new Error(String(res.status));
       return res.data.results;
     },
+    // previews are made in the background after an upload: look again until they are
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => d.pages.some((p) => p.preview === 'pending'))
+        ? PREVIEW_POLL_MS
+        : false,
   });
 }
 

@@ -19,6 +19,34 @@ type Page = CaseDocumentOut['pages'][number];
 const isPdf = (p: Pick<Page, 'extension' | 'content_type'>) =>
   p.extension.toLowerCase() === 'pdf' || p.content_type === 'application/pdf';
 
+/**
+ * Where a page has no thumbnail (yet): the file's kind and why, in words. The server makes
+ * previews in the background after an upload ('pending') and leaves a file it cannot preview
+ * within its limits without one ('none'); the file itself opens all the same.
+ */
+function NoPreview({ page, compact = false }: { page: Page; compact?: boolean }) {
+  return (
+    <Stack align="center" justify="center" gap={2} h="100%" p={4} data-testid="no-preview">
+      <Icon name="file" size={compact ? 24 : 40} />
+      <Text size="xs" c="dimmed" ta="center" lh={1.2}>
+        {previewWords(page)}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The words a thumbnail shows: its preview's state when it has none, and 'PDF' for a PDF. */
+const previewWords = (page: Page) =>
+  page.preview === 'pending' ? 'Preview on its way' : 'No preview';
+
+/** The name of a page's thumbnail button: what it shows, then 'View' and the page's title. */
+function viewLabel(page: Page, title: string): string {
+  const shown = [page.preview === 'ready' ? '' : previewWords(page), isPdf(page) ? 'PDF' : '']
+    .filter(Boolean)
+    .join(' ');
+  return `${shown ? `${shown}: ` : ''}View ${title}`;
+}
+
 /** One page shown whole: an image, or a PDF in the browser's own viewer. */
 function PageView({ page, title }: { page: Page; title: string }) {
   const url = inlineUrl(page.content_url);
@@ -31,7 +59,11 @@ function PageView({ page, title }: { page: Page; title: string }) {
         style={{ width: '100%', height: '100%' }}
       >
         <Stack align="center" justify="center" h="100%" gap="sm" p="md">
-          <Image src={page.thumbnail_url} alt={title} fit="contain" mah="60vh" />
+          {page.preview === 'ready' ? (
+            <Image src={page.thumbnail_url} alt={title} fit="contain" mah="60vh" />
+          ) : (
+            <NoPreview page={page} />
+          )}
           <Text size="sm">
             This browser cannot show the PDF here.{' '}
             <Anchor href={url} target="_blank" rel="noopener noreferrer">
@@ -69,8 +101,9 @@ export function DocumentViewer({
           <Stack key={p.content_url} gap={4} w={thumbWidth}>
             <UnstyledButton
               onClick={() => setOpen(i)}
-              // A PDF's thumbnail shows 'PDF': the name starts with it (WCAG 2.5.3).
-              aria-label={`${isPdf(p) ? 'PDF: ' : ''}View ${title(i)}`}
+              // The name starts with what the thumbnail shows in words (WCAG 2.5.3): its
+              // 'No preview' and its 'PDF' badge.
+              aria-label={viewLabel(p, title(i))}
               style={{
                 width: thumbWidth,
                 height: Math.round(thumbWidth * 1.3),
@@ -84,14 +117,18 @@ export function DocumentViewer({
                 position: 'relative',
               }}
             >
-              <Image
-                src={p.thumbnail_url}
-                alt=""
-                fit={isPdf(p) ? 'contain' : 'cover'}
-                w="100%"
-                h="100%"
-                loading="lazy"
-              />
+              {p.preview === 'ready' ? (
+                <Image
+                  src={p.thumbnail_url}
+                  alt=""
+                  fit={isPdf(p) ? 'contain' : 'cover'}
+                  w="100%"
+                  h="100%"
+                  loading="lazy"
+                />
+              ) : (
+                <NoPreview page={p} compact />
+              )}
               {isPdf(p) && (
                 <Text
                   size="xs"

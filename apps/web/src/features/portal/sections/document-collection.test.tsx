@@ -69,6 +69,7 @@ function docOut(id: number, over: Partial<CaseDocumentOut> = {}): CaseDocumentOu
         converted_from: null,
         content_url: `${base}download/`,
         thumbnail_url: `${base}thumbnail/`,
+        preview: 'ready',
       },
     ],
     uploaded_by: 'SubjectUser',
