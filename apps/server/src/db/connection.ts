@@ -7,6 +7,7 @@ import type { Database } from './driver/types.js';
 
 export { isDatabaseUnavailable } from './driver/errors.js';
 export { inlineParams } from './driver/inline-params.js';
+export { LISTENER_APPLICATION_NAME } from './driver/listener.js';
 export { openPgPool, pgDatabase, servingUrl } from './driver/pg.js';
 export { openPglite, pgliteDatabase } from './driver/pglite.js';
 export { APP_ROLE, LOGIN_ROLE, OPS_ROLE, SUBJECT_ROLE } from './driver/roles.js';

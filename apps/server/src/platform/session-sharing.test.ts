@@ -9,6 +9,8 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
+import { defaultConfig } from '../config.js';
+import { LISTENER_APPLICATION_NAME } from '../db/connection.js';
 
 // Two server processes on one database: the session and maintenance caches live far longer than
 // the test, so only the notification between the processes can make the second one forget.
@@ -16,7 +18,14 @@ let t: TestApp;
 let other: FastifyInstance;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { sessionCacheMs: 600_000, maintenanceCacheMs: 600_000 } });
+  t = await buildTestApp({
+    config: {
+      sessionCacheMs: 600_000,
+      maintenanceCacheMs: 600_000,
+      // every login of this file comes from one address
+      rateLimits: { ...defaultConfig.rateLimits, perAddress: 1000 },
+    },
+  });
   other = await t.twin();
   await t.owner(async (tx) => {
     const c = await createCustomer(tx, { name: 'Acme' });
@@ -82,6 +91,45 @@ describe('sessions shared by two server processes', () => {
   });
 });
 
+describe('a logout or deactivation is seen by every process at once (issue 26, 5c)', () => {
+  // No waiting between the answer in one process and the next request in the other: the
+  // answer comes only once every process has heard. Twenty times, so that a race shows.
+  it('a logout answered in one process is refused in the other by the next request', async () => {
+    for (let i = 0; i < 20; i++) {
+      const a = await login(t.app, 'admin@acme.test');
+      expect(await seen(a.headers)).toBe(200);
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/accounts/logout/',
+        headers: a.headers,
+      });
+      expect(out.statusCode).toBe(204);
+      expect(await seen(a.headers)).toBe(401);
+    }
+  });
+
+  it('a deactivation answered in one process ends the sessions in the other at once', async () => {
+    await t.owner(async (tx) => {
+      const [acme] = await tx.execute<{ id: number }>(
+        sql`select id from customers where name = 'Acme'`,
+      );
+      const customerId = Number(acme?.id);
+      await createProductUser(tx, { customerId, username: 'deactivator@acme.test' });
+      for (let i = 1; i <= 20; i++) {
+        await createProductUser(tx, { customerId, username: `staff${i}@acme.test` });
+      }
+    });
+    const a = await login(t.app, 'deactivator@acme.test');
+    for (let i = 1; i <= 20; i++) {
+      const v = await login(other, `staff${i}@acme.test`);
+      expect(await seen(v.headers)).toBe(200);
+      const res = await patchUser(a.headers, `staff${i}@`, { is_active: false });
+      expect(res.statusCode).toBe(200);
+      expect(await seen(v.headers)).toBe(401);
+    }
+  });
+});
+
 describe('maintenance windows shared by two server processes', () => {
   it('a window opened or removed in one process applies in the other at once', async () => {
     // (the viewer was deactivated above; the admin, without roles now, may still read /api/user/)
@@ -115,7 +163,8 @@ describe.skipIf(!process.env.DATABASE_URL)('the listening connection (PostgreSQL
     // End every LISTEN connection of this database (both processes'), as a failover would.
     const ended = await t.owner((tx) =>
       tx.execute(sql`select pg_terminate_backend(pid) as ok from pg_stat_activity
-        where datname = current_database() and query like 'LISTEN %' and pid <> pg_backend_pid()`),
+        where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}
+          and pid <> pg_backend_pid()`),
     );
     expect(ended.length).toBeGreaterThanOrEqual(2);
     // Back within about a second; then a logout reaches the other process again.

@@ -1,5 +1,5 @@
 import { ENTITLEMENTS, type Entitlement, isPermission, type Permission } from '@kestrel/domain';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../db/connection.js';
 import type { Clock } from './clock.js';
 import { isOpsUser, type SessionState, type SessionUser, type UserType } from './context.js';
@@ -25,6 +25,8 @@ const MAX_CACHE = 20_000;
 interface CacheEntry {
   state: SessionState;
   loadedAt: number;
+  /** The count of forgettings heard when its load began. */
+  heardAt: number;
 }
 
 function toDate(v: unknown): Date {
@@ -47,9 +49,15 @@ export const SESSIONS_CHANNEL = 'kestrel_sessions';
  * Server-side sessions in the database, shared by every server process, with a short-lived
  * in-process cache: a hit costs no round trip. A change made through this store (logout, password
  * change, ops session, a user's roles) drops the cache entries at once here and, through a
- * database notification (`SESSIONS_CHANNEL`), in every other process on the same database; the
- * cache's `cacheMs` only bounds how long an entry lives if a notification is lost. Expiry is
- * checked against the injected clock on every request, hit or miss.
+ * database notification (`SESSIONS_CHANNEL`), in every other process on the same database. The
+ * notification of a session's end is sent inside the transaction that deletes it (PostgreSQL
+ * delivers it to every listener at its commit, never for a rollback). A cached entry is used only
+ * after this process has caught up with the notifications committed before the request
+ * (`Database.caughtUp`, one shared round trip on the listening connection) and is checked against
+ * what they said: a logout or deactivation answered by one process is seen by the next request to
+ * any other (decision 020). The cache's `cacheMs` only bounds how long an entry lives if a
+ * notification is lost. Expiry is checked against the injected clock on every request, hit or
+ * miss.
  */
 export class SessionStore {
   private readonly cache = new Map<string, CacheEntry>();
@@ -109,9 +117,18 @@ export class SessionStore {
     }
   }
 
-  /** Tells every process to forget; a lost notification leaves their entries to expire. */
-  private async tell(message: string): Promise<void> {
-    await this.db.notify(SESSIONS_CHANNEL, message).catch(() => undefined);
+  /**
+   * Tells every process to forget `message`: `write` runs the change (null: none, it committed
+   * before) in the transaction that sends the notification, delivered at its commit. A forgetting
+   * after a change that committed already does not fail for a lost notification (the others'
+   * entries then expire).
+   */
+  private async tell(message: string, write: ((tx: Tx) => Promise<unknown>) | null = null) {
+    const sent = this.db.transaction(SYSTEM_TX, async (tx) => {
+      await write?.(tx);
+      await tx.execute(sql`select pg_notify(${SESSIONS_CHANNEL}, ${message})`);
+    });
+    await (write ? sent : sent.catch(() => undefined));
   }
 
   /** The valid session for a cookie token, or null (unknown, expired, or user disabled). */
@@ -120,6 +137,16 @@ export class SessionStore {
     const hash = hashToken(token);
     const now = this.clock.now();
     let entry = this.cache.get(hash);
+    // a cached entry waits for the notifications committed before now (a logout elsewhere)
+    if (
+      entry &&
+      !(await this.db.caughtUp().then(
+        () => true,
+        () => false,
+      ))
+    )
+      entry = undefined;
+    if (entry && this.forgottenSince(entry.heardAt, hash, entry.state)) entry = undefined;
     if (!entry || performance.now() - entry.loadedAt > this.times.cacheMs) {
       const since = this.heardCount;
       const state = await this.load(hash);
@@ -127,7 +154,7 @@ export class SessionStore {
         this.cache.delete(hash);
         return null;
       }
-      entry = { state, loadedAt: performance.now() };
+      entry = { state, loadedAt: performance.now(), heardAt: since };
       // A forgetting heard while loading may postdate what was read: use it, do not keep it.
       if (!this.forgottenSince(since, hash, state)) this.remember(hash, entry);
     }
@@ -235,8 +262,9 @@ export class SessionStore {
     const token = newToken();
     const csrfToken = opts.csrfToken ?? newToken();
     const now = this.clock.now();
-    await this.db.transaction(SYSTEM_TX, async (tx) => {
-      if (opts.replaces) await tx.delete(sessions).where(eq(sessions.id, opts.replaces.id));
+    const replaces = opts.replaces ?? null;
+    const write = async (tx: Tx) => {
+      if (replaces) await tx.delete(sessions).where(eq(sessions.id, replaces.id));
       await tx.insert(sessions).values({
         tokenHash: hashToken(token),
         csrfToken,
@@ -250,10 +278,12 @@ export class SessionStore {
         userAgent: opts.meta.userAgent?.slice(0, 300) ?? null,
       });
       await opts.also?.(tx);
-    });
-    if (opts.replaces) {
-      this.cache.delete(opts.replaces.tokenHash);
-      await this.tell(`t:${opts.replaces.tokenHash}`);
+    };
+    if (replaces) {
+      this.cache.delete(replaces.tokenHash);
+      await this.tell(`t:${replaces.tokenHash}`, write);
+    } else {
+      await this.db.transaction(SYSTEM_TX, write);
     }
     return { token, csrfToken };
   }
@@ -261,21 +291,19 @@ export class SessionStore {
   /** Ends one session (logout); `also` writes more in the same transaction (its audit). */
   async destroy(state: SessionState, also?: (tx: Tx) => Promise<unknown>): Promise<void> {
     this.cache.delete(state.tokenHash);
-    await this.db.transaction(SYSTEM_TX, async (tx) => {
+    await this.tell(`t:${state.tokenHash}`, async (tx) => {
       await tx.delete(sessions).where(eq(sessions.id, state.id));
       await also?.(tx);
     });
-    await this.tell(`t:${state.tokenHash}`);
   }
 
   /** Ends every session of a user except `keepId` (password or TOTP change). */
   async destroyAllForUser(type: UserType, id: number, keepId?: number): Promise<void> {
     this.evictUser(type, id, keepId);
     const who = and(eq(sessions.userType, type), eq(sessions.userId, id));
-    await this.db.transaction(SYSTEM_TX, (tx) =>
+    await this.tell(`u:${type}:${id}`, (tx) =>
       tx.delete(sessions).where(keepId === undefined ? who : and(who, ne(sessions.id, keepId))),
     );
-    await this.tell(`u:${type}:${id}`);
   }
 
   /** Forgets cached sessions of a user so their next request re-reads roles and profile. */

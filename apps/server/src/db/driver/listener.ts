@@ -3,6 +3,8 @@ import pg from 'pg';
 import { isDatabaseUnavailable } from './errors.js';
 
 const CHANNEL = /^[a-z_]{1,63}$/;
+/** The `application_name` of the listening connections (pg_stat_activity). */
+export const LISTENER_APPLICATION_NAME = 'kestrel-listener';
 /** `channel` when it is a plain notification channel name (it is sent as an identifier). */
 export function channelName(channel: string): string {
   if (!CHANNEL.test(channel)) throw new Error(`Invalid notification channel ${channel}`);
@@ -24,6 +26,10 @@ export class PgListener {
   private closed = false;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private retrying = false;
+  /** The sync round trip not sent yet, which callers of `sync` join. */
+  private pendingSync: Promise<void> | null = null;
+  /** The sync round trip sent and not answered yet. */
+  private sentSync: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -45,9 +51,35 @@ export class PgListener {
     }
   }
 
+  /**
+   * Resolves once every notification committed before the call was handed to the listeners: a
+   * `select 1` on the listening connection, sent after the call. PostgreSQL signals every
+   * listening backend before the notifying COMMIT returns, and a backend sends what it was
+   * signalled before it reads the next query, so the query's answer comes after them. Calls made
+   * before a round trip is sent share it (at most one waits behind the one in flight). Rejects
+   * while the connection is lost.
+   */
+  sync(): Promise<void> {
+    this.pendingSync ??= this.sentSync
+      .catch(() => undefined)
+      .then(() => {
+        this.pendingSync = null;
+        const client = this.client;
+        if (!client) throw new Error('the listening connection is lost');
+        this.sentSync = client.query('select 1').then(() => undefined);
+        return this.sentSync;
+      });
+    return this.pendingSync;
+  }
+
   private connect(): Promise<pg.Client> {
     this.connecting ??= (async () => {
-      const client = new pg.Client({ ...this.config, keepAlive: true });
+      // named, so that an operator (or a test) can tell the listening connections
+      const client = new pg.Client({
+        ...this.config,
+        keepAlive: true,
+        application_name: LISTENER_APPLICATION_NAME,
+      });
       client.on('notification', (m) => {
         for (const h of this.handlers.get(m.channel) ?? []) h(m.payload ?? '');
       });

@@ -93,6 +93,9 @@ export function pgDatabase(pool: pg.Pool, ownerPool: pg.Pool = pool): Database {
     listen(channel, fn) {
       return listener.listen(channel, fn);
     },
+    caughtUp() {
+      return listener.sync();
+    },
     async close() {
       await listener.close();
       await pool.end();

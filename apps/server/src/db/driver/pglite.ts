@@ -85,6 +85,8 @@ export function pgliteDatabase(client: PGlite): Database {
     async listen(channel, fn) {
       await client.listen(channelName(channel), (payload) => fn(payload));
     },
+    // One instance in this process: a notification reaches its listeners as its COMMIT answers.
+    async caughtUp() {},
     async close() {
       if (!client.closed) await client.close();
     },

@@ -90,5 +90,12 @@ export interface Database {
    * whatever the messages keep fresh.
    */
   listen(channel: string, fn: (payload: string | null) => void): Promise<void>;
+  /**
+   * Resolves once every notification committed before the call has reached this process's
+   * listeners (PostgreSQL: a round trip on the listening connection, shared by the calls waiting
+   * for it, whose answer comes after the notifications queued before it). Rejects while the
+   * listening connection is lost. What a cached copy of shared state waits for before it is used.
+   */
+  caughtUp(): Promise<void>;
   close(): Promise<void>;
 }
