@@ -107,7 +107,6 @@ const ALLOWED: Record<string, Record<string, string>> = {
     rate_limits: CRUD,
     roles: CRUD,
     security_refusals: CRUD,
-    server_secrets: 'INSERT, SELECT',
     sessions: CRUD,
     subject_consents: CRUD,
     subject_users: CRUD,
@@ -295,6 +294,16 @@ describe('tables the tenant and subject roles could reach without row-level secu
             values ('a-token', 'claim', 'SubjectUser', 1, ${b}, now())`,
       ),
     ).toMatch(/row-level security/);
+  });
+
+  it('no context reads or writes the installation secrets (read as the owner at start)', async () => {
+    const ops: TxSettings = { scope: 'all', customerId: null };
+    for (const s of [ops, tenantA(), await subjectOf(a)]) {
+      expect(await attempt(s, sql`select * from server_secrets`)).toMatch(/permission denied/);
+      expect(
+        await attempt(s, sql`insert into server_secrets (name, value) values ('x', 'y')`),
+      ).toMatch(/permission denied/);
+    }
   });
 
   it("a subject reads no staff secrets, processes or roles; a tenant can't change its customer", async () => {

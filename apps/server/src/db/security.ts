@@ -32,8 +32,9 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'audit_actions', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: 'INSERT' },
   // refusals are counted in the cross-tenant context; a customer's staff read their own
   { tables: 'security_refusals', app: 'SELECT', ops: CRUD, subject: '' },
-  // the anonymous CSRF key: made once and read by the cross-tenant context only
-  { tables: 'server_secrets', app: '', ops: 'SELECT, INSERT', subject: '' },
+  // the installation's secrets (anonymous CSRF key, simulators' secrets): made and read at start
+  // by the owner (platform/server-secrets.ts), never by a role a request or job runs as
+  { tables: 'server_secrets', app: '', ops: '', subject: '' },
   // notes history (operations only): ops context, or an ops session's tenant context
   { tables: 'case_activity_notes', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: '' },
   { tables: 'outbox_emails', app: '', ops: 'SELECT, INSERT', subject: '' },
