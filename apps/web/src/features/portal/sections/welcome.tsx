@@ -1,4 +1,4 @@
-import { PORTAL_SECTION_LABELS } from '@kestrel/domain';
+import { PORTAL_SECTION_LABELS, portalSteps } from '@kestrel/domain';
 import { List, Stack, Text } from '@mantine/core';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell } from '../section-shell';
@@ -6,7 +6,8 @@ import { SectionShell } from '../section-shell';
 /** Welcome: who asked for the checks, what the person will be asked for, and how long it takes. */
 export default function WelcomeSection({ portal }: PortalSectionProps) {
   const { customer, sections } = portal.portal;
-  const steps = sections.filter((s) => s !== 'welcome' && s !== 'done');
+  // the steps the person's case pages count ('3 of 11 steps done')
+  const steps = portalSteps(sections);
   return (
     <SectionShell
       title="Welcome"
