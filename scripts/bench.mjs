@@ -8,7 +8,7 @@
 // temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
 // at the next start.
 //
-// Options: --only=pg|pglite   --duration=<seconds per scenario, default 5>
+// Options: --only=pg|pglite|callbacks|uploads   --duration=<seconds per scenario, default 5>
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
 // user that may create databases and roles. Exit code 1 when a PostgreSQL target fails.
 import { fork } from 'node:child_process';
@@ -333,7 +333,58 @@ async function benchCallbacks() {
   return figures.lost_events > 0 || figures.applied_twice > 0 || figures.not_applied > 0;
 }
 
+// ------------------------------------------------------------------ hostile uploads (issue 26)
+
+/**
+ * `--only=uploads`: a 1 MB PDF inflating to 1 GB and a 16000×16000 PNG uploaded to the server on
+ * PGlite (apps/server/bench/uploads.ts): request time, the server's resident memory before, at
+ * its peak and after, the decoder process's peak, the preview each ends with and /healthz's
+ * slowest answer meanwhile.
+ */
+async function benchUploads() {
+  console.log('\n▶ hostile uploads (PGlite)');
+  const figures = await new Promise((resolve, reject) => {
+    const c = fork(join(root, 'apps/server/bench/uploads.ts'), [], {
+      cwd: join(root, 'apps/server'),
+      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
+      env: { ...process.env, TZ: 'UTC', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = c;
+    let result = null;
+    c.on('message', (m) => {
+      if (m?.type === 'log') log(m.text);
+      if (m?.type === 'uploads') result = m.figures;
+    });
+    c.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`uploads bench exited ${code}`)),
+    );
+  });
+  child = null;
+  for (const f of figures) {
+    const d = f.decoder.map(
+      (o) => `${o.status}${o.reason ? ` (${o.reason})` : ''}, peak ${o.peak_rss_mb} MB`,
+    );
+    console.log(
+      `\n${f.file} (${f.size_kb} KB): ${f.status} in ${f.request_ms} ms; preview '${f.preview}' after ${f.preview_after_ms} ms; server RSS ${f.server_rss_mb.before} MB before, ${f.server_rss_mb.peak} MB peak, ${f.server_rss_mb.after} MB after; decoder ${d.join('; ') || 'not run'}; /healthz slowest ${f.healthz_max_ms} ms`,
+    );
+  }
+  return figures.some((f) => f.status !== 201 || f.preview !== 'none');
+}
+
 // ------------------------------------------------------------------ main
+
+if (only === 'uploads') {
+  let failed = true;
+  try {
+    failed = await benchUploads();
+  } catch (err) {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
 
 if (only === 'callbacks') {
   let failed = true;

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -73,6 +74,9 @@ function runInChild(task: DecoderTask, limits: DecoderLimits): Promise<DecoderOu
   });
 }
 
+/** Every decode's outcome ('outcome', task, outcome), for the bench and logs to watch. */
+export const decoderOutcomes = new EventEmitter<{ outcome: [DecoderTask, DecoderOutcome] }>();
+
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -88,7 +92,9 @@ export async function runDecoder(
   if (running >= DECODER_CONCURRENCY) await new Promise<void>((r) => waiting.push(r));
   running++;
   try {
-    return await runInChild(task, limits);
+    const outcome = await runInChild(task, limits);
+    decoderOutcomes.emit('outcome', task, outcome);
+    return outcome;
   } finally {
     running--;
     waiting.shift()?.();
