@@ -1,5 +1,5 @@
 /**
- * The bounds on decoding an uploaded file (docs/decisions/019-decoding-uploads-in-a-child.md).
+ * The bounds on decoding an uploaded file (docs/decisions/021-decoding-uploads-in-a-child.md).
  * Every decode of uploaded content (a thumbnail, a HEIC conversion) runs in a child process that
  * is killed past these, and the file then simply has no preview.
  */
