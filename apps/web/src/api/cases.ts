@@ -23,6 +23,15 @@ export const cases = defineResource<CaseListItem, CaseDetail>('/api/cases/', {
   plural: 'cases',
 });
 
+/**
+ * Any customer's case as operations staff see it (GET /api/ops/cases/{id}/, ops only): which
+ * customer a case belongs to, so that ops can enter that customer to open it.
+ */
+export const opsCases = defineResource<CaseListItem, CaseDetail>('/api/ops/cases/', {
+  item: 'case',
+  plural: 'cases',
+});
+
 /** Whether a case may be archived now, and why not (GET /api/cases/{id}/archivable/). */
 export const archivableOptions = (id: number | string) =>
   queryOptions({

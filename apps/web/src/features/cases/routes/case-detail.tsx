@@ -24,6 +24,7 @@ import { useProductProfile } from '../../../lib/session/profile';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
 import { CaseReport, usePrintReport } from '../components/case-report';
+import { OpsCaseElsewhere } from '../components/ops-case-elsewhere';
 
 // The case data editing screen (issue 15) loads on its own, after the case.
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
@@ -37,10 +38,11 @@ export default function CaseDetailPage() {
   const print = usePrintReport();
   const c = query.data;
   if (!c) {
+    const notFound = <Text c="dimmed">This case could not be found.</Text>;
     return query.isError ? (
       <Stack>
         <Title order={1}>Case</Title>
-        <Text c="dimmed">This case could not be found.</Text>
+        {profile?.is_ops ? <OpsCaseElsewhere id={id} notFound={notFound} /> : notFound}
       </Stack>
     ) : (
       <Skeleton h={320} radius="lg" />
