@@ -47,8 +47,10 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   },
   { tables: 'sessions, rate_limits, maintenance_windows', app: '', ops: CRUD, subject: '' },
   { tables: 'account_tokens', app: 'INSERT', ops: CRUD, subject: '' },
+  // customers are made (sign-up, seed) and changed by ops, never deleted by the server
+  { tables: 'customers', app: 'SELECT', ops: 'SELECT, INSERT, UPDATE', subject: 'SELECT' },
   {
-    tables: 'customers, customer_entitlements, customer_activity_types',
+    tables: 'customer_entitlements, customer_activity_types',
     app: 'SELECT',
     ops: CRUD,
     subject: 'SELECT',
@@ -61,8 +63,18 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'case_documents', app: CRUD, ops: CRUD, subject: CRUD },
   // payments (issue 17): staff create a top-up's intent and read payments; the webhook writes
   // them in the system's context; a subject pays through the public portal, never by its role
-  { tables: 'payment_intents', app: 'SELECT, INSERT', ops: CRUD, subject: '' },
-  { tables: 'payments', app: 'SELECT', ops: CRUD, subject: '' },
+  // (the cross-tenant context: the webhook records a payment, the jobs and the webhook move an
+  // intent on; neither is ever deleted, nor a payment changed)
+  { tables: 'payment_intents', app: 'SELECT, INSERT', ops: 'SELECT, INSERT, UPDATE', subject: '' },
+  { tables: 'payments', app: 'SELECT', ops: 'SELECT, INSERT', subject: '' },
+  // the identity check's results and the subject's consents: the system context stores and
+  // updates them (the provider's callback, the portal's consents), never deletes them
+  {
+    tables: 'case_online_idv, subject_consents',
+    app: CRUD,
+    ops: 'SELECT, INSERT, UPDATE',
+    subject: 'SELECT',
+  },
   {
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',
