@@ -18,6 +18,8 @@ import { servingRoleWarnings } from './serving-role.js';
  * on purpose. Rows are then limited further by the policies of db/security.ts.
  */
 const CRUD = 'DELETE, INSERT, SELECT, UPDATE';
+/** What ops does to the tables it makes and changes but never deletes from. */
+const KEEP = 'INSERT, SELECT, UPDATE';
 const REFERENCE = ['activity_types', 'content_types', 'countries', 'verbs'];
 const CASE_DATA = Object.fromEntries(
   [
@@ -85,32 +87,32 @@ const ALLOWED: Record<string, Record<string, string>> = {
     account_tokens: CRUD,
     ...CASE_DATA,
     audit_actions: 'INSERT, SELECT',
-    case_activities: CRUD,
+    case_activities: KEEP,
     case_activity_notes: 'INSERT, SELECT',
-    case_counts: CRUD,
+    case_counts: KEEP,
     case_documents: CRUD,
     case_online_idv: 'INSERT, SELECT, UPDATE',
-    cases: CRUD,
+    cases: KEEP,
     check_callback_inbox: 'INSERT, SELECT, UPDATE',
-    customer_activity_types: CRUD,
+    customer_activity_types: KEEP,
     customer_entitlements: CRUD,
     customers: 'INSERT, SELECT, UPDATE',
-    flags: CRUD,
+    flags: KEEP,
     maintenance_windows: CRUD,
     payment_intents: 'INSERT, SELECT, UPDATE',
     payments: 'INSERT, SELECT',
     outbox_emails: 'INSERT, SELECT',
-    process_requirements: CRUD,
-    processes: CRUD,
-    product_user_roles: CRUD,
-    product_users: CRUD,
+    process_requirements: KEEP,
+    processes: KEEP,
+    product_user_roles: KEEP,
+    product_users: KEEP,
     rate_limits: CRUD,
-    roles: CRUD,
+    roles: KEEP,
     security_refusals: CRUD,
     sessions: CRUD,
     subject_consents: 'INSERT, SELECT, UPDATE',
-    subject_users: CRUD,
-    subjects: CRUD,
+    subject_users: KEEP,
+    subjects: KEEP,
   },
 };
 

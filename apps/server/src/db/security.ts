@@ -2,6 +2,12 @@ import pg from 'pg';
 import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
 
 const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
+/**
+ * The cross-tenant context (ops requests, jobs, the seed) on the tables it makes and changes but
+ * never deletes from: deleting a case, subject, user, role or process is a customer's (a tenant
+ * context, an ops session's included).
+ */
+const KEEP = 'SELECT, INSERT, UPDATE';
 /** Reference data: the application reads it, migrations and seeds write it. */
 const REFERENCE = 'activity_types, content_types, countries, verbs';
 /** The case data of spec point 3 (modules/case-data): every audience reads and writes it. */
@@ -49,14 +55,11 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'account_tokens', app: 'INSERT', ops: CRUD, subject: '' },
   // customers are made (sign-up, seed) and changed by ops, never deleted by the server
   { tables: 'customers', app: 'SELECT', ops: 'SELECT, INSERT, UPDATE', subject: 'SELECT' },
-  {
-    tables: 'customer_entitlements, customer_activity_types',
-    app: 'SELECT',
-    ops: CRUD,
-    subject: 'SELECT',
-  },
-  { tables: 'subject_users', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
-  { tables: 'subjects, cases, case_activities', app: CRUD, ops: CRUD, subject: 'SELECT' },
+  // ops replaces a customer's entitlements (ops.routes) and changes its activity types
+  { tables: 'customer_entitlements', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
+  { tables: 'customer_activity_types', app: 'SELECT', ops: KEEP, subject: 'SELECT' },
+  { tables: 'subject_users', app: 'SELECT', ops: KEEP, subject: 'SELECT' },
+  { tables: 'subjects, cases, case_activities', app: CRUD, ops: KEEP, subject: 'SELECT' },
   // case data (issue 15): a subject writes its own open cases' rows (policies by case_id)
   { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
   // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
@@ -79,7 +82,7 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
     tables:
       'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',
     app: CRUD,
-    ops: CRUD,
+    ops: KEEP,
     subject: '',
   },
 ];
