@@ -1,16 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const conditions = ['kestrel-source', ...defaultServerConditions];
+const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+
+/**
+ * A file that replaces modules, globals, timers or environment variables (vi.mock, vi.stubEnv,
+ * process.env.X = …) needs a module graph of its own: a module another file loaded first in the
+ * same worker would keep its real implementation, and a change could leak into the next file.
+ */
+const NEEDS_OWN_MODULES =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(|\bprocess\.env(\.\w+|\[[^\]]+\])\s*=[^=]|\bdelete process\.env\b/;
+const ownModules = ['src', 'test'].flatMap((dir) =>
+  readdirSync(join(import.meta.dirname, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `${dir}/${f}`)
+    .filter((f) => NEEDS_OWN_MODULES.test(readFileSync(join(import.meta.dirname, f), 'utf8'))),
+);
 
 // Integration tests build the app in-process on a fresh database per file: PGlite cloned from a
 // migrated template by default, or a database copied from a template when DATABASE_URL is set.
+// The files of a worker share one module graph (isolate: false): importing the app again for
+// each file was a third of the suite's CPU (decision 003); the files listed above get their own.
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
     setupFiles: ['./test/setup.ts'],
     testTimeout: 30_000,
@@ -28,6 +46,18 @@ export default defineConfig({
       '**/apps/server/drizzle/**',
       '**/apps/server/src/db/{security,reference-data,migrate,queue-schema}.ts',
       '**/apps/server/src/jobs/*.ts',
+    ],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include,
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...ownModules],
+        },
+      },
+      { extends: true, test: { name: 'own', isolate: true, include: ownModules } },
     ],
   },
 });
