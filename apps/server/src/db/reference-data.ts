@@ -30,6 +30,7 @@ export const VERBS = [
   ['invited', 'Invited'],
   ['decision_recorded', 'Decision recorded'],
   ['reminder_sent', 'Reminder sent'],
+  ['invitation_sent', 'Invitation sent'],
   ['exported', 'Exported'],
   ['note_added', 'Note added'],
   ['requested', 'Requested'],

@@ -44,6 +44,7 @@ const ALLOWED: Record<string, string> = {
   'POST /api/cases/{id}/send-reminder/': 'body: an action that takes none',
   'POST /api/cases/{id}/log-pdf-generation/': 'body: an action that takes none',
   'POST /api/subjects/{id}/archive/': 'body: an action that takes none',
+  'POST /api/subjects/{id}/resend-invitation/': 'body: an action that takes none',
   'POST /api/case-dbs-details/{id}/countersign/': 'body: an action that takes none',
   'POST /api/ops/case-dbs-details/{id}/countersign/': 'body: an action that takes none',
   'POST /api/case-activities/{id}/request-adult-first/': 'body: an action that takes none',

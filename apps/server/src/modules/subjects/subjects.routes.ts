@@ -1,4 +1,5 @@
 import {
+  detailOut,
   duplicatePairOut,
   pageOut,
   subjectCreate,
@@ -24,6 +25,7 @@ import { listQuerySchema } from '../../platform/pagination.js';
 import { queryDate, queryString } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
+import { resendInvitation, resendInvitationRule } from './commands/resend-invitation.js';
 import { subjectSearchCondition } from './subject-search.js';
 import {
   archiveSubject,
@@ -299,6 +301,24 @@ export async function subjectsRoutes(app: FastifyInstance) {
       const id = parseId(request.params.id);
       return runInTenant(deps, actorOf(request), ({ tx, actor }) =>
         archiveSubject(tx, actor, id, clock.now()),
+      );
+    },
+  );
+
+  r.post(
+    '/api/subjects/:id/resend-invitation/',
+    {
+      schema: { tags: ['subjects'], params: idParams, response: { 200: detailOut } },
+      config: { access: { permissions: ['subjects.change_subject'] } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const actor = actorOf(request);
+      if (actor.customerId !== null) {
+        await deps.rateLimiter.hit([resendInvitationRule(actor.customerId, id)]);
+      }
+      return runInTenant(deps, actor, (ctx) =>
+        resendInvitation(ctx, { publicUrl: deps.config.publicUrl }, id),
       );
     },
   );
