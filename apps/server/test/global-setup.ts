@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,8 +73,9 @@ export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   const hash = schemaHash();
   if (url) {
-    // One template per run (pid): concurrent runs on the same server never share or drop it.
-    const name = `kestrel_tpl_${hash}_${process.pid}`;
+    // One template per run (pid) and project (the random part: each vitest project runs this
+    // set-up): concurrent runs and projects never share or drop one another's.
+    const name = `kestrel_tpl_${hash}_${randomBytes(3).toString('hex')}_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await dropLeftovers(admin);
