@@ -1,7 +1,7 @@
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAs, axeClean, launch, newPage, PHONE, screenshot, signedIn } from './helpers';
-import { png } from './test-files';
+import { pdfBomb, png } from './test-files';
 
 // Documents (issue 16): the public DBS document picker, and a subject's uploaded PDF and photo
 // shown on the customer's case detail with thumbnails, the viewer and Open links.
@@ -130,14 +130,17 @@ describe('a subject’s documents on the customer case detail', () => {
     // The thumbnails load lazily (loading="lazy"): on the demo case, with its many activities,
     // the documents card starts below the fold, so it is scrolled to, as a reader would.
     await card.scrollIntoViewIfNeeded();
-    // both thumbnails (the photo and the PDF's first page) load
+    // both thumbnails (the photo and the PDF's first page) load, once the server's job has made
+    // them (the list is read again while a preview is on its way)
     await expect
-      .poll(() =>
-        card
-          .locator('img')
-          .evaluateAll(
-            (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length,
-          ),
+      .poll(
+        () =>
+          card
+            .locator('img')
+            .evaluateAll(
+              (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length,
+            ),
+        { timeout: 30_000, interval: 250 },
       )
       .toBeGreaterThanOrEqual(2);
     const open = card.getByRole('link', { name: 'Open Passport in a new tab' });
@@ -162,5 +165,46 @@ describe('a subject’s documents on the customer case detail', () => {
     await screenshot(phone.page, 'case-documents-phone');
     expect(await axeClean(phone.page)).toEqual([]);
     await phone.context.close();
+  });
+
+  it("keeps a PDF bomb with 'No preview', and its page still opens (desktop and phone)", async () => {
+    const { api, csrf } = await apiAs('subject@example.test');
+    const bomb = await pdfBomb(200);
+    const started = Date.now();
+    const res = await api.post('/api/s/case-documents/', {
+      headers: { 'X-CSRFToken': csrf() },
+      multipart: {
+        case: String(caseId),
+        document_type: 'bank-statement',
+        collector: 'identity',
+        file: { name: 'statement.pdf', mimeType: 'application/pdf', buffer: bomb },
+      },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const id = (await res.json()).id as number;
+    await expect
+      .poll(
+        async () => (await (await staff.get(`/api/case-documents/${id}/`)).json()).pages[0].preview,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe('none');
+    for (const [label, viewport] of [
+      ['desktop', { width: 1280, height: 860 }],
+      ['phone', PHONE],
+    ] as const) {
+      const { context, page } = await signedIn(browser, 'admin@acme.test', { viewport });
+      const card = await openCase(page);
+      const view = card.getByRole('button', { name: /^No preview \(PDF\): View Bank/ });
+      await view.scrollIntoViewIfNeeded();
+      expect(await view.getByText('No preview (PDF)').count()).toBe(1);
+      await screenshot(page, `case-documents-no-preview-${label}`);
+      expect(await axeClean(page)).toEqual([]);
+      await view.click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.locator('object[type="application/pdf"]').count()).toBe(1);
+      await screenshot(page, `case-documents-no-preview-viewer-${label}`);
+      await context.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { deflateSync } from 'node:zlib';
+import { once } from 'node:events';
+import { createDeflate, deflateSync } from 'node:zlib';
 
 // Small real files the e2e tests upload (made here, so nothing binary is committed).
 
@@ -42,5 +43,43 @@ export function png(w = 240, h = 160): Buffer {
     chunk('IHDR', ihdr),
     chunk('IDAT', deflateSync(Buffer.concat(rows))),
     chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A PDF decompression bomb: one page whose content stream (FlateDecode) is `mb` MB of blanks,
+ * deflated as it is made (never held inflated): 200 MB make a file of about 200 KB.
+ */
+export async function pdfBomb(mb = 200): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => parts.push(c));
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < mb; i++) {
+    if (!deflate.write(chunk)) await once(deflate, 'drain');
+  }
+  deflate.end();
+  await once(deflate, 'end');
+  const stream = Buffer.concat(parts);
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  [
+    '<< /Type /Catalog /Pages 2 0 R >>\nendobj',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>\nendobj',
+    `<< /Length ${stream.length} /Filter /FlateDecode >>\nstream`,
+  ].forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\n`;
+  });
+  const tail = '\nendstream\nendobj\n';
+  const xref = body.length + stream.length + tail.length;
+  let trailer = 'xref\n0 5\n0000000000 65535 f \n';
+  for (const off of offsets) trailer += `${String(off).padStart(10, '0')} 00000 n \n`;
+  trailer += `trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([
+    Buffer.from(body, 'latin1'),
+    stream,
+    Buffer.from(tail + trailer, 'latin1'),
   ]);
 }

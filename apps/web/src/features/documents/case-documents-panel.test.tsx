@@ -137,9 +137,9 @@ describe('case documents panel', () => {
     renderWithProviders(<CaseDocumentsPanel caseId={3} audience="customer" />);
     // the visible words are the start of each button's name (WCAG 2.5.3)
     const none = await screen.findByRole('button', {
-      name: 'No preview PDF: View Passport, page 1 of 2',
+      name: 'No preview (PDF): View Passport, page 1 of 2',
     });
-    expect(within(none).getByText('No preview')).toBeInTheDocument();
+    expect(within(none).getByText('No preview (PDF)')).toBeInTheDocument();
     const pending = screen.getByRole('button', {
       name: 'Preview on its way: View Passport, page 2 of 2',
     });

@@ -35,16 +35,20 @@ function NoPreview({ page, compact = false }: { page: Page; compact?: boolean })
   );
 }
 
-/** The words a thumbnail shows: its preview's state when it has none, and 'PDF' for a PDF. */
+/**
+ * The words a thumbnail without its preview shows, in one piece (the kind included, so that they
+ * are the start of the button's name): 'No preview (PDF)', 'Preview on its way'.
+ */
 const previewWords = (page: Page) =>
-  page.preview === 'pending' ? 'Preview on its way' : 'No preview';
+  `${page.preview === 'pending' ? 'Preview on its way' : 'No preview'}${isPdf(page) ? ' (PDF)' : ''}`;
 
-/** The name of a page's thumbnail button: what it shows, then 'View' and the page's title. */
+/**
+ * The name of a page's thumbnail button: what it shows in words (its 'PDF' badge, or the words in
+ * place of a preview), then 'View' and the page's title.
+ */
 function viewLabel(page: Page, title: string): string {
-  const shown = [page.preview === 'ready' ? '' : previewWords(page), isPdf(page) ? 'PDF' : '']
-    .filter(Boolean)
-    .join(' ');
-  return `${shown ? `${shown}: ` : ''}View ${title}`;
+  if (page.preview !== 'ready') return `${previewWords(page)}: View ${title}`;
+  return `${isPdf(page) ? 'PDF: ' : ''}View ${title}`;
 }
 
 /** One page shown whole: an image, or a PDF in the browser's own viewer. */
@@ -129,7 +133,7 @@ export function DocumentViewer({
               ) : (
                 <NoPreview page={p} compact />
               )}
-              {isPdf(p) && (
+              {isPdf(p) && p.preview === 'ready' && (
                 <Text
                   size="xs"
                   fw={700}
