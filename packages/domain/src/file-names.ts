@@ -21,6 +21,6 @@ export const FILE_NAME_MAX_LENGTH = 200;
  */
 export function cleanFileName(name: string | undefined): string {
   const printable = withoutUnsafeCharacters(name ?? '').trim();
-  const base = printable.split(/[\\/]/).pop()?.trim() ?? '';
+  const base = printable.replace(/^.*[\\/]/, '').trim();
   return base.slice(-FILE_NAME_MAX_LENGTH) || 'document';
 }
