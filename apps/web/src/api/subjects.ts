@@ -47,10 +47,14 @@ export const fullName = (s: { first_name: string; middlename?: string; last_name
   [s.first_name, s.middlename, s.last_name].filter(Boolean).join(' ');
 
 /**
- * POST an action on a subject (archive, merge); toasts the outcome ('Successfully updated
- * subject', or 'Error updating subject' with the server's lines), refreshes subject data.
+ * POST an action on a subject (archive, merge, resend-invitation); toasts the outcome
+ * ('Successfully updated subject' unless the action names its own text, or 'Error updating
+ * subject' with the server's lines), refreshes subject data.
  */
-export function useSubjectAction<T>(action: string) {
+export function useSubjectAction<T>(
+  action: string,
+  texts: { success?: string; statusMessages?: Readonly<Record<number, string>> } = {},
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, body }: { id: number | string; body?: unknown }) => {
@@ -60,13 +64,24 @@ export function useSubjectAction<T>(action: string) {
           action: 'update',
           name: subjects.names.item,
           showBackendErrors: true,
+          ...(texts.statusMessages ? { statusMessages: texts.statusMessages } : {}),
         });
         if (message) notify.error(message);
         return null;
       }
-      notify.success(actionSuccessMessage('update', subjects.names.item));
+      notify.success(texts.success ?? actionSuccessMessage('update', subjects.names.item));
       await client.invalidateQueries({ queryKey: subjects.key });
       return r.data;
     },
   });
 }
+
+/**
+ * Sends a person invited without an account yet a fresh claim link (POST
+ * /api/subjects/{id}/resend-invitation/), from the subject's page or a case.
+ */
+export const useResendInvitation = () =>
+  useSubjectAction<{ detail: string }>('resend-invitation', {
+    success: 'Invitation sent',
+    statusMessages: { 429: 'This person was sent several invitations just now: try again later.' },
+  });

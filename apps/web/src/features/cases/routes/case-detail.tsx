@@ -18,8 +18,10 @@ import { cases } from '../../../api/cases';
 import { BackToList } from '../../../components/back-to-list';
 import { CopyButton } from '../../../components/copy-button';
 import { Fact } from '../../../components/fact';
+import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
 import { useProductProfile } from '../../../lib/session/profile';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
@@ -35,6 +37,7 @@ export default function CaseDetailPage() {
   const { id = '' } = useParams();
   const query = cases.useItem(id);
   const profile = useProductProfile();
+  const { can } = useRights();
   const print = usePrintReport();
   const c = query.data;
   if (!c) {
@@ -115,6 +118,11 @@ export default function CaseDetailPage() {
                 <Fact label="Phone">{formatPhone(s.phone_number)}</Fact>
                 <Fact label="Portal account">{subjectAccountText(s.has_account)}</Fact>
               </SimpleGrid>
+              {!s.has_account && can('subjects.change_subject') && (
+                <Group mt="md">
+                  <ResendInvitationButton subjectId={s.id} />
+                </Group>
+              )}
             </Paper>
             <Paper withBorder radius="lg" p="lg" data-testid="case-summary">
               <Text fw={650} mb="sm">

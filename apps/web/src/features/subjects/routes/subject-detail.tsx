@@ -25,6 +25,7 @@ import { Link, useParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { flags } from '../../../api/flags';
 import { fullName, type Subject, subjectPartOptions, subjects } from '../../../api/subjects';
+import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags/components/raise-flag';
@@ -147,6 +148,9 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           </Group>
         </Stack>
         <Group gap="sm">
+          {!s.has_account && !s.is_archived && can('subjects.change_subject') && (
+            <ResendInvitationButton subjectId={s.id} />
+          )}
           {can('flags.change_flag') && (
             <RaiseFlagButton
               target={{ subject: s.id }}
