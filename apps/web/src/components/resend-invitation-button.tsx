@@ -10,7 +10,6 @@ export function ResendInvitationButton({ subjectId }: { subjectId: number }) {
   return (
     <Button
       variant="default"
-      h={44}
       loading={resend.isPending}
       onClick={() => resend.mutate({ id: subjectId })}
       data-testid="resend-invitation"
