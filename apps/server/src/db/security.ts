@@ -1,13 +1,15 @@
 import pg from 'pg';
-import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
+import { APP_ROLE, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE } from './connection.js';
 
 const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
 /**
- * The cross-tenant context (ops requests, jobs, the seed) on the tables it makes and changes but
- * never deletes from: deleting a case, subject, user, role or process is a customer's (a tenant
- * context, an ops session's included).
+ * The cross-tenant context (ops requests, system jobs, sign-up, the portal's writes) on the
+ * tables it makes and changes but never deletes from. The demo seed writes as kestrel_seed (the
+ * owner's, like the migrations), so nothing here is granted for the seed's sake.
  */
 const KEEP = 'SELECT, INSERT, UPDATE';
+/** Tables the cross-tenant context only adds rows to (sign-up), never changes. */
+const MAKE = 'SELECT, INSERT';
 /** Reference data: the application reads it, migrations and seeds write it. */
 const REFERENCE = 'activity_types, content_types, countries, verbs';
 /** The case data of spec point 3 (modules/case-data): every audience reads and writes it. */
@@ -57,9 +59,18 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'customers', app: 'SELECT', ops: 'SELECT, INSERT, UPDATE', subject: 'SELECT' },
   // ops replaces a customer's entitlements (ops.routes) and changes its activity types
   { tables: 'customer_entitlements', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
-  { tables: 'customer_activity_types', app: 'SELECT', ops: KEEP, subject: 'SELECT' },
-  { tables: 'subject_users', app: 'SELECT', ops: KEEP, subject: 'SELECT' },
-  { tables: 'subjects, cases, case_activities', app: CRUD, ops: KEEP, subject: 'SELECT' },
+  // sign-up (cross-tenant) gives a new customer its activity types; changed by migrations only
+  { tables: 'customer_activity_types', app: 'SELECT', ops: MAKE, subject: 'SELECT' },
+  // logins are made by kestrel_subject_login (the owner's); the cross-tenant context changes
+  // them (claim, password reset, profile, consents)
+  { tables: 'subject_users', app: 'SELECT', ops: 'SELECT, UPDATE', subject: 'SELECT' },
+  // a subject's record and its flags are a customer's (tenant context): ops only reads them
+  { tables: 'subjects', app: CRUD, ops: 'SELECT', subject: 'SELECT' },
+  { tables: 'flags', app: CRUD, ops: 'SELECT', subject: '' },
+  // cases are opened by a customer; the portal (the system context) moves a case on
+  { tables: 'cases', app: CRUD, ops: 'SELECT, UPDATE', subject: 'SELECT' },
+  // activities: ops adds and services them, jobs record check results
+  { tables: 'case_activities', app: CRUD, ops: KEEP, subject: 'SELECT' },
   // case data (issue 15): a subject writes its own open cases' rows (policies by case_id)
   { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
   // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
@@ -78,13 +89,14 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
     ops: 'SELECT, INSERT, UPDATE',
     subject: 'SELECT',
   },
-  {
-    tables:
-      'case_counts, flags, processes, process_requirements, product_users, roles, product_user_roles',
-    app: CRUD,
-    ops: KEEP,
-    subject: '',
-  },
+  // kept by the trigger on cases (case_counts_apply runs as the role changing a case)
+  { tables: 'case_counts', app: CRUD, ops: KEEP, subject: '' },
+  // a customer's own set-up (tenant context): ops reads it
+  { tables: 'processes, process_requirements', app: CRUD, ops: 'SELECT', subject: '' },
+  // sign-up makes a customer's first administrator and role; changing them is the tenant's
+  { tables: 'roles, product_user_roles', app: CRUD, ops: MAKE, subject: '' },
+  // staff accounts: made at sign-up, changed by login, claim, reset and TOTP (cross-tenant)
+  { tables: 'product_users', app: CRUD, ops: KEEP, subject: '' },
 ];
 const DEFAULT_GRANT = { app: CRUD, ops: CRUD, subject: 'SELECT' };
 
@@ -139,6 +151,9 @@ DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SUBJECT_ROLE}') THEN
     CREATE ROLE ${SUBJECT_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
   END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SEED_ROLE}') THEN
+    CREATE ROLE ${SEED_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
+  END IF;
   IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
     IF NOT pg_has_role(current_user, '${APP_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${APP_ROLE} TO %I', current_user);
@@ -149,11 +164,14 @@ DO $$ BEGIN
     IF NOT pg_has_role(current_user, '${SUBJECT_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${SUBJECT_ROLE} TO %I', current_user);
     END IF;
+    IF NOT pg_has_role(current_user, '${SEED_ROLE}', 'MEMBER') THEN
+      EXECUTE format('GRANT ${SEED_ROLE} TO %I', current_user);
+    END IF;
   END IF;
 END $$;
 
 DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
-  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}'] LOOP
+  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SEED_ROLE}'] LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', r);
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
@@ -171,6 +189,12 @@ ${GRANTS.map((g) =>
     )
     .join('\n'),
 ).join('\n')}
+
+  -- the demo seed (the owner's, at start) makes and changes rows of every table but the secrets
+  EXECUTE 'GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO ${SEED_ROLE}';
+  IF to_regclass('public.server_secrets') IS NOT NULL THEN
+    EXECUTE 'REVOKE ALL ON server_secrets FROM ${SEED_ROLE}';
+  END IF;
 
   tenant := $t$customer_id = nullif(current_setting('app.customer_id', true), '')::integer$t$;
   own := $t$nullif(current_setting('app.subject_id', true), '')::integer$t$;
@@ -197,7 +221,7 @@ LOOP
     EXECUTE format('DROP POLICY IF EXISTS subject_own ON %I', t.relname);
     EXECUTE format('CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE} USING (%s) WITH CHECK (%s)',
       t.relname, tenant, tenant);
-    EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE} USING (true) WITH CHECK (true)', t.relname);
+    EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true)', t.relname);
     IF t.relname IN (${list(SUBJECT_WRITE_ONLY_TABLES)}) THEN
       -- subjects' actions are recorded, but subjects never read the customer's history
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (false) WITH CHECK (%s)',
@@ -230,7 +254,7 @@ DROP POLICY IF EXISTS cross_tenant ON subject_users;
 DROP POLICY IF EXISTS subject_own ON subject_users;
 CREATE POLICY linked ON subject_users FOR SELECT TO ${APP_ROLE}
   USING (id IN (SELECT user_id FROM subjects));
-CREATE POLICY cross_tenant ON subject_users TO ${OPS_ROLE} USING (true) WITH CHECK (true);
+CREATE POLICY cross_tenant ON subject_users TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
 CREATE POLICY subject_own ON subject_users TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.subject_id', true), '')::integer)
   WITH CHECK (id = nullif(current_setting('app.subject_id', true), '')::integer);
@@ -252,7 +276,7 @@ BEGIN
   RETURN uid;
 END $f$;
 REVOKE ALL ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) TO ${APP_ROLE}, ${OPS_ROLE};
+GRANT EXECUTE ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) TO ${APP_ROLE}, ${OPS_ROLE}, ${SEED_ROLE};
 
 ALTER TABLE customers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE customers FORCE ROW LEVEL SECURITY;
@@ -261,7 +285,7 @@ DROP POLICY IF EXISTS cross_tenant ON customers;
 CREATE POLICY tenant_isolation ON customers TO ${APP_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer)
   WITH CHECK (id = nullif(current_setting('app.customer_id', true), '')::integer);
-CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE} USING (true) WITH CHECK (true);
+CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
 DROP POLICY IF EXISTS subject_own ON customers;
 CREATE POLICY subject_own ON customers TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer);

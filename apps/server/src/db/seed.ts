@@ -4,7 +4,7 @@ import { discoverModules } from '../modules/discover.js';
 import { type Clock, systemClock } from '../platform/clock.js';
 import { createQueues } from '../platform/jobs.js';
 import type { DemoSeedContext } from '../platform/module.js';
-import type { Database } from './connection.js';
+import { type Database, SEED_ROLE, type Tx } from './connection.js';
 import { createCustomer, createProductUser, createRole, createSubjectUser } from './factories.js';
 
 export const DEMO_PASSWORD = 'kestrel-demo-2026';
@@ -32,14 +32,21 @@ export const DEMO_INVITED = [
 ] as const;
 
 /**
- * Seeds write every tenant's rows: the cross-tenant context (kestrel_ops), not the owner, which
- * only migrates (an owner that is no superuser would meet forced row-level security anyway).
+ * The seed writes every tenant's rows at start, an owner-side action like the migrations: the
+ * owner's transaction as the seed role (kestrel_seed, whose policies allow every row; an owner
+ * that is no superuser meets forced row-level security on its own), never the cross-tenant role
+ * requests and jobs run as, which may write only what they write (security.ts, decision 011).
  */
-const crossTenant = { scope: 'all', customerId: null } as const;
+function seedTransaction<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.ownerTransaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL ROLE ${SEED_ROLE}`));
+    return fn(tx);
+  });
+}
 
 /** True when the database holds no customer yet (first start). */
 export async function isEmpty(db: Database): Promise<boolean> {
-  const rows = await db.transaction(crossTenant, (tx) =>
+  const rows = await seedTransaction(db, (tx) =>
     tx.execute<{ n: number }>(sql`select count(*)::int as n from customers`),
   );
   return Number(rows[0]?.n ?? 0) === 0;
@@ -56,7 +63,7 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
   // request enqueues them: a job sent to a queue not made yet is dropped (pg-boss inserts it
   // only into an existing queue), and on a first start the server makes its queues after this.
   await createQueues(db, jobKinds);
-  await db.transaction(crossTenant, async (tx) => {
+  await seedTransaction(db, async (tx) => {
     const password = DEMO_PASSWORD;
     const acme = await createCustomer(tx, {
       name: 'Acme Care Ltd',
