@@ -27,8 +27,10 @@ const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
  *   (sessions, login, mail, housekeeping, ops screens) touches them;
  * - account_tokens: the tenant issues tokens (a new user's link, a subject's claim) for its own
  *   customer (policy), never reads them; consuming one is the cross-tenant context's;
- * - customers, entitlements and activity types are changed by ops (and sign-up, cross-tenant):
- *   a tenant only reads its own;
+ * - customers and entitlements are changed by ops (and sign-up, cross-tenant), which also adds
+ *   a new customer's activity types: a tenant only reads its own;
+ * - the demo seed writes as kestrel_seed (the owner's, at start), never as kestrel_ops, so the
+ *   ops grants are only what ops requests, system jobs, sign-up and the portal write;
  * - audit_actions and outbox_emails are history: never updated or deleted;
  * - a subject reads reference data, its customer, and its own records (policies); it writes
  *   the case data of its own cases and the audit of its actions, and never reads staff, roles
