@@ -28,7 +28,6 @@ import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
 import { helmetOptionsFor, securityHeaders } from './platform/security-headers.js';
 import { ANONYMOUS_CSRF_SECRET, ServerSecrets } from './platform/server-secrets.js';
-import { SYSTEM_TX } from './platform/service-context.js';
 import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
 import { createOsDatahubClient } from './providers/os-datahub/client.js';
@@ -224,8 +223,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return appLabel && model ? [{ appLabel, model }] : [];
     });
     if (values.length > 0) {
-      // The cross-tenant context registers them (INSERT only): the owner only migrates.
-      await db.transaction(SYSTEM_TX, (tx) =>
+      // Reference data, registered at start by the owner as the migrations' reference data is
+      // (no request or job role may write it, decision 011).
+      await db.ownerTransaction((tx) =>
         tx.insert(contentTypes).values(values).onConflictDoNothing(),
       );
     }

@@ -83,7 +83,6 @@ const ALLOWED: Record<string, Record<string, string>> = {
   },
   [OPS_ROLE]: {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
-    content_types: 'INSERT, SELECT',
     account_tokens: CRUD,
     ...CASE_DATA,
     audit_actions: 'INSERT, SELECT',

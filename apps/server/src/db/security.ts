@@ -38,7 +38,6 @@ const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
  */
 const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = [
   { tables: REFERENCE, app: 'SELECT', ops: 'SELECT', subject: 'SELECT' },
-  { tables: 'content_types', app: '', ops: 'INSERT', subject: '' },
   { tables: 'audit_actions', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: 'INSERT' },
   // refusals are counted in the cross-tenant context; a customer's staff read their own
   { tables: 'security_refusals', app: 'SELECT', ops: CRUD, subject: '' },
