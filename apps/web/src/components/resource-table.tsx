@@ -9,7 +9,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { upperFirst, useDebouncedValue } from '@mantine/hooks';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { ListPage } from '../api/client';
@@ -136,7 +136,16 @@ export function ResourceTable<T extends { id: number | string }>({
           ))}
         </Group>
       )}
-      <ScrollArea>
+      {/* A table wider than the screen scrolls sideways: its viewport takes the keyboard's
+          focus and has a name, so it can be scrolled without a mouse (WCAG 2.1.1, axe's
+          scrollable-region-focusable). */}
+      <ScrollArea
+        viewportProps={{
+          tabIndex: 0,
+          role: 'region',
+          'aria-label': caption ?? upperFirst(resource.names.plural),
+        }}
+      >
         <Table
           verticalSpacing="sm"
           horizontalSpacing="md"

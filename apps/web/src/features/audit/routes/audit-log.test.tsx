@@ -105,4 +105,22 @@ describe('audit log entries in words', () => {
     expect(screen.getByText('Flag #9')).toBeTruthy();
     expect(screen.queryByText('system')).toBeNull();
   });
+
+  it('lets the keyboard scroll a table wider than the screen (axe scrollable-region-focusable)', async () => {
+    setSession(productIn(product({ session_permissions: ['audit.view_auditaction'] })));
+    mockFetch(({ url }) =>
+      url.includes('/api/audit-actions/')
+        ? { status: 200, body: page([entry({ object_repr: 'a'.repeat(300) })]) }
+        : { status: 200, body: page([]) },
+    );
+    renderWithProviders(
+      <MemoryRouter>
+        <AuditLog />
+      </MemoryRouter>,
+    );
+    await screen.findByText('a'.repeat(300));
+    const region = screen.getByRole('region', { name: 'Audit actions' });
+    expect(region.tabIndex).toBe(0);
+    expect(region.querySelector('table')).toBeTruthy();
+  });
 });
