@@ -557,14 +557,17 @@ describe('the provider intent job', () => {
     await Promise.all([makeProviderIntent(t.app.deps, job), makeProviderIntent(t.app.deps, job)]);
     await makeProviderIntent(t.app.deps, job);
     await t.settle();
-    // both concurrent runs asked (under one idempotency key); later runs see it made
-    expect(create).toHaveBeenCalledTimes(2);
+    // the concurrent runs may both ask (under one idempotency key, so the provider makes one),
+    // or the second may already see it made (on PostgreSQL the runs are truly concurrent);
+    // the later runs see it made
+    const calls = create.mock.calls.length;
+    expect(calls).toBeGreaterThanOrEqual(1);
+    expect(calls).toBeLessThanOrEqual(2);
     const answers = await Promise.all(create.mock.results.map((r) => r.value));
     expect(new Set(answers.map((a) => a.id)).size).toBe(1);
-    expect(create.mock.calls.map(([input]) => input.idempotency_key)).toEqual([
-      `kestrel-top-up-${acme}-${o.activityId}`,
-      `kestrel-top-up-${acme}-${o.activityId}`,
-    ]);
+    expect(create.mock.calls.map(([input]) => input.idempotency_key)).toEqual(
+      Array(calls).fill(`kestrel-top-up-${acme}-${o.activityId}`),
+    );
     expect((await storedIntent(o.intentId)).providerIntentId).toBe(answers[0]?.id);
     // stored once: one audit record, one entry on the activity's provider log
     expect(await providerLog(o.activityId)).toHaveLength(1);
