@@ -34,7 +34,10 @@ export function usePortalRecord<T, V extends FieldValues>({
   const form = useForm<V>({
     resolver: schemaResolver<V>(schema),
     defaultValues: toForm(null) as DefaultValues<V>,
-    mode: 'onTouched',
+    // Checked on Continue (GOV.UK), then again as the person types: a message shown when a field
+    // is left would move the Continue button between its press and release, and the press would
+    // be lost (no summary).
+    mode: 'onSubmit',
   });
   const mutation = useSaveCaseRecord(resource, caseId, 'subject');
   const record = query.data;

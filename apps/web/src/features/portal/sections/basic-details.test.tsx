@@ -96,6 +96,30 @@ describe('Basic details section', () => {
     expect(s.last()).toBe('welcome');
   });
 
+  it('checks on Continue, not when a field is left: pressing Continue after clearing a field is not lost to a message moving the button', async () => {
+    // Leaving the blanked Forename for the Continue button (its mousedown) must not insert
+    // 'Required' above the button: the button would move before the mouseup and the press
+    // would be lost (no summary). The message and the summary come with Continue.
+    const s = server();
+    renderPortal(7, 'basic-details');
+    await waitFor(() => expect((field(/^Forename/) as HTMLInputElement).value).toBe('Alice'), {
+      timeout: 5000,
+    });
+    const forename = field(/^Forename/);
+    fireEvent.focus(forename);
+    fireEvent.change(forename, { target: { value: '' } });
+    const continueButton = screen.getByRole('button', { name: 'Continue' });
+    fireEvent.blur(forename, { relatedTarget: continueButton });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(forename.getAttribute('aria-invalid')).not.toBe('true');
+    expect(screen.queryByText('Required')).toBeNull();
+    fireEvent.click(continueButton);
+    const summary = await screen.findByTestId('error-summary');
+    expect(within(summary).getByRole('link', { name: 'Forename: Required' })).toBeTruthy();
+    await waitFor(() => expect(forename.getAttribute('aria-invalid')).toBe('true'));
+    expect(s.calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
   it('says under the phone field what a valid number looks like, also beside the error', async () => {
     server(details({ phone_number: '07911 654321' }));
     renderPortal(7, 'basic-details');
