@@ -288,14 +288,14 @@ describe('the subject submits the portal; the check runs to its result', () => {
       ),
     });
     // the configuration went with the application, and stays with the engine's data
-    expect((request?.body ?? {}).provider_configuration).toEqual(
+    expect(request?.body?.provider_configuration).toEqual(
       enhanced ? DBS_PROVIDER_CONFIGURATION : null,
     );
     expect(started.processing_data.provider_configuration).toEqual(
       enhanced ? DBS_PROVIDER_CONFIGURATION : undefined,
     );
     // a standard or enhanced application carries the identity check and its countersignature
-    expect((request?.body ?? {}).identity_verification).toEqual(
+    expect(request?.body?.identity_verification).toEqual(
       c.provider === 'ebulk'
         ? {
             basis: 'documents',
