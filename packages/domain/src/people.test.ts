@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GENDER_OPTIONS, GENDERS, TITLES, titlesForGender } from './people.js';
+import { GENDER_OPTIONS, GENDERS, nameForDbs, TITLES, titlesForGender } from './people.js';
 
 describe('titles and genders', () => {
   it('offers male and female', () => {
@@ -22,5 +22,16 @@ describe('titles and genders', () => {
     ]);
     expect(titlesForGender(null)).toBe(TITLES);
     expect(titlesForGender('')).toBe(TITLES);
+  });
+});
+
+describe('nameForDbs', () => {
+  it('is null when no part has a (for DBS) value', () => {
+    expect(nameForDbs({ forename: 'Zoë', surname: 'Hart' })).toBeNull();
+  });
+  it('takes each part’s (for DBS) value where there is one', () => {
+    expect(
+      nameForDbs({ forename: 'Zoë', middlename: 'Ann', surname: 'Hart', forename_dbs: 'Zoe' }),
+    ).toBe('Zoe Ann Hart');
   });
 });

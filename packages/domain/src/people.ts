@@ -31,3 +31,28 @@ export function titlesForGender(gender: string | null | undefined): readonly Tit
   if (gender === 'female') return TITLES.filter((t) => !MALE_ONLY.includes(t));
   return TITLES;
 }
+
+/** The parts of a name and their '(for DBS)' alternatives, as case data and other names hold them. */
+export interface NameWithDbs {
+  forename: string;
+  middlename?: string | null;
+  surname: string;
+  forename_dbs?: string | null;
+  middlename_dbs?: string | null;
+  surname_dbs?: string | null;
+}
+
+/**
+ * The name as the criminal-record service is given it (each part's '(for DBS)' value where there
+ * is one), or null when no part has one (the name is sent as it is).
+ */
+export function nameForDbs(n: NameWithDbs): string | null {
+  if (!n.forename_dbs && !n.middlename_dbs && !n.surname_dbs) return null;
+  return [
+    n.forename_dbs || n.forename,
+    n.middlename_dbs || n.middlename,
+    n.surname_dbs || n.surname,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

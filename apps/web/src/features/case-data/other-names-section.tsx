@@ -1,4 +1,4 @@
-import { caseOtherNameIn, formatDate, isoDate } from '@kestrel/domain';
+import { caseOtherNameIn, formatDate, isoDate, nameForDbs } from '@kestrel/domain';
 import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useRef, useState } from 'react';
@@ -135,16 +135,9 @@ export function OtherNamesSection({ caseId, audience, readOnly }: SectionProps) 
               <Group justify="space-between" wrap="wrap" gap="xs">
                 <Stack gap={2} style={{ minWidth: 0, flex: '1 1 14rem' }}>
                   <Text fw={600}>{fullName(r)}</Text>
-                  {(r.forename_dbs || r.middlename_dbs || r.surname_dbs) && (
+                  {nameForDbs(r) && (
                     <Text size="sm" c="dimmed">
-                      For DBS:{' '}
-                      {[
-                        r.forename_dbs || r.forename,
-                        r.middlename_dbs || r.middlename,
-                        r.surname_dbs || r.surname,
-                      ]
-                        .filter(Boolean)
-                        .join(' ')}
+                      For DBS: {nameForDbs(r)}
                     </Text>
                   )}
                   <Text size="sm" c="dimmed">

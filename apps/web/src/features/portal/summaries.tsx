@@ -7,6 +7,7 @@ import {
   IDV_OPTION_LABELS,
   type IdvOption,
   LICENCE_TYPE_LABELS,
+  nameForDbs,
   nationalityName,
   RTW_ROUTE_LABELS,
   type RtwRoute,
@@ -131,9 +132,7 @@ export function DbsApplicationAnswers({
   const dbs = useQuery(dbsDetails(caseId));
   const b = birth.data;
   const d = dbs.data;
-  const dbsNames = basic
-    ? [basic.forename_dbs, basic.middlename_dbs, basic.surname_dbs].filter(Boolean)
-    : [];
+  const dbsName = basic ? nameForDbs(basic) : null;
   const date =
     d?.idv_option === 'video-call'
       ? d.video_call_date
@@ -142,17 +141,7 @@ export function DbsApplicationAnswers({
         : null;
   return (
     <Answers testId="dbs-shared-answers">
-      {basic && dbsNames.length > 0 && (
-        <Row label="Your name for the DBS">
-          {[
-            basic.forename_dbs || basic.forename,
-            basic.middlename_dbs || basic.middlename,
-            basic.surname_dbs || basic.surname,
-          ]
-            .filter(Boolean)
-            .join(' ')}
-        </Row>
-      )}
+      {dbsName && <Row label="Your name for the DBS">{dbsName}</Row>}
       <Row label="Town of birth">{b ? withDbs(b.town, b.town_dbs) : ''}</Row>
       {b?.county && <Row label="County of birth">{withDbs(b.county, b.county_dbs)}</Row>}
       <Row label="Country of birth">
