@@ -1,9 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, DESKTOP, launch, loginUi, newPage, PHONE, signedIn } from './helpers';
-import { png } from './test-files';
+import {
+  type Api,
+  apiAs,
+  axeClean,
+  DESKTOP,
+  launch,
+  loginUi,
+  newPage,
+  PHONE,
+  send,
+  signedIn,
+  uploadIdentityPage,
+} from './helpers';
 
 // The criminal-record family end to end (issue 17): an enhanced check with the adults' barred
 // list runs from the subject's submission on the portal's Review page, waits for verification and
@@ -15,8 +26,6 @@ import { png } from './test-files';
 // the customer, operations and the subject.
 // Then an adult-first request through its three stages. Case data is filled through the subject
 // API to keep it short. Screenshots of each panel go to test-results/checks-dbs/.
-
-type Api = { api: APIRequestContext; csrf: () => string };
 
 const stamp = Date.now();
 const email = `dbs.e2e.${stamp}@example.test`;
@@ -41,27 +50,11 @@ async function subjectPage(viewport = DESKTOP) {
 
 const step = (what: string) => console.log(new Date().toISOString(), 'checks-dbs:', what);
 
-async function send(who: Api, method: 'post' | 'patch' | 'put', url: string, data: object) {
-  const res = await who.api[method](url, { data, headers: { 'X-CSRFToken': who.csrf() } });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
+/** An identity document of `type` (one photographed page) uploaded to the case through `base`. */
+const upload = (who: Api, base: '/api/' | '/api/s/', type: string) =>
+  uploadIdentityPage(who, base, caseId, type);
 
 /** Screenshots at desktop and phone width (looked at), axe clean at both, buttons 44 px high. */
-/** An identity document of `type` (one photographed page) uploaded to the case through `base`. */
-async function upload(who: Api, base: '/api/' | '/api/s/', type: string) {
-  const res = await who.api.post(`${base}case-documents/`, {
-    headers: { 'X-CSRFToken': who.csrf() },
-    multipart: {
-      case: String(caseId),
-      document_type: type,
-      collector: 'identity',
-      file: { name: `${type}.png`, mimeType: 'image/png', buffer: png() },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-}
-
 async function look(page: Page, name: string, panel?: Locator) {
   for (const [size, viewport] of [
     ['desktop', DESKTOP],

@@ -5,8 +5,15 @@ import { join, resolve } from 'node:path';
 import { type APIRequestContext, type Browser, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, waitForHealth } from './global-setup';
-import { DESKTOP, launch, PASSWORD, PHONE } from './helpers';
-import { png } from './test-files';
+import {
+  type Api,
+  DESKTOP,
+  launch,
+  lookAtWidths,
+  PASSWORD,
+  send,
+  uploadIdentityPage,
+} from './helpers';
 
 // A newcomer's demo (issue 26): the product started as `npm start` starts it, on a fresh data
 // directory with the default settings (no CHECKS_SIMULATOR_CONTROL, no speed configured: its
@@ -26,8 +33,6 @@ let base = '';
 let browser: Browser;
 const clients: APIRequestContext[] = [];
 
-type Api = { api: APIRequestContext; csrf: () => string };
-
 async function apiAs(username: string, password = PASSWORD): Promise<Api> {
   const api = await request.newContext({ baseURL: base });
   clients.push(api);
@@ -41,25 +46,6 @@ async function apiAs(username: string, password = PASSWORD): Promise<Api> {
     csrf = (await res.json()).csrf_token;
   }
   return { api, csrf: () => csrf };
-}
-
-async function send(who: Api, method: 'post' | 'patch' | 'put', url: string, data: object) {
-  const res = await who.api[method](url, { data, headers: { 'X-CSRFToken': who.csrf() } });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
-
-async function upload(who: Api, base: '/api/' | '/api/s/', caseId: number, type: string) {
-  const res = await who.api.post(`${base}case-documents/`, {
-    headers: { 'X-CSRFToken': who.csrf() },
-    multipart: {
-      case: String(caseId),
-      document_type: type,
-      collector: 'identity',
-      file: { name: `${type}.png`, mimeType: 'image/png', buffer: png() },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
 }
 
 beforeAll(async () => {
@@ -142,7 +128,7 @@ describe('a fresh demo with the default settings', () => {
       await send(subject, 'post', '/api/s/case-basic-details/', { case: caseId, ...basic });
     }
     for (const type of ['passport', 'bank-statement', 'utility-bill']) {
-      await upload(subject, '/api/s/', caseId, type);
+      await uploadIdentityPage(subject, '/api/s/', caseId, type);
     }
     await send(subject, 'patch', `/api/s/case-dbs-details/${caseId}/`, {
       idv_option: 'in-person',
@@ -188,14 +174,7 @@ describe('a fresh demo with the default settings', () => {
     expect(text).toContain('Clear');
     // an enhanced check takes 7 simulated days: 70 s at the demo's 10 s a day, plus the polls
     expect(seconds).toBeLessThan(150);
-    for (const [size, viewport] of [
-      ['1280', { ...DESKTOP, width: 1280 }],
-      ['360', { ...PHONE, width: 360 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(shots, `enhanced-result-${size}.png`), fullPage: true });
-    }
+    await lookAtWidths(page, shots, 'enhanced-result', { axe: false });
     await context.close();
   }, 300_000);
 });

@@ -11,6 +11,7 @@ import {
   request,
 } from 'playwright-core';
 import { expect, inject } from 'vitest';
+import { png } from './test-files';
 
 export const PASSWORD = 'kestrel-demo-2026';
 export const MFA_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -91,11 +92,40 @@ export async function loginUi(page: Page, username: string, password = PASSWORD,
 }
 
 /** An API client logged in as `username` (for arranging state: maintenance windows, profiles). */
+/** A signed-in API context and the CSRF token its next write sends. */
+export type Api = { api: APIRequestContext; csrf: () => string };
+
+/** A write through the API that must succeed (2xx); its JSON answer. */
+export async function send(who: Api, method: 'post' | 'patch' | 'put', url: string, data: object) {
+  const res = await who.api[method](url, { data, headers: { 'X-CSRFToken': who.csrf() } });
+  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
+  return res.json();
+}
+
+/** An identity document of `type` (one photographed page) uploaded to a case through `base`. */
+export async function uploadIdentityPage(
+  who: Api,
+  base: '/api/' | '/api/s/',
+  caseId: number,
+  type: string,
+) {
+  const res = await who.api.post(`${base}case-documents/`, {
+    headers: { 'X-CSRFToken': who.csrf() },
+    multipart: {
+      case: String(caseId),
+      document_type: type,
+      collector: 'identity',
+      file: { name: `${type}.png`, mimeType: 'image/png', buffer: png() },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
 export async function apiAs(
   username: string,
   host: Host = 'localhost',
   password = PASSWORD,
-): Promise<{ api: APIRequestContext; csrf: () => string }> {
+): Promise<Api> {
   const api = await request.newContext({ baseURL: baseUrl(host) });
   const first = await (await api.get('/api/accounts/check-session/')).json();
   let csrf: string = first.csrf_token;
@@ -141,6 +171,28 @@ export async function axeClean(page: Page) {
   }
   await expect.poll(() => page.locator('.mantine-Notification-root').count()).toBe(0);
   return axe(page);
+}
+
+/**
+ * The screen at 1280 px and on a 360 px phone: axe clean at both (unless `axe: false`), a full-page
+ * screenshot `{name}-{1280|360}.png` of each in `dir` to look at; the viewport is then DESKTOP again.
+ */
+export async function lookAtWidths(
+  page: Page,
+  dir: string,
+  name: string,
+  { axe: check = true }: { axe?: boolean } = {},
+) {
+  for (const [size, viewport] of [
+    ['1280', { ...DESKTOP, width: 1280 }],
+    ['360', { ...PHONE, width: 360 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(300);
+    if (check) expect(await axeClean(page), `${name} at ${size}`).toEqual([]);
+    await page.screenshot({ path: join(dir, `${name}-${size}.png`), fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
 }
 
 export const screenshotDir = join(import.meta.dirname, 'screenshots');

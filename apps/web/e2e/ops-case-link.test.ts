@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, DESKTOP, launch, PHONE, signedIn } from './helpers';
+import { apiAs, DESKTOP, launch, lookAtWidths, signedIn } from './helpers';
 
 // Operations open a customer's case by its address (issue 26): /cases/{id} outside that
 // customer says where the case belongs and offers the ops session into its customer there; the
@@ -38,15 +38,7 @@ describe('a case link opened by operations', () => {
     expect(await offer.textContent()).toContain(
       `Case #${id} belongs to Acme Care Ltd, not to the workspace you are in.`,
     );
-    for (const [size, viewport] of [
-      ['1280', { ...DESKTOP, width: 1280 }],
-      ['360', { ...PHONE, width: 360 }],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.waitForTimeout(300);
-      expect(await axeClean(page), size).toEqual([]);
-      await page.screenshot({ path: join(shots, `offer-${size}.png`), fullPage: true });
-    }
+    await lookAtWidths(page, shots, 'offer');
     expect(await page.getByText('This case could not be found.').count()).toBe(0);
     await page.setViewportSize(DESKTOP);
     await offer.getByRole('button', { name: 'Open the case as Acme Care Ltd' }).click();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, DESKTOP, launch, PHONE, signedIn } from './helpers';
+import { apiAs, launch, lookAtWidths, signedIn } from './helpers';
 
 // The README's invited person (issue 26): jordan.lee@example.test's invitation is in the outbox
 // after the first start, and customer staff resend it from his page and from his case.
@@ -19,18 +19,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function look(page: Page, name: string) {
-  for (const [size, viewport] of [
-    ['1280', { ...DESKTOP, width: 1280 }],
-    ['360', { ...PHONE, width: 360 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
-    expect(await axeClean(page), `${name} at ${size}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-}
+const look = (page: Page, name: string) => lookAtWidths(page, shots, name);
 
 describe('resending an invitation', () => {
   it("from the invited person's page and from the case, each confirmed and in the outbox", async () => {

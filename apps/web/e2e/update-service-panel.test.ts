@@ -1,14 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type APIRequestContext,
-  type Browser,
-  type Locator,
-  type Page,
-  request,
-} from 'playwright-core';
+import { type Browser, type Locator, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type Api,
   apiAs,
   axeClean,
   baseUrl,
@@ -16,6 +11,7 @@ import {
   loginUi,
   newPage,
   screenshotDir,
+  send,
   signedIn,
 } from './helpers';
 
@@ -31,8 +27,6 @@ import {
 // Operations add a note to the first; the customer and the subject must not see it.
 // Screenshots at 360 and 1280 px, light and dark (the profile's dark mode), in
 // screenshots/update-service/.
-
-type Api = { api: APIRequestContext; csrf: () => string };
 
 const stamp = Date.now();
 const email = `update.service.${stamp}@example.test`;
@@ -96,12 +90,6 @@ let subject: Api;
 const cases = {} as Record<Answer, { caseId: number; activityId: number }>;
 
 const step = (what: string) => console.log(new Date().toISOString(), 'update-service:', what);
-
-async function send(who: Api, method: 'post' | 'patch' | 'put', url: string, data: object) {
-  const res = await who.api[method](url, { data, headers: { 'X-CSRFToken': who.csrf() } });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return res.json();
-}
 
 const setDark = (who: Api, dark: boolean) => send(who, 'put', '/api/user/', { dark_mode: dark });
 
