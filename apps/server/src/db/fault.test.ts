@@ -17,7 +17,13 @@ import { buildApp } from '../app.js';
 import { discoverModules } from '../modules/discover.js';
 import { subjects } from '../modules/subjects/subjects.table.js';
 import { DATABASE_UNAVAILABLE } from '../platform/error-handler.js';
-import { type Database, isDatabaseUnavailable, openPgPool, pgDatabase } from './connection.js';
+import {
+  type Database,
+  isDatabaseUnavailable,
+  LISTENER_APPLICATION_NAME,
+  openPgPool,
+  pgDatabase,
+} from './connection.js';
 
 // A database connection lost under load (a failover, an administrator, a restart) must never end
 // the process (vitest reports an unhandled 'error' event as a failure): the requests it hits
@@ -233,14 +239,18 @@ describe.skipIf(!PG_URL)('connections lost under load (PostgreSQL)', () => {
     return rows[0]?.ended ?? 0;
   }
 
-  /** Waits (up to 5 s) for a LISTEN connection on this test's database (of `app` if given). */
+  /**
+   * Waits (up to 5 s) for a listening connection on this test's database (of `app` if given):
+   * its last query LISTEN, or named as the listener (whose last query may be the sessions' sync).
+   */
   async function listening(app?: string): Promise<number> {
     for (let i = 0; i < 50; i++) {
       const { rows } = await superuser.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
-          where datname = $1 and query like 'LISTEN %' and state = 'idle'
+          where datname = $1 and state = 'idle'
+            and (query like 'LISTEN %' or application_name = $3)
             and ($2::text is null or application_name = $2)`,
-        [database, app ?? null],
+        [database, app ?? null, LISTENER_APPLICATION_NAME],
       );
       if ((rows[0]?.n ?? 0) > 0) return rows[0]?.n ?? 0;
       await pause(100);
