@@ -63,6 +63,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     subject_consents: CRUD,
     subject_users: 'SELECT',
     subjects: CRUD,
+    trust_to_ride_bookings: 'SELECT',
+    trust_to_ride_sessions: 'SELECT',
   },
   [SUBJECT_ROLE]: {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
@@ -80,6 +82,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     subject_consents: 'SELECT',
     subject_users: 'SELECT',
     subjects: 'SELECT',
+    // a subject's booking is written by the system context after its case is checked
+    trust_to_ride_bookings: 'SELECT',
+    trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
@@ -113,6 +118,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     subject_consents: 'INSERT, SELECT, UPDATE',
     subject_users: 'SELECT, UPDATE',
     subjects: 'SELECT',
+    trust_to_ride_bookings: KEEP,
+    trust_to_ride_sessions: KEEP,
   },
 };
 

@@ -98,6 +98,15 @@ const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = 
   { tables: 'roles, product_user_roles', app: CRUD, ops: MAKE, subject: '' },
   // staff accounts: made at sign-up, changed by login, claim, reset and TOTP (cross-tenant)
   { tables: 'product_users', app: CRUD, ops: KEEP, subject: '' },
+  // trust-to-ride (issue 27): operations run the sessions and record attendance (cross-tenant);
+  // staff read them; a subject reads its customer's sessions and its own cases' bookings, and
+  // books through the system context after its case is checked (never by its role)
+  {
+    tables: 'trust_to_ride_sessions, trust_to_ride_bookings',
+    app: 'SELECT',
+    ops: KEEP,
+    subject: 'SELECT',
+  },
 ];
 const DEFAULT_GRANT = { app: CRUD, ops: CRUD, subject: 'SELECT' };
 
