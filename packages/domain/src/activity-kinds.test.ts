@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   ACTIVITY_KIND_CODES,
   ACTIVITY_KINDS,
+  consentKindOf,
   guidanceLink,
+  hasResultAudience,
   isActivityKindCode,
   PORTAL_ACTIVITY_SECTIONS,
+  TOP_UP_KINDS,
 } from './activity-kinds.js';
+import { CONSENT_KINDS } from './contracts/portal.js';
+import { CONSENT_SECTION, requiredConsents } from './portal.js';
 
 describe('activity kinds', () => {
   it('registers the fourteen kinds of check', () => {
@@ -56,5 +61,44 @@ describe('activity kinds', () => {
 describe('activity kind entries', () => {
   it('carry their own code', () => {
     for (const [code, kind] of Object.entries(ACTIVITY_KINDS)) expect(kind.code).toBe(code);
+  });
+});
+
+describe('what the registry carries for the portal and the panels', () => {
+  it('says which consent each kind asks for (a licence check asks for the DVLA mandate)', () => {
+    expect(consentKindOf('dbs-basic')).toBe('dbs-application');
+    expect(consentKindOf('dbs-enhanced')).toBe('dbs-application');
+    expect(consentKindOf('dbs-update')).toBe('dbs-update');
+    expect(consentKindOf('driver-data')).toBe('driver-data');
+    expect(consentKindOf('licence-check')).toBe('driver-data');
+    expect(consentKindOf('rtw')).toBeNull();
+    expect(consentKindOf('nonsense')).toBeNull();
+    // every consent kind is asked for by some kind, and has its place in the portal
+    const asked = new Set(Object.values(ACTIVITY_KINDS).map((k) => k.consent));
+    for (const kind of CONSENT_KINDS) {
+      expect(asked.has(kind), kind).toBe(true);
+      expect(Object.hasOwn(CONSENT_SECTION, kind)).toBe(true);
+    }
+  });
+
+  it('derives the consents the portal asks in a section of their own (required_consents)', () => {
+    expect(requiredConsents(['dbs-enhanced', 'rtw'])).toEqual([]);
+    expect(requiredConsents(['licence-check'])).toEqual(['driver-data']);
+    expect(requiredConsents(['driver-data', 'dbs-update', 'licence-check', 'nonsense'])).toEqual([
+      'dbs-update',
+      'driver-data',
+    ]);
+  });
+
+  it('derives the top-up kinds (the criminal-record family)', () => {
+    expect([...TOP_UP_KINDS]).toEqual(['dbs-basic', 'dbs-standard', 'dbs-enhanced']);
+  });
+
+  it('names the audiences of each kind’s panel', () => {
+    expect(hasResultAudience('dbs-enhanced', 'subject')).toBe(true);
+    expect(hasResultAudience('adult-first', 'ops')).toBe(true);
+    expect(hasResultAudience('nonsense', 'customer')).toBe(false);
+    for (const kind of Object.values(ACTIVITY_KINDS))
+      expect(kind.audiences.length).toBeGreaterThan(0);
   });
 });

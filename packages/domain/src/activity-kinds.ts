@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { knowledgeTestResultDataSchema } from './checks/knowledge-test.js';
+import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import {
   adultFirstResultDataSchema,
   dbsBasicResultDataSchema,
@@ -6,6 +8,7 @@ import {
   dbsStandardResultDataSchema,
   dbsUpdateResultDataSchema,
 } from './checks/results.js';
+import type { ConsentKind } from './contracts/portal.js';
 
 /** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
 export const PORTAL_ACTIVITY_SECTIONS = [
@@ -39,11 +42,29 @@ export const RESULT_PANELS = [
 ] as const;
 export type ResultPanel = (typeof RESULT_PANELS)[number];
 
+/** Who reads a result panel: the customer's staff, the subject (restricted) or operations. */
+export const RESULT_AUDIENCES = ['customer', 'subject', 'ops'] as const;
+export type ResultAudience = (typeof RESULT_AUDIENCES)[number];
+const EVERYONE = RESULT_AUDIENCES;
+
 export interface ActivityKind {
   code: string;
   name: string;
   resultPanel: ResultPanel;
+  /**
+   * Who sees the kind's result panel on a case page (spec point 2: the subject's view is a
+   * restricted version of the customer's, operations see everything plus their forms). The web's
+   * panel registry (apps/web/src/features/results/registry.tsx) has a panel for each audience
+   * named here, and a subject view exactly when 'subject' is named.
+   */
+  audiences: readonly ResultAudience[];
+  /** Whether operations have a form of this kind's under its panel (spec point 2, Operations forms). */
+  opsForm: boolean;
   portalSection: PortalActivitySection | null;
+  /** The consent the portal asks the subject for before the check runs (none: null). */
+  consent: ConsentKind | null;
+  /** Whether the provider or the price list can demand a top-up payment before it goes on. */
+  topUp: boolean;
   /** The kind's typed `result_data` (its own schema, validated on the way in). */
   result?: z.ZodType;
   /**
@@ -55,34 +76,54 @@ export interface ActivityKind {
 
 /**
  * The activity-kind registry (spec point 1), keyed by activity type code: one entry per kind,
- * with what every part of the product shares about it. The lists the rest of the code uses (the
- * kinds the engine runs, their providers, the typed result data: checks/kinds.ts) are derived
- * from it, so adding a kind adds an entry here and the kind's own files, nothing else.
+ * with everything kind-specific the product shares about it: its name, its result panel and who
+ * sees it, whether operations have a form for it, its portal section, the consent the portal
+ * asks for, whether it can demand a top-up, its typed result data and, when the engine runs it,
+ * its provider. The lists the rest of the code uses (the kinds the engine runs, their providers,
+ * the typed result data: checks/kinds.ts; the top-up kinds: checks/top-up.ts; the consents the
+ * portal asks for: portal.ts) are derived from it. Adding a kind adds an entry here, one line in
+ * each registry of the server and the web, and the kind's own folders (decision 018).
  */
 export const ACTIVITY_KINDS = {
   'address-history': {
     code: 'address-history',
     name: 'Address history',
     resultPanel: 'address-history',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'address-history',
+    consent: null,
+    topUp: false,
   },
   'basic-details': {
     code: 'basic-details',
     name: 'Basic details',
     resultPanel: 'basic-details',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'basic-details',
+    consent: null,
+    topUp: false,
   },
   'document-collection': {
     code: 'document-collection',
     name: 'Document collection',
     resultPanel: 'document-collection',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'document-collection',
+    consent: null,
+    topUp: false,
   },
   'dbs-basic': {
     code: 'dbs-basic',
     name: 'Basic DBS check',
     resultPanel: 'dbs-result',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'dbs-basic',
+    consent: 'dbs-application',
+    topUp: true,
     result: dbsBasicResultDataSchema,
     engine: { provider: 'dbs-basic', countersigned: false },
   },
@@ -90,7 +131,11 @@ export const ACTIVITY_KINDS = {
     code: 'dbs-standard',
     name: 'Standard DBS check',
     resultPanel: 'dbs-result',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'dbs-standard',
+    consent: 'dbs-application',
+    topUp: true,
     result: dbsStandardResultDataSchema,
     engine: { provider: 'ebulk', countersigned: true },
   },
@@ -98,7 +143,12 @@ export const ACTIVITY_KINDS = {
     code: 'dbs-enhanced',
     name: 'Enhanced DBS check',
     resultPanel: 'dbs-result',
+    audiences: EVERYONE,
+    // the DBS enhanced provider configuration
+    opsForm: true,
     portalSection: 'dbs-enhanced',
+    consent: 'dbs-application',
+    topUp: true,
     result: dbsEnhancedResultDataSchema,
     engine: { provider: 'ebulk', countersigned: true },
   },
@@ -106,7 +156,11 @@ export const ACTIVITY_KINDS = {
     code: 'dbs-update',
     name: 'DBS update service',
     resultPanel: 'update-service',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'dbs-update',
+    consent: 'dbs-update',
+    topUp: false,
     result: dbsUpdateResultDataSchema,
     engine: { provider: 'dbs-update-service', countersigned: false },
   },
@@ -114,40 +168,82 @@ export const ACTIVITY_KINDS = {
     code: 'knowledge-test',
     name: 'Knowledge test',
     resultPanel: 'knowledge-test',
+    audiences: EVERYONE,
+    // the pass/fail radio for a test taken on paper
+    opsForm: true,
     portalSection: null,
+    consent: null,
+    topUp: false,
+    result: knowledgeTestResultDataSchema,
+    engine: { provider: 'test-platform', countersigned: false },
   },
   'trust-to-ride': {
     code: 'trust-to-ride',
     name: 'Trust to ride',
     resultPanel: 'trust-to-ride',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: null,
+    consent: null,
+    topUp: false,
+    result: trustToRideResultDataSchema,
   },
   'licence-check': {
     code: 'licence-check',
     name: 'Driving licence check',
     resultPanel: 'licence-check',
+    audiences: EVERYONE,
+    // the Davis email confirmation
+    opsForm: true,
     portalSection: null,
+    // it reads the driver record: the DVLA mandate, asked in the driver-data section
+    consent: 'driver-data',
+    topUp: false,
   },
   'online-idv': {
     code: 'online-idv',
     name: 'Online identity verification',
     resultPanel: 'online-idv',
+    audiences: EVERYONE,
+    // the manual approval (with a reason)
+    opsForm: true,
     portalSection: 'online-idv',
+    consent: null,
+    topUp: false,
   },
   'driver-data': {
     code: 'driver-data',
     name: 'Driver data',
     resultPanel: 'driver-data',
+    audiences: EVERYONE,
+    opsForm: false,
     portalSection: 'driver-data',
+    consent: 'driver-data',
+    topUp: false,
   },
   'adult-first': {
     code: 'adult-first',
     name: 'Adult first check',
     resultPanel: 'adult-first',
+    audiences: EVERYONE,
+    // the staged form
+    opsForm: true,
     portalSection: null,
+    consent: null,
+    topUp: false,
     result: adultFirstResultDataSchema,
   },
-  rtw: { code: 'rtw', name: 'Right to work', resultPanel: 'rtw', portalSection: 'rtw' },
+  rtw: {
+    code: 'rtw',
+    name: 'Right to work',
+    resultPanel: 'rtw',
+    audiences: EVERYONE,
+    // the manual document check
+    opsForm: true,
+    portalSection: 'rtw',
+    consent: null,
+    topUp: false,
+  },
 } as const satisfies Record<string, ActivityKind>;
 
 export type ActivityKindCode = keyof typeof ACTIVITY_KINDS;
@@ -166,6 +262,27 @@ export type DbsCheckCode = {
 export const DBS_CHECK_CODES = ACTIVITY_KIND_CODES.filter(
   (c) => ACTIVITY_KINDS[c].resultPanel === 'dbs-result',
 ) as readonly DbsCheckCode[];
+
+/** The kinds whose provider or price list can demand a top-up (`topUp` in the registry). */
+export type TopUpKind = {
+  [K in ActivityKindCode]: (typeof ACTIVITY_KINDS)[K]['topUp'] extends true ? K : never;
+}[ActivityKindCode];
+export const TOP_UP_KINDS = ACTIVITY_KIND_CODES.filter(
+  (c) => ACTIVITY_KINDS[c].topUp,
+) as readonly TopUpKind[];
+
+/** The consent the portal asks for before a check of this code runs, or null. */
+export function consentKindOf(code: string): ConsentKind | null {
+  return isActivityKindCode(code) ? ACTIVITY_KINDS[code].consent : null;
+}
+
+/** Whether the domain gives this kind a result panel for the audience. */
+export function hasResultAudience(code: string, audience: ResultAudience): boolean {
+  return (
+    isActivityKindCode(code) &&
+    (ACTIVITY_KINDS[code].audiences as readonly ResultAudience[]).includes(audience)
+  );
+}
 
 export const GUIDANCE_LINKS = {
   basic: {

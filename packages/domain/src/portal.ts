@@ -1,4 +1,11 @@
-import { ACTIVITY_KINDS, isActivityKindCode, PORTAL_ACTIVITY_SECTIONS } from './activity-kinds.js';
+import {
+  ACTIVITY_KINDS,
+  consentKindOf,
+  isActivityKindCode,
+  PORTAL_ACTIVITY_SECTIONS,
+  type PortalActivitySection,
+} from './activity-kinds.js';
+import type { ConsentKind } from './contracts/portal.js';
 
 /** The full case portal order (spec point 2): Welcome, the activity sections, Review, Done. */
 export const PORTAL_SECTIONS = ['welcome', ...PORTAL_ACTIVITY_SECTIONS, 'review', 'done'] as const;
@@ -20,8 +27,35 @@ export const PORTAL_SECTION_LABELS: Record<PortalSection, string> = {
   done: 'Done',
 };
 
+/**
+ * Where the portal asks each consent (the activity-kind registry says which consent a kind asks
+ * for): in a section of its own (the DBS update service's status checks, the DVLA mandate), or
+ * in each criminal-record level's own section (null).
+ */
+export const CONSENT_SECTION: Record<ConsentKind, PortalActivitySection | null> = {
+  'dbs-application': null,
+  'dbs-update': 'dbs-update',
+  'driver-data': 'driver-data',
+};
+
 /** Sections that may come from a subscription cycle's requirements or from required consents. */
-const CONSENT_SECTIONS: readonly PortalSection[] = ['dbs-update', 'driver-data'];
+const CONSENT_SECTIONS: readonly PortalSection[] = Object.values(CONSENT_SECTION).filter(
+  (s) => s !== null,
+);
+
+/**
+ * The consent sections the case's activities ask for, in portal order (point 4:
+ * `required_consents`): a driving licence check asks for the DVLA mandate of driver-data.
+ */
+export function requiredConsents(activityCodes: readonly string[]): PortalSection[] {
+  const wanted = new Set<PortalSection>();
+  for (const code of activityCodes) {
+    const kind = consentKindOf(code);
+    const section = kind === null ? null : CONSENT_SECTION[kind];
+    if (section !== null) wanted.add(section);
+  }
+  return PORTAL_SECTIONS.filter((s) => wanted.has(s));
+}
 
 export interface PortalSectionsInput {
   /** Activity type codes of the case's activities. */

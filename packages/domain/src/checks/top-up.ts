@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DBS_CHECK_CODES } from '../activity-kinds.js';
+import { TOP_UP_KINDS, type TopUpKind } from '../activity-kinds.js';
 
 /*
  * A top-up: a payment the provider or the price list demands before a check goes on. The
@@ -33,9 +33,8 @@ export const topUpSchema = z
   .strict();
 export type TopUp = z.infer<typeof topUpSchema>;
 
-/** The kinds of check a top-up can apply to (the criminal-record family). */
-export const TOP_UP_KINDS = DBS_CHECK_CODES;
-export type TopUpKind = (typeof TOP_UP_KINDS)[number];
+// The kinds of check a top-up can apply to: TOP_UP_KINDS, `topUp` in the activity-kind
+// registry (the criminal-record family).
 
 /**
  * A check's level, as the price list prices it: the certificate by email only, or also on

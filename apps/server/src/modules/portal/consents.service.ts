@@ -4,6 +4,7 @@ import {
   CONSENT_KINDS,
   type ConsentKind,
   canTransitionActivity,
+  consentKindOf,
   DVLA_CONSENT_YEARS,
   isCaseActivityState,
   type SubjectConsentOut,
@@ -23,16 +24,6 @@ import { subjectConsents } from './consents.table.js';
 import { lockOwnCase } from './subject-scope.js';
 
 export const CONSENT_CT = 'portal.subjectconsent';
-
-/** Which consent each kind of check asks for (the kinds not listed ask for none). */
-export const CONSENT_KIND_OF_ACTIVITY: Record<string, ConsentKind> = {
-  'dbs-basic': 'dbs-application',
-  'dbs-standard': 'dbs-application',
-  'dbs-enhanced': 'dbs-application',
-  'dbs-update': 'dbs-update',
-  'driver-data': 'driver-data',
-  'licence-check': 'driver-data',
-};
 
 export const CONSENT_MESSAGES = {
   wrongKind: 'This check does not take this kind of consent.',
@@ -165,7 +156,7 @@ export async function giveConsent(
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .where(and(eq(caseActivities.id, input.case_activity), eq(caseActivities.caseId, own.id)));
   if (!activity) throw ValidationError.of('case_activity', CONSENT_MESSAGES.notOfCase);
-  if (CONSENT_KIND_OF_ACTIVITY[activity.code] !== input.kind) {
+  if (consentKindOf(activity.code) !== input.kind) {
     throw ValidationError.of('kind', CONSENT_MESSAGES.wrongKind);
   }
   const live = await ctx.tx

@@ -14,6 +14,7 @@ import {
   type PortalSection,
   portalProgress,
   portalStepCounts,
+  requiredConsents,
   type SubjectCaseOut,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
@@ -33,14 +34,6 @@ import { onlineIdvOf } from '../online-idv/online-idv.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { lockOwnCase } from './subject-scope.js';
 import { activityStateWords, caseStateWords } from './subject-words.js';
-
-/** The consent sections an activity kind asks for (point 4: `required_consents`). */
-const CONSENTS_OF_KIND: Record<string, readonly ('dbs-update' | 'driver-data')[]> = {
-  'dbs-update': ['dbs-update'],
-  'driver-data': ['driver-data'],
-  // a driving licence check reads the driver record: it needs the DVLA mandate
-  'licence-check': ['driver-data'],
-};
 
 interface CaseFacts {
   id: number;
@@ -97,12 +90,6 @@ export async function caseFacts(tx: Tx, caseIds: readonly number[]): Promise<Cas
     ...r,
     activities: acts.filter((a) => a.caseId === r.id).map(({ caseId: _, ...a }) => a),
   }));
-}
-
-/** The consent sections the case's activities ask for, in portal order. */
-export function requiredConsents(codes: readonly string[]): string[] {
-  const wanted = new Set(codes.flatMap((c) => CONSENTS_OF_KIND[c] ?? []));
-  return (['dbs-update', 'driver-data'] as const).filter((s) => wanted.has(s));
 }
 
 function progressOf(facts: CaseFacts) {

@@ -4,19 +4,20 @@ import {
   isActivityOpen,
   isAdultFirstOffered,
   isCountersignedKind,
+  type PortalActivityOut,
+  type SubjectActivityResultOut,
 } from '@kestrel/domain';
-import { Anchor, Button, Group, Stack } from '@mantine/core';
+import { Anchor, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { request } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { useRights } from '../../lib/rights';
 import { useSession } from '../../lib/session/session-store';
 import { ActivityConfigAccordion } from './activity-config-accordion';
-import { AdultFirstForm } from './adult-first-form';
 import { NotesAccordion } from './notes-accordion';
 import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
-import { ProviderConfigForm } from './provider-config-form';
-import { RESULT_PANEL_REGISTRY } from './registry';
+import { opsFormFor, resultPanelFor } from './registry';
 import { type ApiFamily, type DbsDetails, getDbsDetails, requestAdultFirst } from './results-api';
 import { DecisionReason, RetryActivity } from './retry-activity';
 import { VerificationActions } from './verification-actions';
@@ -90,7 +91,8 @@ export interface ActivityResultProps {
 /**
  * An activity's result on a case page: its kind's panel (registry), the guidance link and the
  * verification buttons for staff, the adult-first request when offered, the configuration
- * accordion, and for operations the retry of a failed start, their forms and the notes accordion.
+ * accordion, and for operations the retry of a failed start, the kind's form (registry) and the
+ * notes accordion.
  */
 export function ActivityResult({
   activity,
@@ -104,7 +106,8 @@ export function ActivityResult({
   const isDbs = (DBS_CHECK_CODES as readonly string[]).includes(code);
   const caseId = caseIdOf(activity);
   const details = useDbsDetails(family, caseId, isDbs);
-  const Panel = RESULT_PANEL_REGISTRY[code];
+  const Panel = resultPanelFor(code, audience);
+  const OpsForm = audience === 'ops' ? opsFormFor(code) : null;
   if (!Panel) return null;
   const staff = audience !== 'subject';
   const staffFamily = family === 'ops' ? 'ops' : 'customer';
@@ -145,16 +148,53 @@ export function ActivityResult({
       {isDbs && activity.config && Object.keys(activity.config).length > 0 && (
         <ActivityConfigAccordion config={activity.config} />
       )}
-      {audience === 'ops' && code === 'dbs-enhanced' && (
-        <ProviderConfigForm
-          activityId={activity.id}
-          saved={activity.processing_data?.provider_configuration}
-        />
-      )}
-      {audience === 'ops' && code === 'adult-first' && <AdultFirstForm activityId={activity.id} />}
+      {OpsForm && <OpsForm activity={activity} />}
       {audience === 'ops' && (
         <NotesAccordion activityId={activity.id} notes={activity.notes ?? ''} />
       )}
     </Stack>
+  );
+}
+
+/** What the subject's case page gives the subject's result view (features/subject/result-slot). */
+export interface SubjectActivityResultProps {
+  caseId: number;
+  activity: Pick<PortalActivityOut, 'id' | 'state'> & { activity_type: { code: string } };
+}
+
+/**
+ * The subject's restricted result view of one activity: reads GET /api/s/case-activities/{id}/result/
+ * (no processing data, notes or other people's names) and shows the kind's subject view from the
+ * registry (nothing for a kind without one). The subject's case page loads it lazily.
+ */
+export function SubjectActivityResult({ caseId, activity }: SubjectActivityResultProps) {
+  const code = activity.activity_type.code;
+  const shown = resultPanelFor(code, 'subject') !== null;
+  const result = useQuery({
+    queryKey: ['/api/s/case-activities/', 'result', activity.id],
+    enabled: shown,
+    queryFn: async () => {
+      const r = await request<SubjectActivityResultOut>(
+        'GET',
+        `/api/s/case-activities/${activity.id}/result/`,
+      );
+      if (!r.ok) throw new Error('Error retrieving case activity');
+      return r.data;
+    },
+  });
+  if (!shown || result.isError) return null;
+  if (!result.data) return <Skeleton h={80} />;
+  return (
+    <ActivityResult
+      audience="subject"
+      family="subject"
+      activity={{
+        id: activity.id,
+        state: result.data.state,
+        activity_type: code,
+        result_data: result.data.result_data,
+        case: caseId,
+      }}
+    />
   );
 }

@@ -6,12 +6,11 @@ import { mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
 import { product, productIn } from '../../test/sessions';
 import { ActivityConfigAccordion } from './activity-config-accordion';
-import { ActivityResult } from './activity-result';
+import { ActivityResult, SubjectActivityResult } from './activity-result';
 import { AdultFirstPanel } from './adult-first-panel';
 import { DbsResultPanel } from './dbs-result-panel';
 import type { Audience, PanelActivity } from './panel-kit';
 import type { DbsDetails } from './results-api';
-import SubjectResultPanel from './subject-result-panel';
 import { UpdateServicePanel } from './update-service-panel';
 
 const AUDIENCES: Audience[] = ['customer', 'subject', 'ops'];
@@ -503,7 +502,7 @@ describe('subject result panel (the subject case page slot)', () => {
         : { status: 404, body: {} },
     );
     inRouter(
-      <SubjectResultPanel
+      <SubjectActivityResult
         caseId={14}
         activity={{ id: 7, state: 'ca-in-progress', activity_type: { code: 'dbs-enhanced' } }}
       />,
