@@ -1,6 +1,4 @@
 import type { z } from 'zod';
-import { knowledgeTestResultDataSchema } from './checks/knowledge-test.js';
-import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import {
   adultFirstResultDataSchema,
   dbsBasicResultDataSchema,
@@ -174,8 +172,6 @@ export const ACTIVITY_KINDS = {
     portalSection: null,
     consent: null,
     topUp: false,
-    result: knowledgeTestResultDataSchema,
-    engine: { provider: 'test-platform', countersigned: false },
   },
   'trust-to-ride': {
     code: 'trust-to-ride',
@@ -186,7 +182,6 @@ export const ACTIVITY_KINDS = {
     portalSection: null,
     consent: null,
     topUp: false,
-    result: trustToRideResultDataSchema,
   },
   'licence-check': {
     code: 'licence-check',
