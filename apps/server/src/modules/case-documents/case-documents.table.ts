@@ -58,6 +58,11 @@ export const caseDocuments = pgTable(
     /** manual (uploaded) or idsp (from the identity service provider). */
     source: varchar('source', { length: 10 }).notNull().default('manual'),
     rejected: boolean('rejected').notNull().default(false),
+    /** Why operations or customer staff rejected it (shown to the subject, who replaces it). */
+    rejectionReason: varchar('rejection_reason', { length: 400 }).notNull().default(''),
+    rejectedAt: tstz('rejected_at'),
+    /** Who rejected it, by name (as the audit entry's actor). */
+    rejectedBy: varchar('rejected_by', { length: 200 }).notNull().default(''),
     /** The ids of the type's eligibility questions confirmed at upload (point 5). */
     confirmations: jsonb('confirmations').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     pages: jsonb('pages').$type<StoredPage[]>().notNull(),
