@@ -14,6 +14,7 @@ import type { Database } from './db/connection.js';
 import { jobKinds } from './jobs/index.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
+import { e2eFixturesRoutes } from './modules/e2e-fixtures/e2e-fixtures.routes.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
 import { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import { registerBodyParsing } from './platform/body-parsing.js';
@@ -209,6 +210,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     for (const ct of m.contentTypes ?? []) names.add(ct);
     if (m.routes) await app.register(m.routes);
   }
+  // Browser tests' own worlds: only with KESTREL_E2E_FIXTURES=1 (e2e global setup), never npm start.
+  await app.register(e2eFixturesRoutes);
 
   await registerWebStatic(app, config.webDist);
 

@@ -69,6 +69,8 @@ async function startServer(): Promise<Running> {
       LOGIN_LIMIT_PER_ADDRESS: '100000',
       // The simulated providers' clock, moved by checks-dbs.test.ts (simulators only).
       CHECKS_SIMULATOR_CONTROL: '1',
+      // Each test file's own world (e2e/fixtures.ts): the test-only POST /api/test-fixtures/worlds/.
+      KESTREL_E2E_FIXTURES: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

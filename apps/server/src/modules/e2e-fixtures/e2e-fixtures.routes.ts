@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { activityConfigSchema, ENTITLEMENTS } from '@kestrel/domain';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SEED_ROLE } from '../../db/connection.js';
+import {
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createRole,
+  createSubjectUser,
+} from '../../db/factories.js';
+import { actorOf } from '../../platform/access.js';
+import { recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
+import { parseBody } from '../../platform/query-params.js';
+
+/**
+ * Test-only worlds for the browser tests (issue 26 point 7): with `KESTREL_E2E_FIXTURES=1` (set
+ * only by apps/web/e2e/global-setup.ts, never by `npm start`), `POST /api/test-fixtures/worlds/`
+ * makes a customer of its own with its staff (known password, TOTP secret when asked), an
+ * operations user when asked, processes and subjects with a login, so that each e2e file works
+ * on its own world instead of the shared demo users and files can run in any order on one
+ * server. Only what no API makes yet is made here (a customer's staff with a known password,
+ * operations staff, a subject's login with a known password; the ops console comes later):
+ * cases, case data, documents and invitations go through the product API (apps/web/e2e/fixtures.ts).
+ * The rows are made with the factories the demo seed uses (db/factories.ts), in the seed's
+ * transaction (the owner as kestrel_seed), and each is audited with the request's actor.
+ */
+export const E2E_FIXTURES_ENV = 'KESTREL_E2E_FIXTURES';
+export const WORLDS_PATH = '/api/test-fixtures/worlds/';
+
+export function e2eFixturesEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[E2E_FIXTURES_ENV] === '1';
+}
+
+const name = z.string().trim().min(1).max(100);
+const requirement = z.union([
+  z.string().min(1).max(50),
+  z.object({ code: z.string().min(1).max(50), config: activityConfigSchema.optional() }),
+]);
+
+export const worldIn = z.object({
+  customer_name: name.optional(),
+  demo_mode: z.boolean().default(false),
+  entitlements: z.array(z.enum(ENTITLEMENTS)).max(ENTITLEMENTS.length).default([]),
+  /** Every login of the world (staff, operations, subjects) gets this password. */
+  password: z.string().min(12).max(100),
+  /** Base32 TOTP secret of the staff marked `totp`. */
+  totp_secret: z
+    .string()
+    .regex(/^[A-Z2-7]{16,64}$/)
+    .optional(),
+  staff: z
+    .array(
+      z.object({
+        key: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/),
+        role: z.enum(['admin', 'viewer']),
+        first_name: name.optional(),
+        last_name: name.optional(),
+        totp: z.boolean().default(false),
+      }),
+    )
+    .max(10)
+    .default([]),
+  /** An operations user of the world's own (a product user of no customer, role ops). */
+  ops: z.boolean().default(false),
+  processes: z
+    .array(
+      z.object({
+        name,
+        description: z.string().max(500).default(''),
+        send_invitation: z.boolean().default(true),
+        requirements: z.array(requirement).max(30),
+      }),
+    )
+    .max(10)
+    .default([]),
+  /** People of the customer with a claimed login (the demo's subject@example.test kind). */
+  subjects: z
+    .array(
+      z.object({
+        key: z.string().regex(/^[a-z][a-z0-9-]{0,30}$/),
+        first_name: name,
+        last_name: name,
+        dob: z.iso.date().nullable().default('1990-04-12'),
+        terms_agreed: z.boolean().default(true),
+      }),
+    )
+    .max(10)
+    .default([]),
+});
+export type WorldIn = z.infer<typeof worldIn>;
+
+export interface WorldOut {
+  customer: { id: number; name: string };
+  staff: Record<string, { id: number; username: string }>;
+  ops: { id: number; username: string } | null;
+  processes: Record<string, number>;
+  subjects: Record<string, { id: number; user_id: number; email: string }>;
+}
+
+/** Makes one world in the seed's transaction; each row audited as made by `actor`. */
+export async function makeWorld(
+  db: FastifyInstance['deps']['db'],
+  actor: Actor,
+  input: WorldIn,
+): Promise<WorldOut> {
+  const tag = randomBytes(5).toString('hex');
+  const domain = `w${tag}.test`;
+  const audit = (
+    tx: Parameters<typeof recordAudit>[0],
+    customerId: number | null,
+    contentType: string,
+    objectId: number,
+    objectRepr: string,
+  ) =>
+    recordAudit(tx, actor, {
+      verb: 'created',
+      contentType,
+      objectId,
+      objectRepr,
+      changes: { fixture: 'e2e world' },
+      customerId,
+    });
+  return db.ownerTransaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL ROLE ${SEED_ROLE}`));
+    const customer = await createCustomer(tx, {
+      name: input.customer_name ?? `World ${tag}`,
+      demoMode: input.demo_mode,
+      entitlements: input.entitlements,
+    });
+    await audit(tx, customer.id, 'customers.customer', customer.id, customer.name);
+    const roleIds = new Map<string, number>();
+    const out: WorldOut = {
+      customer: { id: customer.id, name: customer.name },
+      staff: {},
+      ops: null,
+      processes: {},
+      subjects: {},
+    };
+    for (const person of input.staff) {
+      let roleId = roleIds.get(person.role);
+      if (roleId === undefined) {
+        roleId = (
+          await createRole(tx, {
+            customerId: customer.id,
+            name: person.role,
+            permissions: person.role,
+          })
+        ).id;
+        roleIds.set(person.role, roleId);
+        await audit(tx, customer.id, 'users.role', roleId, person.role);
+      }
+      const user = await createProductUser(tx, {
+        customerId: customer.id,
+        username: `${person.key}@${domain}`,
+        firstName: person.first_name ?? person.key,
+        lastName: person.last_name ?? 'World',
+        password: input.password,
+        roles: [roleId],
+        totpSecret: person.totp ? (input.totp_secret ?? null) : null,
+      });
+      await audit(tx, customer.id, 'users.productuser', user.id, user.username);
+      out.staff[person.key] = { id: user.id, username: user.username };
+    }
+    if (input.ops) {
+      const ops = await createProductUser(tx, {
+        customerId: null,
+        username: `ops@${domain}`,
+        firstName: 'Ops',
+        lastName: 'World',
+        password: input.password,
+        roles: ['ops'],
+      });
+      await audit(tx, null, 'users.productuser', ops.id, ops.username);
+      out.ops = { id: ops.id, username: ops.username };
+    }
+    for (const p of input.processes) {
+      const made = await createProcess(tx, {
+        customerId: customer.id,
+        name: p.name,
+        description: p.description,
+        sendInvitation: p.send_invitation,
+        requirements: p.requirements,
+      });
+      await audit(tx, customer.id, 'processes.process', made.id, made.name);
+      out.processes[p.name] = made.id;
+    }
+    for (const s of input.subjects) {
+      const made = await createSubjectUser(tx, {
+        customerId: customer.id,
+        email: `${s.key}@${domain}`,
+        firstName: s.first_name,
+        lastName: s.last_name,
+        dob: s.dob,
+        password: input.password,
+        termsAgreedAt: s.terms_agreed ? new Date() : null,
+      });
+      await audit(tx, customer.id, 'subjects.subject', made.id, made.email);
+      out.subjects[s.key] = { id: made.id, user_id: made.login.id, email: made.email };
+    }
+    return out;
+  });
+}
+
+/** Mounted by app.ts; registers nothing unless KESTREL_E2E_FIXTURES=1. */
+export async function e2eFixturesRoutes(app: FastifyInstance) {
+  if (!e2eFixturesEnabled()) return;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    WORLDS_PATH,
+    {
+      schema: { hide: true, body: worldIn },
+      // Anyone who can reach a test server (a world needs no login to be made); CSRF as always.
+      config: { access: { audience: 'public' } },
+    },
+    async (request, reply) => {
+      const input = parseBody(worldIn, request.body);
+      const actor = { ...actorOf(request), name: 'e2e fixtures' };
+      reply.code(201);
+      return makeWorld(app.deps.db, actor, input);
+    },
+  );
+}
