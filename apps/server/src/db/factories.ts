@@ -9,8 +9,9 @@ import {
   type RoleName,
 } from '@kestrel/domain';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { caseActivities } from '../modules/activities/activities.table.js';
 import { activityTypes } from '../modules/bootstrap/bootstrap.table.js';
-import { caseActivities, cases } from '../modules/cases/cases.table.js';
+import { cases } from '../modules/cases/cases.table.js';
 import { customerEntitlements, customers } from '../modules/customers/customers.table.js';
 import { flags } from '../modules/flags/flags.table.js';
 import { processes, processRequirements } from '../modules/processes/processes.table.js';

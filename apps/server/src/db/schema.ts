@@ -1,6 +1,7 @@
 // Every Drizzle table of the platform, for code that wants them all (seeds, tests).
 // drizzle-kit reads the *.table.ts files directly (see drizzle.config.ts).
 
+export * from '../modules/activities/activities.table.js';
 export * from '../modules/bootstrap/bootstrap.table.js';
 export * from '../modules/case-data/case-data.table.js';
 export * from '../modules/case-documents/case-documents.table.js';

@@ -13,6 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
+import { caseActivities } from '../modules/activities/activities.table.js';
 import {
   createCaseAddress,
   createCaseDrivingLicence,
@@ -21,7 +22,6 @@ import {
 } from '../modules/case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
-import { caseActivities } from '../modules/cases/cases.table.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
 import { audienceOf } from './access.js';

@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { caseActivities } from './activities.table.js';
 
 let t: TestApp;
 let acme: number;

@@ -26,24 +26,21 @@ import {
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import {
-  changeActivity,
-  type NotesViewer,
-  presentActivity,
-  siblingActivities,
-} from '../cases/cases.service.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { cases } from '../cases/cases.table.js';
 import { checkHandEdit } from '../checks/hooks.js';
 import { awaitingCountersignature } from '../dbs-details/dbs-details.service.js';
 import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
+import { changeActivity } from './activities.service.js';
+import { caseActivities } from './activities.table.js';
 import {
   activityNotesHistory,
   activityNotesInput,
   assertNotesAccess,
   saveActivityNotes,
 } from './activity-notes.service.js';
+import { type NotesViewer, presentActivity, siblingActivities } from './activity-presenter.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];

@@ -4,9 +4,9 @@ import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
-import { ACTIVITY_CT } from '../cases/cases.service.js';
-import { caseActivities, caseActivityNotes } from '../cases/cases.table.js';
 import { productUsers } from '../users/users.table.js';
+import { caseActivities, caseActivityNotes } from './activities.table.js';
+import { ACTIVITY_CT } from './activity-state.js';
 
 /** POST .../notes/ body: the activity's notes, at most 400 characters ('Max length 400'). */
 export { activityNotesCreate as activityNotesInput } from '@kestrel/domain';

@@ -24,7 +24,8 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { cases } from '../cases/cases.table.js';
+import { caseActivities } from './activities.table.js';
 
 let t: TestApp;
 let acme: number;

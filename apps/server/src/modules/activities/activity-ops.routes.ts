@@ -1,5 +1,7 @@
 import {
   activityProgressIn,
+  activityRetryIn,
+  activityRetryOut,
   adultFirstRequestOut,
   processingDataOut,
   processingDataPatch,
@@ -19,8 +21,9 @@ import {
   runInOps,
   runInTenant,
 } from '../../platform/service-context.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { retryActivity } from '../checks/engine.js';
 import { subjectCaseActor } from '../portal/subject-scope.js';
+import { caseActivities } from './activities.table.js';
 import {
   patchProcessingData,
   progressActivity,
@@ -45,7 +48,8 @@ async function activityCaseId(deps: ContextDeps, id: number): Promise<number> {
  * - PATCH /api/ops/case-activities/{id}/processing-data/ merges keys into its processing data;
  * - GET /api/ops/case-activities/{id}/serviced-stage/ and POST .../progress/ {stage, data};
  * - POST /api/case-activities/{id}/request-adult-first/ (and the ops variant);
- * - GET /api/s/case-activities/{id}/result/: the subject's restricted view of a result.
+ * - GET /api/s/case-activities/{id}/result/: the subject's restricted view of a result;
+ * - POST /api/ops/case-activities/{id}/retry/ {reason}: a check whose start failed, started again.
  */
 export async function activityOpsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -145,6 +149,20 @@ export async function activityOpsRoutes(app: FastifyInstance) {
           ? await subjectCaseActor(deps, own, await activityCaseId(deps, id))
           : own;
       return runInTenant(deps, actor, ({ tx }) => subjectActivityResult(tx, id), readOnly);
+    },
+  );
+  r.post(
+    '/api/ops/case-activities/:id/retry/',
+    {
+      config: { access: { audience: 'ops', permissions: ['cases.change_caseactivity'] } },
+      schema: { params: idParams, body: activityRetryIn, response: { 200: activityRetryOut } },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const reason = request.body?.reason ?? '';
+      return runInOps(request.server.deps, opsActorOf(request), (ctx) =>
+        retryActivity(ctx, id, reason),
+      );
     },
   );
 }

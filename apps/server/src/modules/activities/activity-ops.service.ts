@@ -21,16 +21,13 @@ import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import {
-  ACTIVITY_CT,
-  changeActivity,
-  followActivities,
-  initialActivityState,
-  lockCase,
-} from '../cases/cases.service.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { followActivities, lockCase } from '../cases/cases.service.js';
+import { cases } from '../cases/cases.table.js';
 import { keepsEngineData } from '../checks/hooks.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
+import { changeActivity } from './activities.service.js';
+import { caseActivities } from './activities.table.js';
+import { ACTIVITY_CT, initialActivityState } from './activity-state.js';
 
 export const ADULT_FIRST = 'adult-first';
 export const NOT_OFFERED = 'Adult first cannot be requested for this activity.';

@@ -1,7 +1,13 @@
+import type { FastifyInstance } from 'fastify';
 import type { KestrelModule } from '../../platform/module.js';
 import { activitiesRoutes } from './activities.routes.js';
+import { activityOpsRoutes } from './activity-ops.routes.js';
 
+/** The case activity: its table, state machine, presenter and every route of it. */
 export default {
   name: 'activities',
-  routes: activitiesRoutes,
+  routes: async (app: FastifyInstance) => {
+    await activitiesRoutes(app);
+    await activityOpsRoutes(app);
+  },
 } satisfies KestrelModule;

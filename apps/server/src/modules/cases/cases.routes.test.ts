@@ -18,6 +18,7 @@ import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { caseBasicDetails } from '../case-data/case-data.table.js';
 import { likelyDuplicatesSql } from '../subjects/subjects.service.js';
 import {
@@ -28,7 +29,7 @@ import {
   selectCaseList,
   selectCaseListJson,
 } from './cases.repo.js';
-import { caseActivities, cases } from './cases.table.js';
+import { cases } from './cases.table.js';
 
 let t: TestApp;
 let acme: number;

@@ -21,6 +21,13 @@ import { recordAudit } from '../../platform/audit.js';
 import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { caseActivities } from '../activities/activities.table.js';
+import {
+  type ActivityJson,
+  activityOut,
+  type NotesViewer,
+} from '../activities/activity-presenter.js';
+import { activityMoveError, activityStateOf } from '../activities/activity-state.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   getSubject,
@@ -30,159 +37,19 @@ import {
 } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { flaggedSql } from './cases.repo.js';
-import { caseActivities, cases } from './cases.table.js';
+import { cases } from './cases.table.js';
 
 export type CaseRow = typeof cases.$inferSelect;
-export type ActivityRow = typeof caseActivities.$inferSelect;
 export const CASE_CT = 'cases.case';
-export const ACTIVITY_CT = 'cases.caseactivity';
 export const DECISIONS = CASE_DECISIONS;
 
 const stateOf = (s: string): CaseState => {
   if (!isCaseState(s)) throw new Error(`unknown case state ${s}`);
   return s;
 };
-const activityStateOf = (s: string): CaseActivityState => {
-  if (!isCaseActivityState(s)) throw new Error(`unknown activity state ${s}`);
-  return s;
-};
 
 export const caseMoveError = (from: string, to: string) =>
   ValidationError.of('state', `Cannot change a case from '${from}' to '${to}'.`);
-export const activityMoveError = (from: string, to: string) =>
-  ValidationError.of('state', `Cannot change an activity from '${from}' to '${to}'.`);
-
-/** The first state of a new activity: the subject's turn when the portal has its section. */
-export function initialActivityState(code: string): CaseActivityState {
-  const target: CaseActivityState =
-    isActivityKindCode(code) && ACTIVITY_KINDS[code].portalSection !== null
-      ? 'ca-awaiting-subject'
-      : 'ca-awaiting-ops';
-  if (!canTransitionActivity('ca-pending', target)) throw activityMoveError('ca-pending', target);
-  return target;
-}
-
-/** An activity of the same case, in brief. */
-export type SiblingActivity = SiblingActivityOut;
-
-/** The activities of these cases in brief, by case id (one statement for a page). */
-export async function siblingActivities(
-  tx: Tx,
-  caseIds: readonly number[],
-): Promise<Map<number, SiblingActivity[]>> {
-  const out = new Map<number, SiblingActivity[]>();
-  if (caseIds.length === 0) return out;
-  const rows = await tx
-    .select({
-      caseId: caseActivities.caseId,
-      id: caseActivities.id,
-      state: caseActivities.state,
-      code: activityTypes.code,
-      name: activityTypes.name,
-    })
-    .from(caseActivities)
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .where(inArray(caseActivities.caseId, [...new Set(caseIds)]))
-    .orderBy(asc(caseActivities.caseId), asc(caseActivities.position), asc(caseActivities.id));
-  for (const r of rows) {
-    const list = out.get(r.caseId) ?? [];
-    list.push({
-      id: r.id,
-      state: r.state,
-      state_display: isCaseActivityState(r.state) ? CASE_ACTIVITY_STATE_LABELS[r.state] : r.state,
-      activity_type: r.code,
-      activity_type_name: r.name,
-    });
-    out.set(r.caseId, list);
-  }
-  return out;
-}
-
-export interface ActivityView {
-  row: ActivityRow;
-  code: string;
-  typeName: string;
-  kind: string;
-}
-
-/** Who is reading an activity: notes are shown only to operations staff (point 6). */
-export type NotesViewer = Pick<Actor, 'isOps'>;
-
-/** `{notes}` for operations staff, nothing for anyone else. */
-export function notesFor(viewer: NotesViewer, notes: string): { notes?: string } {
-  return viewer.isOps ? { notes } : {};
-}
-
-/**
- * An activity's own fields as the case detail's SQL gives them (json_build_object below): the
- * contract's fields but the case and the label, with the notes for `notesFor` to keep or drop.
- */
-type ActivityJson = Omit<CaseActivityOut, 'case' | 'state_display' | 'notes'> & { notes: string };
-
-/** The one activity presenter (contract: caseActivityOut): from a row or from the detail's JSON. */
-function activityOut<P extends CaseActivityOut['case']>(
-  a: ActivityJson,
-  parent: P,
-  viewer: NotesViewer,
-): CaseActivityOut & { case: P } {
-  const { notes, ...fields } = a;
-  return {
-    id: fields.id,
-    case: parent,
-    state: fields.state,
-    state_display: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
-    activity_type: fields.activity_type,
-    activity_type_name: fields.activity_type_name,
-    key: fields.key,
-    config: fields.config,
-    result_data: fields.result_data,
-    processing_data: fields.processing_data,
-    ...notesFor(viewer, notes),
-    created_at: fields.created_at,
-    updated_at: fields.updated_at,
-    completed_at: fields.completed_at,
-  };
-}
-
-export function presentActivity<P extends CaseActivityOut['case']>(
-  a: ActivityView,
-  parent: P,
-  viewer: NotesViewer,
-): CaseActivityOut & { case: P } {
-  return activityOut(
-    {
-      id: a.row.id,
-      state: a.row.state,
-      activity_type: a.code,
-      activity_type_name: a.typeName,
-      key: a.kind,
-      config: a.row.config,
-      result_data: a.row.resultData,
-      processing_data: a.row.processingData,
-      notes: a.row.notes,
-      created_at: a.row.createdAt.toISOString(),
-      updated_at: a.row.updatedAt.toISOString(),
-      completed_at: iso(a.row.completedAt),
-    },
-    parent,
-    viewer,
-  );
-}
-
-export async function activitiesOfCase(tx: Tx, caseId: number): Promise<ActivityView[]> {
-  const rows = await tx
-    .select({
-      row: caseActivities,
-      code: activityTypes.code,
-      typeName: activityTypes.name,
-      kind: activityTypes.kind,
-    })
-    .from(caseActivities)
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .where(eq(caseActivities.caseId, caseId))
-    .orderBy(asc(caseActivities.position), asc(caseActivities.id));
-  return rows;
-}
 
 /** The case `id`, locked for update (404 when it is not there). */
 export async function lockCase(tx: Tx, id: number): Promise<CaseRow> {
@@ -426,70 +293,6 @@ export async function logPdfGeneration(
     objectRepr: await reprOf(tx, c),
   });
   return { detail: 'Logged' };
-}
-
-/**
- * Moves one activity as the domain allows, then lets the case state follow its activities
- * (unless the case is final). Any refused move is a 400 on `state`.
- */
-export async function changeActivity(
-  tx: Tx,
-  actor: Actor,
-  id: number,
-  input: {
-    state?: string | undefined;
-    result_data?: Record<string, unknown> | undefined;
-    processing_data?: Record<string, unknown> | undefined;
-  },
-  now: Date,
-): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
-  const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.id, id)).limit(1);
-  if (!a) throw new NotFoundError();
-  const c = await lockCase(tx, a.caseId);
-  const [locked] = await tx
-    .select()
-    .from(caseActivities)
-    .where(eq(caseActivities.id, id))
-    .for('update');
-  if (!locked) throw new NotFoundError();
-  if (c.archivedAt) throw ValidationError.of('non_field_errors', 'The case is archived.');
-  const from = activityStateOf(locked.state);
-  const set: Partial<typeof caseActivities.$inferInsert> = { updatedAt: now };
-  if (input.state !== undefined && input.state !== from) {
-    if (!isCaseActivityState(input.state)) {
-      throw ValidationError.invalidChoice('state', input.state);
-    }
-    if (!canTransitionActivity(from, input.state)) throw activityMoveError(from, input.state);
-    set.state = input.state;
-    if (input.state === 'ca-complete') set.completedAt = now;
-  }
-  if (input.result_data !== undefined) set.resultData = input.result_data;
-  if (input.processing_data !== undefined) set.processingData = input.processing_data;
-  const [updated] = await tx
-    .update(caseActivities)
-    .set(set)
-    .where(eq(caseActivities.id, id))
-    .returning();
-  if (!updated) throw new NotFoundError();
-  const subject = await getSubject(tx, c.subjectId);
-  await recordAudit(tx, actor, {
-    customerId: c.customerId,
-    verb: set.state ? 'state_changed' : 'updated',
-    contentType: ACTIVITY_CT,
-    objectId: id,
-    objectRepr: `${caseRepr(c.id, subject)} activity ${id}`,
-    changes: {
-      ...(set.state ? { state: [from, set.state] } : {}),
-      ...(input.result_data !== undefined
-        ? { result_data: [locked.resultData, input.result_data] }
-        : {}),
-      ...(input.processing_data !== undefined
-        ? { processing_data: [locked.processingData, input.processing_data] }
-        : {}),
-    },
-  });
-  const caseRow = set.state ? await followActivities(tx, actor, c, subject, now) : c;
-  return { activity: updated, caseRow };
 }
 
 /**

@@ -11,8 +11,9 @@ import { jobActor } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { ACTIVITY_CT, changeActivity } from '../cases/cases.service.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { changeActivity } from '../activities/activities.service.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { ACTIVITY_CT } from '../activities/activity-state.js';
 import type { LockedActivity } from './kind.js';
 
 /*

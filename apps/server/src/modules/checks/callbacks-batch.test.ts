@@ -16,8 +16,8 @@ import { queueJobs } from '../../platform/jobs.js';
 import { runAsSystem, runInTenant } from '../../platform/service-context.js';
 import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
-import { caseActivities } from '../cases/cases.table.js';
 import {
   BusyError,
   CallbackReceiver,

@@ -433,34 +433,6 @@ async function oldestWaiting(ctx: ServiceContext) {
   return row ?? null;
 }
 
-/**
- * Operations retry an activity whose start failed: attempts reset, in progress again, its start
- * a job. Any other state is a 400 on `state`.
- */
-export async function retryActivity(
-  ctx: ServiceContext,
-  id: number,
-  reason = '',
-): Promise<ActivityRetryOut> {
-  const a = await lockActivity(ctx.tx, id);
-  if (!a) throw new NotFoundError();
-  if (a.row.state !== 'ca-error-initiating') {
-    throw ValidationError.of('state', 'Only an activity whose start failed can be retried.');
-  }
-  const base =
-    a.processing ?? initialProcessingData(a.kind.provider.name, `kestrel-ca-${a.row.id}`);
-  const processing = withEvent(
-    { ...base, attempts: 0, last_error: null },
-    { at: ctx.clock.now().toISOString(), type: 'retry', body: { by: ctx.actor.name, reason } },
-  );
-  const { activity } = await saveActivity(ctx, a, processing, { state: 'ca-in-progress' });
-  await ctx.enqueue({
-    name: INITIATE_JOB,
-    data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
-  });
-  return { id: activity.id, state: activity.state, processing_data: processing };
-}
-
 /** A signed callback's body, through the one body parser, then the kind's update schema. */
 function parseCallback(schema: z.ZodType<ProviderCallback>, raw: string): ProviderCallback {
   const json = parseJsonText(raw);
@@ -508,19 +480,4 @@ export async function checksRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   });
-
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/ops/case-activities/:id/retry/',
-    {
-      config: { access: { audience: 'ops', permissions: ['cases.change_caseactivity'] } },
-      schema: { params: idParams, body: activityRetryIn, response: { 200: activityRetryOut } },
-    },
-    async (request) => {
-      const id = parseId(request.params.id);
-      const reason = request.body?.reason ?? '';
-      return runInOps(request.server.deps, opsActorOf(request), (ctx) =>
-        retryActivity(ctx, id, reason),
-      );
-    },
-  );
 }

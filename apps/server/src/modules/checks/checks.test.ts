@@ -27,13 +27,14 @@ import { runInTenant } from '../../platform/service-context.js';
 import { signatureHeader } from '../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
 import {
   createCaseAddress,
   createCaseBasicDetails,
   createCaseBirthDetails,
 } from '../case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { cases } from '../cases/cases.table.js';
 import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { paymentIntents } from '../payments/payments.table.js';
 import { subjects } from '../subjects/subjects.table.js';

@@ -1,4 +1,5 @@
 import {
+  type ActivityRetryOut,
   initialProcessingData,
   type ProcessingData,
   type ProcessingEvent,
@@ -9,11 +10,12 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
 import { ProviderError } from '../../providers/errors.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { lockCase } from '../cases/cases.service.js';
-import { caseActivities } from '../cases/cases.table.js';
 import {
   callbackUrlOf,
   jobActorOf,
@@ -323,4 +325,29 @@ export async function engineActivityIds(
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .where(and(eq(caseActivities.caseId, caseId), inArray(caseActivities.id, [...ids])));
   return rows.filter((r) => checkKindOf(r.code) !== null).map((r) => r.id);
+}
+
+/**
+ * Operations retry an activity whose start failed: attempts reset, in progress again, its start
+ * a job. Any other state is a 400 on `state`.
+ */
+export async function retryActivity(
+  ctx: ServiceContext,
+  id: number,
+  reason = '',
+): Promise<ActivityRetryOut> {
+  const a = await lockActivity(ctx.tx, id);
+  if (!a) throw new NotFoundError();
+  if (a.row.state !== 'ca-error-initiating') {
+    throw ValidationError.of('state', 'Only an activity whose start failed can be retried.');
+  }
+  const base =
+    a.processing ?? initialProcessingData(a.kind.provider.name, `kestrel-ca-${a.row.id}`);
+  const processing = withEvent(
+    { ...base, attempts: 0, last_error: null },
+    { at: ctx.clock.now().toISOString(), type: 'retry', body: { by: ctx.actor.name, reason } },
+  );
+  const { activity } = await saveActivity(ctx, a, processing, { state: 'ca-in-progress' });
+  await ctx.enqueue(initiateJob(a));
+  return { id: activity.id, state: activity.state, processing_data: processing };
 }

@@ -12,8 +12,8 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { caseActivities } from '../cases/cases.table.js';
 
 // A check the engine runs moves with its provider: customer staff may cancel it (or decide it once
 // it waits for a decision) through PATCH /api/case-activities/{id}/, never move it on or write its

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { engineActivityIds, resumeWaiting, START_JOB, startActivity } from './engine.js';
 import { checkKindOf } from './registry.js';
 

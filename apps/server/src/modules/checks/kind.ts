@@ -5,7 +5,7 @@ import type { Tx } from '../../db/connection.js';
 import type { Clock } from '../../platform/clock.js';
 import type { JobKind } from '../../platform/jobs.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import type { caseActivities } from '../cases/cases.table.js';
+import type { caseActivities } from '../activities/activities.table.js';
 
 /*
  * The contract between the check engine and a kind of check (ARCHITECTURE: modules/checks/

@@ -23,8 +23,8 @@ import {
 } from '../../../test/helpers.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { multipart, pngFile } from '../case-documents/test-files.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { readChecksConfig } from './config.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
 

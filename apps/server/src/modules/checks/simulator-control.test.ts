@@ -13,8 +13,8 @@ import {
 } from '../../../test/helpers.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { runInTenant } from '../../platform/service-context.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { activitiesSubmitted } from './hooks.js';
 import { SIMULATOR_CONTROL_ENV, simulatorControlEnabled } from './simulator-control.js';
 

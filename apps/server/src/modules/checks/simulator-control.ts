@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { opsActorOf } from '../../platform/access.js';
 import { parseBody } from '../../platform/query-params.js';
 import { runInOps } from '../../platform/service-context.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { readChecksConfig, realSettingsOf } from './config.js';
 import { pollActivity } from './engine.js';
 import { createCheckEngine, useCheckEngine } from './providers.js';

@@ -9,7 +9,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
-import { caseActivities } from '../cases/cases.table.js';
+import { caseActivities } from '../activities/activities.table.js';
 
 /**
  * One payment intent per awaited top-up (Stripe's PaymentIntent, mirrored): its public id is the

@@ -24,8 +24,8 @@ import {
   SimulatorRefusal,
   TEST_CARDS,
 } from '../../providers/payments/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { paymentsOf } from './config.js';
 import { createPayment } from './payments.factories.js';
 import { paymentIntents, payments } from './payments.table.js';

@@ -21,8 +21,8 @@ import {
   runAsSystem,
   type ServiceContext,
 } from '../../platform/service-context.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { saveActivity, topUpResult } from '../checks/activity.js';
 import { lockActivity } from '../checks/engine.js';
 import { type PaymentsDeps, paymentProviderName, paymentsOf } from './config.js';

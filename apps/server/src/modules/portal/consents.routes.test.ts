@@ -12,8 +12,8 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { SUBMITTED_DETAIL } from '../case-data/case-access.js';
-import { caseActivities } from '../cases/cases.table.js';
 import { CONSENT_MESSAGES, consentExpiry, consentStatus } from './consents.service.js';
 import { subjectConsents } from './consents.table.js';
 

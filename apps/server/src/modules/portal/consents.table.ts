@@ -1,6 +1,7 @@
 import { foreignKey, index, integer, pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { cases } from '../cases/cases.table.js';
 import { customers } from '../customers/customers.table.js';
 
 /**

@@ -13,8 +13,9 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { caseActivities } from '../activities/activities.table.js';
 import { SUBMITTED_DETAIL } from '../case-data/case-access.js';
-import { caseActivities, cases } from '../cases/cases.table.js';
+import { cases } from '../cases/cases.table.js';
 import { REVIEW_BY_SUBMITTING, SUBMIT_INCOMPLETE } from './portal.service.js';
 
 // The check engine's entry point is the engine's; here it only records what the portal hands it.

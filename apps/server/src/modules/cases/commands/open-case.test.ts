@@ -13,7 +13,8 @@ import { type Actor, systemActor } from '../../../platform/context.js';
 import { queueJobs } from '../../../platform/jobs.js';
 import { runInTenant } from '../../../platform/service-context.js';
 import { auditActions } from '../../../platform/tables/audit.table.js';
-import { caseActivities, cases } from '../cases.table.js';
+import { caseActivities } from '../../activities/activities.table.js';
+import { cases } from '../cases.table.js';
 import { openCase } from './open-case.js';
 
 // The command runs on a database and a clock alone: no app, no Fastify request, no AppDeps.

@@ -10,19 +10,14 @@ import {
   ValidationError,
 } from '../../../platform/errors.js';
 import type { ServiceContext } from '../../../platform/service-context.js';
+import { caseActivities } from '../../activities/activities.table.js';
+import { initialActivityState } from '../../activities/activity-state.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 import { processes, processRequirements } from '../../processes/processes.table.js';
 import { insertSubject, type SubjectRow, subjectColumns } from '../../subjects/subjects.service.js';
 import { subjects } from '../../subjects/subjects.table.js';
-import {
-  CASE_CT,
-  type CaseDetail,
-  caseDetail,
-  caseMoveError,
-  caseRepr,
-  initialActivityState,
-} from '../cases.service.js';
-import { caseActivities, cases } from '../cases.table.js';
+import { CASE_CT, type CaseDetail, caseDetail, caseMoveError, caseRepr } from '../cases.service.js';
+import { cases } from '../cases.table.js';
 import { type CaseMailDeps, subjectEmail } from './subject-email.js';
 
 export interface OpenCaseInput {

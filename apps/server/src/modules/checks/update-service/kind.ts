@@ -13,10 +13,10 @@ import type {
   StatusCheckQuery,
   UpdateServiceProvider,
 } from '../../../providers/dbs-update-service/provider.js';
+import { changeActivity } from '../../activities/activities.service.js';
+import { caseActivities } from '../../activities/activities.table.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 import { caseDbsUpdateDetails } from '../../case-data/case-data.table.js';
-import { changeActivity } from '../../cases/cases.service.js';
-import { caseActivities } from '../../cases/cases.table.js';
 import { customers } from '../../customers/customers.table.js';
 import { saveActivity, today } from '../activity.js';
 import { defineKind, type LockedActivity } from '../kind.js';

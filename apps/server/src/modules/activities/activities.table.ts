@@ -1,0 +1,79 @@
+import type { ActivityConfig } from '@kestrel/domain';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { cases } from '../cases/cases.table.js';
+import { customers } from '../customers/customers.table.js';
+
+/** One check of a case (an activity type with the requirement's config), in its own state. */
+export const caseActivities = pgTable(
+  'case_activities',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    caseId: integer('case_id').notNull(),
+    activityTypeId: integer('activity_type_id')
+      .notNull()
+      .references(() => activityTypes.id),
+    /** A CaseActivityState of @kestrel/domain. */
+    state: varchar('state', { length: 40 }).notNull(),
+    position: integer('position').notNull().default(0),
+    config: jsonb('config').$type<ActivityConfig>().notNull().default({}),
+    resultData: jsonb('result_data').$type<Record<string, unknown>>().notNull().default({}),
+    processingData: jsonb('processing_data').$type<Record<string, unknown>>().notNull().default({}),
+    notes: text('notes').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+    completedAt: tstz('completed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    uniqueIndex('case_activities_id_unique').on(t.id),
+    foreignKey({
+      columns: [t.customerId, t.caseId],
+      foreignColumns: [cases.customerId, cases.id],
+    }).onDelete('cascade'),
+    index('case_activities_case_idx').on(t.customerId, t.caseId, t.position),
+    index('case_activities_state_idx').on(t.customerId, t.state, t.updatedAt),
+    // Operations' outstanding activities across customers, oldest first.
+    index('case_activities_ops_state_idx').on(t.state, t.updatedAt),
+    index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
+  ],
+);
+
+/**
+ * The history of an activity's notes (operations only): each save, with its author's name as it
+ * was then (ops staff belong to no customer, so the name is kept, not joined).
+ */
+export const caseActivityNotes = pgTable(
+  'case_activity_notes',
+  {
+    customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    caseId: integer('case_id').notNull(),
+    caseActivityId: integer('case_activity_id').notNull(),
+    authorId: integer('author_id'),
+    authorFirstName: varchar('author_first_name', { length: 150 }).notNull().default(''),
+    authorLastName: varchar('author_last_name', { length: 150 }).notNull().default(''),
+    description: text('description').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    foreignKey({
+      columns: [t.customerId, t.caseActivityId],
+      foreignColumns: [caseActivities.customerId, caseActivities.id],
+    }).onDelete('cascade'),
+    index('case_activity_notes_activity_idx').on(t.customerId, t.caseActivityId, t.createdAt),
+  ],
+);

@@ -1,0 +1,142 @@
+import {
+  CASE_ACTIVITY_STATE_LABELS,
+  type CaseActivityOut,
+  isCaseActivityState,
+  type SiblingActivityOut,
+} from '@kestrel/domain';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { iso } from '../../platform/clock.js';
+import type { Actor } from '../../platform/context.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { caseActivities } from './activities.table.js';
+import type { ActivityRow } from './activity-state.js';
+
+/*
+ * The activity's presenter (contract: caseActivityOut) and its reads: one activity from its row,
+ * a case's activities, and the brief list of each case's activities.
+ */
+
+/** An activity of the same case, in brief. */
+export type SiblingActivity = SiblingActivityOut;
+
+/** The activities of these cases in brief, by case id (one statement for a page). */
+export async function siblingActivities(
+  tx: Tx,
+  caseIds: readonly number[],
+): Promise<Map<number, SiblingActivity[]>> {
+  const out = new Map<number, SiblingActivity[]>();
+  if (caseIds.length === 0) return out;
+  const rows = await tx
+    .select({
+      caseId: caseActivities.caseId,
+      id: caseActivities.id,
+      state: caseActivities.state,
+      code: activityTypes.code,
+      name: activityTypes.name,
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(inArray(caseActivities.caseId, [...new Set(caseIds)]))
+    .orderBy(asc(caseActivities.caseId), asc(caseActivities.position), asc(caseActivities.id));
+  for (const r of rows) {
+    const list = out.get(r.caseId) ?? [];
+    list.push({
+      id: r.id,
+      state: r.state,
+      state_display: isCaseActivityState(r.state) ? CASE_ACTIVITY_STATE_LABELS[r.state] : r.state,
+      activity_type: r.code,
+      activity_type_name: r.name,
+    });
+    out.set(r.caseId, list);
+  }
+  return out;
+}
+
+export interface ActivityView {
+  row: ActivityRow;
+  code: string;
+  typeName: string;
+  kind: string;
+}
+
+/** Who is reading an activity: notes are shown only to operations staff (point 6). */
+export type NotesViewer = Pick<Actor, 'isOps'>;
+
+/** `{notes}` for operations staff, nothing for anyone else. */
+export function notesFor(viewer: NotesViewer, notes: string): { notes?: string } {
+  return viewer.isOps ? { notes } : {};
+}
+
+/**
+ * An activity's own fields as the case detail's SQL gives them (json_build_object below): the
+ * contract's fields but the case and the label, with the notes for `notesFor` to keep or drop.
+ */
+export type ActivityJson = Omit<CaseActivityOut, 'case' | 'state_display' | 'notes'> & {
+  notes: string;
+};
+
+/** The one activity presenter (contract: caseActivityOut): from a row or from the detail's JSON. */
+export function activityOut<P extends CaseActivityOut['case']>(
+  a: ActivityJson,
+  parent: P,
+  viewer: NotesViewer,
+): CaseActivityOut & { case: P } {
+  const { notes, ...fields } = a;
+  return {
+    id: fields.id,
+    case: parent,
+    state: fields.state,
+    state_display: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
+    activity_type: fields.activity_type,
+    activity_type_name: fields.activity_type_name,
+    key: fields.key,
+    config: fields.config,
+    result_data: fields.result_data,
+    processing_data: fields.processing_data,
+    ...notesFor(viewer, notes),
+    created_at: fields.created_at,
+    updated_at: fields.updated_at,
+    completed_at: fields.completed_at,
+  };
+}
+
+export function presentActivity<P extends CaseActivityOut['case']>(
+  a: ActivityView,
+  parent: P,
+  viewer: NotesViewer,
+): CaseActivityOut & { case: P } {
+  return activityOut(
+    {
+      id: a.row.id,
+      state: a.row.state,
+      activity_type: a.code,
+      activity_type_name: a.typeName,
+      key: a.kind,
+      config: a.row.config,
+      result_data: a.row.resultData,
+      processing_data: a.row.processingData,
+      notes: a.row.notes,
+      created_at: a.row.createdAt.toISOString(),
+      updated_at: a.row.updatedAt.toISOString(),
+      completed_at: iso(a.row.completedAt),
+    },
+    parent,
+    viewer,
+  );
+}
+
+export async function activitiesOfCase(tx: Tx, caseId: number): Promise<ActivityView[]> {
+  const rows = await tx
+    .select({
+      row: caseActivities,
+      code: activityTypes.code,
+      typeName: activityTypes.name,
+      kind: activityTypes.kind,
+    })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(eq(caseActivities.caseId, caseId))
+    .orderBy(asc(caseActivities.position), asc(caseActivities.id));
+  return rows;
+}
