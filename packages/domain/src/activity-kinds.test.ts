@@ -10,7 +10,7 @@ import {
   TOP_UP_KINDS,
 } from './activity-kinds.js';
 import { CONSENT_KINDS } from './contracts/portal.js';
-import { CONSENT_SECTION, requiredConsents } from './portal.js';
+import { activityAskingConsent, CONSENT_SECTION, requiredConsents } from './portal.js';
 
 describe('activity kinds', () => {
   it('registers the fourteen kinds of check', () => {
@@ -88,6 +88,16 @@ describe('what the registry carries for the portal and the panels', () => {
       'dbs-update',
       'driver-data',
     ]);
+  });
+
+  it('finds the activity a consent is given for', () => {
+    const of = (...codes: string[]) => codes.map((code, id) => ({ id, activity_type: { code } }));
+    // the driver-data section's own activity, even when a licence check comes first
+    expect(activityAskingConsent(of('licence-check', 'driver-data'), 'driver-data')?.id).toBe(1);
+    // a licence check alone: its own
+    expect(activityAskingConsent(of('rtw', 'licence-check'), 'driver-data')?.id).toBe(1);
+    expect(activityAskingConsent(of('dbs-basic', 'dbs-update'), 'dbs-update')?.id).toBe(1);
+    expect(activityAskingConsent(of('rtw'), 'dbs-application')).toBeUndefined();
   });
 
   it('derives the top-up kinds (the criminal-record family)', () => {

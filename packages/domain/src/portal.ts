@@ -57,6 +57,24 @@ export function requiredConsents(activityCodes: readonly string[]): PortalSectio
   return PORTAL_SECTIONS.filter((s) => wanted.has(s));
 }
 
+/**
+ * The case activity a consent is given for: the one whose own section asks it (driver-data for
+ * the DVLA mandate), else the first that asks for it (a case with a licence check only).
+ */
+export function activityAskingConsent<A extends { activity_type: { code: string } }>(
+  activities: readonly A[],
+  kind: ConsentKind,
+): A | undefined {
+  const section = CONSENT_SECTION[kind];
+  const asking = activities.filter((a) => consentKindOf(a.activity_type.code) === kind);
+  const own = asking.find(
+    (a) =>
+      isActivityKindCode(a.activity_type.code) &&
+      ACTIVITY_KINDS[a.activity_type.code].portalSection === section,
+  );
+  return own ?? asking[0];
+}
+
 export interface PortalSectionsInput {
   /** Activity type codes of the case's activities. */
   activityCodes: readonly string[];

@@ -1,4 +1,5 @@
 import {
+  activityAskingConsent,
   type CasePortalOut,
   type ConsentKind,
   countryName,
@@ -228,7 +229,10 @@ export function DocumentsReview({ caseId, portal }: { caseId: number; portal: Ca
   );
 }
 
-/** Whether the person gave the consent an activity of the case asks for. */
+/**
+ * Whether the person gave the consent an activity of the case asks for (the registry's
+ * `consent`; activityAskingConsent finds the activity when `code` is not given).
+ */
 function ConsentRow({
   portal,
   code,
@@ -236,12 +240,17 @@ function ConsentRow({
   label,
 }: {
   portal: CasePortalOut;
-  code: string;
+  /** The activity's code when several of the case's activities ask this consent (the levels). */
+  code?: string;
   kind: ConsentKind;
   label: string;
 }) {
   const consents = useQuery(consentsOptions());
-  const activity = portal.portal.case_activities.find((a) => a.activity_type.code === code);
+  const activities = portal.portal.case_activities;
+  const activity =
+    code === undefined
+      ? activityAskingConsent(activities, kind)
+      : activities.find((a) => a.activity_type.code === code);
   if (!consents.isSuccess) return null;
   const given = activeConsent(consents.data, activity?.id ?? null, kind) !== null;
   return <Row label={label}>{given ? 'Consent given' : 'Not given yet'}</Row>;
@@ -286,7 +295,7 @@ export function DbsUpdateReview({ caseId, portal }: { caseId: number; portal: Ca
       <Row label="Certificate number">{data?.certificate_number}</Row>
       <Row label="Last name on the certificate">{data?.surname}</Row>
       <Row label="Date of birth on the certificate">{formatDate(data?.dob)}</Row>
-      <ConsentRow portal={portal} code="dbs-update" kind="dbs-update" label="Status checks" />
+      <ConsentRow portal={portal} kind="dbs-update" label="Status checks" />
     </Answers>
   );
 }
@@ -294,15 +303,12 @@ export function DbsUpdateReview({ caseId, portal }: { caseId: number; portal: Ca
 /** The driving licence given for the driver data checks, and the DVLA mandate. */
 export function DriverDataReview({ caseId, portal }: { caseId: number; portal: CasePortalOut }) {
   const { data } = useQuery(drivingLicence(caseId));
-  const code = portal.portal.case_activities.some((a) => a.activity_type.code === 'driver-data')
-    ? 'driver-data'
-    : 'licence-check';
   return (
     <Answers>
       <Row label="Licence type">{data ? LICENCE_TYPE_LABELS[data.licence_type] : ''}</Row>
       <Row label="Driving licence number">{data?.number}</Row>
       {data?.expiry_date && <Row label="Expiry date">{formatDate(data.expiry_date)}</Row>}
-      <ConsentRow portal={portal} code={code} kind="driver-data" label="DVLA checks" />
+      <ConsentRow portal={portal} kind="driver-data" label="DVLA checks" />
     </Answers>
   );
 }
