@@ -6,6 +6,7 @@ import {
   dbsStandardResultDataSchema,
   dbsUpdateResultDataSchema,
 } from './checks/results.js';
+import { onlineIdvResultDataSchema, rtwResultDataSchema } from './checks/identity.js';
 import type { ConsentKind } from './contracts/portal.js';
 
 /** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
@@ -205,6 +206,8 @@ export const ACTIVITY_KINDS = {
     portalSection: 'online-idv',
     consent: null,
     topUp: false,
+    result: onlineIdvResultDataSchema,
+    engine: { provider: 'idv', countersigned: false },
   },
   'driver-data': {
     code: 'driver-data',
@@ -238,6 +241,8 @@ export const ACTIVITY_KINDS = {
     portalSection: 'rtw',
     consent: null,
     topUp: false,
+    result: rtwResultDataSchema,
+    engine: { provider: 'home-office-rtw', countersigned: false },
   },
 } as const satisfies Record<string, ActivityKind>;
 

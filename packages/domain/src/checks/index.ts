@@ -1,6 +1,7 @@
 export * from './disclosure.js';
 export * from './driver-data.js';
 export * from './driving-records.js';
+export * from './identity.js';
 export * from './kinds.js';
 export * from './licence-check.js';
 export * from './processing.js';

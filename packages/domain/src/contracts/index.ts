@@ -25,6 +25,7 @@ export * from './jobs.js';
 export * from './list-queries.js';
 export * from './maintenance-windows.js';
 export * from './online-idv.js';
+export * from './identity-checks.js';
 export * from './outbox.js';
 export * from './payments.js';
 export * from './portal.js';

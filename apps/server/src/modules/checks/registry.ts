@@ -3,6 +3,8 @@ import type { DemoSeedContext } from '../../platform/module.js';
 import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
+import { onlineIdvKind } from './online-idv/kind.js';
+import { rtwKind } from './rtw/kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
 
 /*
@@ -19,6 +21,8 @@ export const CHECK_KINDS: { readonly [K in EngineRunKind]: EngineKind & { code: 
   'dbs-standard': dbsStandardKind,
   'dbs-enhanced': dbsEnhancedKind,
   'dbs-update': dbsUpdateKind,
+  'online-idv': onlineIdvKind,
+  rtw: rtwKind,
 };
 
 export function checkKindOf(code: string): EngineKind | null {

@@ -2,25 +2,17 @@ import { onlineIdvOut, onlineIdvStartOut, subjectOnlineIdvOut } from '@kestrel/d
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, runForRequest } from '../../platform/access.js';
-import { keepRawBodies } from '../../platform/body-parsing.js';
-import { ValidationError } from '../../platform/errors.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runAsSystem } from '../../platform/service-context.js';
-import { IdvCallbackError } from '../../providers/idv/provider.js';
-import { IDV_SIGNATURE_HEADER } from '../../providers/idv/signature.js';
 import { runForCaseRequest } from '../portal/subject-request.js';
 import { subjectCaseActor } from '../portal/subject-scope.js';
 import {
   caseOnlineIdvOf,
   fetchAndStore,
   startOnlineIdv,
-  storeIdvResult,
   subjectOnlineIdv,
 } from './online-idv.service.js';
 import { idvProviderOf } from './provider-of.js';
-
-/** Where providers post their signed results (outside /api/: no session, no CSRF). */
-export const IDV_CALLBACK_PATH = '/webhooks/idv/';
 
 /** The subject's online identity check (contracts/online-idv.ts). */
 export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
@@ -119,27 +111,4 @@ export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
       );
     },
   );
-
-  // The provider's callback: the raw body is what the signature covers, so it is parsed here.
-  await app.register(async (hooks) => {
-    keepRawBodies(hooks, '*');
-    hooks.post(IDV_CALLBACK_PATH, { schema: { hide: true } }, async (request, reply) => {
-      const deps = request.server.deps;
-      const raw = typeof request.body === 'string' ? request.body : '';
-      const header = request.headers[IDV_SIGNATURE_HEADER];
-      let event: ReturnType<ReturnType<typeof idvProviderOf>['verifyCallback']>;
-      try {
-        event = idvProviderOf(deps).verifyCallback(
-          raw,
-          typeof header === 'string' ? header : undefined,
-          deps.clock.now(),
-        );
-      } catch (err) {
-        if (err instanceof IdvCallbackError) throw ValidationError.of('signature', err.message);
-        throw err;
-      }
-      const outcome = await runAsSystem(deps, (ctx) => storeIdvResult(ctx, event.result));
-      return reply.code(200).send({ received: event.id, stored: outcome === 'stored' });
-    });
-  });
 }

@@ -1,9 +1,11 @@
 import {
   COUNTERSIGNED_KINDS,
   isOnlineIdentityVerified,
+  type ManualApproval,
   ONLINE_IDV_CHECK_TEXTS,
   type OnlineIdvOut,
   type OnlineIdvProfile,
+  type OnlineIdvResultData,
   type OnlineIdvStartOut,
   type SubjectOnlineIdvOut,
 } from '@kestrel/domain';
@@ -22,6 +24,8 @@ import {
 } from '../../providers/idv/provider.js';
 import { allowCase, CASE_REF_COLUMNS, type CaseRef, caseRefOf } from '../case-data/case-access.js';
 import { caseAddresses, caseBasicDetails } from '../case-data/case-data.table.js';
+import { callbackUrlOf } from '../checks/activity.js';
+import { idvProvider } from '../checks/online-idv/providers.js';
 import { caseOnlineIdv } from './online-idv.table.js';
 
 // The online identity check of a case (issue 16): the subject starts it (a provider session,
@@ -44,29 +48,114 @@ const BLANK: OnlineIdvOut = {
   verified: false,
 };
 
+/** The schemes of a stored profile (DBS, RTW) and whether each one's requirements were met. */
+function schemesOf(row: Row): { name: string; requirements_met: boolean }[] {
+  const schemes = Array.isArray(row.idProfile?.schemes) ? row.idProfile.schemes : [];
+  return schemes.flatMap((s: unknown) =>
+    typeof s === 'object' && s !== null && 'name' in s && 'requirements_met' in s
+      ? [{ name: String(s.name), requirements_met: s.requirements_met === true }]
+      : [],
+  );
+}
+
+/** Spec point 4's rule over a stored check. */
+function verifiedOf(row: Row): boolean {
+  return isOnlineIdentityVerified({
+    ibv_verified: row.ibvVerified,
+    manual_idv_approved: row.manualIdvApproved,
+    id_profile: { schemes: schemesOf(row) },
+  });
+}
+
 function present(row: Row | undefined): SubjectOnlineIdvOut {
   if (!row) return { ...BLANK, status: 'not-started', url: null };
-  const profile = row.idProfile ?? null;
-  const schemes = Array.isArray(profile?.schemes) ? profile.schemes : [];
-  const status = row.status === 'passed' || row.status === 'failed' ? row.status : 'in-progress';
+  // approved by hand without an online check ('manual'): nothing is left to do online
+  const status =
+    row.status === 'passed' || row.status === 'failed'
+      ? row.status
+      : row.status === 'manual'
+        ? 'passed'
+        : 'in-progress';
   return {
     session: row.session,
     ibv_verified: row.ibvVerified,
     ibv_session: row.ibvSession,
     manual_idv_approved: row.manualIdvApproved,
-    id_profile: profile,
-    verified: isOnlineIdentityVerified({
-      ibv_verified: row.ibvVerified,
-      manual_idv_approved: row.manualIdvApproved,
-      id_profile: {
-        schemes: schemes.filter(
-          (s): s is { requirements_met: boolean } =>
-            typeof s === 'object' && s !== null && 'requirements_met' in s,
-        ),
-      },
-    }),
+    id_profile: row.idProfile ?? null,
+    verified: verifiedOf(row),
     status,
     url: status === 'in-progress' ? row.sessionUrl : null,
+  };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+const MISMATCH_REASONS = [
+  'document_previous_name',
+  'document_short_name',
+  'account_name_incorrect',
+  'other',
+] as const;
+
+/**
+ * The online identity activity's result data (spec point 2's panel) from the case's stored check:
+ * names, date of birth, current address, level of assurance, right to work verified or not, DBS
+ * identity verified or manual, the name mismatch and its reason, bank verification, manual
+ * approval; `verified` by spec point 4's rule. Nothing but the session while it is unfinished.
+ */
+export function idvResultDataOf(
+  row: Row,
+  approval: ManualApproval | null = null,
+): OnlineIdvResultData {
+  const finished = row.status === 'passed' || row.status === 'failed';
+  const base: OnlineIdvResultData = {
+    session: row.session,
+    manual_idv_approved: row.manualIdvApproved,
+    ...(approval ? { manual_approval: approval } : {}),
+  };
+  if (!finished) return base;
+  const p = row.idProfile ?? {};
+  const person = obj(p.person);
+  const address = obj(p.address);
+  const mismatch = obj(p.name_mismatch);
+  const reason = MISMATCH_REASONS.find((r) => r === mismatch?.reason);
+  const scheme = (name: string) => schemesOf(row).find((s) => s.name === name)?.requirements_met;
+  const route = str(p.route);
+  return {
+    ...base,
+    outcome: row.status === 'passed' ? 'passed' : 'failed',
+    verified: verifiedOf(row),
+    method: row.manualIdvApproved
+      ? 'manual'
+      : route === 'bank' || route === 'post-office' || route === 'digital'
+        ? route
+        : row.ibvVerified
+          ? 'bank'
+          : row.status === 'passed'
+            ? 'digital'
+            : null,
+    forename: str(person?.forename),
+    middlename: str(person?.middlename),
+    surname: str(person?.surname),
+    dob: str(person?.dob),
+    current_address: address
+      ? {
+          line_one: str(address.line_one),
+          line_two: str(address.line_two),
+          town: str(address.town),
+          postcode: str(address.postcode),
+          country: str(address.country),
+        }
+      : null,
+    level_of_assurance: str(p.level_of_assurance),
+    rtw_verified: scheme('RTW') === true,
+    dbs_identity: scheme('DBS') === true ? 'verified' : 'manual',
+    name_mismatch: reason ? { reason, document_name: str(mismatch?.document_name) } : null,
+    ibv_verified: row.ibvVerified,
+    ibv_session: row.ibvSession,
+    failure_reason: str(p.failure_reason),
+    completed_at: str(p.completed_at),
   };
 }
 
@@ -80,7 +169,12 @@ async function rowOf(tx: Tx, caseId: number): Promise<Row | undefined> {
  * caller's context (RLS decides what it may see); blank until the check is started.
  */
 export async function onlineIdvOf(ctx: ServiceContext, caseId: number): Promise<OnlineIdvOut> {
-  const { status: _status, url: _url, ...out } = present(await rowOf(ctx.tx, caseId));
+  return onlineIdvOfCase(ctx.tx, caseId);
+}
+
+/** onlineIdvOf in a transaction (lists). */
+export async function onlineIdvOfCase(tx: Tx, caseId: number): Promise<OnlineIdvOut> {
+  const { status: _status, url: _url, ...out } = present(await rowOf(tx, caseId));
   return out;
 }
 
@@ -120,7 +214,7 @@ async function subjectCase(
   ctx: ServiceContext,
   subject: Actor,
   caseId: number,
-): Promise<{ ref: CaseRef; person: IdvPerson; level: IdvLevel }> {
+): Promise<{ ref: CaseRef; person: IdvPerson; level: IdvLevel; activity: number | null }> {
   if (subject.type !== 'SubjectUser' || subject.customerId === null || subject.id === null) {
     throw new NotFoundError();
   }
@@ -135,7 +229,10 @@ async function subjectCase(
           and t.code in (${sql.join(
             COUNTERSIGNED_KINDS.map((c) => sql`${c}`),
             sql`, `,
-          )})) as high
+          )})) as high,
+      (select a.id from case_activities a join activity_types t on t.id = a.activity_type_id
+        where a.customer_id = c.customer_id and a.case_id = c.id and t.code = 'online-idv'
+        order by a.id limit 1) as idv_activity
     from cases c
     join subjects s on s.customer_id = c.customer_id and s.id = c.subject_id
     left join subject_users u on u.id = s.user_id
@@ -153,6 +250,7 @@ async function subjectCase(
       dob: text(row?.dob).slice(0, 10) || null,
     },
     level: row?.high === true ? 'high' : 'medium',
+    activity: row?.idv_activity == null ? null : Number(row.idv_activity),
   };
 }
 
@@ -172,7 +270,9 @@ export async function startOnlineIdv(
   subject: Actor,
   caseId: number,
 ): Promise<OnlineIdvStartOut> {
-  const { ref, person, level } = await subjectCase(ctx, subject, caseId);
+  const { ref, person, level, activity } = await subjectCase(ctx, subject, caseId);
+  // the check is the case's online identity activity: without one there is nothing to start
+  if (activity === null) throw new NotFoundError();
   const before = await rowOf(ctx.tx, ref.id);
   if (before && before.status !== 'in-progress') {
     throw ValidationError.of('non_field_errors', ONLINE_IDV_CHECK_TEXTS.alreadyVerified);
@@ -185,7 +285,8 @@ export async function startOnlineIdv(
       person,
       level,
       returnUrl: `${base}/s/case-portal/${ref.id}/online-idv?idv=return`,
-      callbackUrl: `${deps.publicUrl.replace(/\/$/, '')}/webhooks/idv/`,
+      // the engine's callback route of the case's online identity activity
+      callbackUrl: callbackUrlOf(deps.publicUrl.replace(/\/$/, ''), idvProvider.name, activity),
     });
   } catch (err) {
     if (err instanceof IdvProviderError) {
@@ -254,6 +355,7 @@ export async function storeIdvResult(
     failure_reason: result.failure_reason,
     completed_at: result.completed_at,
   };
+  const extra = { route: result.route, name_mismatch: result.name_mismatch };
   const now = ctx.clock.now();
   await ctx.tx
     .update(caseOnlineIdv)
@@ -261,7 +363,7 @@ export async function storeIdvResult(
       status: result.outcome,
       ibvVerified: result.ibv_verified,
       ibvSession: result.ibv_session,
-      idProfile: { ...profile },
+      idProfile: { ...profile, ...extra },
       completedAt: now,
       updatedAt: now,
     })
@@ -278,6 +380,7 @@ export async function storeIdvResult(
       status: [row.status, result.outcome],
       ibv_verified: result.ibv_verified,
       level_of_assurance: result.level_of_assurance,
+      name_mismatch: result.name_mismatch?.reason ?? null,
     },
   });
   if (result.outcome === 'passed') await fillCaseData(ctx, row, result);

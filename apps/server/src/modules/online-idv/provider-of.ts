@@ -1,26 +1,18 @@
 import type { AppDeps } from '../../app-deps.js';
 import type { IdvProvider } from '../../providers/idv/provider.js';
-import { createIdvProvider } from '../../providers/idv/select.js';
-
-const providers = new WeakMap<AppDeps, IdvProvider>();
-
-/** The installation secret (server_secrets) the simulator signs with without IDV_CALLBACK_SECRET. */
-export const IDV_SIMULATOR_SECRET = 'simulator:idv';
+import { idvProvider } from '../checks/online-idv/providers.js';
+import { checkEngine, providerOf } from '../checks/providers.js';
 
 /**
- * The identity provider of an app (one per app, made from its configuration on first use): the
- * simulator keeps its sessions in it, so every route of the app must share it.
+ * The identity provider of an app: the check engine's (its real client, or its simulator, which
+ * keeps its sessions in memory: the portal's routes, the simulator's pages and the engine share
+ * it). Its callbacks go to the engine's callback route (modules/checks/online-idv).
  */
 export function idvProviderOf(deps: AppDeps): IdvProvider {
-  let provider = providers.get(deps);
-  if (!provider) {
-    provider = createIdvProvider(
-      deps.config.idv,
-      deps.config.publicUrl,
-      deps.clock,
-      deps.secrets.get(IDV_SIMULATOR_SECRET),
-    );
-    providers.set(deps, provider);
-  }
-  return provider;
+  return providerOf(checkEngine(deps), idvProvider);
+}
+
+/** Whether the app runs the identity provider's simulator (and so serves its pages). */
+export function idvSimulated(deps: AppDeps): boolean {
+  return checkEngine(deps).config.providers[idvProvider.name].real === null;
 }

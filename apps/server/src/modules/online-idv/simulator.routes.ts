@@ -5,7 +5,6 @@ import {
   IdvSimulator,
   type SimulatedSession,
 } from '../../providers/idv/simulator.js';
-import { IDV_CALLBACK_PATH } from './online-idv.routes.js';
 import { idvProviderOf } from './provider-of.js';
 
 // The simulator's own pages (IDV_PROVIDER=simulator): the person sees a provider's page, not
@@ -47,7 +46,8 @@ function sessionPage(s: SimulatedSession): string {
   const done = s.result
     ? `<p class="note">This check has already been completed. Continue to go back.</p>`
     : `<p class="note">The surname decides the outcome in this simulator (see its README): "Fail…" or
-"Mismatch…" fail, "Bank…" passes by bank verification, anything else passes.</p>`;
+"Mismatch…" passes with a name mismatch, "Bank…" passes by bank verification, "Branch…" in a
+Post Office branch, "NoRTW…" without right to work, anything else passes.</p>`;
   return page(
     'Verify your identity',
     `<h1>Verify your identity</h1>
@@ -113,15 +113,16 @@ export async function simulatorRoutes(app: FastifyInstance): Promise<void> {
           typeof request.body === 'object' && request.body !== null ? request.body.action : '';
         if (action === 'verify') {
           const { body, signature } = sim.finish(s.id);
-          // the provider's callback, delivered through Kestrel's own callback route
+          // the provider's callback, delivered to the engine's callback route it was given
           const res = await child.inject({
             method: 'POST',
-            url: IDV_CALLBACK_PATH,
+            url: new URL(s.request.callbackUrl).pathname,
             headers: { 'content-type': 'application/json', [IDV_SIGNATURE_HEADER]: signature },
             payload: body,
           });
-          if (res.statusCode !== 200)
+          if (res.statusCode !== 200) {
             request.log.warn({ status: res.statusCode }, 'idv simulator callback refused');
+          }
         }
         return reply.redirect(s.request.returnUrl, 303);
       },

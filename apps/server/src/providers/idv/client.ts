@@ -1,5 +1,4 @@
 import {
-  type IdvCallbackEvent,
   type IdvProvider,
   IdvProviderError,
   type IdvResult,
@@ -7,9 +6,8 @@ import {
   type IdvSessionRequest,
 } from './provider.js';
 import { idvResultSchema } from './result-schema.js';
-import { verifyIdvCallback } from './signature.js';
 
-// The real client (IDV_PROVIDER=api). PROVIDERS.md names no single provider's API: certified
+// The real client (IDV_API_URL and IDV_API_KEY set). PROVIDERS.md names no single provider's API: certified
 // IDSPs work to the UK trust framework (levels medium and high) and share the session pattern
 // below, but the paths and field names here are UNCONFIRMED, kept in this one file so that a
 // chosen provider's shapes replace them without touching the module:
@@ -25,7 +23,6 @@ const TIMEOUT_MS = 15_000;
 export interface IdvClientOptions {
   apiUrl: string;
   apiKey: string;
-  callbackSecret: string;
   /** Injected in tests. */
   fetch?: typeof fetch;
 }
@@ -44,7 +41,12 @@ export class IdvApiClient implements IdvProvider {
     this.base = opts.apiUrl.replace(/\/$/, '');
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     let res: Response;
     try {
       res = await this.doFetch(`${this.base}${path}`, {
@@ -55,30 +57,39 @@ export class IdvApiClient implements IdvProvider {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: signal ?? AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {
       throw new IdvProviderError(`Identity provider request failed: ${String(err)}`);
     }
-    if (!res.ok) throw new IdvProviderError(`Identity provider answered ${res.status}`);
+    if (!res.ok) {
+      // a refusal (4xx but 429) is not retried; an outage is
+      const retryable = res.status >= 500 || res.status === 429;
+      throw new IdvProviderError(`Identity provider answered ${res.status}`, retryable, res.status);
+    }
     return res.json().catch(() => {
       throw new IdvProviderError('Identity provider answered something that is not JSON');
     });
   }
 
-  async createSession(request: IdvSessionRequest): Promise<IdvSession> {
-    const data = await this.call('POST', '/v1/sessions', {
-      reference: request.reference,
-      level: request.level,
-      return_url: request.returnUrl,
-      callback_url: request.callbackUrl,
-      person: {
-        given_names: request.person.forename,
-        middle_names: request.person.middlename,
-        family_name: request.person.surname,
-        date_of_birth: request.person.dob,
+  async createSession(request: IdvSessionRequest, signal?: AbortSignal): Promise<IdvSession> {
+    const data = await this.call(
+      'POST',
+      '/v1/sessions',
+      {
+        reference: request.reference,
+        level: request.level,
+        return_url: request.returnUrl,
+        callback_url: request.callbackUrl,
+        person: {
+          given_names: request.person.forename,
+          middle_names: request.person.middlename,
+          family_name: request.person.surname,
+          date_of_birth: request.person.dob,
+        },
       },
-    });
+      signal,
+    );
     const id = field(data, 'id');
     const url = field(data, 'url');
     if (
@@ -92,16 +103,17 @@ export class IdvApiClient implements IdvProvider {
     return { id, url };
   }
 
-  async fetchResult(sessionId: string): Promise<IdvResult | null> {
-    const data = await this.call('GET', `/v1/sessions/${encodeURIComponent(sessionId)}`);
+  async fetchResult(sessionId: string, signal?: AbortSignal): Promise<IdvResult | null> {
+    const data = await this.call(
+      'GET',
+      `/v1/sessions/${encodeURIComponent(sessionId)}`,
+      undefined,
+      signal,
+    );
     const status = field(data, 'status');
     if (status === 'pending') return null;
     const parsed = idvResultSchema.safeParse(field(data, 'result'));
     if (!parsed.success) throw new IdvProviderError('Identity provider gave an unexpected result');
     return parsed.data;
-  }
-
-  verifyCallback(rawBody: string, signature: string | undefined, now: Date): IdvCallbackEvent {
-    return verifyIdvCallback(this.opts.callbackSecret, rawBody, signature, now);
   }
 }

@@ -1,3 +1,5 @@
+import { ProviderError } from '../errors.js';
+
 /**
  * An online identity check at a certified identity service provider (IDSP, PROVIDERS.md "Digital
  * identity and right to work"): Kestrel opens a session for a person, sends the person to the
@@ -61,6 +63,16 @@ export interface IdvVerifiedAddress {
   from_date: string;
 }
 
+/** Why the name on the person's documents differs from the name Kestrel sent (spec point 5). */
+export type IdvNameMismatchReason =
+  | 'document_previous_name'
+  | 'document_short_name'
+  | 'account_name_incorrect'
+  | 'other';
+
+/** How the person proved who they are: the provider's app, a bank, or in a Post Office branch. */
+export type IdvRoute = 'digital' | 'bank' | 'post-office';
+
 /** The finished check. */
 export interface IdvResult {
   session: string;
@@ -78,6 +90,13 @@ export interface IdvResult {
   address: IdvVerifiedAddress | null;
   /** Present with a failure: a short reason in plain words. */
   failure_reason: string | null;
+  /** How the identity was proved (a pass). */
+  route: IdvRoute | null;
+  /**
+   * The documents name another name than Kestrel sent: the provider asked the person why (the
+   * four reasons of spec point 5) and gives the documents' name.
+   */
+  name_mismatch: { reason: IdvNameMismatchReason; document_name: string } | null;
   completed_at: string;
 }
 
@@ -87,21 +106,20 @@ export interface IdvCallbackEvent {
   result: IdvResult;
 }
 
+/**
+ * The provider as the online-idv module (sessions) and the check engine (results) use it. Its
+ * signed callbacks are verified by the engine (signature.ts, the engine's provider entry).
+ */
 export interface IdvProvider {
   readonly name: string;
-  createSession(request: IdvSessionRequest): Promise<IdvSession>;
+  createSession(request: IdvSessionRequest, signal?: AbortSignal): Promise<IdvSession>;
   /** The session's result, or null while the person has not finished. */
-  fetchResult(sessionId: string): Promise<IdvResult | null>;
-  /**
-   * Checks a callback's signature (`IDV-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
-   * "<t>.<raw body>">`), its age (at most five minutes either way) and its shape. Throws
-   * IdvCallbackError when any of them fails.
-   */
-  verifyCallback(rawBody: string, signature: string | undefined, now: Date): IdvCallbackEvent;
+  fetchResult(sessionId: string, signal?: AbortSignal): Promise<IdvResult | null>;
 }
 
-/** The provider could not be reached or answered something unexpected. */
-export class IdvProviderError extends Error {}
-
-/** A callback that is unsigned, wrongly signed, too old or malformed. */
-export class IdvCallbackError extends Error {}
+/** The provider could not be reached or answered something unexpected (a ProviderError). */
+export class IdvProviderError extends ProviderError {
+  constructor(message: string, retryable = true, status: number | null = null) {
+    super(message, retryable, status);
+  }
+}

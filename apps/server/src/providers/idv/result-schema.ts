@@ -33,10 +33,41 @@ export const idvResultSchema = z.object({
     })
     .nullable(),
   failure_reason: text(200).nullable(),
+  route: z.enum(['digital', 'bank', 'post-office']).nullable().default(null),
+  name_mismatch: z
+    .object({
+      reason: z.enum([
+        'document_previous_name',
+        'document_short_name',
+        'account_name_incorrect',
+        'other',
+      ]),
+      document_name: text(200),
+    })
+    .nullable()
+    .default(null),
   completed_at: z.iso.datetime({ offset: true }),
 });
 
+/** A callback's body: its event id and the result. */
 export const idvCallbackSchema = z.object({
   id: text(100).min(1),
   result: idvResultSchema,
+});
+
+/**
+ * A callback as the check engine reads it (its provider entry's schema): the event id, the
+ * application it names (the provider's session: the activity's reference) and the result.
+ */
+export const idvEngineCallbackSchema = idvCallbackSchema.transform((e) => ({
+  event_id: e.id,
+  reference: e.result.session,
+  result: e.result,
+}));
+
+/** The update a callback carries once its event id is set aside (the engine's kind update). */
+export const idvCallbackUpdateSchema = z.object({
+  reference: z.string(),
+  /** Null: a poll of a session the person has not finished (nothing changes). */
+  result: idvResultSchema.nullable(),
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { IdvApiClient } from './client.js';
-import { IdvCallbackError, IdvProviderError, type IdvSessionRequest } from './provider.js';
-import { signIdvCallback, verifyIdvCallback } from './signature.js';
+import { IdvProviderError, type IdvSessionRequest } from './provider.js';
+import { idvCallbackSchema, idvEngineCallbackSchema } from './result-schema.js';
+import { signIdvCallback, verifyIdvSignature } from './signature.js';
 import { IdvSimulator, SIMULATED_ADDRESS, simulatedOutcome } from './simulator.js';
 
 const SECRET = 'test-secret';
@@ -11,14 +12,14 @@ const request = (surname: string, dob: string | null = '1985-12-10'): IdvSession
   person: { forename: 'Ada', middlename: 'Zoe', surname, dob },
   level: 'high',
   returnUrl: 'http://k.test/s/case-portal/7/online-idv',
-  callbackUrl: 'http://k.test/webhooks/idv/',
+  callbackUrl: 'http://k.test/callbacks/checks/idv/31/',
 });
 
 function simulator() {
   const clock = new ManualClock('2026-11-24T10:00:00Z');
   return {
     clock,
-    sim: new IdvSimulator({ baseUrl: 'http://k.test', callbackSecret: SECRET, clock }),
+    sim: new IdvSimulator({ callbackSecret: SECRET, clock }),
   };
 }
 
@@ -49,6 +50,8 @@ describe('the identity check simulator', () => {
       person: { forename: 'Ada', middlename: 'Zoe', surname: 'Byron', dob: '1985-12-10' },
       address: { ...SIMULATED_ADDRESS, from_date: '2023-11-24' },
       failure_reason: null,
+      route: 'digital',
+      name_mismatch: null,
       completed_at: '2026-11-24T10:00:00.000Z',
     });
     expect(await sim.fetchResult(s.id)).toEqual(result);
@@ -57,9 +60,14 @@ describe('the identity check simulator', () => {
   it.each([
     ['Fail', 'failed', 'Your identity document could not be verified.'],
     ['fail smith', 'failed', 'Your identity document could not be verified.'],
-    ['MISMATCH', 'failed', 'The name on your identity document does not match the name you gave.'],
+    ['MISMATCH', 'mismatch', 'document_previous_name'],
+    ['Mismatch Short', 'mismatch', 'document_short_name'],
+    ['MismatchAccount', 'mismatch', 'account_name_incorrect'],
+    ['mismatchother', 'mismatch', 'other'],
     ['Bankes', 'passed-bank', null],
+    ['Branchley', 'passed-branch', null],
     ['NoRTW', 'passed-no-rtw', null],
+    ['NoDBS', 'passed-no-dbs', null],
     ['Stone', 'passed', null],
   ])('surname %s gives %s', (surname, outcome, reason) => {
     expect(simulatedOutcome({ forename: 'A', middlename: '', surname, dob: null })).toEqual({
@@ -86,6 +94,23 @@ describe('the identity check simulator', () => {
       { name: 'RTW', requirements_met: false },
     ]);
     expect(noRtw.person?.dob).toBe('1990-01-01');
+    const branch = sim.finish((await sim.createSession(request('Branchley'))).id).result;
+    expect(branch).toMatchObject({ outcome: 'passed', route: 'post-office', ibv_verified: false });
+    expect(bank.route).toBe('bank');
+  });
+
+  it('passes a name mismatch with its reason and the documents name', async () => {
+    const { sim } = simulator();
+    const short = sim.finish((await sim.createSession(request('MismatchShort'))).id).result;
+    expect(short).toMatchObject({
+      outcome: 'passed',
+      name_mismatch: { reason: 'document_short_name', document_name: 'Ada MismatchShort' },
+    });
+    const previous = sim.finish((await sim.createSession(request('Mismatch'))).id).result;
+    expect(previous.name_mismatch).toEqual({
+      reason: 'document_previous_name',
+      document_name: 'Ada Maidenname',
+    });
   });
 
   it('finishing twice is a redelivery: the same event and result', async () => {
@@ -103,20 +128,34 @@ describe('the identity check simulator', () => {
     const id = (await sim.createSession(request('Byron'))).id;
     const { body, signature, result } = sim.finish(id);
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(sim.verifyCallback(body, signature, clock.now())).toEqual({ id: `evt_${id}`, result });
-    const refused = (b: string, sig: string | undefined, at = clock.now(), secret = SECRET) =>
-      expect(() => verifyIdvCallback(secret, b, sig, at)).toThrow(IdvCallbackError);
+    const now = Math.floor(clock.now().getTime() / 1000);
+    expect(verifyIdvSignature(SECRET, signature, body, now)).toBe(true);
+    // the engine reads it as the event, the session it names and the result
+    expect(idvEngineCallbackSchema.parse(JSON.parse(body))).toEqual({
+      event_id: `evt_${id}`,
+      reference: id,
+      result,
+    });
+    const refused = (b: string, sig: string | undefined, at = now, secret = SECRET) =>
+      expect(verifyIdvSignature(secret, sig, b, at)).toBe(false);
     refused(body, undefined);
-    refused(body, signature, clock.now(), 'other-secret');
+    refused(body, signature, now, 'other-secret');
     refused(body.replace('Byron', 'Evil'), signature);
-    refused(body, signature, new Date(clock.now().getTime() + 6 * 60_000));
+    refused(body, signature, now + 6 * 60);
     refused(body, signature.replace(/^t=\d+/, 't=1'));
-    refused('{"id":"x"}', signIdvCallback(SECRET, '{"id":"x"}', clock.now()));
-    refused(body, signature, clock.now(), '');
+    refused(body, signature, now, '');
+    // a body signed right but of another shape is not a callback
+    expect(idvCallbackSchema.safeParse({ id: 'x' }).success).toBe(false);
+    expect(
+      verifyIdvSignature(
+        SECRET,
+        signIdvCallback(SECRET, '{"id":"x"}', clock.now()),
+        '{"id":"x"}',
+        now,
+      ),
+    ).toBe(true);
     // within five minutes it still verifies
-    expect(() =>
-      verifyIdvCallback(SECRET, body, signature, new Date(clock.now().getTime() + 4 * 60_000)),
-    ).not.toThrow();
+    expect(verifyIdvSignature(SECRET, signature, body, now + 4 * 60)).toBe(true);
   });
 });
 
@@ -135,7 +174,6 @@ describe('the real client', () => {
     const client = new IdvApiClient({
       apiUrl: 'https://idv.example/',
       apiKey: 'k',
-      callbackSecret: SECRET,
       fetch: fakeFetch,
     });
     expect(await client.createSession(request('Byron'))).toEqual({
@@ -153,9 +191,17 @@ describe('the real client', () => {
     const failing = new IdvApiClient({
       apiUrl: 'https://idv.example',
       apiKey: 'k',
-      callbackSecret: SECRET,
       fetch: async () => new Response('', { status: 500 }),
     });
-    await expect(failing.createSession(request('Byron'))).rejects.toBeInstanceOf(IdvProviderError);
+    await expect(failing.createSession(request('Byron'))).rejects.toMatchObject({
+      retryable: true,
+      status: 500,
+    });
+    const refusing = new IdvApiClient({
+      apiUrl: 'https://idv.example',
+      apiKey: 'k',
+      fetch: async () => new Response('', { status: 401 }),
+    });
+    await expect(refusing.fetchResult('ses_1')).rejects.toMatchObject({ retryable: false });
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import {
   type IdvCallbackEvent,
+  type IdvNameMismatchReason,
   type IdvPerson,
   type IdvProvider,
   IdvProviderError,
@@ -9,14 +10,14 @@ import {
   type IdvSession,
   type IdvSessionRequest,
 } from './provider.js';
-import { signIdvCallback, verifyIdvCallback } from './signature.js';
+import { signIdvCallback } from './signature.js';
 
 /** Where the simulator's own pages are served (modules/online-idv registers them). */
 export const IDV_SIMULATOR_PATH = '/idv-simulator';
 
 /**
  * What the person's surname (as Kestrel sent it, case and spaces ignored) makes the simulator
- * answer. Documented in README.md beside this file; anything else passes.
+ * answer, first match wins. Documented in README.md beside this file; anything else passes.
  */
 export const SIMULATOR_OUTCOMES = [
   {
@@ -24,18 +25,19 @@ export const SIMULATOR_OUTCOMES = [
     outcome: 'failed',
     reason: 'Your identity document could not be verified.',
   },
-  {
-    prefix: 'mismatch',
-    outcome: 'failed',
-    reason: 'The name on your identity document does not match the name you gave.',
-  },
+  { prefix: 'mismatchshort', outcome: 'mismatch', reason: 'document_short_name' },
+  { prefix: 'mismatchaccount', outcome: 'mismatch', reason: 'account_name_incorrect' },
+  { prefix: 'mismatchother', outcome: 'mismatch', reason: 'other' },
+  { prefix: 'mismatch', outcome: 'mismatch', reason: 'document_previous_name' },
   { prefix: 'bank', outcome: 'passed-bank', reason: null },
+  { prefix: 'branch', outcome: 'passed-branch', reason: null },
   { prefix: 'nortw', outcome: 'passed-no-rtw', reason: null },
+  { prefix: 'nodbs', outcome: 'passed-no-dbs', reason: null },
 ] as const;
 
-type Outcome = 'passed' | 'passed-bank' | 'passed-no-rtw' | 'failed';
+type Outcome = (typeof SIMULATOR_OUTCOMES)[number]['outcome'] | 'passed';
 
-/** The outcome and failure reason the simulator gives a person. */
+/** The outcome and its reason (a failure's words, a name mismatch's code) for a person. */
 export function simulatedOutcome(person: IdvPerson): { outcome: Outcome; reason: string | null } {
   const surname = person.surname.toLowerCase().replace(/\s+/g, '');
   const hit = SIMULATOR_OUTCOMES.find((o) => surname.startsWith(o.prefix));
@@ -53,6 +55,16 @@ export const SIMULATED_ADDRESS = {
 /** The date of birth given when Kestrel sent none. */
 export const SIMULATED_DOB = '1990-01-01';
 
+/** The name the simulated documents carry when it differs from the one sent (a mismatch). */
+function documentNameOf(
+  p: { forename: string; middlename: string; surname: string },
+  reason: IdvNameMismatchReason,
+): string {
+  if (reason === 'document_short_name') return `${p.forename.slice(0, 3)} ${p.surname}`;
+  if (reason === 'document_previous_name') return `${p.forename} Maidenname`;
+  return `${p.forename} ${p.middlename ? `${p.middlename} ` : ''}${p.surname}-Other`.trim();
+}
+
 /** A session the simulator holds (in this process's memory: sessions vanish on restart). */
 export interface SimulatedSession {
   id: string;
@@ -61,11 +73,12 @@ export interface SimulatedSession {
 }
 
 export interface IdvSimulatorOptions {
-  /** Base of the simulator page links (PUBLIC_URL). */
-  baseUrl: string;
-  /** Signs its callbacks (IDV_CALLBACK_SECRET; the simulator works with any). */
+  /** Signs its callbacks (IDV_CALLBACK_SECRET, else the installation's simulator secret). */
   callbackSecret: string;
+  /** The provider's clock (results' completion times). */
   clock: Clock;
+  /** The app's clock, which its callbacks are signed at (defaults to `clock`). */
+  signingClock?: Clock;
 }
 
 function isoDay(d: Date): string {
@@ -81,7 +94,8 @@ function yearsBefore(d: Date, years: number): string {
 
 /**
  * The default provider: deterministic, no network. Its person-facing pages (served by the app
- * under IDV_SIMULATOR_PATH, modules/online-idv/simulator.routes.ts) call `finish` or `abandon`.
+ * under IDV_SIMULATOR_PATH, at the origin of the session's callback address: modules/online-idv/
+ * simulator.routes.ts) call `finish`.
  */
 export class IdvSimulator implements IdvProvider {
   readonly name = 'simulator';
@@ -92,17 +106,15 @@ export class IdvSimulator implements IdvProvider {
   async createSession(request: IdvSessionRequest): Promise<IdvSession> {
     const id = `sim_${randomBytes(12).toString('hex')}`;
     this.sessions.set(id, { id, request, result: null });
-    return { id, url: `${this.opts.baseUrl}${IDV_SIMULATOR_PATH}/sessions/${id}/` };
+    const base = new URL(request.callbackUrl).origin;
+    return { id, url: `${base}${IDV_SIMULATOR_PATH}/sessions/${id}/` };
   }
 
   async fetchResult(sessionId: string): Promise<IdvResult | null> {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new IdvProviderError(`Unknown session ${sessionId}`);
+    // a restart forgets sessions: not an outage, the person starts again
+    if (!session) throw new IdvProviderError(`Unknown session ${sessionId}`, false, 404);
     return session.result;
-  }
-
-  verifyCallback(rawBody: string, signature: string | undefined, now: Date): IdvCallbackEvent {
-    return verifyIdvCallback(this.opts.callbackSecret, rawBody, signature, now);
   }
 
   /** A session by id (the simulator's pages), or null. */
@@ -125,7 +137,11 @@ export class IdvSimulator implements IdvProvider {
     return {
       result: session.result,
       body,
-      signature: signIdvCallback(this.opts.callbackSecret, body, now),
+      signature: signIdvCallback(
+        this.opts.callbackSecret,
+        body,
+        (this.opts.signingClock ?? this.opts.clock).now(),
+      ),
     };
   }
 
@@ -137,6 +153,7 @@ export class IdvSimulator implements IdvProvider {
       reference,
       ibv_verified: false,
       ibv_session: null,
+      name_mismatch: null,
       completed_at: now.toISOString(),
     };
     if (outcome === 'failed') {
@@ -151,9 +168,16 @@ export class IdvSimulator implements IdvProvider {
         person: null,
         address: null,
         failure_reason: reason,
+        route: null,
       };
     }
     const bank = outcome === 'passed-bank';
+    const verifiedPerson = {
+      forename: person.forename || 'Sam',
+      middlename: person.middlename,
+      surname: person.surname || 'Simulated',
+      dob: person.dob ?? SIMULATED_DOB,
+    };
     return {
       ...base,
       outcome: 'passed',
@@ -162,17 +186,23 @@ export class IdvSimulator implements IdvProvider {
       level_of_assurance: level,
       schemes: [
         // a bank-verified identity is not a document check: the schemes' requirements stay unmet
-        { name: 'DBS', requirements_met: !bank },
+        { name: 'DBS', requirements_met: !bank && outcome !== 'passed-no-dbs' },
         { name: 'RTW', requirements_met: !bank && outcome !== 'passed-no-rtw' },
       ],
-      person: {
-        forename: person.forename || 'Sam',
-        middlename: person.middlename,
-        surname: person.surname || 'Simulated',
-        dob: person.dob ?? SIMULATED_DOB,
-      },
+      person: verifiedPerson,
       address: { ...SIMULATED_ADDRESS, from_date: yearsBefore(now, 3) },
       failure_reason: null,
+      route: bank ? 'bank' : outcome === 'passed-branch' ? 'post-office' : 'digital',
+      name_mismatch:
+        outcome === 'mismatch'
+          ? {
+              reason: (reason ?? 'other') as IdvNameMismatchReason,
+              document_name: documentNameOf(
+                verifiedPerson,
+                (reason ?? 'other') as IdvNameMismatchReason,
+              ),
+            }
+          : null,
     };
   }
 }
