@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { knowledgeTestResultDataSchema } from './checks/knowledge-test.js';
+import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import {
   adultFirstResultDataSchema,
   dbsBasicResultDataSchema,
@@ -173,6 +175,8 @@ export const ACTIVITY_KINDS = {
     portalSection: null,
     consent: null,
     topUp: false,
+    result: knowledgeTestResultDataSchema,
+    engine: { provider: 'test-platform', countersigned: false },
   },
   'trust-to-ride': {
     code: 'trust-to-ride',
@@ -183,6 +187,7 @@ export const ACTIVITY_KINDS = {
     portalSection: null,
     consent: null,
     topUp: false,
+    result: trustToRideResultDataSchema,
   },
   'licence-check': {
     code: 'licence-check',

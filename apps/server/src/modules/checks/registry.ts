@@ -3,6 +3,8 @@ import type { DemoSeedContext } from '../../platform/module.js';
 import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
+import { seedKnowledgeTestResults } from './knowledge-test/demo-results.js';
+import { knowledgeTestKind } from './knowledge-test/kind.js';
 import { onlineIdvKind } from './online-idv/kind.js';
 import { rtwKind } from './rtw/kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
@@ -21,6 +23,7 @@ export const CHECK_KINDS: { readonly [K in EngineRunKind]: EngineKind & { code: 
   'dbs-standard': dbsStandardKind,
   'dbs-enhanced': dbsEnhancedKind,
   'dbs-update': dbsUpdateKind,
+  'knowledge-test': knowledgeTestKind,
   'online-idv': onlineIdvKind,
   rtw: rtwKind,
 };
@@ -60,4 +63,5 @@ export function callbackProviderOf(
  */
 export const CHECK_DEMO_RESULTS: readonly ((ctx: DemoSeedContext) => Promise<void>)[] = [
   seedDisclosureResults,
+  seedKnowledgeTestResults,
 ];
