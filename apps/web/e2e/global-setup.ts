@@ -31,7 +31,8 @@ export async function waitForHealth(
   child: ChildProcess,
   log: () => string,
 ): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  // A first start migrates and seeds; on a busy 2-core machine that took over two minutes.
+  const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
     try {
@@ -42,7 +43,7 @@ export async function waitForHealth(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`server did not answer /healthz within 120 s:\n${log()}`);
+  throw new Error(`server did not answer /healthz within 300 s:\n${log()}`);
 }
 
 interface Running {

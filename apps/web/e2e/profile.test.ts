@@ -1,13 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, launch, loginUi, newPage, place, totp } from './helpers';
+import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import { launch, loginUi, newPage, place, totp } from './helpers';
 
+// Writes (a subject's date of birth, an administrator's two-factor): on a world of its own
+// (e2e/fixtures.ts), never the demo users other files sign in as.
 let browser: Browser;
+let world: World;
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({ subjects: [{ key: 'subject', firstName: 'Sam', lastName: 'World' }] });
 });
 afterAll(async () => {
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 const options = (page: import('playwright-core').Page, testId: string) =>
@@ -18,17 +24,21 @@ const options = (page: import('playwright-core').Page, testId: string) =>
 
 describe('subject profile completion and the date selector', () => {
   it('sends a subject without a date of birth to complete-profile, then on to next', async () => {
-    // Arrange: the demo subject loses its date of birth.
-    const subject = await apiAs('subject@example.test');
+    // Arrange: the world's subject loses its date of birth.
+    const subject = await world.api('subject');
     const cleared = await subject.api.put('/api/user/', {
       data: { dob: null },
       headers: { 'X-CSRFToken': subject.csrf() },
     });
     expect(cleared.status(), await cleared.text()).toBe(200);
-    await subject.api.dispose();
 
     const { context, page } = await newPage(browser);
-    await loginUi(page, 'subject@example.test', undefined, '/login?next=%2Fs%2Fcases&subject=y');
+    await loginUi(
+      page,
+      world.username('subject'),
+      WORLD_PASSWORD,
+      '/login?next=%2Fs%2Fcases&subject=y',
+    );
     await page.waitForURL('**/s/complete-profile?**');
     expect(place(page)).toBe('/s/complete-profile?next=%2Fs%2Fcases');
 
@@ -65,7 +75,7 @@ describe('subject profile completion and the date selector', () => {
 describe('two-factor authentication', () => {
   it('enrols with a QR code and a code check, then turns it off with a code', async () => {
     const { context, page } = await newPage(browser);
-    await loginUi(page, 'admin@northgate.test', undefined, '/login?next=%2Fprofile%2Ftotp');
+    await loginUi(page, world.username('admin'), WORLD_PASSWORD, '/login?next=%2Fprofile%2Ftotp');
     await page.waitForURL('**/profile/totp');
     await page.getByTestId('totp-qr').waitFor();
     const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';

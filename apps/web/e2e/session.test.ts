@@ -1,19 +1,32 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
 import { launch, loginUi, newPage, place } from './helpers';
 
+// Sessions end here (logout, sign out, an ops session per customer): the users are a world's own
+// (e2e/fixtures.ts), so no other file's signed-in demo user loses its session.
 let browser: Browser;
+let world: World;
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({
+    customerName: `Sessions ${Date.now().toString(36)}`,
+    staff: [
+      { key: 'admin', role: 'admin' },
+      { key: 'viewer', role: 'viewer' },
+    ],
+    ops: true,
+  });
 });
 afterAll(async () => {
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 describe('session', () => {
   it('logs out within one poll when the session ends on the server while the page is open', async () => {
     const { context, page } = await newPage(browser);
-    await loginUi(page, 'admin@acme.test', undefined, '/login?next=%2Fcases');
+    await loginUi(page, world.username('admin'), WORLD_PASSWORD, '/login?next=%2Fcases');
     await page.waitForURL('**/cases');
     // End the session from outside the app (same cookie): the server forgets it.
     const check = await (await page.request.get('/api/accounts/check-session/')).json();
@@ -32,7 +45,7 @@ describe('session', () => {
 
   it('signs out from the account menu', async () => {
     const { context, page } = await newPage(browser);
-    await loginUi(page, 'viewer@acme.test');
+    await loginUi(page, world.username('viewer'), WORLD_PASSWORD);
     await page.waitForURL('**/dashboard');
     await page.getByTestId('user-menu').click();
     await page.getByTestId('sign-out').click();
@@ -44,19 +57,19 @@ describe('session', () => {
 
   it('starts and ends an ops session per customer, bootstrapping each time', async () => {
     const { context, page } = await newPage(browser);
-    await loginUi(page, 'ops@kestrel.test', undefined, '/login?next=%2Fops%2Fdashboard');
+    await loginUi(page, world.username('ops'), WORLD_PASSWORD, '/login?next=%2Fops%2Fdashboard');
     await page.waitForURL('**/ops/dashboard');
     const seen: string[] = [];
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) seen.push(new URL(f.url()).pathname);
     });
     await page.getByTestId('customer-picker').filter({ visible: true }).click();
-    await page.getByRole('option', { name: 'Acme Care Ltd' }).click();
+    await page.getByRole('option', { name: world.customer.name }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(seen).toContain('/bootstrap');
     await expect
       .poll(() => page.getByTestId('ops-strip').textContent())
-      .toContain('acting for Acme Care Ltd');
+      .toContain(`acting for ${world.customer.name}`);
     const during = await (await page.request.get('/api/accounts/check-session/')).json();
     expect(during.session_customer).not.toBeNull();
     seen.length = 0;
