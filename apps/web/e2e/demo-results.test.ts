@@ -20,6 +20,8 @@ import {
 // own server, not the suite's), and an enhanced check's result seen in the browser within
 // minutes. The case is set up through the API (the subject's data, verification and
 // countersigning are not the point here); the result is read on the case page.
+// It checks the demo itself (the README's demo users on a server of its own), so it keeps the
+// demo users rather than a world of e2e/fixtures.ts.
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const shots = join(import.meta.dirname, '..', 'test-results', 'demo-results');

@@ -16,6 +16,8 @@ import {
 // A/AA violation on any of them (public pages are always light: screens.test.ts covers them).
 // The lists are also checked at 1280 px (state badges never truncated) and on a phone (stacked
 // rows: nothing overflows sideways, the state stays visible).
+// It checks the demo itself, so it signs in as the demo users and reads the demo data (the files
+// that write use worlds of their own, e2e/fixtures.ts).
 
 let browser: Browser;
 beforeAll(async () => {

@@ -24,6 +24,22 @@ export type Requirement =
   | string
   | { code: string; config?: Record<string, string | number | boolean | string[]> };
 
+/** The checks of the demo's 'Care worker onboarding' process (apps/server cases.seed.ts). */
+export const CARE_WORKER_CHECKS: Requirement[] = [
+  'basic-details',
+  'address-history',
+  {
+    code: 'dbs-enhanced',
+    config: {
+      purpose: 'employment',
+      workforce: 'A',
+      adult_barred_list: true,
+      employment_sector: 'social-care',
+    },
+  },
+  'rtw',
+];
+
 export interface WorldOptions {
   /** The brand: the host the world's clients and pages use (localhost or 127.0.0.1). */
   host?: Host;
@@ -42,6 +58,8 @@ export interface WorldOptions {
    * `subject` (made when not listed), opened by `admin` through the API: `world.caseId`.
    */
   withCase?: Requirement[];
+  /** The `withCase` case gets the demo case's case data (see `World.caseData`). */
+  withCaseData?: boolean;
 }
 
 interface WorldOut {
@@ -66,6 +84,11 @@ export interface World extends WorldOut {
     key: string,
     opts?: { viewport?: { width: number; height: number } },
   ) => Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * Gives a case of the world the case data the demo seed gives the demo subject's case (basic
+   * and birth details, a previous name, an address history with a gap, a passport, a licence).
+   */
+  caseData: (caseId: number, gender?: 'female' | 'male') => Promise<void>;
   /** Opens a case of `process` (name) through the API as `admin`; its id. */
   openCase: (process: string, subjectKey: string, by?: string) => Promise<number>;
   dispose: () => Promise<void>;
@@ -103,37 +126,32 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
 
   const anon = await request.newContext({ baseURL: baseUrl(host) });
   const check = await (await anon.get('/api/accounts/check-session/')).json();
-  const made: WorldOut = await send(
-    { api: anon, csrf: () => check.csrf_token },
-    'post',
-    '/api/test-fixtures/worlds/',
-    {
-      ...(options.customerName ? { customer_name: options.customerName } : {}),
-      demo_mode: options.demoMode ?? false,
-      entitlements: options.entitlements ?? [],
-      password: WORLD_PASSWORD,
-      totp_secret: WORLD_TOTP_SECRET,
-      staff: staff.map((s) => ({
-        key: s.key,
-        role: s.role,
-        totp: s.totp ?? false,
-        ...(s.firstName ? { first_name: s.firstName } : {}),
-      })),
-      ops: options.ops ?? false,
-      processes: processes.map((p) => ({
-        name: p.name,
-        requirements: p.requirements,
-        send_invitation: p.sendInvitation ?? true,
-      })),
-      subjects: subjects.map((s) => ({
-        key: s.key,
-        first_name: s.firstName,
-        last_name: s.lastName,
-        ...(s.dob !== undefined ? { dob: s.dob } : {}),
-      })),
-    },
-  );
-  await anon.dispose();
+  const fixtures: Api = { api: anon, csrf: () => check.csrf_token };
+  const made: WorldOut = await send(fixtures, 'post', '/api/test-fixtures/worlds/', {
+    ...(options.customerName ? { customer_name: options.customerName } : {}),
+    demo_mode: options.demoMode ?? false,
+    entitlements: options.entitlements ?? [],
+    password: WORLD_PASSWORD,
+    totp_secret: WORLD_TOTP_SECRET,
+    staff: staff.map((s) => ({
+      key: s.key,
+      role: s.role,
+      totp: s.totp ?? false,
+      ...(s.firstName ? { first_name: s.firstName } : {}),
+    })),
+    ops: options.ops ?? false,
+    processes: processes.map((p) => ({
+      name: p.name,
+      requirements: p.requirements,
+      send_invitation: p.sendInvitation ?? true,
+    })),
+    subjects: subjects.map((s) => ({
+      key: s.key,
+      first_name: s.firstName,
+      last_name: s.lastName,
+      ...(s.dob !== undefined ? { dob: s.dob } : {}),
+    })),
+  });
 
   const username = (key: string) => {
     const name =
@@ -187,7 +205,15 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
     });
     return Number(opened.id);
   };
+  const caseData: World['caseData'] = async (id, gender = 'female') => {
+    await send(fixtures, 'post', '/api/test-fixtures/case-data/', {
+      customer: made.customer.id,
+      case: id,
+      gender,
+    });
+  };
   const caseId = options.withCase ? await openCase('World checks', 'subject') : 0;
+  if (caseId && options.withCaseData) await caseData(caseId);
   return {
     ...made,
     host,
@@ -196,7 +222,9 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
     api,
     signedIn,
     openCase,
+    caseData,
     dispose: async () => {
+      await anon.dispose();
       for (const a of apis.values()) await (await a).api.dispose();
       apis.clear();
     },

@@ -12,6 +12,8 @@ import {
   screenshot,
 } from './helpers';
 
+// The screens of the demo itself, as its users see them: this file only reads, so it signs in
+// as the demo users (the files that write use worlds of their own, e2e/fixtures.ts).
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymous, buildTestApp, login, type TestApp } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { customers } from '../customers/customers.table.js';
-import { E2E_FIXTURES_ENV, e2eFixturesEnabled, WORLDS_PATH } from './e2e-fixtures.routes.js';
+import {
+  CASE_DATA_PATH,
+  E2E_FIXTURES_ENV,
+  e2eFixturesEnabled,
+  WORLDS_PATH,
+} from './e2e-fixtures.routes.js';
 
 const PASSWORD = 'kestrel-world-2026';
 const SECRET = 'JBSWY3DPEHPK3PXP';
@@ -22,9 +27,9 @@ const world = {
   subjects: [{ key: 'sam', first_name: 'Sam', last_name: 'World' }],
 };
 
-async function post(t: TestApp, payload: object) {
+async function post(t: TestApp, payload: object, url = WORLDS_PATH) {
   const anon = await anonymous(t.app);
-  return t.app.inject({ method: 'POST', url: WORLDS_PATH, headers: anon.headers, payload });
+  return t.app.inject({ method: 'POST', url, headers: anon.headers, payload });
 }
 
 describe('e2e fixtures: absent by default', () => {
@@ -49,6 +54,7 @@ describe('e2e fixtures: absent by default', () => {
     const res = await post(t, world);
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'Not found.' });
+    expect((await post(t, { customer: 1, case: 1 }, CASE_DATA_PATH)).statusCode).toBe(404);
     const after = await t.owner((tx) => tx.select({ id: customers.id }).from(customers));
     expect(after.length).toBe(before.length);
   });
@@ -133,5 +139,39 @@ describe('e2e fixtures: a world of its own (KESTREL_E2E_FIXTURES=1)', () => {
       'users.role',
     ]);
     expect(new Set(rows.map((r) => r.actorName))).toEqual(new Set(['e2e fixtures']));
+  });
+
+  it('gives a case of the world the demo case data, and refuses a case of another customer', async () => {
+    const one = (await post(t, world)).json();
+    const two = (await post(t, world)).json();
+    const admin = await login(t.app, one.staff.admin.username, PASSWORD);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/api/cases/',
+      headers: admin.headers,
+      payload: { process: one.processes['Basic only'], subject: one.subjects.sam.id },
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    const caseId: number = opened.json().id;
+    const addresses = async () =>
+      (
+        await t.app.inject({
+          url: `/api/case-addresses/?case=${caseId}`,
+          headers: admin.headers,
+        })
+      ).json().count;
+    expect(await addresses()).toBe(0);
+
+    const other = await post(t, { customer: two.customer.id, case: caseId }, CASE_DATA_PATH);
+    expect(other.statusCode).toBe(404);
+    const made = await post(t, { customer: one.customer.id, case: caseId }, CASE_DATA_PATH);
+    expect(made.statusCode, made.body).toBe(201);
+    const details = await t.app.inject({
+      url: `/api/case-basic-details/${caseId}/`,
+      headers: admin.headers,
+    });
+    expect(details.statusCode, details.body).toBe(200);
+    expect(details.json()).toMatchObject({ forename: 'Sam', surname: 'World', gender: 'female' });
+    expect(await addresses()).toBeGreaterThan(1);
   });
 });

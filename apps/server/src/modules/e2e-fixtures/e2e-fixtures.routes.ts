@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { activityConfigSchema, ENTITLEMENTS } from '@kestrel/domain';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,7 +15,18 @@ import {
 import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { parseBody } from '../../platform/query-params.js';
+import {
+  createAddressHistory,
+  createCaseBasicDetails,
+  createCaseBirthDetails,
+  createCaseDrivingLicence,
+  createCaseOtherName,
+  createCasePassport,
+} from '../case-data/case-data.factories.js';
+import { cases } from '../cases/cases.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 
 /**
  * Test-only worlds for the browser tests (issue 26 point 7): with `KESTREL_E2E_FIXTURES=1` (set
@@ -25,12 +36,16 @@ import { parseBody } from '../../platform/query-params.js';
  * on its own world instead of the shared demo users and files can run in any order on one
  * server. Only what no API makes yet is made here (a customer's staff with a known password,
  * operations staff, a subject's login with a known password; the ops console comes later):
- * cases, case data, documents and invitations go through the product API (apps/web/e2e/fixtures.ts).
+ * cases, documents and invitations go through the product API (apps/web/e2e/fixtures.ts).
+ * `POST /api/test-fixtures/case-data/ {customer, case}` gives a world's case the case data the demo
+ * seed gives the demo subject's case (case-data.seed.ts: basic and birth details, a previous
+ * name, an address history with a gap, a passport and a driving licence), with its factories.
  * The rows are made with the factories the demo seed uses (db/factories.ts), in the seed's
  * transaction (the owner as kestrel_seed), and each is audited with the request's actor.
  */
 export const E2E_FIXTURES_ENV = 'KESTREL_E2E_FIXTURES';
 export const WORLDS_PATH = '/api/test-fixtures/worlds/';
+export const CASE_DATA_PATH = '/api/test-fixtures/case-data/';
 
 export function e2eFixturesEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env[E2E_FIXTURES_ENV] === '1';
@@ -206,6 +221,64 @@ export async function makeWorld(
   });
 }
 
+export const caseDataIn = z.object({
+  customer: z.number().int().positive(),
+  case: z.number().int().positive(),
+  gender: z.enum(['female', 'male']).default('female'),
+});
+
+/** The demo case's case data (case-data.seed.ts) for one case, each part audited. */
+export async function makeCaseData(
+  db: FastifyInstance['deps']['db'],
+  actor: Actor,
+  input: z.infer<typeof caseDataIn>,
+  today: Date,
+): Promise<{ case: number }> {
+  return db.ownerTransaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL ROLE ${SEED_ROLE}`));
+    const [row] = await tx
+      .select({
+        firstName: subjects.firstName,
+        middlename: subjects.middlename,
+        lastName: subjects.lastName,
+        dob: subjects.dob,
+      })
+      .from(cases)
+      .innerJoin(subjects, eq(subjects.id, cases.subjectId))
+      .where(and(eq(cases.id, input.case), eq(cases.customerId, input.customer)));
+    if (!row) throw new NotFoundError();
+    const key = { customerId: input.customer, caseId: input.case };
+    const person = {
+      forename: row.firstName,
+      middlename: row.middlename,
+      surname: row.lastName,
+      dob: row.dob ?? '1990-05-17',
+      gender: input.gender,
+    };
+    await createCaseBasicDetails(tx, key, person);
+    await createCaseBirthDetails(tx, key);
+    await createCaseOtherName(tx, key, {
+      forename: person.forename,
+      surname: 'Núñez-Ó Briain',
+      surnameDbs: 'Nunez-O Briain',
+      fromDate: '2008-06-01',
+      toDate: '2015-03-31',
+    });
+    await createAddressHistory(tx, key, today);
+    await createCasePassport(tx, key, today);
+    await createCaseDrivingLicence(tx, key, person, today);
+    await recordAudit(tx, actor, {
+      verb: 'updated',
+      contentType: 'cases.case',
+      objectId: input.case,
+      objectRepr: `Case ${input.case}`,
+      changes: { fixture: 'e2e case data' },
+      customerId: input.customer,
+    });
+    return { case: input.case };
+  });
+}
+
 /** Mounted by app.ts; registers nothing unless KESTREL_E2E_FIXTURES=1. */
 export async function e2eFixturesRoutes(app: FastifyInstance) {
   if (!e2eFixturesEnabled()) return;
@@ -222,6 +295,19 @@ export async function e2eFixturesRoutes(app: FastifyInstance) {
       const actor = { ...actorOf(request), name: 'e2e fixtures' };
       reply.code(201);
       return makeWorld(app.deps.db, actor, input);
+    },
+  );
+  r.post(
+    CASE_DATA_PATH,
+    {
+      schema: { hide: true, body: caseDataIn },
+      config: { access: { audience: 'public' } },
+    },
+    async (request, reply) => {
+      const input = parseBody(caseDataIn, request.body);
+      const actor = { ...actorOf(request), name: 'e2e fixtures' };
+      reply.code(201);
+      return makeCaseData(app.deps.db, actor, input, app.deps.clock.now());
     },
   );
 }
