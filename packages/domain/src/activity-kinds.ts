@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { driverDataResultDataSchema } from './checks/driver-data.js';
+import { licenceCheckResultDataSchema } from './checks/licence-check.js';
 import { knowledgeTestResultDataSchema } from './checks/knowledge-test.js';
 import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import {
@@ -200,6 +202,8 @@ export const ACTIVITY_KINDS = {
     // it reads the driver record: the DVLA mandate, asked in the driver-data section
     consent: 'driver-data',
     topUp: false,
+    result: licenceCheckResultDataSchema,
+    engine: { provider: 'davis', countersigned: false },
   },
   'online-idv': {
     code: 'online-idv',
@@ -223,6 +227,8 @@ export const ACTIVITY_KINDS = {
     portalSection: 'driver-data',
     consent: 'driver-data',
     topUp: false,
+    result: driverDataResultDataSchema,
+    engine: { provider: 'dvla', countersigned: false },
   },
   'adult-first': {
     code: 'adult-first',

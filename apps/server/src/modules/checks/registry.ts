@@ -2,9 +2,11 @@ import { type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
+import { driverDataKind } from './driver-data/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
 import { seedKnowledgeTestResults } from './knowledge-test/demo-results.js';
 import { knowledgeTestKind } from './knowledge-test/kind.js';
+import { licenceCheckKind } from './licence-check/kind.js';
 import { onlineIdvKind } from './online-idv/kind.js';
 import { rtwKind } from './rtw/kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
@@ -23,6 +25,8 @@ export const CHECK_KINDS: { readonly [K in EngineRunKind]: EngineKind & { code: 
   'dbs-standard': dbsStandardKind,
   'dbs-enhanced': dbsEnhancedKind,
   'dbs-update': dbsUpdateKind,
+  'driver-data': driverDataKind,
+  'licence-check': licenceCheckKind,
   'knowledge-test': knowledgeTestKind,
   'online-idv': onlineIdvKind,
   rtw: rtwKind,

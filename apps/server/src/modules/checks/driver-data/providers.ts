@@ -1,0 +1,23 @@
+import { createDvlaClient } from '../../../providers/dvla/client.js';
+import type { DvlaProvider } from '../../../providers/dvla/provider.js';
+import { createDvlaSimulator } from '../../../providers/dvla/simulator.js';
+import type { CheckProviderDefinition } from '../kind.js';
+
+/**
+ * The DVLA's Access to Driver Data (an API key, and a JWT from its authentication API with the
+ * username and password of DVLA_USERNAME / DVLA_PASSWORD, at DVLA_AUTH_URL or else DVLA_URL).
+ * No callbacks: an enquiry is answered at once.
+ */
+export const dvlaProvider: CheckProviderDefinition<DvlaProvider> = {
+  name: 'dvla',
+  env: { url: 'DVLA_URL', key: 'DVLA_API_KEY' },
+  client: (s) =>
+    createDvlaClient({
+      baseUrl: s.url,
+      apiKey: s.key,
+      username: process.env.DVLA_USERNAME ?? '',
+      password: process.env.DVLA_PASSWORD ?? '',
+      ...(process.env.DVLA_AUTH_URL ? { authUrl: process.env.DVLA_AUTH_URL } : {}),
+    }),
+  simulator: (o) => createDvlaSimulator({ clock: o.clock, dayMs: o.dayMs }),
+};
