@@ -24,8 +24,6 @@ const PENDING_PANELS: readonly ActivityKindCode[] = [
   'address-history',
   'basic-details',
   'document-collection',
-  'knowledge-test',
-  'trust-to-ride',
   'licence-check',
   'online-idv',
   'driver-data',

@@ -37,9 +37,12 @@ import type { ComponentType } from 'react';
 import { AdultFirstForm } from './adult-first-form';
 import { AdultFirstPanel } from './adult-first-panel';
 import { DbsResultPanel } from './dbs-result-panel';
+import { KnowledgeTestForm } from './knowledge-test-form';
+import { KnowledgeTestPanel } from './knowledge-test-panel';
 import type { PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import type { DbsDetails } from './results-api';
+import { TrustToRidePanel } from './trust-to-ride-panel';
 import { UpdateServicePanel } from './update-service-panel';
 
 /** What every result panel gets. */
@@ -77,6 +80,8 @@ export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPan
   'dbs-standard': { panel: DbsResultPanel, subject: 'same' },
   'dbs-enhanced': { panel: DbsResultPanel, subject: 'same', opsForm: DbsEnhancedProviderForm },
   'dbs-update': { panel: UpdateServicePanel, subject: 'same' },
+  'knowledge-test': { panel: KnowledgeTestPanel, subject: 'same', opsForm: KnowledgeTestForm },
+  'trust-to-ride': { panel: TrustToRidePanel, subject: 'same' },
   'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
 };
 
