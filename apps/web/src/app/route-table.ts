@@ -356,7 +356,7 @@ export const ROUTES: readonly RouteDef[] = [
     'ops:trust-2-ride',
     'ops',
     'Trust to ride',
-    coming,
+    () => import('../features/trust-to-ride/routes/trust-to-ride-page'),
     need('customers.ops_access', 'trust_to_ride.view_trusttoride'),
   ),
   r('ops:imports', 'ops', 'Imports', coming, need('customers.ops_access', 'imports.view_import')),
