@@ -25,9 +25,7 @@ const PENDING_PANELS: readonly ActivityKindCode[] = [
   'basic-details',
   'document-collection',
   'licence-check',
-  'online-idv',
   'driver-data',
-  'rtw',
 ];
 
 /** apps/web/src/, with a trailing slash. */

@@ -39,9 +39,13 @@ import { AdultFirstPanel } from './adult-first-panel';
 import { DbsResultPanel } from './dbs-result-panel';
 import { KnowledgeTestForm } from './knowledge-test-form';
 import { KnowledgeTestPanel } from './knowledge-test-panel';
+import { IdvApprovalForm } from './online-idv-form';
+import { OnlineIdvPanel } from './online-idv-panel';
 import type { PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import type { DbsDetails } from './results-api';
+import { RtwCheckForm } from './rtw-form';
+import { RtwPanel } from './rtw-panel';
 import { TrustToRidePanel } from './trust-to-ride-panel';
 import { UpdateServicePanel } from './update-service-panel';
 
@@ -83,6 +87,8 @@ export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPan
   'knowledge-test': { panel: KnowledgeTestPanel, subject: 'same', opsForm: KnowledgeTestForm },
   'trust-to-ride': { panel: TrustToRidePanel, subject: 'same' },
   'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
+  'online-idv': { panel: OnlineIdvPanel, subject: 'same', opsForm: IdvApprovalForm },
+  rtw: { panel: RtwPanel, subject: 'same', opsForm: RtwCheckForm },
 };
 
 /** The kind's entry, or null for a code without one. */
