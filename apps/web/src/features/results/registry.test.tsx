@@ -24,8 +24,8 @@ const PENDING_PANELS: readonly ActivityKindCode[] = [
   'address-history',
   'basic-details',
   'document-collection',
-  'licence-check',
-  'driver-data',
+  'online-idv',
+  'rtw',
 ];
 
 /** apps/web/src/, with a trailing slash. */

@@ -37,15 +37,14 @@ import type { ComponentType } from 'react';
 import { AdultFirstForm } from './adult-first-form';
 import { AdultFirstPanel } from './adult-first-panel';
 import { DbsResultPanel } from './dbs-result-panel';
+import { DriverDataPanel } from './driver-data-panel';
 import { KnowledgeTestForm } from './knowledge-test-form';
 import { KnowledgeTestPanel } from './knowledge-test-panel';
-import { IdvApprovalForm } from './online-idv-form';
-import { OnlineIdvPanel } from './online-idv-panel';
+import { DavisEmailForm } from './licence-check-form';
+import { LicenceCheckPanel } from './licence-check-panel';
 import type { PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import type { DbsDetails } from './results-api';
-import { RtwCheckForm } from './rtw-form';
-import { RtwPanel } from './rtw-panel';
 import { TrustToRidePanel } from './trust-to-ride-panel';
 import { UpdateServicePanel } from './update-service-panel';
 
@@ -86,9 +85,9 @@ export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPan
   'dbs-update': { panel: UpdateServicePanel, subject: 'same' },
   'knowledge-test': { panel: KnowledgeTestPanel, subject: 'same', opsForm: KnowledgeTestForm },
   'trust-to-ride': { panel: TrustToRidePanel, subject: 'same' },
+  'licence-check': { panel: LicenceCheckPanel, subject: 'same', opsForm: DavisEmailForm },
+  'driver-data': { panel: DriverDataPanel, subject: 'same' },
   'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
-  'online-idv': { panel: OnlineIdvPanel, subject: 'same', opsForm: IdvApprovalForm },
-  rtw: { panel: RtwPanel, subject: 'same', opsForm: RtwCheckForm },
 };
 
 /** The kind's entry, or null for a code without one. */
