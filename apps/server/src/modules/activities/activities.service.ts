@@ -4,7 +4,9 @@ import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { type CaseRow, caseRepr, followActivities, lockCase } from '../cases/cases.service.js';
+import { cases } from '../cases/cases.table.js';
 import { getSubject } from '../subjects/subjects.service.js';
 import { caseActivities } from './activities.table.js';
 import {
@@ -15,36 +17,64 @@ import {
 } from './activity-state.js';
 
 /*
- * Writing an activity: its moves through the domain's transitions, audited, with the case's
- * state following its activities, in the caller's transaction.
+ * Writing an activity: locked with its case (the case first, then the activity: one order for
+ * every writer), then its move through the domain's transitions, its result and its processing
+ * data written in one UPDATE and audited in one row, the case's state following its activities,
+ * all in the caller's transaction.
  */
 
-/**
- * Moves one activity as the domain allows, then lets the case state follow its activities
- * (unless the case is final). Any refused move is a 400 on `state`.
- */
-export async function changeActivity(
-  tx: Tx,
-  actor: Actor,
-  id: number,
-  input: {
-    state?: string | undefined;
-    result_data?: Record<string, unknown> | undefined;
-    processing_data?: Record<string, unknown> | undefined;
-  },
-  now: Date,
-): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
-  const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.id, id)).limit(1);
-  if (!a) throw new NotFoundError();
-  const c = await lockCase(tx, a.caseId);
-  const [locked] = await tx
-    .select()
+/** An activity with its type's code and its case, both locked by this transaction. */
+export interface ActivityLock {
+  row: ActivityRow;
+  code: string;
+  caseRow: CaseRow;
+}
+
+/** Locks activity `id` after its case; null when there is none (or not in this tenant). */
+export async function lockActivity(tx: Tx, id: number): Promise<ActivityLock | null> {
+  const [found] = await tx
+    .select({ caseId: caseActivities.caseId })
     .from(caseActivities)
     .where(eq(caseActivities.id, id))
-    .for('update');
-  if (!locked) throw new NotFoundError();
-  if (c.archivedAt) throw ValidationError.of('non_field_errors', 'The case is archived.');
-  const from = activityStateOf(locked.state);
+    .limit(1);
+  if (!found) return null;
+  const caseRow = await lockCase(tx, found.caseId);
+  const [a] = await tx
+    .select({ row: caseActivities, code: activityTypes.code })
+    .from(caseActivities)
+    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .where(eq(caseActivities.id, id))
+    .for('update', { of: caseActivities });
+  return a ? { row: a.row, code: a.code, caseRow } : null;
+}
+
+/** What one write changes; what is left undefined stays. */
+export interface ActivityChange {
+  state?: string | undefined;
+  result_data?: Record<string, unknown> | undefined;
+  processing_data?: Record<string, unknown> | undefined;
+  /**
+   * What the audit row says of the new processing data instead of its before and after (the
+   * engine: the provider log's new event, not the whole log, which would double every callback).
+   */
+  processingAudit?: Record<string, unknown> | undefined;
+}
+
+/**
+ * Writes the locked activity once: the move (as the domain allows; a refused one is a 400 on
+ * `state`), its result data and its processing data in one UPDATE, audited in one row; then the
+ * case's state follows its activities (unless final). A move or a result on an archived case is
+ * refused.
+ */
+export async function writeActivity(
+  tx: Tx,
+  actor: Actor,
+  lock: ActivityLock,
+  input: ActivityChange,
+  now: Date,
+): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
+  const { row: before, caseRow: c } = lock;
+  const from = activityStateOf(before.state);
   const set: Partial<typeof caseActivities.$inferInsert> = { updatedAt: now };
   if (input.state !== undefined && input.state !== from) {
     if (!isCaseActivityState(input.state)) {
@@ -56,29 +86,59 @@ export async function changeActivity(
   }
   if (input.result_data !== undefined) set.resultData = input.result_data;
   if (input.processing_data !== undefined) set.processingData = input.processing_data;
+  const moves = set.state !== undefined || input.result_data !== undefined;
+  if (moves && c.archivedAt) throw ValidationError.of('non_field_errors', 'The case is archived.');
   const [updated] = await tx
     .update(caseActivities)
     .set(set)
-    .where(eq(caseActivities.id, id))
+    .where(eq(caseActivities.id, before.id))
     .returning();
   if (!updated) throw new NotFoundError();
-  const subject = await getSubject(tx, c.subjectId);
+  // The engine's log-only writes (polls, events) name the case by its id: no subject read.
+  const subject = moves || !input.processingAudit ? await getSubject(tx, c.subjectId) : null;
   await recordAudit(tx, actor, {
     customerId: c.customerId,
     verb: set.state ? 'state_changed' : 'updated',
     contentType: ACTIVITY_CT,
-    objectId: id,
-    objectRepr: `${caseRepr(c.id, subject)} activity ${id}`,
+    objectId: before.id,
+    objectRepr: `${subject ? caseRepr(c.id, subject) : `Case ${c.id}`} activity ${before.id}`,
     changes: {
       ...(set.state ? { state: [from, set.state] } : {}),
       ...(input.result_data !== undefined
-        ? { result_data: [locked.resultData, input.result_data] }
+        ? { result_data: [before.resultData, input.result_data] }
         : {}),
       ...(input.processing_data !== undefined
-        ? { processing_data: [locked.processingData, input.processing_data] }
+        ? {
+            processing_data: input.processingAudit ?? [
+              before.processingData,
+              input.processing_data,
+            ],
+          }
         : {}),
     },
   });
-  const caseRow = set.state ? await followActivities(tx, actor, c, subject, now) : c;
+  if (!set.state) return { activity: updated, caseRow: c };
+  // the case as this transaction left it (an earlier write in it may have moved it)
+  const [current] = await tx.select().from(cases).where(eq(cases.id, c.id)).limit(1);
+  const caseRow = await followActivities(tx, actor, current ?? c, subject, now);
   return { activity: updated, caseRow };
+}
+
+/**
+ * Moves one activity as the domain allows (a hand edit, a section's save), then lets the case
+ * state follow its activities (unless the case is final). Any refused move is a 400 on `state`;
+ * nothing is written to an archived case's activity.
+ */
+export async function changeActivity(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: Omit<ActivityChange, 'processingAudit'>,
+  now: Date,
+): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
+  const lock = await lockActivity(tx, id);
+  if (!lock) throw new NotFoundError();
+  if (lock.caseRow.archivedAt)
+    throw ValidationError.of('non_field_errors', 'The case is archived.');
+  return writeActivity(tx, actor, lock, input, now);
 }

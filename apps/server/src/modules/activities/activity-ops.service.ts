@@ -21,11 +21,15 @@ import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { followActivities, lockCase } from '../cases/cases.service.js';
+import { followActivities } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { keepsEngineData } from '../checks/hooks.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
-import { changeActivity } from './activities.service.js';
+import {
+  type ActivityLock,
+  lockActivity as lockActivityRow,
+  writeActivity,
+} from './activities.service.js';
 import { caseActivities } from './activities.table.js';
 import { ACTIVITY_CT, initialActivityState } from './activity-state.js';
 
@@ -36,22 +40,11 @@ export const STAGE_MOVED = (stage: string) => `The activity is no longer at the 
 
 const todayIso = (now: Date) => now.toISOString().slice(0, 10);
 
-/** One activity with its type code, locked after its case (the order changeActivity locks in). */
-async function lockActivity(tx: Tx, id: number) {
-  const [a] = await tx
-    .select({ caseId: caseActivities.caseId })
-    .from(caseActivities)
-    .where(eq(caseActivities.id, id));
-  if (!a) throw new NotFoundError();
-  const c = await lockCase(tx, a.caseId);
-  const [row] = await tx
-    .select({ row: caseActivities, code: activityTypes.code })
-    .from(caseActivities)
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .where(eq(caseActivities.id, id))
-    .for('update', { of: caseActivities });
-  if (!row) throw new NotFoundError();
-  return { ...row, caseRow: c };
+/** One activity with its type code, locked after its case (404 when there is none). */
+async function lockActivity(tx: Tx, id: number): Promise<ActivityLock> {
+  const lock = await lockActivityRow(tx, id);
+  if (!lock) throw new NotFoundError();
+  return lock;
 }
 
 /** The activity type codes of a case's activities. */
@@ -140,7 +133,7 @@ export async function requestAdultFirst(
     changes: { activity_type: ADULT_FIRST, requested_from: id, stage: 'pending' },
   });
   // a new open activity: the case follows (a case awaiting its decision is open again)
-  await followActivities(tx, actor, await lockCase(tx, row.caseId), null, now);
+  await followActivities(tx, actor, caseRow, null, now);
   return {
     id: created.id,
     case: row.caseId,
@@ -227,7 +220,8 @@ export async function progressActivity(
   input: ActivityProgressIn,
   now: Date,
 ): Promise<ServicedStageOut> {
-  const { row, code, caseRow } = await lockActivity(tx, id);
+  const lock = await lockActivity(tx, id);
+  const { row, code, caseRow } = lock;
   if (code !== ADULT_FIRST) throw ValidationError.of('non_field_errors', NOT_SERVICED);
   const data = readResultData(ADULT_FIRST, row.resultData);
   const stage = stageOf(data);
@@ -265,7 +259,7 @@ export async function progressActivity(
   } else {
     throw ValidationError.of('stage', 'The result has already been received.');
   }
-  await changeActivity(tx, actor, id, { state, result_data: next }, now);
+  await writeActivity(tx, actor, lock, { state, result_data: next }, now);
   return servicedStage(tx, id);
 }
 
@@ -281,13 +275,17 @@ export async function patchProcessingData(
   now: Date,
 ): Promise<Record<string, unknown>> {
   if (!actor.isOps) throw new PermissionDeniedError(undefined, 'processing data is for operations');
-  const { row, code } = await lockActivity(tx, id);
+  const lock = await lockActivity(tx, id);
+  const { row, code } = lock;
+  if (lock.caseRow.archivedAt) {
+    throw ValidationError.of('non_field_errors', 'The case is archived.');
+  }
   const merged = { ...row.processingData, ...patch };
   // a started check's data stays the engine's (its provider log in shape)
   if (isEngineRunKind(code) && !keepsEngineData(row.processingData, merged)) {
     throw ValidationError.of('processing_data', ENGINE_ACTIVITY_MESSAGES.processingData);
   }
-  const { activity } = await changeActivity(tx, actor, id, { processing_data: merged }, now);
+  const { activity } = await writeActivity(tx, actor, lock, { processing_data: merged }, now);
   return activity.processingData;
 }
 

@@ -6,20 +6,17 @@ import {
   type TopUp,
   type TopUpResult,
 } from '@kestrel/domain';
-import { eq } from 'drizzle-orm';
 import { jobActor } from '../../jobs/service-job.js';
-import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { changeActivity } from '../activities/activities.service.js';
-import { caseActivities } from '../activities/activities.table.js';
-import { ACTIVITY_CT } from '../activities/activity-state.js';
+import { writeActivity } from '../activities/activities.service.js';
 import type { LockedActivity } from './kind.js';
 
 /*
  * What the engine and every kind of check write an activity with: its processing data (the
- * provider log, audited by the event appended) and its moves (changeActivity: the domain's
- * transitions, audited, the case following), each in the caller's transaction.
+ * provider log, audited by the event appended) with its moves and result (writeActivity: the
+ * domain's transitions, one write and one audit row, the case following), each in the caller's
+ * transaction.
  */
 
 /** The engine's processing data of a row, or null when the engine has not started it. */
@@ -33,9 +30,11 @@ export const today = (ctx: Pick<ServiceContext, 'clock'>) =>
   ctx.clock.now().toISOString().slice(0, 10);
 
 /**
- * Writes the activity's new processing data, audited by the event it appended (not the whole
- * log, which would double every callback's cost); then, when its state or result_data changes,
- * moves it through changeActivity (the domain's transitions, audited, the case following).
+ * Writes the activity's new processing data and, when they change, its state and result data:
+ * one UPDATE of the activity (locked with its case by the caller) and one audit row, which says
+ * of the provider log only the event appended (not the whole log, which would double every
+ * callback's cost); a move goes through the domain's transitions and the case follows
+ * (writeActivity).
  */
 export async function saveActivity(
   ctx: ServiceContext,
@@ -43,41 +42,29 @@ export async function saveActivity(
   processing: ProcessingData,
   change: { state?: CaseActivityState; resultData?: Record<string, unknown> } = {},
 ) {
-  const now = ctx.clock.now();
-  const [updated] = await ctx.tx
-    .update(caseActivities)
-    .set({ processingData: processingDataSchema.parse(processing), updatedAt: now })
-    .where(eq(caseActivities.id, a.row.id))
-    .returning();
   const last = processing.events.at(-1);
-  await recordAudit(ctx.tx, ctx.actor, {
-    customerId: a.row.customerId,
-    verb: 'updated',
-    contentType: ACTIVITY_CT,
-    objectId: a.row.id,
-    objectRepr: `Case ${a.row.caseId} activity ${a.row.id}`,
-    changes: {
-      processing_data: {
-        event: last ? { at: last.at, type: last.type, event_id: last.event_id ?? null } : null,
-        reference: processing.reference,
-        attempts: processing.attempts,
-      },
-    },
-  });
   const state = change.state && change.state !== a.row.state ? change.state : undefined;
   const resultData =
     change.resultData && !sameJson(change.resultData, a.row.resultData)
       ? change.resultData
       : undefined;
-  if (!state && !resultData) return { activity: updated ?? a.row };
-  const moved = await changeActivity(
+  const written = await writeActivity(
     ctx.tx,
     ctx.actor,
-    a.row.id,
-    { ...(state ? { state } : {}), ...(resultData ? { result_data: resultData } : {}) },
-    now,
+    a,
+    {
+      state,
+      result_data: resultData,
+      processing_data: processingDataSchema.parse(processing),
+      processingAudit: {
+        event: last ? { at: last.at, type: last.type, event_id: last.event_id ?? null } : null,
+        reference: processing.reference,
+        attempts: processing.attempts,
+      },
+    },
+    ctx.clock.now(),
   );
-  return { activity: moved.activity };
+  return { activity: written.activity };
 }
 
 /**

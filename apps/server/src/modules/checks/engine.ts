@@ -13,9 +13,9 @@ import type { Tx } from '../../db/connection.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
 import { ProviderError } from '../../providers/errors.js';
+import { lockActivity as lockActivityRow } from '../activities/activities.service.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { lockCase } from '../cases/cases.service.js';
 import {
   callbackUrlOf,
   jobActorOf,
@@ -43,22 +43,10 @@ export type { LockedActivity } from './kind.js';
 
 /** Locks the activity `id` (and its case) when the engine runs its kind; null otherwise. */
 export async function lockActivity(tx: Tx, id: number): Promise<LockedActivity | null> {
-  const [found] = await tx
-    .select({ caseId: caseActivities.caseId })
-    .from(caseActivities)
-    .where(eq(caseActivities.id, id))
-    .limit(1);
-  if (!found) return null;
-  await lockCase(tx, found.caseId);
-  const [a] = await tx
-    .select({ row: caseActivities, code: activityTypes.code })
-    .from(caseActivities)
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-    .where(eq(caseActivities.id, id))
-    .for('update', { of: caseActivities });
+  const a = await lockActivityRow(tx, id);
   const kind = a ? checkKindOf(a.code) : null;
   if (!a || !kind) return null;
-  return { row: a.row, code: a.code, kind, processing: processingOf(a.row.processingData) };
+  return { ...a, kind, processing: processingOf(a.row.processingData) };
 }
 
 /**

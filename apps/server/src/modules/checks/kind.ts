@@ -5,7 +5,7 @@ import type { Tx } from '../../db/connection.js';
 import type { Clock } from '../../platform/clock.js';
 import type { JobKind } from '../../platform/jobs.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import type { caseActivities } from '../activities/activities.table.js';
+import type { ActivityLock } from '../activities/activities.service.js';
 
 /*
  * The contract between the check engine and a kind of check (ARCHITECTURE: modules/checks/
@@ -62,9 +62,7 @@ export interface CheckProviderDefinition<P = unknown> {
 }
 
 /** The activity row with its kind, locked with its case (engine.ts lockActivity). */
-export interface LockedActivity {
-  row: typeof caseActivities.$inferSelect;
-  code: string;
+export interface LockedActivity extends ActivityLock {
   kind: EngineKind;
   processing: ProcessingData | null;
 }
