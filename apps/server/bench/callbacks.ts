@@ -23,7 +23,7 @@ import { initiateActivity } from '../src/modules/checks/engine.js';
 import { activitiesSubmitted } from '../src/modules/checks/hooks.js';
 import { checkEngine } from '../src/modules/checks/providers.js';
 import { runAsSystem } from '../src/platform/service-context.js';
-import { signatureHeader } from '../src/providers/dbs-basic/signature.js';
+import { signWebhook } from '../src/platform/webhooks.js';
 import { seedPlatform } from './seed.js';
 import { seedCases } from './seed-cases.js';
 
@@ -209,7 +209,7 @@ async function sendOne(i: number): Promise<void> {
       `/callbacks/checks/dbs-basic/${target.id}/`,
       {
         'content-type': 'application/json',
-        'x-kestrel-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+        'x-kestrel-signature': signWebhook(secret, Math.floor(Date.now() / 1000), body),
       },
       body,
     );

@@ -7,8 +7,8 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
-import { signatureHeader } from '../providers/dbs-basic/signature.js';
 import { IDV_SIGNATURE_HEADER, signIdvCallback } from '../providers/idv/signature.js';
+import { signWebhook } from './webhooks.js';
 
 // Issue 26, 2: the simulators' secrets were constants in the source, so anyone could sign a
 // provider callback or a payments webhook that passed (a forged callback for another tenant's
@@ -51,7 +51,7 @@ const callback = (provider: string, secret: string) => {
     url: `/callbacks/checks/${provider}/1/`,
     headers: {
       'content-type': 'application/json',
-      'x-kestrel-signature': signatureHeader(secret, nowSeconds(), body),
+      'x-kestrel-signature': signWebhook(secret, nowSeconds(), body),
     },
     payload: body,
   });
@@ -81,7 +81,7 @@ describe('the simulators’ secrets (default configuration)', () => {
       url: '/webhooks/payments/',
       headers: {
         'content-type': 'application/json',
-        'stripe-signature': signatureHeader('whsec_kestrel_simulator', nowSeconds(), event),
+        'stripe-signature': signWebhook('whsec_kestrel_simulator', nowSeconds(), event),
       },
       payload: event,
     });

@@ -14,7 +14,7 @@ import { NUL_MESSAGE, UNPAIRED_SURROGATE_MESSAGE } from '../../platform/body-par
 import { NotFoundError } from '../../platform/errors.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runAsSystem, runInTenant } from '../../platform/service-context.js';
-import { signatureHeader } from '../../providers/dbs-basic/signature.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
@@ -247,7 +247,7 @@ describe('storing callbacks in batches', () => {
         url: `/callbacks/checks/dbs-basic/${a.activityId}/`,
         headers: {
           'content-type': 'application/json',
-          'x-kestrel-signature': signatureHeader(
+          'x-kestrel-signature': signWebhook(
             secret,
             Math.floor(t.clock.now().getTime() / 1000),
             body,

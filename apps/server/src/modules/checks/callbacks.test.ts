@@ -20,7 +20,7 @@ import {
 import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
-import { signatureHeader } from '../../providers/dbs-basic/signature.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
@@ -261,7 +261,7 @@ const secretOf = (provider: CallbackProvider) => {
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 const signed = (secret: string, body: string, at = nowSeconds()) => ({
   'content-type': 'application/json',
-  'x-kestrel-signature': signatureHeader(secret, at, body),
+  'x-kestrel-signature': signWebhook(secret, at, body),
 });
 
 /** An application of `provider` in progress: submitted (and for e-bulk verified, countersigned). */

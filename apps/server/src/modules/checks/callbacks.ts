@@ -1,37 +1,22 @@
-import {
-  type ActivityRetryOut,
-  activityRetryIn,
-  activityRetryOut,
-  initialProcessingData,
-  withEvent,
-} from '@kestrel/domain';
+import { withEvent } from '@kestrel/domain';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isDatabaseUnavailable, txQuery } from '../../db/connection.js';
 import { serviceJob } from '../../jobs/service-job.js';
-import { opsActorOf } from '../../platform/access.js';
-import { keepRawBodies, parseJsonText } from '../../platform/body-parsing.js';
 import { systemActor } from '../../platform/context.js';
-import {
-  AppError,
-  fieldErrorsOf,
-  NotAuthenticatedError,
-  NotFoundError,
-  ValidationError,
-} from '../../platform/errors.js';
+import { AppError, NotFoundError } from '../../platform/errors.js';
 import { jobOf } from '../../platform/jobs.js';
-import { idParams, parseId } from '../../platform/resource-query.js';
+import { parseId } from '../../platform/resource-query.js';
 import {
   type ContextDeps,
   runAsSystem,
-  runInOps,
   type ServiceContext,
 } from '../../platform/service-context.js';
+import { signedWebhook } from '../../platform/webhooks.js';
 import { CALLBACK_PATH, processingOf, saveActivity } from './activity.js';
 import { checkCallbackInbox } from './callbacks.table.js';
-import { INITIATE_JOB, lockActivity } from './engine.js';
+import { lockActivity } from './engine.js';
 import type { LockedActivity, ProviderCallback } from './kind.js';
 import { checkEngine } from './providers.js';
 import { callbackProviderOf } from './registry.js';
@@ -433,51 +418,31 @@ async function oldestWaiting(ctx: ServiceContext) {
   return row ?? null;
 }
 
-/** A signed callback's body, through the one body parser, then the kind's update schema. */
-function parseCallback(schema: z.ZodType<ProviderCallback>, raw: string): ProviderCallback {
-  const json = parseJsonText(raw);
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    throw new ValidationError(
-      fieldErrorsOf(
-        parsed.error.issues.map((i) => ({ key: i.path.join('.'), message: i.message })),
-      ),
-    );
-  }
-  return parsed.data;
-}
-
 export async function checksRoutes(app: FastifyInstance): Promise<void> {
-  // The callbacks keep their raw body: the signature is over the exact bytes sent.
-  await app.register(async (scope) => {
-    keepRawBodies(scope, 'application/json');
-    // Provider-facing, outside the API and its OpenAPI document (the body is read raw).
-    scope.post<{ Params: { provider: string; id: string } }>(
-      CALLBACK_PATH,
-      { schema: { hide: true } },
-      async (request, reply) => {
-        const provider = callbackProviderOf(request.params.provider);
-        if (!provider) throw new NotFoundError();
-        const id = parseId(request.params.id);
-        const deps = request.server.deps;
-        const { config } = checkEngine(deps);
-        const secret = config.providers[provider.name].callbackSecret;
-        const raw = typeof request.body === 'string' ? request.body : '';
-        const header = request.headers[provider.callbacks.signatureHeader];
-        const signed = provider.callbacks.verify(
-          secret,
-          typeof header === 'string' ? header : undefined,
-          raw,
-          Math.floor(deps.clock.now().getTime() / 1000),
-        );
-        // a real provider without its own secret: its callbacks are refused (the simulator's is public)
-        if (!signed || config.missingCallbackSecrets.includes(provider.callbacks.secretEnv)) {
-          throw new NotAuthenticatedError('Invalid callback signature.');
-        }
-        const cb = parseCallback(provider.callbacks.schema, raw);
-        const outcome = await receiverOf(deps).receive({ provider: provider.name, id, cb });
-        return reply.code(200).send({ status: outcome });
-      },
-    );
+  // Each provider's callbacks: its secret (a real provider without its own has them refused),
+  // its header, its scheme and its schema, from its registry entry; stored in the inbox.
+  await signedWebhook(app, {
+    path: CALLBACK_PATH,
+    refusal: 'Invalid callback signature.',
+    signing: (request: FastifyRequest<{ Params: { provider: string; id: string } }>) => {
+      const provider = callbackProviderOf(request.params.provider);
+      if (!provider) return null;
+      const { config } = checkEngine(request.server.deps);
+      const { callbacks } = provider;
+      return {
+        secret: config.missingCallbackSecrets.includes(callbacks.secretEnv)
+          ? null
+          : config.providers[provider.name].callbackSecret,
+        header: callbacks.signatureHeader,
+        schema: callbacks.schema,
+        verify: callbacks.verify,
+      };
+    },
+    receive: async (request, cb) => {
+      const id = parseId(request.params.id);
+      const provider = request.params.provider;
+      const outcome = await receiverOf(request.server.deps).receive({ provider, id, cb });
+      return { status: outcome };
+    },
   });
 }

@@ -24,7 +24,7 @@ import {
 import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
-import { signatureHeader } from '../../providers/dbs-basic/signature.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
@@ -787,11 +787,7 @@ describe('callbacks', () => {
     const secrets = checkEngine(t.app.deps).config;
     const sign = (secret: string, body: string) => ({
       'content-type': 'application/json',
-      'x-kestrel-signature': signatureHeader(
-        secret,
-        Math.floor(t.clock.now().getTime() / 1000),
-        body,
-      ),
+      'x-kestrel-signature': signWebhook(secret, Math.floor(t.clock.now().getTime() / 1000), body),
     });
     const body = JSON.stringify({ event_id: 'evt-y', reference: ref, status: 'done' });
     const malformed = await post(sign(secrets.providers['dbs-basic'].callbackSecret, body), body);

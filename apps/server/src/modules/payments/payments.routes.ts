@@ -15,7 +15,7 @@ import { keepRawBodies } from '../../platform/body-parsing.js';
 import { NotAuthenticatedError, NotFoundError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runAsSystem } from '../../platform/service-context.js';
-import { verifySignature } from '../../providers/dbs-basic/signature.js';
+import { signedWebhook } from '../../platform/webhooks.js';
 import { STRIPE_SIGNATURE_HEADER } from '../../providers/payments/provider.js';
 import {
   PaymentsSimulator,
@@ -33,7 +33,7 @@ import {
   paymentOutOf,
   paymentPortal,
 } from './service.js';
-import { parsePaymentEvent, receivePaymentEvent, WEBHOOK_PATH } from './webhook.js';
+import { paymentEventSchema, receivePaymentEvent, WEBHOOK_PATH } from './webhook.js';
 
 /** Delivers the simulator's events to this app's webhook, as the provider would (awaited). */
 async function deliver(app: FastifyInstance, events: SignedEvent[]): Promise<void> {
@@ -106,38 +106,40 @@ const webhookAnswer = z.strictObject({
 });
 
 export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
-  // Raw bodies: the webhook's signature is over the exact bytes; the simulator reads forms.
-  await app.register(async (scope) => {
-    keepRawBodies(scope, ['application/json', 'application/x-www-form-urlencoded']);
-
-    scope.post(
-      WEBHOOK_PATH,
-      { schema: { body: z.string(), response: { 200: webhookAnswer } } },
-      async (request, reply) => {
-        const deps = request.server.deps;
-        const { config } = paymentsOf(deps);
-        const raw = typeof request.body === 'string' ? request.body : '';
-        const header = request.headers[STRIPE_SIGNATURE_HEADER];
-        const check = verifySignature(
-          config.webhookSecret,
-          typeof header === 'string' ? header : undefined,
-          raw,
-          Math.floor(deps.clock.now().getTime() / 1000),
-        );
-        if (check !== 'ok' || config.webhookSecretMissing) {
-          throw new NotAuthenticatedError('Invalid webhook signature.');
-        }
-        const event = parsePaymentEvent(raw);
-        const outcome = await runAsSystem(deps, (ctx) => receivePaymentEvent(ctx, event), {
+  // The provider's signed events (the platform's webhook mechanism): its own secret (Stripe's
+  // without PAYMENTS_WEBHOOK_SECRET refuses them all), its header, the event's schema; each
+  // stored under its event id and settled in the same transaction.
+  await signedWebhook(app, {
+    path: WEBHOOK_PATH,
+    refusal: 'Invalid webhook signature.',
+    routeSchema: { body: z.string(), response: { 200: webhookAnswer } },
+    signing: (request) => {
+      const { config } = paymentsOf(request.server.deps);
+      return {
+        secret: config.webhookSecretMissing ? null : config.webhookSecret,
+        header: STRIPE_SIGNATURE_HEADER,
+        schema: paymentEventSchema,
+      };
+    },
+    receive: async (request, event) => {
+      const status = await runAsSystem(
+        request.server.deps,
+        (ctx) => receivePaymentEvent(ctx, event),
+        {
           ...opsActorOf(request),
           type: null,
           id: null,
           name: 'payments webhook',
           isOps: false,
-        });
-        return reply.code(200).send({ received: true, status: outcome });
-      },
-    );
+        },
+      );
+      return { received: true as const, status };
+    },
+  });
+
+  // Raw bodies: the simulator reads forms.
+  await app.register(async (scope) => {
+    keepRawBodies(scope, ['application/json', 'application/x-www-form-urlencoded']);
 
     // The simulator's browser API (Stripe.js's retrieve and confirm) and its 3-D Secure challenge.
     scope.get<{ Params: { id: string }; Querystring: { client_secret?: unknown; key?: unknown } }>(

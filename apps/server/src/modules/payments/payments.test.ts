@@ -17,7 +17,7 @@ import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { signatureHeader } from '../../providers/dbs-basic/signature.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import { PaymentsProviderError } from '../../providers/payments/provider.js';
 import {
   PaymentsSimulator,
@@ -799,46 +799,44 @@ describe('the webhook', () => {
     const body = JSON.stringify(event);
     const before = await counts();
     expect((await post(body)).statusCode).toBe(401);
-    expect((await post(body, signatureHeader('wrong', now(), body))).statusCode).toBe(401);
+    expect((await post(body, signWebhook('wrong', now(), body))).statusCode).toBe(401);
     expect((await post(body, 't=abc,v1=zz')).statusCode).toBe(401);
     const old = now() - 301;
-    expect((await post(body, signatureHeader(webhookSecret(), old, body))).statusCode).toBe(401);
+    expect((await post(body, signWebhook(webhookSecret(), old, body))).statusCode).toBe(401);
     const tampered = body.replace('"amount":350', '"amount":1');
-    expect((await post(tampered, signatureHeader(webhookSecret(), now(), body))).statusCode).toBe(
-      401,
-    );
+    expect((await post(tampered, signWebhook(webhookSecret(), now(), body))).statusCode).toBe(401);
     const malformed = '{"id": "evt_x", ';
-    const m = await post(malformed, signatureHeader(webhookSecret(), now(), malformed));
+    const m = await post(malformed, signWebhook(webhookSecret(), now(), malformed));
     expect(m.statusCode).toBe(400);
     expect(m.json()).toEqual({ non_field_errors: ['Malformed JSON.'] });
     // nested 10,000 deep: the one body parser's depth limit, never a stack overflow (500)
     const deep = `${body.slice(0, -1)},"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
-    const d = await post(deep, signatureHeader(webhookSecret(), now(), deep));
+    const d = await post(deep, signWebhook(webhookSecret(), now(), deep));
     expect(d.statusCode).toBe(400);
     expect(d.json()).toEqual({ non_field_errors: ['JSON nested deeper than 32 levels.'] });
     const shapeless = JSON.stringify({ id: 'evt_y', type: 'payment_intent.succeeded' });
-    const s = await post(shapeless, signatureHeader(webhookSecret(), now(), shapeless));
+    const s = await post(shapeless, signWebhook(webhookSecret(), now(), shapeless));
     expect(s.statusCode).toBe(400);
     const wrongAmount = JSON.stringify({
       ...event,
       data: { object: { ...event.data.object, amount: 1 } },
     });
-    const w = await post(wrongAmount, signatureHeader(webhookSecret(), now(), wrongAmount));
+    const w = await post(wrongAmount, signWebhook(webhookSecret(), now(), wrongAmount));
     expect(w.statusCode).toBe(400);
     const unknown = JSON.stringify({
       ...event,
       data: { object: { ...event.data.object, id: 'pi_unknown' } },
     });
-    const u = await post(unknown, signatureHeader(webhookSecret(), now(), unknown));
+    const u = await post(unknown, signWebhook(webhookSecret(), now(), unknown));
     expect(u.statusCode).toBe(404);
     expect(await counts()).toEqual(before);
     expect((await activity(o.activityId)).state).toBe('ca-awaiting-subject');
     // Signed properly, the same event settles; other event types are acknowledged, ignored.
-    const ok = await post(body, signatureHeader(webhookSecret(), now(), body));
+    const ok = await post(body, signWebhook(webhookSecret(), now(), body));
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ received: true, status: 'settled' });
     const other = JSON.stringify({ ...event, id: 'evt_other', type: 'charge.refunded' });
-    const ig = await post(other, signatureHeader(webhookSecret(), now(), other));
+    const ig = await post(other, signWebhook(webhookSecret(), now(), other));
     expect(ig.json().status).toBe('ignored');
   });
 
@@ -848,7 +846,7 @@ describe('the webhook', () => {
     const sent = sim().sent.at(-1);
     if (!sent) throw new Error('no event');
     const before = await counts();
-    const again = await post(sent.body, signatureHeader(webhookSecret(), now(), sent.body));
+    const again = await post(sent.body, signWebhook(webhookSecret(), now(), sent.body));
     expect(again.statusCode).toBe(200);
     expect(again.json().status).toBe('duplicate');
     expect(await counts()).toEqual(before);

@@ -2,13 +2,7 @@ import { PAYMENT_INTENT_STATUSES } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../platform/audit.js';
-import { parseJsonText } from '../../platform/body-parsing.js';
-import {
-  ConflictError,
-  fieldErrorsOf,
-  NotFoundError,
-  ValidationError,
-} from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { SETTLING_EVENTS, type SettlingEvent } from '../../providers/payments/provider.js';
 import { settleTopUp } from '../checks/top-up.js';
@@ -37,18 +31,6 @@ export const paymentEventSchema = z.object({
   }),
 });
 export type PaymentEventIn = z.infer<typeof paymentEventSchema>;
-
-export function parsePaymentEvent(raw: string): PaymentEventIn {
-  const parsed = paymentEventSchema.safeParse(parseJsonText(raw));
-  if (!parsed.success) {
-    throw new ValidationError(
-      fieldErrorsOf(
-        parsed.error.issues.map((i) => ({ key: i.path.join('.'), message: i.message })),
-      ),
-    );
-  }
-  return parsed.data;
-}
 
 const isSettling = (t: string): t is SettlingEvent =>
   (SETTLING_EVENTS as readonly string[]).includes(t);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
+import { verifyWebhookSignature } from '../../platform/webhooks.js';
 import type { DisclosureApplication } from './provider.js';
 import { ProviderError } from './provider.js';
-import { verifySignature } from './signature.js';
 import { certificateSchedule, DisclosureSimulator, SIMULATED_TOP_UP } from './simulator.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -198,18 +198,18 @@ describe('the basic disclosure simulator', () => {
     const { reference } = await sim.submit(application('Smith'), signal());
     const cb = sim.callbackFor(reference, 'evt-1');
     const now = Math.floor(clock.now().getTime() / 1000);
-    expect(verifySignature('s', cb.headers['x-kestrel-signature'], cb.body, now)).toBe('ok');
-    expect(verifySignature('other', cb.headers['x-kestrel-signature'], cb.body, now)).toBe(
+    expect(verifyWebhookSignature('s', cb.headers['x-kestrel-signature'], cb.body, now)).toBe('ok');
+    expect(verifyWebhookSignature('other', cb.headers['x-kestrel-signature'], cb.body, now)).toBe(
       'mismatch',
     );
-    expect(verifySignature('s', cb.headers['x-kestrel-signature'], `${cb.body} `, now)).toBe(
+    expect(verifyWebhookSignature('s', cb.headers['x-kestrel-signature'], `${cb.body} `, now)).toBe(
       'mismatch',
     );
-    expect(verifySignature('s', cb.headers['x-kestrel-signature'], cb.body, now + 301)).toBe(
+    expect(verifyWebhookSignature('s', cb.headers['x-kestrel-signature'], cb.body, now + 301)).toBe(
       'expired',
     );
-    expect(verifySignature('s', undefined, cb.body, now)).toBe('missing');
-    expect(verifySignature('s', 't=x,v1=zz', cb.body, now)).toBe('malformed');
+    expect(verifyWebhookSignature('s', undefined, cb.body, now)).toBe('missing');
+    expect(verifyWebhookSignature('s', 't=x,v1=zz', cb.body, now)).toBe('malformed');
     expect(JSON.parse(cb.body)).toMatchObject({ event_id: 'evt-1', reference });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ApplicationUpdate } from '@kestrel/domain';
 import type { Clock } from '../../platform/clock.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import {
   aborted,
   type DisclosureApplication,
@@ -8,7 +9,6 @@ import {
   type DisclosureProvider,
   ProviderError,
 } from './provider.js';
-import { signatureHeader } from './signature.js';
 
 /** The e-bulk refusal of a standard or enhanced application nobody countersigned. */
 export const COUNTERSIGNATURE_REQUIRED =
@@ -167,7 +167,7 @@ export class DisclosureSimulator implements DisclosureProvider {
       body,
       headers: {
         'content-type': 'application/json',
-        'x-kestrel-signature': signatureHeader(this.options.callbackSecret, t, body),
+        'x-kestrel-signature': signWebhook(this.options.callbackSecret, t, body),
       },
     };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
-import { verifySignature } from '../dbs-basic/signature.js';
+import { verifyWebhookSignature } from '../../platform/webhooks.js';
 import { formEncode, StripeClient } from './client.js';
 import { PaymentsProviderError } from './provider.js';
 import { isPortalReturn, PaymentsSimulator, SimulatorRefusal, TEST_CARDS } from './simulator.js';
@@ -51,8 +51,8 @@ describe('the payments simulator', () => {
     const [e] = r.events;
     expect(e?.event.type).toBe('payment_intent.succeeded');
     expect(e?.event.data.object).toMatchObject({ id: a.id, amount: 350, status: 'succeeded' });
-    expect(verifySignature(WEBHOOK_SECRET, e?.signature, e?.body ?? '', now())).toBe('ok');
-    expect(verifySignature('other', e?.signature, e?.body ?? '', now())).toBe('mismatch');
+    expect(verifyWebhookSignature(WEBHOOK_SECRET, e?.signature, e?.body ?? '', now())).toBe('ok');
+    expect(verifyWebhookSignature('other', e?.signature, e?.body ?? '', now())).toBe('mismatch');
     // Paid: it cannot be confirmed again.
     expect(() =>
       sim.confirm(a.id, {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
-import { signatureHeader } from '../dbs-basic/signature.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import type {
   CreateIntentInput,
   PaymentEvent,
@@ -265,7 +265,7 @@ export class PaymentsSimulator implements PaymentsProvider {
     const signed = {
       event,
       body,
-      signature: signatureHeader(this.options.webhookSecret, created, body),
+      signature: signWebhook(this.options.webhookSecret, created, body),
     };
     this.sent.push(signed);
     return signed;

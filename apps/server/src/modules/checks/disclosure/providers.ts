@@ -1,19 +1,19 @@
 import { applicationCallbackSchema } from '@kestrel/domain';
+import { isSignedWebhook } from '../../../platform/webhooks.js';
 import { createDbsBasicClient } from '../../../providers/dbs-basic/client.js';
 import type { DisclosureProvider } from '../../../providers/dbs-basic/provider.js';
-import { SIGNATURE_HEADER, verifySignature } from '../../../providers/dbs-basic/signature.js';
+import { SIGNATURE_HEADER } from '../../../providers/dbs-basic/signature.js';
 import { DisclosureSimulator } from '../../../providers/dbs-basic/simulator.js';
 import { createEbulkClient } from '../../../providers/ebulk/client.js';
 import { createEbulkSimulator } from '../../../providers/ebulk/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
-/** Both sign their callbacks the same way (PROVIDERS.md): an HMAC of the timestamp and body. */
+/** Both sign their callbacks the same way (PROVIDERS.md): the platform's webhook scheme. */
 const signedCallbacks = (secretEnv: string) => ({
   schema: applicationCallbackSchema,
   secretEnv,
   signatureHeader: SIGNATURE_HEADER,
-  verify: (secret: string, header: string | undefined, raw: string, nowSeconds: number) =>
-    verifySignature(secret, header, raw, nowSeconds) === 'ok',
+  verify: isSignedWebhook,
 });
 
 /** The basic-disclosure service (basic checks): its client, simulator and signed callbacks. */
