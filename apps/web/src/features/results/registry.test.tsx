@@ -24,8 +24,6 @@ const PENDING_PANELS: readonly ActivityKindCode[] = [
   'address-history',
   'basic-details',
   'document-collection',
-  'online-idv',
-  'rtw',
 ];
 
 /** apps/web/src/, with a trailing slash. */

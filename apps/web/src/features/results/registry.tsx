@@ -42,9 +42,13 @@ import { KnowledgeTestForm } from './knowledge-test-form';
 import { KnowledgeTestPanel } from './knowledge-test-panel';
 import { DavisEmailForm } from './licence-check-form';
 import { LicenceCheckPanel } from './licence-check-panel';
+import { IdvApprovalForm } from './online-idv-form';
+import { OnlineIdvPanel } from './online-idv-panel';
 import type { PanelActivity } from './panel-kit';
 import { ProviderConfigForm } from './provider-config-form';
 import type { DbsDetails } from './results-api';
+import { RtwCheckForm } from './rtw-form';
+import { RtwPanel } from './rtw-panel';
 import { TrustToRidePanel } from './trust-to-ride-panel';
 import { UpdateServicePanel } from './update-service-panel';
 
@@ -87,6 +91,8 @@ export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPan
   'trust-to-ride': { panel: TrustToRidePanel, subject: 'same' },
   'licence-check': { panel: LicenceCheckPanel, subject: 'same', opsForm: DavisEmailForm },
   'driver-data': { panel: DriverDataPanel, subject: 'same' },
+  'online-idv': { panel: OnlineIdvPanel, subject: 'same', opsForm: IdvApprovalForm },
+  rtw: { panel: RtwPanel, subject: 'same', opsForm: RtwCheckForm },
   'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
 };
 
