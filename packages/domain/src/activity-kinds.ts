@@ -12,6 +12,7 @@ import {
 } from './checks/results.js';
 import { onlineIdvResultDataSchema, rtwResultDataSchema } from './checks/identity.js';
 import type { ConsentKind } from './contracts/portal.js';
+import type { CaseActivityState } from './states.js';
 
 /** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
 export const PORTAL_ACTIVITY_SECTIONS = [
@@ -68,6 +69,13 @@ export interface ActivityKind {
   consent: ConsentKind | null;
   /** Whether the provider or the price list can demand a top-up payment before it goes on. */
   topUp: boolean;
+  /**
+   * How a kind that nothing else runs ends once the subject submits its portal section (point 4):
+   * 'complete' when nothing needs checking; 'ops-review' when operations (or customer staff who
+   * may change checks) review what was sent, listed in the ops outstanding activities with the
+   * panel's form. Absent: in progress, for the engine or the kind's own work to move on.
+   */
+  onSubmit?: 'complete' | 'ops-review';
   /** The kind's typed `result_data` (its own schema, validated on the way in). */
   result?: z.ZodType;
   /**
@@ -97,6 +105,7 @@ export const ACTIVITY_KINDS = {
     portalSection: 'address-history',
     consent: null,
     topUp: false,
+    onSubmit: 'complete',
   },
   'basic-details': {
     code: 'basic-details',
@@ -107,6 +116,7 @@ export const ACTIVITY_KINDS = {
     portalSection: 'basic-details',
     consent: null,
     topUp: false,
+    onSubmit: 'complete',
   },
   'document-collection': {
     code: 'document-collection',
@@ -117,6 +127,7 @@ export const ACTIVITY_KINDS = {
     portalSection: 'document-collection',
     consent: null,
     topUp: false,
+    onSubmit: 'ops-review',
   },
   'dbs-basic': {
     code: 'dbs-basic',
@@ -258,6 +269,16 @@ export const ACTIVITY_KINDS = {
 } as const satisfies Record<string, ActivityKind>;
 
 export type ActivityKindCode = keyof typeof ACTIVITY_KINDS;
+
+/** The state the subject's Review & Submit moves an activity of this kind to (its `onSubmit`). */
+export function submittedActivityState(code: string): CaseActivityState {
+  const kind: ActivityKind | undefined = isActivityKindCode(code)
+    ? ACTIVITY_KINDS[code]
+    : undefined;
+  if (kind?.onSubmit === 'complete') return 'ca-complete';
+  if (kind?.onSubmit === 'ops-review') return 'ca-awaiting-ops';
+  return 'ca-in-progress';
+}
 export const ACTIVITY_KIND_CODES = Object.keys(ACTIVITY_KINDS) as ActivityKindCode[];
 
 export function isActivityKindCode(code: string): code is ActivityKindCode {

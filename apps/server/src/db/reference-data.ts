@@ -40,6 +40,7 @@ export const VERBS = [
   ['merged', 'Merged'],
   ['pdf_generated', 'PDF generated'],
   ['resolved', 'Resolved'],
+  ['rejected', 'Rejected'],
 ] as const;
 export type VerbCode = (typeof VERBS)[number][0];
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { EligibleDocumentType } from '../document-eligibility.js';
 import { IDENTITY_DOCUMENT_TYPES } from '../identity-documents.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES, maxCharacters } from '../messages.js';
 import { RTW_DOCUMENT_TYPES } from '../rtw-documents.js';
 import { RTW_SUPPORTING_DOCUMENT_TYPES } from '../rtw-supporting-documents.js';
+import { requiredText } from '../text-rules.js';
 import { INT4_MAX, pageOut, timestampOut } from './common.js';
 
 /** Case documents (spec points 3 and 7): uploaded pages of one identity or right-to-work document. */
@@ -31,7 +32,22 @@ export const DOCUMENT_MESSAGES = {
   noSuchPage: 'This document has no such page.',
   noPreview: 'This page has no preview.',
   unknownQuestion: 'Select a valid question of this document type.',
+  alreadyRejected: 'This document has already been rejected.',
+  noOpenCollection:
+    'This case has no open document collection: the subject cannot be asked for a replacement.',
 } as const;
+
+/** The longest reason a rejection may give. */
+export const REJECTION_REASON_MAX = 400;
+
+/**
+ * POST .../case-documents/{id}/reject/ (operations, or customer staff who may change checks): why
+ * the document is not accepted. The subject reads it in the portal and replaces the document.
+ */
+export const caseDocumentReject = z.object({
+  reason: requiredText().max(REJECTION_REASON_MAX, maxCharacters(REJECTION_REASON_MAX)),
+});
+export type CaseDocumentReject = z.infer<typeof caseDocumentReject>;
 
 /** Every document type a collector may record: identity check, right to work, supporting. */
 export const CASE_DOCUMENT_TYPES: readonly EligibleDocumentType[] = [
@@ -213,6 +229,11 @@ export const caseDocumentOut = z.strictObject({
   content_url: z.string(),
   thumbnail_url: z.string(),
   rejected: z.boolean(),
+  /** Why it was rejected ('' unless rejected): shown to the subject, who replaces it. */
+  rejection_reason: z.string(),
+  rejected_at: timestampOut.nullable(),
+  /** Who rejected it ('' for the subject's view, and unless rejected). */
+  rejected_by: z.string(),
   /** The ids of the type's eligibility questions confirmed at upload (empty when none were). */
   confirmations: z.array(z.string()),
   /** Every eligibility question of the document's type was confirmed. */

@@ -53,6 +53,10 @@ export function presentDocument(
     content_url: at('download', 1),
     thumbnail_url: at('thumbnail', 1),
     rejected: doc.rejected,
+    rejection_reason: doc.rejectionReason,
+    rejected_at: doc.rejectedAt ? doc.rejectedAt.toISOString() : null,
+    // who rejected it is for staff; the person reads only why
+    rejected_by: audience === 'subject' ? '' : doc.rejectedBy,
     confirmations: doc.confirmations,
     confirmed: confirmationsProblem(doc.documentType, doc.confirmations) === null,
     pages,

@@ -5,6 +5,7 @@ import {
   caseDocumentListQuery,
   caseDocumentOut,
   caseDocumentPageListOut,
+  caseDocumentReject,
   caseDocumentReplace,
   DOCUMENT_MESSAGES,
   noContent,
@@ -38,6 +39,7 @@ import type { StoredPage } from './case-documents.table.js';
 import { contentDisposition, DOWNLOAD_CSP } from './content-disposition.js';
 import { type InspectedPage, inspectFile } from './file-inspect.js';
 import { removePages, removeSpooled, storePages } from './page-store.js';
+import { rejectDocument } from './reject-document.js';
 import { receiveUpload } from './upload-receive.js';
 
 const permit = (p: Permission): { access: RouteAccess } => ({ access: { permissions: [p] } });
@@ -247,6 +249,29 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
         return reply.code(204).send();
       },
     );
+
+    // staff and operations reject a document with a reason; the subject is asked to replace it
+    if (audience !== 'subject') {
+      r.post(
+        `${item}reject/`,
+        {
+          schema: {
+            tags,
+            params: idParams,
+            body: caseDocumentReject,
+            response: { 200: caseDocumentOut },
+          },
+          config: permit('cases.change_caseactivity'),
+        },
+        async (request) => {
+          const id = parseId(request.params.id);
+          const body = parseBody(caseDocumentReject, request.body);
+          return runForCaseRequest(request, audience, { table: 'case_documents', id }, (ctx) =>
+            rejectDocument(ctx, id, body),
+          );
+        },
+      );
+    }
 
     r.get(
       `${item}download/`,

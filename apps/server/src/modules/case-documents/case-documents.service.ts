@@ -229,7 +229,11 @@ export async function changeDocumentPages(
       ...(input.collector !== undefined ? { collector: input.collector } : {}),
       ...(input.route_index !== undefined ? { routeIndex: input.route_index } : {}),
       confirmations,
+      // new pages answer a rejection: the document is up for review again
       rejected: false,
+      rejectionReason: '',
+      rejectedAt: null,
+      rejectedBy: '',
       ...uploader(ctx.actor),
       updatedAt: ctx.clock.now(),
     })
@@ -251,6 +255,7 @@ export async function changeDocumentPages(
       ...(input.confirmations !== undefined
         ? { confirmations: [doc.confirmations, confirmations] }
         : {}),
+      ...(doc.rejected ? { rejected: [true, false] } : {}),
     },
   });
   return { out: presentDocument(updated, audience), dropped: mode === 'add' ? [] : doc.pages };

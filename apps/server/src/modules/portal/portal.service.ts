@@ -16,6 +16,7 @@ import {
   portalStepCounts,
   requiredConsents,
   type SubjectCaseOut,
+  submittedActivityState,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
@@ -303,8 +304,9 @@ export const REVIEW_BY_SUBMITTING = 'Review & Submit is completed by submitting 
 
 /**
  * POST /api/s/case-portal/{case}/submit/ (Review & Submit, point 4): every activity waiting for
- * the subject (and every not yet started one the portal has a section for) moves to in progress,
- * the case follows, the progress reaches Review; all audited, in one transaction, then the check
+ * the subject (and every not yet started one the portal has a section for) moves on as its kind
+ * says (`submittedActivityState`: complete when nothing needs checking, awaiting operations' review,
+ * else in progress), the case follows, the progress reaches Review; all audited, in one transaction, then the check
  * engine hears of the moved activities. The portal is read-only afterwards (403 on writes).
  */
 export async function submitPortal(ctx: ServiceContext, caseId: number): Promise<number[]> {
@@ -325,7 +327,12 @@ export async function submitPortal(ctx: ServiceContext, caseId: number): Promise
   );
   const now = ctx.clock.now();
   for (const a of moving) {
-    await changeActivity(ctx.tx, ctx.actor, a.id, { state: 'ca-in-progress' }, now);
+    // each kind ends as its registry entry says: complete, up for review, or in progress
+    const to = submittedActivityState(a.code);
+    if (a.state === 'ca-pending' && to !== 'ca-in-progress') {
+      await changeActivity(ctx.tx, ctx.actor, a.id, { state: 'ca-in-progress' }, now);
+    }
+    await changeActivity(ctx.tx, ctx.actor, a.id, { state: to }, now);
   }
   await ctx.tx
     .update(cases)

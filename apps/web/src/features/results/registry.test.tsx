@@ -21,9 +21,6 @@ import { panelsOf, RESULT_PANELS_BY_KIND, resultPanelFor } from './registry';
  * yet. This list only shrinks: adding a kind's line to the registry, delete its code here.
  */
 const PENDING_PANELS: readonly ActivityKindCode[] = [
-  'address-history',
-  'basic-details',
-  'document-collection',
 ];
 
 /** apps/web/src/, with a trailing slash. */

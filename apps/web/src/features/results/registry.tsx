@@ -34,9 +34,12 @@ import {
   type ResultAudience,
 } from '@kestrel/domain';
 import type { ComponentType } from 'react';
+import { AddressHistoryPanel } from './address-history-panel';
 import { AdultFirstForm } from './adult-first-form';
 import { AdultFirstPanel } from './adult-first-panel';
+import { BasicDetailsPanel } from './basic-details-panel';
 import { DbsResultPanel } from './dbs-result-panel';
+import { DocumentCollectionPanel } from './document-collection-panel';
 import { DriverDataPanel } from './driver-data-panel';
 import { KnowledgeTestForm } from './knowledge-test-form';
 import { KnowledgeTestPanel } from './knowledge-test-panel';
@@ -83,6 +86,9 @@ const AdultFirstOpsForm = ({ activity }: OpsFormProps) => (
 
 /** The panels of each activity kind, by activity type code (one line per kind). */
 export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPanels } = {
+  'address-history': { panel: AddressHistoryPanel, subject: 'same' },
+  'basic-details': { panel: BasicDetailsPanel, subject: 'same' },
+  'document-collection': { panel: DocumentCollectionPanel, subject: 'same' },
   'dbs-basic': { panel: DbsResultPanel, subject: 'same' },
   'dbs-standard': { panel: DbsResultPanel, subject: 'same' },
   'dbs-enhanced': { panel: DbsResultPanel, subject: 'same', opsForm: DbsEnhancedProviderForm },

@@ -57,6 +57,9 @@ function docOut(id: number, over: Partial<CaseDocumentOut> = {}): CaseDocumentOu
     content_url: `${base}download/`,
     thumbnail_url: `${base}thumbnail/`,
     rejected: false,
+    rejection_reason: '',
+    rejected_at: null,
+    rejected_by: '',
     confirmations: ['original'],
     confirmed: true,
     pages: [
@@ -332,6 +335,25 @@ describe('document collection section', () => {
     expect(
       await screen.findByRole('link', {
         name: 'Upload at least one document for identity documents',
+      }),
+    ).toBeInTheDocument();
+    expect(complete).not.toHaveBeenCalled();
+  });
+
+  it('shows why a document was rejected and asks for it again before Continue', async () => {
+    docs = [
+      docOut(5, { rejected: true, rejection_reason: 'The photo is blurred.' }),
+      docOut(6, { document_type: 'Utility bill', document_type_code: 'utility-bill' }),
+    ];
+    const complete = renderSection(['dbs-basic']);
+    const alert = await screen.findByTestId('rejected-document');
+    expect(alert).toHaveTextContent('This document was not accepted');
+    expect(alert).toHaveTextContent('Reason: The photo is blurred.');
+    expect(alert).toHaveTextContent('Replace it with a clearer photo or scan, or remove it.');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByRole('link', {
+        name: 'Replace or remove the document of identity documents that was not accepted',
       }),
     ).toBeInTheDocument();
     expect(complete).not.toHaveBeenCalled();

@@ -9,6 +9,10 @@ import { CollectorDocuments, useSubjectDocuments } from './document-collection/c
 export const nothingUploaded = (c: Collector) =>
   `Upload at least one document for ${c.title.toLowerCase()}`;
 
+/** The words when a list still holds a document that was not accepted. */
+export const replaceRejected = (c: Collector) =>
+  `Replace or remove the document of ${c.title.toLowerCase()} that was not accepted`;
+
 /**
  * Portal section 'document-collection' (issue 16): per collector (the identity-check list, the
  * right-to-work list, by the case's activities) the eligible document types, each with its
@@ -24,14 +28,18 @@ export default function DocumentCollectionSection({
   const activities = portal.portal.case_activities;
   const activity = activities.find((a) => a.activity_type.code === 'document-collection') ?? null;
   const collectors = collectorsForActivities(activities);
-  const { docs, of } = useSubjectDocuments(caseId);
+  const { docs, of, all } = useSubjectDocuments(caseId);
   const [errors, setErrors] = useState<SummaryError[]>([]);
   const ro = readOnly || portal.portal.submitted;
 
   const onContinue = async () => {
-    const missing = collectors
-      .filter((c) => of(c).length === 0)
-      .map((c) => ({ field: `collector-${c.key}`, message: nothingUploaded(c) }));
+    const missing = collectors.flatMap((c) =>
+      of(c).length === 0
+        ? [{ field: `collector-${c.key}`, message: nothingUploaded(c) }]
+        : all(c).some((d) => d.rejected)
+          ? [{ field: `collector-${c.key}`, message: replaceRejected(c) }]
+          : [],
+    );
     setErrors(missing);
     if (missing.length === 0) await complete();
   };

@@ -62,8 +62,18 @@ export function UploadedDocument({
       <Stack gap="sm">
         <DocumentFacts doc={doc} />
         {doc.rejected && (
-          <Alert color="red" variant="light" title="This document was not accepted">
-            {readOnly ? null : 'Replace it with a clearer photo or scan, or remove it.'}
+          <Alert
+            color="red"
+            variant="light"
+            title="This document was not accepted"
+            data-testid="rejected-document"
+          >
+            <Stack gap={4}>
+              {doc.rejection_reason && <Text size="sm">Reason: {doc.rejection_reason}</Text>}
+              {!readOnly && (
+                <Text size="sm">Replace it with a clearer photo or scan, or remove it.</Text>
+              )}
+            </Stack>
           </Alert>
         )}
         <Text size="sm" c="dimmed">
