@@ -116,7 +116,7 @@ export async function loginApi(
 /** A new world on this worker's server (see the top of this file). */
 export async function newWorld(options: WorldOptions = {}): Promise<World> {
   const host = options.host ?? 'localhost';
-  const subjects = options.subjects ?? [];
+  const subjects = [...(options.subjects ?? [])];
   if (options.withCase && !subjects.some((s) => s.key === 'subject')) {
     subjects.push({ key: 'subject', firstName: 'Sam', lastName: 'World' });
   }
