@@ -282,10 +282,16 @@ describe('every data kind reaches an end (issue 27, part 3)', () => {
 });
 
 describe('POST /api/{,ops/}case-documents/{id}/reject/', () => {
-  /** A submitted case whose passport waits for the review. */
+  /** A case whose passport waits for the review (its collection moved there by staff). */
   async function awaitingReview() {
     const { caseId, subject } = await subjectWithCase();
-    const doc = await fillAndSubmit(subject, caseId);
+    const { ids } = await states(caseId);
+    const collection = Number(ids['document-collection']);
+    const doc = await uploadDocument(subject, caseId, collection, 'passport');
+    const moved = await call(staff, 'PATCH', `/api/case-activities/${collection}/`, {
+      state: 'ca-awaiting-ops',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
     return { caseId, doc, subject };
   }
 
