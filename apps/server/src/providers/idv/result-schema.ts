@@ -59,11 +59,16 @@ export const idvCallbackSchema = z.object({
  * A callback as the check engine reads it (its provider entry's schema): the event id, the
  * application it names (the provider's session: the activity's reference) and the result.
  */
-export const idvEngineCallbackSchema = idvCallbackSchema.transform((e) => ({
-  event_id: e.id,
-  reference: e.result.session,
-  result: e.result,
-}));
+export const idvEngineCallbackSchema = z.union([
+  // as the engine keeps it in its inbox (and reads it again when it applies it)
+  z.object({ event_id: text(100).min(1), reference: text(100), result: idvResultSchema }),
+  // as the provider sends it
+  idvCallbackSchema.transform((e) => ({
+    event_id: e.id,
+    reference: e.result.session,
+    result: e.result,
+  })),
+]);
 
 /** The update a callback carries once its event id is set aside (the engine's kind update). */
 export const idvCallbackUpdateSchema = z.object({
