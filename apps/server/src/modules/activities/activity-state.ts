@@ -25,10 +25,15 @@ export const activityStateOf = (s: string): CaseActivityState => {
 export const activityMoveError = (from: string, to: string) =>
   ValidationError.of('state', `Cannot change an activity from '${from}' to '${to}'.`);
 
-/** The first state of a new activity: the subject's turn when the portal has its section. */
+/**
+ * The first state of a new activity: the subject's turn when the portal has its section, or when
+ * the check engine runs it (it starts on the subject's Review & Submit: a knowledge test's
+ * invitation, a licence check from the driver-data section); else operations'.
+ */
 export function initialActivityState(code: string): CaseActivityState {
+  const kind = isActivityKindCode(code) ? ACTIVITY_KINDS[code] : null;
   const target: CaseActivityState =
-    isActivityKindCode(code) && ACTIVITY_KINDS[code].portalSection !== null
+    kind && (kind.portalSection !== null || 'engine' in kind)
       ? 'ca-awaiting-subject'
       : 'ca-awaiting-ops';
   if (!canTransitionActivity('ca-pending', target)) throw activityMoveError('ca-pending', target);

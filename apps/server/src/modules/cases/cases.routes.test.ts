@@ -91,10 +91,12 @@ describe('POST /api/cases/', () => {
       'dbs-basic',
       'knowledge-test',
     ]);
+    // the knowledge test has no portal section, but the engine starts it on the subject's
+    // Review & Submit (an invitation to take it): it awaits the subject too
     expect(body.case_activities.map((a: { state: string }) => a.state)).toEqual([
       'ca-awaiting-subject',
       'ca-awaiting-subject',
-      'ca-awaiting-ops',
+      'ca-awaiting-subject',
     ]);
     expect(body.state).toBe('awaiting-subject');
     await t.settle(); // emails are jobs of the request's transaction
