@@ -110,8 +110,6 @@ export const driverDataSuppressedJob = serviceJob<Record<string, never>>({
       await ctx.enqueue({
         name: ENGINE_START_JOB,
         data: { case_activity_id: r.id, customer_id: r.customerId },
-        singletonKey: `driver-data-suppressed-${r.id}`,
-        singletonSeconds: 60,
       });
     }
   },

@@ -111,7 +111,8 @@ export function mapCheck(
     address: check.address,
     endorsements,
     entitlements: check.entitlements,
-    changes: previous.licence ? licenceChanges(previous, { licence, endorsements }) : [],
+    // what changed since the last completed check (none before the first)
+    changes: previous.last_check_date ? licenceChanges(previous, { licence, endorsements }) : [],
   };
   return { state, resultData: next };
 }

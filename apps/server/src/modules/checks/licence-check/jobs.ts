@@ -86,8 +86,6 @@ export const licenceCheckRechecksJob = serviceJob<Record<string, never>>({
       await ctx.enqueue({
         name: RECHECK_JOB,
         data: { case_activity_id: r.id, customer_id: r.customerId },
-        singletonKey: `licence-recheck-${r.id}`,
-        singletonSeconds: 60,
       });
     }
   },
