@@ -256,6 +256,7 @@ describe('the paper knowledge test (operations)', () => {
         .where(
           and(
             eq(auditActions.objectId, String(k.activityId)),
+            eq(auditActions.contentType, 'cases.caseactivity'),
             eq(auditActions.verb, 'state_changed'),
           ),
         )
