@@ -2,18 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, launch, newPage, PHONE, screenshotDir } from './helpers';
+import { newWorld, type World } from './fixtures';
+import { axe, launch, newPage, PHONE, screenshotDir } from './helpers';
 
 // Paying a top-up in the public payment portal (issue 17): an awaited top-up of £3.50 on a demo
 // basic check, paid at phone width with a card that asks for a 3-D Secure challenge (the
 // payments simulator's own page), then settled by the simulator's signed webhook.
 
+// The customer (in demo mode, so its staff may choose checks) and operations are a world of this
+// file's own (e2e/fixtures.ts): its processes and cases stay out of the demo customers' lists.
 let browser: Browser;
+let world: World;
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({ demoMode: true, ops: true });
 });
 afterAll(async () => {
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 const shot = async (page: Page, name: string) => {
@@ -25,16 +31,15 @@ const shot = async (page: Page, name: string) => {
 };
 
 let made = 0;
-const CUSTOMER = 'admin@northgate.test';
 
 /**
- * A new case of Northgate (demo mode: its staff may choose checks) with one basic check, made to await a top-up of £3.50 (operations write its
+ * A new case of the world's customer (demo mode: its staff may choose checks) with one basic check, made to await a top-up of £3.50 (operations write its
  * processing data, as the check engine would), and its payment intent.
  */
 async function awaitingTopUp(): Promise<{ publicId: string; activityId: number }> {
   made += 1;
   const tag = `${Date.now()}-${made}`;
-  const admin = await apiAs(CUSTOMER);
+  const admin = await world.api('admin');
   const headers = () => ({ 'X-CSRFToken': admin.csrf() });
   const process = await admin.api.post('/api/processes/', {
     headers: headers(),
@@ -55,7 +60,7 @@ async function awaitingTopUp(): Promise<{ publicId: string; activityId: number }
   expect(created.status(), await created.text()).toBe(201);
   const activity = ((await created.json()).case_activities as { id: number }[])[0];
   if (!activity) throw new Error('no activity');
-  const ops = await apiAs('ops@kestrel.test');
+  const ops = await world.api('ops');
   const patched = await ops.api.patch(`/api/ops/case-activities/${activity.id}/`, {
     headers: { 'X-CSRFToken': ops.csrf() },
     data: {
@@ -85,8 +90,6 @@ async function awaitingTopUp(): Promise<{ publicId: string; activityId: number }
   expect(intentRes.status(), await intentRes.text()).toBe(201);
   const intent = await intentRes.json();
   expect(intent).toMatchObject({ amount_pence: 350, amount_display: '£3.50', outcome: 'awaiting' });
-  await admin.api.dispose();
-  await ops.api.dispose();
   return { publicId: intent.public_id, activityId: activity.id };
 }
 
@@ -154,14 +157,13 @@ describe('the payment portal', () => {
     expect(await axe(page)).toEqual([]);
     await shot(page, 'phone-paid');
 
-    const admin = await apiAs(CUSTOMER);
+    const admin = await world.api('admin');
     const a = await (await admin.api.get(`/api/case-activities/${activityId}/`)).json();
     expect(a.processing_data.top_up).toMatchObject({ status: 'paid', payment_intent: publicId });
     const paid = await (
       await admin.api.get('/api/payments/', { params: { case_activity: activityId } })
     ).json();
     expect(paid.results[0]).toMatchObject({ status: 'succeeded', amount_pence: 350 });
-    await admin.api.dispose();
     await context.close();
   });
 
@@ -186,10 +188,9 @@ describe('the payment portal', () => {
     expect(await page.getByText('Your card was declined.', { exact: true }).count()).toBe(1);
     expect(await axe(page)).toEqual([]);
     await shot(page, 'desktop-declined');
-    const admin = await apiAs(CUSTOMER);
+    const admin = await world.api('admin');
     const a = await (await admin.api.get(`/api/case-activities/${activityId}/`)).json();
     expect(a.state).toBe('ca-pending-activity-decision');
-    await admin.api.dispose();
     await context.close();
   });
 
