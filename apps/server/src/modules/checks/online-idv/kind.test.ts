@@ -234,12 +234,12 @@ describe('a result still to come', () => {
     const provider = sim();
     const real = provider.fetchResult.bind(provider);
     let down = true;
-    provider.fetchResult = async (id, signal) => {
+    provider.fetchResult = async (id: string) => {
       if (down) {
         down = false;
         throw new IdvProviderError('Identity provider answered 503', true, 503);
       }
-      return real(id, signal);
+      return real(id);
     };
     try {
       await submit(k);
