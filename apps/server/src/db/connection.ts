@@ -10,7 +10,14 @@ export { inlineParams } from './driver/inline-params.js';
 export { LISTENER_APPLICATION_NAME } from './driver/listener.js';
 export { openPgPool, pgDatabase, servingUrl } from './driver/pg.js';
 export { openPglite, pgliteDatabase } from './driver/pglite.js';
-export { APP_ROLE, LOGIN_ROLE, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE } from './driver/roles.js';
+export {
+  APP_ROLE,
+  LOGIN_ROLE,
+  OPS_ROLE,
+  SEED_ROLE,
+  SUBJECT_ROLE,
+  SYSTEM_ROLE,
+} from './driver/roles.js';
 export { compileDb, executePrepared, executePreparedRows, txQuery } from './driver/tx.js';
 export type { Database, RowMode, Tx, TxSettings } from './driver/types.js';
 

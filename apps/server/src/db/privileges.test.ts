@@ -8,7 +8,14 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { flags } from '../modules/flags/flags.table.js';
-import { APP_ROLE, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE, type TxSettings } from './connection.js';
+import {
+  APP_ROLE,
+  OPS_ROLE,
+  SEED_ROLE,
+  SUBJECT_ROLE,
+  SYSTEM_ROLE,
+  type TxSettings,
+} from './connection.js';
 import { loginRoleSql } from './security.js';
 import { servingRoleWarnings } from './serving-role.js';
 
@@ -70,23 +77,65 @@ const ALLOWED: Record<string, Record<string, string>> = {
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     ...CASE_DATA,
     audit_actions: 'INSERT',
+    // moved on by the engine (the system), a subject's submit included
     case_activities: 'SELECT',
+    // the trigger on cases runs as the role changing a case (its portal progress)
+    case_counts: KEEP,
     case_documents: CRUD,
     // written by the system context only (the provider's results); the subject reads its own
     case_online_idv: 'SELECT',
-    cases: 'SELECT',
+    cases: 'SELECT, UPDATE',
     customer_activity_types: 'SELECT',
     customer_entitlements: 'SELECT',
     customers: 'SELECT',
-    // the portal service writes consents for the subject (modules/portal)
-    subject_consents: 'SELECT',
-    subject_users: 'SELECT',
+    // the subject gives, withdraws and renews its own consents (platform/subject-access.ts)
+    subject_consents: KEEP,
+    // its own login (policy): the DVLA mandates it renewed
+    subject_users: 'SELECT, UPDATE',
     subjects: 'SELECT',
     // a subject's booking is written by the system context after its case is checked
     trust_to_ride_bookings: 'SELECT',
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // only what the /api/ops/ endpoints do (runInOps, resources with context 'ops'): no
+    // sessions, tokens, rate limits, callbacks, payments or secrets (the system's)
+    ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
+    // ops edit a case's data and documents like customer staff
+    ...CASE_DATA,
+    audit_actions: 'INSERT, SELECT',
+    // ops add and service activities; the case follows (its counts by trigger)
+    case_activities: KEEP,
+    case_activity_notes: 'INSERT, SELECT',
+    case_counts: KEEP,
+    case_documents: CRUD,
+    case_online_idv: 'SELECT',
+    cases: 'SELECT, UPDATE',
+    customer_activity_types: 'SELECT',
+    // the ops customer screens: create, change, entitlements replaced
+    customer_entitlements: CRUD,
+    customers: 'INSERT, SELECT, UPDATE',
+    flags: 'SELECT',
+    maintenance_windows: CRUD,
+    outbox_emails: 'SELECT',
+    payment_intents: 'SELECT',
+    payments: 'SELECT',
+    process_requirements: 'SELECT',
+    processes: 'SELECT',
+    product_user_roles: 'SELECT',
+    product_users: 'SELECT',
+    roles: 'SELECT',
+    security_refusals: 'SELECT',
+    subject_consents: 'SELECT',
+    subject_users: 'SELECT',
+    subjects: 'SELECT',
+    // operations run the sessions and record attendance
+    trust_to_ride_bookings: KEEP,
+    trust_to_ride_sessions: KEEP,
+  },
+  [SYSTEM_ROLE]: {
+    // the system's own work across every tenant: sessions, login and sign-up, rate limits,
+    // housekeeping, mail, provider callbacks and webhooks, jobs of no customer, refusals
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     account_tokens: CRUD,
     ...CASE_DATA,
@@ -118,6 +167,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     subject_consents: 'INSERT, SELECT, UPDATE',
     subject_users: 'SELECT, UPDATE',
     subjects: 'SELECT',
+    // a subject's booking (the session's capacity counts every subject's)
     trust_to_ride_bookings: KEEP,
     trust_to_ride_sessions: KEEP,
   },
@@ -251,7 +301,7 @@ describe('the catalog', () => {
         group by 1 order by 1`),
     );
     expect(rows).toEqual([
-      { fn: 'kestrel_subject_login', grantees: `${APP_ROLE}, ${OPS_ROLE}, ${SEED_ROLE}` },
+      { fn: 'kestrel_subject_login', grantees: `${APP_ROLE}, ${SEED_ROLE}, ${SYSTEM_ROLE}` },
     ]);
   });
 
@@ -261,7 +311,8 @@ describe('the catalog', () => {
         select r.rolname, (r.rolsuper or r.rolbypassrls or r.rolcanlogin or r.rolcreaterole
           or r.rolcreatedb or r.rolinherit
           or exists (select 1 from pg_class c where c.relowner = r.oid)) as bad
-        from pg_roles r where r.rolname in (${APP_ROLE}, ${OPS_ROLE}, ${SUBJECT_ROLE}, ${SEED_ROLE})
+        from pg_roles r
+        where r.rolname in (${APP_ROLE}, ${OPS_ROLE}, ${SUBJECT_ROLE}, ${SEED_ROLE}, ${SYSTEM_ROLE})
         order by 1`),
     );
     expect(rows).toEqual([
@@ -269,6 +320,7 @@ describe('the catalog', () => {
       { rolname: OPS_ROLE, bad: false },
       { rolname: SEED_ROLE, bad: false },
       { rolname: SUBJECT_ROLE, bad: false },
+      { rolname: SYSTEM_ROLE, bad: false },
     ]);
   });
 
@@ -327,7 +379,8 @@ describe('tables the tenant and subject roles could reach without row-level secu
 
   it('no context reads or writes the installation secrets (read as the owner at start)', async () => {
     const ops: TxSettings = { scope: 'all', customerId: null };
-    for (const s of [ops, tenantA(), await subjectOf(a)]) {
+    const system: TxSettings = { scope: 'system', customerId: null };
+    for (const s of [ops, system, tenantA(), await subjectOf(a)]) {
       expect(await attempt(s, sql`select * from server_secrets`)).toMatch(/permission denied/);
       expect(
         await attempt(s, sql`insert into server_secrets (name, value) values ('x', 'y')`),
@@ -356,10 +409,37 @@ describe('tables the tenant and subject roles could reach without row-level secu
     ).toMatch(/permission denied/);
   });
 
-  it('the contexts the server uses still work', async () => {
+  it("the ops context reaches none of the system's tables: sessions, tokens, limits, callbacks, payments", async () => {
     const ops: TxSettings = { scope: 'all', customerId: null };
-    expect(await attempt(ops, sql`select count(*) from sessions`)).toBe('allowed');
-    expect(await attempt(ops, sql`delete from rate_limits where key = 'none'`)).toBe('allowed');
+    for (const table of ['sessions', 'account_tokens', 'rate_limits', 'check_callback_inbox']) {
+      expect(await attempt(ops, sql`select * from ${sql.identifier(table)}`)).toMatch(
+        /permission denied/,
+      );
+    }
+    expect(await attempt(ops, sql`update sessions set csrf_token = 'x'`)).toMatch(
+      /permission denied/,
+    );
+    expect(
+      await attempt(
+        ops,
+        sql`insert into outbox_emails ("to", subject, text) values ('x', 'y', 'z')`,
+      ),
+    ).toMatch(/permission denied/);
+    expect(await attempt(ops, sql`update payment_intents set status = status`)).toMatch(
+      /permission denied/,
+    );
+    expect(await attempt(ops, sql`update product_users set password_hash = ''`)).toMatch(
+      /permission denied/,
+    );
+    // what ops screens do read and write
+    expect(await attempt(ops, sql`select count(*) from outbox_emails`)).toBe('allowed');
+    expect(await attempt(ops, sql`delete from maintenance_windows where id = -1`)).toBe('allowed');
+  });
+
+  it('the contexts the server uses still work', async () => {
+    const system: TxSettings = { scope: 'system', customerId: null };
+    expect(await attempt(system, sql`select count(*) from sessions`)).toBe('allowed');
+    expect(await attempt(system, sql`delete from rate_limits where key = 'none'`)).toBe('allowed');
     expect(
       await attempt(
         tenantA(),
@@ -371,9 +451,9 @@ describe('tables the tenant and subject roles could reach without row-level secu
 });
 
 describe.runIf(process.env.DATABASE_URL)('the serving login on PostgreSQL', () => {
-  it('is not a superuser, cannot bypass RLS, owns nothing and can only become the three roles', async () => {
+  it('is not a superuser, cannot bypass RLS, owns nothing and can only become the four roles', async () => {
     const rows = await t.db.readInline(
-      { scope: 'all', customerId: null },
+      { scope: 'system', customerId: null },
       `select session_user::text as login, r.rolsuper as super, r.rolbypassrls as bypass,
          r.rolinherit as inherit, r.rolcreaterole or r.rolcreatedb as creates,
          (select count(*)::int from pg_class c where c.relowner = r.oid) as owned,
@@ -390,7 +470,7 @@ describe.runIf(process.env.DATABASE_URL)('the serving login on PostgreSQL', () =
       inherit: false,
       creates: false,
       owned: 0,
-      member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE].sort().join(','),
+      member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE, SYSTEM_ROLE].sort().join(','),
       direct_grants: 0,
     });
     expect(await servingRoleWarnings(t.db)).toEqual([]);
@@ -419,7 +499,7 @@ describe.runIf(process.env.DATABASE_URL)('the serving login on PostgreSQL', () =
         {
           login: true,
           excess: false,
-          member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE].sort().join(','),
+          member_of: [APP_ROLE, OPS_ROLE, SUBJECT_ROLE, SYSTEM_ROLE].sort().join(','),
         },
       ]);
     } finally {

@@ -1,5 +1,12 @@
 import PgBoss from 'pg-boss';
-import { APP_ROLE, type Database, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE } from './connection.js';
+import {
+  APP_ROLE,
+  type Database,
+  OPS_ROLE,
+  SEED_ROLE,
+  SUBJECT_ROLE,
+  SYSTEM_ROLE,
+} from './connection.js';
 
 /** The schema of the job queue's tables (pg-boss). */
 export const QUEUE_SCHEMA = 'pgboss';
@@ -18,12 +25,12 @@ export async function installQueueSchema(db: Database): Promise<void> {
 /**
  * What the application roles may do in the queue's schema: insert a job inside their own
  * transaction (the send reads the queue's settings and returns the new id), and, for the
- * cross-tenant role, read jobs (the ops list); the seed role (the demo's emails) as a request. Workers run as the owner. Idempotent.
+ * ops role, read jobs (the ops list); the seed role (the demo's emails) as a request. Workers run as the owner. Idempotent.
  */
 export const queueGrantsSql = `
 DO $$ DECLARE r text; BEGIN
   IF to_regclass('${QUEUE_SCHEMA}.job') IS NULL THEN RETURN; END IF;
-  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SEED_ROLE}'] LOOP
+  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SYSTEM_ROLE}', '${SEED_ROLE}'] LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA ${QUEUE_SCHEMA} TO %I', r);
     EXECUTE format('GRANT SELECT ON ${QUEUE_SCHEMA}.queue TO %I', r);
     EXECUTE format('GRANT INSERT ON ${QUEUE_SCHEMA}.job TO %I', r);

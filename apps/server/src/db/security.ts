@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { APP_ROLE, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE } from './connection.js';
+import { APP_ROLE, OPS_ROLE, SEED_ROLE, SUBJECT_ROLE, SYSTEM_ROLE } from './connection.js';
 
 const CRUD = 'SELECT, INSERT, UPDATE, DELETE';
 /**
@@ -21,104 +21,190 @@ const SUBJECT_WRITE_ONLY_TABLES = ['audit_actions', 'security_refusals'];
 /**
  * What each context role may do, table by table: the only grants the roles hold (everything
  * else is revoked first, each run). A table not listed here (a new module's) gets CRUD for
- * kestrel_app and kestrel_ops and SELECT for kestrel_subject (its own rows, by the policies
- * below), and the catalog test (privileges.test.ts) fails until it is listed there too.
- * - sessions, rate_limits, maintenance_windows, outbox_emails: only the cross-tenant context
- *   (sessions, login, mail, housekeeping, ops screens) touches them;
- * - account_tokens: the tenant issues tokens (a new user's link, a subject's claim) for its own
- *   customer (policy), never reads them; consuming one is the cross-tenant context's;
- * - customers and entitlements are changed by ops (and sign-up, cross-tenant), which also adds
- *   a new customer's activity types: a tenant only reads its own;
- * - the demo seed writes as kestrel_seed (the owner's, at start), never as kestrel_ops, so the
- *   ops grants are only what ops requests, system jobs, sign-up and the portal write;
+ * kestrel_app, kestrel_ops and kestrel_system and SELECT for kestrel_subject (its own rows, by
+ * the policies below), and the catalog test (privileges.test.ts) fails until it is listed there
+ * too.
+ * - two cross-tenant roles: kestrel_ops holds only what the /api/ops/ screens do (runInOps,
+ *   resources with context 'ops'); kestrel_system what the system does on its own (sessions,
+ *   login, sign-up, rate limits, housekeeping, mail, provider callbacks and webhooks, jobs of no
+ *   customer: runAsSystem, SYSTEM_TX). Neither reads server_secrets;
+ * - sessions, rate_limits, account_tokens, check_callback_inbox: the system's only; the tenant
+ *   issues tokens (a new user's link, a subject's claim) for its own customer (policy), never
+ *   reads them;
+ * - customers and entitlements are changed by ops (and sign-up, the system), which also adds a
+ *   new customer's activity types: a tenant only reads its own;
+ * - the demo seed writes as kestrel_seed (the owner's, at start), never as a serving role;
  * - audit_actions and outbox_emails are history: never updated or deleted;
  * - a subject reads reference data, its customer, and its own records (policies); it writes
- *   the case data of its own cases and the audit of its actions, and never reads staff, roles
- *   or processes.
+ *   the case data and documents of its own cases and the audit of its actions, as itself
+ *   (modules/subject-access), and never reads staff, roles or processes.
  */
-const GRANTS: { tables: string; app: string; ops: string; subject: string }[] = [
-  { tables: REFERENCE, app: 'SELECT', ops: 'SELECT', subject: 'SELECT' },
-  { tables: 'audit_actions', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: 'INSERT' },
-  // refusals are counted in the cross-tenant context; a customer's staff read their own
-  { tables: 'security_refusals', app: 'SELECT', ops: CRUD, subject: '' },
+interface Grant {
+  tables: string;
+  app: string;
+  ops: string;
+  system: string;
+  subject: string;
+}
+const GRANTS: Grant[] = [
+  { tables: REFERENCE, app: 'SELECT', ops: 'SELECT', system: 'SELECT', subject: 'SELECT' },
+  {
+    tables: 'audit_actions',
+    app: 'SELECT, INSERT',
+    ops: 'SELECT, INSERT',
+    system: 'SELECT, INSERT',
+    subject: 'INSERT',
+  },
+  // refusals are counted by the system; a customer's staff and ops read them
+  { tables: 'security_refusals', app: 'SELECT', ops: 'SELECT', system: CRUD, subject: '' },
   // the installation's secrets (anonymous CSRF key, simulators' secrets): made and read at start
   // by the owner (platform/server-secrets.ts), never by a role a request or job runs as
-  { tables: 'server_secrets', app: '', ops: '', subject: '' },
+  { tables: 'server_secrets', app: '', ops: '', system: '', subject: '' },
   // notes history (operations only): ops context, or an ops session's tenant context
-  { tables: 'case_activity_notes', app: 'SELECT, INSERT', ops: 'SELECT, INSERT', subject: '' },
-  { tables: 'outbox_emails', app: '', ops: 'SELECT, INSERT', subject: '' },
-  // provider callbacks (issue 17): stored by the cross-tenant request, applied by the tenant's job
+  {
+    tables: 'case_activity_notes',
+    app: 'SELECT, INSERT',
+    ops: 'SELECT, INSERT',
+    system: 'SELECT, INSERT',
+    subject: '',
+  },
+  // mail is written by the system (its jobs); ops read the outbox
+  { tables: 'outbox_emails', app: '', ops: 'SELECT', system: 'SELECT, INSERT', subject: '' },
+  // provider callbacks (issue 17): stored by the system's request, applied by the tenant's job
   {
     tables: 'check_callback_inbox',
     app: 'SELECT, UPDATE',
-    ops: 'SELECT, INSERT, UPDATE',
+    ops: '',
+    system: 'SELECT, INSERT, UPDATE',
     subject: '',
   },
-  { tables: 'sessions, rate_limits, maintenance_windows', app: '', ops: CRUD, subject: '' },
-  { tables: 'account_tokens', app: 'INSERT', ops: CRUD, subject: '' },
-  // customers are made (sign-up, seed) and changed by ops, never deleted by the server
-  { tables: 'customers', app: 'SELECT', ops: 'SELECT, INSERT, UPDATE', subject: 'SELECT' },
-  // ops replaces a customer's entitlements (ops.routes) and changes its activity types
-  { tables: 'customer_entitlements', app: 'SELECT', ops: CRUD, subject: 'SELECT' },
-  // sign-up (cross-tenant) gives a new customer its activity types; changed by migrations only
-  { tables: 'customer_activity_types', app: 'SELECT', ops: MAKE, subject: 'SELECT' },
-  // logins are made by kestrel_subject_login (the owner's); the cross-tenant context changes
-  // them (claim, password reset, profile, consents)
-  { tables: 'subject_users', app: 'SELECT', ops: 'SELECT, UPDATE', subject: 'SELECT' },
-  // a subject's record and its flags are a customer's (tenant context): ops only reads them
-  { tables: 'subjects', app: CRUD, ops: 'SELECT', subject: 'SELECT' },
-  { tables: 'flags', app: CRUD, ops: 'SELECT', subject: '' },
-  // cases are opened by a customer; the portal (the system context) moves a case on
-  { tables: 'cases', app: CRUD, ops: 'SELECT, UPDATE', subject: 'SELECT' },
-  // activities: ops adds and services them, jobs record check results
-  { tables: 'case_activities', app: CRUD, ops: KEEP, subject: 'SELECT' },
-  // case data (issue 15): a subject writes its own open cases' rows (policies by case_id)
-  { tables: CASE_DATA, app: CRUD, ops: CRUD, subject: CRUD },
-  // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
-  { tables: 'case_documents', app: CRUD, ops: CRUD, subject: CRUD },
-  // payments (issue 17): staff create a top-up's intent and read payments; the webhook writes
-  // them in the system's context; a subject pays through the public portal, never by its role
-  // (the cross-tenant context: the webhook records a payment, the jobs and the webhook move an
-  // intent on; neither is ever deleted, nor a payment changed)
-  { tables: 'payment_intents', app: 'SELECT, INSERT', ops: 'SELECT, INSERT, UPDATE', subject: '' },
-  { tables: 'payments', app: 'SELECT', ops: 'SELECT, INSERT', subject: '' },
-  // the identity check's results and the subject's consents: the system context stores and
-  // updates them (the provider's callback, the portal's consents), never deletes them
+  // sessions, login throttling: the system's only; ops open and close maintenance windows
+  { tables: 'sessions, rate_limits', app: '', ops: '', system: CRUD, subject: '' },
+  { tables: 'maintenance_windows', app: '', ops: CRUD, system: CRUD, subject: '' },
+  { tables: 'account_tokens', app: 'INSERT', ops: '', system: CRUD, subject: '' },
+  // customers are made (sign-up; the ops screens) and changed by ops, never deleted
   {
-    tables: 'case_online_idv, subject_consents',
-    app: CRUD,
+    tables: 'customers',
+    app: 'SELECT',
     ops: 'SELECT, INSERT, UPDATE',
+    system: 'SELECT, INSERT, UPDATE',
     subject: 'SELECT',
   },
-  // kept by the trigger on cases (case_counts_apply runs as the role changing a case)
-  { tables: 'case_counts', app: CRUD, ops: KEEP, subject: '' },
-  // a customer's own set-up (tenant context): ops reads it
-  { tables: 'processes, process_requirements', app: CRUD, ops: 'SELECT', subject: '' },
-  // sign-up makes a customer's first administrator and role; changing them is the tenant's
-  { tables: 'roles, product_user_roles', app: CRUD, ops: MAKE, subject: '' },
-  // staff accounts: made at sign-up, changed by login, claim, reset and TOTP (cross-tenant)
-  { tables: 'product_users', app: CRUD, ops: KEEP, subject: '' },
+  // ops replace a customer's entitlements (ops.routes); sign-up gives the first ones
+  { tables: 'customer_entitlements', app: 'SELECT', ops: CRUD, system: CRUD, subject: 'SELECT' },
+  // sign-up (the system) gives a new customer its activity types; changed by migrations only
+  {
+    tables: 'customer_activity_types',
+    app: 'SELECT',
+    ops: 'SELECT',
+    system: MAKE,
+    subject: 'SELECT',
+  },
+  // logins are made by kestrel_subject_login (the owner's); the system changes them (claim,
+  // password reset, profile); the subject its own (policy: its login only), the DVLA mandates
+  // it renewed
+  {
+    tables: 'subject_users',
+    app: 'SELECT',
+    ops: 'SELECT',
+    system: 'SELECT, UPDATE',
+    subject: 'SELECT, UPDATE',
+  },
+  // a subject's record and its flags are a customer's (tenant context): the others read them
+  { tables: 'subjects', app: CRUD, ops: 'SELECT', system: 'SELECT', subject: 'SELECT' },
+  { tables: 'flags', app: CRUD, ops: 'SELECT', system: 'SELECT', subject: '' },
+  // cases are opened by a customer; ops and the engine move a case on (activities change); the
+  // subject moves its own on through the portal (progress, submit: policy by subject_id)
+  {
+    tables: 'cases',
+    app: CRUD,
+    ops: 'SELECT, UPDATE',
+    system: 'SELECT, UPDATE',
+    subject: 'SELECT, UPDATE',
+  },
+  // activities: ops add and service them, the system's jobs and the engine move them on (a
+  // subject's submit and withdrawn consent too: the engine's transitions, run as the system)
+  { tables: 'case_activities', app: CRUD, ops: KEEP, system: KEEP, subject: 'SELECT' },
+  // case data (issue 15): every audience edits it; a subject its own open cases' (policy by
+  // case_id, and subject-access.ts); the system stores the identity provider's answers
+  { tables: CASE_DATA, app: CRUD, ops: CRUD, system: CRUD, subject: CRUD },
+  // documents (issue 16): a subject uploads, replaces and deletes its own cases' (policy by case_id)
+  { tables: 'case_documents', app: CRUD, ops: CRUD, system: CRUD, subject: CRUD },
+  // payments (issue 17): staff create a top-up's intent and read payments; the webhook and the
+  // jobs (the system) record a payment and move an intent on; neither is ever deleted, nor a
+  // payment changed; ops read them
+  {
+    tables: 'payment_intents',
+    app: 'SELECT, INSERT',
+    ops: 'SELECT',
+    system: 'SELECT, INSERT, UPDATE',
+    subject: '',
+  },
+  { tables: 'payments', app: 'SELECT', ops: 'SELECT', system: 'SELECT, INSERT', subject: '' },
+  // the identity check's results: the system stores and updates them (the provider's callback),
+  // never deletes them; ops and the subject read them
+  {
+    tables: 'case_online_idv',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT, INSERT, UPDATE',
+    subject: 'SELECT',
+  },
+  // the subject's consents: given, withdrawn and renewed by the subject itself (its own cases),
+  // recorded by the system too (the DVLA mandate's renewal job), never deleted
+  {
+    tables: 'subject_consents',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT, INSERT, UPDATE',
+    subject: 'SELECT, INSERT, UPDATE',
+  },
+  // kept by the trigger on cases (case_counts_apply runs as the role changing a case, the
+  // subject's too: a statement on cases inserts or updates its customer's counters, so the
+  // subject role holds them, by the tenant policy; it never reads them otherwise)
+  { tables: 'case_counts', app: CRUD, ops: KEEP, system: KEEP, subject: KEEP },
+  // a customer's own set-up (tenant context): the others read it
+  {
+    tables: 'processes, process_requirements',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  // sign-up (the system) makes a customer's first administrator and role; changing them is the
+  // tenant's; ops read them
+  { tables: 'roles, product_user_roles', app: CRUD, ops: 'SELECT', system: MAKE, subject: '' },
+  // staff accounts: made at sign-up, changed by login, claim, reset and TOTP (the system)
+  { tables: 'product_users', app: CRUD, ops: 'SELECT', system: KEEP, subject: '' },
   // trust-to-ride (issue 27): operations run the sessions and record attendance (cross-tenant);
   // staff read them; a subject reads its customer's sessions and its own cases' bookings, and
-  // books through the system context after its case is checked (never by its role)
+  // books through the system context after its case is checked (a session's capacity counts
+  // every subject's bookings, which the subject may not read)
   {
     tables: 'trust_to_ride_sessions, trust_to_ride_bookings',
     app: 'SELECT',
     ops: KEEP,
+    system: KEEP,
     subject: 'SELECT',
   },
 ];
-const DEFAULT_GRANT = { app: CRUD, ops: CRUD, subject: 'SELECT' };
+const DEFAULT_GRANT: Omit<Grant, 'tables'> = {
+  app: CRUD,
+  ops: CRUD,
+  system: CRUD,
+  subject: 'SELECT',
+};
 
 const names = (tables: string) => tables.split(',').map((t) => t.trim());
 const list = (tables: string[]) => tables.map((n) => `'${n}'`).join(', ');
 
 /** PL/pgSQL granting one table (an SQL text expression) what `g` names for each role. */
-function grantSql(table: string, g: { app: string; ops: string; subject: string }): string {
+function grantSql(table: string, g: Omit<Grant, 'tables'>): string {
   return (
     [
       [APP_ROLE, g.app],
       [OPS_ROLE, g.ops],
+      [SYSTEM_ROLE, g.system],
       [SUBJECT_ROLE, g.subject],
     ] as const
   )
@@ -135,13 +221,14 @@ function grantSql(table: string, g: { app: string; ops: string; subject: string 
  * runs after every migration, so tables added by any module are covered: every table with a
  * `customer_id` column gets FORCE RLS and the tenant policy automatically.
  *
- * Three roles, none a superuser or BYPASSRLS, none owning a table:
+ * Four serving roles (and the seed's), none a superuser or BYPASSRLS, none owning a table:
  * - kestrel_app sees rows where customer_id = current_setting('app.customer_id');
  * - kestrel_subject (a subject user's requests; app.subject_id is its login, subject_users.id)
  *   additionally sees only its own rows: in subjects, the records linked to its login; in a
  *   table with `subject_id`, rows of those records; in a table with `case_id` (once `cases`
  *   exists), rows of their cases (the tables it may touch at all are those of GRANTS);
- * - kestrel_ops (the explicit cross-tenant context) sees every row.
+ * - kestrel_ops (operations staff's explicit cross-tenant context) and kestrel_system (the
+ *   system's own work) see every row, each with only its own grants (GRANTS).
  * The server enters them from a login that may do nothing else (`loginRoleSql`, decision 011).
  * Separate roles rather than an OR in one policy keep the tenant predicate index-friendly.
  *
@@ -161,6 +248,12 @@ DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SUBJECT_ROLE}') THEN
     CREATE ROLE ${SUBJECT_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
   END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SYSTEM_ROLE}') THEN
+    BEGIN
+      CREATE ROLE ${SYSTEM_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; -- created meanwhile
+    END;
+  END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${SEED_ROLE}') THEN
     CREATE ROLE ${SEED_ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT;
   END IF;
@@ -174,6 +267,9 @@ DO $$ BEGIN
     IF NOT pg_has_role(current_user, '${SUBJECT_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${SUBJECT_ROLE} TO %I', current_user);
     END IF;
+    IF NOT pg_has_role(current_user, '${SYSTEM_ROLE}', 'MEMBER') THEN
+      EXECUTE format('GRANT ${SYSTEM_ROLE} TO %I', current_user);
+    END IF;
     IF NOT pg_has_role(current_user, '${SEED_ROLE}', 'MEMBER') THEN
       EXECUTE format('GRANT ${SEED_ROLE} TO %I', current_user);
     END IF;
@@ -181,7 +277,7 @@ DO $$ BEGIN
 END $$;
 
 DO $$ DECLARE r text; t record; tenant text; own text; has_cases boolean; BEGIN
-  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SEED_ROLE}'] LOOP
+  FOREACH r IN ARRAY ARRAY['${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SYSTEM_ROLE}', '${SEED_ROLE}'] LOOP
     EXECUTE format('GRANT USAGE ON SCHEMA public TO %I', r);
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I', r);
     EXECUTE format('GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %I', r);
@@ -231,7 +327,7 @@ LOOP
     EXECUTE format('DROP POLICY IF EXISTS subject_own ON %I', t.relname);
     EXECUTE format('CREATE POLICY tenant_isolation ON %I TO ${APP_ROLE} USING (%s) WITH CHECK (%s)',
       t.relname, tenant, tenant);
-    EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true)', t.relname);
+    EXECUTE format('CREATE POLICY cross_tenant ON %I TO ${OPS_ROLE}, ${SYSTEM_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true)', t.relname);
     IF t.relname IN (${list(SUBJECT_WRITE_ONLY_TABLES)}) THEN
       -- subjects' actions are recorded, but subjects never read the customer's history
       EXECUTE format('CREATE POLICY subject_own ON %I TO ${SUBJECT_ROLE} USING (false) WITH CHECK (%s)',
@@ -264,7 +360,7 @@ DROP POLICY IF EXISTS cross_tenant ON subject_users;
 DROP POLICY IF EXISTS subject_own ON subject_users;
 CREATE POLICY linked ON subject_users FOR SELECT TO ${APP_ROLE}
   USING (id IN (SELECT user_id FROM subjects));
-CREATE POLICY cross_tenant ON subject_users TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
+CREATE POLICY cross_tenant ON subject_users TO ${OPS_ROLE}, ${SYSTEM_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
 CREATE POLICY subject_own ON subject_users TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.subject_id', true), '')::integer)
   WITH CHECK (id = nullif(current_setting('app.subject_id', true), '')::integer);
@@ -286,7 +382,7 @@ BEGIN
   RETURN uid;
 END $f$;
 REVOKE ALL ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) TO ${APP_ROLE}, ${OPS_ROLE}, ${SEED_ROLE};
+GRANT EXECUTE ON FUNCTION kestrel_subject_login(text, text, text, text, date, text) TO ${APP_ROLE}, ${SYSTEM_ROLE}, ${SEED_ROLE};
 
 ALTER TABLE customers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE customers FORCE ROW LEVEL SECURITY;
@@ -295,7 +391,7 @@ DROP POLICY IF EXISTS cross_tenant ON customers;
 CREATE POLICY tenant_isolation ON customers TO ${APP_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer)
   WITH CHECK (id = nullif(current_setting('app.customer_id', true), '')::integer);
-CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
+CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE}, ${SYSTEM_ROLE}, ${SEED_ROLE} USING (true) WITH CHECK (true);
 DROP POLICY IF EXISTS subject_own ON customers;
 CREATE POLICY subject_own ON customers TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer);
@@ -307,7 +403,7 @@ const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * Creates (when missing) the login the server serves requests through, and makes it what it
  * must be: it logs in, is no superuser, cannot bypass RLS, create roles or databases, does not
  * inherit (outside SET ROLE it has no privilege at all, so `RESET ROLE` in a request reads
- * nothing), owns nothing, and may become the three context roles. `password`, when given, is
+ * nothing), owns nothing, and may become the four context roles (not the seed's). `password`, when given, is
  * set when the owner may (CREATEROLE). Run by the owner after securitySql (PostgreSQL only; the
  * owner needs CREATEROLE unless the login exists already as described). Roles are shared by every database of the server, and
  * several processes may start at once: a role or membership another one has just made is fine.
@@ -315,7 +411,7 @@ const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export function loginRoleSql(login: string, password: string | null): string {
   if (!ROLE_NAME.test(login)) throw new Error(`Unusable database login name ${login}`);
   const attributes = 'LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT';
-  const grants = [APP_ROLE, OPS_ROLE, SUBJECT_ROLE]
+  const grants = [APP_ROLE, OPS_ROLE, SUBJECT_ROLE, SYSTEM_ROLE]
     .map(
       (role) => `
   IF NOT pg_has_role('${login}', '${role}', 'MEMBER') THEN

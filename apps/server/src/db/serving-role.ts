@@ -1,10 +1,10 @@
-import { APP_ROLE, type Database, OPS_ROLE, SUBJECT_ROLE } from './connection.js';
+import { APP_ROLE, type Database, OPS_ROLE, SUBJECT_ROLE, SYSTEM_ROLE } from './connection.js';
 
 /**
  * What is wrong with the login the server serves requests through (PostgreSQL): a superuser, a
- * role that bypasses RLS, owns tables or may become roles other than the three context roles
+ * role that bypasses RLS, owns tables or may become roles other than the four context roles
  * turns any SQL injection into a read of every tenant (`RESET ROLE` ends the context role).
- * Empty when the login is least-privileged. Read inside an ordinary (ops) transaction:
+ * Empty when the login is least-privileged. Read inside an ordinary (system) transaction:
  * `session_user` is the login whatever role the transaction has set.
  *
  * PGlite answers no warnings: it is an embedded database of one process with a single session
@@ -15,7 +15,7 @@ import { APP_ROLE, type Database, OPS_ROLE, SUBJECT_ROLE } from './connection.js
 export async function servingRoleWarnings(db: Database): Promise<string[]> {
   if (db.kind !== 'pg') return [];
   const rows = await db.readInline(
-    { scope: 'all', customerId: null },
+    { scope: 'system', customerId: null },
     `select session_user::text as login, r.rolsuper as super, r.rolbypassrls as bypass,
        (select count(*)::int from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where c.relowner = r.oid and n.nspname = 'public'
@@ -23,7 +23,7 @@ export async function servingRoleWarnings(db: Database): Promise<string[]> {
        (select coalesce(string_agg(g.rolname, ', ' order by g.rolname), '') from pg_auth_members m
           join pg_roles g on g.oid = m.roleid
           where m.member = r.oid
-            and g.rolname not in ('${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}')) as other_roles
+            and g.rolname not in ('${APP_ROLE}', '${OPS_ROLE}', '${SUBJECT_ROLE}', '${SYSTEM_ROLE}')) as other_roles
      from pg_roles r where r.rolname = session_user`,
   );
   const r = rows[0];

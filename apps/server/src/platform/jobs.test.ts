@@ -159,6 +159,24 @@ describe('transactional enqueue', () => {
     }
   });
 
+  it('refuses a job for a queue that does not exist (not dropped as a de-duplicated one)', async () => {
+    const missing = { name: 'test-no-such-queue', data: { n: 1 } };
+    await expect(t.db.transaction(all, (tx) => enqueue(tx, missing))).rejects.toThrow(
+      "No job queue named 'test-no-such-queue'",
+    );
+    await expect(
+      t.db.transaction({ scope: 'tenant', customerId: acme }, (tx) => enqueue(tx, missing)),
+    ).rejects.toThrow("No job queue named 'test-no-such-queue'");
+    // a de-duplicated job of an existing queue is still a null, not an error
+    const key = { singletonKey: 'test-dedup', singletonSeconds: 60 };
+    const ids = await t.db.transaction({ scope: 'tenant', customerId: acme }, async (tx) => [
+      await enqueue(tx, jobOf(countKind, { n: 9_001 }, key)),
+      await enqueue(tx, jobOf(countKind, { n: 9_002 }, key)),
+    ]);
+    expect(ids[0]).toEqual(expect.any(String));
+    expect(ids[1]).toBeNull();
+  });
+
   it('refuses a payload its kind does not accept, before anything is written', () => {
     expect(() => jobOf(countKind, { n: 1.5 })).toThrow();
   });

@@ -133,7 +133,7 @@ let sender: PgBoss | null = null;
  * Enqueues `job` in the open transaction `tx`: the job row commits with the change that caused
  * it, or disappears with its rollback. The commit also wakes the workers (a transactional
  * NOTIFY). Returns the job's id, or null when a job it de-duplicates with is there (see
- * `JobRequest.singletonKey`).
+ * `JobRequest.singletonKey`); throws when no queue has the job's name.
  */
 export async function enqueue(tx: Tx, job: JobRequest): Promise<string | null> {
   // pg-boss's own insert (the queue's policy applies), sent through the caller's transaction.
@@ -146,6 +146,14 @@ export async function enqueue(tx: Tx, job: JobRequest): Promise<string | null> {
   });
   const db: PgBoss.Db = { executeSql: (text, values) => txQuery(tx, text, values ?? []) };
   const id = await sender.send(job.name, job.data, sendOptions(job, db));
+  // pg-boss answers null both for a job it de-duplicated and for a queue that does not exist:
+  // the second is a mistake (a kind not registered, a name mistyped), never a silent drop.
+  if (id === null) {
+    const queue = await txQuery(tx, `select 1 from ${QUEUE_SCHEMA}.queue where name = $1`, [
+      job.name,
+    ]);
+    if (queue.rows.length === 0) throw new Error(`No job queue named '${job.name}'`);
+  }
   if (id !== null && shouldWake(job)) {
     await txQuery(tx, 'select pg_notify($1, $2)', [JOBS_CHANNEL, job.name]);
   }

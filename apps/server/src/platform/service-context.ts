@@ -36,8 +36,11 @@ export interface RunOptions {
   readOnly?: boolean;
 }
 
-/** The cross-tenant transaction of the system itself (sessions, rate limits, housekeeping). */
-export const SYSTEM_TX: TxSettings = { scope: 'all', customerId: null };
+/**
+ * The cross-tenant transaction of the system itself (sessions, login, rate limits, housekeeping,
+ * mail, provider callbacks, jobs of no customer): the system role, never the ops role.
+ */
+export const SYSTEM_TX: TxSettings = { scope: 'system', customerId: null };
 
 /**
  * A read of one customer's rows with nobody in particular acting (a hot count cached per
@@ -58,7 +61,10 @@ export function tenantTx(actor: Actor, opts: RunOptions = {}): TxSettings {
   };
 }
 
-/** The transaction settings of `actor` across every tenant (the ops role; checks are the caller's). */
+/**
+ * The transaction settings of `actor` across every tenant as operations staff (the ops role,
+ * holding only what the ops screens do; the access checks are the caller's).
+ */
 export function crossTenantTx(actor: Actor, opts: RunOptions = {}): TxSettings {
   return {
     scope: 'all',

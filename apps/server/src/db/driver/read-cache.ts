@@ -19,7 +19,7 @@ export class ReadCache {
 
   /** A write transaction with these settings has finished (committed or not). */
   written(s: TxSettings | 'owner'): void {
-    if (s === 'owner' || (s.scope === 'all' && s.userId !== null && s.userId !== undefined)) {
+    if (s === 'owner' || (s.scope !== 'tenant' && s.userId !== null && s.userId !== undefined)) {
       this.all += 1;
       this.byCustomer.clear();
       this.entries.clear();

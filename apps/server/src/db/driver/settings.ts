@@ -1,5 +1,5 @@
 // The SQL that begins a transaction as its role with its tenant settings (SET LOCAL).
-import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE } from './roles.js';
+import { APP_ROLE, OPS_ROLE, SUBJECT_ROLE, SYSTEM_ROLE } from './roles.js';
 import type { TxSettings } from './types.js';
 
 /** The role and the `app.*` settings a transaction runs with (SET LOCAL), as SQL text. */
@@ -9,13 +9,16 @@ export function settingsSql(s: TxSettings): string {
     if (!Number.isSafeInteger(v)) throw new Error('tenant settings must be integers');
     return String(v);
   };
-  // The cross-tenant context is a separate role whose policies allow every row (see security.ts).
+  // The cross-tenant contexts (ops, system) are separate roles whose policies allow every row
+  // (see security.ts); each holds only its own grants.
   const role =
-    s.scope === 'all'
-      ? OPS_ROLE
-      : s.subjectId !== null && s.subjectId !== undefined
-        ? SUBJECT_ROLE
-        : APP_ROLE;
+    s.scope === 'system'
+      ? SYSTEM_ROLE
+      : s.scope === 'all'
+        ? OPS_ROLE
+        : s.subjectId !== null && s.subjectId !== undefined
+          ? SUBJECT_ROLE
+          : APP_ROLE;
   // SET LOCAL rather than one SELECT set_config(...): the same transaction-local settings, but
   // the answer is command tags, not a row the driver must describe and parse. Only what the
   // policies read (security.ts) and, in a writing transaction, the acting user for triggers:

@@ -5,11 +5,13 @@ import type { PgRemoteDatabase } from 'drizzle-orm/pg-proxy';
 export type Tx = PgRemoteDatabase<Record<string, never>>;
 
 /**
- * What a transaction runs as. `tenant` sees only `customerId`'s rows (none when null);
- * `all` is the explicit cross-tenant context for ops lists, login look-ups and sessions.
+ * What a transaction runs as. `tenant` sees only `customerId`'s rows (none when null); `all`
+ * is the explicit cross-tenant context of operations staff (the ops role: only what the ops
+ * screens do); `system` is the system's own work across every tenant (sessions, login, rate
+ * limits, housekeeping, mail, provider callbacks, jobs of no customer: the system role).
  */
 export interface TxSettings {
-  scope: 'tenant' | 'all';
+  scope: 'tenant' | 'all' | 'system';
   customerId: number | null;
   /** Set for subject users: the transaction runs as kestrel_subject, limited to their own rows. */
   subjectId?: number | null;

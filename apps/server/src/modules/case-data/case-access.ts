@@ -1,5 +1,7 @@
-import { isCaseOpen, isCaseSubmitted } from '@kestrel/domain';
-import { NotFoundError, PermissionDeniedError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { allowSubjectCase } from '../../platform/subject-access.js';
+
+export { SUBMITTED_DETAIL } from '../../platform/subject-access.js';
 
 /**
  * Who is reading or writing case data: customer staff (/api/, tenant by RLS), operations
@@ -17,9 +19,6 @@ export interface CaseRef {
   portalLastCompletedSection: string | null;
   archived: boolean;
 }
-
-export const SUBMITTED_DETAIL =
-  'This case has been submitted: its details can no longer be changed.';
 
 /** SQL columns giving a CaseRef from `cases c` (see `caseRefOf`). */
 export const CASE_REF_COLUMNS =
@@ -43,8 +42,9 @@ export function caseRefOf(row: Record<string, unknown> | undefined): CaseRef | n
 
 /**
  * The case if this audience may read it (or write it, with `write`); 404 otherwise. RLS already
- * hides other tenants' cases and, from a subject, other subjects'. A subject sees its open cases
- * only (not complete, cancelled or archived), and may not write once the case is submitted (403).
+ * hides other tenants' cases and, from a subject, other subjects'. For a subject, the subject
+ * access policy decides (platform/subject-access.ts: its open cases only, no write once
+ * submitted, 403); the runner (`runForCaseRequest`) has checked the section already.
  */
 export function allowCase(
   ref: CaseRef | null,
@@ -52,11 +52,6 @@ export function allowCase(
   intent: 'read' | 'write',
 ): CaseRef {
   if (!ref) throw new NotFoundError();
-  if (audience === 'subject') {
-    if (!isCaseOpen(ref.state) || ref.archived) throw new NotFoundError();
-    if (intent === 'write' && isCaseSubmitted(ref)) {
-      throw new PermissionDeniedError(SUBMITTED_DETAIL, 'case submitted');
-    }
-  }
+  if (audience === 'subject') allowSubjectCase({ ...ref, sections: [] }, intent);
   return ref;
 }

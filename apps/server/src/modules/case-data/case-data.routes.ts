@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RouteAccess } from '../../platform/access.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly } from '../../platform/service-context.js';
-import { runForCaseRequest } from '../portal/subject-request.js';
+import { runForCaseRequest } from '../../platform/subject-access.js';
 import type { CaseDataAudience } from './case-access.js';
 import {
   LIST_RESOURCES,
@@ -69,8 +69,11 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       async (request, reply) => {
         const data = body(request.body);
         const caseId = Number(data.case);
-        const out = await runForCaseRequest(request, audience, { case: caseId }, (ctx) =>
-          saveSingle(ctx, res, audience, caseId, data, 'create'),
+        const out = await runForCaseRequest(
+          request,
+          audience,
+          { case: caseId, table: res.table },
+          (ctx) => saveSingle(ctx, res, audience, caseId, data, 'create'),
         );
         return reply.code(201).send(out);
       },
@@ -83,7 +86,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
         return runForCaseRequest(
           request,
           audience,
-          { case: id },
+          { case: id, table: res.table },
           (ctx) => retrieveSingle(ctx, res, audience, id),
           readOnly,
         );
@@ -102,7 +105,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
         async (request) => {
           const id = parseId(request.params.id);
           const data = body(request.body);
-          return runForCaseRequest(request, audience, { case: id }, (ctx) =>
+          return runForCaseRequest(request, audience, { case: id, table: res.table }, (ctx) =>
             saveSingle(ctx, res, audience, id, data, 'update'),
           );
         },
@@ -113,7 +116,7 @@ function singleRoutes(app: FastifyInstance, res: SingleResource) {
       { schema: { tags, params: idParams, response: { 204: noContent } }, config: write },
       async (request, reply) => {
         const id = parseId(request.params.id);
-        await runForCaseRequest(request, audience, { case: id }, (ctx) =>
+        await runForCaseRequest(request, audience, { case: id, table: res.table }, (ctx) =>
           deleteSingle(ctx, res, audience, id),
         );
         return reply.code(204).send();
@@ -140,7 +143,7 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
         return runForCaseRequest(
           request,
           audience,
-          { case: caseId },
+          { case: caseId, table: res.table },
           (ctx) => listMany(ctx, res, audience, caseId),
           readOnly,
         );
@@ -151,8 +154,11 @@ function listRoutes(app: FastifyInstance, res: ListResource) {
       { schema: { tags, body: res.create, response: { 201: res.out } }, config: write },
       async (request, reply) => {
         const data = body(request.body);
-        const out = await runForCaseRequest(request, audience, { case: Number(data.case) }, (ctx) =>
-          createItem(ctx, res, audience, data),
+        const out = await runForCaseRequest(
+          request,
+          audience,
+          { case: Number(data.case), table: res.table },
+          (ctx) => createItem(ctx, res, audience, data),
         );
         return reply.code(201).send(out);
       },

@@ -21,7 +21,7 @@ import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { parseBody } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly } from '../../platform/service-context.js';
-import { runForCaseRequest } from '../portal/subject-request.js';
+import { runForCaseRequest } from '../../platform/subject-access.js';
 import { DOCUMENT_PATHS } from './case-documents.presenter.js';
 import {
   changeDocumentPages,
@@ -167,14 +167,17 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
               runForCaseRequest(
                 request,
                 audience,
-                { case: f.case },
+                { case: f.case, table: 'case_documents' },
                 (ctx) => checkCaseForUpload(ctx, audience, f.case),
                 readOnly,
               ),
           },
           (f, pages) =>
-            runForCaseRequest(request, audience, { case: f.case }, (ctx) =>
-              createDocument(ctx, audience, f, pages),
+            runForCaseRequest(
+              request,
+              audience,
+              { case: f.case, table: 'case_documents' },
+              (ctx) => createDocument(ctx, audience, f, pages),
             ),
         );
         return reply.code(201).send(out);

@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, runForRequest } from '../../platform/access.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
-import { readOnly, runAsSystem } from '../../platform/service-context.js';
-import { runForCaseRequest } from '../portal/subject-request.js';
-import { subjectCaseActor } from '../portal/subject-scope.js';
+import { readOnly } from '../../platform/service-context.js';
+import { runForCaseRequest, runSystemForSubjectCase } from '../../platform/subject-access.js';
 import {
   caseOnlineIdvOf,
   fetchAndStore,
@@ -70,18 +69,20 @@ export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const caseId = parseId(request.params.id);
       const deps = request.server.deps;
-      const subject = await subjectCaseActor(deps, actorOf(request), caseId);
-      // the subject's role may not write this table: the system context, tenant and login explicit
-      const out = await runAsSystem(
+      // the provider's session is the system's to store (the subject's role only reads it), on
+      // behalf of the subject after the policy allowed it: its own open case with this section
+      const out = await runSystemForSubjectCase(
         deps,
+        actorOf(request),
+        caseId,
         (ctx) =>
           startOnlineIdv(
             ctx,
             { provider: idvProviderOf(deps), publicUrl: deps.config.publicUrl },
-            subject,
+            ctx.actor,
             caseId,
           ),
-        subject,
+        { need: { section: 'online-idv' } },
       );
       return reply.code(201).send(out);
     },
@@ -96,11 +97,12 @@ export async function onlineIdvRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const caseId = parseId(request.params.id);
       const deps = request.server.deps;
-      const subject = await subjectCaseActor(deps, actorOf(request), caseId);
-      await runAsSystem(
+      await runSystemForSubjectCase(
         deps,
-        (ctx) => fetchAndStore(ctx, idvProviderOf(deps), subject, caseId),
-        subject,
+        actorOf(request),
+        caseId,
+        (ctx) => fetchAndStore(ctx, idvProviderOf(deps), ctx.actor, caseId),
+        { intent: 'read' },
       );
       return runForCaseRequest(
         request,

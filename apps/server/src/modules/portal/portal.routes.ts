@@ -17,6 +17,13 @@ import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
+import {
+  caseOfSubjectRecord,
+  runForSubjectCase,
+  runForSubjectRecord,
+  runSystemForSubjectCase,
+  subjectCustomerIds,
+} from '../../platform/subject-access.js';
 import { cases } from '../cases/cases.table.js';
 import {
   consentsInTenant,
@@ -31,9 +38,10 @@ import {
   subjectCase,
   submitPortal,
 } from './portal.service.js';
-import { runForSubjectCase, runSubjectWrite, subjectCustomerIds } from './subject-scope.js';
 
 const subject = { access: { audience: 'subject' as const } };
+/** A portal write: the subject's own open case, not submitted (platform/subject-access.ts). */
+const write = { intent: 'write' as const };
 const page = <T>(results: T[]) => ({ count: results.length, next: null, previous: null, results });
 
 /**
@@ -70,7 +78,7 @@ export async function portalRoutes(app: FastifyInstance) {
       const id = parseId(request.params.id);
       const actor = actorOf(request);
       const value = request.body.portal_last_completed_section;
-      await runSubjectWrite(deps, actor, (ctx) => saveProgress(ctx, id, value));
+      await runForSubjectCase(deps, actor, id, (ctx) => saveProgress(ctx, id, value), write);
       return payload(actor, id);
     },
   );
@@ -81,7 +89,9 @@ export async function portalRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId(request.params.id);
       const actor = actorOf(request);
-      await runSubjectWrite(deps, actor, (ctx) => submitPortal(ctx, id));
+      // submitting moves the case's activities on: the check engine's transition, run as the
+      // system on behalf of the subject once the policy allowed it (its own open case)
+      await runSystemForSubjectCase(deps, actor, id, (ctx) => submitPortal(ctx, id));
       return payload(actor, id);
     },
   );
@@ -184,8 +194,12 @@ export async function portalRoutes(app: FastifyInstance) {
       config: subject,
     },
     async (request, reply) => {
-      const out = await runSubjectWrite(deps, actorOf(request), (ctx) =>
-        giveConsent(ctx, request.body),
+      const out = await runForSubjectCase(
+        deps,
+        actorOf(request),
+        request.body.case,
+        (ctx) => giveConsent(ctx, request.body),
+        write,
       );
       return reply.code(201).send(out);
     },
@@ -196,7 +210,15 @@ export async function portalRoutes(app: FastifyInstance) {
     { schema: { tags, params: idParams, response: { 200: subjectConsentOut } }, config: subject },
     async (request) => {
       const id = parseId(request.params.id);
-      return runSubjectWrite(deps, actorOf(request), (ctx) => withdrawConsent(ctx, id));
+      // a consent outlives the portal: withdrawn after submission too
+      // withdrawing moves the activity to the customer's attention (the engine's transition):
+      // the system on behalf of the subject, once the policy allowed the consent's case
+      const actor = actorOf(request);
+      const caseId = await caseOfSubjectRecord(deps, actor, 'subject_consents', id);
+      if (caseId === null) throw new NotFoundError();
+      return runSystemForSubjectCase(deps, actor, caseId, (ctx) => withdrawConsent(ctx, id), {
+        intent: 'any',
+      });
     },
   );
 
@@ -207,8 +229,13 @@ export async function portalRoutes(app: FastifyInstance) {
       config: subject,
     },
     async (request, reply) => {
-      const out = await runSubjectWrite(deps, actorOf(request), (ctx) =>
-        renewDvlaConsent(ctx, request.body.consent),
+      const out = await runForSubjectRecord(
+        deps,
+        actorOf(request),
+        'subject_consents',
+        request.body.consent,
+        (ctx) => renewDvlaConsent(ctx, request.body.consent),
+        { intent: 'any' },
       );
       return reply.code(201).send(out);
     },
