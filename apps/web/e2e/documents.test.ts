@@ -1,10 +1,12 @@
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, newPage, PHONE, screenshot, signedIn } from './helpers';
+import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
+import { axeClean, launch, newPage, PHONE, screenshot } from './helpers';
 import { pdfBomb, png } from './test-files';
 
 // Documents (issue 16): the public DBS document picker, and a subject's uploaded PDF and photo
-// shown on the customer's case detail with thumbnails, the viewer and Open links.
+// shown on the customer's case detail with thumbnails, the viewer and Open links. The uploads go
+// to a case of a world of this file's own (e2e/fixtures.ts), not the demo subject's case.
 
 /** A one-page PDF with a line of text. */
 function pdf(): Buffer {
@@ -31,11 +33,14 @@ function pdf(): Buffer {
 }
 
 let browser: Browser;
+let world: World;
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({ withCase: CARE_WORKER_CHECKS });
 });
 afterAll(async () => {
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 describe('DBS document picker (public)', () => {
@@ -81,14 +86,9 @@ describe('a subject’s documents on the customer case detail', () => {
   let staff: APIRequestContext;
 
   beforeAll(async () => {
-    ({ api: staff } = await apiAs('admin@acme.test'));
-    const list = await (await staff.get('/api/cases/?page_size=100')).json();
-    const found = (list.results as Array<{ id: number; subject: { email: string } }>).find(
-      (c) => c.subject.email === 'subject@example.test',
-    );
-    caseId = found?.id ?? 0;
-    expect(caseId, 'the demo case of subject@example.test').toBeGreaterThan(0);
-    const { api, csrf } = await apiAs('subject@example.test');
+    ({ api: staff } = await world.api('admin'));
+    caseId = world.caseId;
+    const { api, csrf } = await world.api('subject');
     const passportQuestions = 'original,in-date,photo-matches,name-matches,not-tampered';
     for (const [type, confirmations, file] of [
       [
@@ -124,7 +124,7 @@ describe('a subject’s documents on the customer case detail', () => {
   }
 
   it('shows thumbnails, a viewer and Open links (desktop and phone)', async () => {
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const { context, page } = await world.signedIn(browser, 'admin');
     const card = await openCase(page);
     await expect.poll(() => card.getByText('Passport', { exact: true }).count()).toBe(1);
     // The thumbnails load lazily (loading="lazy"): on the demo case, with its many activities,
@@ -159,7 +159,7 @@ describe('a subject’s documents on the customer case detail', () => {
     await screenshot(page, 'case-documents-desktop');
     await context.close();
 
-    const phone = await signedIn(browser, 'admin@acme.test', { viewport: PHONE });
+    const phone = await world.signedIn(browser, 'admin', { viewport: PHONE });
     const phoneCard = await openCase(phone.page);
     await phoneCard.scrollIntoViewIfNeeded();
     await screenshot(phone.page, 'case-documents-phone');
@@ -168,7 +168,7 @@ describe('a subject’s documents on the customer case detail', () => {
   });
 
   it("keeps a PDF bomb with 'No preview', and its page still opens (desktop and phone)", async () => {
-    const { api, csrf } = await apiAs('subject@example.test');
+    const { api, csrf } = await world.api('subject');
     const bomb = await pdfBomb(200);
     const started = Date.now();
     const res = await api.post('/api/s/case-documents/', {
@@ -193,7 +193,7 @@ describe('a subject’s documents on the customer case detail', () => {
       ['desktop', { width: 1280, height: 860 }],
       ['phone', PHONE],
     ] as const) {
-      const { context, page } = await signedIn(browser, 'admin@acme.test', { viewport });
+      const { context, page } = await world.signedIn(browser, 'admin', { viewport });
       const card = await openCase(page);
       const view = card.getByRole('button', { name: /^No preview \(PDF\): View Bank/ });
       await view.scrollIntoViewIfNeeded();
