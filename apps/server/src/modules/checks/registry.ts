@@ -2,10 +2,13 @@ import { type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
+// biome-ignore lint/suspicious/noImportCycles: the demo seed builds cases with the db factories, which load the modules; it runs at seed time only
+import { seedDrivingLicenceResults } from './driver-data/demo-results.js';
 import { driverDataKind } from './driver-data/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
 import { seedKnowledgeTestResults } from './knowledge-test/demo-results.js';
 import { knowledgeTestKind } from './knowledge-test/kind.js';
+// biome-ignore lint/suspicious/noImportCycles: its jobs load the engine when they run (licence-check/jobs.ts)
 import { licenceCheckKind } from './licence-check/kind.js';
 import { onlineIdvKind } from './online-idv/kind.js';
 import { rtwKind } from './rtw/kind.js';
@@ -67,5 +70,6 @@ export function callbackProviderOf(
  */
 export const CHECK_DEMO_RESULTS: readonly ((ctx: DemoSeedContext) => Promise<void>)[] = [
   seedDisclosureResults,
+  seedDrivingLicenceResults,
   seedKnowledgeTestResults,
 ];
