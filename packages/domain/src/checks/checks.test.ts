@@ -229,8 +229,22 @@ describe('the views of the activity-kind registry', () => {
       'dbs-enhanced',
       'dbs-standard',
       'dbs-update',
+      'driver-data',
+      'knowledge-test',
+      'licence-check',
+      'online-idv',
+      'rtw',
     ]);
-    expect([...CHECK_PROVIDERS].sort()).toEqual(['dbs-basic', 'dbs-update-service', 'ebulk']);
+    expect([...CHECK_PROVIDERS].sort()).toEqual([
+      'davis',
+      'dbs-basic',
+      'dbs-update-service',
+      'dvla',
+      'ebulk',
+      'home-office-rtw',
+      'idv',
+      'test-platform',
+    ]);
     expect([...COUNTERSIGNED_KINDS].sort()).toEqual(['dbs-enhanced', 'dbs-standard']);
     expect(checkProviderOf('dbs-standard')).toBe('ebulk');
     expect(checkProviderOf('dbs-update')).toBe('dbs-update-service');
@@ -248,6 +262,12 @@ describe('the views of the activity-kind registry', () => {
       'dbs-enhanced',
       'dbs-standard',
       'dbs-update',
+      'driver-data',
+      'knowledge-test',
+      'licence-check',
+      'online-idv',
+      'rtw',
+      'trust-to-ride',
     ]);
     expect(RESULT_DATA_SCHEMAS['dbs-update']).toBe(ACTIVITY_KINDS['dbs-update'].result);
   });

@@ -50,8 +50,8 @@ describe('criminal-record result data', () => {
 
   it('reads by kind, leniently', () => {
     expect(isResultDataKind('dbs-enhanced')).toBe(true);
-    expect(isResultDataKind('rtw')).toBe(false);
-    expect(Object.keys(RESULT_DATA_SCHEMAS)).toHaveLength(5);
+    expect(isResultDataKind('address-history')).toBe(false);
+    expect(Object.keys(RESULT_DATA_SCHEMAS)).toHaveLength(11);
     expect(readResultData('adult-first', { stage: 'pending' })).toEqual({ stage: 'pending' });
     expect(readResultData('adult-first', { stage: 'nope' })).toEqual({});
     expect(readResultData('dbs-basic', null)).toEqual({});
