@@ -10,7 +10,10 @@ import { seedKnowledgeTestResults } from './knowledge-test/demo-results.js';
 import { knowledgeTestKind } from './knowledge-test/kind.js';
 // biome-ignore lint/suspicious/noImportCycles: its jobs load the engine when they run (licence-check/jobs.ts)
 import { licenceCheckKind } from './licence-check/kind.js';
+// biome-ignore lint/suspicious/noImportCycles: the demo seed builds cases with the db factories, which load the modules; it runs at seed time only
+import { seedOnlineIdvResults } from './online-idv/demo-results.js';
 import { onlineIdvKind } from './online-idv/kind.js';
+import { seedRtwResults } from './rtw/demo-results.js';
 import { rtwKind } from './rtw/kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
 
@@ -72,4 +75,6 @@ export const CHECK_DEMO_RESULTS: readonly ((ctx: DemoSeedContext) => Promise<voi
   seedDisclosureResults,
   seedDrivingLicenceResults,
   seedKnowledgeTestResults,
+  seedOnlineIdvResults,
+  seedRtwResults,
 ];
