@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { driverDataResultDataSchema } from './checks/driver-data.js';
-import { licenceCheckResultDataSchema } from './checks/licence-check.js';
+import { onlineIdvResultDataSchema, rtwResultDataSchema } from './checks/identity.js';
 import { knowledgeTestResultDataSchema } from './checks/knowledge-test.js';
-import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
+import { licenceCheckResultDataSchema } from './checks/licence-check.js';
 import {
   adultFirstResultDataSchema,
   dbsBasicResultDataSchema,
@@ -10,7 +10,7 @@ import {
   dbsStandardResultDataSchema,
   dbsUpdateResultDataSchema,
 } from './checks/results.js';
-import { onlineIdvResultDataSchema, rtwResultDataSchema } from './checks/identity.js';
+import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import type { ConsentKind } from './contracts/portal.js';
 import type { CaseActivityState } from './states.js';
 

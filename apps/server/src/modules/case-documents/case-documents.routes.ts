@@ -173,11 +173,8 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
               ),
           },
           (f, pages) =>
-            runForCaseRequest(
-              request,
-              audience,
-              { case: f.case, table: 'case_documents' },
-              (ctx) => createDocument(ctx, audience, f, pages),
+            runForCaseRequest(request, audience, { case: f.case, table: 'case_documents' }, (ctx) =>
+              createDocument(ctx, audience, f, pages),
             ),
         );
         return reply.code(201).send(out);

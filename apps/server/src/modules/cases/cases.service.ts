@@ -1,21 +1,15 @@
 import {
-  ACTIVITY_KINDS,
-  CASE_ACTIVITY_STATE_LABELS,
   CASE_DECISIONS,
   CASE_STATE_LABELS,
-  type CaseActivityOut,
-  type CaseActivityState,
   type CaseState,
   canTransitionActivity,
   canTransitionCase,
   deriveCaseState,
-  isActivityKindCode,
   isActivityOpen,
   isCaseActivityState,
   isCaseState,
-  type SiblingActivityOut,
 } from '@kestrel/domain';
-import { and, asc, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder, sql } from 'drizzle-orm';
 import { compileDb, executePrepared, type Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { iso } from '../../platform/clock.js';
@@ -28,7 +22,6 @@ import {
   type NotesViewer,
 } from '../activities/activity-presenter.js';
 import { activityMoveError, activityStateOf } from '../activities/activity-state.js';
-import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   getSubject,
   presentSubject,

@@ -1,11 +1,9 @@
-import type { ActivityConfig } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
   foreignKey,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -13,7 +11,6 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
-import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
 import { processes } from '../processes/processes.table.js';
 import { subjects } from '../subjects/subjects.table.js';

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { opsActorOf } from '../../platform/access.js';
 import { keepRawBodies } from '../../platform/body-parsing.js';
-import { NotAuthenticatedError, NotFoundError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runAsSystem } from '../../platform/service-context.js';
 import { signedWebhook } from '../../platform/webhooks.js';

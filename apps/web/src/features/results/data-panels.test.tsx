@@ -138,8 +138,8 @@ const BASIC = {
   locked_fields: [],
 };
 const COMPLETE = {
-  [`case-basic-details/7/`]: BASIC,
-  [`case-birth-details/7/`]: {
+  'case-basic-details/7/': BASIC,
+  'case-birth-details/7/': {
     case: 7,
     country: 'GBR',
     country_dbs: '',

@@ -479,7 +479,7 @@ describe('activity result (registry, guidance, notes, adult-first offer)', () =>
 
   it('an unknown kind renders nothing', () => {
     const { container } = inRouter(
-      <ActivityResult activity={activity({ activity_type: 'rtw' })} audience="customer" />,
+      <ActivityResult activity={activity({ activity_type: 'no-such-kind' })} audience="customer" />,
     );
     expect(container.querySelector('[data-testid="activity-result"]')).toBeNull();
   });

@@ -20,8 +20,7 @@ import { panelsOf, RESULT_PANELS_BY_KIND, resultPanelFor } from './registry';
  * The kinds whose panels are still being written: they have no entry in RESULT_PANELS_BY_KIND
  * yet. This list only shrinks: adding a kind's line to the registry, delete its code here.
  */
-const PENDING_PANELS: readonly ActivityKindCode[] = [
-];
+const PENDING_PANELS: readonly ActivityKindCode[] = [];
 
 /** apps/web/src/, with a trailing slash. */
 const src = `${resolve(import.meta.dirname, '../..')}/`;

@@ -97,9 +97,9 @@ export const RESULT_PANELS_BY_KIND: { readonly [K in ActivityKindCode]?: KindPan
   'trust-to-ride': { panel: TrustToRidePanel, subject: 'same' },
   'licence-check': { panel: LicenceCheckPanel, subject: 'same', opsForm: DavisEmailForm },
   'driver-data': { panel: DriverDataPanel, subject: 'same' },
+  'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
   'online-idv': { panel: OnlineIdvPanel, subject: 'same', opsForm: IdvApprovalForm },
   rtw: { panel: RtwPanel, subject: 'same', opsForm: RtwCheckForm },
-  'adult-first': { panel: AdultFirstPanel, subject: 'same', opsForm: AdultFirstOpsForm },
 };
 
 /** The kind's entry, or null for a code without one. */
