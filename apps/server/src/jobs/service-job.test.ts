@@ -36,7 +36,8 @@ describe('a job that runs in a service context', () => {
     const { deps, settings } = fakeDeps();
     const kind = serviceJob<{ customer: number }, ContextDeps>({ ...base, name: 'test-system' });
     await kind.handle({ customer: 4 }, deps);
-    expect(settings).toEqual([{ scope: 'all', customerId: null }]);
+    // the system's own role (kestrel_system), not the ops role's cross-tenant scope
+    expect(settings).toEqual([{ scope: 'system', customerId: null }]);
     expect(seen.at(-1)?.actor).toEqual(systemActor);
     expect(seen.at(-1)?.clock).toBe(deps.clock);
   });
