@@ -54,6 +54,18 @@ function profileTx<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Prom
   return request.server.deps.db.transaction(crossTenantTx(actorOf(request)), fn);
 }
 
+/**
+ * A change of one's own profile: the system's (decision 011: the ops role only reads logins and
+ * staff accounts), with the acting user set for the audit and triggers.
+ */
+function profileChangeTx<T>(request: FastifyRequest, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  requireUser(request);
+  return request.server.deps.db.transaction(
+    { ...crossTenantTx(actorOf(request)), scope: 'system' },
+    fn,
+  );
+}
+
 const profileResponse = profileOut;
 const totpBody = totpCode;
 
@@ -95,7 +107,7 @@ export async function userRoutes(app: FastifyInstance) {
       const now = deps.clock.now();
       const schema = user.type === 'SubjectUser' ? subjectUpdate : productUpdate;
       const data = parseBody(schema, request.body);
-      const out = await profileTx(request, async (tx) => {
+      const out = await profileChangeTx(request, async (tx) => {
         const before = await profileOf(request, tx, user);
         const d = data;
         const terms = d.terms_agreed === true ? { termsAgreedAt: now } : {};
