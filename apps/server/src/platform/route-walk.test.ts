@@ -55,6 +55,7 @@ const TENANT = [
   'case-rtw-details',
   'case-documents',
   'case-online-idv',
+  'idv-case-activities',
   'payment-intents',
   'payments',
 ] as const;
@@ -88,6 +89,8 @@ const BODIES: Record<string, unknown> = {
   },
   'POST /api/cases/:id/record_decision/': { decision: 'satisfactory' },
   'POST /api/flags/:id/resolve/': { comment: 'Checked' },
+  'POST /api/case-documents/:id/reject/': { reason: 'Unreadable' },
+  'POST /api/case-activities/:id/rtw-check/': { outcome: 'no-right' },
   'PUT /api/processes/:id/': {
     name: 'Renamed',
     description: '',
@@ -140,6 +143,18 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       activityStates: ['ca-awaiting-agent'],
     });
     const flag = await createFlag(tx, { customerId, caseId: c.id });
+    // an online identity activity (GET /api/idv-case-activities/:id/ lists only that kind)
+    const idvProcess = await createProcess(tx, { customerId, requirements: ['online-idv'] });
+    const idvCase = await createCase(tx, {
+      customerId,
+      processId: idvProcess.id,
+      subjectId: subject.id,
+      activityStates: ['ca-awaiting-subject'],
+    });
+    const [idvActivity] = await tx
+      .select({ id: caseActivities.id })
+      .from(caseActivities)
+      .where(eq(caseActivities.caseId, idvCase.id));
     const [activity] = await tx
       .select({ id: caseActivities.id })
       .from(caseActivities)
@@ -206,6 +221,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'case-rtw-details': c.id,
       'case-documents': document.id,
       'case-online-idv': c.id,
+      'idv-case-activities': idvActivity?.id ?? 0,
       'payment-intents': intent.id,
       payments: payment.id,
     };
@@ -273,7 +289,7 @@ describe('walking the route table', () => {
         r.url.replace(':id', String(ids.theirs[resource])),
       );
       answers.push(`${r.method} ${r.url} ${theirs.statusCode}`);
-      expect(theirs.json()).toEqual({ detail: 'Not found.' });
+      expect([r.method, r.url, theirs.json()]).toEqual([r.method, r.url, { detail: 'Not found.' }]);
       if (r.method === 'GET') {
         // the caller's own object is there: the 404 above is the tenant's doing, not the id's
         const mine = await call(admin, r.method, r.url.replace(':id', String(ids.mine[resource])));
