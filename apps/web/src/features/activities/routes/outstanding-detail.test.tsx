@@ -81,7 +81,7 @@ describe('outstanding activity (customer)', () => {
     setSession(
       productIn(product({ session_permissions: ['cases.view_case', 'cases.change_caseactivity'] })),
     );
-    open(activityOf('rtw', 'ca-awaiting-agent'));
+    open(activityOf('document-collection', 'ca-awaiting-agent'));
     expect(await screen.findByRole('button', { name: 'Mark in progress' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Cancel check' })).toBeInTheDocument();
   });
