@@ -17,6 +17,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { defaultConfig } from '../../config.js';
+import { SUBMITTED_DETAIL } from '../../platform/subject-access.js';
 import { DOWNLOAD_CSP } from './content-disposition.js';
 import {
   type FormPart,
@@ -378,7 +379,9 @@ describe('uploads', () => {
     });
     expect(gone.statusCode).toBe(204);
     expect(filesUnder(storageDir).length).toBe(keysBefore.length - 6);
-  });
+    // four pages decoded one at a time, each in a forked decoder process (a PDF's through pdf.js):
+    // 12-20 s on a quiet machine, past the default 30 s on a loaded one
+  }, 90_000);
 
   it("refuses a subject's changes once the case is submitted (403), and another tenant's or subject's case (404)", async () => {
     const png = await pngFile();
@@ -387,7 +390,8 @@ describe('uploads', () => {
       { name: 'file', value: png, filename: 'a.png' },
     ]);
     expect(submitted.statusCode).toBe(403);
-    expect(submitted.json()).toEqual({ detail: DOCUMENT_MESSAGES.submitted });
+    // the subject case policy's answer for every subject write (api-contract: after submission)
+    expect(submitted.json()).toEqual({ detail: SUBMITTED_DETAIL });
     for (const caseId of [otherSubjectCase, otherTenantCase]) {
       const res = await upload(subject, '/api/s/case-documents/', [
         ...fields(caseId),
