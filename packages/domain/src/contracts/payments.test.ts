@@ -16,6 +16,8 @@ describe('payments contracts', () => {
 
   it('creates an intent for an activity, with the spec message when it is missing', () => {
     expect(paymentIntentCreate.safeParse({ case_activity: 4 }).success).toBe(true);
+    // past PostgreSQL's integer: refused as no such object, not a database error (a 500, fuzz)
+    expect(paymentIntentCreate.safeParse({ case_activity: 2147483648 }).success).toBe(false);
     const missing = paymentIntentCreate.safeParse({});
     expect(missing.success).toBe(false);
     expect(missing.error?.issues[0]?.message).toBe('Required');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BrandDetails } from '../brands.js';
-import { timestampOut } from './common.js';
+import { INT4_MAX, timestampOut } from './common.js';
 
 /*
  * Payments (issue 17): a payment intent per awaited top-up (Stripe's PaymentIntents shape, money
@@ -30,7 +30,11 @@ export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /** POST /api/payment-intents/: the intent of an activity's awaited top-up (made once). */
 export const paymentIntentCreate = z.object({
-  case_activity: z.number({ error: 'Required' }).int().positive(),
+  case_activity: z
+    .number({ error: 'Required' })
+    .int()
+    .positive()
+    .max(INT4_MAX, 'Invalid pk - object does not exist.'),
 });
 
 /** The page that pays an intent: /payment-portal/{public id}. */
