@@ -109,7 +109,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     case_activity_notes: 'INSERT, SELECT',
     case_counts: KEEP,
     case_documents: CRUD,
-    case_online_idv: 'SELECT',
+    // operations approve an identity check by hand
+    case_online_idv: 'INSERT, SELECT, UPDATE',
     cases: 'SELECT, UPDATE',
     customer_activity_types: 'SELECT',
     // the ops customer screens: create, change, entitlements replaced

@@ -142,11 +142,12 @@ const GRANTS: Grant[] = [
   },
   { tables: 'payments', app: 'SELECT', ops: 'SELECT', system: 'SELECT, INSERT', subject: '' },
   // the identity check's results: the system stores and updates them (the provider's callback),
-  // never deletes them; ops and the subject read them
+  // never deletes them; the subject reads them; ops read them and approve one by hand (the
+  // manual approval locks, updates or inserts the row)
   {
     tables: 'case_online_idv',
     app: CRUD,
-    ops: 'SELECT',
+    ops: 'SELECT, INSERT, UPDATE',
     system: 'SELECT, INSERT, UPDATE',
     subject: 'SELECT',
   },

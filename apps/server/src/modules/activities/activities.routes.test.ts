@@ -209,7 +209,7 @@ describe('/api/case-activities/', () => {
     const c = await t.owner(async (tx) => {
       const p = await createProcess(tx, {
         customerId: acme,
-        requirements: ['basic-details', 'rtw'],
+        requirements: ['basic-details', 'adult-first'],
       });
       return createCase(tx, { customerId: acme, processId: p.id });
     });

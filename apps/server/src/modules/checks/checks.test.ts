@@ -1176,7 +1176,7 @@ describe('activitiesSubmitted', () => {
   });
 
   it('leaves kinds it does not run alone, and rolls back with its caller', async () => {
-    const k = await openCase('rtw', 'Smith');
+    const k = await openCase('adult-first', 'Smith');
     await submit(k);
     expect((await activity(k.activityId)).state).toBe('ca-awaiting-subject');
     const d = await openCase('dbs-basic', 'Smith');

@@ -141,7 +141,7 @@ describe('hand edits of a check the engine runs', () => {
   });
 
   it('leaves other kinds to the domain: an ops-worked activity still moves by hand', async () => {
-    const id = await activityIn('rtw', 'ca-awaiting-agent');
+    const id = await activityIn('adult-first', 'ca-awaiting-agent');
     const res = await patch(admin, id, { state: 'ca-in-progress' });
     expect(res.statusCode, res.body).toBe(200);
   });
