@@ -32,7 +32,7 @@ export const TRUST_TO_RIDE_MESSAGES = {
 } as const;
 
 /** The session an activity is booked on, as its result keeps it. */
-export const trustToRideSessionRefSchema = z.object({
+export const trustToRideSessionRefSchema = z.strictObject({
   id: z.number().int(),
   date: z.string().max(10),
   time: z.string().max(5),
@@ -40,7 +40,7 @@ export const trustToRideSessionRefSchema = z.object({
 });
 
 /** The trust-to-ride activity's result_data. */
-export const trustToRideResultDataSchema = z.object({
+export const trustToRideResultDataSchema = z.strictObject({
   session: trustToRideSessionRefSchema.nullish(),
   booked_at: z.string().max(40).nullish(),
   attendance: z.enum(TRUST_TO_RIDE_ATTENDANCE).nullish(),
@@ -82,9 +82,9 @@ export type TrustToRideSessionIn = z.infer<typeof trustToRideSessionIn>;
 export const trustToRideSessionUpdate = trustToRideSessionIn.omit({ customer: true });
 export type TrustToRideSessionUpdate = z.infer<typeof trustToRideSessionUpdate>;
 
-export const trustToRideSessionOut = z.object({
+export const trustToRideSessionOut = z.strictObject({
   id: z.number(),
-  customer: z.object({ id: z.number(), name: z.string() }),
+  customer: z.strictObject({ id: z.number(), name: z.string() }),
   date: z.string(),
   time: z.string(),
   starts_at: z.string(),
@@ -96,12 +96,12 @@ export const trustToRideSessionOut = z.object({
 export type TrustToRideSessionOut = z.infer<typeof trustToRideSessionOut>;
 
 /** One line of a session's attendance register. */
-export const trustToRideBookingOut = z.object({
+export const trustToRideBookingOut = z.strictObject({
   id: z.number(),
   session: z.number(),
   case: z.number(),
   case_activity: z.number(),
-  subject: z.object({ id: z.number(), name: z.string(), email: z.string() }),
+  subject: z.strictObject({ id: z.number(), name: z.string(), email: z.string() }),
   booked_at: z.string(),
   attendance: z.enum(TRUST_TO_RIDE_ATTENDANCE).nullable(),
   recorded_at: z.string().nullable(),

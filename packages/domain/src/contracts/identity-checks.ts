@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { onlineIdvResultDataSchema } from '../checks/identity.js';
 import { onlineIdvOut } from './portal.js';
 
 // The identity kinds' resources (issue 27; apps/server/src/modules/online-idv):
@@ -24,7 +23,8 @@ export const idvCaseActivityOut = z.strictObject({
   state: z.string(),
   state_display: z.string(),
   online_idv: onlineIdvOut,
-  result_data: onlineIdvResultDataSchema,
+  /** The kind's result data (onlineIdvResultDataSchema, checked when the engine writes it). */
+  result_data: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   updated_at: z.string(),
 });

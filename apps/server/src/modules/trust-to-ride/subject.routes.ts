@@ -21,7 +21,7 @@ import { lockOwnCase, runSubjectWrite } from '../portal/subject-scope.js';
 import { bookPlace, TRUST_TO_RIDE } from './bookings.service.js';
 import { bookableSessions } from './sessions.service.js';
 
-const subjectTrustToRideOut = z.object({
+const subjectTrustToRideOut = z.strictObject({
   id: z.number(),
   case: z.number(),
   state: z.string(),

@@ -33,13 +33,13 @@ const sessionsQuery = listQuerySchema.extend({
   when: z.enum(['upcoming', 'past']).optional(),
 });
 
-const unbookedOut = z.object({
+const unbookedOut = z.strictObject({
   results: z.array(
-    z.object({
+    z.strictObject({
       id: z.number(),
       case: z.number(),
       customer: z.number(),
-      subject: z.object({ id: z.number(), name: z.string(), email: z.string() }),
+      subject: z.strictObject({ id: z.number(), name: z.string(), email: z.string() }),
     }),
   ),
 });

@@ -20,7 +20,7 @@ import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 export const NOT_A_KNOWLEDGE_TEST = 'This activity is not a knowledge test.';
 export const TEST_CLOSED = 'This activity is closed.';
 
-export const paperResultOut = z.object({
+export const paperResultOut = z.strictObject({
   id: z.number(),
   state: z.string(),
   result_data: z.record(z.string(), z.unknown()),

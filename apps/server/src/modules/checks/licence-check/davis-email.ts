@@ -28,7 +28,7 @@ import { CONFIRM_EMAIL_JOB } from './jobs.js';
 export const NOT_A_LICENCE_CHECK = 'This activity is not a driving licence check.';
 export const LICENCE_CHECK_CLOSED = 'This activity is closed.';
 
-export const davisEmailOut = z.object({
+export const davisEmailOut = z.strictObject({
   id: z.number(),
   state: z.string(),
   result_data: z.record(z.string(), z.unknown()),
