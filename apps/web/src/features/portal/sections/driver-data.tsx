@@ -1,4 +1,5 @@
 import {
+  activityAskingConsent,
   type CaseDrivingLicenceOut,
   checkDrivingLicenceNumber,
   confirmationSchema,
@@ -101,9 +102,9 @@ export default function DriverDataSection({
   const client = useQueryClient();
   const record = useQuery(drivingLicence(caseId));
   const consents = useQuery(consentsOptions());
-  const activity = portal.portal.case_activities.find(
-    (a) => a.activity_type.code === 'driver-data',
-  );
+  // the activity the mandate is given for: driver data's own, else a licence check's (it reads
+  // the driver record too: the registry's `consent`)
+  const activity = activityAskingConsent(portal.portal.case_activities, 'driver-data');
   const consent = activeConsent(consents.data, activity?.id ?? null, 'driver-data');
   const b = portal.basic_details;
   const holder: LicencePerson = {
