@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { formatDate, type ResultAudience } from '@kestrel/domain';
 import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { CaseActivity } from '../../../api/cases';
 import { StateBadge } from '../../../components/state-badge';
@@ -20,8 +20,10 @@ export function ActivityCard({
   caseActivityCodes?: readonly string[];
 }) {
   const profile = useProductProfile();
-  // The result panels of issue 17 (features/results): operations sessions see the ops view.
-  const withPanel = hasResultPanel(activity.activity_type);
+  // The result panels of issue 17 (features/results): operations sessions see the ops view, and
+  // whether there is a panel at all is asked for the audience the card shows it to.
+  const audience: ResultAudience = profile?.is_ops ? 'ops' : 'customer';
+  const withPanel = hasResultPanel(activity.activity_type, audience);
   const config = Object.entries(withPanel ? {} : (activity.config ?? {})).filter(
     ([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
   );
@@ -47,7 +49,7 @@ export function ActivityCard({
         {withPanel ? (
           <ActivityResult
             activity={activity}
-            audience={profile?.is_ops ? 'ops' : 'customer'}
+            audience={audience}
             caseActivityCodes={caseActivityCodes}
           />
         ) : (
