@@ -18,7 +18,11 @@ vi.mock('../../results/registry', async (importOriginal) => {
 
 const licenceCheck: CaseActivity = {
   id: 41,
-  case: { id: 7, state: 'in-progress', subject: { id: 3, first_name: 'Sam', last_name: 'Morgan' } },
+  case: {
+    id: 7,
+    state: 'in-progress',
+    subject: { id: 3, first_name: 'Sam', last_name: 'Morgan', email: 'sam@example.test' },
+  },
   state: 'ca-awaiting-ops',
   state_display: 'Awaiting operations',
   activity_type: 'licence-check',

@@ -1,4 +1,4 @@
-import { formatDate, formatPhone, subjectAccountText } from '@kestrel/domain';
+import { formatDate, formatPhone, type ResultAudience, subjectAccountText } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -23,6 +23,8 @@ import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { useProductProfile } from '../../../lib/session/profile';
+import { DocumentCollectionPanel } from '../../results/document-collection-panel';
+import { resultPanelFor } from '../../results/registry';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
 import { CaseReport, usePrintReport } from '../components/case-report';
@@ -30,8 +32,18 @@ import { OpsCaseElsewhere } from '../components/ops-case-elsewhere';
 
 // The case data editing screen (issue 15) loads on its own, after the case.
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
-// The case's documents (issue 16): thumbnails, viewer and Open, by collector.
+// The case's documents (issue 16): thumbnails, viewer and Open, by collector; shown on their own
+// only when no activity's panel lists them already (`listsDocuments`).
 const CaseDocumentsCard = lazy(() => import('../../documents/case-documents-card'));
+
+/**
+ * Whether an activity card of the case lists the case's documents already: the document
+ * collection's panel (the richer list: every document by collector, with the review); the page
+ * then shows no Documents card of its own, so each document shows once.
+ */
+export function listsDocuments(codes: readonly string[], audience: ResultAudience): boolean {
+  return codes.some((code) => resultPanelFor(code, audience) === DocumentCollectionPanel);
+}
 
 export default function CaseDetailPage() {
   const { id = '' } = useParams();
@@ -52,6 +64,8 @@ export default function CaseDetailPage() {
     );
   }
   const s = c.subject;
+  const codes = c.case_activities.map((a) => a.activity_type);
+  const audience: ResultAudience = profile?.is_ops ? 'ops' : 'customer';
   return (
     <Stack gap="lg">
       {/* What Print prints (hidden on screen, there only while printing): the case report. */}
@@ -149,18 +163,16 @@ export default function CaseDetailPage() {
               Checks
             </Title>
             {c.case_activities.map((a) => (
-              <ActivityCard
-                key={a.id}
-                activity={a}
-                caseActivityCodes={c.case_activities.map((x) => x.activity_type)}
-              />
+              <ActivityCard key={a.id} activity={a} caseActivityCodes={codes} />
             ))}
           </Stack>
         </Grid.Col>
       </Grid>
-      <Suspense fallback={<Skeleton h={120} radius="lg" />}>
-        <CaseDocumentsCard caseId={c.id} />
-      </Suspense>
+      {!listsDocuments(codes, audience) && (
+        <Suspense fallback={<Skeleton h={120} radius="lg" />}>
+          <CaseDocumentsCard caseId={c.id} />
+        </Suspense>
+      )}
       <Suspense fallback={<Skeleton h={240} radius="lg" />}>
         <CaseDataPanel caseId={c.id} />
       </Suspense>
