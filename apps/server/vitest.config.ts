@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { postgresSet, serverTestFiles } from './test/postgres-set.js';
 
 const conditions = ['kestrel-source', ...defaultServerConditions];
 const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
@@ -13,12 +12,16 @@ const include = ['src/**/*.test.ts', 'test/**/*.test.ts'];
  */
 const NEEDS_OWN_MODULES =
   /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers)\(|\bprocess\.env(\.\w+|\[[^\]]+\])\s*=[^=]|\bdelete process\.env\b/;
-const ownModules = ['src', 'test'].flatMap((dir) =>
-  readdirSync(join(import.meta.dirname, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => `${dir}/${f}`)
-    .filter((f) => NEEDS_OWN_MODULES.test(readFileSync(join(import.meta.dirname, f), 'utf8'))),
-);
+const testFiles = serverTestFiles(import.meta.dirname);
+const ownModules = testFiles.filter((f) => NEEDS_OWN_MODULES.test(f.text)).map((f) => f.file);
+
+/**
+ * KESTREL_PG_SET=1 (what `server-pg` sets): only the PostgreSQL set, the files marked
+ * `// @postgres: <why>` (test/postgres-set.ts, decision 022). Unset: every file, on whichever
+ * database DATABASE_URL names (a file run by hand on PostgreSQL needs no marker).
+ */
+const pgSet = process.env.KESTREL_PG_SET === '1' ? postgresSet(testFiles).map((f) => f.file) : null;
+const own = pgSet ? ownModules.filter((f) => pgSet.includes(f)) : ownModules;
 
 // Integration tests build the app in-process on a fresh database per file: PGlite cloned from a
 // migrated template by default, or a database copied from a template when DATABASE_URL is set.
@@ -52,12 +55,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          include,
+          include: pgSet ?? include,
           isolate: false,
           exclude: [...configDefaults.exclude, ...ownModules],
         },
       },
-      { extends: true, test: { name: 'own', isolate: true, include: ownModules } },
+      { extends: true, test: { name: 'own', isolate: true, include: own } },
     ],
   },
 });

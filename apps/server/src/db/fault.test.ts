@@ -1,3 +1,5 @@
+// @postgres: connections killed under load; the pool and LISTEN come back (a PostgreSQL-only part)
+
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { DrizzleQueryError, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

@@ -1,3 +1,5 @@
+// @postgres: migrations on a real server, where the roles belong to the cluster, not the database
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';

@@ -1,3 +1,5 @@
+// @postgres: a data migration's statements run as the owner through node-postgres, as on a server
+
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// @postgres: grants and the serving login on a real cluster (pg-only part: the login, RESET ROLE)
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,5 @@
+// @postgres: the read cache over node-postgres' read paths (read-only statements, inlined SQL)
+
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, createCustomer, type TestApp } from '../../test/helpers.js';
 import { flags } from '../modules/flags/flags.table.js';

@@ -1,3 +1,5 @@
+// @postgres: reference data synchronised by the migration through the owner's PostgreSQL connection
+
 import { ACTIVITY_KIND_CODES } from '@kestrel/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';

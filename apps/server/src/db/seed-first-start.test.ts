@@ -1,3 +1,5 @@
+// @postgres: a first start with no queue yet: the demo invitation went missing on PostgreSQL only
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/helpers.js';

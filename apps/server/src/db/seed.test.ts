@@ -1,3 +1,5 @@
+// @postgres: the demo data as `npm start` loads it on a server, read back through pg's parsers
+
 import {
   CASE_STATES,
   DBS_CHECK_CODES,

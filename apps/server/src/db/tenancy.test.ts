@@ -1,3 +1,5 @@
+// @postgres: a transaction's tenant and role must not leak into the next on a pooled connection
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,5 @@
+// @postgres: the job queue on PostgreSQL: the email job retried while the mail server is silent
+
 import { createServer, type Server, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

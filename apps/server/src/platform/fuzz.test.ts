@@ -1,3 +1,5 @@
+// @postgres: node-postgres inlines parameters as literals: every operation's hostile values
+
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

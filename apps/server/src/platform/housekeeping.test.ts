@@ -1,3 +1,5 @@
+// @postgres: housekeeping's deletes as the system context across every tenant, on the pool
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anonymous,

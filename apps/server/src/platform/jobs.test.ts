@@ -1,3 +1,5 @@
+// @postgres: the job queue on PostgreSQL: transactional enqueue, NOTIFY wakes, two processes
+
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// @postgres: secrets made once by concurrent starts (on conflict) and read as the owner at start
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

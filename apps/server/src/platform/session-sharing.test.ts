@@ -1,3 +1,5 @@
+// @postgres: two processes hear logouts by LISTEN/NOTIFY; the listener lost, back (pg-only part)
+
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

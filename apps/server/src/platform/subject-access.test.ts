@@ -1,3 +1,5 @@
+// @postgres: the subject role and its settings on pooled connections, on every route a subject uses
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,5 @@
+// @postgres: node-postgres prepares each text once per pooled connection; PGlite runs it directly
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCustomer, createTestDatabase } from '../../../test/helpers.js';

@@ -1,3 +1,5 @@
+// @postgres: concurrent reads share one message on node-postgres only (ReadBatcher), a pg-only case
+
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';

@@ -1,3 +1,5 @@
+// @postgres: rate-limit counters upserted in a system transaction of their own, on the pool
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

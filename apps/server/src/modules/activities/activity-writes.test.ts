@@ -1,3 +1,5 @@
+// @postgres: a provider answer locks its activity and case (FOR UPDATE) and writes them once
+
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,5 @@
+// @postgres: whole-app smoke on node-postgres: uploads, downloads, thumbnails made by a job
+
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

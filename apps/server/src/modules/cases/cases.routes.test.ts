@@ -1,3 +1,5 @@
+// @postgres: whole-app smoke on node-postgres: the case list, its search plans, RLS
+
 import { caseListItemOut } from '@kestrel/domain';
 import { and, eq, fillPlaceholders, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';

@@ -1,3 +1,5 @@
+// @postgres: concurrent callbacks stored in batches: row locks, no deadlock, 503 on a full pool
+
 import type { ApplicationCallback, ProcessingData } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,5 @@
+// @postgres: the callback inbox applied by jobs; a second process picks up what a dead one stored
+
 import type {
   ActivityConfig,
   CaseActivityState,

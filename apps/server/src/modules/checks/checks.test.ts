@@ -1,3 +1,5 @@
+// @postgres: the check engine on the job queue: activities locked by jobs, polls, retries, top-ups
+
 import type {
   ActivityConfig,
   CaseActivityState,

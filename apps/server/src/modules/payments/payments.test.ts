@@ -1,3 +1,5 @@
+// @postgres: the provider-intent job run twice at once, truly concurrent on PostgreSQL: one intent
+
 import type { ActivityConfig, PaymentPortalOut } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,5 @@
+// @postgres: whole-app smoke on node-postgres as a subject: the portal's sections and submission
+
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {

@@ -1,3 +1,5 @@
+// @postgres: two bookings of a session's last place at once: one wins (row locks)
+
 import type { TrustToRideSessionDetailOut } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
