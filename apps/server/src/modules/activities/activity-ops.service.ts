@@ -23,7 +23,7 @@ import { NotFoundError, PermissionDeniedError, ValidationError } from '../../pla
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { followActivities } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
-import { keepsEngineData } from '../checks/hooks.js';
+import { keepsEngineData, subjectResultView } from '../checks/hooks.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
 import {
   type ActivityLock,
@@ -315,6 +315,7 @@ export async function subjectActivityResult(tx: Tx, id: number): Promise<Subject
     case: row.caseId,
     activity_type: row.code,
     state: row.state,
-    result_data: subjectResultData(row.code, row.resultData),
+    // the shared restrictions, then the kind's own subject view (staff-only fields left out)
+    result_data: subjectResultView(row.code, subjectResultData(row.code, row.resultData)),
   };
 }

@@ -108,3 +108,16 @@ export function keepsEngineData(current: unknown, next: unknown): boolean {
     ? processingDataSchema.safeParse(next).success
     : true;
 }
+
+/**
+ * A result as its subject may read it (GET /api/s/case-activities/{id}/result/, spec point 2: a
+ * restricted version of the customer's): the kind's own subject view when the engine runs it
+ * and it has one (staff-only fields left out), else `resultData` as it is.
+ */
+export function subjectResultView(
+  code: string,
+  resultData: Record<string, unknown>,
+): Record<string, unknown> {
+  const view = checkKindOf(code)?.subjectView;
+  return view ? view(resultData) : resultData;
+}

@@ -151,6 +151,12 @@ export interface CheckKind<P, R, A, U> {
   };
   /** Jobs of the kind's own (the engine's start, poll and callback jobs serve every kind). */
   jobs?: readonly JobKind<unknown, AppDeps>[];
+  /**
+   * What the subject may read of its result (spec point 2: the subject's view is a restricted
+   * version of the customer's): the result data as stored in, the subject's view out (staff-only
+   * fields, and anything outside the kind's schema, left out). Absent: the result as it is.
+   */
+  subjectView?: (resultData: unknown) => Record<string, unknown>;
 }
 
 /** What a provider said (an answer, a poll's update, a callback): its log body, and its effect. */
@@ -188,6 +194,7 @@ export interface EngineKind {
     callback: (body: unknown) => ProviderSaid | null;
   };
   jobs?: readonly JobKind<unknown, AppDeps>[];
+  subjectView?: (resultData: unknown) => Record<string, unknown>;
 }
 
 /** The engine's view of a kind its folder defines (the compiler checks its parts fit). */
@@ -201,6 +208,7 @@ export function defineKind<P, R, A, U, C extends EngineRunKind>(
     ...(k.gate ? { gate: k.gate } : {}),
     resultSchema: k.resultSchema,
     ...(k.jobs ? { jobs: k.jobs } : {}),
+    ...(k.subjectView ? { subjectView: k.subjectView } : {}),
     prepare: async (tx, a, env) => {
       const request = await k.request(tx, a, env);
       if (request === null) return null;

@@ -23,6 +23,7 @@ import { caseLicenceOf } from './case-licence.js';
 import { dvlaProvider } from './providers.js';
 import { driverDataResult } from './record.js';
 import { dailyCron } from './schedule.js';
+import { subjectDriverData } from './subject-view.js';
 
 /*
  * Driver data (DVLA Access to Driver Data): one enquiry of the licence number the subject gave,
@@ -163,4 +164,6 @@ export const driverDataKind = defineKind<
     return { row: activity, tracking: false };
   },
   jobs: [driverDataSuppressedJob],
+  // the record as the kind's schema has it, nothing a hand edit added (subject-view.ts)
+  subjectView: subjectDriverData,
 });

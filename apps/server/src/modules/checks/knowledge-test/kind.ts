@@ -1,4 +1,9 @@
-import { ACTIVITY_KINDS, type ProcessingData, readResultData } from '@kestrel/domain';
+import {
+  ACTIVITY_KINDS,
+  type ProcessingData,
+  readResultData,
+  subjectKnowledgeTestData,
+} from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import type { ServiceContext } from '../../../platform/service-context.js';
 import {
@@ -112,4 +117,7 @@ export const knowledgeTestKind = defineKind<
     update: testInvitationSchema,
     apply: (ctx, a, processing, update) => applyInvitation(ctx, a, processing, update),
   },
+  // no staff names (who recorded a paper result): the domain's subjectKnowledgeTestData
+  subjectView: (resultData) =>
+    subjectKnowledgeTestData(readResultData('knowledge-test', resultData)),
 });

@@ -12,6 +12,7 @@ import { davisCheckSchema, isTracked, mapCheck } from './check.js';
 // biome-ignore lint/suspicious/noImportCycles: its jobs load the engine only when they run (jobs.ts)
 import { licenceCheckJobs } from './jobs.js';
 import { davisProvider } from './providers.js';
+import { subjectLicenceCheckData } from './subject-view.js';
 
 /*
  * The driving licence check (a licence-checking service of the Davis kind): the subject's
@@ -74,4 +75,6 @@ export const licenceCheckKind = defineKind<
     apply: (ctx, a, processing, check) => applyCheck(ctx, a, processing, check),
   },
   jobs: licenceCheckJobs,
+  // no risk, re-check changes or Davis email confirmation for the subject (subject-view.ts)
+  subjectView: subjectLicenceCheckData,
 });
