@@ -41,6 +41,11 @@ describe('data panels and a rejected document', () => {
     const subject = await world.api('subject');
     await uploadIdentityPage(subject, '/api/s/', caseId, 'passport');
     await uploadIdentityPage(subject, '/api/s/', caseId, 'utility-bill');
+    // the person has filled the sections before the documents (the portal opens no section past
+    // the first unfinished one)
+    await send(subject, 'patch', `/api/s/case-portal/${caseId}/`, {
+      portal_last_completed_section: 'address-history',
+    });
     // the documents wait for operations' review (as the subject's submission leaves them)
     const admin = await world.api('admin');
     const detail = await (await admin.api.get(`/api/cases/${caseId}/`)).json();
@@ -115,5 +120,5 @@ describe('data panels and a rejected document', () => {
     expect(await person.page.getByRole('button', { name: /Copy document id/ }).count()).toBe(0);
     await look(person.page, 'subject-case');
     await person.context.close();
-  });
+  }, 180_000);
 });
