@@ -53,6 +53,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser the product supports preloads modules itself (modulepreload): no polyfill in
+    // the entry chunk (the invitation link's 150 KB budget, e2e/budget.test.ts).
+    modulePreload: { polyfill: false },
     // dist/.vite/manifest.json: the budget test maps routes to the chunks they download.
     manifest: true,
     // The spec: scripts under js/, styles under css/, served from the site root.
