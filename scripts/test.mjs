@@ -5,10 +5,11 @@
 //   node scripts/test.mjs [domain|server|web|e2e|server-pg ...] [--changed [ref]] [--pg-url URL]
 //
 // - Named suites: only those (no typecheck). `server-pg` is the server suite on PostgreSQL.
-// - `--pg-url URL` (what .ci/run passes when PostgreSQL answers): the server suite runs a second
-//   time on that server (`server-pg`), at the same time as the browser suite: the browser suite
-//   mostly waits (pages, the server, timers), so the two share the 2 cores well (measured in
-//   docs/decisions/003).
+// - `--pg-url URL` (what .ci/run passes when PostgreSQL answers): the PostgreSQL set of the server
+//   suite runs a second time on that server (`server-pg`), at the same time as the browser suite
+//   (which mostly waits: pages, the server, timers; docs/decisions/003). The set is the files
+//   marked `// @postgres: <why>`, what differs from PGlite (docs/decisions/022,
+//   apps/server/test/postgres-set.ts); `KESTREL_PG_ALL=1` runs every server file on PostgreSQL.
 // - `--changed [ref]` (`npm run test:changed`): only the test files a change touches: the files
 //   changed in the working tree (staged, unstaged, untracked) and, with a ref, the commits since
 //   it (`npm run test:changed -- main`). Per suite, vitest lists the test files that are changed
@@ -34,6 +35,10 @@ const suites = [
   },
   { name: 'server-pg', cwd: 'apps/server', config: 'vitest.config.ts', pg: true },
 ];
+
+/** `server-pg` runs the PostgreSQL set (KESTREL_PG_SET, read by the server's vitest config). */
+const pgAll = process.env.KESTREL_PG_ALL === '1';
+const pgSetEnv = { KESTREL_PG_SET: pgAll ? '' : '1' };
 
 /** Parses the arguments: suite names, `--changed [ref]`, `--pg-url URL`. */
 function parseArgs(argv) {
@@ -119,7 +124,7 @@ async function changedFiles(suite) {
       '--filesOnly',
       `--json=${out}`,
     ],
-    { cwd: join(root, suite.cwd), log: `${out}.log` },
+    { cwd: join(root, suite.cwd), env: suite.pg ? pgSetEnv : {}, log: `${out}.log` },
   );
   if (code !== 0 && !existsSync(out)) {
     console.error(readFileSync(`${out}.log`, 'utf8'));
@@ -146,10 +151,11 @@ const only = new Map();
 if (changed) {
   await timed('find changed tests', async () => {
     for (const suite of selected) {
-      // the server suite on PostgreSQL runs what the server suite runs
-      const files = suite.pg
-        ? (only.get('server') ?? (await changedFiles(suite)))
-        : await changedFiles(suite);
+      // on PostgreSQL: the changed files of the PostgreSQL set (vitest lists with its include)
+      const files =
+        suite.pg && pgAll && only.has('server')
+          ? (only.get('server') ?? [])
+          : await changedFiles(suite);
       only.set(suite.name, files);
       console.log(`› ${suite.name}: ${files.length} test file(s) touched by the change`);
     }
@@ -193,11 +199,15 @@ let failed = 0;
 let skipped = 0;
 const failures = [];
 
+const pgSetNote = pgAll
+  ? ' (every file: KESTREL_PG_ALL=1)'
+  : " (the PostgreSQL set, files marked '// @postgres:'; KESTREL_PG_ALL=1 runs every file)";
+
 /** Runs one suite (its output to `log` when given) and adds its counts. */
 async function runSuite(suite, log = null) {
   const out = join(reportDir, `${suite.name}.json`);
   rmSync(out, { force: true });
-  if (!log) console.log(`\n› ${suite.name} tests`);
+  if (!log) console.log(`\n› ${suite.name} tests${suite.pg ? pgSetNote : ''}`);
   const code = await timed(`${suite.name} tests`, () =>
     exec(
       'npx',
@@ -209,20 +219,20 @@ async function runSuite(suite, log = null) {
         '--reporter=default',
         '--reporter=json',
         `--outputFile.json=${out}`,
-        // a subset cannot meet a whole-suite coverage threshold
-        ...(only.has(suite.name)
-          ? ['--coverage.enabled=false', ...(only.get(suite.name) ?? [])]
-          : []),
+        // a subset (changed files, the PostgreSQL set) cannot meet a whole-suite coverage
+        // threshold; coverage is the PGlite pass's anyway
+        ...(only.has(suite.name) || suite.pg ? ['--coverage.enabled=false'] : []),
+        ...(only.get(suite.name) ?? []),
       ],
       {
         cwd: join(root, suite.cwd),
-        env: suite.pg ? { DATABASE_URL: pgUrl ?? process.env.DATABASE_URL ?? '' } : {},
+        env: suite.pg ? { DATABASE_URL: pgUrl ?? process.env.DATABASE_URL ?? '', ...pgSetEnv } : {},
         log,
       },
     ),
   );
   if (log) {
-    console.log(`\n› ${suite.name} tests (ran alongside; its output)`);
+    console.log(`\n› ${suite.name} tests${suite.pg ? pgSetNote : ''} (ran alongside; its output)`);
     process.stdout.write(readFileSync(log, 'utf8'));
   }
   if (existsSync(out)) {
