@@ -5,6 +5,8 @@ import { migrateDatabase } from './db/migrate.js';
 import { DEMO_INVITED, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
 import { servingRoleWarnings } from './db/serving-role.js';
 import { discoverModules } from './modules/discover.js';
+import { systemClock } from './platform/clock.js';
+import { createStorage } from './providers/storage/select.js';
 
 // The last line of defence: a database connection error that escapes anyway (an 'error' event or
 // a rejection nobody handles) is logged and the process keeps serving (the pool replaces the
@@ -47,10 +49,13 @@ const modules = discoverModules();
 const db = await openDatabase(config);
 await whenReachable(db);
 await migrateDatabase(db);
-const seeded = await seedDemo(db);
+// One document store for the demo seed and the server (the seed's documents are the server's).
+const storage = createStorage(config.storage);
+const seeded = await seedDemo(db, systemClock, storage);
 const app = await buildApp({
   db,
   config,
+  storage,
   logger: config.logLevel !== 'silent',
   modules: await modules,
 });

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readConfig } from '../config.js';
+import { systemClock } from '../platform/clock.js';
+import { createStorage } from '../providers/storage/select.js';
 import { openDatabase } from './connection.js';
 import { migrateDatabase } from './migrate.js';
 import { QUEUE_SCHEMA } from './queue-schema.js';
@@ -26,7 +28,8 @@ const db = await openDatabase(config);
 // Run explicitly, every set-up step runs (a start skips them when nothing changed).
 await migrateDatabase(db, { force: true });
 if (command === 'seed' || command === 'reset') {
-  const seeded = await seedDemo(db);
+  // the demo documents' files go where the server reads them (STORAGE_DIR, else DATA_DIR)
+  const seeded = await seedDemo(db, systemClock, createStorage(config.storage));
   console.log(seeded ? 'Demo data loaded.' : 'Data exists already; nothing seeded.');
 } else if (command !== 'migrate') {
   console.error('usage: cli.ts migrate|seed|reset');

@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
+import { defaultConfig } from '../config.js';
 import { jobKinds } from '../jobs/index.js';
 import { discoverModules } from '../modules/discover.js';
 import { type Clock, systemClock } from '../platform/clock.js';
 import { createQueues } from '../platform/jobs.js';
 import type { DemoSeedContext } from '../platform/module.js';
+import type { DocumentStorage } from '../providers/storage/provider.js';
+import { createStorage } from '../providers/storage/select.js';
 import { type Database, SEED_ROLE, type Tx } from './connection.js';
 import { createCustomer, createProductUser, createRole, createSubjectUser } from './factories.js';
 
@@ -54,10 +57,17 @@ export async function isEmpty(db: Database): Promise<boolean> {
 
 /**
  * Loads the demo data with the same factories the tests use, then every module's `seedDemo`.
- * Returns false when data exists already (only the first start seeds).
+ * Returns false when data exists already (only the first start seeds). `storage` is where the
+ * demo documents' files go: the server's store (main.ts, cli.ts pass the configuration's); by
+ * default the default configuration's (a temporary folder, as a test app's).
  */
-export async function seedDemo(db: Database, clock: Clock = systemClock): Promise<boolean> {
+export async function seedDemo(
+  db: Database,
+  clock: Clock = systemClock,
+  storage?: DocumentStorage,
+): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
+  const documents = storage ?? createStorage(defaultConfig.storage);
   const modules = await discoverModules();
   // The demo's emails (the invitation in the outbox) are jobs enqueued by the seed, as any
   // request enqueues them: a job sent to a queue not made yet is dropped (pg-boss inserts it
@@ -147,6 +157,7 @@ export async function seedDemo(db: Database, clock: Clock = systemClock): Promis
         ]),
       ),
       subjects: { [subject.email]: { id: subject.id, customerId: subject.customerId } },
+      storage: documents,
     };
     const ordered = [...modules].sort((a, b) => (a.seedOrder ?? 100) - (b.seedOrder ?? 100));
     for (const m of ordered) if (m.seedDemo) await m.seedDemo(ctx);

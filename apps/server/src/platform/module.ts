@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../db/connection.js';
+import type { DocumentStorage } from '../providers/storage/provider.js';
 import type { Clock } from './clock.js';
 
 /** Data the demo seed made before modules run their own demo seeds. */
@@ -9,6 +10,8 @@ export interface DemoSeedContext {
   customers: { acme: number; northgate: number };
   users: Record<string, { id: number; customerId: number | null }>;
   subjects: Record<string, { id: number; customerId: number }>;
+  /** Where the demo's documents' files go: the store the server then reads them from. */
+  storage: DocumentStorage;
 }
 
 /**
