@@ -83,6 +83,8 @@ describe('the demo’s rejected document (Acme, Riley Evans’s identity documen
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     const c = await get(admin.headers, `/api/cases/${caseId}/`);
     expect(c.state).toBe('awaiting-subject');
+    // the person has used their account (they uploaded the documents)
+    expect(c.subject.has_account).toBe(true);
     expect(
       c.case_activities.map((a: { activity_type: string; state: string }) => [
         a.activity_type,

@@ -2,10 +2,11 @@ import { PORTAL_SUBMITTED_SECTION } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { createCase, createProcess, createSubjectUser } from '../../db/factories.js';
 import { DEMO_PASSWORD } from '../../db/seed.js';
-import type { Actor } from '../../platform/context.js';
+import { type Actor, systemActor } from '../../platform/context.js';
 import { enqueue } from '../../platform/jobs.js';
 import type { DemoSeedContext } from '../../platform/module.js';
 import type { ServiceContext } from '../../platform/service-context.js';
+import { auditLogin } from '../accounts/accounts.service.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
@@ -53,6 +54,12 @@ export async function seedRejectedDocumentDemo(ctx: DemoSeedContext): Promise<vo
     password: DEMO_PASSWORD,
     createdAt: new Date(now - 6 * DAY),
   });
+  // they signed in to their portal (the customer sees they have an account)
+  await auditLogin(
+    systemActor,
+    { type: 'SubjectUser', id: person.userId, customerId, name: REJECTED_DOCUMENT_SUBJECT },
+    'logged_in',
+  )(tx);
   // submitted: the documents wait for operations' review
   const c = await createCase(tx, {
     customerId,
