@@ -40,6 +40,34 @@ export const CARE_WORKER_CHECKS: Requirement[] = [
   'rtw',
 ];
 
+/**
+ * The checks of the demo's 'Full check (every kind)' process (apps/server portal.seed.ts): every
+ * kind of check the subject portal has a section for.
+ */
+export const EVERY_CHECK: Requirement[] = [
+  { code: 'online-idv', config: { scheme_type: 'rtw-dbs' } },
+  'basic-details',
+  'address-history',
+  {
+    code: 'document-collection',
+    config: { collectors: ['Proof of identity', 'Right to work'] },
+  },
+  {
+    code: 'dbs-enhanced',
+    config: {
+      purpose: 'employment',
+      workforce: 'A',
+      adult_barred_list: true,
+      employment_sector: 'social-care',
+    },
+  },
+  { code: 'dbs-standard', config: { purpose: 'employment', employment_sector: 'health' } },
+  { code: 'dbs-basic', config: { purpose: 'employment' } },
+  'dbs-update',
+  'driver-data',
+  'rtw',
+];
+
 export interface WorldOptions {
   /** The brand: the host the world's clients and pages use (localhost or 127.0.0.1). */
   host?: Host;
