@@ -173,8 +173,10 @@ describe('storing callbacks in batches', () => {
       send('burst-missing', 2_000_000_001),
     ]);
     const statuses = answers.map((r) => `${r.statusCode} ${r.json().status ?? r.json().detail}`);
-    expect(statuses.slice(0, 30)).toEqual(ids.map(() => '200 stored'));
-    expect(statuses[30]).toBe('200 duplicate');
+    // burst-0 and its replay race each other (on PostgreSQL they are really concurrent): one of
+    // the two is stored, the other is the duplicate
+    expect([statuses[0], statuses[30]].sort()).toEqual(['200 duplicate', '200 stored']);
+    expect(statuses.slice(1, 30)).toEqual(ids.slice(1).map(() => '200 stored'));
     expect(statuses[31]).toBe('404 Not found.');
     await t.settle();
     // each once (concurrent requests have no order among them)
@@ -198,10 +200,11 @@ describe('storing callbacks in batches', () => {
     );
     expect(jobs).toHaveLength(3);
     await t.settle();
-    // the first two in either order (stored at once), then the 28 in the order received
+    // each once; the 28 stored together keep the order they were received in (on PostgreSQL the
+    // batch of 28 may start, and its job run, while one of the first two is still committing)
     const applied = (await processingOf(a.activityId)).event_ids;
-    expect(applied.slice(0, 2).sort()).toEqual(ids.slice(0, 2));
-    expect(applied.slice(2)).toEqual(ids.slice(2));
+    expect([...applied].sort()).toEqual([...ids].sort());
+    expect(applied.filter((e) => ids.indexOf(e) >= 2)).toEqual(ids.slice(2));
   });
 
   it('two batches storing the same events in opposite orders both commit (no deadlock)', async () => {
