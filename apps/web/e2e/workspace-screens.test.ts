@@ -1,16 +1,44 @@
-import type { Browser } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axe, axeClean, launch, PHONE, screenshot, signedIn } from './helpers';
+import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
+import { axe, axeClean, launch, PHONE, send } from './helpers';
 
 // The workspace screens the journey does not walk through: demo-mode requirements, duplicates
-// and merge, archiving a subject, outstanding activities, and the lists on a phone.
+// and merge, archiving a subject, outstanding activities, and the lists on a phone. Each on
+// worlds of its own (e2e/fixtures.ts): a demo-mode customer like Northgate for the requirements,
+// and a customer like Acme (subject_dedup) whose subjects, case and outstanding activity the
+// file makes, so it changes nothing another file reads.
+
+const shots = '/tmp/shots/workspace-screens';
+mkdirSync(shots, { recursive: true });
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
 
 let browser: Browser;
+/** A customer in demo mode (its staff choose checks), like the demo's Northgate Council. */
+let demo: World;
+/** A customer like the demo's Acme Care Ltd, with a case of the care worker checks. */
+let world: World;
 beforeAll(async () => {
   browser = await launch();
+  [demo, world] = await Promise.all([
+    newWorld({
+      demoMode: true,
+      processes: [
+        { name: 'Taxi driver licensing', requirements: ['basic-details', 'licence-check', 'rtw'] },
+      ],
+    }),
+    newWorld({
+      entitlements: ['regportals', 'cycles', 'subject_dedup'],
+      withCase: CARE_WORKER_CHECKS,
+    }),
+  ]);
 });
 afterAll(async () => {
-  await browser.close();
+  await Promise.all([demo?.dispose(), world?.dispose()]);
+  await browser?.close();
 });
 
 const stamp = Date.now();
@@ -19,7 +47,7 @@ const Tag = tag.charAt(0).toUpperCase() + tag.slice(1);
 
 describe('processes in a demo-mode organisation', () => {
   it('lets the administrator edit a process requirements', async () => {
-    const { context, page } = await signedIn(browser, 'admin@northgate.test');
+    const { context, page } = await demo.signedIn(browser, 'admin');
     await page.goto('/processes');
     await page.getByRole('heading', { name: 'Processes' }).waitFor();
     await page.getByRole('table').getByRole('link').first().click();
@@ -45,7 +73,8 @@ describe('processes in a demo-mode organisation', () => {
 
 describe('subjects', () => {
   it('finds likely duplicates, merges them, and archives a subject', async () => {
-    const { api, csrf } = await apiAs('admin@acme.test');
+    const admin = await world.api('admin');
+    const { api, csrf } = admin;
     const add = async (email: string) => {
       const res = await api.post('/api/subjects/', {
         data: { first_name: 'Robin', last_name: `${Tag}-Hale`, email, dob: '1988-06-02' },
@@ -57,12 +86,9 @@ describe('subjects', () => {
     const kept = await add(`robin.hale.${stamp}@example.test`);
     const duplicate = await add(`r.hale.${stamp}@example.test`);
     const other = await add(`robin.hale.other.${stamp}@example.test`);
-    await api.post(`/api/subjects/${other}/archive/`, {
-      data: {},
-      headers: { 'X-CSRFToken': csrf() },
-    });
+    await send(admin, 'post', `/api/subjects/${other}/archive/`, {});
 
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const { context, page } = await world.signedIn(browser, 'admin');
     await page.goto('/subjects');
     await page.getByLabel('Search subjects').fill(tag);
     await page
@@ -93,20 +119,31 @@ describe('subjects', () => {
     await page.waitForURL(`**/subjects/${kept}`);
     await page.getByText(/^Archived /).waitFor();
     expect(await page.getByRole('link', { name: 'Open a case' }).count()).toBe(0);
-    await api.dispose();
     await context.close();
   });
 });
 
 describe('outstanding activities', () => {
   it('opens the oldest outstanding activity and moves it on', async () => {
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    // The world's case waits for the customer on its address history (as the demo's does).
+    const admin = await world.api('admin');
+    const detail = await (await admin.api.get(`/api/cases/${world.caseId}/`)).json();
+    const history = (detail.case_activities as { id: number; activity_type: string }[]).find(
+      (a) => a.activity_type === 'address-history',
+    );
+    expect(history, JSON.stringify(detail.case_activities)).toBeDefined();
+    await send(admin, 'patch', `/api/case-activities/${history?.id}/`, {
+      state: 'ca-awaiting-agent',
+    });
+
+    const { context, page } = await world.signedIn(browser, 'admin');
     await page.goto('/outstanding-activities');
     await page.getByRole('heading', { name: 'Outstanding activities' }).waitFor();
     const first = page.getByRole('table').getByRole('link').first();
     await first.waitFor();
     await first.click();
     await page.waitForURL(/\/outstanding-activities\/\d+$/);
+    expect(page.url()).toMatch(new RegExp(`/outstanding-activities/${history?.id}$`));
     // The list (whose case numbers are links too) gives way to the activity.
     await page.getByTestId('resource-table').waitFor({ state: 'detached' });
     await page.getByRole('link', { name: /^#\d+$/ }).waitFor();
@@ -115,13 +152,15 @@ describe('outstanding activities', () => {
     await page.getByRole('button', { name: 'Mark complete' }).click();
     await page.getByText('Successfully updated case activity').waitFor();
     await page.waitForURL((url) => url.pathname === '/outstanding-activities');
+    const moved = await (await admin.api.get(`/api/case-activities/${history?.id}/`)).json();
+    expect(moved.state).toBe('ca-complete');
     await context.close();
   });
 });
 
 describe('on a phone', () => {
   it('shows the case list and a case', async () => {
-    const { context, page } = await signedIn(browser, 'admin@acme.test', { viewport: PHONE });
+    const { context, page } = await world.signedIn(browser, 'admin', { viewport: PHONE });
     await page.goto('/cases');
     await page.getByTestId('case-list').waitFor();
     await page
