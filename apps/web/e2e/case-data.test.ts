@@ -1,15 +1,26 @@
-import type { APIRequestContext, Browser, Locator, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, screenshot, signedIn } from './helpers';
+import { newWorld, type World } from './fixtures';
+import { type Api, axeClean, launch } from './helpers';
 
-// A customer user edits each of the six case data sections of a demo case (issue 15): the
-// consents a change reveals, a '(for DBS)' name, an address gap filled through the fake postcode
-// lookup, the locked idsp address; at desktop and phone width, light and dark.
+// A customer user edits each of the six case data sections of a case (issue 15): the consents a
+// change reveals, a '(for DBS)' name, an address gap filled through the fake postcode lookup, the
+// locked idsp address; at desktop and phone width, light and dark. On a world of its own
+// (e2e/fixtures.ts): its case has the demo case's case data (world.caseData: an address history
+// with a gap and an idsp address, a passport, a licence), and operations edit another case of it.
 
-const USER = 'admin@acme.test';
+const shots = '/tmp/shots/case-data';
+mkdirSync(shots, { recursive: true });
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+
+const CHECKS = ['basic-details', 'address-history', 'dbs-basic'];
 let browser: Browser;
-let api: APIRequestContext;
-let csrf: () => string;
+let world: World;
+let admin: Api;
+let api: Api['api'];
 let caseId = 0;
 
 interface Gap {
@@ -23,23 +34,29 @@ interface AddressList {
 
 beforeAll(async () => {
   browser = await launch();
-  ({ api, csrf } = await apiAs(USER));
-  // A demo case whose address history has a gap and an idsp-sourced address.
-  const cases = await (await api.get('/api/cases/?page_size=50')).json();
-  for (const c of cases.results as Array<{ id: number }>) {
-    const res = await api.get(`/api/case-addresses/?case=${c.id}`);
-    if (!res.ok()) continue;
-    const list = (await res.json()) as AddressList;
-    if (list.gaps.length > 0 && list.results.some((a) => a.source === 'idsp')) {
-      caseId = c.id;
-      break;
-    }
-  }
-  expect(caseId, 'a demo case with an address gap and an idsp address').toBeGreaterThan(0);
+  world = await newWorld({
+    ops: true,
+    withCase: CHECKS,
+    withCaseData: true,
+    subjects: [
+      { key: 'subject', firstName: 'Sam', lastName: 'World' },
+      { key: 'other', firstName: 'Alex', lastName: 'World' },
+    ],
+  });
+  caseId = world.caseId;
+  admin = await world.api('admin');
+  api = admin.api;
+  // The case's address history has a gap and an idsp-sourced address.
+  const list = (await (await api.get(`/api/case-addresses/?case=${caseId}`)).json()) as AddressList;
+  expect(list.gaps.length, 'an address gap').toBeGreaterThan(0);
+  expect(
+    list.results.some((a) => a.source === 'idsp'),
+    'an idsp address',
+  ).toBe(true);
 });
 afterAll(async () => {
   await setDark(false);
-  await api?.dispose();
+  await world?.dispose();
   await browser?.close();
 });
 
@@ -47,7 +64,7 @@ const setDark = async (dark: boolean) => {
   if (!api) return;
   const res = await api.put('/api/user/', {
     data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': csrf() },
+    headers: { 'X-CSRFToken': admin.csrf() },
   });
   expect(res.status()).toBe(200);
 };
@@ -91,7 +108,7 @@ describe('case data editing screen, as a customer user', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const opened = await signedIn(browser, USER);
+    const opened = await world.signedIn(browser, 'admin');
     page = opened.page;
     close = () => opened.context.close();
     await openCase(page);
@@ -237,7 +254,7 @@ describe('case data editing screen, as a customer user', () => {
     const s = region(page, 'Driving Licence');
     await s.getByLabel('Licence number').waitFor();
     const number = await s.getByLabel(/^Licence number/).inputValue();
-    expect(number, 'the demo licence').not.toBe('');
+    expect(number, "the case's licence").not.toBe('');
     await pickDate(s, 'Issue date', '2019-04-02');
     await confirmAndSave(s);
     await toast(page, 'Successfully updated driving licence');
@@ -249,41 +266,55 @@ describe('case data editing screen, as a customer user', () => {
 
 describe('case data for operations (basic and e-bulk checks)', () => {
   it('edits the case data of an outstanding DBS check from the ops activity view', async () => {
-    const ops = await apiAs('ops@kestrel.test');
-    try {
-      const list = await (
-        await ops.api.get('/api/ops/outstanding-activities/?page_size=100')
-      ).json();
-      const activity = (
-        list.results as Array<{ id: number; activity_type: string; case: { id: number } }>
-      ).find((a) => ['dbs-basic', 'dbs-standard', 'dbs-enhanced'].includes(a.activity_type));
-      expect(activity, 'an outstanding DBS check in the demo data').toBeDefined();
-      if (!activity) return;
-      const { context, page } = await signedIn(browser, 'ops@kestrel.test');
-      const calls: string[] = [];
-      page.on('request', (r) => {
-        if (r.url().includes('/api/') && r.url().includes('case-')) calls.push(r.url());
-      });
-      await page.goto(`/ops/outstanding-activities/${activity.id}`);
-      const s = region(page, 'Birth Details');
-      await s.getByLabel(/^Town of birth/).waitFor();
-      await s.getByLabel(/^Country of birth/).selectOption('GBR');
-      await s.getByLabel(/^Town of birth/).fill('Whitby');
-      await confirmAndSave(s);
-      await toast(page, 'Successfully updated birth details');
-      // Operations call the ops API, for any customer, without acting for it.
-      expect(calls.length).toBeGreaterThan(0);
-      expect(calls.every((u) => new URL(u).pathname.startsWith('/api/ops/'))).toBe(true);
-      const saved = await (
-        await ops.api.get(`/api/ops/case-birth-details/${activity.case.id}/`)
-      ).json();
-      expect(saved.town).toBe('Whitby');
-      expect(await axeClean(page)).toEqual([]);
-      await screenshot(page, 'case-data-ops-desktop');
-      await context.close();
-    } finally {
-      await ops.api.dispose();
-    }
+    // Another case of the world, with its case data, whose DBS check waits for operations (as
+    // the demo's waits: the seed leaves it at ca-awaiting-ops).
+    const other = await world.openCase('World checks', 'other');
+    await world.caseData(other, 'male');
+    const ops = await world.api('ops');
+    const detail = await (await api.get(`/api/cases/${other}/`)).json();
+    const dbs = (detail.case_activities as { id: number; activity_type: string }[]).find(
+      (a) => a.activity_type === 'dbs-basic',
+    );
+    expect(dbs, JSON.stringify(detail.case_activities)).toBeDefined();
+    const moved = await ops.api.patch(`/api/ops/case-activities/${dbs?.id}/`, {
+      data: { state: 'ca-awaiting-ops' },
+      headers: { 'X-CSRFToken': ops.csrf() },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+
+    const list = await (
+      await ops.api.get(
+        `/api/ops/outstanding-activities/?page_size=100&customer=${world.customer.id}`,
+      )
+    ).json();
+    const activity = (
+      list.results as Array<{ id: number; activity_type: string; case: { id: number } }>
+    ).find((a) => ['dbs-basic', 'dbs-standard', 'dbs-enhanced'].includes(a.activity_type));
+    expect(activity, 'an outstanding DBS check of the world').toBeDefined();
+    if (!activity) return;
+    expect(activity.id).toBe(dbs?.id);
+    const { context, page } = await world.signedIn(browser, 'ops');
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/') && r.url().includes('case-')) calls.push(r.url());
+    });
+    await page.goto(`/ops/outstanding-activities/${activity.id}`);
+    const s = region(page, 'Birth Details');
+    await s.getByLabel(/^Town of birth/).waitFor();
+    await s.getByLabel(/^Country of birth/).selectOption('GBR');
+    await s.getByLabel(/^Town of birth/).fill('Whitby');
+    await confirmAndSave(s);
+    await toast(page, 'Successfully updated birth details');
+    // Operations call the ops API, for any customer, without acting for it.
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((u) => new URL(u).pathname.startsWith('/api/ops/'))).toBe(true);
+    const saved = await (
+      await ops.api.get(`/api/ops/case-birth-details/${activity.case.id}/`)
+    ).json();
+    expect(saved.town).toBe('Whitby');
+    expect(await axeClean(page)).toEqual([]);
+    await screenshot(page, 'case-data-ops-desktop');
+    await context.close();
   });
 });
 
@@ -295,7 +326,7 @@ describe('case data screen at desktop and phone width, light and dark', () => {
     ] as const) {
       it(`${label}, ${dark ? 'dark' : 'light'}`, async () => {
         await setDark(dark);
-        const { context, page } = await signedIn(browser, USER, { viewport });
+        const { context, page } = await world.signedIn(browser, 'admin', { viewport });
         await openCase(page);
         await expect
           .poll(() =>
