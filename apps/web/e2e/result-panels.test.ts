@@ -2,30 +2,34 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiAs,
-  axeClean,
-  launch,
-  loginUi,
-  newPage,
-  PHONE,
-  screenshotDir,
-  signedIn,
-} from './helpers';
+import { CARE_WORKER_CHECKS, newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import { axeClean, launch, loginUi, newPage, PHONE } from './helpers';
 
 // The criminal-record result panels (issue 17) for customer staff and operations: a complete
 // enhanced result, a partial one awaiting a top-up, and an adult-first request through its
-// stages. Data is arranged through the API on the demo's open Acme cases.
+// stages. On a world of its own (e2e/fixtures.ts): two open cases of the demo's care worker
+// checks (an enhanced check with the adult barred list) for one person, the world's staff and
+// its own operations user; the data is arranged through the API as before.
 
 let browser: Browser;
+let world: World;
+const CARE = 'Care worker onboarding';
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({
+    ops: true,
+    processes: [{ name: CARE, requirements: CARE_WORKER_CHECKS }],
+    subjects: [{ key: 'priya', firstName: 'Priya', lastName: 'Shah', dob: '1988-02-14' }],
+  });
+  await world.openCase(CARE, 'priya');
+  await world.openCase(CARE, 'priya');
 });
 afterAll(async () => {
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
-const shots = join(screenshotDir, 'result-panels');
+const shots = '/tmp/shots/result-panels';
 mkdirSync(shots, { recursive: true });
 const shot = (page: Page, name: string) => {
   step(`shot ${name}`);
@@ -93,8 +97,8 @@ interface Row {
 
 describe('result panels', () => {
   it('customer and operations views of DBS results, a top-up and adult first', async () => {
-    const admin = await apiAs('admin@acme.test');
-    const ops = await apiAs('ops@kestrel.test');
+    const admin = await world.api('admin');
+    const ops = await world.api('ops');
     const list = await (
       await admin.api.get('/api/case-activities/', {
         params: { activity_type: 'dbs-enhanced', page_size: 100 },
@@ -106,7 +110,7 @@ describe('result panels', () => {
         a.config.adult_barred_list === true &&
         !['ca-complete', 'ca-cancelled'].includes(a.state),
     );
-    expect(open.length, JSON.stringify(list.results.map((a: Row) => a.case))).toBeGreaterThan(1);
+    expect(open.length, JSON.stringify(list.results.map((a: Row) => a.case))).toBe(2);
     const [done, waiting] = open as [Row, Row];
     const patch = async (id: number, data: object, path = '') => {
       const res = await ops.api.patch(`/api/ops/case-activities/${id}/${path}`, {
@@ -147,10 +151,9 @@ describe('result panels', () => {
         : detailsState === 'verified'
           ? 'This application is awaiting countersigning.'
           : 'This application is being processed by the DBS.';
-    await admin.api.dispose();
 
     // Customer staff: the complete result with its configuration, then the partial one.
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const { context, page } = await world.signedIn(browser, 'admin');
     await page.goto(`/cases/${done.case.id}`);
     // The case shows a panel for each of its DBS activities: the one this test completed.
     const doneCard = page.locator(`[data-activity-id="${done.id}"]`);
@@ -198,8 +201,8 @@ describe('result panels', () => {
     const p = opsPage.page;
     await loginUi(
       p,
-      'ops@kestrel.test',
-      undefined,
+      world.username('ops'),
+      WORLD_PASSWORD,
       `/login?next=%2Fops%2Foutstanding-activities%2F${adultFirst}`,
     );
     await p.waitForURL(`**/ops/outstanding-activities/${adultFirst}`);
@@ -212,8 +215,8 @@ describe('result panels', () => {
     expect(await axeClean(p)).toEqual([]);
     await shot(p, 'ops-adult-first-pending-errors-desktop');
     await form.getByRole('textbox', { name: 'Reference' }).fill('AF-2026-001');
-    // The subject may have several DBS cases (the demo data has more than one): the adult first
-    // is linked to the case it was requested from.
+    // The subject may have several DBS cases (this person has two): the adult first is linked to
+    // the case it was requested from.
     await form.getByRole('combobox', { name: /DBS case/ }).selectOption(String(done.case.id));
     await form.getByRole('button', { name: 'Save request' }).click();
     await form.getByRole('button', { name: 'Save result' }).waitFor();
@@ -224,7 +227,7 @@ describe('result panels', () => {
     await p.setViewportSize({ width: 1366, height: 860 });
 
     // In the customer's workspace (an operations session): notes and the ops forms.
-    await p.getByRole('button', { name: 'Open the case as Acme Care Ltd' }).click();
+    await p.getByRole('button', { name: `Open the case as ${world.customer.name}` }).click();
     await p.waitForURL(`**/cases/${done.case.id}`);
     await p.getByTestId('notes-accordion').first().waitFor();
     await p.getByRole('button', { name: 'DBS enhanced provider configuration' }).first().waitFor();
@@ -253,6 +256,5 @@ describe('result panels', () => {
     await staged.getByRole('button', { name: 'Save result' }).click();
     await p.waitForURL('**/ops/outstanding-activities');
     await opsPage.context.close();
-    await ops.api.dispose();
   }, 240_000);
 });
