@@ -2,23 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Locator, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Api,
-  apiAs,
-  axeClean,
-  baseUrl,
-  launch,
-  loginUi,
-  newPage,
-  screenshotDir,
-  send,
-  signedIn,
-} from './helpers';
+import { newWorld, type World } from './fixtures';
+import { type Api, axeClean, baseUrl, launch, loginUi, newPage, send } from './helpers';
 
 // The DBS update service result panel (activity kind dbs-update) for the three audiences:
-// customer staff, the subject (the restricted view) and operations. Three Acme cases of a new
-// subject (invited, account claimed: the demo subject's own cases stay as other journeys expect
-// them), each with one update service check (a process operations make for the test). The
+// customer staff, the subject (the restricted view) and operations. On a world of its own
+// (e2e/fixtures.ts: a customer like Acme, not in demo mode, with its staff and its own operations
+// user, so no demo user's cases, processes or dark mode change): three cases of a new subject
+// (invited, account claimed), each with one update service check (a process operations make for
+// the test). The
 // subject submits the certificate details of the first through the portal at phone
 // width, and of the other two through the subject API; the check engine (job queue) asks the
 // simulated update service, whose answer follows the certificate number's first digit
@@ -26,12 +18,12 @@ import {
 // (not registered), 5 a status the service does not document ('Unexpected status.').
 // Operations add a note to the first; the customer and the subject must not see it.
 // Screenshots at 360 and 1280 px, light and dark (the profile's dark mode), in
-// screenshots/update-service/.
+// /tmp/shots/update-service-panel/.
 
 const stamp = Date.now();
 const email = `update.service.${stamp}@example.test`;
 const password = 'Kestrel-Update-E2e-2026';
-const shots = join(screenshotDir, 'update-service');
+const shots = '/tmp/shots/update-service-panel';
 mkdirSync(shots, { recursive: true });
 
 const WIDTHS = [
@@ -84,6 +76,9 @@ const STATES: Record<Answer, string> = {
 };
 
 let browser: Browser;
+let world: World;
+/** The world's operations user's name (Ops World), which the restricted views must not show. */
+const OPS_NAME = 'Ops World';
 let admin: Api;
 let ops: Api;
 let subject: Api;
@@ -160,7 +155,8 @@ async function look(
     expect(await page.getByTestId('notes-accordion').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Notes', exact: true }).count()).toBe(0);
     expect(await page.getByRole('textbox', { name: 'Notes', exact: true }).count()).toBe(0);
-    for (const secret of [NOTE, 'Colin Counter', 'Olivia Ops']) expect(text).not.toContain(secret);
+    for (const secret of [NOTE, 'Colin Counter', 'Olivia Ops', OPS_NAME])
+      expect(text).not.toContain(secret);
     // Nor in what the page reads: the customer's activity and the subject's restricted result.
     const body = await (
       await page.request.get(
@@ -209,18 +205,20 @@ async function allViews(page: Page, who: Api, audience: 'customer' | 'subject' |
 
 beforeAll(async () => {
   browser = await launch();
-  [admin, ops] = await Promise.all([apiAs('admin@acme.test'), apiAs('ops@kestrel.test')]);
+  world = await newWorld({ ops: true });
+  [admin, ops] = await Promise.all([world.api('admin'), world.api('ops')]);
 });
 afterAll(async () => {
-  await Promise.all([admin?.api.dispose(), ops?.api.dispose(), subject?.api.dispose()]);
+  await Promise.all([world?.dispose(), subject?.api.dispose()]);
   await browser?.close();
 });
 
 describe('the update service result panel', () => {
   it('shows a real status check to customer staff, the subject and operations', async () => {
-    // Operations give Acme a process with only the update service check (Acme is not in demo
-    // mode: its staff cannot choose checks); Acme opens three cases of a new person.
+    // Operations give the customer a process with only the update service check (it is not in
+    // demo mode: its staff cannot choose checks); it opens three cases of a new person.
     const acme: number = (await (await admin.api.get('/api/user/')).json()).customer.id;
+    expect(acme).toBe(world.customer.id);
     const opsSession = await ops.api.post('/api/ops/session/', {
       data: { customer: acme },
       headers: { 'X-CSRFToken': ops.csrf() },
@@ -339,12 +337,12 @@ describe('the update service result panel', () => {
       print_date: '2025-06-02',
     });
 
-    // Operations, in Acme's workspace (the customer picker): notes, which they add to.
+    // Operations, in the customer's workspace (the customer picker): notes, which they add to.
     step('ops');
-    const o = await signedIn(browser, 'ops@kestrel.test', { viewport: WIDTHS[1][1] });
+    const o = await world.signedIn(browser, 'ops', { viewport: WIDTHS[1][1] });
     const op = o.page;
     await op.getByTestId('customer-picker').filter({ visible: true }).click();
-    await op.getByRole('option', { name: 'Acme Care Ltd' }).click();
+    await op.getByRole('option', { name: world.customer.name }).click();
     await op.waitForURL((url) => url.pathname === '/dashboard');
     await op.goto(`/cases/${cases.registered.caseId}`);
     const opsCard = op.locator(`[data-activity-id="${cases.registered.activityId}"]`);
@@ -370,7 +368,7 @@ describe('the update service result panel', () => {
     await o.context.close();
 
     step('customer');
-    const c = await signedIn(browser, 'admin@acme.test', { viewport: WIDTHS[1][1] });
+    const c = await world.signedIn(browser, 'admin', { viewport: WIDTHS[1][1] });
     await allViews(c.page, admin, 'customer');
     await c.context.close();
 
