@@ -8,7 +8,9 @@
 // temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
 // at the next start.
 //
-// Options: --only=pg|pglite|callbacks|uploads   --duration=<seconds per scenario, default 5>
+// Options: --only=pg|pglite|callbacks|uploads|driving   --duration=<seconds per scenario, default 5>
+// The default run (no --only) is the load bench on both databases, then the driving-kinds drain
+// (apps/server/bench/driving.ts) on both.
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
 // user that may create databases and roles. Exit code 1 when a PostgreSQL target fails.
 import { fork } from 'node:child_process';
@@ -372,12 +374,150 @@ async function benchUploads() {
   return figures.some((f) => f.status !== 201 || f.preview !== 'none');
 }
 
+// ------------------------------------------------------------------ driving-kinds drain (issue 27)
+
+/** The drain's targets: 10 requests a second per provider; the case list's p99 at most 1.5×. */
+const DRIVING_P99_FACTOR = 1.5;
+
+/**
+ * `--only=driving`: 1,000 driver-data and licence-check activities started at once, drained by
+ * the server's job workers through the DVLA and licence-checking simulators (10 requests a
+ * second each, 429 above), with the case list under load meanwhile (apps/server/bench/driving.ts).
+ * Returns true when a target is missed.
+ */
+async function benchDriving(label, env) {
+  console.log(`\n▶ driving-kinds drain (${label})`);
+  const f = await new Promise((resolve, reject) => {
+    const c = fork(join(root, 'apps/server/bench/driving.ts'), [], {
+      cwd: join(root, 'apps/server'),
+      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
+      env: {
+        ...process.env,
+        ...env,
+        BENCH_DURATION: String(DURATION),
+        TZ: 'UTC',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = c;
+    let result = null;
+    c.on('message', (m) => {
+      if (m?.type === 'log') log(m.text);
+      if (m?.type === 'driving') result = m.figures;
+    });
+    c.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`driving bench exited ${code}`)),
+    );
+  });
+  child = null;
+  const rows = [];
+  let failed = false;
+  /** `ok` undefined: a figure without a target; `info`: its target does not fail the run. */
+  const row = (name, value, target, ok, info = false) => {
+    if (ok === false && !info) failed = true;
+    const result = ok === undefined ? '' : ok ? 'pass' : 'FAIL';
+    rows.push([name, String(value), target, info ? `${result.toLowerCase()} (info)` : result]);
+  };
+  row('activities still waiting for their result', f.still_waiting, '0', f.still_waiting === 0);
+  row('activities in error (ca-error-initiating)', f.in_error, '0', f.in_error === 0);
+  row(
+    'activities with an error on their provider log',
+    f.with_error_event,
+    '0',
+    f.with_error_event === 0,
+  );
+  row('activities with a 429 on their provider log', f.with_429, '0', f.with_429 === 0);
+  row('engine jobs failed or retried', f.failed_jobs, '0', f.failed_jobs === 0);
+  for (const s of f.services) {
+    row(`${s.name}: requests`, s.requests, '');
+    row(
+      `${s.name}: most requests in any 1 s`,
+      s.peak_per_second,
+      `≤${s.limit_per_second}`,
+      s.peak_per_second <= s.limit_per_second,
+    );
+    row(
+      `${s.name}: mean requests/s`,
+      s.mean_per_second,
+      `≤${s.limit_per_second}`,
+      s.mean_per_second <= s.limit_per_second,
+    );
+    row(
+      `${s.name}: 429s answered (RATEL test data / over the rate), waited out`,
+      `${s.answered_429} (${s.answered_429_test_data} / ${s.answered_429 - s.answered_429_test_data}), ${s.waited_out_429}`,
+      '',
+    );
+    row(`${s.name}: all done after`, s.finished_s === null ? 'not done' : `${s.finished_s} s`, '');
+  }
+  const { without, during } = f.case_list;
+  const limit = Math.round(without.p99 * DRIVING_P99_FACTOR * 10) / 10;
+  row('case list p99 without the drain', `${without.p99} ms`, '');
+  // like the load bench's targets, the latency target applies on PostgreSQL; on PGlite (one
+  // connection: every statement waits for the open transaction) it is for information
+  row(
+    'case list p99 during the drain',
+    `${during.p99} ms`,
+    `≤${DRIVING_P99_FACTOR}× = ${limit} ms`,
+    during.p99 <= limit,
+    label !== 'PostgreSQL',
+  );
+  row('case list req/s without / during', `${without.rps} / ${during.rps}`, '');
+  row(
+    'case list errors without / during',
+    `${without.failed} / ${during.failed}`,
+    '0',
+    without.failed + during.failed === 0,
+  );
+  const head = ['figure', 'value', 'limit', 'result'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) =>
+    r.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  console.log(
+    `\nDriving kinds on ${label}: ${f.activities} activities (${f.cases} cases of ${f.customers} customers, half driver data, half licence checks; ${f.rate_limited_cases} cases with the simulators' RATEL licence, answered 429 twice by each service) started in one transaction (${f.start_s} s), all with their result ${f.still_waiting === 0 ? `after ${f.drain_s} s` : `NOT after ${f.drain_s} s`}; licence checks polled every ${f.poll_seconds} s; final states ${JSON.stringify(f.states)}; the case list (${CONNECTIONS} connections over the drain's ${f.customers} customers) measured for ${without.seconds} s without the drain and for the whole drain (${during.seconds} s)`,
+  );
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  return failed;
+}
+
+/** The drain on PostgreSQL (when it answers) and PGlite; true when a target is missed. */
+async function benchDrivingBoth() {
+  let failed = false;
+  if (await pgReachable()) {
+    failed = (await benchDriving('PostgreSQL', await preparePg())) || failed;
+    await cleanupAll();
+  } else {
+    console.error(
+      `\nPostgreSQL at ${PG_URL} does not answer: the drain's PostgreSQL figures are missing.`,
+    );
+    failed = true;
+  }
+  failed = (await benchDriving('PGlite', preparePglite())) || failed;
+  await cleanupAll();
+  return failed;
+}
+
 // ------------------------------------------------------------------ main
 
 if (only === 'uploads') {
   let failed = true;
   try {
     failed = await benchUploads();
+  } catch (err) {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+if (only === 'driving') {
+  let failed = true;
+  try {
+    failed = await benchDrivingBoth();
   } catch (err) {
     console.error(`\nbench failed: ${err.stack ?? err}`);
   } finally {
@@ -416,6 +556,8 @@ try {
     await cleanupAll();
   }
   if (report(runs)) exitCode = 1;
+  // the default run (no --only) adds the driving-kinds drain (issue 27)
+  if (only === undefined && (await benchDrivingBoth())) exitCode = 1;
 } catch (err) {
   console.error(`\nbench failed: ${err.stack ?? err}`);
   exitCode = 1;

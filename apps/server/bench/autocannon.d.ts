@@ -27,6 +27,18 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
   }
+  /** The run itself (the callback form): each response as it comes, and `stop()`. */
+  export interface Instance {
+    on(
+      event: 'response',
+      listener: (client: Client, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): void;
+    stop(): void;
+  }
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(
+    options: Options,
+    done: (err: Error | null, result: Result) => void,
+  ): Instance;
   export default autocannon;
 }
