@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { preloadSection, sectionComponent, sectionLoading } from './section-modules';
 
+// @own-modules: the chunk cache is module state, and this file starts from an empty one (no other
+// file in the worker may have opened a section first).
+
 const LAZY = Symbol.for('react.lazy');
 const isLazy = (c: unknown) =>
   typeof c === 'object' && c !== null && '$$typeof' in c && c.$$typeof === LAZY;
