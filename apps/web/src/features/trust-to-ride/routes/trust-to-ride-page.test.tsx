@@ -109,4 +109,25 @@ describe('/ops/trust-2-ride', () => {
       }),
     );
   });
+
+  it('lets the keyboard scroll the register and the list sideways on a phone (axe scrollable-region-focusable)', async () => {
+    mockFetch((call) => {
+      const url = new URL(call.url, 'http://x');
+      if (url.pathname === '/api/ops/trust-to-ride/unbooked-activities/')
+        return { status: 200, body: { results: [] } };
+      if (url.pathname === '/api/ops/trust-to-ride/sessions/')
+        return { status: 200, body: page([session()]) };
+      return {
+        status: 200,
+        body: { ...session(), bookings: [booking(1, 'Ann Ash', 'attended')] },
+      };
+    });
+    open('/ops/trust-2-ride?session=5');
+    // a register with every attendance recorded has nothing else to focus
+    const register = await screen.findByRole('table', { name: 'Attendance register' });
+    expect(register.closest('[tabindex="0"][role="region"]')).not.toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: '← Sessions' }));
+    const list = await screen.findByRole('table', { name: 'Trust to ride sessions' });
+    expect(list.closest('[tabindex="0"][role="region"]')).not.toBeNull();
+  });
 });

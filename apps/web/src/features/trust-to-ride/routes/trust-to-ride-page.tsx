@@ -199,7 +199,14 @@ function Register({
   onAttend: (b: TrustToRideBookingOut, a: 'attended' | 'did-not-attend') => Promise<void>;
 }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // sideways on a phone: the viewport takes the keyboard's focus and has a name, even when no
+    // button is left in the register (WCAG 2.1.1, axe's scrollable-region-focusable)
+    <Table.ScrollContainer
+      minWidth={560}
+      scrollAreaProps={{
+        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Attendance register' },
+      }}
+    >
       <Table striped withTableBorder aria-label="Attendance register">
         <Table.Thead>
           <Table.Tr>
@@ -333,7 +340,12 @@ function SessionList() {
       ) : rows.length === 0 ? (
         <Text c="dimmed">{when === 'past' ? 'No past sessions.' : 'No upcoming sessions.'}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer
+          minWidth={560}
+          scrollAreaProps={{
+            viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Trust to ride sessions' },
+          }}
+        >
           <Table striped highlightOnHover withTableBorder aria-label="Trust to ride sessions">
             <Table.Thead>
               <Table.Tr>
