@@ -8,6 +8,7 @@ import {
   type RateLimiter,
   realLimiterClock,
 } from '../dvla/rate-limit.js';
+import type { RequestOutcome } from '../dvla/simulator.js';
 import { ProviderError } from '../errors.js';
 import type { DavisCheck, DavisDriverIn, DavisEndorsement, DavisProvider } from './provider.js';
 
@@ -52,6 +53,8 @@ export function createDavisService(o: {
   clock: Clock;
   dayMs?: number;
   limiterClock?: LimiterClock;
+  /** Told of each request as it arrives (its limiter-clock time; the bench's rate figures). */
+  onRequest?: (at: number, outcome: RequestOutcome) => void;
 }) {
   const dayMs = o.dayMs ?? DAY_MS;
   const limiterClock = o.limiterClock ?? realLimiterClock;
@@ -68,9 +71,11 @@ export function createDavisService(o: {
     counts.requests += 1;
     if (recent.length >= DVLA_REQUESTS_PER_SECOND) {
       counts.tooMany += 1;
+      o.onRequest?.(now, 'over-the-rate');
       throw new RateLimited(1000 - (now - (recent[0] ?? now)));
     }
     recent.push(now);
+    o.onRequest?.(now, 'admitted');
     if (number.startsWith(DAVIS_TEST_DATA.rateLimited)) {
       const n = rateLimited.get(number) ?? 0;
       rateLimited.set(number, n + 1);

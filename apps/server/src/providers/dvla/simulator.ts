@@ -36,6 +36,12 @@ export const DVLA_TEST_DATA = {
   noAnswer: 'SLOWW',
 } as const;
 
+/**
+ * A request as the simulated service counted it: within its 10 a second (answered, or a test
+ * datum's 429), or over them (answered 429).
+ */
+export type RequestOutcome = 'admitted' | 'over-the-rate';
+
 /** How many simulated days a suppressed record (SUPPR…) stays suppressed after it is first asked. */
 export const SUPPRESSED_DAYS = 2;
 
@@ -156,6 +162,8 @@ export function createDvlaService(o: {
   clock: Clock;
   dayMs?: number;
   limiterClock?: LimiterClock;
+  /** Told of each request as it arrives (its limiter-clock time; the bench's rate figures). */
+  onRequest?: (at: number, outcome: RequestOutcome) => void;
 }) {
   const dayMs = o.dayMs ?? DAY_MS;
   const limiterClock = o.limiterClock ?? realLimiterClock;
@@ -172,9 +180,11 @@ export function createDvlaService(o: {
       counts.requests += 1;
       if (recent.length >= DVLA_REQUESTS_PER_SECOND) {
         counts.tooMany += 1;
+        o.onRequest?.(now, 'over-the-rate');
         throw new RateLimited(1000 - (now - (recent[0] ?? now)));
       }
       recent.push(now);
+      o.onRequest?.(now, 'admitted');
       const number = enquiry.drivingLicenceNumber.toUpperCase();
       const prefix = number.slice(0, 5);
       const today = o.clock.now().getTime();
