@@ -101,6 +101,8 @@ describe('/ops/trust-2-ride', () => {
     open('/ops/trust-2-ride?session=5');
     const register = await screen.findByRole('table', { name: 'Attendance register' });
     expect(within(register).getAllByText('Did not attend')).toHaveLength(2);
+    // a full session has no place left: 0, not the dash of a missing value
+    expect(screen.getByText('Places left').nextElementSibling?.textContent).toBe('0');
     fireEvent.click(within(register).getByRole('button', { name: 'Attended' }));
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'POST')).toMatchObject({

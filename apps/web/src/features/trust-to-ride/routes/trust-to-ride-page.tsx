@@ -150,7 +150,7 @@ function SessionDetail({ id }: { id: number }) {
             <Fact label="Places">
               {s.booked} of {s.capacity} booked
             </Fact>
-            <Fact label="Places left">{s.places_left}</Fact>
+            <Fact label="Places left">{String(s.places_left)}</Fact>
           </SimpleGrid>
         )}
       </Paper>
