@@ -1,31 +1,57 @@
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consent, page as listPage, subjectCase } from '../src/features/subject/fixtures';
-import { apiAs, axeClean, DESKTOP, launch, newPage, screenshot, signedIn } from './helpers';
+import { CARE_WORKER_CHECKS, EVERY_CHECK, newWorld, type World } from './fixtures';
+import { axeClean, DESKTOP, launch, newPage } from './helpers';
 
 // A person invited by an employer, on a phone: opens the invitation from the email (the local
 // outbox), claims the account, gives a date of birth and agrees to the terms, and lands on the
 // dashboard of their checks. Then the subject account screens, at phone and desktop widths.
+// Writes (a case and an invitation, a subject's profile): on a world of its own (e2e/fixtures.ts),
+// never the demo users other files sign in as. Its subject is set up as the demo's
+// subject@example.test is: a care worker case, and a case needing every check with the demo
+// case's case data, half filled in. Screenshots in /tmp/shots/subject-account/.
 
 const PHONE = { width: 360, height: 780 };
 const stamp = Date.now();
 const email = `pat.invited.${stamp}@example.test`;
 const password = 'Kestrel-pat-Invited-1';
 
+const shots = '/tmp/shots/subject-account';
+mkdirSync(shots, { recursive: true });
+const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
+
 let browser: Browser;
-let admin: { api: APIRequestContext; csrf: () => string };
-let ops: { api: APIRequestContext; csrf: () => string };
+let world: World;
 let caseId = 0;
 
 beforeAll(async () => {
   browser = await launch();
-  admin = await apiAs('admin@acme.test');
-  ops = await apiAs('ops@kestrel.test');
+  world = await newWorld({
+    ops: true,
+    processes: [
+      { name: 'Care worker onboarding', requirements: CARE_WORKER_CHECKS },
+      { name: 'Full check (every kind)', requirements: EVERY_CHECK },
+    ],
+    subjects: [{ key: 'subject', firstName: 'Sam', lastName: 'World' }],
+  });
+  await world.openCase('Care worker onboarding', 'subject');
+  const every = await world.openCase('Full check (every kind)', 'subject');
+  await world.caseData(every);
+  // How far the demo subject got: basic details done, address history part done.
+  const subject = await world.api('subject');
+  const progress = await subject.api.patch(`/api/s/case-portal/${every}/`, {
+    data: { portal_last_completed_section: 'address-history/1' },
+    headers: { 'X-CSRFToken': subject.csrf() },
+  });
+  expect(progress.status(), await progress.text()).toBe(200);
 });
 afterAll(async () => {
-  await admin?.api.dispose();
-  await ops?.api.dispose();
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 /** Every button and button-like link of the main area is at least 44 px high and wide. */
@@ -49,16 +75,17 @@ const overflows = (page: Page) =>
 
 /** Whether the subject API of this build serves the cases (the server side lands separately). */
 async function subjectCasesServed(): Promise<boolean> {
-  const subject = await apiAs('subject@example.test');
-  const status = (await subject.api.get('/api/s/cases/')).status();
-  await subject.api.dispose();
-  return status === 200;
+  const subject = await world.api('subject');
+  return (await subject.api.get('/api/s/cases/')).status() === 200;
 }
 
 describe('subject account, from the invitation', () => {
   it('an open case for a new person emails the invitation', async () => {
+    const admin = await world.api('admin');
     const processes = await (await admin.api.get('/api/processes/')).json();
-    const process = processes.results[0]?.id;
+    const process = (processes.results as { id: number; name: string }[]).find(
+      (p) => p.name === 'Care worker onboarding',
+    )?.id;
     expect(process, JSON.stringify(processes)).toBeTruthy();
     const res = await admin.api.post('/api/cases/', {
       data: {
@@ -74,6 +101,7 @@ describe('subject account, from the invitation', () => {
 
   let invitation = '';
   it('operations find the invitation in the outbox', async () => {
+    const ops = await world.api('ops');
     const mails = async () =>
       (await ops.api.get('/api/ops/outbox/', { params: { to: email } })).json();
     await expect.poll(async () => (await mails()).count).toBeGreaterThan(0);
@@ -126,7 +154,7 @@ describe('subject account, from the invitation', () => {
     if (await subjectCasesServed()) {
       const card = page.getByTestId('subject-case').first();
       await card.waitFor();
-      expect(await card.textContent()).toContain('Acme Care');
+      expect(await card.textContent()).toContain(world.customer.name);
       const next = card.getByTestId('next-step');
       expect(await next.getAttribute('href')).toMatch(
         new RegExp(`^/s/case-portal/${caseId}/[a-z-]+$`),
@@ -162,7 +190,7 @@ describe('subject account screens (phone and desktop)', () => {
     it.each(screens)(
       `%s at ${size} width: axe clean, 44 px targets, no overflow`,
       async (path, name) => {
-        const { context, page } = await signedIn(browser, 'subject@example.test', { viewport });
+        const { context, page } = await world.signedIn(browser, 'subject', { viewport });
         await page.goto(path);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page.waitForLoadState('networkidle');
@@ -179,9 +207,7 @@ describe('subject account screens (phone and desktop)', () => {
   }
 
   it('the profile keeps the date of birth read-only once used, and saves a phone number', async () => {
-    const { context, page } = await signedIn(browser, 'subject@example.test', {
-      viewport: PHONE,
-    });
+    const { context, page } = await world.signedIn(browser, 'subject', { viewport: PHONE });
     await page.goto('/s/profile');
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
     const me = await (await context.request.get('/api/user/')).json();
@@ -231,7 +257,7 @@ describe('subject account screens with cases and consents (answers from fixtures
     }),
   ];
   async function filled(viewport: { width: number; height: number }) {
-    const opened = await signedIn(browser, 'subject@example.test', { viewport });
+    const opened = await world.signedIn(browser, 'subject', { viewport });
     // (not /api/s/cases/country-map/, which the bootstrap loads)
     await opened.page.route(/\/api\/s\/(cases\/(\d+\/)?|consents\/)(\?.*)?$/, async (route) => {
       const path = new URL(route.request().url()).pathname;
@@ -286,6 +312,23 @@ describe('subject account screens with cases and consents (answers from fixtures
     await page.getByRole('button', { name: /Withdraw consent: Driving licence/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Withdraw this consent?' });
     await dialog.waitFor();
+    // once the dialog has faded in (half-way, its colours are half-way too: axe's contrast rule)
+    await dialog.evaluate(
+      (el) =>
+        new Promise<void>((done) => {
+          const opaque = () => {
+            for (let e: Element | null = el; e; e = e.parentElement)
+              if (getComputedStyle(e).opacity !== '1') return false;
+            return true;
+          };
+          const check = () => {
+            const still = document.getAnimations().some((a) => a.playState === 'running');
+            if (opaque() && !still) done();
+            else requestAnimationFrame(check);
+          };
+          check();
+        }),
+    );
     expect(await axeClean(page)).toEqual([]);
     await screenshot(page, 'subject-consent-withdraw-phone');
     await dialog.getByRole('button', { name: 'Withdraw consent' }).click();
