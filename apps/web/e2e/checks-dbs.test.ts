@@ -1,18 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { type Browser, type Locator, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARE_WORKER_CHECKS, loginApi, newWorld, WORLD_PASSWORD, type World } from './fixtures';
 import {
   type Api,
-  apiAs,
   axeClean,
+  baseUrl,
   DESKTOP,
   launch,
   loginUi,
   newPage,
   PHONE,
   send,
-  signedIn,
   uploadIdentityPage,
 } from './helpers';
 
@@ -25,15 +25,19 @@ import {
 // (CHECKS_SIMULATOR_CONTROL, set by the global setup), and its result shows on the case page for
 // the customer, operations and the subject.
 // Then an adult-first request through its three stages. Case data is filled through the subject
-// API to keep it short. Screenshots of each panel go to test-results/checks-dbs/.
+// API to keep it short. Screenshots of each panel go to /tmp/shots/checks-dbs/.
+// Writes (a case, its checks, payments, the provider's clock for its check): on a world of its own
+// (e2e/fixtures.ts) - a customer with the demo's 'Care worker onboarding' process, its
+// administrator and an operations user - never the demo users other files sign in as.
 
 const stamp = Date.now();
 const email = `dbs.e2e.${stamp}@example.test`;
 const password = 'Kestrel-dbs-E2e-2026';
-const shots = join(import.meta.dirname, '..', 'test-results', 'checks-dbs');
+const shots = '/tmp/shots/checks-dbs';
 mkdirSync(shots, { recursive: true });
 
 let browser: Browser;
+let world: World;
 let admin: Api;
 let ops: Api;
 let subject: Api;
@@ -94,13 +98,16 @@ async function enhanced() {
 
 beforeAll(async () => {
   browser = await launch();
-  admin = await apiAs('admin@acme.test');
-  ops = await apiAs('ops@kestrel.test');
+  world = await newWorld({
+    ops: true,
+    processes: [{ name: 'Care worker onboarding', requirements: CARE_WORKER_CHECKS }],
+  });
+  admin = await world.api('admin');
+  ops = await world.api('ops');
 });
 afterAll(async () => {
   await subject?.api.dispose();
-  await admin?.api.dispose();
-  await ops?.api.dispose();
+  await world?.dispose();
   await browser?.close();
 });
 
@@ -135,13 +142,20 @@ describe('criminal-record checks end to end', () => {
     const text: string = (await mails()).results[0]?.text ?? '';
     const token = /claim-account\?token=(\S+)/.exec(text)?.[1] ?? '';
     expect(token, text).not.toBe('');
-    const anon = await apiAs('ops@kestrel.test');
-    await send(anon, 'post', '/api/user/claim-account/', {
-      token: decodeURIComponent(token),
-      password,
-    });
-    await anon.api.dispose();
-    subject = await apiAs(email, 'localhost', password);
+    // the person claims it (not signed in)
+    const anonymous = await request.newContext({ baseURL: baseUrl(world.host) });
+    const session = await (await anonymous.get('/api/accounts/check-session/')).json();
+    await send(
+      { api: anonymous, csrf: () => session.csrf_token },
+      'post',
+      '/api/user/claim-account/',
+      {
+        token: decodeURIComponent(token),
+        password,
+      },
+    );
+    await anonymous.dispose();
+    subject = await loginApi(world.host, email, password);
     await send(subject, 'put', '/api/user/', { dob: '1991-03-04', terms_agreed: true });
   }, 240_000);
 
@@ -186,7 +200,7 @@ describe('criminal-record checks end to end', () => {
   }, 240_000);
 
   it('customer staff verify and countersign; then the provider demands a top-up', async () => {
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const { context, page } = await world.signedIn(browser, 'admin');
     await page.goto(`/cases/${caseId}`);
     const card = page.locator(`[data-activity-id="${enhancedId}"]`);
     const panel = card.getByTestId('dbs-result-panel');
@@ -272,7 +286,7 @@ describe('criminal-record checks end to end', () => {
     const going = await enhanced();
     expect(going.state).toBe('ca-in-progress');
     expect(going.result_data.top_up?.status).toBe('paid');
-    const customer = await signedIn(browser, 'admin@acme.test');
+    const customer = await world.signedIn(browser, 'admin');
     await customer.page.goto(`/cases/${caseId}`);
     const card = customer.page.locator(`[data-activity-id="${enhancedId}"]`);
     await card.getByTestId('dbs-result-panel').waitFor();
@@ -294,7 +308,7 @@ describe('criminal-record checks end to end', () => {
     expect(done.state).toBe('ca-complete');
     expect(done.result_data.disclosure?.status).toBe('clear');
 
-    const customer = await signedIn(browser, 'admin@acme.test');
+    const customer = await world.signedIn(browser, 'admin');
     await customer.page.goto(`/cases/${caseId}`);
     const card = customer.page.locator(`[data-activity-id="${enhancedId}"]`);
     await card.getByTestId('dbs-result-panel').waitFor();
@@ -320,7 +334,7 @@ describe('criminal-record checks end to end', () => {
   }, 240_000);
 
   it('adult first: requested on the customer page, then pending -> requested -> result by ops', async () => {
-    const { context, page } = await signedIn(browser, 'admin@acme.test');
+    const { context, page } = await world.signedIn(browser, 'admin');
     await page.goto(`/cases/${caseId}`);
     await page.getByTestId('request-adult-first').click();
     await page.getByTestId('adult-first-panel').waitFor();
@@ -341,8 +355,8 @@ describe('criminal-record checks end to end', () => {
     const p = opsPage.page;
     await loginUi(
       p,
-      'ops@kestrel.test',
-      undefined,
+      world.username('ops'),
+      WORLD_PASSWORD,
       `/login?next=%2Fops%2Foutstanding-activities%2F${adultFirst}`,
     );
     await p.waitForURL(`**/ops/outstanding-activities/${adultFirst}`);
@@ -355,7 +369,7 @@ describe('criminal-record checks end to end', () => {
     await look(p, 'ops-adult-first-requested');
 
     // The case in the customer's workspace (an operations session): the DBS result for ops.
-    await p.getByRole('button', { name: 'Open the case as Acme Care Ltd' }).click();
+    await p.getByRole('button', { name: `Open the case as ${world.customer.name}` }).click();
     await p.waitForURL(`**/cases/${caseId}`);
     const card = p.locator(`[data-activity-id="${enhancedId}"]`);
     await card.getByTestId('dbs-result-panel').waitFor();
@@ -371,7 +385,7 @@ describe('criminal-record checks end to end', () => {
     expect(after.state).toBe('ca-complete');
     expect(after.result_data).toMatchObject({ stage: 'result-received', result: 'no-match' });
 
-    const customer = await signedIn(browser, 'admin@acme.test');
+    const customer = await world.signedIn(browser, 'admin');
     await customer.page.goto(`/cases/${caseId}`);
     const afPanel = customer.page.getByTestId('adult-first-panel');
     await afPanel.waitFor();
