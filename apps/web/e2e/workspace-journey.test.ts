@@ -1,11 +1,24 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage, screenshot, signedIn } from './helpers';
+import { CARE_WORKER_CHECKS, loginApi, newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
 
 // A new customer's first morning: sign up, define a process with three checks, add a subject,
 // open cases, follow them to a decision, and find it all again in the lists and the audit log.
+// Writes: the customer is its own (it signs up); operations' part (the checks, the outbox, the
+// sessions on the new customer) is done by the operations user of a world of its own
+// (e2e/fixtures.ts), and the viewer is that world's, on its case - never the demo users other
+// files sign in as. Screenshots in /tmp/shots/workspace-journey/.
+
+const shots = '/tmp/shots/workspace-journey';
+mkdirSync(shots, { recursive: true });
+const screenshot = (p: Page, name: string) =>
+  p.screenshot({ path: join(shots, `${name}.png`), fullPage: false });
 
 let browser: Browser;
+let world: World;
 let page: Page;
 let closePage: () => Promise<void>;
 let api: APIRequestContext;
@@ -26,11 +39,20 @@ const ownerPassword = 'Kestrel-larkhill-Pass-1';
 
 beforeAll(async () => {
   browser = await launch();
+  world = await newWorld({
+    ops: true,
+    staff: [
+      { key: 'admin', role: 'admin' },
+      { key: 'viewer', role: 'viewer' },
+    ],
+    withCase: CARE_WORKER_CHECKS,
+  });
 });
 afterAll(async () => {
   await closePage?.();
   await api?.dispose();
-  await browser.close();
+  await world?.dispose();
+  await browser?.close();
 });
 
 const idFromUrl = (p: Page) => Number(new URL(p.url()).pathname.split('/')[2]);
@@ -110,7 +132,8 @@ describe('customer workspace journey, as a new customer', () => {
     });
     expect(refused.status()).toBe(403);
     // Operations add the checks, in an ops session on the new customer.
-    const ops = await apiAs('ops@kestrel.test');
+    // (a login of its own: the ops session below changes its CSRF token)
+    const ops = await loginApi(world.host, world.username('ops'), WORLD_PASSWORD);
     const customer = (await (await api.get('/api/user/')).json()).customer.id;
     const session = await ops.api.post('/api/ops/session/', {
       data: { customer },
@@ -216,7 +239,7 @@ describe('customer workspace journey, as a new customer', () => {
     await expect.poll(() => page.evaluate(() => document.body.dataset.printed)).toBe('yes');
 
     // The invitation, on the developer page of the local outbox (operations staff).
-    const ops = await signedIn(browser, 'ops@kestrel.test');
+    const ops = await world.signedIn(browser, 'ops');
     await ops.page.goto('/ops/outbox');
     await ops.page.getByRole('heading', { name: 'Outbox' }).waitFor();
     await ops.page.getByLabel('Search emails').fill(subjectEmail);
@@ -267,7 +290,7 @@ describe('customer workspace journey, as a new customer', () => {
       await api.get('/api/case-activities/', { params: { case: first } })
     ).json();
     expect(activities.count).toBe(3);
-    const ops = await apiAs('ops@kestrel.test');
+    const ops = await loginApi(world.host, world.username('ops'), WORLD_PASSWORD);
     for (const a of activities.results as { id: number }[]) {
       const res = await ops.api.patch(`/api/ops/case-activities/${a.id}/`, {
         data: { state: 'ca-complete' },
@@ -476,7 +499,7 @@ describe('customer workspace journey, as a new customer', () => {
 
 describe('a viewer', () => {
   it('sees cases and subjects but cannot add or archive', async () => {
-    const { context, page: p } = await signedIn(browser, 'viewer@acme.test');
+    const { context, page: p } = await world.signedIn(browser, 'viewer');
     await p.goto('/cases');
     await p.getByTestId('case-list').waitFor();
     await p
