@@ -27,6 +27,13 @@ import { maintenanceWindows } from './tables/maintenance.table.js';
 // each failure names the seed, the request and the answer, so it can be replayed.
 
 const REQUESTS_PER_OPERATION = 52;
+/**
+ * On PostgreSQL (the PostgreSQL set, decision 022) what differs is how values reach the database
+ * (the driver inlines them): every probe of every operation runs there, and one in RANDOM_SHARE of
+ * the random requests (the whole fuzz took 250 s there beside the browser suite, 25 s on PGlite).
+ */
+const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
+const RANDOM_SHARE = ON_POSTGRES ? 4 : 1;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_124);
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -650,6 +657,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         }
         const pathId = r.chance(0.3) ? id : r.pick(BAD_IDS);
         const b = body(r, op, template);
+        if (i % RANDOM_SHARE !== 0) continue;
         await send(
           op,
           role,
@@ -673,7 +681,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     );
     for (const f of findings.slice(0, 60)) process.stdout.write(`${JSON.stringify(f)}\n`);
     expect(operations.length).toBeGreaterThan(50);
-    expect(requests).toBeGreaterThanOrEqual(operations.length * 50);
+    expect(requests).toBeGreaterThanOrEqual(operations.length * (ON_POSTGRES ? 20 : 50));
     expect(findings).toEqual([]);
   }, 300_000);
 });
