@@ -25,6 +25,8 @@ export function OpsCaseElsewhere({ id, notFound }: { id: string; notFound: React
   });
   if (found.isPending) return null;
   if (customerId === undefined) return notFound;
+  // the customer's name, not its number, unless it cannot be read
+  if (customer.isPending) return null;
   const name = customer.data?.name ?? `customer ${customerId}`;
   const open = async () => {
     setOpening(true);
