@@ -231,15 +231,19 @@ describe('result panels', () => {
     await p.waitForURL(`**/cases/${done.case.id}`);
     await p.getByTestId('notes-accordion').first().waitFor();
     await p.getByRole('button', { name: 'DBS enhanced provider configuration' }).first().waitFor();
-    await p.getByRole('button', { name: 'Notes' }).first().click();
-    const notes = p.getByRole('textbox', { name: 'Notes', exact: true }).first();
+    // The first card's notes, found inside its accordion (an operations form of another card may
+    // have a 'Notes' field of its own); once the page's requests are done
+    await p.waitForLoadState('networkidle');
+    const accordion = p.getByTestId('notes-accordion').first();
+    await accordion.getByRole('button', { name: 'Notes' }).click();
+    const notes = accordion.getByRole('textbox', { name: 'Notes', exact: true });
     await notes.fill('x'.repeat(401));
-    await p.getByText('Max length 400').waitFor();
-    expect(await p.getByRole('button', { name: 'Save', exact: true }).first().isDisabled()).toBe(
+    await accordion.getByText('Max length 400').waitFor();
+    expect(await accordion.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(
       true,
     );
     await notes.fill('Referee called; certificate seen.');
-    await p.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await accordion.getByRole('button', { name: 'Save', exact: true }).click();
     await p.getByText('Successfully added notes').waitFor();
     expect(await axeClean(p)).toEqual([]);
     await shot(p, 'ops-case-desktop');
