@@ -2,6 +2,7 @@ import type {
   DriverDataResultData,
   KnowledgeTestResultData,
   LicenceCheckResultData,
+  RtwResultData,
 } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +108,23 @@ const paperTest: KnowledgeTestResultData = {
   method: 'paper',
 };
 
+/** A right to work checked by hand from the documents: what the subject reads of it. */
+const rtwOwn: RtwResultData = {
+  method: 'documents',
+  outcome: 'permanent',
+  forename: 'Ada',
+  surname: 'Morgan',
+  checked_at: '2026-11-02',
+  documents: ['UK passport'],
+};
+/** The staff member who checked, their notes, the Home Office photo and the share code. */
+const rtwStaff: RtwResultData = {
+  checked_by: 'Olivia Ops',
+  notes: 'Passport seen in person.',
+  photo: 'data:image/png;base64,AAAA',
+  share_code: 'W7X9K2P4Q',
+};
+
 /** What a hand edit by operations may add besides a kind's schema: never the subject's. */
 const handEdit = { checked_by: 'Olivia Ops', notes: 'Phoned the DVLA about the SP30.' };
 
@@ -123,7 +141,7 @@ beforeAll(async () => {
     });
     const p = await createProcess(tx, {
       customerId: acme,
-      requirements: ['driver-data', 'licence-check', 'knowledge-test'],
+      requirements: ['driver-data', 'licence-check', 'knowledge-test', 'rtw'],
     });
     const c = await createCase(tx, {
       customerId: acme,
@@ -141,6 +159,7 @@ beforeAll(async () => {
       'driver-data': { ...record, ...handEdit },
       'licence-check': { ...licenceOwn, ...licenceStaff, ...handEdit },
       'knowledge-test': { ...paperTest, recorded_by: 'Olivia Ops' },
+      rtw: { ...rtwOwn, ...rtwStaff },
     };
     for (const [code, resultData] of Object.entries(data)) {
       await tx
@@ -213,5 +232,27 @@ describe('the subject’s view of a paper knowledge test', () => {
   it('leaves out who recorded it', async () => {
     expect(await subjectView('knowledge-test')).toEqual(paperTest);
     expect(await customerView('knowledge-test')).toMatchObject({ recorded_by: 'Olivia Ops' });
+  });
+});
+
+describe('the subject’s view of a right to work check', () => {
+  it('leaves out the staff member who checked, their notes, the photo and the share code', async () => {
+    expect(await subjectView('rtw')).toEqual({ ...rtwOwn, checked_by: null });
+    expect(await customerView('rtw')).toEqual({ ...rtwOwn, ...rtwStaff });
+  });
+
+  it('keeps the Home Office online check as who checked', async () => {
+    const online: RtwResultData = {
+      ...rtwOwn,
+      method: 'share-code',
+      checked_by: 'Home Office online check',
+    };
+    await t.owner((tx) =>
+      tx
+        .update(caseActivities)
+        .set({ resultData: { ...online, share_code: 'W7X9K2P4Q' } })
+        .where(eq(caseActivities.id, ids.rtw ?? 0)),
+    );
+    expect(await subjectView('rtw')).toEqual(online);
   });
 });

@@ -7,6 +7,7 @@ import {
   type RtwMethod,
   type RtwOutcome,
   type RtwResultData,
+  readResultData,
   rtwFollowUpDate,
 } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
@@ -217,4 +218,17 @@ export const rtwKind = defineKind<
     );
     return { row: activity, tracking: false };
   },
+  subjectView: subjectRtwData,
 });
+
+/**
+ * What the subject reads of a right to work check (the restricted view): not the member of staff
+ * who checked (the Home Office online check is named), their notes, the Home Office photo or the
+ * share code.
+ */
+export function subjectRtwData(resultData: unknown): RtwResultData {
+  const { notes: _n, photo: _p, share_code: _s, ...rest } = readResultData('rtw', resultData);
+  return rest.checked_by === HOME_OFFICE_CHECKER || !rest.checked_by
+    ? rest
+    : { ...rest, checked_by: null };
+}
