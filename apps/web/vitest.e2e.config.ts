@@ -17,6 +17,9 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 3,
     testTimeout: 60_000,
+    // expect.poll waits up to 15 s (vitest's default is 1 s): a page's next requests take seconds
+    // on a loaded 2-core machine (CI runs the PostgreSQL set beside this suite).
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     hookTimeout: 120_000,
     // `npm run test:changed`: a change to the set-up runs every journey.
     forceRerunTriggers: [

@@ -107,7 +107,10 @@ describe('data panels and a rejected document', () => {
     });
     const input = person.page.locator('input[type=file][data-testid^="doc-"]').first();
     await input.setInputFiles({ name: 'passport-again.png', mimeType: 'image/png', buffer: png() });
-    await expect.poll(() => person.page.getByTestId('rejected-document').count()).toBe(0);
+    // the upload, then the documents again (seconds on a loaded machine)
+    await expect
+      .poll(() => person.page.getByTestId('rejected-document').count(), { timeout: 30_000 })
+      .toBe(0);
     await person.page.screenshot({
       path: `${shots}/subject-portal-replaced-360.png`,
       fullPage: true,

@@ -245,8 +245,10 @@ describe.skipIf(!PG_URL)('connections lost under load (PostgreSQL)', () => {
    * Waits (up to 5 s) for a listening connection on this test's database (of `app` if given):
    * its last query LISTEN, or named as the listener (whose last query may be the sessions' sync).
    */
+  // The listener notices a lost connection at its next heartbeat and then reconnects: up to 20 s
+  // on a loaded machine (CI ran it beside the browser suite at a load of 12).
   async function listening(app?: string): Promise<number> {
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 200; i++) {
       const { rows } = await superuser.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
           where datname = $1 and state = 'idle'
