@@ -6,8 +6,8 @@
 //
 // - Named suites: only those (no typecheck). `server-pg` is the server suite on PostgreSQL.
 // - `--pg-url URL` (what .ci/run passes when PostgreSQL answers): the PostgreSQL set of the server
-//   suite runs a second time on that server (`server-pg`), at the same time as the browser suite
-//   (which mostly waits: pages, the server, timers; docs/decisions/003). The set is the files
+//   suite runs a second time on that server (`server-pg`), alone, before the browser suite
+//   (beside it, the load reached 12 on 2 cores and journeys timed out). The set is the files
 //   marked `// @postgres: <why>`, what differs from PGlite (docs/decisions/022,
 //   apps/server/test/postgres-set.ts); `KESTREL_PG_ALL=1` runs every server file on PostgreSQL.
 // - `--changed [ref]` (`npm run test:changed`): only the test files a change touches: the files
@@ -248,23 +248,17 @@ async function runSuite(suite, log = null) {
   }
 }
 
-// The unit and integration suites one after the other (each uses both cores); then the browser
-// suite with the server suite on PostgreSQL alongside (the browser suite leaves a core idle).
-const alongside = selected.filter((s) => s.pg);
+// Every suite alone, one after the other: the unit and integration suites, the PostgreSQL set,
+// then the browser suite (its three workers keep the 2 cores busy enough; beside the PostgreSQL
+// set the load reached 12 and journeys timed out).
+const pgSuites = selected.filter((s) => s.pg);
 const first = selected.filter((s) => !s.pg);
 const last = first.find((s) => s.needsBrowser);
 for (const suite of first) {
-  if (suite === last && alongside.length > 0) {
-    console.log(
-      `\n› ${suite.name} tests, with ${alongside.map((s) => s.name).join(', ')} alongside`,
-    );
-    await Promise.all([
-      runSuite(suite),
-      ...alongside.map((s) => runSuite(s, join(reportDir, `${s.name}.log`))),
-    ]);
-  } else await runSuite(suite);
+  if (suite === last) for (const pgSuite of pgSuites) await runSuite(pgSuite);
+  await runSuite(suite);
 }
-if (!last) for (const suite of alongside) await runSuite(suite);
+if (!last) for (const suite of pgSuites) await runSuite(suite);
 
 console.log('\nTime per step:');
 for (const [label, ms] of timings) console.log(`  ${label.padEnd(24)} ${secs(ms)}`);
