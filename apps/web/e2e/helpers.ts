@@ -32,7 +32,36 @@ export function serverPort(): number {
 }
 export const baseUrl = (host: Host = 'localhost') => `http://${host}:${serverPort()}`;
 
-export function launch(): Promise<Browser> {
+/**
+ * Screenshots written to files are for people to look at (`npm test` keeps them); with
+ * KESTREL_E2E_SCREENSHOTS=0 (what .ci/run sets: nobody looks at CI's) a page skips them, saving
+ * the rendering and PNG encoding of a few hundred full pages. A screenshot a test uses (no path)
+ * is always taken.
+ */
+const writeScreenshots = process.env.KESTREL_E2E_SCREENSHOTS !== '0';
+
+function withoutScreenshotFiles(page: Page): Page {
+  const take = page.screenshot.bind(page);
+  page.screenshot = (options) => (options?.path ? Promise.resolve(Buffer.alloc(0)) : take(options));
+  return page;
+}
+
+export async function launch(): Promise<Browser> {
+  const browser = await launchChromium();
+  if (writeScreenshots) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => withoutScreenshotFiles(await newPage());
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => withoutScreenshotFiles(await newPage(options));
+  return browser;
+}
+
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
