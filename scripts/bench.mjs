@@ -291,6 +291,33 @@ function report(runs) {
 // ------------------------------------------------------------------ provider callbacks (issue 17)
 
 /**
+ * Runs the scenario apps/server/bench/{name}.ts in a child process (the server's flags, `env` over
+ * this process's): passes its log lines on and resolves with the figures it sends as a message of
+ * type `name`, and its exit code; rejects when it exits without them.
+ */
+function forkScenario(name, env) {
+  return new Promise((resolve, reject) => {
+    const c = fork(join(root, `apps/server/bench/${name}.ts`), [], {
+      cwd: join(root, 'apps/server'),
+      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
+      env: { ...process.env, ...env, TZ: 'UTC', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child = c;
+    let figures = null;
+    c.on('message', (m) => {
+      if (m?.type === 'log') log(m.text);
+      if (m?.type === name) figures = m.figures;
+    });
+    c.once('exit', (code) =>
+      figures
+        ? resolve({ figures, exit: code })
+        : reject(new Error(`${name} bench exited ${code}`)),
+    );
+  });
+}
+
+/**
  * `--only=callbacks [--rate=1000] [--duration=30] [--cases=0]`: signed provider callbacks offered
  * at a fixed rate to the server on PostgreSQL, among the 200,000-case data set (--cases=0: without) (apps/server/bench/callbacks.ts): accepted rate, p99, and
  * none lost or applied twice. Exit code 1 when one is lost or applied twice.
@@ -298,34 +325,13 @@ function report(runs) {
 async function benchCallbacks() {
   console.log('\n▶ provider callbacks on PostgreSQL');
   const env = await preparePg();
-  const figures = await new Promise((resolve, reject) => {
-    const c = fork(join(root, 'apps/server/bench/callbacks.ts'), [], {
-      cwd: join(root, 'apps/server'),
-      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
-      env: {
-        ...process.env,
-        BENCH_DATABASE_URL: env.BENCH_DATABASE_URL,
-        BENCH_RATE: String(Number(args.rate ?? 1000)),
-        BENCH_CASES: args.cases === '0' ? '0' : '1',
-        BENCH_DURATION: String(Math.min(Math.max(Number(args.duration ?? 30), 1), 60)),
-        TZ: 'UTC',
-        LOG_LEVEL: 'silent',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child = c;
-    let result = null;
-    c.on('message', (m) => {
-      if (m?.type === 'log') log(m.text);
-      if (m?.type === 'callbacks') result = m.figures;
-    });
-    c.once('exit', (code) =>
-      result
-        ? resolve({ ...result, exit: code })
-        : reject(new Error(`callbacks bench exited ${code}`)),
-    );
+  const run = await forkScenario('callbacks', {
+    BENCH_DATABASE_URL: env.BENCH_DATABASE_URL,
+    BENCH_RATE: String(Number(args.rate ?? 1000)),
+    BENCH_CASES: args.cases === '0' ? '0' : '1',
+    BENCH_DURATION: String(Math.min(Math.max(Number(args.duration ?? 30), 1), 60)),
   });
+  const figures = { ...run.figures, exit: run.exit };
   child = null;
   console.log(
     `\nCallbacks: offered ${figures.offered} at ${figures.offered_rate}/s; accepted ${figures.accepted} (${figures.accepted_rate}/s), p50 ${figures.p50_ms} ms, p99 ${figures.p99_ms} ms (in the server: p50 ${figures.server_p50_ms} ms, p99 ${figures.server_p99_ms} ms; event loop delay p99 ${figures.event_loop_delay_p99_ms} ms); refused ${figures.refused}, failed ${figures.failed}, dropped ${figures.dropped}; load average ${figures.load_average_before} before, ${figures.load_average_after} after` +
@@ -345,23 +351,7 @@ async function benchCallbacks() {
  */
 async function benchUploads() {
   console.log('\n▶ hostile uploads (PGlite)');
-  const figures = await new Promise((resolve, reject) => {
-    const c = fork(join(root, 'apps/server/bench/uploads.ts'), [], {
-      cwd: join(root, 'apps/server'),
-      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
-      env: { ...process.env, TZ: 'UTC', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child = c;
-    let result = null;
-    c.on('message', (m) => {
-      if (m?.type === 'log') log(m.text);
-      if (m?.type === 'uploads') result = m.figures;
-    });
-    c.once('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`uploads bench exited ${code}`)),
-    );
-  });
+  const { figures } = await forkScenario('uploads', {});
   child = null;
   for (const f of figures) {
     const d = f.decoder.map(
@@ -387,29 +377,9 @@ const DRIVING_P99_FACTOR = 1.5;
  */
 async function benchDriving(label, env) {
   console.log(`\n▶ driving-kinds drain (${label})`);
-  const f = await new Promise((resolve, reject) => {
-    const c = fork(join(root, 'apps/server/bench/driving.ts'), [], {
-      cwd: join(root, 'apps/server'),
-      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
-      env: {
-        ...process.env,
-        ...env,
-        BENCH_DURATION: String(DURATION),
-        TZ: 'UTC',
-        LOG_LEVEL: 'silent',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child = c;
-    let result = null;
-    c.on('message', (m) => {
-      if (m?.type === 'log') log(m.text);
-      if (m?.type === 'driving') result = m.figures;
-    });
-    c.once('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`driving bench exited ${code}`)),
-    );
+  const { figures: f } = await forkScenario('driving', {
+    ...env,
+    BENCH_DURATION: String(DURATION),
   });
   child = null;
   const rows = [];
