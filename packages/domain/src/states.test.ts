@@ -16,6 +16,10 @@ import {
   isCaseOpen,
   isCaseState,
   isCaseSubmitted,
+  providerHasActivity,
+  SEND_BACK_MESSAGES,
+  SEND_BACK_STATES,
+  sendBackRefusal,
 } from './states.js';
 
 describe('state lists', () => {
@@ -171,5 +175,74 @@ describe('a case seen by its subject', () => {
       isCaseSubmitted({ state: 'awaiting-subject', portalLastCompletedSection: 'review' }),
     ).toBe(true);
     expect(isCaseSubmitted({ state: 'pending', portalLastCompletedSection: null })).toBe(false);
+  });
+});
+
+describe('staff sending an activity back to its subject', () => {
+  const waiting = { hasPortalSection: true, processing: {} };
+
+  it('is allowed while it waits for staff and no provider has it', () => {
+    for (const state of SEND_BACK_STATES) {
+      expect(sendBackRefusal({ ...waiting, state })).toBeNull();
+      // every such state may move back to the subject
+      expect(canTransitionActivity(state, 'ca-awaiting-subject')).toBe(true);
+    }
+    // the engine started it but waits for verification and countersigning: nothing sent yet
+    const gated = {
+      provider: 'ebulk',
+      reference: null,
+      idempotency_key: 'kestrel-ca-1',
+      events: [],
+    };
+    expect(
+      sendBackRefusal({ state: 'ca-awaiting-agent', hasPortalSection: true, processing: gated }),
+    ).toBeNull();
+    // a price-list top-up is ours, not the provider's
+    expect(
+      sendBackRefusal({
+        state: 'ca-awaiting-agent',
+        hasPortalSection: true,
+        processing: { ...gated, events: [{ type: 'top-up', at: '', body: {} }] },
+      }),
+    ).toBeNull();
+  });
+
+  it('is refused once a provider has it, once it has ended, or when it waits for no one on staff', () => {
+    const sent = { reference: 'EB-1', events: [] };
+    expect(
+      sendBackRefusal({ state: 'ca-awaiting-agent', hasPortalSection: true, processing: sent }),
+    ).toBe(SEND_BACK_MESSAGES.withProvider);
+    // an answer or a callback on the log, with no reference yet (a name mismatch to decide)
+    for (const type of ['request', 'answer', 'callback', 'poll', 'error'])
+      expect(
+        sendBackRefusal({
+          state: 'ca-pending-activity-decision',
+          hasPortalSection: true,
+          processing: { reference: null, events: [{ type }] },
+        }),
+      ).toBe(SEND_BACK_MESSAGES.withProvider);
+    for (const state of ['ca-complete', 'ca-cancelled'])
+      expect(sendBackRefusal({ ...waiting, state })).toBe(SEND_BACK_MESSAGES.ended);
+    for (const state of [
+      'ca-pending',
+      'ca-awaiting-subject',
+      'ca-in-progress',
+      'ca-error-initiating',
+    ])
+      expect(sendBackRefusal({ ...waiting, state })).toBe(SEND_BACK_MESSAGES.notWaiting);
+    expect(
+      sendBackRefusal({ state: 'ca-awaiting-ops', hasPortalSection: false, processing: {} }),
+    ).toBe(SEND_BACK_MESSAGES.noSection);
+  });
+
+  it('reads a provider log whatever it holds', () => {
+    expect(providerHasActivity(null)).toBe(false);
+    expect(providerHasActivity('x')).toBe(false);
+    expect(providerHasActivity({})).toBe(false);
+    expect(providerHasActivity({ reference: '' })).toBe(false);
+    expect(providerHasActivity({ events: 'none' })).toBe(false);
+    expect(providerHasActivity({ events: [null, 3] })).toBe(false);
+    expect(providerHasActivity({ events: [{}] })).toBe(true);
+    expect(providerHasActivity({ reference: 'BD-1' })).toBe(true);
   });
 });

@@ -99,7 +99,13 @@ export const CASE_ACTIVITY_TRANSITIONS: Record<CaseActivityState, readonly CaseA
     // a start that fails is an error (issue 17), retried automatically and by operations.
     'ca-error-initiating',
   ],
-  'ca-pending-activity-decision': ['ca-in-progress', 'ca-complete', 'ca-cancelled'],
+  // a decision may also send the activity back to its subject (`sendBackRefusal`)
+  'ca-pending-activity-decision': [
+    'ca-awaiting-subject',
+    'ca-in-progress',
+    'ca-complete',
+    'ca-cancelled',
+  ],
   'ca-complete': [],
   'ca-cancelled': [],
 };
@@ -175,4 +181,62 @@ export function isCaseSubmitted(c: {
     c.portalLastCompletedSection === PORTAL_SUBMITTED_SECTION ||
     !(SUBJECT_EDITABLE_CASE_STATES as readonly string[]).includes(c.state)
   );
+}
+
+/**
+ * Activity states that wait for staff (the customer's agent or operations, or their decision):
+ * the only ones from which staff may send an activity back to its subject.
+ */
+export const SEND_BACK_STATES: readonly CaseActivityState[] = [
+  'ca-awaiting-agent',
+  'ca-awaiting-ops',
+  'ca-pending-activity-decision',
+];
+
+/** Our own wording: why an activity cannot be sent back to its subject (400 `{state: [...]}`). */
+export const SEND_BACK_MESSAGES = {
+  noSection:
+    'This check has nothing the person fills in: it cannot be sent back to them to change.',
+  ended: 'This check has ended: it cannot be sent back to the person.',
+  withProvider:
+    'This check has been sent to its provider: it can no longer be sent back to the person.',
+  notWaiting: 'Only a check waiting for staff can be sent back to the person.',
+} as const;
+
+/**
+ * True once anything of the activity has gone to (or come from) its provider: the provider's
+ * reference, or any exchange on its log (`processing_data`, the check engine's shape) other than
+ * a price-list top-up (which is ours). An activity no provider runs, or not started, has none.
+ */
+export function providerHasActivity(processing: unknown): boolean {
+  if (processing === null || typeof processing !== 'object') return false;
+  const { reference, events } = processing as { reference?: unknown; events?: unknown };
+  if (typeof reference === 'string' && reference !== '') return true;
+  return (
+    Array.isArray(events) &&
+    events.some(
+      (e: unknown) =>
+        e !== null && typeof e === 'object' && (e as { type?: unknown }).type !== 'top-up',
+    )
+  );
+}
+
+/**
+ * Staff sending an activity back to its subject (as DBS e-bulk lets the countersignatory or ID
+ * checker return an application for correction before it is sent): allowed only while the
+ * activity waits for staff (SEND_BACK_STATES) and nothing of it has gone to a provider, and only
+ * for a kind the subject fills in (a portal section). Null when allowed, else the refusal.
+ */
+export function sendBackRefusal(a: {
+  state: string;
+  hasPortalSection: boolean;
+  processing: unknown;
+}): string | null {
+  if (!a.hasPortalSection) return SEND_BACK_MESSAGES.noSection;
+  if (!isActivityOpen(a.state)) return SEND_BACK_MESSAGES.ended;
+  if (providerHasActivity(a.processing)) return SEND_BACK_MESSAGES.withProvider;
+  if (!(SEND_BACK_STATES as readonly string[]).includes(a.state)) {
+    return SEND_BACK_MESSAGES.notWaiting;
+  }
+  return null;
 }
