@@ -42,6 +42,17 @@ describe('licenceNumberReference', () => {
     expect(dobPart('1985-07-14', true)).toBe('857145');
     expect(dobPart('1985-12-14', true)).toBe('862145');
   });
+
+  it('derives a woman’s number with her month + 50, a man’s or an unknown gender’s as is', () => {
+    const jane = { ...john, forename: 'Jane', gender: 'female' };
+    expect(licenceNumberReference(jane)).toBe('SMITH857145JA9AA');
+    expect(licenceNumberReference({ ...jane, dob: '1990-12-01' })).toBe('SMITH962010JA9AA');
+    expect(licenceNumberReference({ ...john, gender: 'male' })).toBe('SMITH807145JA9AA');
+    expect(licenceNumberReference({ ...john, gender: null })).toBe('SMITH807145JA9AA');
+    // a woman's derived number passes the check, and its month block reads female
+    expect(checkDrivingLicenceNumber(licenceNumberReference(jane), jane)).toBeNull();
+    expect(licenceNumberReference(jane).charAt(6)).toBe('5');
+  });
 });
 
 describe('checkDrivingLicenceNumber', () => {

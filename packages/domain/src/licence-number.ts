@@ -10,6 +10,8 @@ export interface LicencePerson {
   /** 'YYYY-MM-DD'; a missing date of birth never matches. */
   dob: string | null | undefined;
   no_surname?: boolean | null;
+  /** 'female' derives the female month variant (month + 50); anything else the month as is. */
+  gender?: string | null;
 }
 
 export const LICENCE_NUMBER_MAX_LENGTH = 18;
@@ -58,9 +60,13 @@ export function initialsPart(person: LicencePerson): string {
   return first + middle;
 }
 
-/** The licence number reference derived from a person (spec point 9). */
+/**
+ * The licence number reference derived from a person (spec point 9): a woman's date block has
+ * 5 added to the month's first digit, as the DVLA encodes it.
+ */
 export function licenceNumberReference(person: LicencePerson): string {
-  return `${surnamePart(person)}${dobPart(person.dob)}${initialsPart(person)}${LICENCE_REFERENCE_SUFFIX}`;
+  const female = person.gender === 'female';
+  return `${surnamePart(person)}${dobPart(person.dob, female)}${initialsPart(person)}${LICENCE_REFERENCE_SUFFIX}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   CASE_STATES,
   DBS_CHECK_CODES,
   isResultDataKind,
+  licenceNumberReference,
   RESULT_DATA_SCHEMAS,
 } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
@@ -163,6 +164,49 @@ describe('the demo case data', () => {
       });
       expect(res.statusCode).toBe(200);
     }
+  });
+
+  it("derives every driving licence number from its holder's surname, date of birth and gender", async () => {
+    const rows = await db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      tx.execute<{
+        case_id: number;
+        number: string;
+        no_surname: boolean;
+        gender: string;
+        forename: string;
+        forename_dbs: string;
+        middlename: string;
+        surname: string;
+        surname_dbs: string;
+        dob: string;
+        driver_gender: string | null;
+      }>(sql`
+        select l.case_id, l.number, l.no_surname, b.gender, b.forename, b.forename_dbs,
+               b.middlename, b.surname, b.surname_dbs, to_char(b.dob, 'YYYY-MM-DD') dob,
+               (select a.result_data #>> '{driver,gender}' from case_activities a
+                  join activity_types t on t.id = a.activity_type_id
+                  where a.case_id = l.case_id and t.code = 'driver-data' limit 1) driver_gender
+          from case_driving_licences l
+          join case_basic_details b on b.customer_id = l.customer_id and b.case_id = l.case_id
+          where l.number !~ '^[0-9]{8}$'`),
+    );
+    const women = rows.filter((r) => r.gender === 'female');
+    expect(women.length).toBeGreaterThan(0);
+    expect(rows.some((r) => r.gender === 'male')).toBe(true);
+    for (const r of rows) {
+      const reference = licenceNumberReference({ ...r, dob: r.dob });
+      expect([r.case_id, r.number.slice(0, 13)]).toEqual([r.case_id, reference.slice(0, 13)]);
+      // a woman's date block has her month + 50 (characters 6-11: decade, month, day, year)
+      expect([r.case_id, /^[5-6]$/.test(r.number.charAt(6))]).toEqual([
+        r.case_id,
+        r.gender === 'female',
+      ]);
+      // the DVLA's record (the simulator reads the number) agrees with the basic details
+      if (r.driver_gender) {
+        expect([r.case_id, r.driver_gender.toLowerCase()]).toEqual([r.case_id, r.gender]);
+      }
+    }
+    expect(rows.filter((r) => r.driver_gender === 'Female').length).toBeGreaterThan(0);
   });
 
   it('gives several Acme cases case data too', async () => {

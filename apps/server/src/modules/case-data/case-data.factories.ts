@@ -148,7 +148,11 @@ export async function createCasePassport(
   return row;
 }
 
-/** A photocard licence whose number fits the holder (spec point 5's check). */
+/**
+ * A photocard licence whose number fits the holder (spec point 5's check), derived from their
+ * surname, date of birth and gender (a woman's month + 50); a person without a gender is a woman,
+ * as createCaseBasicDetails records them.
+ */
 export async function createCaseDrivingLicence(
   tx: Tx,
   key: CaseKey,
@@ -161,7 +165,7 @@ export async function createCaseDrivingLicence(
     .values({
       ...key,
       licenceType: 'photo',
-      number: licenceNumberReference(person),
+      number: licenceNumberReference({ ...person, gender: person.gender ?? 'female' }),
       country: 'GBR',
       dob: person.dob,
       issueDate: minusMonths(today, 40),

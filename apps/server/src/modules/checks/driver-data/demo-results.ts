@@ -29,7 +29,8 @@ import { mapEnquiry } from './kind.js';
  * cards included) and a licence check, recorded from a run of the simulators through the kinds'
  * own mappings (mapEnquiry, mapCheck): complete with a clean record, with endorsements (one code
  * unrecognised), a disqualified driver, DQ3, AwaitingCheck, ENQ018, ENQ037; and one case still
- * waiting for the subject's licence details.
+ * waiting for the subject's licence details. Each licence number is the one the holder's surname,
+ * date of birth and gender give (createCaseDrivingLicence: a woman's month + 50).
  */
 
 const DAY = 86_400_000;
@@ -74,7 +75,10 @@ export async function seedDrivingLicenceResults(ctx: DemoSeedContext): Promise<v
       const clock = new ManualClock(new Date(startedAt));
       const dvla = createDvlaSimulator({ clock, dayMs: DAY });
       const davis = createDavisSimulator({ clock, dayMs: DAY });
-      const person = { forename: 'Sam', surname, dob: '1976-03-11', gender: 'male' as const };
+      // every other driver a woman: the licence number is derived from the surname, date of
+      // birth and gender (her month + 50), so the DVLA's record reads her as one
+      const gender: 'female' | 'male' = i % 2 === 0 ? 'female' : 'male';
+      const person = { forename: 'Sam', surname, dob: '1976-03-11', gender };
       const subject = await createSubjectUser(tx, {
         customerId,
         email: `sam.${surname.toLowerCase()}${ci}@example.com`,

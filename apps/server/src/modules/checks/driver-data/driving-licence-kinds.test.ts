@@ -136,7 +136,8 @@ describe('driver data', () => {
       checked_date: today(),
       include_cpc: true,
       include_tacho: true,
-      driver: { last_name: 'MORGA', date_of_birth: '1976-03-11', gender: 'Male' },
+      // Ada is a woman: her number carries the month + 50, and the DVLA reads her as one
+      driver: { last_name: 'MORGA', date_of_birth: '1976-03-11', gender: 'Female' },
       licence: { type: 'Full', status: 'Valid' },
       token: { issue_number: '17' },
       endorsements: [],
