@@ -2,6 +2,7 @@ import {
   ADULT_FIRST_NOTE,
   ADULT_FIRST_RESULTS,
   ADULT_FIRST_STAGE_LABELS,
+  isActivityOpen,
   readResultData,
 } from '@kestrel/domain';
 import { Anchor } from '@mantine/core';
@@ -14,7 +15,8 @@ export const adultFirstResultLabel = (value: string | null | undefined) =>
 
 /**
  * Adult first (spec point 2): the stage, the linked DBS case (a link for staff), the result, and
- * the note that a result can take up to 72 hours.
+ * the note that a result can take up to 72 hours, while one is awaited: not once the result is
+ * received, nor for a cancelled request.
  */
 export function AdultFirstPanel({
   activity,
@@ -51,7 +53,9 @@ export function AdultFirstPanel({
           ['Result received', day(data.result_date)],
         ]}
       />
-      <Note testId="adult-first-note">{ADULT_FIRST_NOTE}</Note>
+      {stage !== 'result-received' && isActivityOpen(activity.state) && (
+        <Note testId="adult-first-note">{ADULT_FIRST_NOTE}</Note>
+      )}
     </PanelFrame>
   );
 }

@@ -1,6 +1,7 @@
 import {
   BARRED_LIST_LABELS,
   certificateStatusMeaning,
+  countryName,
   DBS_RESULT_TEXTS,
   type DbsResultData,
   DISCLOSURE_STATUS_LABELS,
@@ -11,6 +12,7 @@ import {
   type IdvOption,
   isActivityOpen,
   isCountersignedKind,
+  nationalityName,
   PAY_TOP_UP_LABEL,
   readResultData,
   UPDATE_SERVICE_STATUS_LABELS,
@@ -156,7 +158,7 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
         </Alert>
       )}
       {a && (
-        <PanelSection title="Applicant details">
+        <PanelSection title="Applicant details" testId="dbs-applicant">
           <Facts
             items={[
               ['Name', [a.title, a.forename, a.middlename, a.surname].filter(Boolean).join(' ')],
@@ -164,8 +166,14 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
               ['Email', a.email],
               ['Phone number', a.phone_number],
               ['NI number', a.nin],
-              ['Nationality', a.nationality],
-              ['Place of birth', [a.birth_town, a.birth_country].filter(Boolean).join(', ')],
+              // the applicant's codes in words: 'GBR' is 'British', born in 'United Kingdom'
+              ['Nationality', a.nationality ? nationalityName(a.nationality) : ''],
+              [
+                'Place of birth',
+                [a.birth_town, a.birth_country ? countryName(a.birth_country) : '']
+                  .filter(Boolean)
+                  .join(', '),
+              ],
               ['Current address', a.current_address],
             ]}
           />

@@ -228,6 +228,12 @@ describe('the right to work panel', () => {
         audience={audience}
       />,
     );
+    // the nationality as a nationality ('British'), not the country ('United Kingdom') nor 'GBR'
+    const panel = screen.getByTestId('rtw-panel');
+    expect(
+      within(panel).getByText('Nationality', { selector: 'p' }).nextElementSibling,
+    ).toHaveTextContent(/^British$/);
+    expect(within(panel).queryByText(/United Kingdom|GBR/)).toBeNull();
     expect(screen.getByText('Manual document check')).toBeInTheDocument();
     expect(screen.getByText('Right to work confirmed')).toBeInTheDocument();
     expect(screen.getByText('British passport (current or expired)')).toBeInTheDocument();

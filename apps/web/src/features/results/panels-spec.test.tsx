@@ -687,9 +687,9 @@ describe('adult first panel: every field', () => {
       expect(fact(panel, 'Requested')).toBe('1st Mar 2026');
       expect(fact(panel, 'Result')).toBe('No Match');
       expect(fact(panel, 'Result received')).toBe('3rd Mar 2026');
-      expect(screen.getByTestId('adult-first-note')).toHaveTextContent(
-        'An adult first result can take up to 72 hours.',
-      );
+      // the wait is over: no 'can take up to 72 hours' once the result is in
+      expect(screen.queryByTestId('adult-first-note')).toBeNull();
+      expect(screen.queryByText(/72 hours/)).toBeNull();
       if (subject) {
         expect(screen.queryByRole('link')).toBeNull();
         expect(within(panel).queryByText('Reference')).toBeNull();

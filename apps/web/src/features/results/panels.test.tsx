@@ -62,6 +62,44 @@ afterEach(() => resetSession());
 
 describe('criminal-record panel', () => {
   for (const audience of AUDIENCES) {
+    it(`${audience}: the applicant's nationality and place of birth in words, not codes`, () => {
+      const { unmount } = inRouter(
+        <DbsResultPanel
+          audience={audience}
+          activity={activity({
+            result_data: {
+              applicant: {
+                forename: 'Ann',
+                surname: 'Lee',
+                nationality: 'GBR',
+                birth_town: 'Leeds',
+                birth_country: 'GBR',
+              },
+            },
+          })}
+        />,
+      );
+      const applicant = screen.getByTestId('dbs-applicant');
+      expect(within(applicant).getByText('British')).toBeInTheDocument();
+      expect(within(applicant).getByText('Leeds, United Kingdom')).toBeInTheDocument();
+      expect(within(applicant).queryByText(/GBR/)).toBeNull();
+      unmount();
+      // a code the table does not know stays as given; a nationality only, without a town
+      inRouter(
+        <DbsResultPanel
+          audience={audience}
+          activity={activity({
+            result_data: {
+              applicant: { surname: 'Lee', nationality: 'IND', birth_country: 'FRA' },
+            },
+          })}
+        />,
+      );
+      const other = screen.getByTestId('dbs-applicant');
+      expect(within(other).getByText('Indian')).toBeInTheDocument();
+      expect(within(other).getByText('France')).toBeInTheDocument();
+    });
+
     it(`${audience}: complete data shows every section, the certificate note and no fallbacks`, () => {
       inRouter(
         <DbsResultPanel
@@ -354,9 +392,8 @@ describe('adult first panel', () => {
       );
       expect(screen.getByText('Result Received')).toBeInTheDocument();
       expect(screen.getByText('Certificate Already Issued')).toBeInTheDocument();
-      expect(
-        screen.getByText('An adult first result can take up to 72 hours.'),
-      ).toBeInTheDocument();
+      // the result is in: the wait's note is gone
+      expect(screen.queryByText('An adult first result can take up to 72 hours.')).toBeNull();
       if (audience === 'subject') {
         expect(screen.queryByRole('link', { name: 'Case #14' })).toBeNull();
         expect(screen.queryByText('AF-1')).toBeNull();
@@ -374,6 +411,21 @@ describe('adult first panel', () => {
       expect(
         screen.getByText('An adult first result can take up to 72 hours.'),
       ).toBeInTheDocument();
+    });
+
+    it(`${audience}: a cancelled request waits for nothing: no 72-hour note`, () => {
+      inRouter(
+        <AdultFirstPanel
+          audience={audience}
+          activity={activity({
+            activity_type: 'adult-first',
+            state: 'ca-cancelled',
+            result_data: { stage: 'requested', dbs_case: 14, reference: 'AF-3' },
+          })}
+        />,
+      );
+      expect(screen.getByText('Requested', { selector: 'div' })).toBeInTheDocument();
+      expect(screen.queryByTestId('adult-first-note')).toBeNull();
     });
   }
 });

@@ -1,6 +1,6 @@
 import {
-  countryName,
   formatDate,
+  nationalityName,
   RTW_METHOD_LABELS,
   RTW_OUTCOME_LABELS,
   RTW_PANEL_TEXTS,
@@ -29,7 +29,8 @@ export function RtwPanel({ activity, audience }: ResultPanelProps) {
       </PanelFrame>
     );
   }
-  const nationality = data.nationality ? countryName(data.nationality) || data.nationality : '';
+  // a nationality, as one ('GBR' → 'British'); the Home Office's words ('Indian') as they are
+  const nationality = data.nationality ? nationalityName(data.nationality) : '';
   return (
     <PanelFrame testId="rtw-panel">
       {data.follow_up_date && (
