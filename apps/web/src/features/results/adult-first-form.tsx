@@ -4,22 +4,13 @@ import {
   adultFirstPendingSchema,
   adultFirstRequestedSchema,
 } from '@kestrel/domain';
-import {
-  Button,
-  Group,
-  NativeSelect,
-  Radio,
-  Skeleton,
-  Stack,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { NativeSelect, Radio, Skeleton, Stack, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { href } from '../../config/paths';
-import { notify } from '../../lib/notify';
-import { ErrorSummary, issuesByField, type SummaryError } from './error-summary';
+import { issuesByField } from './error-summary';
+import { OpsFormFrame, serverFieldErrors, summaryOf, useOpsForm } from './ops-form';
 import { getServicedStage, postProgress } from './results-api';
 
 const LABELS: Record<string, string> = {
@@ -35,7 +26,6 @@ const LABELS: Record<string, string> = {
  * the outstanding activity list.
  */
 export function AdultFirstForm({ activityId }: { activityId: number }) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const stage = useQuery({
     queryKey: ['/api/ops/case-activities/', 'serviced-stage', activityId],
@@ -49,9 +39,8 @@ export function AdultFirstForm({ activityId }: { activityId: number }) {
   const [reference, setReference] = useState('');
   const [eNumber, setENumber] = useState('');
   const [result, setResult] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [attempt, setAttempt] = useState(0);
-  const [saving, setSaving] = useState(false);
+  const form = useOpsForm();
+  const { errors } = form;
   const s = stage.data;
   if (!s) return stage.isError ? null : <Skeleton h={120} />;
   if (s.stage === 'result-received') return null;
@@ -59,8 +48,7 @@ export function AdultFirstForm({ activityId }: { activityId: number }) {
   const chosenCase =
     dbsCase ?? (s.dbs_case_options.length === 1 ? String(s.dbs_case_options[0]?.id) : null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const data =
       s.stage === 'pending'
         ? {
@@ -73,98 +61,79 @@ export function AdultFirstForm({ activityId }: { activityId: number }) {
       s.stage === 'pending' ? adultFirstPendingSchema : adultFirstRequestedSchema
     ).safeParse(data);
     if (!check.success) {
-      setErrors(issuesByField(check.error.issues));
-      setAttempt((n) => n + 1);
+      form.refuse(issuesByField(check.error.issues));
       return;
     }
-    setSaving(true);
-    const r = await postProgress(activityId, { stage: s.stage, data });
-    setSaving(false);
-    if (!r.ok) {
-      const fieldErrors: Record<string, string> = {};
-      for (const [key, value] of Object.entries(r.data)) {
-        if (Array.isArray(value)) fieldErrors[key.replace(/^data\./, '')] = value.join(' ');
-      }
-      setErrors(fieldErrors);
-      setAttempt((n) => n + 1);
-      notify.error('Error updating case activity');
-      return;
-    }
-    setErrors({});
-    notify.success('Successfully updated case activity');
-    await client.invalidateQueries();
-    if (r.data.stage === 'result-received') navigate(href('ops:outstanding-activities'));
+    const r = await form.save(
+      () => postProgress(activityId, { stage: s.stage, data }),
+      (body) => serverFieldErrors(body, /^data\./),
+    );
+    if (r.ok && r.data.stage === 'result-received') navigate(href('ops:outstanding-activities'));
   };
 
-  const summary: SummaryError[] = Object.entries(errors).map(([field, message]) => ({
-    field: id(field),
-    message,
-    label: LABELS[field] ?? field,
-  }));
   return (
-    <form onSubmit={submit} noValidate aria-labelledby={id('title')} data-testid="adult-first-form">
-      <Stack gap="sm">
-        <Title order={3} size="h5" id={id('title')}>
-          Adult first: {ADULT_FIRST_STAGE_LABELS[s.stage]}
-        </Title>
-        <ErrorSummary errors={summary} attempt={attempt} />
-        {s.stage === 'pending' ? (
-          <>
-            <NativeSelect
-              id={id('dbs_case')}
-              label="DBS case"
-              withAsterisk
-              data={[
-                { value: '', label: 'Choose a DBS case' },
-                ...s.dbs_case_options.map((o) => ({ value: String(o.id), label: o.label })),
-              ]}
-              value={chosenCase ?? ''}
-              onChange={(e) => setDbsCase(e.currentTarget.value)}
-              error={errors.dbs_case}
-            />
-            <TextInput
-              id={id('reference')}
-              label="Reference"
-              withAsterisk
-              value={reference}
-              onChange={(e) => setReference(e.currentTarget.value)}
-              error={errors.reference}
-            />
-            <TextInput
-              id={id('e_number')}
-              label="E-number (optional)"
-              value={eNumber}
-              onChange={(e) => setENumber(e.currentTarget.value)}
-              error={errors.e_number}
-            />
-          </>
-        ) : (
-          <Radio.Group
-            label="Result"
+    <OpsFormFrame
+      titleId={id('title')}
+      title={<>Adult first: {ADULT_FIRST_STAGE_LABELS[s.stage]}</>}
+      testId="adult-first-form"
+      summary={summaryOf(errors, id, LABELS)}
+      form={form}
+      submitLabel={s.stage === 'pending' ? 'Save request' : 'Save result'}
+      submitHeight={44}
+      submitJustify="flex-end"
+      onSubmit={submit}
+    >
+      {s.stage === 'pending' ? (
+        <>
+          <NativeSelect
+            id={id('dbs_case')}
+            label="DBS case"
             withAsterisk
-            value={result}
-            onChange={setResult}
-            error={errors.result}
-          >
-            <Stack gap="xs" mt={4}>
-              {ADULT_FIRST_RESULTS.map((o, i) => (
-                <Radio
-                  key={o.value}
-                  id={i === 0 ? id('result') : undefined}
-                  value={o.value}
-                  label={o.label}
-                  styles={{ body: { minHeight: 44, alignItems: 'center' } }}
-                />
-              ))}
-            </Stack>
-          </Radio.Group>
-        )}
-        <Group justify="flex-end">
-          <Button h={44} type="submit" loading={saving}>
-            {s.stage === 'pending' ? 'Save request' : 'Save result'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+            data={[
+              { value: '', label: 'Choose a DBS case' },
+              ...s.dbs_case_options.map((o) => ({ value: String(o.id), label: o.label })),
+            ]}
+            value={chosenCase ?? ''}
+            onChange={(e) => setDbsCase(e.currentTarget.value)}
+            error={errors.dbs_case}
+          />
+          <TextInput
+            id={id('reference')}
+            label="Reference"
+            withAsterisk
+            value={reference}
+            onChange={(e) => setReference(e.currentTarget.value)}
+            error={errors.reference}
+          />
+          <TextInput
+            id={id('e_number')}
+            label="E-number (optional)"
+            value={eNumber}
+            onChange={(e) => setENumber(e.currentTarget.value)}
+            error={errors.e_number}
+          />
+        </>
+      ) : (
+        <Radio.Group
+          label="Result"
+          withAsterisk
+          value={result}
+          onChange={setResult}
+          error={errors.result}
+        >
+          <Stack gap="xs" mt={4}>
+            {ADULT_FIRST_RESULTS.map((o, i) => (
+              <Radio
+                key={o.value}
+                id={i === 0 ? id('result') : undefined}
+                value={o.value}
+                label={o.label}
+                styles={{ body: { minHeight: 44, alignItems: 'center' } }}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+      )}
+    </OpsFormFrame>
   );
 }

@@ -1,10 +1,22 @@
+import { TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { request } from '../../api/client';
 import { mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
 import { AdultFirstForm } from './adult-first-form';
 import { NotesAccordion } from './notes-accordion';
+import {
+  OpsFormFrame,
+  postActivityAction,
+  serverErrorsAs,
+  serverFieldErrors,
+  summaryOf,
+  useOpsForm,
+} from './ops-form';
 import { ProviderConfigForm } from './provider-config-form';
 
 const inRouter = (ui: React.ReactElement) =>
@@ -208,5 +220,115 @@ describe('adult-first staged form', () => {
     expect(calls.find((c) => c.method === 'POST')).toMatchObject({
       body: { stage: 'requested', data: { result: 'no-match' } },
     });
+  });
+});
+
+/** A form of the kind's shape: one required field, posted to the activity; the case read beside it. */
+function ProbeForm({ oneField }: { oneField: boolean }) {
+  const [name, setName] = useState('');
+  const form = useOpsForm();
+  const caseRead = useQuery({
+    queryKey: ['/api/ops/cases/', 3],
+    queryFn: async () => {
+      const r = await request<{ reads: number }>('GET', '/api/ops/cases/3/');
+      return r.ok ? r.data.reads : -1;
+    },
+  });
+  const submit = async () => {
+    if (!name) {
+      form.refuse({ name: 'Required' });
+      return;
+    }
+    await form.save(
+      () => postActivityAction(5, 'probe', { name }),
+      oneField ? serverErrorsAs('name') : (body) => serverFieldErrors(body, /^data\./),
+    );
+  };
+  return (
+    <OpsFormFrame
+      titleId="probe-title"
+      title="Probe form"
+      testId="probe-form"
+      summary={summaryOf(form.errors, (f) => `probe-${f}`, { name: 'Name' })}
+      form={form}
+      submitLabel="Save probe"
+      onSubmit={submit}
+    >
+      <p>Case read {caseRead.data ?? 0} times</p>
+      <TextInput
+        id="probe-name"
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={form.errors.name}
+      />
+    </OpsFormFrame>
+  );
+}
+
+describe('the shared operations form (useOpsForm and OpsFormFrame)', () => {
+  it("refuses without posting, shows the server's field errors with the error toast, then saves, says so and refreshes the case", async () => {
+    let reads = 0;
+    let posts = 0;
+    const calls = mockFetch((call) => {
+      if (call.method === 'GET') return { status: 200, body: { reads: ++reads } };
+      posts += 1;
+      return posts === 1
+        ? { status: 400, body: { 'data.name': ['Name taken'], other: ['Ignored here'] } }
+        : { status: 200, body: { state: 'ca-complete' } };
+    });
+    renderWithProviders(<ProbeForm oneField={false} />);
+    const form = screen.getByRole('form', { name: 'Probe form' });
+    expect(await screen.findByText('Case read 1 times')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    const summary = await screen.findByTestId('error-summary');
+    expect(within(summary).getByRole('link', { name: 'Name: Required' })).toHaveAttribute(
+      'href',
+      '#probe-name',
+    );
+    await waitFor(() => expect(summary).toHaveFocus());
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Ada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    expect(await screen.findByText('Error updating case activity')).toBeInTheDocument();
+    const refused = screen.getByTestId('error-summary');
+    expect(within(refused).getByRole('link', { name: 'Name: Name taken' })).toBeInTheDocument();
+    expect(within(refused).getByRole('link', { name: 'other: Ignored here' })).toBeInTheDocument();
+    expect(screen.getByText('Case read 1 times')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    expect(await screen.findByText('Successfully updated case activity')).toBeInTheDocument();
+    expect(screen.queryByTestId('error-summary')).toBeNull();
+    expect(await screen.findByText('Case read 2 times')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toMatchObject([
+      { url: '/api/ops/case-activities/5/probe/', body: { name: 'Ada' } },
+      { url: '/api/ops/case-activities/5/probe/', body: { name: 'Ada' } },
+    ]);
+    expect(form).toHaveAttribute('novalidate');
+  });
+
+  it("a one-field form shows every server message on its field, or 'An error has occurred'", async () => {
+    let posts = 0;
+    mockFetch((call) => {
+      if (call.method === 'GET') return { status: 200, body: { reads: 1 } };
+      posts += 1;
+      return posts === 1
+        ? { status: 400, body: { email: ['Invalid email'], non_field_errors: ['Not now'] } }
+        : { status: 409, body: { detail: 'Conflict' } };
+    });
+    renderWithProviders(<ProbeForm oneField />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Ada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    const summary = await screen.findByTestId('error-summary');
+    expect(
+      await within(summary).findByRole('link', { name: 'Name: Invalid email Not now' }),
+    ).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    expect(
+      await within(screen.getByTestId('error-summary')).findByRole('link', {
+        name: 'Name: An error has occurred',
+      }),
+    ).toBeInTheDocument();
   });
 });

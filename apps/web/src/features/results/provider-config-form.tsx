@@ -1,9 +1,8 @@
 import { type DbsEnhancedProvider, dbsEnhancedProviderSchema } from '@kestrel/domain';
-import { Accordion, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { notify } from '../../lib/notify';
-import { ErrorSummary, issuesByField, type SummaryError } from './error-summary';
+import { Accordion, SimpleGrid, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { issuesByField, type SummaryError } from './error-summary';
+import { OpsFormFrame, serverFieldErrors, useOpsForm } from './ops-form';
 import { patchProcessingData } from './results-api';
 
 export const PROVIDER_FIELDS = [
@@ -35,39 +34,21 @@ function initialValues(saved: unknown): Values {
  * fields, emails valid; saved into the activity's processing data.
  */
 export function ProviderConfigForm({ activityId, saved }: { activityId: number; saved: unknown }) {
-  const client = useQueryClient();
   const [values, setValues] = useState<Values>(() => initialValues(saved));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [attempt, setAttempt] = useState(0);
-  const [saving, setSaving] = useState(false);
+  const form = useOpsForm();
+  const { errors } = form;
   const id = (field: string) => `provider-${activityId}-${field}`;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const check = dbsEnhancedProviderSchema.safeParse(values);
     if (!check.success) {
-      setErrors(issuesByField(check.error.issues));
-      setAttempt((n) => n + 1);
+      form.refuse(issuesByField(check.error.issues));
       return;
     }
-    setSaving(true);
-    const r = await patchProcessingData(activityId, { provider_configuration: check.data });
-    setSaving(false);
-    if (!r.ok) {
-      const fieldErrors: Record<string, string> = {};
-      for (const [key, value] of Object.entries(r.data)) {
-        if (Array.isArray(value)) {
-          fieldErrors[key.replace(/^provider_configuration\./, '')] = value.join(' ');
-        }
-      }
-      setErrors(fieldErrors);
-      setAttempt((n) => n + 1);
-      notify.error('Error updating case activity');
-      return;
-    }
-    setErrors({});
-    notify.success('Successfully updated case activity');
-    await client.invalidateQueries();
+    await form.save(
+      () => patchProcessingData(activityId, { provider_configuration: check.data }),
+      (body) => serverFieldErrors(body, /^provider_configuration\./),
+    );
   };
 
   const summary: SummaryError[] = PROVIDER_FIELDS.filter(([key]) => errors[key]).map(
@@ -78,38 +59,34 @@ export function ProviderConfigForm({ activityId, saved }: { activityId: number; 
       <Accordion.Item value="provider">
         <Accordion.Control id={id('title')}>DBS enhanced provider configuration</Accordion.Control>
         <Accordion.Panel>
-          <form
+          <OpsFormFrame
+            titleId={id('title')}
+            testId="provider-config-form"
+            summary={summary}
+            form={form}
+            submitLabel="Save configuration"
+            submitHeight={44}
+            submitJustify="flex-end"
             onSubmit={submit}
-            noValidate
-            aria-labelledby={id('title')}
-            data-testid="provider-config-form"
           >
-            <Stack gap="sm">
-              <ErrorSummary errors={summary} attempt={attempt} />
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                {PROVIDER_FIELDS.map(([key, label]) => (
-                  <TextInput
-                    key={key}
-                    id={id(key)}
-                    label={label}
-                    withAsterisk
-                    type={key.endsWith('email') || key === 'email_group' ? 'email' : 'text'}
-                    value={values[key]}
-                    onChange={(e) => {
-                      const v = e.currentTarget.value;
-                      setValues((old) => ({ ...old, [key]: v }));
-                    }}
-                    error={errors[key]}
-                  />
-                ))}
-              </SimpleGrid>
-              <Group justify="flex-end">
-                <Button h={44} type="submit" loading={saving}>
-                  Save configuration
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {PROVIDER_FIELDS.map(([key, label]) => (
+                <TextInput
+                  key={key}
+                  id={id(key)}
+                  label={label}
+                  withAsterisk
+                  type={key.endsWith('email') || key === 'email_group' ? 'email' : 'text'}
+                  value={values[key]}
+                  onChange={(e) => {
+                    const v = e.currentTarget.value;
+                    setValues((old) => ({ ...old, [key]: v }));
+                  }}
+                  error={errors[key]}
+                />
+              ))}
+            </SimpleGrid>
+          </OpsFormFrame>
         </Accordion.Panel>
       </Accordion.Item>
     </Accordion>
