@@ -78,12 +78,40 @@ export function CaseProgress({ progress, label }: { progress: PortalProgressOut;
   );
 }
 
-/** Once the person has nothing left to do on a submitted case: what happens now. */
-export function SentEverything({ item }: { item: SubjectCase }) {
+/**
+ * What the person reads about what happens now (the spec has no words for it: ours, GOV.UK
+ * style), one of: a finished case (complete: the customer has the result; cancelled: nothing
+ * more to do); a submitted case with a check still waiting for them (a knowledge test to take, a
+ * session to book, a document to replace); a submitted case waiting for nothing from them.
+ */
+export const SUBJECT_CASE_TEXTS = {
+  complete: (customer: string, checks: number) =>
+    checks === 1
+      ? `This check is complete. ${customer} has your result.`
+      : `These checks are complete. ${customer} has your results.`,
+  cancelled: (checks: number) =>
+    `${checks === 1 ? 'This check was' : 'These checks were'} cancelled. You do not need to do anything else.`,
+  stillToFinish: (checks: readonly string[]) => `You still need to finish: ${checks.join(', ')}.`,
+  sentEverything: (customer: string) =>
+    `You have sent everything. We will email you if ${customer} needs anything else.`,
+} as const;
+
+/** The words for what happens now, or null while the person has a next step of their own. */
+export function caseOutlook(item: SubjectCase): string | null {
+  const checks = item.case_activities.length;
+  if (item.state === 'complete') return SUBJECT_CASE_TEXTS.complete(item.customer.name, checks);
+  if (item.state === 'cancelled') return SUBJECT_CASE_TEXTS.cancelled(checks);
   if (isCaseToDo(item) || !item.submitted) return null;
-  return (
-    <Text>
-      You have sent everything. We will email you if {item.customer.name} needs anything else.
-    </Text>
-  );
+  const waiting = item.case_activities
+    .filter((a) => a.state === 'ca-awaiting-subject')
+    .map((a) => a.activity_type.code_display);
+  if (waiting.length > 0) return SUBJECT_CASE_TEXTS.stillToFinish(waiting);
+  return SUBJECT_CASE_TEXTS.sentEverything(item.customer.name);
+}
+
+/** What happens now on a case the person has sent, or that has finished. */
+export function SentEverything({ item }: { item: SubjectCase }) {
+  const words = caseOutlook(item);
+  if (!words) return null;
+  return <Text data-testid="case-outlook">{words}</Text>;
 }

@@ -49,6 +49,11 @@ describe('subject dashboard', () => {
                 needs: [],
                 next_step: null,
                 progress: { completed: 8, total: 8, percent: 100, next: 'done' },
+                // submitted: nothing waits for the person any more
+                case_activities: subjectCase().case_activities.map((a) => ({
+                  ...a,
+                  state: 'ca-in-progress',
+                })),
               }),
             ]),
           }
@@ -157,6 +162,79 @@ describe('subject cases', () => {
     expect(screen.getByTestId('next-step').getAttribute('href')).toBe(
       '/s/case-portal/11/address-history',
     );
+  });
+
+  describe('what happens now, once the person has sent everything', () => {
+    const done = (state: string, over: Partial<Parameters<typeof subjectCase>[0]> = {}) =>
+      subjectCase({
+        state,
+        state_display: state,
+        submitted: true,
+        needs: [],
+        next_step: null,
+        progress: { completed: 8, total: 8, percent: 100, next: 'done' },
+        case_activities: [
+          {
+            id: 101,
+            activity_type: { code: 'basic-details', code_display: 'Basic details' },
+            state: 'ca-complete',
+            state_display: 'Complete',
+          },
+          {
+            id: 103,
+            activity_type: { code: 'knowledge-test', code_display: 'Knowledge test' },
+            state: state === 'cancelled' ? 'ca-cancelled' : 'ca-complete',
+            state_display: '',
+          },
+        ],
+        ...over,
+      });
+    const open = async (body: ReturnType<typeof subjectCase>) => {
+      mockFetch((c) =>
+        pathOf(c) === '/api/s/cases/11/' ? { status: 200, body } : { status: 200, body: page([]) },
+      );
+      show('/s/cases/11', '/s/cases/:id', CaseDetailPage);
+      await screen.findByRole('heading', { name: 'Checks for Acme Care' });
+      return screen.getByTestId('case-outlook').textContent;
+    };
+
+    it('a complete case: the checks are complete and the customer has the result', async () => {
+      expect(await open(done('complete'))).toBe(
+        'These checks are complete. Acme Care has your results.',
+      );
+      expect(screen.queryByText(/You have sent everything/)).toBeNull();
+    });
+
+    it('a complete case of one check says so in the singular', async () => {
+      const c = done('complete');
+      expect(await open({ ...c, case_activities: c.case_activities.slice(0, 1) })).toBe(
+        'This check is complete. Acme Care has your result.',
+      );
+    });
+
+    it('a cancelled case, even one never submitted: nothing more to do', async () => {
+      expect(await open(done('cancelled', { submitted: false }))).toBe(
+        'These checks were cancelled. You do not need to do anything else.',
+      );
+      expect(screen.queryByText(/You have sent everything/)).toBeNull();
+    });
+
+    it('an open case waiting for the customer: sent everything, we will email', async () => {
+      expect(await open(done('pending-case-decision'))).toBe(
+        'You have sent everything. We will email you if Acme Care needs anything else.',
+      );
+    });
+
+    it('an in-progress case with a check still waiting for the person: not "sent everything"', async () => {
+      const c = done('in-progress');
+      const waiting = c.case_activities.map((a) =>
+        a.id === 103 ? { ...a, state: 'ca-awaiting-subject' } : a,
+      );
+      expect(await open({ ...c, case_activities: waiting })).toBe(
+        'You still need to finish: Knowledge test.',
+      );
+      expect(screen.queryByText(/You have sent everything|complete\./)).toBeNull();
+    });
   });
 
   it('says so when the case is not the person’s (404)', async () => {
