@@ -32,7 +32,7 @@ import { awaitingCountersignature } from '../dbs-details/dbs-details.service.js'
 import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { changeActivity } from './activities.service.js';
+import { changeActivity, sendActivityBack } from './activities.service.js';
 import { caseActivities } from './activities.table.js';
 import {
   activityNotesHistory,
@@ -284,14 +284,17 @@ export async function activitiesRoutes(app: FastifyInstance) {
         return runForRequest(request, scope, async ({ tx, actor }) => {
           const now = app.deps.clock.now();
           if (data.processing_data !== undefined || notes !== undefined) assertNotesAccess(actor);
-          await checkHandEdit(tx, actor, id, data);
+          // sent back to its subject: the domain's send-back rule, not the engine's hand moves
+          const { state, ...rest } = data;
+          const sendingBack = state === 'ca-awaiting-subject';
+          await checkHandEdit(tx, actor, id, sendingBack ? rest : data);
           if (notes !== undefined) await saveActivityNotes(tx, actor, id, notes, now);
-          if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
-            const { activity } = await changeActivity(tx, actor, id, data, now);
-            // sent back to the subject: a submitted case's portal reopens
-            if (data.state === 'ca-awaiting-subject') {
-              await reopenPortal(tx, actor, activity.caseId, now);
-            }
+          if (sendingBack) {
+            const { activity } = await sendActivityBack(tx, actor, id, rest, now);
+            // a submitted case's portal reopens at Review & Submit (audited)
+            await reopenPortal(tx, actor, activity.caseId, now);
+          } else if (Object.values(data).some((v) => v !== undefined) || notes === undefined) {
+            await changeActivity(tx, actor, id, data, now);
           }
           const out = await selectActivities(tx, actor, eq(caseActivities.id, id), [], 1, 0);
           const one = out.results[0];

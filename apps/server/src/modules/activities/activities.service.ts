@@ -1,4 +1,11 @@
-import { canTransitionActivity, isCaseActivityState } from '@kestrel/domain';
+import {
+  ACTIVITY_KINDS,
+  canTransitionActivity,
+  isActivityKindCode,
+  isCaseActivityState,
+  providerConfigurationOf,
+  sendBackRefusal,
+} from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -141,4 +148,49 @@ export async function changeActivity(
   if (lock.caseRow.archivedAt)
     throw ValidationError.of('non_field_errors', 'The case is archived.');
   return writeActivity(tx, actor, lock, input, now);
+}
+
+/**
+ * Staff sending activity `id` back to its subject (a move to 'ca-awaiting-subject'), as the
+ * domain's `sendBackRefusal` allows: only while it waits for staff and nothing of it has gone to
+ * a provider, for a kind the subject fills in; else a 400 on `state`. A check the engine had
+ * started (waiting for verification and countersigning) loses its unsent start, keeping what
+ * operations configured, so the subject's next submission starts it afresh. Written and audited
+ * once (`writeActivity`); the caller reopens the portal. Already with the subject: as any edit.
+ */
+export async function sendActivityBack(
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  input: Omit<ActivityChange, 'processingAudit' | 'state'>,
+  now: Date,
+): Promise<{ activity: ActivityRow; caseRow: CaseRow }> {
+  const lock = await lockActivity(tx, id);
+  if (!lock) throw new NotFoundError();
+  if (lock.caseRow.archivedAt)
+    throw ValidationError.of('non_field_errors', 'The case is archived.');
+  const { row, code } = lock;
+  if (row.state === 'ca-awaiting-subject') return writeActivity(tx, actor, lock, input, now);
+  const kind = isActivityKindCode(code) ? ACTIVITY_KINDS[code] : null;
+  const refusal = sendBackRefusal({
+    state: row.state,
+    hasPortalSection: kind?.portalSection != null,
+    processing: row.processingData,
+  });
+  if (refusal) throw ValidationError.of('state', refusal);
+  const started = 'idempotency_key' in row.processingData;
+  const configured = providerConfigurationOf(row.processingData);
+  return writeActivity(
+    tx,
+    actor,
+    lock,
+    {
+      ...input,
+      state: 'ca-awaiting-subject',
+      ...(started && input.processing_data === undefined
+        ? { processing_data: configured ? { provider_configuration: configured } : {} }
+        : {}),
+    },
+    now,
+  );
 }

@@ -1,5 +1,6 @@
 // @postgres: whole-app smoke on node-postgres as a subject: the portal's sections and submission
 
+import { SEND_BACK_MESSAGES } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -555,23 +556,65 @@ describe('subjectCaseActor and subjectRecordActor (for the case-data routes)', (
 });
 
 describe('staff sending a submitted case back to its subject', () => {
-  // Skipped (issue 27, open): since every kind of this case ends on submission or is run by the
-  // engine, no activity of the submitted case is one staff may send back by hand; the product
-  // needs a decision (may staff send an engine-run check back to its subject?) before this holds.
-  it.skip('reopens the portal at Review & Submit, audited; the person can change and submit again', async () => {
-    // acmeCase was submitted above: its activities are in progress
-    const [first] = await t.owner((tx) =>
+  // The decision (issue 27; as DBS e-bulk lets the countersignatory or ID checker return an
+  // application for correction before it is sent): staff may send an activity back to its subject
+  // only while it waits for staff and nothing of it has gone to a provider (the domain's
+  // sendBackRefusal); the portal then reopens at Review & Submit, audited.
+  const activitiesOfAcme = () =>
+    t.owner((tx) =>
       tx
         .select()
         .from(caseActivities)
-        .where(and(eq(caseActivities.caseId, acmeCase), eq(caseActivities.state, 'ca-in-progress')))
+        .where(eq(caseActivities.caseId, acmeCase))
         .orderBy(caseActivities.position),
     );
-    if (!first) throw new Error('no activity in progress');
-    const sent = await call(admin, 'PATCH', `/api/case-activities/${first.id}/`, {
+  const setActivity = (id: number, state: string, processingData: Record<string, unknown>) =>
+    t.owner((tx) =>
+      tx.update(caseActivities).set({ state, processingData }).where(eq(caseActivities.id, id)),
+    );
+  /** What operations configured for the registered body (kept by a send-back). */
+  const CONTACTS = {
+    forename: 'Rita',
+    surname: 'Registrar',
+    email: 'rita@acme.test',
+    manager_forename: 'Mo',
+    manager_surname: 'Manager',
+    manager_email: 'mo@acme.test',
+    position: 'Lead countersignatory',
+    id_verifier_username: 'rita-r',
+    email_group: 'dbs@acme.test',
+  };
+  /** The check engine's start of the basic check, not yet sent (no reference, no exchange). */
+  const unsent = (id: number) => ({
+    provider: 'dbs-basic',
+    reference: null,
+    idempotency_key: `kestrel-ca-${id}`,
+    attempts: 0,
+    last_error: null,
+    stage: null,
+    event_ids: [],
+    events: [],
+    top_up: null,
+    provider_configuration: CONTACTS,
+  });
+
+  it('reopens the portal at Review & Submit, audited; the person can change and submit again', async () => {
+    // acmeCase was submitted above: its basic check, started by the engine, waits for the
+    // customer's agent before anything goes to its provider
+    const [, , check] = await activitiesOfAcme();
+    if (!check) throw new Error('no basic check');
+    await setActivity(check.id, 'ca-awaiting-agent', unsent(check.id));
+    const sent = await call(admin, 'PATCH', `/api/case-activities/${check.id}/`, {
       state: 'ca-awaiting-subject',
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({
+      state: 'ca-awaiting-subject',
+      case: { state: 'awaiting-subject' },
+    });
+    // the unsent start is dropped (the next submission starts it afresh), operations' contacts kept
+    const [, , after] = await activitiesOfAcme();
+    expect(after?.processingData).toEqual({ provider_configuration: CONTACTS });
     const body = (await call(ada, 'GET', portal(acmeCase))).json();
     expect(body.portal).toMatchObject({
       submitted: false,
@@ -593,6 +636,60 @@ describe('staff sending a submitted case back to its subject', () => {
     expect(audits.map((a) => a.changes)).toContainEqual({
       portal_last_completed_section: ['review', 'driver-data'],
     });
-    expect((await call(ada, 'POST', `${portal(acmeCase)}submit/`)).statusCode).toBe(200);
+    const moved = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(eq(auditActions.verb, 'state_changed'), eq(auditActions.objectId, String(check.id))),
+        ),
+    );
+    expect(moved.map((a) => (a.changes as { state?: unknown }).state)).toContainEqual([
+      'ca-awaiting-agent',
+      'ca-awaiting-subject',
+    ]);
+    // the person can change their answers again, and submit: the engine hears of the check
+    expect((await progress(ada, acmeCase, 'driver-data')).statusCode).toBe(200);
+    submitted.length = 0;
+    const again = await call(ada, 'POST', `${portal(acmeCase)}submit/`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().portal).toMatchObject({ submitted: true, state: 'in-progress' });
+    expect(submitted).toEqual([{ caseId: acmeCase, ids: [check.id] }]);
+  });
+
+  it('is refused (400 on state) once a provider has it, once it has ended, or for a check the person has nothing to fill in', async () => {
+    const [details, , check, licence] = await activitiesOfAcme();
+    if (!details || !check || !licence) throw new Error('activities missing');
+    const refusals: [number, string][] = [];
+    // sent to its provider (a reference), and waiting for it
+    await setActivity(check.id, 'ca-in-progress', { ...unsent(check.id), reference: 'BD-C1' });
+    refusals.push([check.id, SEND_BACK_MESSAGES.withProvider]);
+    // waiting for staff, but the provider has answered (no reference yet)
+    const answered = { ...unsent(check.id), events: [{ at: NOW, type: 'answer', body: {} }] };
+    await setActivity(check.id, 'ca-awaiting-agent', answered);
+    refusals.push([check.id, SEND_BACK_MESSAGES.withProvider]);
+    for (const [id, message] of refusals) {
+      const res = await call(admin, 'PATCH', `/api/case-activities/${id}/`, {
+        state: 'ca-awaiting-subject',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ state: [message] });
+    }
+    // ended: basic details completed on submission
+    const ended = await call(admin, 'PATCH', `/api/case-activities/${details.id}/`, {
+      state: 'ca-awaiting-subject',
+    });
+    expect(ended.statusCode).toBe(400);
+    expect(ended.json()).toEqual({ state: [SEND_BACK_MESSAGES.ended] });
+    // the licence check waits for operations but has no portal section of its own
+    const noSection = await call(admin, 'PATCH', `/api/case-activities/${licence.id}/`, {
+      state: 'ca-awaiting-subject',
+    });
+    expect(noSection.statusCode).toBe(400);
+    expect(noSection.json()).toEqual({ state: [SEND_BACK_MESSAGES.noSection] });
+    // nothing changed: the check keeps its log, the portal stays submitted
+    const [, , kept] = await activitiesOfAcme();
+    expect(kept).toMatchObject({ state: 'ca-awaiting-agent', processingData: answered });
+    expect((await call(ada, 'GET', portal(acmeCase))).json().portal.submitted).toBe(true);
   });
 });
