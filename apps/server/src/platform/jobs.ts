@@ -61,6 +61,11 @@ export interface JobKind<T, D> {
   retry: RetryPolicy;
   /** A run taking longer fails (and is retried). */
   expireInSeconds: number;
+  /**
+   * How many of its jobs a server process runs at once (default 1). The first worker polls; the
+   * others are woken by a committed job and by a sibling finishing one (and poll seldom).
+   */
+  workers?: number;
   /** Recurring kinds: a cron expression (UTC) for this configuration, or null for none. */
   cron?(deps: D): string | null;
   handle(data: T, deps: D): Promise<void>;
@@ -218,7 +223,7 @@ type AnyKind<D> = JobKind<unknown, D>;
  */
 export class JobQueue<D> {
   private boss: PgBoss | null = null;
-  private readonly workerIds = new Map<string, string>();
+  private readonly workerIds = new Map<string, string[]>();
   private readonly kinds = new Map<string, AnyKind<D>>();
   private stopped = false;
 
@@ -259,12 +264,17 @@ export class JobQueue<D> {
     }
     if (this.options.workers) {
       for (const k of this.kinds.values()) {
-        const id = await boss.work(
-          k.name,
-          { batchSize: 1, pollingIntervalSeconds: this.options.pollingSeconds },
-          (jobs) => this.runAll(k, jobs).finally(() => this.wake(k.name)),
-        );
-        this.workerIds.set(k.name, id);
+        const ids: string[] = [];
+        for (let w = 0; w < Math.max(1, k.workers ?? 1); w++) {
+          const pollingIntervalSeconds =
+            w === 0 ? this.options.pollingSeconds : Math.max(this.options.pollingSeconds, 30);
+          ids.push(
+            await boss.work(k.name, { batchSize: 1, pollingIntervalSeconds }, (jobs) =>
+              this.runAll(k, jobs).finally(() => this.wake(k.name)),
+            ),
+          );
+        }
+        this.workerIds.set(k.name, ids);
       }
       await this.db.listen(JOBS_CHANNEL, (name) => this.wake(name));
     }
@@ -277,8 +287,9 @@ export class JobQueue<D> {
    */
   private wake(name: string | null): void {
     if (this.stopped || !this.boss) return;
-    for (const [queue, id] of this.workerIds) {
-      if (name === null || name === queue) this.boss.notifyWorker(id);
+    for (const [queue, ids] of this.workerIds) {
+      if (name !== null && name !== queue) continue;
+      for (const id of ids) this.boss.notifyWorker(id);
     }
   }
 

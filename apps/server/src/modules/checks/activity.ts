@@ -6,11 +6,16 @@ import {
   type TopUp,
   type TopUpResult,
 } from '@kestrel/domain';
+import type { Tx } from '../../db/connection.js';
 import { jobActor } from '../../jobs/service-job.js';
 import type { Actor } from '../../platform/context.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { writeActivity } from '../activities/activities.service.js';
-import type { LockedActivity } from './kind.js';
+import {
+  type ActivityLock,
+  lockActivity,
+  writeActivity,
+} from '../activities/activities.service.js';
+import type { LockedActivity, ProcessedActivity } from './kind.js';
 
 /*
  * What the engine and every kind of check write an activity with: its processing data (the
@@ -23,6 +28,16 @@ import type { LockedActivity } from './kind.js';
 export function processingOf(data: unknown): ProcessingData | null {
   const parsed = processingDataSchema.safeParse(data);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Locks activity `id` with its case (the activities module's lock) and reads the engine's
+ * processing data: what a kind's own routes use before saveActivity (they know their kind; the
+ * engine's lockActivity adds it from the registry). Null when there is no such activity.
+ */
+export async function lockProcessed(tx: Tx, id: number): Promise<ProcessedActivity | null> {
+  const a = await lockActivity(tx, id);
+  return a ? { ...a, processing: processingOf(a.row.processingData) } : null;
 }
 
 export const nowIso = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock.now().toISOString();
@@ -38,7 +53,7 @@ export const today = (ctx: Pick<ServiceContext, 'clock'>) =>
  */
 export async function saveActivity(
   ctx: ServiceContext,
-  a: LockedActivity,
+  a: ActivityLock,
   processing: ProcessingData,
   change: { state?: CaseActivityState; resultData?: Record<string, unknown> } = {},
 ) {

@@ -13,19 +13,18 @@ import type { Tx } from '../../db/connection.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
 import { ProviderError } from '../../providers/errors.js';
-import { lockActivity as lockActivityRow } from '../activities/activities.service.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import {
   callbackUrlOf,
   jobActorOf,
+  lockProcessed,
   nowIso,
-  processingOf,
   saveActivity,
   topUpIntentJob,
   topUpResult,
 } from './activity.js';
-import type { LockedActivity } from './kind.js';
+import { initiateJobName, type LockedActivity } from './kind.js';
 import { type CheckEngine, checkEngine, pollSecondsOf, sourceOf } from './providers.js';
 import { checkKindOf } from './registry.js';
 
@@ -43,10 +42,9 @@ export type { LockedActivity } from './kind.js';
 
 /** Locks the activity `id` (and its case) when the engine runs its kind; null otherwise. */
 export async function lockActivity(tx: Tx, id: number): Promise<LockedActivity | null> {
-  const a = await lockActivityRow(tx, id);
+  const a = await lockProcessed(tx, id);
   const kind = a ? checkKindOf(a.code) : null;
-  if (!a || !kind) return null;
-  return { ...a, kind, processing: processingOf(a.row.processingData) };
+  return a && kind ? { ...a, kind } : null;
 }
 
 /**
@@ -62,13 +60,13 @@ export async function recordEvent(
   if (a?.processing) await saveActivity(ctx, a, withEvent(a.processing, event));
 }
 
-export const INITIATE_JOB = 'checks-initiate';
 export const START_JOB = 'checks-start';
 export const POLL_JOB = 'checks-poll';
 
+/** The start of `a` (or its retry), on its provider's queue (kind.ts initiateJobName). */
 function initiateJob(a: LockedActivity, startAfterSeconds?: number) {
   return {
-    name: INITIATE_JOB,
+    name: initiateJobName(a.kind.provider.name),
     data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
     ...(startAfterSeconds ? { startAfterSeconds } : {}),
   };

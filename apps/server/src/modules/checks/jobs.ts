@@ -5,14 +5,15 @@ import type { JobKind } from '../../platform/jobs.js';
 import { checksCallbacksJob } from './callbacks.js';
 import {
   type ActivityJob,
-  INITIATE_JOB,
   initiateActivity,
   POLL_JOB,
   pollActivity,
   START_JOB,
   startActivity,
 } from './engine.js';
-import { CHECK_KINDS } from './registry.js';
+import { initiateJobName } from './kind.js';
+import { kindEngine } from './kind-engine.js';
+import { CHECK_KINDS, CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
 const payload = z.object({
   case_activity_id: z.number().int().positive(),
@@ -25,14 +26,21 @@ const payload = z.object({
  * back-off, recording each attempt on the activity), so the queue's own retry is only for a crash.
  */
 
-/** Starts a submitted activity with its provider (and retries a failed start). */
-export const checksInitiateJob: JobKind<ActivityJob, AppDeps> = {
-  name: INITIATE_JOB,
-  payload,
-  retry: { limit: 2, delaySeconds: 60, backoff: true },
-  expireInSeconds: 120,
-  handle: (data, deps) => initiateActivity(deps, data),
-};
+/**
+ * Starts a submitted activity with its provider (and retries a failed start): a queue per
+ * provider, so that different providers' starts run side by side, each provider's with as many
+ * workers as its entry allows (`startWorkers`: a rate-limited client keeps their calls within
+ * the provider's rate, waiting for its places and waiting out a 429).
+ */
+export const checksInitiateJobs: readonly JobKind<ActivityJob, AppDeps>[] =
+  CHECK_PROVIDER_DEFINITIONS.map((p) => ({
+    name: initiateJobName(p.name),
+    payload,
+    retry: { limit: 2, delaySeconds: 60, backoff: true },
+    expireInSeconds: 120,
+    ...(p.startWorkers ? { workers: p.startWorkers } : {}),
+    handle: (data, deps) => initiateActivity(deps, data),
+  }));
 
 /** Asks the provider how an application in progress stands (callbacks usually come first). */
 export const checksPollJob: JobKind<ActivityJob, AppDeps> = {
@@ -69,10 +77,10 @@ export const checksStartJob = serviceJob<{
  */
 export const checkJobKinds = uniqueJobs([
   checksStartJob,
-  checksInitiateJob,
+  ...checksInitiateJobs,
   checksPollJob,
   checksCallbacksJob,
-  ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs ?? []),
+  ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs?.(kindEngine) ?? []),
 ]);
 
 export function uniqueJobs<J extends { name: string }>(jobs: readonly J[]): J[] {

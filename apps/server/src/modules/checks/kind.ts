@@ -1,9 +1,10 @@
 import type { CheckProvider, EngineRunKind, ProcessingData } from '@kestrel/domain';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
 import type { Clock } from '../../platform/clock.js';
-import type { JobKind } from '../../platform/jobs.js';
+import type { JobKind, JobRequest } from '../../platform/jobs.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import type { ActivityLock } from '../activities/activities.service.js';
 
@@ -45,6 +46,12 @@ export interface CheckProviderDefinition<P = unknown> {
    * `dayMs` of the providers' clock (ChecksConfig.simulatorDaySeconds).
    */
   simulator(o: { clock: Clock; signingClock: Clock; callbackSecret: string; dayMs: number }): P;
+  /**
+   * How many of its starts may run at once in a server process (default 1): more only for a
+   * client that keeps to the provider's rate itself (a rate limiter shared by its calls), so
+   * that its starts wait for their places side by side, not one behind the other.
+   */
+  startWorkers?: number;
   /** Its signed callbacks (webhooks). */
   callbacks?: {
     /** The body's schema. */
@@ -61,10 +68,42 @@ export interface CheckProviderDefinition<P = unknown> {
   };
 }
 
-/** The activity row with its kind, locked with its case (engine.ts lockActivity). */
-export interface LockedActivity extends ActivityLock {
-  kind: EngineKind;
+/**
+ * An activity locked with its case, with the engine's processing data (null: the engine has not
+ * started it): what a kind's own routes lock (activity.ts lockProcessed) and write (saveActivity).
+ */
+export interface ProcessedActivity extends ActivityLock {
   processing: ProcessingData | null;
+}
+
+/** The activity row with its kind, locked with its case (engine.ts lockActivity). */
+export interface LockedActivity extends ProcessedActivity {
+  kind: EngineKind;
+}
+
+/**
+ * The queue of the starts of `provider`'s checks: one per provider, so that one provider's
+ * starts (waiting for their places within its rate) never hold another's behind them.
+ */
+export const initiateJobName = (provider: CheckProvider) => `checks-initiate-${provider}`;
+
+/**
+ * What the engine gives a kind's own jobs and routes (the engine loads the registry, which loads
+ * the kinds: a kind never imports the engine). checks/kind-engine.ts makes it.
+ */
+export interface KindEngine {
+  /** Locks activity `id` with its case, with its kind; null when the engine does not run it. */
+  lockActivity(tx: Tx, id: number): Promise<LockedActivity | null>;
+  /** The engine's poll of `a` in `startAfterSeconds` (one pending poll per activity). */
+  pollJob(a: LockedActivity, startAfterSeconds: number): JobRequest;
+  /**
+   * The app's client (or simulator) of `provider`, how often the engine polls its applications,
+   * and the timeout of a call.
+   */
+  providerOf<P>(
+    deps: AppDeps,
+    provider: CheckProviderDefinition<P>,
+  ): { client: P; pollSeconds: number; timeoutMs: number };
 }
 
 /** What every provider call carries: the activity's idempotency key and the timeout's signal. */
@@ -149,8 +188,16 @@ export interface CheckKind<P, R, A, U> {
       update: U,
     ) => Promise<Applied>;
   };
-  /** Jobs of the kind's own (the engine's start, poll and callback jobs serve every kind). */
-  jobs?: readonly JobKind<unknown, AppDeps>[];
+  /**
+   * Jobs of the kind's own (the engine's start, poll and callback jobs serve every kind), given
+   * the engine's parts they may use.
+   */
+  jobs?: (engine: KindEngine) => readonly JobKind<unknown, AppDeps>[];
+  /**
+   * Routes of the kind's own (an ops form's endpoint), registered by the checks module: a kind is
+   * one folder and one registry line, no module of its own.
+   */
+  routes?: (app: FastifyInstance, engine: KindEngine) => Promise<void>;
   /**
    * What the subject may read of its result (spec point 2: the subject's view is a restricted
    * version of the customer's): the result data as stored in, the subject's view out (staff-only
@@ -193,7 +240,8 @@ export interface EngineKind {
     /** A callback's body (its event id left out) as an update, or null when it is not one. */
     callback: (body: unknown) => ProviderSaid | null;
   };
-  jobs?: readonly JobKind<unknown, AppDeps>[];
+  jobs?: (engine: KindEngine) => readonly JobKind<unknown, AppDeps>[];
+  routes?: (app: FastifyInstance, engine: KindEngine) => Promise<void>;
   subjectView?: (resultData: unknown) => Record<string, unknown>;
 }
 
@@ -208,6 +256,7 @@ export function defineKind<P, R, A, U, C extends EngineRunKind>(
     ...(k.gate ? { gate: k.gate } : {}),
     resultSchema: k.resultSchema,
     ...(k.jobs ? { jobs: k.jobs } : {}),
+    ...(k.routes ? { routes: k.routes } : {}),
     ...(k.subjectView ? { subjectView: k.subjectView } : {}),
     prepare: async (tx, a, env) => {
       const request = await k.request(tx, a, env);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import {
   ACTIVITY_KINDS,
   CHECK_PROVIDERS,
@@ -6,11 +6,16 @@ import {
   ENGINE_RUN_KINDS,
   isCountersignedKind,
 } from '@kestrel/domain';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { randomSecrets } from '../../../test/helpers.js';
 import { systemClock } from '../../platform/clock.js';
 import { missingCallbackSecret, readChecksConfig, simulatorSecretName } from './config.js';
+import { CHECK_DEMO_RESULTS } from './demo-seeds.js';
 import { checkJobKinds, uniqueJobs } from './jobs.js';
+import { initiateJobName } from './kind.js';
+import { kindEngine } from './kind-engine.js';
 import { createCheckEngine, providerOf } from './providers.js';
 import {
   CHECK_KINDS,
@@ -27,11 +32,13 @@ import {
  */
 
 const here = new URL('./', import.meta.url);
-/** The engine's shared files: everything in modules/checks except the registry, the kinds' own folders and tests. */
+/** The registries: the kinds the engine runs, and the families' demo results (the seed's). */
+const REGISTRIES = ['registry.ts', 'demo-seeds.ts'];
+/** The engine's shared files: everything in modules/checks except the registries, the kinds' own folders and tests. */
 const sharedFiles = readdirSync(here, { withFileTypes: true })
   .filter((f) => f.isFile() && f.name.endsWith('.ts') && !f.name.endsWith('.test.ts'))
   .map((f) => f.name)
-  .filter((name) => name !== 'registry.ts');
+  .filter((name) => !REGISTRIES.includes(name));
 const kindFolders = readdirSync(here, { withFileTypes: true })
   .filter((f) => f.isDirectory())
   .map((f) => f.name);
@@ -76,9 +83,59 @@ describe('the check registry', () => {
     if (!first) throw new Error('no jobs');
     expect(uniqueJobs([first, first])).toEqual([first]);
     expect(() => uniqueJobs([first, { ...first }])).toThrow(/two check jobs/);
-    expect(names).toEqual(
-      expect.arrayContaining(['checks-start', 'checks-initiate', 'checks-poll']),
+    expect(names).toEqual(expect.arrayContaining(['checks-start', 'checks-poll']));
+    // a start queue per provider, with the workers its entry allows
+    for (const p of CHECK_PROVIDER_DEFINITIONS) {
+      const start = checkJobKinds.find((j) => j.name === initiateJobName(p.name));
+      expect(start, p.name).toBeDefined();
+      expect(start?.workers ?? 1).toBe(p.startWorkers ?? 1);
+    }
+    // the kinds' own jobs, made with the engine's parts, are registered
+    for (const kind of Object.values(CHECK_KINDS)) {
+      for (const job of kind.jobs?.(kindEngine) ?? []) expect(names).toContain(job.name);
+    }
+  });
+
+  it('a kind is one folder and one registry line: its own routes come with it', async () => {
+    // no module folder of a kind's own (the checks module registers the kinds' routes)
+    const modules = readdirSync(new URL('../', here), { withFileTypes: true })
+      .filter((f) => f.isDirectory())
+      .map((f) => f.name);
+    // (online-idv's module is the identity session's case data and the subject's and ops'
+    // identity routes, which other modules share, not the kind's own form)
+    const ownModules = modules.filter((m) => m !== 'online-idv');
+    for (const code of ENGINE_RUN_KINDS) expect(ownModules, code).not.toContain(code);
+    expect(modules).toContain('online-idv');
+    // the kinds with an ops form's endpoint of their own, registered on the app they are given
+    const withRoutes = Object.values(CHECK_KINDS).filter((k) => k.routes);
+    expect(withRoutes.map((k) => k.code).sort()).toEqual(['knowledge-test', 'licence-check']);
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    for (const kind of withRoutes) await kind.routes?.(app, kindEngine);
+    for (const url of [
+      '/api/ops/case-activities/:id/davis-email/',
+      '/api/ops/case-activities/:id/knowledge-test-result/',
+    ]) {
+      expect(app.hasRoute({ method: 'POST', url }), url).toBe(true);
+    }
+    // the checks module is what registers them
+    const checksModule = readFileSync(new URL('module.ts', here), 'utf8');
+    expect(checksModule).toMatch(/kind\.routes\?\.\(app, kindEngine\)/);
+    await app.close();
+  });
+
+  it('the families’ demo results are a registry of their own, which the engine never loads', () => {
+    const seeds = readFileSync(new URL('demo-seeds.ts', here), 'utf8');
+    const withResults = kindFolders.filter((f) =>
+      existsSync(new URL(`${f}/demo-results.ts`, here)),
     );
+    for (const f of withResults) expect(seeds).toContain(`'./${f}/demo-results.js'`);
+    expect(CHECK_DEMO_RESULTS).toHaveLength(withResults.length);
+    for (const file of ['registry.ts', ...sharedFiles.filter((f) => f !== 'module.ts')]) {
+      const source = readFileSync(new URL(file, here), 'utf8');
+      expect(source, file).not.toMatch(/from '\.\/(demo-seeds|[a-z-]+\/demo-results)\.js'/);
+    }
   });
 
   it('reads each provider’s settings from the variables its entry names', () => {

@@ -1,19 +1,10 @@
 import { type EngineRunKind, isEngineRunKind } from '@kestrel/domain';
-import type { DemoSeedContext } from '../../platform/module.js';
-import { seedDisclosureResults } from './disclosure/demo-results.js';
 import { dbsBasicKind, dbsEnhancedKind, dbsStandardKind } from './disclosure/kind.js';
-// biome-ignore lint/suspicious/noImportCycles: the demo seed builds cases with the db factories, which load the modules; it runs at seed time only
-import { seedDrivingLicenceResults } from './driver-data/demo-results.js';
 import { driverDataKind } from './driver-data/kind.js';
 import type { CheckProviderDefinition, EngineKind } from './kind.js';
-import { seedKnowledgeTestResults } from './knowledge-test/demo-results.js';
 import { knowledgeTestKind } from './knowledge-test/kind.js';
-// biome-ignore lint/suspicious/noImportCycles: its jobs load the engine when they run (licence-check/jobs.ts)
 import { licenceCheckKind } from './licence-check/kind.js';
-// biome-ignore lint/suspicious/noImportCycles: the demo seed builds cases with the db factories, which load the modules; it runs at seed time only
-import { seedOnlineIdvResults } from './online-idv/demo-results.js';
 import { onlineIdvKind } from './online-idv/kind.js';
-import { seedRtwResults } from './rtw/demo-results.js';
 import { rtwKind } from './rtw/kind.js';
 import { dbsUpdateKind } from './update-service/kind.js';
 
@@ -24,7 +15,9 @@ import { dbsUpdateKind } from './update-service/kind.js';
  * each in the kind's own folder. States and transitions are the domain's (states.ts): a move the
  * domain refuses is refused here too (changeActivity). The kinds are the domain registry's
  * (ACTIVITY_KINDS entries with `engine`): the compiler holds the two equal. The engine's
- * providers, their configuration and their callback endpoints all come from these entries.
+ * providers, their configuration and their callback endpoints all come from these entries, and
+ * so do the kinds' own jobs (jobs.ts) and routes (module.ts). Their demo results are a registry
+ * of their own (demo-seeds.ts), loaded only by the demo seed.
  */
 export const CHECK_KINDS: { readonly [K in EngineRunKind]: EngineKind & { code: K } } = {
   'dbs-basic': dbsBasicKind,
@@ -66,15 +59,3 @@ export function callbackProviderOf(
   const p = CHECK_PROVIDER_DEFINITIONS.find((d) => d.name === name);
   return p?.callbacks ? { ...p, callbacks: p.callbacks } : null;
 }
-
-/**
- * Each family's demo results: the seed completes checks without running the engine, and these
- * give them the result data the engine would have written (module.ts's seedDemo).
- */
-export const CHECK_DEMO_RESULTS: readonly ((ctx: DemoSeedContext) => Promise<void>)[] = [
-  seedDisclosureResults,
-  seedDrivingLicenceResults,
-  seedKnowledgeTestResults,
-  seedOnlineIdvResults,
-  seedRtwResults,
-];

@@ -18,7 +18,7 @@ import type {
 import { caseActivities } from '../../activities/activities.table.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 import { saveActivity, today } from '../activity.js';
-import { defineKind } from '../kind.js';
+import { defineKind, initiateJobName } from '../kind.js';
 import { caseLicenceOf } from './case-licence.js';
 import { dvlaProvider } from './providers.js';
 import { driverDataResult } from './record.js';
@@ -40,10 +40,10 @@ interface Request {
 }
 
 /**
- * The engine's start job (engine.ts INITIATE_JOB), enqueued by name: the engine loads the kinds,
- * so a kind does not import it.
+ * The engine's start job, on the DVLA's start queue (kind.ts initiateJobName), enqueued by name:
+ * the engine loads the kinds, so a kind does not import it.
  */
-const ENGINE_START_JOB = 'checks-initiate';
+const ENGINE_START_JOB = initiateJobName(dvlaProvider.name);
 
 /** The activity's state and result for an enquiry's answer (pure: the kind's transitions). */
 export function mapEnquiry(
@@ -163,7 +163,7 @@ export const driverDataKind = defineKind<
     );
     return { row: activity, tracking: false };
   },
-  jobs: [driverDataSuppressedJob],
+  jobs: () => [driverDataSuppressedJob],
   // the record as the kind's schema has it, nothing a hand edit added (subject-view.ts)
   subjectView: subjectDriverData,
 });

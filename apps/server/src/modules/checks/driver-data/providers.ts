@@ -3,6 +3,9 @@ import type { DvlaProvider } from '../../../providers/dvla/provider.js';
 import { createDvlaSimulator } from '../../../providers/dvla/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
+/** Starts run at once per process: enough to keep 10 a second going while each waits on the database. */
+const START_WORKERS = 4;
+
 /**
  * The DVLA's Access to Driver Data (an API key, and a JWT from its authentication API with the
  * username and password of DVLA_USERNAME / DVLA_PASSWORD, at DVLA_AUTH_URL or else DVLA_URL).
@@ -11,6 +14,9 @@ import type { CheckProviderDefinition } from '../kind.js';
 export const dvlaProvider: CheckProviderDefinition<DvlaProvider> = {
   name: 'dvla',
   env: { url: 'DVLA_URL', key: 'DVLA_API_KEY' },
+  // its client (and simulator) keeps to the 10 requests a second itself (rate-limit.ts): its
+  // starts wait for their places side by side
+  startWorkers: START_WORKERS,
   client: (s) =>
     createDvlaClient({
       baseUrl: s.url,

@@ -17,6 +17,7 @@ import { subjects } from '../../subjects/subjects.table.js';
 import { saveActivity } from '../activity.js';
 import { defineKind, type LockedActivity } from '../kind.js';
 import { sendTestInvitation } from './invitation-email.js';
+import { knowledgeTestRoutes } from './paper-result.js';
 import { testPlatformProvider } from './providers.js';
 import { mapInvitation } from './result.js';
 
@@ -117,6 +118,8 @@ export const knowledgeTestKind = defineKind<
     update: testInvitationSchema,
     apply: (ctx, a, processing, update) => applyInvitation(ctx, a, processing, update),
   },
+  // operations' pass or fail for a test taken on paper (paper-result.ts)
+  routes: knowledgeTestRoutes,
   // no staff names (who recorded a paper result): the domain's subjectKnowledgeTestData
   subjectView: (resultData) =>
     subjectKnowledgeTestData(readResultData('knowledge-test', resultData)),

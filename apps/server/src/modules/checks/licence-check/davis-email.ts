@@ -1,6 +1,8 @@
 import {
+  ACTIVITY_KINDS,
   type CaseActivityState,
   davisEmailSchema,
+  isEngineRunKind,
   readResultData,
   withEvent,
 } from '@kestrel/domain';
@@ -13,8 +15,7 @@ import { parseBody } from '../../../platform/query-params.js';
 import { idParams, parseId } from '../../../platform/resource-query.js';
 import { runInOps, type ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
-import { nowIso, saveActivity, today } from '../activity.js';
-import { lockActivity } from '../engine.js';
+import { lockProcessed, nowIso, saveActivity, today } from '../activity.js';
 import { CONFIRM_EMAIL_JOB } from './jobs.js';
 
 /*
@@ -42,13 +43,14 @@ export async function confirmDavisEmail(
   id: number,
   email: string,
 ): Promise<DavisEmailOut> {
-  const a = await lockActivity(ctx.tx, id);
-  if (!a) throw new NotFoundError();
+  const a = await lockProcessed(ctx.tx, id);
+  // an activity the engine does not run is not found, as for the engine's other forms
+  if (!a || !isEngineRunKind(a.code)) throw new NotFoundError();
   if (a.code !== 'licence-check') throw ValidationError.of('non_field_errors', NOT_A_LICENCE_CHECK);
   if (CLOSED.includes(a.row.state)) {
     throw ValidationError.of('non_field_errors', LICENCE_CHECK_CLOSED);
   }
-  const resultData = a.kind.resultSchema.parse({
+  const resultData = ACTIVITY_KINDS['licence-check'].result.parse({
     ...readResultData('licence-check', a.row.resultData),
     confirmed_email: email,
     confirmed_at: today(ctx),

@@ -1,4 +1,4 @@
-import { type ProcessingData, readResultData, withEvent } from '@kestrel/domain';
+import { ACTIVITY_KINDS, type ProcessingData, readResultData, withEvent } from '@kestrel/domain';
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../../app-deps.js';
@@ -15,7 +15,7 @@ import { FLAG_CT } from '../../flags/flags.routes.js';
 import { flags } from '../../flags/flags.table.js';
 import { jobActorOf, nowIso, saveActivity, today } from '../activity.js';
 import { dailyCron } from '../driver-data/schedule.js';
-import type { LockedActivity } from '../kind.js';
+import type { KindEngine, LockedActivity } from '../kind.js';
 import { applyCheck } from './apply.js';
 import { mapCheck } from './check.js';
 import { davisProvider } from './providers.js';
@@ -42,24 +42,15 @@ export const CONFIRM_EMAIL_JOB = 'licence-check-confirm-email';
 /** The flag a re-check that found a change raises on the case. */
 export const RECHECK_FLAG_MESSAGE = 'Driving licence re-check found changes';
 
-/**
- * The engine's parts these jobs use: loaded when a job runs (the engine loads the registry and
- * so this kind, whose jobs these are: a static import would be a cycle).
- */
-async function engine(deps: AppDeps) {
-  const [e, p] = await Promise.all([
-    // biome-ignore lint/suspicious/noImportCycles: loaded when a job runs, every module loaded by then
-    import('../engine.js'),
-    // biome-ignore lint/suspicious/noImportCycles: loaded when a job runs, every module loaded by then
-    import('../providers.js'),
-  ]);
-  const checks = p.checkEngine(deps);
+/** The engine's parts these jobs use (given by the engine: kind.ts KindEngine). */
+function engineOf(engine: KindEngine, deps: AppDeps) {
+  const davis = engine.providerOf(deps, davisProvider);
   return {
-    lockActivity: e.lockActivity,
-    pollJob: e.pollJob,
-    davis: p.providerOf(checks, davisProvider),
-    pollSeconds: p.pollSecondsOf(checks, davisProvider.name),
-    timeoutMs: checks.config.providerTimeoutMs,
+    lockActivity: engine.lockActivity,
+    pollJob: engine.pollJob,
+    davis: davis.client,
+    pollSeconds: davis.pollSeconds,
+    timeoutMs: davis.timeoutMs,
   };
 }
 
@@ -149,9 +140,13 @@ async function raiseFlag(ctx: ServiceContext, a: LockedActivity, changes: readon
 }
 
 /** Checks one completed licence check again; a change raises a flag on the case. */
-export async function recheckLicence(deps: AppDeps, job: ActivityJob): Promise<void> {
+export async function recheckLicence(
+  engine: KindEngine,
+  deps: AppDeps,
+  job: ActivityJob,
+): Promise<void> {
   const actor = jobActorOf(job.customer_id);
-  const e = await engine(deps);
+  const e = engineOf(engine, deps);
   const target = await runInTenant(deps, actor, async (ctx) => {
     const found = driverOf(await e.lockActivity(ctx.tx, job.case_activity_id));
     return found && found.a.row.state === 'ca-complete' ? found.driverId : null;
@@ -172,7 +167,7 @@ export async function recheckLicence(deps: AppDeps, job: ActivityJob): Promise<v
     const previous = readResultData('licence-check', a.row.resultData);
     const mapped = mapCheck(call.answer, previous, today(ctx), null);
     await saveActivity(ctx, a, processing, {
-      resultData: a.kind.resultSchema.parse(mapped.resultData),
+      resultData: ACTIVITY_KINDS['licence-check'].result.parse(mapped.resultData),
     });
     const changes = mapped.resultData.changes ?? [];
     if (changes.length > 0) await raiseFlag(ctx, a, changes);
@@ -180,9 +175,13 @@ export async function recheckLicence(deps: AppDeps, job: ActivityJob): Promise<v
 }
 
 /** Sends the email operations confirmed to the service, and applies its answer. */
-export async function confirmEmail(deps: AppDeps, job: ActivityJob): Promise<void> {
+export async function confirmEmail(
+  engine: KindEngine,
+  deps: AppDeps,
+  job: ActivityJob,
+): Promise<void> {
   const actor = jobActorOf(job.customer_id);
-  const e = await engine(deps);
+  const e = engineOf(engine, deps);
   const target = await runInTenant(deps, actor, async (ctx) => {
     const found = driverOf(await e.lockActivity(ctx.tx, job.case_activity_id));
     const email = found
@@ -222,25 +221,22 @@ export async function confirmEmail(deps: AppDeps, job: ActivityJob): Promise<voi
   });
 }
 
-export const licenceCheckRecheckJob: JobKind<ActivityJob, AppDeps> = {
-  name: RECHECK_JOB,
-  payload,
-  retry: { limit: 2, delaySeconds: 300, backoff: true },
-  expireInSeconds: 120,
-  handle: (data, deps) => recheckLicence(deps, data),
-};
-
-export const licenceCheckConfirmEmailJob: JobKind<ActivityJob, AppDeps> = {
-  name: CONFIRM_EMAIL_JOB,
-  payload,
-  // a failed call is tried again by the job itself (logged on the activity meanwhile)
-  retry: { limit: 2, delaySeconds: 60, backoff: true },
-  expireInSeconds: 120,
-  handle: (data, deps) => confirmEmail(deps, data),
-};
-
-export const licenceCheckJobs = [
-  licenceCheckRechecksJob,
-  licenceCheckRecheckJob,
-  licenceCheckConfirmEmailJob,
-] as const;
+/** The kind's jobs, given the engine's parts (kind.ts `jobs`). */
+export function licenceCheckJobs(engine: KindEngine): readonly JobKind<unknown, AppDeps>[] {
+  const recheck: JobKind<ActivityJob, AppDeps> = {
+    name: RECHECK_JOB,
+    payload,
+    retry: { limit: 2, delaySeconds: 300, backoff: true },
+    expireInSeconds: 120,
+    handle: (data, deps) => recheckLicence(engine, deps, data),
+  };
+  const confirm: JobKind<ActivityJob, AppDeps> = {
+    name: CONFIRM_EMAIL_JOB,
+    payload,
+    // a failed call is tried again by the job itself (logged on the activity meanwhile)
+    retry: { limit: 2, delaySeconds: 60, backoff: true },
+    expireInSeconds: 120,
+    handle: (data, deps) => confirmEmail(engine, deps, data),
+  };
+  return [licenceCheckRechecksJob, recheck, confirm];
+}

@@ -9,7 +9,7 @@ import { caseLicenceOf } from '../driver-data/case-licence.js';
 import { defineKind } from '../kind.js';
 import { applyCheck } from './apply.js';
 import { davisCheckSchema, isTracked, mapCheck } from './check.js';
-// biome-ignore lint/suspicious/noImportCycles: its jobs load the engine only when they run (jobs.ts)
+import { licenceCheckRoutes } from './davis-email.js';
 import { licenceCheckJobs } from './jobs.js';
 import { davisProvider } from './providers.js';
 import { subjectLicenceCheckData } from './subject-view.js';
@@ -75,6 +75,8 @@ export const licenceCheckKind = defineKind<
     apply: (ctx, a, processing, check) => applyCheck(ctx, a, processing, check),
   },
   jobs: licenceCheckJobs,
+  // operations' Davis email confirmation (davis-email.ts)
+  routes: licenceCheckRoutes,
   // no risk, re-check changes or Davis email confirmation for the subject (subject-view.ts)
   subjectView: subjectLicenceCheckData,
 });

@@ -11,8 +11,7 @@ import type { ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
 import { idvResultDataOf, ONLINE_IDV_CONTENT_TYPE } from '../../online-idv/online-idv.service.js';
 import { caseOnlineIdv } from '../../online-idv/online-idv.table.js';
-import { saveActivity } from '../activity.js';
-import { lockActivity } from '../engine.js';
+import { lockProcessed, saveActivity } from '../activity.js';
 
 /** The activity's state and result after a manual approval. */
 export interface IdvApproved {
@@ -46,7 +45,7 @@ export async function approveOnlineIdv(
       ),
     );
   }
-  const a = await lockActivity(ctx.tx, activityId);
+  const a = await lockProcessed(ctx.tx, activityId);
   if (a?.code !== 'online-idv') throw new NotFoundError();
   if (!isActivityOpen(a.row.state)) throw ValidationError.of('state', IDV_APPROVAL_TEXTS.finished);
   const now = ctx.clock.now();

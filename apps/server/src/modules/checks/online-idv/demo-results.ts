@@ -17,6 +17,7 @@ import { caseActivities } from '../../activities/activities.table.js';
 import { cases } from '../../cases/cases.table.js';
 import { idvResultDataOf, storeIdvResult } from '../../online-idv/online-idv.service.js';
 import { caseOnlineIdv } from '../../online-idv/online-idv.table.js';
+import { approveOnlineIdv } from './approve.js';
 import { idvStateOf } from './kind.js';
 
 /*
@@ -136,10 +137,6 @@ export async function seedOnlineIdvResults(ctx: DemoSeedContext): Promise<void> 
         .where(and(eq(cases.customerId, customerId), eq(cases.id, c.id)));
       if (s.approve && opsUser) {
         clock.advance(DAY / 2);
-        // loaded here, at seed time: approve.ts loads the engine, which loads the registry that
-        // loads this seed
-        // biome-ignore lint/suspicious/noImportCycles: a dynamic import, run at seed time only
-        const { approveOnlineIdv } = await import('./approve.js');
         await approveOnlineIdv(
           {
             ...service,

@@ -11,8 +11,7 @@ import {
 import { fieldErrorsOf, NotFoundError, ValidationError } from '../../../platform/errors.js';
 import type { ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
-import { saveActivity } from '../activity.js';
-import { lockActivity } from '../engine.js';
+import { lockProcessed, saveActivity } from '../activity.js';
 import { personOf, recordRtwDetails } from './kind.js';
 
 /** The documents a manual check may name: the right-to-work list and its supporting documents. */
@@ -51,7 +50,7 @@ export async function recordRtwManualCheck(
     );
   }
   const input = parsed.data;
-  const a = await lockActivity(ctx.tx, activityId);
+  const a = await lockProcessed(ctx.tx, activityId);
   if (a?.code !== 'rtw') throw new NotFoundError();
   if (!isActivityOpen(a.row.state)) throw ValidationError.of('state', RTW_CHECK_TEXTS.finished);
   const now = ctx.clock.now();
