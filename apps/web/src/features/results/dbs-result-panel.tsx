@@ -25,7 +25,9 @@ import {
   type Audience,
   day,
   Facts,
+  isCancelled,
   Note,
+  PANEL_TEXTS,
   type PanelActivity,
   PanelFrame,
   PanelSection,
@@ -119,7 +121,8 @@ export const idvOptionText = (option: string | null | undefined) =>
 export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps) {
   const data = readResultData('dbs-basic', activity.result_data);
   const subject = audience === 'subject';
-  const topUp = topUpOf(activity, data);
+  // a closed check waits for no top-up any more
+  const topUp = isActivityOpen(activity.state) ? topUpOf(activity, data) : null;
   // awaiting a top-up, the DBS does not have the application yet: no 'being processed' line
   const line = dbsStatusLine(data, dbsDetails, {
     code: activity.activity_type,
@@ -132,6 +135,11 @@ export function DbsResultPanel({ activity, audience, dbsDetails }: DbsPanelProps
   const a = data.applicant;
   return (
     <PanelFrame testId="dbs-result-panel">
+      {isCancelled(activity) && (
+        <Alert color="gray" data-testid="dbs-cancelled">
+          {PANEL_TEXTS.cancelled}
+        </Alert>
+      )}
       {topUp?.status === 'awaiting' && (
         <Alert color="yellow" title={DBS_RESULT_TEXTS.awaitingTopUp} data-testid="dbs-top-up">
           <Stack gap={4}>

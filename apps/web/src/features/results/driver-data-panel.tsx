@@ -1,7 +1,16 @@
 import { DRIVER_DATA_CODES, driverDataMessage, readResultData } from '@kestrel/domain';
 import { Alert } from '@mantine/core';
 import { EndorsementsTable, EntitlementsTable } from './driving-record-tables';
-import { day, Facts, Note, PanelFrame, PanelSection, SmallTable } from './panel-kit';
+import {
+  day,
+  Facts,
+  isCancelled,
+  Note,
+  PANEL_TEXTS,
+  PanelFrame,
+  PanelSection,
+  SmallTable,
+} from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 /** Our own wording: no enquiry answered yet. */
@@ -46,7 +55,9 @@ export function DriverDataPanel({ activity }: ResultPanelProps) {
   if (!data.driver && !data.licence) {
     return (
       <PanelFrame testId="driver-data-panel">
-        <Note testId="driver-data-pending">{DRIVER_DATA_PENDING}</Note>
+        <Note testId="driver-data-pending">
+          {isCancelled(activity) ? PANEL_TEXTS.cancelled : DRIVER_DATA_PENDING}
+        </Note>
       </PanelFrame>
     );
   }

@@ -6,7 +6,16 @@ import {
   readResultData,
 } from '@kestrel/domain';
 import { Alert, Badge, Group } from '@mantine/core';
-import { day, Facts, Note, PanelFrame, PanelSection, yesNo } from './panel-kit';
+import {
+  day,
+  Facts,
+  isCancelled,
+  Note,
+  PANEL_TEXTS,
+  PanelFrame,
+  PanelSection,
+  yesNo,
+} from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 const LEVELS: Record<string, string> = { medium: 'Medium', high: 'High' };
@@ -27,7 +36,9 @@ export function OnlineIdvPanel({ activity, audience }: ResultPanelProps) {
   if (!finished && !manual) {
     return (
       <PanelFrame testId="online-idv-panel">
-        <Note testId="online-idv-not-finished">{ONLINE_IDV_PANEL_TEXTS.notFinished}</Note>
+        <Note testId="online-idv-not-finished">
+          {isCancelled(activity) ? PANEL_TEXTS.cancelled : ONLINE_IDV_PANEL_TEXTS.notFinished}
+        </Note>
       </PanelFrame>
     );
   }

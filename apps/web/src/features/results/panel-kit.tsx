@@ -3,6 +3,14 @@ import { Box, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Fact } from '../../components/fact';
 
+/** Our own words shared by the panels (the spec has none for these). */
+export const PANEL_TEXTS = {
+  /** A cancelled check waits for nothing: said instead of its waiting message. */
+  cancelled: 'This check was cancelled.',
+} as const;
+
+export const isCancelled = (a: { state: string }) => a.state === 'ca-cancelled';
+
 /** Who reads a result panel: the customer's staff, the subject (restricted) or operations. */
 export type Audience = 'customer' | 'subject' | 'ops';
 

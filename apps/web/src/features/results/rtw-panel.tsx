@@ -7,7 +7,7 @@ import {
   readResultData,
 } from '@kestrel/domain';
 import { Alert, Group, Image, List, Stack } from '@mantine/core';
-import { day, Facts, Note, PanelFrame, PanelSection } from './panel-kit';
+import { day, Facts, isCancelled, Note, PANEL_TEXTS, PanelFrame, PanelSection } from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 /**
@@ -22,9 +22,11 @@ export function RtwPanel({ activity, audience }: ResultPanelProps) {
     return (
       <PanelFrame testId="rtw-panel">
         <Note testId="rtw-not-checked">
-          {activity.state === 'ca-awaiting-agent'
-            ? RTW_PANEL_TEXTS.awaitingManual
-            : RTW_PANEL_TEXTS.notChecked}
+          {isCancelled(activity)
+            ? PANEL_TEXTS.cancelled
+            : activity.state === 'ca-awaiting-agent'
+              ? RTW_PANEL_TEXTS.awaitingManual
+              : RTW_PANEL_TEXTS.notChecked}
         </Note>
       </PanelFrame>
     );

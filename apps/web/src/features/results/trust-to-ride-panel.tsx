@@ -11,7 +11,7 @@ import { type FormEvent, useState } from 'react';
 import { request } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { ErrorSummary } from './error-summary';
-import { day, Facts, Note, PanelFrame } from './panel-kit';
+import { day, Facts, isCancelled, Note, PANEL_TEXTS, PanelFrame } from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 interface SubjectTrustToRide {
@@ -110,12 +110,14 @@ function BookSession({ activityId }: { activityId: number }) {
 export function TrustToRidePanel({ activity, audience }: ResultPanelProps) {
   const d = readResultData('trust-to-ride', activity.result_data);
   const open = activity.state !== 'ca-complete' && activity.state !== 'ca-cancelled';
+  const cancelled = isCancelled(activity);
   const s = d.session;
   return (
     <PanelFrame testId="trust-to-ride-panel">
       <Text fw={600} data-testid="trust-to-ride-outcome">
-        {trustToRideOutcome(d)}
+        {cancelled && !s ? PANEL_TEXTS.cancelled : trustToRideOutcome(d)}
       </Text>
+      {cancelled && s && <Note testId="trust-to-ride-cancelled">{PANEL_TEXTS.cancelled}</Note>}
       {s && (
         <Facts
           items={[
@@ -124,7 +126,11 @@ export function TrustToRidePanel({ activity, audience }: ResultPanelProps) {
             ['Place', s.place],
             [
               'Attendance',
-              d.attendance ? TRUST_TO_RIDE_ATTENDANCE_LABELS[d.attendance] : 'Not recorded yet',
+              d.attendance
+                ? TRUST_TO_RIDE_ATTENDANCE_LABELS[d.attendance]
+                : cancelled
+                  ? ''
+                  : 'Not recorded yet',
             ],
           ]}
         />
