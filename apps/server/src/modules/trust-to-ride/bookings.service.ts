@@ -14,7 +14,7 @@ import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { BOOKING_CT, bookingOut, lockSession, sessionRef } from './sessions.service.js';
+import { BOOKING_CT, bookingsWithSubjects, lockSession, sessionRef } from './sessions.service.js';
 import { trustToRideBookings } from './trust-to-ride.table.js';
 
 /*
@@ -117,31 +117,9 @@ export async function bookPlace(
 }
 
 async function bookingWithSubject(tx: Tx, id: number): Promise<TrustToRideBookingOut> {
-  const [r] = await tx
-    .select({
-      b: trustToRideBookings,
-      subject: {
-        id: subjects.id,
-        first: subjects.firstName,
-        last: subjects.lastName,
-        email: subjects.email,
-      },
-    })
-    .from(trustToRideBookings)
-    .innerJoin(
-      cases,
-      and(
-        eq(cases.customerId, trustToRideBookings.customerId),
-        eq(cases.id, trustToRideBookings.caseId),
-      ),
-    )
-    .innerJoin(
-      subjects,
-      and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
-    )
-    .where(eq(trustToRideBookings.id, id));
-  if (!r) throw new NotFoundError();
-  return bookingOut(r.b, r.subject);
+  const [found] = await bookingsWithSubjects(tx, eq(trustToRideBookings.id, id));
+  if (!found) throw new NotFoundError();
+  return found;
 }
 
 /**

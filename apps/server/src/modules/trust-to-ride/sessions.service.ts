@@ -8,10 +8,11 @@ import {
   type TrustToRideSessionOut,
   type TrustToRideSessionUpdate,
 } from '@kestrel/domain';
-import { and, asc, count, desc, eq, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { type OrderingRule, parseOrdering, totalColumn } from '../../platform/list-builder.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { changeActivity } from '../activities/activities.service.js';
 import { caseActivities } from '../activities/activities.table.js';
@@ -61,36 +62,39 @@ const sessionColumns = {
   booked: bookedCount,
 };
 
-/** One page of sessions: upcoming (soonest first) or past (latest first), of one customer or all. */
+/** The sessions list's order: upcoming soonest first, past latest first; id the tiebreaker. */
+const sessionOrdering = (when: 'upcoming' | 'past'): OrderingRule => ({
+  fields: { starts_at: trustToRideSessions.startsAt },
+  id: trustToRideSessions.id,
+  fallback: when === 'upcoming' ? 'starts_at' : '-starts_at',
+});
+
+/**
+ * One page of sessions: upcoming (soonest first) or past (latest first), of one customer or all;
+ * the page and its total in one statement (the list builder's totalColumn).
+ */
 export async function listSessions(
   tx: Tx,
-  q: { customer: number | null; when: 'upcoming' | 'past'; page: number; pageSize: number },
+  q: { customer: number | null; when: 'upcoming' | 'past'; pageSize: number; offset: number },
   now: Date,
 ): Promise<{ count: number; results: TrustToRideSessionOut[] }> {
-  const where: SQL[] = [
+  const where = and(
     q.when === 'upcoming'
       ? gte(trustToRideSessions.startsAt, now)
       : lt(trustToRideSessions.startsAt, now),
-  ];
-  if (q.customer !== null) where.push(eq(trustToRideSessions.customerId, q.customer));
-  const [total] = await tx
-    .select({ n: count() })
-    .from(trustToRideSessions)
-    .where(and(...where));
-  const order =
-    q.when === 'upcoming'
-      ? [asc(trustToRideSessions.startsAt), asc(trustToRideSessions.id)]
-      : [desc(trustToRideSessions.startsAt), desc(trustToRideSessions.id)];
+    q.customer === null ? undefined : eq(trustToRideSessions.customerId, q.customer),
+  );
+  const total = tx.select({ n: count() }).from(trustToRideSessions).where(where);
   const rows = await tx
-    .select(sessionColumns)
+    .select({ ...sessionColumns, total: totalColumn(total) })
     .from(trustToRideSessions)
     .innerJoin(customers, eq(customers.id, trustToRideSessions.customerId))
-    .where(and(...where))
-    .orderBy(...order)
+    .where(where)
+    .orderBy(...parseOrdering(undefined, sessionOrdering(q.when)).order)
     .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
+    .offset(q.offset);
   return {
-    count: total?.n ?? 0,
+    count: rows[0]?.total ?? 0,
     results: rows.map((r) => sessionOut(r.s, r.customer, r.booked)),
   };
 }
@@ -113,8 +117,11 @@ export async function bookableSessions(
   return rows.map((r) => sessionOut(r.s, r.customer, r.booked)).filter((s) => s.places_left > 0);
 }
 
-/** A session's attendance register: its bookings with their subjects, in booking order. */
-async function registerOf(tx: Tx, s: SessionRow): Promise<TrustToRideBookingOut[]> {
+/** Bookings with their subjects (the register's rows and a booking's answer), in booking order. */
+export async function bookingsWithSubjects(
+  tx: Tx,
+  where: SQL | undefined,
+): Promise<TrustToRideBookingOut[]> {
   const rows = await tx
     .select({
       b: trustToRideBookings,
@@ -137,15 +144,17 @@ async function registerOf(tx: Tx, s: SessionRow): Promise<TrustToRideBookingOut[
       subjects,
       and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId)),
     )
-    .where(
-      and(
-        eq(trustToRideBookings.customerId, s.customerId),
-        eq(trustToRideBookings.sessionId, s.id),
-      ),
-    )
+    .where(where)
     .orderBy(asc(trustToRideBookings.id));
   return rows.map((r) => bookingOut(r.b, r.subject));
 }
+
+/** A session's attendance register: its bookings with their subjects, in booking order. */
+const registerOf = (tx: Tx, s: SessionRow) =>
+  bookingsWithSubjects(
+    tx,
+    and(eq(trustToRideBookings.customerId, s.customerId), eq(trustToRideBookings.sessionId, s.id)),
+  );
 
 export function bookingOut(
   b: typeof trustToRideBookings.$inferSelect,

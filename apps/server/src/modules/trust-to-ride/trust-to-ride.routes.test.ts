@@ -17,7 +17,7 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities } from '../activities/activities.table.js';
-import { trustToRideBookings } from './trust-to-ride.table.js';
+import { trustToRideBookings, trustToRideSessions } from './trust-to-ride.table.js';
 
 /*
  * Trust-to-ride through the API (issue 27): operations manage sessions and their attendance
@@ -147,6 +147,66 @@ describe('trust-to-ride sessions (operations)', () => {
     );
     expect(audit.map((a) => a.verb)).toEqual(['created', 'updated']);
     expect(audit[1]?.changes).toMatchObject({ time: ['09:30', '14:00'], capacity: [4, 5] });
+  });
+
+  it("pages a customer's sessions: upcoming soonest first, past latest first, the same start by id; count and links", async () => {
+    const now = t.clock.now().getTime();
+    const ids = await t.owner(async (tx) => {
+      const initech = (await createCustomer(tx, { name: 'Initech' })).id;
+      const at = async (offsetMs: number) => {
+        const startsAt = new Date(now + offsetMs);
+        const [row] = await tx
+          .insert(trustToRideSessions)
+          .values({
+            customerId: initech,
+            startsAt,
+            place: 'Yard',
+            capacity: 2,
+            updatedAt: startsAt,
+          })
+          .returning({ id: trustToRideSessions.id });
+        if (!row) throw new Error('no session');
+        return row.id;
+      };
+      return {
+        initech,
+        later: await at(9 * DAY),
+        soonA: await at(4 * DAY),
+        soonB: await at(4 * DAY),
+        longAgo: await at(-3 * DAY),
+        recentA: await at(-DAY),
+        recentB: await at(-DAY),
+      };
+    });
+    const list = async (query: string) => {
+      const res = await call(
+        ops,
+        'GET',
+        `/api/ops/trust-to-ride/sessions/?customer=${ids.initech}&${query}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as {
+        count: number;
+        next: string | null;
+        previous: string | null;
+        results: { id: number }[];
+      };
+    };
+    const upcoming = await list('when=upcoming');
+    expect(upcoming.count).toBe(3);
+    expect(upcoming.results.map((r) => r.id)).toEqual([ids.soonA, ids.soonB, ids.later]);
+    const past = await list('when=past');
+    expect(past.count).toBe(3);
+    expect(past.results.map((r) => r.id)).toEqual([ids.recentB, ids.recentA, ids.longAgo]);
+    const second = await list('when=past&page_size=2&page=2');
+    expect(second.count).toBe(3);
+    expect(second.results.map((r) => r.id)).toEqual([ids.longAgo]);
+    expect(second.next).toBeNull();
+    expect(second.previous).toContain('page=1');
+    const first = await list('page_size=2');
+    expect(first.results.map((r) => r.id)).toEqual([ids.soonA, ids.soonB]);
+    expect(first.next).toContain('page=2');
+    expect(first.previous).toBeNull();
   });
 
   it('validates a session: required fields, formats, limits, an unknown customer', async () => {

@@ -11,9 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { opsActorOf } from '../../platform/access.js';
-import { listQuerySchema, pageOf, pageSchema } from '../../platform/pagination.js';
+import { listPage, pageResponse } from '../../platform/list-builder.js';
+import { listQuerySchema, pageSchema } from '../../platform/pagination.js';
 import { opsCustomerFilter, parseBody } from '../../platform/query-params.js';
-import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
 import { bookPlace, recordAttendance, unbookedActivities } from './bookings.service.js';
 import { createSession, listSessions, sessionDetail, updateSession } from './sessions.service.js';
@@ -64,13 +65,13 @@ export async function trustToRideOpsRoutes(app: FastifyInstance) {
       config: view,
     },
     async (request) => {
-      const { page, pageSize } = pageOf(request.query);
+      const { page, pageSize, offset } = listPage(request.query);
       const customer = opsCustomerFilter(request.query);
       const when = request.query.when ?? 'upcoming';
       const out = await runInOps(
         deps,
         opsActorOf(request),
-        ({ tx }) => listSessions(tx, { customer, when, page, pageSize }, deps.clock.now()),
+        ({ tx }) => listSessions(tx, { customer, when, pageSize, offset }, deps.clock.now()),
         readOnly,
       );
       return pageResponse(request, PATH, page, pageSize, out.count, out.results);
