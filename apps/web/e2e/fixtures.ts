@@ -80,7 +80,14 @@ export interface WorldOptions {
   ops?: boolean;
   processes?: { name: string; requirements: Requirement[]; sendInvitation?: boolean }[];
   /** People with a claimed login (password WORLD_PASSWORD); default none. */
-  subjects?: { key: string; firstName: string; lastName: string; dob?: string | null }[];
+  subjects?: {
+    key: string;
+    firstName: string;
+    lastName: string;
+    dob?: string | null;
+    /** A tag in the email address (`{key}+{tag}@...`), e.g. `kt-fail` for the test platform. */
+    emailTag?: string;
+  }[];
   /**
    * A process 'World checks' with these requirements and one case of it for the subject
    * `subject` (made when not listed), opened by `admin` through the API: `world.caseId`.
@@ -117,6 +124,11 @@ export interface World extends WorldOut {
    * and birth details, a previous name, an address history with a gap, a passport, a licence).
    */
   caseData: (caseId: number, gender?: 'female' | 'male') => Promise<void>;
+  /**
+   * The online test platform's simulator posts its signed callback of the activity's invitation
+   * as it stands on the providers' clock to the product's callback route; the route's answer.
+   */
+  testPlatformCallback: (activityId: number) => Promise<{ status: number; body: unknown }>;
   /** Opens a case of `process` (name) through the API as `admin`; its id. */
   openCase: (process: string, subjectKey: string, by?: string) => Promise<number>;
   dispose: () => Promise<void>;
@@ -178,6 +190,7 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
       first_name: s.firstName,
       last_name: s.lastName,
       ...(s.dob !== undefined ? { dob: s.dob } : {}),
+      ...(s.emailTag ? { email_tag: s.emailTag } : {}),
     })),
   });
 
@@ -240,6 +253,8 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
       gender,
     });
   };
+  const testPlatformCallback: World['testPlatformCallback'] = (activity) =>
+    send(fixtures, 'post', '/api/test-fixtures/test-platform-callback/', { activity });
   const caseId = options.withCase ? await openCase('World checks', 'subject') : 0;
   if (caseId && options.withCaseData) await caseData(caseId);
   return {
@@ -251,6 +266,7 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
     signedIn,
     openCase,
     caseData,
+    testPlatformCallback,
     dispose: async () => {
       await anon.dispose();
       for (const a of apis.values()) await (await a).api.dispose();

@@ -7,6 +7,7 @@ import {
   CASE_DATA_PATH,
   E2E_FIXTURES_ENV,
   e2eFixturesEnabled,
+  TEST_PLATFORM_CALLBACK_PATH,
   WORLDS_PATH,
 } from './e2e-fixtures.routes.js';
 
@@ -108,6 +109,35 @@ describe('e2e fixtures: a world of its own (KESTREL_E2E_FIXTURES=1)', () => {
     const subject = await login(t.app, made.subjects.sam.email, PASSWORD);
     const sme = (await t.app.inject({ url: '/api/user/', headers: subject.headers })).json();
     expect(sme).toMatchObject({ user_type: 'SubjectUser', first_name: 'Sam', last_name: 'World' });
+  });
+
+  it("tags a subject's email address when asked (the test platform's simulator reads it)", async () => {
+    const res = await post(t, {
+      ...world,
+      subjects: [{ key: 'kim', first_name: 'Kim', last_name: 'World', email_tag: 'kt-fail' }],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const email: string = res.json().subjects.kim.email;
+    expect(email).toMatch(/^kim\+kt-fail@w[0-9a-f]{10}\.test$/);
+    const kim = await login(t.app, email, PASSWORD);
+    const me = (await t.app.inject({ url: '/api/user/', headers: kim.headers })).json();
+    expect(me).toMatchObject({ user_type: 'SubjectUser', first_name: 'Kim' });
+    const bad = await post(t, {
+      ...world,
+      subjects: [{ key: 'kim', first_name: 'Kim', last_name: 'World', email_tag: 'a@b' }],
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it("posts the test platform simulator's callback only for an activity with an invitation", async () => {
+    const anon = await anonymous(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: TEST_PLATFORM_CALLBACK_PATH,
+      headers: anon.headers,
+      payload: { activity: 999_999_999 },
+    });
+    expect(res.statusCode).toBe(404);
   });
 
   it('two worlds do not see each other, and every row made is audited', async () => {

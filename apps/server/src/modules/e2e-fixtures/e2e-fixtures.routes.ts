@@ -17,6 +17,8 @@ import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { parseBody } from '../../platform/query-params.js';
+import { TestPlatformSimulator } from '../../providers/test-platform/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
 import {
   createAddressHistory,
   createCaseBasicDetails,
@@ -26,6 +28,8 @@ import {
   createCasePassport,
 } from '../case-data/case-data.factories.js';
 import { cases } from '../cases/cases.table.js';
+import { testPlatformProvider } from '../checks/knowledge-test/providers.js';
+import { checkEngine, providerOf } from '../checks/providers.js';
 import { subjects } from '../subjects/subjects.table.js';
 
 /**
@@ -46,6 +50,7 @@ import { subjects } from '../subjects/subjects.table.js';
 export const E2E_FIXTURES_ENV = 'KESTREL_E2E_FIXTURES';
 export const WORLDS_PATH = '/api/test-fixtures/worlds/';
 export const CASE_DATA_PATH = '/api/test-fixtures/case-data/';
+export const TEST_PLATFORM_CALLBACK_PATH = '/api/test-fixtures/test-platform-callback/';
 
 export function e2eFixturesEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env[E2E_FIXTURES_ENV] === '1';
@@ -102,6 +107,14 @@ export const worldIn = z.object({
         last_name: name,
         dob: z.iso.date().nullable().default('1990-04-12'),
         terms_agreed: z.boolean().default(true),
+        /**
+         * A tag in the email address (`{key}+{tag}@...`): the test platform's simulator chooses
+         * its answer by one (`kt-fail`: a failed knowledge test; its README).
+         */
+        email_tag: z
+          .string()
+          .regex(/^[a-z0-9-]{1,30}$/)
+          .optional(),
       }),
     )
     .max(10)
@@ -207,7 +220,7 @@ export async function makeWorld(
     for (const s of input.subjects) {
       const made = await createSubjectUser(tx, {
         customerId: customer.id,
-        email: `${s.key}@${domain}`,
+        email: `${s.key}${s.email_tag ? `+${s.email_tag}` : ''}@${domain}`,
         firstName: s.first_name,
         lastName: s.last_name,
         dob: s.dob,
@@ -279,6 +292,46 @@ export async function makeCaseData(
   });
 }
 
+export const testPlatformCallbackIn = z.object({ activity: z.number().int().positive() });
+
+/**
+ * What the online test platform does when a candidate finishes: its simulator (the engine's, on
+ * the providers' clock that POST /api/ops/checks/simulator/advance/ moves) makes its signed
+ * callback of the activity's invitation as it stands now, and it is posted to the product's
+ * callback route (`/callbacks/checks/test-platform/{activity}/`, signature checked there) as the
+ * platform would post it. The route's answer is returned. 404 when the activity has no invitation
+ * or the platform is not the simulator.
+ */
+export async function postTestPlatformCallback(
+  app: FastifyInstance,
+  activity: number,
+): Promise<{ status: number; body: unknown }> {
+  const reference = await app.deps.db.ownerTransaction(async (tx) => {
+    const [row] = await tx
+      .select({ processing: caseActivities.processingData })
+      .from(caseActivities)
+      .where(eq(caseActivities.id, activity));
+    const ref = row?.processing.reference;
+    return typeof ref === 'string' ? ref : null;
+  });
+  const platform = providerOf(checkEngine(app.deps), testPlatformProvider);
+  if (!reference || !(platform instanceof TestPlatformSimulator)) throw new NotFoundError();
+  const { body, headers } = platform.callbackFor(reference);
+  const res = await app.inject({
+    method: 'POST',
+    url: `/callbacks/checks/${testPlatformProvider.name}/${activity}/`,
+    headers,
+    payload: body,
+  });
+  let answer: unknown = res.body;
+  try {
+    answer = res.json();
+  } catch {
+    // not JSON: the text as it came
+  }
+  return { status: res.statusCode, body: answer };
+}
+
 /** Mounted by app.ts; registers nothing unless KESTREL_E2E_FIXTURES=1. */
 export async function e2eFixturesRoutes(app: FastifyInstance) {
   if (!e2eFixturesEnabled()) return;
@@ -308,6 +361,17 @@ export async function e2eFixturesRoutes(app: FastifyInstance) {
       const actor = { ...actorOf(request), name: 'e2e fixtures' };
       reply.code(201);
       return makeCaseData(app.deps.db, actor, input, app.deps.clock.now());
+    },
+  );
+  r.post(
+    TEST_PLATFORM_CALLBACK_PATH,
+    {
+      schema: { hide: true, body: testPlatformCallbackIn },
+      config: { access: { audience: 'public' } },
+    },
+    async (request) => {
+      const input = parseBody(testPlatformCallbackIn, request.body);
+      return postTestPlatformCallback(app, input.activity);
     },
   );
 }
