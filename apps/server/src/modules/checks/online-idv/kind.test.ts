@@ -1,19 +1,8 @@
-import type { CaseActivityState, OnlineIdvResultData, ProcessingData } from '@kestrel/domain';
-import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  ManualClock,
-  type TestApp,
-} from '../../../../test/helpers.js';
+import type { OnlineIdvResultData } from '@kestrel/domain';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
+import { kindsWorld } from '../../../../test/kinds.js';
 import { auditActions } from '../../../platform/tables/audit.table.js';
 import { IdvProviderError } from '../../../providers/idv/provider.js';
 import { IdvSimulator } from '../../../providers/idv/simulator.js';
@@ -27,31 +16,23 @@ import { idvProviderOf } from '../../online-idv/provider-of.js';
  * called back (signed, to the engine's route); operations approve an identity by hand.
  */
 
+const world = kindsWorld({
+  app: {
+    clock: new ManualClock('2026-11-24T09:00:00Z'),
+    config: { publicUrl: 'http://localhost:8080' },
+  },
+  customers: ['Other'],
+});
+const { call } = world;
 let t: TestApp;
 let acme: number;
 let other: number;
 let admin: Client;
 let ops: Client;
-let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp({
-    clock: new ManualClock('2026-11-24T09:00:00Z'),
-    config: { publicUrl: 'http://localhost:8080' },
-  });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    other = (await createCustomer(tx, { name: 'Other' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
+  other = world.customer('Other');
 });
-afterAll(() => t.close());
-
-const call = (c: Client, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 const sim = (): IdvSimulator => {
   const p = idvProviderOf(t.app.deps);
@@ -60,28 +41,12 @@ const sim = (): IdvSimulator => {
 };
 
 /** A subject `surname` with a login and an open case asking for online identity. */
-async function idvCase(surname: string, customerId = acme) {
-  const email = `idv-${++people}@example.test`;
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, {
-      customerId,
-      email,
-      firstName: 'Ada',
-      lastName: surname,
-      dob: '1985-12-10',
-    });
-    const p = await createProcess(tx, { customerId, requirements: ['online-idv'] });
-    const c = await createCase(tx, { customerId, processId: p.id, subjectId: subject.id });
-    const [a] = await tx
-      .select({ id: caseActivities.id })
-      .from(caseActivities)
-      .where(eq(caseActivities.caseId, c.id))
-      .orderBy(asc(caseActivities.position));
-    if (!a) throw new Error('no activity');
-    return { caseId: c.id, activityId: a.id };
+const idvCase = (surname: string, customerId = acme) =>
+  world.subjectCase({
+    requirements: ['online-idv'],
+    customerId,
+    subject: { firstName: 'Ada', lastName: surname, dob: '1985-12-10' },
   });
-  return { ...k, subject: await login(t.app, email) };
-}
 
 type Case = Awaited<ReturnType<typeof idvCase>>;
 
@@ -105,28 +70,8 @@ async function doCheck(k: Case, finish = true): Promise<string> {
   return session;
 }
 
-async function submit(k: Case) {
-  for (const section of ['welcome', 'online-idv']) {
-    const res = await call(k.subject, 'PATCH', `/api/s/case-portal/${k.caseId}/`, {
-      portal_last_completed_section: section,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  const submitted = await call(k.subject, 'POST', `/api/s/case-portal/${k.caseId}/submit/`);
-  expect(submitted.statusCode, submitted.body).toBe(200);
-  await t.settle();
-}
-
-type Out = {
-  state: CaseActivityState;
-  result_data: OnlineIdvResultData;
-  processing_data: ProcessingData;
-};
-async function activity(id: number): Promise<Out> {
-  const res = await call(admin, 'GET', `/api/case-activities/${id}/`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as Out;
-}
+const submit = (k: Case) => world.submitPortal(k.subject, k.caseId, ['welcome', 'online-idv']);
+const activity = (id: number) => world.activity<OnlineIdvResultData>(id);
 
 describe('the result moves the activity (spec point 4)', () => {
   it('a verified identity completes it with names, date of birth, address, level and schemes', async () => {

@@ -1,0 +1,212 @@
+import type { CaseActivityState, ProcessingData } from '@kestrel/domain';
+import { asc, eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Tx } from '../src/db/connection.js';
+import type { SubjectUserInput } from '../src/db/factories.js';
+import { caseActivities } from '../src/modules/activities/activities.table.js';
+import { type ChecksConfig, readChecksConfig } from '../src/modules/checks/config.js';
+import { createCheckEngine, useCheckEngine } from '../src/modules/checks/providers.js';
+import type { ManualClock } from '../src/platform/clock.js';
+import {
+  buildTestApp,
+  type Client,
+  createAdminAndViewer,
+  createCase,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  type ProcessInput,
+  type TestApp,
+} from './helpers.js';
+
+/*
+ * The preamble the kinds' integration tests share (apps/server/src/modules/checks/**): one app
+ * per file with a customer Acme (its admin@acme.test and viewer@acme.test) and operations
+ * (ops@k.test), the check engine on a providers' clock of its own if asked, subjects with an open
+ * case asking for a kind, the subject's portal submission, the activity as the API shows it.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface KindsWorldOptions {
+  /** buildTestApp's options (clock, config, …). */
+  app?: Parameters<typeof buildTestApp>[0];
+  /** Customers besides Acme, by name (their ids: `world.customer(name)`). */
+  customers?: string[];
+  /** Create ops@k.test (default true). */
+  ops?: boolean;
+  /** Log in viewer@acme.test too (default false). */
+  viewer?: boolean;
+  /**
+   * The check engine made again on this clock for the providers (the simulators' days move
+   * while the app's clock, and so the sessions, stay), with `engine`'s settings over the
+   * environment's.
+   */
+  providerClock?: ManualClock;
+  engine?: Partial<ChecksConfig>;
+}
+
+export interface ActivityOut<R> {
+  state: CaseActivityState;
+  result_data: R;
+  processing_data: ProcessingData;
+}
+
+export interface SubjectCaseInput {
+  /** The process's requirements (the kinds the case asks for). */
+  requirements: NonNullable<ProcessInput['requirements']>;
+  customerId?: number;
+  /** The subject user (email made unique per file unless given). */
+  subject?: SubjectUserInput;
+  /** Which of the case's activities (by position) is `activityId` (default the first). */
+  activityAt?: number;
+  /** More fixtures in the same transaction (case data the portal would have saved). */
+  prepare?: (tx: Tx, key: { customerId: number; caseId: number }) => Promise<void>;
+}
+
+export interface SubjectCase {
+  caseId: number;
+  activityId: number;
+  customerId: number;
+  email: string;
+  /** The subject, logged in. */
+  subject: Client;
+}
+
+export interface KindsWorld {
+  readonly t: TestApp;
+  readonly acme: number;
+  readonly admin: Client;
+  readonly ops: Client;
+  readonly viewer: Client;
+  /** The id of a customer made by `customers`. */
+  customer(name: string): number;
+  /** One API call as `c` (its cookie and CSRF header). */
+  call(c: Client, method: Method, url: string, payload?: object): Promise<LightMyRequestResponse>;
+  /** A subject with a login and an open case asking for `requirements`. */
+  subjectCase(input: SubjectCaseInput): Promise<SubjectCase>;
+  /**
+   * The subject's portal: each section completed in turn, then Review & Submit (200 each);
+   * the jobs it starts run before it returns.
+   */
+  submitPortal(subject: Client, caseId: number, sections: readonly string[]): Promise<void>;
+  /** The activity as the API shows it (GET {prefix}/case-activities/{id}/ as `as`, admin by default). */
+  activity<R>(id: number, as?: Client, prefix?: string): Promise<ActivityOut<R>>;
+}
+
+/**
+ * The kinds' test world: call once at a test file's top level; it builds the app in a
+ * beforeAll and closes it in an afterAll. Its fields are there once the beforeAll has run.
+ */
+export function kindsWorld(opts: KindsWorldOptions = {}): KindsWorld {
+  let t: TestApp | undefined;
+  const ids = new Map<string, number>();
+  const clients = new Map<'admin' | 'ops' | 'viewer', Client>();
+  let people = 0;
+
+  const app = (): TestApp => {
+    if (!t) throw new Error('the kinds world is built in beforeAll');
+    return t;
+  };
+  const client = (name: 'admin' | 'ops' | 'viewer'): Client => {
+    const c = clients.get(name);
+    if (!c) throw new Error(`no ${name} in this kinds world`);
+    return c;
+  };
+  const customer = (name: string): number => {
+    const id = ids.get(name);
+    if (id === undefined) throw new Error(`no customer ${name} in this kinds world`);
+    return id;
+  };
+
+  beforeAll(async () => {
+    const built = await buildTestApp(opts.app);
+    t = built;
+    await built.owner(async (tx) => {
+      for (const name of ['Acme', ...(opts.customers ?? [])]) {
+        ids.set(name, (await createCustomer(tx, { name })).id);
+      }
+      await createAdminAndViewer(tx, customer('Acme'));
+      if (opts.ops !== false) {
+        await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
+      }
+    });
+    if (opts.providerClock || opts.engine) {
+      useCheckEngine(
+        built.app.deps,
+        createCheckEngine(
+          built.app.deps,
+          { ...readChecksConfig({}, built.app.deps.secrets), ...opts.engine },
+          opts.providerClock,
+        ),
+      );
+    }
+    clients.set('admin', await login(built.app, 'admin@acme.test'));
+    if (opts.viewer) clients.set('viewer', await login(built.app, 'viewer@acme.test'));
+    if (opts.ops !== false) clients.set('ops', await login(built.app, 'ops@k.test'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const call: KindsWorld['call'] = (c, method, url, payload) =>
+    app().app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
+
+  return {
+    get t() {
+      return app();
+    },
+    get acme() {
+      return customer('Acme');
+    },
+    get admin() {
+      return client('admin');
+    },
+    get ops() {
+      return client('ops');
+    },
+    get viewer() {
+      return client('viewer');
+    },
+    customer,
+    call,
+    async subjectCase(input) {
+      const customerId = input.customerId ?? customer('Acme');
+      const email = input.subject?.email ?? `kind-subject-${++people}@example.test`;
+      const k = await app().owner(async (tx) => {
+        const subject = await createSubjectUser(tx, { ...input.subject, customerId, email });
+        const p = await createProcess(tx, { customerId, requirements: input.requirements });
+        const c = await createCase(tx, { customerId, processId: p.id, subjectId: subject.id });
+        await input.prepare?.(tx, { customerId, caseId: c.id });
+        const acts = await tx
+          .select({ id: caseActivities.id })
+          .from(caseActivities)
+          .where(eq(caseActivities.caseId, c.id))
+          .orderBy(asc(caseActivities.position));
+        const a = acts[input.activityAt ?? 0];
+        if (!a) throw new Error('no activity');
+        return { caseId: c.id, activityId: a.id };
+      });
+      return { ...k, customerId, email, subject: await login(app().app, email) };
+    },
+    async submitPortal(subject, caseId, sections) {
+      for (const section of sections) {
+        const res = await call(subject, 'PATCH', `/api/s/case-portal/${caseId}/`, {
+          portal_last_completed_section: section,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const submitted = await call(subject, 'POST', `/api/s/case-portal/${caseId}/submit/`);
+      expect(submitted.statusCode, submitted.body).toBe(200);
+      await app().settle();
+    },
+    async activity<R>(id: number, as?: Client, prefix = '/api') {
+      const res = await call(as ?? client('admin'), 'GET', `${prefix}/case-activities/${id}/`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as ActivityOut<R>;
+    },
+  };
+}
