@@ -1,21 +1,9 @@
-import type { CaseActivityState, ProcessingData, RtwResultData } from '@kestrel/domain';
-import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  ManualClock,
-  type TestApp,
-} from '../../../../test/helpers.js';
+import type { RtwResultData } from '@kestrel/domain';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
+import { kindsWorld } from '../../../../test/kinds.js';
 import { auditActions } from '../../../platform/tables/audit.table.js';
-import { caseActivities } from '../../activities/activities.table.js';
 
 /*
  * Right to work end to end through the API (issue 27): the subject chooses a route in the
@@ -24,54 +12,30 @@ import { caseActivities } from '../../activities/activities.table.js';
  * manual check by the customer's staff or operations.
  */
 
+const world = kindsWorld({
+  app: { clock: new ManualClock('2026-11-24T09:00:00Z') },
+  customers: ['Other'],
+  viewer: true,
+});
+const { call } = world;
 let t: TestApp;
 let acme: number;
 let other: number;
 let admin: Client;
 let viewer: Client;
 let ops: Client;
-let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp({ clock: new ManualClock('2026-11-24T09:00:00Z') });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    other = (await createCustomer(tx, { name: 'Other' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  admin = await login(t.app, 'admin@acme.test');
-  viewer = await login(t.app, 'viewer@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, viewer, ops } = world);
+  other = world.customer('Other');
 });
-afterAll(() => t.close());
-
-const call = (c: Client, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 /** A subject with a login and an open case asking for right to work, at `customerId`. */
-async function rtwCase(customerId = acme) {
-  const email = `rtw-${++people}@example.test`;
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, {
-      customerId,
-      email,
-      firstName: 'Priya',
-      lastName: 'Shah',
-      dob: '1990-04-02',
-    });
-    const p = await createProcess(tx, { customerId, requirements: ['rtw'] });
-    const c = await createCase(tx, { customerId, processId: p.id, subjectId: subject.id });
-    const [a] = await tx
-      .select({ id: caseActivities.id })
-      .from(caseActivities)
-      .where(eq(caseActivities.caseId, c.id))
-      .orderBy(asc(caseActivities.position));
-    if (!a) throw new Error('no activity');
-    return { caseId: c.id, activityId: a.id };
+const rtwCase = (customerId = acme) =>
+  world.subjectCase({
+    requirements: ['rtw'],
+    customerId,
+    subject: { firstName: 'Priya', lastName: 'Shah', dob: '1990-04-02' },
   });
-  return { ...k, subject: await login(t.app, email) };
-}
 
 /** The subject picks the route (and share code) and submits the portal. */
 async function submit(
@@ -80,27 +44,10 @@ async function submit(
 ) {
   const saved = await call(k.subject, 'PATCH', `/api/s/case-rtw-details/${k.caseId}/`, body);
   expect(saved.statusCode, saved.body).toBe(200);
-  for (const section of ['welcome', 'rtw']) {
-    const res = await call(k.subject, 'PATCH', `/api/s/case-portal/${k.caseId}/`, {
-      portal_last_completed_section: section,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  const submitted = await call(k.subject, 'POST', `/api/s/case-portal/${k.caseId}/submit/`);
-  expect(submitted.statusCode, submitted.body).toBe(200);
-  await t.settle();
+  await world.submitPortal(k.subject, k.caseId, ['welcome', 'rtw']);
 }
 
-type Out = {
-  state: CaseActivityState;
-  result_data: RtwResultData;
-  processing_data: ProcessingData;
-};
-async function activity(id: number): Promise<Out> {
-  const res = await call(admin, 'GET', `/api/case-activities/${id}/`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as Out;
-}
+const activity = (id: number) => world.activity<RtwResultData>(id);
 
 describe('the online check by share code', () => {
   it('a permanent right completes the check: names, nationality, method, checked by and at', async () => {
