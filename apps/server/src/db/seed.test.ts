@@ -255,4 +255,21 @@ describe('the demo results', () => {
     }
     expect(checked).toBeGreaterThan(5);
   });
+
+  it("gives a criminal-record result the applicant's nationality and place of birth from the case data", async () => {
+    const rows = await db.transaction({ scope: 'all', customerId: null }, (tx) =>
+      tx.execute<{ nationality: string; birth_country: string; birth_town: string }>(sql`
+        select a.result_data #>> '{applicant,nationality}' nationality,
+               a.result_data #>> '{applicant,birth_country}' birth_country,
+               a.result_data #>> '{applicant,birth_town}' birth_town
+          from case_activities a
+          join case_basic_details b on b.customer_id = a.customer_id and b.case_id = a.case_id
+          join activity_types t on t.id = a.activity_type_id
+          where t.code in ('dbs-basic', 'dbs-standard', 'dbs-enhanced') and a.state = 'ca-complete'`),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r).toEqual({ nationality: 'GBR', birth_country: 'GBR', birth_town: 'Leeds' });
+    }
+  });
 });

@@ -11,6 +11,11 @@ import type { DisclosureApplication } from '../../../providers/dbs-basic/provide
 import { stageSchedule } from '../../../providers/dbs-basic/simulator.js';
 import { caseActivities } from '../../activities/activities.table.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
+import {
+  createCaseBasicDetails,
+  createCaseBirthDetails,
+} from '../../case-data/case-data.factories.js';
+import { caseBasicDetails, caseBirthDetails } from '../../case-data/case-data.table.js';
 import { cases } from '../../cases/cases.table.js';
 import { subjects } from '../../subjects/subjects.table.js';
 import { applicantResult, enhancedBarredLists, mapApplicationUpdate } from './kind.js';
@@ -32,13 +37,18 @@ const HOUR = 3_600_000;
  * simulated day short enough for its stages to fit between the two, and the answers go through
  * the kind's own mapping (mapApplicationUpdate) into result_data and the provider log. A case
  * decided unsatisfactory had records held (the simulator's RECORDS applicant); the applicant
- * details are the subject's own.
+ * details are the subject's own, with the nationality and place of birth of the case's data (as
+ * the kind sends them: codes, which the panel shows as 'British', 'United Kingdom'). A submitted
+ * application had the person's details: a case without them gets the factories' (a British person
+ * born in Leeds; no title or gender, which the subject record does not know).
  */
 export async function seedDisclosureResults(ctx: DemoSeedContext): Promise<void> {
   const { tx } = ctx;
   const rows = await tx
     .select({
       id: caseActivities.id,
+      customerId: caseActivities.customerId,
+      caseId: caseActivities.caseId,
       code: activityTypes.code,
       config: caseActivities.config,
       createdAt: caseActivities.createdAt,
@@ -51,11 +61,30 @@ export async function seedDisclosureResults(ctx: DemoSeedContext): Promise<void>
         dob: subjects.dob,
         email: subjects.email,
       },
+      nationality: caseBasicDetails.nationality,
+      birthTown: caseBirthDetails.town,
+      birthTownDbs: caseBirthDetails.townDbs,
+      birthCountry: caseBirthDetails.country,
+      birthCountryDbs: caseBirthDetails.countryDbs,
     })
     .from(caseActivities)
     .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .innerJoin(cases, eq(cases.id, caseActivities.caseId))
     .innerJoin(subjects, eq(subjects.id, cases.subjectId))
+    .leftJoin(
+      caseBasicDetails,
+      and(
+        eq(caseBasicDetails.customerId, caseActivities.customerId),
+        eq(caseBasicDetails.caseId, caseActivities.caseId),
+      ),
+    )
+    .leftJoin(
+      caseBirthDetails,
+      and(
+        eq(caseBirthDetails.customerId, caseActivities.customerId),
+        eq(caseBirthDetails.caseId, caseActivities.caseId),
+      ),
+    )
     .where(
       and(
         eq(caseActivities.state, 'ca-complete'),
@@ -63,6 +92,11 @@ export async function seedDisclosureResults(ctx: DemoSeedContext): Promise<void>
         sql`${caseActivities.resultData} = '{}'::jsonb`,
       ),
     );
+  // the person's details per case (a case may have several checks)
+  const given = new Map<
+    string,
+    { nationality: string | null; birthTown: string | null; birthCountry: string | null }
+  >();
   for (const r of rows) {
     const code = CODES.find((c) => c === r.code);
     if (!code || !r.completedAt) continue;
@@ -85,6 +119,27 @@ export async function seedDisclosureResults(ctx: DemoSeedContext): Promise<void>
       dayMs,
     });
     const s = r.subject;
+    const key = { customerId: r.customerId, caseId: r.caseId };
+    const caseKey = `${r.customerId}:${r.caseId}`;
+    let person = given.get(caseKey) ?? {
+      nationality: r.nationality,
+      birthTown: r.birthTownDbs || r.birthTown,
+      birthCountry: r.birthCountryDbs || r.birthCountry,
+    };
+    if (person.nationality === null) {
+      const basic = await createCaseBasicDetails(
+        tx,
+        key,
+        { forename: s.firstName, middlename: s.middlename, surname: s.lastName, dob: s.dob ?? '' },
+        { title: '', gender: '', dob: s.dob },
+      );
+      person = { ...person, nationality: basic?.nationality ?? '' };
+    }
+    if (person.birthCountry === null && person.birthTown === null) {
+      await createCaseBirthDetails(tx, key);
+      person = { ...person, birthTown: 'Leeds', birthCountry: 'GBR' };
+    }
+    given.set(caseKey, person);
     const application: DisclosureApplication = {
       idempotency_key: `kestrel-ca-${r.id}`,
       level,
@@ -100,9 +155,9 @@ export async function seedDisclosureResults(ctx: DemoSeedContext): Promise<void>
         email: s.email,
         phone_number: '',
         nin: '',
-        nationality: '',
-        birth_town: '',
-        birth_country: '',
+        nationality: person.nationality ?? '',
+        birth_town: person.birthTown ?? '',
+        birth_country: person.birthCountry ?? '',
         current_address: '',
       },
       workforce: r.config.workforce ?? null,
