@@ -1,26 +1,20 @@
-import type { CaseActivityState, KnowledgeTestResultData, ProcessingData } from '@kestrel/domain';
+import type { KnowledgeTestResultData } from '@kestrel/domain';
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   type Client,
-  createAdminAndViewer,
   createCase,
-  createCustomer,
   createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
   ManualClock,
   type TestApp,
 } from '../../../../test/helpers.js';
+import { kindsWorld } from '../../../../test/kinds.js';
 import { auditActions } from '../../../platform/tables/audit.table.js';
 import { outboxEmails } from '../../../platform/tables/outbox.table.js';
 import { TestPlatformSimulator } from '../../../providers/test-platform/simulator.js';
 import { caseActivities } from '../../activities/activities.table.js';
-import { readChecksConfig } from '../config.js';
 import { pollActivity } from '../engine.js';
-import { checkEngine, createCheckEngine, useCheckEngine } from '../providers.js';
+import { checkEngine } from '../providers.js';
 
 /*
  * The knowledge test end to end through the API (issue 27): the subject submits the portal, the
@@ -31,78 +25,38 @@ import { checkEngine, createCheckEngine, useCheckEngine } from '../providers.js'
  */
 
 const DAY = 24 * 60 * 60 * 1000;
+const days = new ManualClock(new Date());
+const world = kindsWorld({ customers: ['Globex'], providerClock: days });
+const { call } = world;
 let t: TestApp;
 let acme: number;
 let globex: number;
 let admin: Client;
 let ops: Client;
-const days = new ManualClock(new Date());
 let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    globex = (await createCustomer(tx, { name: 'Globex' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  useCheckEngine(
-    t.app.deps,
-    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
-  );
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
+  globex = world.customer('Globex');
 });
-afterAll(() => t.close());
-
-const call = (c: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 /** A subject with a login and an open case asking for a knowledge test, awaiting them. */
-async function subjectWithTest(tag = '', customerId = acme) {
-  const email = `person-${++people}${tag}@example.test`;
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, {
-      customerId,
-      email,
+const subjectWithTest = (tag = '', customerId = acme) =>
+  world.subjectCase({
+    requirements: ['knowledge-test'],
+    customerId,
+    subject: {
+      email: `person-${++people}${tag}@example.test`,
       firstName: 'Ada',
       lastName: 'Lovelace',
-    });
-    const p = await createProcess(tx, { customerId, requirements: ['knowledge-test'] });
-    const c = await createCase(tx, { customerId, processId: p.id, subjectId: subject.id });
-    const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
-    if (!a) throw new Error('no activity');
-    return { caseId: c.id, activityId: a.id, customerId };
+    },
   });
-  return { ...k, email, subject: await login(t.app, email) };
-}
 
 /** The subject's Review & Submit (the portal has no section for the test itself). */
-async function submit(subject: Client, caseId: number) {
-  const welcome = await t.app.inject({
-    method: 'PATCH',
-    url: `/api/s/case-portal/${caseId}/`,
-    headers: subject.headers,
-    payload: { portal_last_completed_section: 'welcome' },
-  });
-  expect(welcome.statusCode, welcome.body).toBe(200);
-  const res = await call(subject, 'POST', `/api/s/case-portal/${caseId}/submit/`);
-  expect(res.statusCode, res.body).toBe(200);
-  await t.settle();
-}
+const submit = (subject: Client, caseId: number) =>
+  world.submitPortal(subject, caseId, ['welcome']);
 
-type ActivityOut = {
-  state: CaseActivityState;
-  result_data: KnowledgeTestResultData;
-  processing_data: ProcessingData;
-};
-
-async function activityAs(c: Client, id: number, prefix = '/api'): Promise<ActivityOut> {
-  const res = await call(c, 'GET', `${prefix}/case-activities/${id}/`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as ActivityOut;
-}
+const activityAs = (c: Client, id: number, prefix = '/api') =>
+  world.activity<KnowledgeTestResultData>(id, c, prefix);
 
 const simulator = () => {
   const p = checkEngine(t.app.deps).providers.get('test-platform');
