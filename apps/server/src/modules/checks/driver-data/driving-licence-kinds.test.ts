@@ -1,34 +1,16 @@
-import type {
-  CaseActivityState,
-  DriverDataResultData,
-  LicenceCheckResultData,
-  ProcessingData,
-} from '@kestrel/domain';
+import type { DriverDataResultData, LicenceCheckResultData } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  ManualClock,
-  type TestApp,
-} from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
+import { kindsWorld } from '../../../../test/kinds.js';
 import { caseActivities } from '../../activities/activities.table.js';
 import {
   createCaseBasicDetails,
   createCaseDrivingLicence,
 } from '../../case-data/case-data.factories.js';
 import { flags } from '../../flags/flags.table.js';
-import { readChecksConfig } from '../config.js';
 import { initiateActivity, pollActivity } from '../engine.js';
 import { licenceCheckRechecksJob, RECHECK_FLAG_MESSAGE } from '../licence-check/jobs.js';
-import { createCheckEngine, useCheckEngine } from '../providers.js';
 import { driverDataSuppressedJob } from './kind.js';
 
 /*
@@ -41,31 +23,16 @@ import { driverDataSuppressedJob } from './kind.js';
  */
 
 const DAY = 24 * 60 * 60 * 1000;
+const providerDays = new ManualClock(new Date());
+const world = kindsWorld({ providerClock: providerDays });
+const { call } = world;
 let t: TestApp;
 let acme: number;
 let admin: Client;
 let ops: Client;
-const providerDays = new ManualClock(new Date());
-let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  useCheckEngine(
-    t.app.deps,
-    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), providerDays),
-  );
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
 });
-afterAll(() => t.close());
-
-const call = (c: Client, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 type Kind = 'driver-data' | 'licence-check';
 
@@ -74,54 +41,30 @@ type Kind = 'driver-data' | 'licence-check';
  * answer), with an open case of `kind`, who gives the DVLA mandate and submits from the portal.
  */
 async function submitted(kind: Kind, surname: string, config: Record<string, unknown> = {}) {
-  const email = `driver-${++people}@example.test`;
   const person = { forename: 'Ada', surname, dob: '1976-03-11', gender: 'female' as const };
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, {
-      customerId: acme,
-      email,
-      firstName: 'Ada',
-      lastName: surname,
-    });
-    const p = await createProcess(tx, { customerId: acme, requirements: [{ code: kind, config }] });
-    const c = await createCase(tx, { customerId: acme, processId: p.id, subjectId: subject.id });
-    const key = { customerId: acme, caseId: c.id };
-    await createCaseBasicDetails(tx, key, person);
-    const licence = await createCaseDrivingLicence(tx, key, person, new Date());
-    const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
-    if (!a || !licence?.number) throw new Error('no activity');
-    return { caseId: c.id, activityId: a.id, number: licence.number };
+  let number = '';
+  const k = await world.subjectCase({
+    requirements: [{ code: kind, config }],
+    subject: { firstName: 'Ada', lastName: surname },
+    prepare: async (tx, key) => {
+      await createCaseBasicDetails(tx, key, person);
+      const licence = await createCaseDrivingLicence(tx, key, person, new Date());
+      if (!licence?.number) throw new Error('no licence');
+      number = licence.number;
+    },
   });
-  const subject = await login(t.app, email);
-  const consent = await call(subject, 'POST', '/api/s/consents/', {
+  const consent = await call(k.subject, 'POST', '/api/s/consents/', {
     case: k.caseId,
     case_activity: k.activityId,
     kind: 'driver-data',
   });
   expect(consent.statusCode, consent.body).toBe(201);
-  const welcome = await call(subject, 'PATCH', `/api/s/case-portal/${k.caseId}/`, {
-    portal_last_completed_section: 'driver-data',
-  });
-  expect(welcome.statusCode, welcome.body).toBe(200);
-  const res = await call(subject, 'POST', `/api/s/case-portal/${k.caseId}/submit/`);
-  expect(res.statusCode, res.body).toBe(200);
-  await t.settle();
-  return { ...k, subject };
+  await world.submitPortal(k.subject, k.caseId, ['driver-data']);
+  return { ...k, number };
 }
 
-interface ActivityOut<R> {
-  state: CaseActivityState;
-  result_data: R;
-  processing_data: ProcessingData;
-}
-
-async function activity<R>(id: number): Promise<ActivityOut<R>> {
-  const res = await call(admin, 'GET', `/api/case-activities/${id}/`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as ActivityOut<R>;
-}
-const driverData = (id: number) => activity<DriverDataResultData>(id);
-const licenceCheck = (id: number) => activity<LicenceCheckResultData>(id);
+const driverData = (id: number) => world.activity<DriverDataResultData>(id);
+const licenceCheck = (id: number) => world.activity<LicenceCheckResultData>(id);
 const job = (id: number) => ({ case_activity_id: id, customer_id: acme });
 const today = () => new Date().toISOString().slice(0, 10);
 
