@@ -90,9 +90,13 @@ export interface KindsWorld {
   subjectCase(input: SubjectCaseInput): Promise<SubjectCase>;
   /**
    * The subject's portal: each section completed in turn, then Review & Submit (200 each);
-   * the jobs it starts run before it returns.
+   * the jobs it starts run before it returns. Answers the submission's response.
    */
-  submitPortal(subject: Client, caseId: number, sections: readonly string[]): Promise<void>;
+  submitPortal(
+    subject: Client,
+    caseId: number,
+    sections: readonly string[],
+  ): Promise<LightMyRequestResponse>;
   /** The activity as the API shows it (GET {prefix}/case-activities/{id}/ as `as`, admin by default). */
   activity<R>(id: number, as?: Client, prefix?: string): Promise<ActivityOut<R>>;
 }
@@ -202,6 +206,7 @@ export function kindsWorld(opts: KindsWorldOptions = {}): KindsWorld {
       const submitted = await call(subject, 'POST', `/api/s/case-portal/${caseId}/submit/`);
       expect(submitted.statusCode, submitted.body).toBe(200);
       await app().settle();
+      return submitted;
     },
     async activity<R>(id: number, as?: Client, prefix = '/api') {
       const res = await call(as ?? client('admin'), 'GET', `${prefix}/case-activities/${id}/`);

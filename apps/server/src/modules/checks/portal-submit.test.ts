@@ -1,32 +1,16 @@
-import type {
-  ActivityConfig,
-  CaseActivityState,
-  DbsResultData,
-  PaymentPortalOut,
-  ProcessingData,
-} from '@kestrel/domain';
-import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActivityConfig, DbsResultData, PaymentPortalOut } from '@kestrel/domain';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
   DBS_PROVIDER_CONFIGURATION,
-  login,
   ManualClock,
   type TestApp,
 } from '../../../test/helpers.js';
+import { kindsWorld } from '../../../test/kinds.js';
 import { DisclosureSimulator } from '../../providers/dbs-basic/simulator.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
-import { caseActivities } from '../activities/activities.table.js';
 import { multipart, pngFile } from '../case-documents/test-files.js';
-import { readChecksConfig } from './config.js';
-import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
+import { checkEngine } from './providers.js';
 
 /*
  * Issue 17, end to end through the API: the subject fills the portal and submits it (POST
@@ -37,55 +21,20 @@ import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
  */
 
 const DAY = 24 * 60 * 60 * 1000;
-let t: TestApp;
-let acme: number;
-let admin: Client;
-let ops: Client;
 /** The providers' clock, moved over simulated days (the app's stays: sessions stay valid). */
 const days = new ManualClock(new Date());
-let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  useCheckEngine(
-    t.app.deps,
-    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
-  );
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+const world = kindsWorld({ providerClock: days });
+const { call } = world;
+let t: TestApp;
+let admin: Client;
+let ops: Client;
+beforeAll(() => {
+  ({ t, admin, ops } = world);
 });
 
-afterAll(() => t.close());
-
 /** A subject with a login and an open case asking for basic details and the check `code`. */
-async function subjectWithCase(code: string, config: ActivityConfig) {
-  const email = `person-${++people}@example.test`;
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, { customerId: acme, email });
-    const p = await createProcess(tx, {
-      customerId: acme,
-      requirements: ['basic-details', { code, config }],
-    });
-    const c = await createCase(tx, { customerId: acme, processId: p.id, subjectId: subject.id });
-    const acts = await tx
-      .select({ id: caseActivities.id })
-      .from(caseActivities)
-      .where(eq(caseActivities.caseId, c.id))
-      .orderBy(asc(caseActivities.position));
-    const check = acts[1]?.id;
-    if (!check) throw new Error('no check activity');
-    return { caseId: c.id, activityId: check };
-  });
-  return { ...k, subject: await login(t.app, email) };
-}
-
-const call = (c: Client, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
+const subjectWithCase = (code: string, config: ActivityConfig) =>
+  world.subjectCase({ requirements: ['basic-details', { code, config }], activityAt: 1 });
 
 /** The subject's portal: basic details, current address, each section, then Review & Submit. */
 async function fillAndSubmit(
@@ -116,28 +65,11 @@ async function fillAndSubmit(
   });
   expect(address.statusCode, address.body).toBe(201);
   if (code !== 'dbs-basic') await showDocuments(subject, caseId);
-  for (const section of ['welcome', 'basic-details', code]) {
-    const res = await call(subject, 'PATCH', `/api/s/case-portal/${caseId}/`, {
-      portal_last_completed_section: section,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-  }
-  const submitted = await call(subject, 'POST', `/api/s/case-portal/${caseId}/submit/`);
-  expect(submitted.statusCode, submitted.body).toBe(200);
+  const submitted = await world.submitPortal(subject, caseId, ['welcome', 'basic-details', code]);
   expect(submitted.json().portal).toMatchObject({ submitted: true, state: 'in-progress' });
 }
 
-type ActivityOut = {
-  state: CaseActivityState;
-  result_data: DbsResultData;
-  processing_data: ProcessingData;
-};
-
-async function activity(id: number): Promise<ActivityOut> {
-  const res = await call(admin, 'GET', `/api/case-activities/${id}/`);
-  expect(res.statusCode).toBe(200);
-  return res.json() as ActivityOut;
-}
+const activity = (id: number) => world.activity<DbsResultData>(id);
 
 /**
  * The subject's identity documents, uploaded in the portal's document collection before they
