@@ -1,17 +1,8 @@
 import { ENGINE_ACTIVITY_MESSAGES, initialProcessingData } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createCase, createProcess, type TestApp } from '../../../test/helpers.js';
+import { kindsWorld } from '../../../test/kinds.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 
@@ -20,24 +11,15 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 // result; operations may override by hand (audited), in the engine's shapes only. Other kinds keep
 // the domain's transitions.
 
+const world = kindsWorld({ app: { config: { jobWorkers: false } } });
 let t: TestApp;
 let acme: number;
 let admin: Client;
 let ops: Client;
-
-beforeAll(async () => {
-  t = await buildTestApp({ config: { jobWorkers: false } });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
 });
-afterAll(() => t.close());
 
-/** A case whose `code` activity is in `state`; the activity's id. */
 async function activityIn(code: string, state: string): Promise<number> {
   return t.owner(async (tx) => {
     const p = await createProcess(tx, { customerId: acme, requirements: [code] });
