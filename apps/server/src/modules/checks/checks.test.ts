@@ -8,7 +8,7 @@ import type {
   PaymentPortalOut,
   ProcessingData,
 } from '@kestrel/domain';
-import { checkProviderOf, IDENTITY_CHECK_MESSAGES, TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
+import { IDENTITY_CHECK_MESSAGES, TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -45,7 +45,6 @@ import { readChecksConfig } from './config.js';
 import { applyApplicationUpdate } from './disclosure/kind.js';
 import { initiateActivity, lockActivity, pollActivity } from './engine.js';
 import { activitiesSubmitted } from './hooks.js';
-import { initiateJobName } from './kind.js';
 import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
 import { settleTopUp } from './top-up.js';
 
@@ -573,7 +572,7 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
       });
       expect(failed.processing_data.events.map((e) => e.type)).toEqual(['request', 'error']);
       expect(await caseState(k.caseId)).toBe('in-progress');
-      await runDelayed(initiateJobName(checkProviderOf(level.code)), k.activityId);
+      await runDelayed('checks-initiate', k.activityId);
       const s = await expectSubmitted(level, k, 'clear');
       const done = await callbackOnDay(level, k, s, completeDay(level));
       expectCertificate(level, done, 'clear', s.t0);
@@ -601,7 +600,7 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
         'answer',
       ]);
       // the automatic retry still queued finds it started: it sends nothing again
-      await runDelayed(initiateJobName(checkProviderOf(level.code)), k.activityId);
+      await runDelayed('checks-initiate', k.activityId);
       expect((await activity(k.activityId)).processing_data.events).toHaveLength(5);
       const done = await callbackOnDay(level, k, s, completeDay(level));
       expectCertificate(level, done, 'clear', s.t0);
@@ -984,9 +983,7 @@ describe('a provider that fails or does not answer', () => {
         const rows = await tx
           .select({ data: queueJobs.data, startAfter: queueJobs.startAfter })
           .from(queueJobs)
-          .where(
-            and(eq(queueJobs.name, initiateJobName('dbs-basic')), eq(queueJobs.state, 'created')),
-          );
+          .where(and(eq(queueJobs.name, 'checks-initiate'), eq(queueJobs.state, 'created')));
         return rows.filter(
           (r) =>
             (r.data as { case_activity_id?: number }).case_activity_id === k.activityId &&
@@ -1137,7 +1134,7 @@ describe('the update service check', () => {
     const failed = await activity(k.activityId);
     expect(failed.state).toBe('ca-error-initiating');
     expect(failed.processing_data.last_error).toBe('The update service answered 503.');
-    await runDelayed(initiateJobName('dbs-update-service'), k.activityId);
+    await runDelayed('checks-initiate', k.activityId);
     const a = await activity(k.activityId);
     expect(a.state).toBe('ca-complete');
     expect(a.result_data).toMatchObject({

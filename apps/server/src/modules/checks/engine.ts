@@ -24,7 +24,7 @@ import {
   topUpIntentJob,
   topUpResult,
 } from './activity.js';
-import { initiateJobName, type LockedActivity } from './kind.js';
+import { initiateJobName, type LockedActivity, pollJobName } from './kind.js';
 import { type CheckEngine, checkEngine, pollSecondsOf, sourceOf } from './providers.js';
 import { checkKindOf } from './registry.js';
 
@@ -61,20 +61,20 @@ export async function recordEvent(
 }
 
 export const START_JOB = 'checks-start';
-export const POLL_JOB = 'checks-poll';
 
 /** The start of `a` (or its retry), on its provider's queue (kind.ts initiateJobName). */
 function initiateJob(a: LockedActivity, startAfterSeconds?: number) {
   return {
-    name: initiateJobName(a.kind.provider.name),
+    name: initiateJobName(a.kind.provider),
     data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
     ...(startAfterSeconds ? { startAfterSeconds } : {}),
   };
 }
 
+/** The next poll of `a`, on its provider's queue (kind.ts pollJobName). */
 export function pollJob(a: LockedActivity, startAfterSeconds: number) {
   return {
-    name: POLL_JOB,
+    name: pollJobName(a.kind.provider),
     data: { case_activity_id: a.row.id, customer_id: a.row.customerId },
     singletonKey: `poll-${a.row.id}`,
     startAfterSeconds,

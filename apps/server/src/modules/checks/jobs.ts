@@ -6,12 +6,11 @@ import { checksCallbacksJob } from './callbacks.js';
 import {
   type ActivityJob,
   initiateActivity,
-  POLL_JOB,
   pollActivity,
   START_JOB,
   startActivity,
 } from './engine.js';
-import { initiateJobName } from './kind.js';
+import { hasOwnQueues, INITIATE_JOB, initiateJobName, POLL_JOB, pollJobName } from './kind.js';
 import { kindEngine } from './kind-engine.js';
 import { CHECK_KINDS, CHECK_PROVIDER_DEFINITIONS } from './registry.js';
 
@@ -27,29 +26,39 @@ const payload = z.object({
  */
 
 /**
- * Starts a submitted activity with its provider (and retries a failed start): a queue per
- * provider, so that different providers' starts run side by side, each provider's with as many
- * workers as its entry allows (`startWorkers`: a rate-limited client keeps their calls within
- * the provider's rate, waiting for its places and waiting out a 429).
+ * The queues of the starts and of the polls: the shared ones, and a provider's own where its
+ * client keeps to the provider's rate (`workers`), with that many workers, so that different
+ * providers' calls run side by side and a rate-limited one's wait for their places side by side
+ * (its limiter keeps them within the rate and waits out a 429).
  */
-export const checksInitiateJobs: readonly JobKind<ActivityJob, AppDeps>[] =
-  CHECK_PROVIDER_DEFINITIONS.map((p) => ({
-    name: initiateJobName(p.name),
-    payload,
-    retry: { limit: 2, delaySeconds: 60, backoff: true },
-    expireInSeconds: 120,
-    ...(p.startWorkers ? { workers: p.startWorkers } : {}),
-    handle: (data, deps) => initiateActivity(deps, data),
-  }));
+const queues = [
+  { start: INITIATE_JOB, poll: POLL_JOB, workers: 1 },
+  ...CHECK_PROVIDER_DEFINITIONS.filter(hasOwnQueues).map((p) => ({
+    start: initiateJobName(p),
+    poll: pollJobName(p),
+    workers: p.workers ?? 1,
+  })),
+];
+
+/** Starts a submitted activity with its provider (and retries a failed start). */
+export const checksInitiateJobs: readonly JobKind<ActivityJob, AppDeps>[] = queues.map((q) => ({
+  name: q.start,
+  payload,
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
+  expireInSeconds: 120,
+  workers: q.workers,
+  handle: (data, deps) => initiateActivity(deps, data),
+}));
 
 /** Asks the provider how an application in progress stands (callbacks usually come first). */
-export const checksPollJob: JobKind<ActivityJob, AppDeps> = {
-  name: POLL_JOB,
+export const checksPollJobs: readonly JobKind<ActivityJob, AppDeps>[] = queues.map((q) => ({
+  name: q.poll,
   payload,
   retry: { limit: 2, delaySeconds: 300, backoff: true },
   expireInSeconds: 120,
+  workers: q.workers,
   handle: (data, deps) => pollActivity(deps, data),
-};
+}));
 
 /** Starts the activities a subject submitted (their submit's transaction may not write them). */
 export const checksStartJob = serviceJob<{
@@ -78,7 +87,7 @@ export const checksStartJob = serviceJob<{
 export const checkJobKinds = uniqueJobs([
   checksStartJob,
   ...checksInitiateJobs,
-  checksPollJob,
+  ...checksPollJobs,
   checksCallbacksJob,
   ...Object.values(CHECK_KINDS).flatMap((k) => k.jobs?.(kindEngine) ?? []),
 ]);

@@ -47,11 +47,11 @@ export interface CheckProviderDefinition<P = unknown> {
    */
   simulator(o: { clock: Clock; signingClock: Clock; callbackSecret: string; dayMs: number }): P;
   /**
-   * How many of its starts may run at once in a server process (default 1): more only for a
-   * client that keeps to the provider's rate itself (a rate limiter shared by its calls), so
-   * that its starts wait for their places side by side, not one behind the other.
+   * How many of its starts, and of its polls, may run at once in a server process (default 1):
+   * more only for a client that keeps to the provider's rate itself (a rate limiter shared by its
+   * calls), so that its calls wait for their places side by side, not one behind the other.
    */
-  startWorkers?: number;
+  workers?: number;
   /** Its signed callbacks (webhooks). */
   callbacks?: {
     /** The body's schema. */
@@ -81,11 +81,25 @@ export interface LockedActivity extends ProcessedActivity {
   kind: EngineKind;
 }
 
+/** The engine's shared queues of starts and polls (providers without queues of their own). */
+export const INITIATE_JOB = 'checks-initiate';
+export const POLL_JOB = 'checks-poll';
+
+/** Whether `provider` has start and poll queues of its own: it runs several calls at once. */
+export const hasOwnQueues = (provider: Pick<CheckProviderDefinition, 'workers'>) =>
+  (provider.workers ?? 1) > 1;
+
 /**
- * The queue of the starts of `provider`'s checks: one per provider, so that one provider's
- * starts (waiting for their places within its rate) never hold another's behind them.
+ * The queue of `provider`'s starts: its own (`checks-initiate-<name>`) when its client keeps to
+ * the provider's rate (`workers`), so that its starts waiting for their places never hold another
+ * provider's behind them; else the shared one.
  */
-export const initiateJobName = (provider: CheckProvider) => `checks-initiate-${provider}`;
+export const initiateJobName = (provider: Pick<CheckProviderDefinition, 'name' | 'workers'>) =>
+  hasOwnQueues(provider) ? `${INITIATE_JOB}-${provider.name}` : INITIATE_JOB;
+
+/** The queue of `provider`'s polls, as its starts' (initiateJobName). */
+export const pollJobName = (provider: Pick<CheckProviderDefinition, 'name' | 'workers'>) =>
+  hasOwnQueues(provider) ? `${POLL_JOB}-${provider.name}` : POLL_JOB;
 
 /**
  * What the engine gives a kind's own jobs and routes (the engine loads the registry, which loads

@@ -14,7 +14,7 @@ import { systemClock } from '../../platform/clock.js';
 import { missingCallbackSecret, readChecksConfig, simulatorSecretName } from './config.js';
 import { CHECK_DEMO_RESULTS } from './demo-seeds.js';
 import { checkJobKinds, uniqueJobs } from './jobs.js';
-import { initiateJobName } from './kind.js';
+import { initiateJobName, pollJobName } from './kind.js';
 import { kindEngine } from './kind-engine.js';
 import { createCheckEngine, providerOf } from './providers.js';
 import {
@@ -83,13 +83,25 @@ describe('the check registry', () => {
     if (!first) throw new Error('no jobs');
     expect(uniqueJobs([first, first])).toEqual([first]);
     expect(() => uniqueJobs([first, { ...first }])).toThrow(/two check jobs/);
-    expect(names).toEqual(expect.arrayContaining(['checks-start', 'checks-poll']));
-    // a start queue per provider, with the workers its entry allows
+    expect(names).toEqual(
+      expect.arrayContaining(['checks-start', 'checks-initiate', 'checks-poll']),
+    );
+    // a provider that runs several calls at once has start and poll queues of its own, with its
+    // workers; the others share the engine's
     for (const p of CHECK_PROVIDER_DEFINITIONS) {
-      const start = checkJobKinds.find((j) => j.name === initiateJobName(p.name));
-      expect(start, p.name).toBeDefined();
-      expect(start?.workers ?? 1).toBe(p.startWorkers ?? 1);
+      for (const name of [initiateJobName(p), pollJobName(p)]) {
+        const job = checkJobKinds.find((j) => j.name === name);
+        expect(job, name).toBeDefined();
+        expect(job?.workers ?? 1).toBe(p.workers ?? 1);
+        expect(name.endsWith(`-${p.name}`), name).toBe((p.workers ?? 1) > 1);
+      }
     }
+    // more than one at once only where the client keeps to the provider's rate
+    expect(
+      CHECK_PROVIDER_DEFINITIONS.filter((p) => (p.workers ?? 1) > 1)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['davis', 'dvla']);
     // the kinds' own jobs, made with the engine's parts, are registered
     for (const kind of Object.values(CHECK_KINDS)) {
       for (const job of kind.jobs?.(kindEngine) ?? []) expect(names).toContain(job.name);

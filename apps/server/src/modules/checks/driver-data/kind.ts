@@ -43,7 +43,7 @@ interface Request {
  * The engine's start job, on the DVLA's start queue (kind.ts initiateJobName), enqueued by name:
  * the engine loads the kinds, so a kind does not import it.
  */
-const ENGINE_START_JOB = initiateJobName(dvlaProvider.name);
+const ENGINE_START_JOB = initiateJobName(dvlaProvider);
 
 /** The activity's state and result for an enquiry's answer (pure: the kind's transitions). */
 export function mapEnquiry(

@@ -3,8 +3,8 @@ import type { DvlaProvider } from '../../../providers/dvla/provider.js';
 import { createDvlaSimulator } from '../../../providers/dvla/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
-/** Starts run at once per process: enough to keep 10 a second going while each waits on the database. */
-const START_WORKERS = 4;
+/** Its starts (and polls) run at once per process: enough to keep 10 a second going while each waits on the database. */
+const WORKERS = 4;
 
 /**
  * The DVLA's Access to Driver Data (an API key, and a JWT from its authentication API with the
@@ -15,8 +15,8 @@ export const dvlaProvider: CheckProviderDefinition<DvlaProvider> = {
   name: 'dvla',
   env: { url: 'DVLA_URL', key: 'DVLA_API_KEY' },
   // its client (and simulator) keeps to the 10 requests a second itself (rate-limit.ts): its
-  // starts wait for their places side by side
-  startWorkers: START_WORKERS,
+  // starts and polls wait for their places side by side
+  workers: WORKERS,
   client: (s) =>
     createDvlaClient({
       baseUrl: s.url,

@@ -3,16 +3,16 @@ import type { DavisProvider } from '../../../providers/davis/provider.js';
 import { createDavisSimulator } from '../../../providers/davis/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
-/** Starts run at once per process: enough to keep 10 a second going while each waits on the database. */
-const START_WORKERS = 4;
+/** Its starts (and polls) run at once per process: enough to keep 10 a second going while each waits on the database. */
+const WORKERS = 4;
 
 /** The licence-checking service (a bearer API key; polled, no callbacks). */
 export const davisProvider: CheckProviderDefinition<DavisProvider> = {
   name: 'davis',
   env: { url: 'DAVIS_URL', key: 'DAVIS_API_KEY' },
   // its client (and simulator) keeps to the 10 requests a second itself (rate-limit.ts): its
-  // starts wait for their places side by side
-  startWorkers: START_WORKERS,
+  // starts and polls wait for their places side by side
+  workers: WORKERS,
   client: (s) => createDavisClient({ baseUrl: s.url, apiKey: s.key }),
   simulator: (o) => createDavisSimulator({ clock: o.clock, dayMs: o.dayMs }),
 };
