@@ -1,24 +1,16 @@
 // @postgres: the callback inbox applied by jobs; a second process picks up what a dead one stored
 
-import type {
-  ActivityConfig,
-  CaseActivityState,
-  DbsResultData,
-  ProcessingData,
-} from '@kestrel/domain';
+import type { ActivityConfig, DbsResultData } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   type Client,
-  createAdminAndViewer,
   createCase,
-  createCustomer,
   createProcess,
-  login,
   ManualClock,
   type TestApp,
 } from '../../../test/helpers.js';
+import { type ActivityOut, kindsWorld } from '../../../test/kinds.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
@@ -29,31 +21,24 @@ import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { applyInbox, checksCallbacksJob } from './callbacks.js';
 import { checkCallbackInbox } from './callbacks.table.js';
-import { readChecksConfig } from './config.js';
 import { activitiesSubmitted } from './hooks.js';
-import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
+import { checkEngine } from './providers.js';
 
 // The provider-callback inbox (issue 17). No workers in this app: a stored callback's job runs
 // only when a test drains the queue (t.settle()), so "stored, not yet applied" can be seen.
 const DAY = 24 * 60 * 60 * 1000;
+const days = new ManualClock(new Date());
+const world = kindsWorld({
+  app: { config: { jobWorkers: false } },
+  ops: false,
+  providerClock: days,
+});
 let t: TestApp;
 let acme: number;
 let admin: Client;
-const days = new ManualClock(new Date());
-
-beforeAll(async () => {
-  t = await buildTestApp({ config: { jobWorkers: false } });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-  });
-  useCheckEngine(
-    t.app.deps,
-    createCheckEngine(t.app.deps, readChecksConfig({}, t.app.deps.secrets), days),
-  );
-  admin = await login(t.app, 'admin@acme.test');
+beforeAll(() => {
+  ({ t, acme, admin } = world);
 });
-afterAll(() => t.close());
 
 async function openCase(surname: string, code = 'dbs-basic', config: ActivityConfig = {}) {
   return t.owner(async (tx) => {
@@ -77,19 +62,8 @@ async function submit(k: { caseId: number; activityId: number }) {
   await t.settle();
 }
 
-async function activity(id: number) {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/case-activities/${id}/`,
-    headers: admin.headers,
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json() as {
-    state: CaseActivityState;
-    result_data: DbsResultData;
-    processing_data: Omit<ProcessingData, 'reference'> & { reference: string };
-  };
-}
+type Out = ActivityOut<DbsResultData> & { processing_data: { reference: string } };
+const activity = async (id: number) => (await world.activity<DbsResultData>(id)) as Out;
 
 type CallbackProvider = 'dbs-basic' | 'ebulk';
 
