@@ -1,16 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { type Client, createCase, createProcess, type TestApp } from '../../../test/helpers.js';
+import { kindsWorld } from '../../../test/kinds.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { runInTenant } from '../../platform/service-context.js';
 import { caseActivities } from '../activities/activities.table.js';
@@ -18,25 +9,19 @@ import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { activitiesSubmitted } from './hooks.js';
 import { SIMULATOR_CONTROL_ENV, simulatorControlEnabled } from './simulator-control.js';
 
+beforeAll(() => {
+  process.env[SIMULATOR_CONTROL_ENV] = '1';
+});
+const world = kindsWorld();
 let t: TestApp;
 let acme: number;
 let admin: Client;
 let ops: Client;
-
-beforeAll(async () => {
-  process.env[SIMULATOR_CONTROL_ENV] = '1';
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
 });
-afterAll(async () => {
+afterAll(() => {
   delete process.env[SIMULATOR_CONTROL_ENV];
-  await t.close();
 });
 
 const advance = (c: Client, payload: object) =>
