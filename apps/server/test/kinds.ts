@@ -61,6 +61,8 @@ export interface SubjectCaseInput {
   customerId?: number;
   /** The subject user (email made unique per file unless given). */
   subject?: SubjectUserInput;
+  /** The activities' states (createCase's: the last one for the rest; awaiting the subject). */
+  activityStates?: CaseActivityState[];
   /** Which of the case's activities (by position) is `activityId` (default the first). */
   activityAt?: number;
   /** More fixtures in the same transaction (case data the portal would have saved). */
@@ -183,7 +185,12 @@ export function kindsWorld(opts: KindsWorldOptions = {}): KindsWorld {
       const k = await app().owner(async (tx) => {
         const subject = await createSubjectUser(tx, { ...input.subject, customerId, email });
         const p = await createProcess(tx, { customerId, requirements: input.requirements });
-        const c = await createCase(tx, { customerId, processId: p.id, subjectId: subject.id });
+        const c = await createCase(tx, {
+          customerId,
+          processId: p.id,
+          subjectId: subject.id,
+          ...(input.activityStates ? { activityStates: input.activityStates } : {}),
+        });
         await input.prepare?.(tx, { customerId, caseId: c.id });
         const acts = await tx
           .select({ id: caseActivities.id })

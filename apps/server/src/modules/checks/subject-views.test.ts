@@ -5,18 +5,9 @@ import type {
   RtwResultData,
 } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createSubjectUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Client, TestApp } from '../../../test/helpers.js';
+import { kindsWorld } from '../../../test/kinds.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 
@@ -28,6 +19,7 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
  * Customer staff still read all of it on /api/case-activities/{id}/.
  */
 
+const world = kindsWorld({ ops: false });
 let t: TestApp;
 let admin: Client;
 let subject: Client;
@@ -129,49 +121,34 @@ const rtwStaff: RtwResultData = {
 const handEdit = { checked_by: 'Olivia Ops', notes: 'Phoned the DVLA about the SP30.' };
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    const acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    const s = await createSubjectUser(tx, {
-      customerId: acme,
-      email: 'ada.views@example.test',
-      firstName: 'Ada',
-      lastName: 'Morgan',
-    });
-    const p = await createProcess(tx, {
-      customerId: acme,
-      requirements: ['driver-data', 'licence-check', 'knowledge-test', 'rtw'],
-    });
-    const c = await createCase(tx, {
-      customerId: acme,
-      processId: p.id,
-      subjectId: s.id,
-      activityStates: ['ca-complete'],
-    });
-    const rows = await tx
-      .select({ id: caseActivities.id, code: activityTypes.code })
-      .from(caseActivities)
-      .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
-      .where(eq(caseActivities.caseId, c.id));
-    for (const r of rows) ids[r.code] = r.id;
-    const data: Record<string, Record<string, unknown>> = {
-      'driver-data': { ...record, ...handEdit },
-      'licence-check': { ...licenceOwn, ...licenceStaff, ...handEdit },
-      'knowledge-test': { ...paperTest, recorded_by: 'Olivia Ops' },
-      rtw: { ...rtwOwn, ...rtwStaff },
-    };
-    for (const [code, resultData] of Object.entries(data)) {
-      await tx
-        .update(caseActivities)
-        .set({ resultData })
-        .where(eq(caseActivities.id, ids[code] ?? 0));
-    }
+  ({ t, admin } = world);
+  const k = await world.subjectCase({
+    requirements: ['driver-data', 'licence-check', 'knowledge-test', 'rtw'],
+    subject: { email: 'ada.views@example.test', firstName: 'Ada', lastName: 'Morgan' },
+    activityStates: ['ca-complete'],
+    prepare: async (tx, key) => {
+      const rows = await tx
+        .select({ id: caseActivities.id, code: activityTypes.code })
+        .from(caseActivities)
+        .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+        .where(eq(caseActivities.caseId, key.caseId));
+      for (const r of rows) ids[r.code] = r.id;
+      const data: Record<string, Record<string, unknown>> = {
+        'driver-data': { ...record, ...handEdit },
+        'licence-check': { ...licenceOwn, ...licenceStaff, ...handEdit },
+        'knowledge-test': { ...paperTest, recorded_by: 'Olivia Ops' },
+        rtw: { ...rtwOwn, ...rtwStaff },
+      };
+      for (const [code, resultData] of Object.entries(data)) {
+        await tx
+          .update(caseActivities)
+          .set({ resultData })
+          .where(eq(caseActivities.id, ids[code] ?? 0));
+      }
+    },
   });
-  admin = await login(t.app, 'admin@acme.test');
-  subject = await login(t.app, 'ada.views@example.test');
+  subject = k.subject;
 });
-afterAll(() => t.close());
 
 async function subjectView(code: string) {
   const res = await t.app.inject({
@@ -183,15 +160,8 @@ async function subjectView(code: string) {
   return res.json().result_data as Record<string, unknown>;
 }
 
-async function customerView(code: string) {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/case-activities/${ids[code]}/`,
-    headers: admin.headers,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().result_data as Record<string, unknown>;
-}
+const customerView = async (code: string) =>
+  (await world.activity<Record<string, unknown>>(ids[code] ?? 0, admin)).result_data;
 
 describe('the subject’s view of the driving kinds’ results', () => {
   it('a licence check: the licence, status, dates, address and tables; no risk, changes, Davis email or hand notes', async () => {
