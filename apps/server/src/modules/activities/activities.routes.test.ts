@@ -1,3 +1,4 @@
+import { SEND_BACK_MESSAGES } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -259,6 +260,51 @@ describe('/api/case-activities/', () => {
     expect(rows.map((r) => r.changes)).toEqual([
       { state: ['awaiting-subject', 'in-progress'] },
       { state: ['in-progress', 'pending-case-decision'] },
+    ]);
+  });
+});
+
+describe('sending an activity back to its subject (PATCH state ca-awaiting-subject)', () => {
+  it('operations send back what waits for staff with no provider involved, never a finished one; a viewer may not', async () => {
+    const c = await t.owner(async (tx) => {
+      const p = await createProcess(tx, {
+        customerId: acme,
+        requirements: ['document-collection', 'basic-details'],
+      });
+      return createCase(tx, {
+        customerId: acme,
+        processId: p.id,
+        activityStates: ['ca-awaiting-ops', 'ca-complete'],
+      });
+    });
+    const [docs, details] = await activitiesOf(c.id);
+    if (!docs || !details) throw new Error('activities missing');
+    const back = { state: 'ca-awaiting-subject' };
+    expect((await call(viewer, 'PATCH', `/api/case-activities/${docs.id}/`, back)).statusCode).toBe(
+      403,
+    );
+    const ended = await call(ops, 'PATCH', `/api/ops/case-activities/${details.id}/`, back);
+    expect(ended.statusCode).toBe(400);
+    expect(ended.json()).toEqual({ state: [SEND_BACK_MESSAGES.ended] });
+    const sent = await call(ops, 'PATCH', `/api/ops/case-activities/${docs.id}/`, back);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({
+      state: 'ca-awaiting-subject',
+      case: { state: 'awaiting-subject' },
+    });
+    // already with the subject: nothing to refuse, nothing moves
+    const again = await call(admin, 'PATCH', `/api/case-activities/${docs.id}/`, back);
+    expect(again.statusCode).toBe(200);
+    const moves = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(eq(auditActions.verb, 'state_changed'), eq(auditActions.objectId, String(docs.id))),
+        ),
+    );
+    expect(moves.map((m) => m.changes)).toEqual([
+      { state: ['ca-awaiting-ops', 'ca-awaiting-subject'] },
     ]);
   });
 });
