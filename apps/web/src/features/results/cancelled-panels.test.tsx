@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
 import { DbsResultPanel } from './dbs-result-panel';
 import { DriverDataPanel } from './driver-data-panel';
+import { LicenceCheckPanel } from './licence-check-panel';
 import { OnlineIdvPanel } from './online-idv-panel';
 import { type Audience, PANEL_TEXTS, type PanelActivity } from './panel-kit';
 import { RtwPanel } from './rtw-panel';
@@ -66,6 +67,25 @@ describe('a cancelled check says so, not what it waited for', () => {
       expect(within(panel).getByText('Depot, Unit 4')).toBeInTheDocument();
       expect(panel.textContent).toContain(PANEL_TEXTS.cancelled);
       expect(panel.textContent).not.toMatch(WAITING);
+    });
+
+    it(`${audience}: a licence check cancelled while awaiting the DVLA: no wait, no next check`, () => {
+      renderWithProviders(
+        <LicenceCheckPanel
+          activity={cancelled('licence-check', {
+            status: 'AwaitingCheck',
+            last_check_date: '2026-11-01',
+            next_check_date: '2027-02-01',
+          })}
+          audience={audience}
+        />,
+      );
+      expect(screen.getByTestId('licence-check-message')).toHaveTextContent(PANEL_TEXTS.cancelled);
+      // the service's last status stays a fact; the next check that will not come goes
+      const panel = screen.getByTestId('licence-check-panel');
+      expect(screen.getAllByTestId('licence-check-message')).toHaveLength(1);
+      expect(within(panel).getByText('1st Nov 2026')).toBeInTheDocument();
+      expect(within(panel).queryByText('1st Feb 2027')).toBeNull();
     });
 
     it(`${audience}: a criminal-record check cancelled while a top-up was awaited`, () => {

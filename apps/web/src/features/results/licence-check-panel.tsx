@@ -6,7 +6,7 @@ import {
 } from '@kestrel/domain';
 import { Alert, List } from '@mantine/core';
 import { EndorsementsTable, EntitlementsTable } from './driving-record-tables';
-import { day, Facts, PanelFrame, PanelSection } from './panel-kit';
+import { day, Facts, PANEL_TEXTS, PanelFrame, PanelSection } from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 /** Our own wording for the statuses the spec leaves unworded. */
@@ -22,14 +22,15 @@ const BEFORE_SUBMISSION: readonly string[] = ['ca-pending', 'ca-awaiting-subject
 /**
  * The message a licence check shows: awaiting the check, DQ3's manual DVLA response (14-28
  * working days), or waiting for the subject's licence details (spec point 2); none once checked.
+ * A cancelled check waits for nothing: it says it was cancelled, whatever the service last said.
  */
 export function licenceCheckNote(status: string | null | undefined, state: string): string | null {
+  if (state === 'ca-cancelled') return PANEL_TEXTS.cancelled;
   if (status === 'EmailUnconfirmed') return LICENCE_CHECK_TEXTS.emailUnconfirmed;
   if (status === 'NotFound') return LICENCE_CHECK_TEXTS.notFound;
   if (status) return licenceCheckMessage(status);
   // no answer yet: the subject's details first, then the service's check
   if (BEFORE_SUBMISSION.includes(state)) return licenceCheckMessage(null);
-  if (state === 'ca-cancelled') return null;
   return licenceCheckMessage('AwaitingCheck');
 }
 
@@ -56,7 +57,8 @@ export function LicenceCheckPanel({ activity, audience }: ResultPanelProps) {
           ['Status', status],
           ...(staff ? ([['Risk', data.risk ? LICENCE_RISK_LABELS[data.risk] : '']] as const) : []),
           ['Last check', day(data.last_check_date)],
-          ['Next check', day(data.next_check_date)],
+          // a cancelled check is not re-checked
+          ['Next check', activity.state === 'ca-cancelled' ? '' : day(data.next_check_date)],
           ...(staff && data.confirmed_email
             ? ([
                 ['Confirmed email', `${data.confirmed_email} (${day(data.confirmed_at)})`],
