@@ -99,7 +99,11 @@ export interface KindsWorld {
     caseId: number,
     sections: readonly string[],
   ): Promise<LightMyRequestResponse>;
-  /** The activity as the API shows it (GET {prefix}/case-activities/{id}/ as `as`, admin by default). */
+  /**
+   * The activity as the API shows it (GET {prefix}/case-activities/{id}/ as `as`; by default
+   * the world's admin, signed in once: a test that moves the clock days signs in again and
+   * passes its own).
+   */
   activity<R>(id: number, as?: Client, prefix?: string): Promise<ActivityOut<R>>;
 }
 

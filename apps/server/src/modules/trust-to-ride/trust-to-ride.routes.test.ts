@@ -2,21 +2,10 @@
 
 import type { TrustToRideSessionDetailOut } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createAdminAndViewer,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createCustomer, login, type TestApp } from '../../../test/helpers.js';
+import { kindsWorld } from '../../../test/kinds.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { caseActivities } from '../activities/activities.table.js';
 import { trustToRideBookings, trustToRideSessions } from './trust-to-ride.table.js';
 
 /*
@@ -27,6 +16,8 @@ import { trustToRideBookings, trustToRideSessions } from './trust-to-ride.table.
  */
 
 const DAY = 24 * 60 * 60 * 1000;
+const world = kindsWorld({ customers: ['Globex'] });
+const { call } = world;
 let t: TestApp;
 let acme: number;
 let globex: number;
@@ -34,23 +25,11 @@ let admin: Client;
 let ops: Client;
 let viewerOps: Client;
 let people = 0;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    globex = (await createCustomer(tx, { name: 'Globex' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  admin = await login(t.app, 'admin@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, ops } = world);
+  globex = world.customer('Globex');
   viewerOps = admin;
 });
-afterAll(() => t.close());
-
-const call = (c: Client, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
 
 const dayFromNow = (days: number) =>
   new Date(t.clock.now().getTime() + days * DAY).toISOString().slice(0, 10);
@@ -68,34 +47,20 @@ async function newSession(customer = acme, capacity = 3, days = 3) {
 }
 
 /** A subject with a login and an open case asking for trust-to-ride. */
-async function subjectWithRide(customerId = acme) {
-  const email = `rider-${++people}@example.test`;
-  const k = await t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, {
-      customerId,
-      email,
+const subjectWithRide = (customerId = acme) =>
+  world.subjectCase({
+    requirements: ['trust-to-ride'],
+    customerId,
+    subject: {
+      email: `rider-${++people}@example.test`,
       firstName: 'Rae',
       lastName: `Rider${people}`,
-    });
-    const p = await createProcess(tx, { customerId, requirements: ['trust-to-ride'] });
-    const c = await createCase(tx, {
-      customerId,
-      processId: p.id,
-      subjectId: subject.id,
-      activityStates: ['ca-awaiting-ops'],
-    });
-    const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
-    if (!a) throw new Error('no activity');
-    return { caseId: c.id, activityId: a.id };
+    },
+    activityStates: ['ca-awaiting-ops'],
   });
-  return { ...k, email, subject: await login(t.app, email) };
-}
 
-async function activity(id: number) {
-  const res = await call(admin, 'GET', `/api/case-activities/${id}/`);
-  expect(res.statusCode).toBe(200);
-  return res.json() as { state: string; result_data: Record<string, unknown> };
-}
+// the file's admin (signed in again once the clock has moved days)
+const activity = (id: number) => world.activity<Record<string, unknown>>(id, admin);
 
 describe('trust-to-ride sessions (operations)', () => {
   it('adds, lists (upcoming and past, by customer), shows and edits a session, audited', async () => {
