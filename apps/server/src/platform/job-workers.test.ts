@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import type { AppDeps } from '../app-deps.js';
+import { enqueue, type JobKind, jobOf } from './jobs.js';
+
+/*
+ * A kind's `workers`: that many of its jobs run at once in a process (the check engine's start
+ * and poll queues of a rate-limited provider), one at a time without it.
+ */
+
+const payload = z.object({ n: z.number().int() });
+
+/** A kind whose runs wait until released, counting how many are in flight at once. */
+function heldKind(name: string, workers?: number) {
+  const state = { inFlight: 0, most: 0, done: [] as number[], release: () => {} };
+  const released = new Promise<void>((r) => {
+    state.release = r;
+  });
+  const kind: JobKind<{ n: number }, AppDeps> = {
+    name,
+    payload,
+    retry: { limit: 0, delaySeconds: 0, backoff: false },
+    expireInSeconds: 30,
+    ...(workers ? { workers } : {}),
+    async handle(data) {
+      state.inFlight += 1;
+      state.most = Math.max(state.most, state.inFlight);
+      await released;
+      state.inFlight -= 1;
+      state.done.push(data.n);
+    },
+  };
+  return { kind, state };
+}
+
+const several = heldKind('test-workers-three', 3);
+const single = heldKind('test-workers-one');
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    config: { jobPollingSeconds: 0.5 },
+    extraJobs: [several.kind, single.kind],
+  });
+});
+afterAll(() => t.close());
+
+async function until(ok: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const enqueueAll = (kind: JobKind<{ n: number }, AppDeps>, ns: readonly number[]) =>
+  t.db.transaction({ scope: 'all', customerId: null }, async (tx) => {
+    for (const n of ns) await enqueue(tx, jobOf(kind, { n }));
+  });
+
+describe('a kind’s workers', () => {
+  it('run that many of its jobs at once, and no more', async () => {
+    const ns = [1, 2, 3, 4, 5];
+    await enqueueAll(several.kind, ns);
+    // three are taken at once (the others are woken by the commit, not their slow poll)
+    await until(() => several.state.inFlight === 3);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(several.state.inFlight).toBe(3);
+    several.state.release();
+    await until(() => several.state.done.length === ns.length);
+    expect([...several.state.done].sort()).toEqual(ns);
+    expect(several.state.most).toBe(3);
+  });
+
+  it('without workers, one at a time', async () => {
+    const ns = [11, 12, 13];
+    await enqueueAll(single.kind, ns);
+    await until(() => single.state.inFlight === 1);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(single.state.inFlight).toBe(1);
+    single.state.release();
+    await until(() => single.state.done.length === ns.length);
+    expect(single.state.most).toBe(1);
+  });
+});
