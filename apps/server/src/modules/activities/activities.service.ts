@@ -1,6 +1,7 @@
 import {
   ACTIVITY_KINDS,
   canTransitionActivity,
+  DBS_APPLICATION_LEVELS,
   isActivityKindCode,
   isCaseActivityState,
   providerConfigurationOf,
@@ -14,6 +15,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { type CaseRow, caseRepr, followActivities, lockCase } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
+import { resetDbsVerification } from '../dbs-details/dbs-reset.js';
 import { getSubject } from '../subjects/subjects.service.js';
 import { caseActivities } from './activities.table.js';
 import {
@@ -155,8 +157,9 @@ export async function changeActivity(
  * domain's `sendBackRefusal` allows: only while it waits for staff and nothing of it has gone to
  * a provider, for a kind the subject fills in; else a 400 on `state`. A check the engine had
  * started (waiting for verification and countersigning) loses its unsent start, keeping what
- * operations configured, so the subject's next submission starts it afresh. Written and audited
- * once (`writeActivity`); the caller reopens the portal. Already with the subject: as any edit.
+ * operations configured, so the subject's next submission starts it afresh; a DBS application's
+ * details go back to pending (verified and countersigned again). Written and audited once
+ * (`writeActivity`); the caller reopens the portal. Already with the subject: as any edit.
  */
 export async function sendActivityBack(
   tx: Tx,
@@ -180,6 +183,11 @@ export async function sendActivityBack(
   if (refusal) throw ValidationError.of('state', refusal);
   const started = 'idempotency_key' in row.processingData;
   const configured = providerConfigurationOf(row.processingData);
+  // a DBS application's identity verification (and countersignature) is done again on what
+  // the person resubmits: its details go back to pending
+  if ((DBS_APPLICATION_LEVELS as readonly string[]).includes(code)) {
+    await resetDbsVerification(tx, actor, { id: row.caseId, customerId: lock.caseRow.customerId });
+  }
   return writeActivity(
     tx,
     actor,

@@ -28,6 +28,7 @@ import {
   caseRefOf,
 } from '../case-data/case-access.js';
 import { gateOpened } from '../checks/hooks.js';
+import { DBS_DETAILS_CONTENT_TYPE } from './dbs-reset.js';
 
 // DBS details and right-to-work details of a case (spec point 3), for staff, ops and the subject
 // (case-data's access rules: RLS by tenant and subject, the subject's open cases only, no subject
@@ -106,7 +107,7 @@ function changesOf(before: Row, after: Row): Record<string, [unknown, unknown]> 
 // ---------------------------------------------------------------------------------------------
 // DBS details
 
-export const DBS_DETAILS_CONTENT_TYPE = 'cases.casedbsdetails';
+export { DBS_DETAILS_CONTENT_TYPE };
 export const RTW_DETAILS_CONTENT_TYPE = 'cases.casertwdetails';
 
 interface DbsEditable extends Row {
