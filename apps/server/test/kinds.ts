@@ -4,10 +4,13 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Tx } from '../src/db/connection.js';
 import type { SubjectUserInput } from '../src/db/factories.js';
+import { jobActor } from '../src/jobs/service-job.js';
 import { caseActivities } from '../src/modules/activities/activities.table.js';
 import { type ChecksConfig, readChecksConfig } from '../src/modules/checks/config.js';
+import { activitiesSubmitted } from '../src/modules/checks/hooks.js';
 import { createCheckEngine, useCheckEngine } from '../src/modules/checks/providers.js';
 import type { ManualClock } from '../src/platform/clock.js';
+import { runInTenant } from '../src/platform/service-context.js';
 import {
   buildTestApp,
   type Client,
@@ -99,6 +102,12 @@ export interface KindsWorld {
     caseId: number,
     sections: readonly string[],
   ): Promise<LightMyRequestResponse>;
+  /**
+   * The subject's submission as the portal makes it in its transaction (activitiesSubmitted, as
+   * the customer's job actor: Acme's unless told), without the portal's sections; the jobs it
+   * starts run before it returns.
+   */
+  submitActivities(k: { caseId: number; activityId: number }, customerId?: number): Promise<void>;
   /**
    * The activity as the API shows it (GET {prefix}/case-activities/{id}/ as `as`; by default
    * the world's admin, signed in once: a test that moves the clock days signs in again and
@@ -218,6 +227,12 @@ export function kindsWorld(opts: KindsWorldOptions = {}): KindsWorld {
       expect(submitted.statusCode, submitted.body).toBe(200);
       await app().settle();
       return submitted;
+    },
+    async submitActivities(k, customerId) {
+      await runInTenant(app().app.deps, jobActor(customerId ?? customer('Acme')), (ctx) =>
+        activitiesSubmitted(ctx, k.caseId, [k.activityId]),
+      );
+      await app().settle();
     },
     async activity<R>(id: number, as?: Client, prefix = '/api') {
       const res = await call(as ?? client('admin'), 'GET', `${prefix}/case-activities/${id}/`);

@@ -21,7 +21,6 @@ import { createCaseBasicDetails } from '../case-data/case-data.factories.js';
 import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { applyInbox, checksCallbacksJob } from './callbacks.js';
 import { checkCallbackInbox } from './callbacks.table.js';
-import { activitiesSubmitted } from './hooks.js';
 import { checkEngine } from './providers.js';
 
 // The provider-callback inbox (issue 17). No workers in this app: a stored callback's job runs
@@ -55,12 +54,7 @@ async function openCase(surname: string, code = 'dbs-basic', config: ActivityCon
   });
 }
 
-async function submit(k: { caseId: number; activityId: number }) {
-  await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
-    activitiesSubmitted(ctx, k.caseId, [k.activityId]),
-  );
-  await t.settle();
-}
+const submit = (k: { caseId: number; activityId: number }) => world.submitActivities(k);
 
 type Out = ActivityOut<DbsResultData> & { processing_data: { reference: string } };
 const activity = async (id: number) => (await world.activity<DbsResultData>(id)) as Out;

@@ -2,27 +2,21 @@
 
 import type {
   ActivityConfig,
-  CaseActivityState,
   DbsResultData,
   DbsUpdateResultData,
   PaymentPortalOut,
-  ProcessingData,
 } from '@kestrel/domain';
 import { IDENTITY_CHECK_MESSAGES, TOP_UP_DEMANDED_AGAIN } from '@kestrel/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildTestApp,
   type Client,
-  createAdminAndViewer,
   createCase,
-  createCustomer,
   createProcess,
-  createProductUser,
-  login,
   ManualClock,
   type TestApp,
 } from '../../../test/helpers.js';
+import { type ActivityOut, kindsWorld } from '../../../test/kinds.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { runInTenant } from '../../platform/service-context.js';
@@ -41,43 +35,25 @@ import { createCaseOnlineIdv } from '../online-idv/online-idv.factories.js';
 import { paymentIntents } from '../payments/payments.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { checkCallbackInbox } from './callbacks.table.js';
-import { readChecksConfig } from './config.js';
 import { applyApplicationUpdate } from './disclosure/kind.js';
 import { initiateActivity, lockActivity, pollActivity } from './engine.js';
 import { activitiesSubmitted } from './hooks.js';
-import { checkEngine, createCheckEngine, useCheckEngine } from './providers.js';
+import { checkEngine } from './providers.js';
 import { settleTopUp } from './top-up.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+// The providers' own clock moves over simulated days; the app's stays (sessions stay valid).
+const days = new ManualClock(new Date());
+// Short timeouts so a provider that never answers fails fast.
+const world = kindsWorld({ viewer: true, providerClock: days, engine: { providerTimeoutMs: 300 } });
 let t: TestApp;
 let acme: number;
 let admin: Client;
 let viewer: Client;
 let ops: Client;
-const days = new ManualClock(new Date());
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createAdminAndViewer(tx, acme);
-    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
-  });
-  // Short timeouts so a provider that never answers fails fast.
-  // The providers' own clock moves over simulated days; the app's stays (sessions stay valid).
-  useCheckEngine(
-    t.app.deps,
-    createCheckEngine(
-      t.app.deps,
-      { ...readChecksConfig({}, t.app.deps.secrets), providerTimeoutMs: 300 },
-      days,
-    ),
-  );
-  admin = await login(t.app, 'admin@acme.test');
-  viewer = await login(t.app, 'viewer@acme.test');
-  ops = await login(t.app, 'ops@k.test');
+beforeAll(() => {
+  ({ t, acme, admin, viewer, ops } = world);
 });
-afterAll(() => t.close());
 
 /**
  * A case whose one activity is `code`, its subject named `surname` (with an email for the DBS, a
@@ -107,27 +83,14 @@ async function openCase(code: string, surname: string, config: ActivityConfig = 
 }
 
 /** The subject's submit: the portal calls activitiesSubmitted in its transaction. */
-async function submit(k: { caseId: number; activityId: number }) {
-  await runInTenant(t.app.deps, jobActor(acme), (ctx) =>
-    activitiesSubmitted(ctx, k.caseId, [k.activityId]),
-  );
-  await t.settle();
-}
+const submit = (k: { caseId: number; activityId: number }) => world.submitActivities(k);
 
-async function activity(id: number) {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/case-activities/${id}/`,
-    headers: admin.headers,
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json() as {
-    state: CaseActivityState;
-    result_data: DbsResultData & DbsUpdateResultData;
-    /** (A started activity's reference is a string.) */
-    processing_data: Omit<ProcessingData, 'reference'> & { reference: string };
-  };
-}
+type Out = ActivityOut<DbsResultData & DbsUpdateResultData> & {
+  /** (A started activity's reference is a string.) */
+  processing_data: { reference: string };
+};
+const activity = async (id: number) =>
+  (await world.activity<DbsResultData & DbsUpdateResultData>(id)) as Out;
 
 async function caseState(id: number) {
   const res = await t.app.inject({
