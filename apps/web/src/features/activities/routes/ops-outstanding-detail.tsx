@@ -1,5 +1,5 @@
 import { DBS_CHECK_CODES } from '@kestrel/domain';
-import { Anchor, Button, Skeleton, Stack } from '@mantine/core';
+import { Anchor, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { opsOutstandingActivities } from '../../../api/activities';
@@ -9,6 +9,7 @@ import { notify } from '../../../lib/notify';
 import { startOpsSession } from '../../../lib/session/session-actions';
 import { ActivityResult } from '../../results/activity-result';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
+import { canSendBack, SendBackButton } from '../components/send-back';
 
 // Operations edit the case data of basic and e-bulk checks here (spec point 2, issue 15).
 const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
@@ -48,9 +49,18 @@ export default function OpsOutstandingDetail() {
       <ActivityHeading
         activity={a}
         actions={
-          <Button onClick={openCase} loading={opening}>
-            Open the case as {a.customer_name}
-          </Button>
+          <Group gap="sm">
+            {canSendBack(a) && (
+              <SendBackButton
+                activity={a}
+                path="/api/ops/case-activities/"
+                onSent={() => navigate(href('ops:outstanding-activities'))}
+              />
+            )}
+            <Button onClick={openCase} loading={opening}>
+              Open the case as {a.customer_name}
+            </Button>
+          </Group>
         }
       />
       <ActivityFacts activity={a} before={<Fact label="Customer">{a.customer_name}</Fact>} />

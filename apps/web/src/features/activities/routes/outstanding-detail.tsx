@@ -12,6 +12,7 @@ import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { ActivityResult } from '../../results/activity-result';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
+import { canSendBack, SendBackButton } from '../components/send-back';
 
 const MOVES = ['ca-in-progress', 'ca-complete', 'ca-cancelled'] as const;
 const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
@@ -23,7 +24,8 @@ const MOVE_LABELS: Record<(typeof MOVES)[number], string> = {
 /**
  * One activity waiting for the customer, with the moves the domain allows from its state (a check
  * the engine runs moves with its provider: it is only cancelled, or decided once it waits for a
- * decision), and its result panel (with verification and countersigning for a DBS check).
+ * decision; sent back to its subject where the domain allows), and its result panel (with
+ * verification and countersigning for a DBS check).
  */
 export default function OutstandingDetail() {
   const { id = '' } = useParams();
@@ -75,6 +77,12 @@ export default function OutstandingDetail() {
                   {MOVE_LABELS[to]}
                 </Button>
               ))}
+              {canSendBack(a) && (
+                <SendBackButton
+                  activity={a}
+                  onSent={() => navigate(href('outstanding-activities'))}
+                />
+              )}
             </Group>
           )
         }
