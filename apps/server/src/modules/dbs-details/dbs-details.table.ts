@@ -1,4 +1,12 @@
-import { date, foreignKey, integer, pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
+import {
+  date,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  varchar,
+} from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, tstz } from '../../db/columns.js';
 import { cases } from '../cases/cases.table.js';
 import { customers } from '../customers/customers.table.js';
@@ -37,6 +45,8 @@ export const caseDbsDetails = pgTable(
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],
     }).onDelete('cascade'),
+    // The outstanding activities find the verified details awaiting countersigning (issue 28).
+    index('case_dbs_details_state_idx').on(t.state, t.customerId, t.caseId),
   ],
 );
 

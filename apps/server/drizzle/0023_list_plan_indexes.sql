@@ -1,0 +1,1 @@
+CREATE INDEX "case_dbs_details_state_idx" ON "case_dbs_details" USING btree ("state","customer_id","case_id");

@@ -1,0 +1,339 @@
+// @postgres: the planner's choices differ between PGlite's build and a PostgreSQL server (issue 28)
+//
+// Every list the API runs uses an index (issue 28, "a million cases"): the app answers each list
+// request on a seeded database while a recording wrapper keeps every statement it sends (the
+// real query builders' SQL and values, so the test follows the code); then each SELECT is
+// explained in a transaction with the same role and tenant settings and `enable_seqscan = off`,
+// so the planner takes an index wherever one can serve, and a Seq Scan node over a tenant table
+// (a table with customer_id) fails the test.
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Client,
+  createAdminAndViewer,
+  createCase,
+  createCustomer,
+  createFlag,
+  createProductUser,
+  createSubjectUser,
+  createTestDatabase,
+  login,
+  ManualClock,
+} from '../../test/helpers.js';
+import { buildApp } from '../app.js';
+import { type Database, executePreparedRows, type TxSettings, txQuery } from './connection.js';
+import { drizzleOver } from './driver/tx.js';
+
+interface Sent {
+  /** The request that sent it. */
+  url: string;
+  settings: TxSettings;
+  text: string;
+  params: unknown[];
+}
+
+let current = '';
+const sent: Sent[] = [];
+
+/** `db` with every statement of its transactions and inline reads recorded in `sent`. */
+function recording(db: Database): Database {
+  return {
+    ...db,
+    transaction(settings, fn) {
+      return db.transaction(settings, (tx) =>
+        fn(
+          drizzleOver({
+            async query(text, params, rowMode) {
+              sent.push({ url: current, settings, text, params });
+              if (rowMode === 'array') {
+                const rows = await executePreparedRows(
+                  tx,
+                  { getQuery: () => ({ sql: text, params }) },
+                  {},
+                );
+                return { rows };
+              }
+              return txQuery(tx, text, params);
+            },
+          }),
+        ),
+      );
+    },
+    readInline(settings, sqlText) {
+      sent.push({ url: current, settings, text: sqlText, params: [] });
+      return db.readInline(settings, sqlText);
+    },
+    readCached(settings, sqlText, ttlMs) {
+      sent.push({ url: current, settings, text: sqlText, params: [] });
+      return db.readCached(settings, sqlText, ttlMs);
+    },
+  };
+}
+
+let app: FastifyInstance;
+let db: Database;
+let drop: () => Promise<void>;
+let acme: number;
+let other: number;
+let acmeCase: number;
+let acmeSubject: number;
+let admin: Client;
+let ops: Client;
+let tenantTables: Set<string>;
+/** The indexes of the tenant tables (a Bitmap Index Scan names its index, not its table). */
+let tenantIndexes: Set<string>;
+
+beforeAll(async () => {
+  const test = await createTestDatabase();
+  db = test.db;
+  drop = test.drop;
+  app = await buildApp({
+    db: recording(db),
+    clock: new ManualClock(new Date()),
+    config: { sessionCacheMs: 5_000 },
+  });
+  await app.ready();
+  await db.ownerTransaction(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    other = (await createCustomer(tx, { name: 'Other' })).id;
+    await createAdminAndViewer(tx, acme);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
+    const names = ['Hartley', 'Byron', 'Smith', 'Jones'];
+    for (const customerId of [acme, other]) {
+      for (let i = 0; i < 12; i++) {
+        const s = await createSubjectUser(tx, {
+          customerId,
+          firstName: `Ada${i}`,
+          lastName: names[i % names.length] ?? 'Smith',
+        });
+        const c = await createCase(tx, {
+          customerId,
+          subjectId: s.id,
+          state: i % 3 === 0 ? 'complete' : 'in-progress',
+          activityStates: i % 2 === 0 ? ['ca-awaiting-ops'] : ['ca-in-progress'],
+        });
+        if (i % 4 === 1) await createFlag(tx, { customerId, caseId: c.id, message: 'Gap' });
+        if (customerId === acme && i === 0) {
+          acmeCase = c.id;
+          acmeSubject = s.id;
+        }
+      }
+    }
+  });
+  await db.ownerExec('analyze');
+  const { rows } = await db.ownerQuery(
+    `select distinct c.relname from pg_attribute a
+       join pg_class c on c.oid = a.attrelid
+       join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind in ('r', 'p') and a.attname = 'customer_id'
+        and not a.attisdropped`,
+  );
+  tenantTables = new Set(rows.map((r) => String(r.relname)));
+  const indexes = await db.ownerQuery(
+    `select indexname from pg_indexes where schemaname = 'public' and tablename = any($1)`,
+    [[...tenantTables]],
+  );
+  tenantIndexes = new Set(indexes.rows.map((r) => String(r.indexname)));
+  admin = await login(app, 'admin@acme.test');
+  ops = await login(app, 'ops@k.test');
+});
+
+afterAll(async () => {
+  await app?.close();
+  await drop?.();
+});
+
+/** The lists the API runs, as a customer's administrator. */
+const customerLists = (): string[] => [
+  '/api/cases/?page_size=25',
+  '/api/cases/?page_size=25&state=in-progress',
+  '/api/cases/?page_size=25&state=in-progress&state=complete',
+  '/api/cases/?page_size=25&is_archived=true',
+  '/api/cases/?page_size=25&is_archived=all',
+  '/api/cases/?page_size=25&search=hartley',
+  '/api/cases/?page_size=25&search=ada0@',
+  '/api/cases/?page_size=25&flagged=true',
+  '/api/cases/?page_size=25&flagged=false',
+  `/api/cases/?page_size=25&subject=${acmeSubject}`,
+  '/api/cases/?page_size=25&created_after=2020-01-01&created_before=2099-01-01',
+  '/api/cases/?page_size=25&ordering=created_at',
+  '/api/cases/?page_size=25&ordering=-updated_at',
+  '/api/cases/?page_size=25&ordering=updated_at',
+  '/api/cases/?page_size=25&ordering=state',
+  '/api/cases/?page_size=25&ordering=-state',
+  '/api/cases/?page_size=25&ordering=last_name',
+  '/api/cases/?page_size=25&ordering=-last_name',
+  '/api/cases/?page=2&page_size=5',
+  `/api/cases/${acmeCase}/`,
+  '/api/cases/export/',
+  '/api/cases/export/?state=in-progress',
+  '/api/subjects/?page_size=25',
+  '/api/subjects/?page_size=25&search=hartley',
+  `/api/subjects/${acmeSubject}/`,
+  '/api/outstanding-activities/?page_size=25',
+  '/api/audit-actions/?page_size=25',
+  '/api/dashboard/',
+  '/api/flags/?page_size=25',
+  '/api/flags/active-count/',
+  `/api/case-documents/?case=${acmeCase}`,
+  `/api/case-activities/?case=${acmeCase}`,
+  `/api/case-addresses/?case=${acmeCase}`,
+  '/api/processes/',
+  '/api/users/',
+];
+
+/** The operations staff's lists across customers. */
+const opsLists = (): string[] => [
+  '/api/ops/cases/?page_size=25',
+  '/api/ops/cases/?page_size=25&state=in-progress',
+  `/api/ops/cases/?page_size=25&customer=${acme}`,
+  '/api/ops/cases/?page_size=25&search=hartley',
+  '/api/ops/outstanding-activities/?page_size=25',
+  `/api/ops/outstanding-activities/?page_size=25&customer=${other}`,
+  '/api/ops/flags/?page_size=25',
+  '/api/ops/audit-actions/?page_size=25',
+  `/api/ops/case-documents/?case=${acmeCase}`,
+  '/api/ops/customers/?page_size=25',
+  '/api/ops/trust-to-ride/sessions/?page_size=25',
+  '/api/ops/trust-to-ride/unbooked-activities/?page_size=25',
+];
+
+/**
+ * Cross-tenant lists of operations staff that still read a whole table or index, and why (issue
+ * 28, left for their modules): their totals count every customer's rows (a capped or estimated
+ * count is the fix) or their filter has no index across customers. The test fails when one is
+ * added and when one is fixed (remove it here then).
+ */
+const OPS_WHOLE_SCANS: Record<string, string> = {
+  '/api/ops/cases/?page_size=25&search=hartley':
+    "search across customers: subjects' trigram index is per customer, the total counts every match",
+  '/api/ops/outstanding-activities/?page_size=25':
+    'outstanding activities of every customer: total and page join all open cases',
+  '/api/ops/flags/?page_size=25': "the total counts every customer's flags",
+  '/api/ops/audit-actions/?page_size=25': "the total counts every customer's audit rows",
+  '/api/ops/trust-to-ride/unbooked-activities/?page_size=25':
+    'unbooked trust-to-ride activities of every customer: no index on the activity type',
+};
+
+interface PlanNode {
+  'Node Type'?: string;
+  'Parent Relationship'?: string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+const INDEX_SCANS = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
+/** Nodes that hand on their outer child's rows in its order, as they come (a Limit stops early). */
+const STREAMING = new Set(['Limit', 'Result', 'Nested Loop', 'Subquery Scan', 'Incremental Sort']);
+
+/**
+ * The scans of `node`'s tree that read a whole relation: a Seq Scan, or an index scan with no
+ * Index Cond (with seq scans off, the planner reads a whole index instead of the table). In a
+ * cross-tenant list (`crossTenant`), a whole index read in its order straight under a Limit is
+ * how the page is found, and stops after the page: that one is allowed (`paged`).
+ */
+function wholeScans(node: PlanNode, crossTenant: boolean, out: string[], paged = false) {
+  const type = node['Node Type'] ?? '';
+  const relation = node['Relation Name'];
+  if (type === 'Seq Scan' && relation !== undefined) out.push(`${relation} (Seq Scan)`);
+  if (
+    INDEX_SCANS.has(type) &&
+    node['Index Cond'] === undefined &&
+    !(crossTenant && paged && type !== 'Bitmap Index Scan')
+  ) {
+    out.push(`${relation ?? node['Index Name']} (${type} without a condition)`);
+  }
+  for (const child of node.Plans ?? []) {
+    const streams =
+      (type === 'Limit' || (paged && STREAMING.has(type))) &&
+      (child['Parent Relationship'] === 'Outer' || child['Parent Relationship'] === 'Subquery');
+    wholeScans(child, crossTenant, out, streams);
+  }
+  return out;
+}
+
+/** The relation a `wholeScans` entry names (an index's name when the node names no table). */
+const relationOf = (entry: string) => entry.split(' ')[0] ?? '';
+
+/** The plan of a SELECT as the request's role and tenant would run it, seq scans discouraged. */
+async function planOf(s: Sent): Promise<PlanNode> {
+  const rows = await db.transaction({ ...s.settings, readOnly: false }, async (tx) => {
+    await txQuery(tx, 'set local enable_seqscan = off', []);
+    return (await txQuery(tx, `explain (format json) ${s.text}`, s.params)).rows;
+  });
+  const raw = rows[0]?.['QUERY PLAN'];
+  const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  const first: unknown = Array.isArray(parsed) ? parsed[0] : undefined;
+  if (!first || typeof first !== 'object' || !('Plan' in first)) {
+    throw new Error(`no plan for ${s.text}`);
+  }
+  return first.Plan as PlanNode;
+}
+
+const isSelect = (text: string) => /^\s*(select|with)\b/i.test(text) && !text.includes(';');
+
+async function scansOf(client: Client, urls: string[]) {
+  const found: { url: string; scan: string; sql: string }[] = [];
+  const statuses: Record<string, number> = {};
+  let explained = 0;
+  for (const url of urls) {
+    current = url;
+    const from = sent.length;
+    const res = await app.inject({ method: 'GET', url, headers: client.headers });
+    statuses[url] = res.statusCode;
+    const mine = sent.slice(from).filter((s) => s.url === url && isSelect(s.text));
+    const seen = new Set<string>();
+    for (const s of mine) {
+      if (seen.has(s.text)) continue;
+      seen.add(s.text);
+      explained++;
+      const crossTenant = s.settings.scope !== 'tenant';
+      for (const scan of wholeScans(await planOf(s), crossTenant, [])) {
+        const table = relationOf(scan);
+        if (tenantTables.has(table) || tenantIndexes.has(table)) {
+          found.push({ url, scan, sql: s.text.slice(0, 400) });
+        }
+      }
+    }
+  }
+  current = '';
+  return { found, statuses, explained };
+}
+
+describe('every list query uses an index (no Seq Scan of a tenant table)', () => {
+  it('finds the tenant tables and records the statements the app sends', () => {
+    expect(tenantTables.has('cases')).toBe(true);
+    expect(tenantTables.has('subjects')).toBe(true);
+    expect(tenantTables.has('audit_actions')).toBe(true);
+  });
+
+  it("a customer's lists, filters, search, orderings, detail, dashboard and export", async () => {
+    const { found, statuses, explained } = await scansOf(admin, customerLists());
+    const failed = Object.entries(statuses).filter(([, code]) => code !== 200);
+    expect(failed).toEqual([]);
+    expect(explained).toBeGreaterThan(customerLists().length);
+    expect(found.map((f) => `${f.url}: ${f.scan}`)).toEqual([]);
+  });
+
+  it("operations staff's lists across customers (known whole scans listed)", async () => {
+    const { found, statuses, explained } = await scansOf(ops, opsLists());
+    const failed = Object.entries(statuses).filter(([, code]) => code !== 200);
+    expect(failed).toEqual([]);
+    expect(explained).toBeGreaterThan(opsLists().length);
+    expect([...new Set(found.map((f) => f.url))].sort()).toEqual(
+      Object.keys(OPS_WHOLE_SCANS).sort(),
+    );
+  });
+
+  it('the check catches a sequential scan (a query no index serves)', async () => {
+    const plan = await planOf({
+      url: 'self-check',
+      settings: { scope: 'all', customerId: null },
+      text: 'select id from cases where decision = $1',
+      params: ['satisfactory'],
+    });
+    expect(wholeScans(plan, true, []).map(relationOf)).toContain('cases');
+  });
+});
