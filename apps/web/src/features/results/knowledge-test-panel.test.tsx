@@ -64,6 +64,15 @@ describe('the knowledge test panel', () => {
     const table = screen.getByRole('table', { name: 'Knowledge test categories' });
     expect(within(table).getByText('Highway Code')).toBeInTheDocument();
     expect(within(table).getByText('9 / 12')).toBeInTheDocument();
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Name',
+      'Percentage',
+      'Points',
+    ]);
+    // on a phone narrower than the table it scrolls in a region the keyboard reaches
+    const region = screen.getByRole('region', { name: 'Knowledge test categories' });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(region).toContainElement(table);
     const link = screen.queryByRole('link', { name: 'Full results' });
     if (audience === 'subject') expect(link).toBeNull();
     else expect(link).toHaveAttribute('href', complete.results_url);

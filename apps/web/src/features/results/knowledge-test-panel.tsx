@@ -5,9 +5,9 @@ import {
   KNOWLEDGE_TEST_TEXTS,
   readResultData,
 } from '@kestrel/domain';
-import { Anchor, Badge, Button } from '@mantine/core';
+import { Anchor, Badge, Button, Table } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { day, Facts, Note, PanelFrame, PanelSection, SmallTable } from './panel-kit';
+import { day, Facts, Note, PanelFrame, PanelSection } from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
 const points = (scored: number | null | undefined, available: number | null | undefined) =>
@@ -17,6 +17,52 @@ const points = (scored: number | null | undefined, available: number | null | un
       ? `${scored} / ${available}`
       : String(scored);
 const percent = (p: number | null | undefined) => (p === null || p === undefined ? '' : `${p}%`);
+
+const CATEGORIES_CAPTION = 'Knowledge test categories';
+
+/**
+ * The categories table (name, percentage, points), narrow enough for a 360 px phone: tight
+ * cells, the name wrapping, the figures kept whole. Narrower still, it scrolls sideways in a
+ * focusable, named region (WCAG 2.1.1, axe's scrollable-region-focusable), as the other tables.
+ */
+function CategoriesTable({ rows }: { rows: readonly [string, string, string][] }) {
+  return (
+    <Table.ScrollContainer
+      minWidth={240}
+      scrollAreaProps={{
+        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': CATEGORIES_CAPTION },
+      }}
+    >
+      <Table striped withTableBorder horizontalSpacing="xs" aria-label={CATEGORIES_CAPTION}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Percentage
+            </Table.Th>
+            <Table.Th scope="col" ta="right">
+              Points
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map(([name, pct, pts], i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: two categories may share a name
+            <Table.Tr key={i}>
+              <Table.Td>{name || '—'}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {pct || '—'}
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {pts || '—'}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
 
 /**
  * Knowledge test (spec point 2): overall pass or fail, the test's percentage, the completion
@@ -81,9 +127,7 @@ export function KnowledgeTestPanel({ activity, audience }: ResultPanelProps) {
       )}
       {d.categories && d.categories.length > 0 && (
         <PanelSection title="Categories">
-          <SmallTable
-            caption="Knowledge test categories"
-            head={['Name', 'Percentage', 'Points']}
+          <CategoriesTable
             rows={d.categories.map((c) => [
               c.name,
               percent(c.percentage),
