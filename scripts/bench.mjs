@@ -8,7 +8,7 @@
 // temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
 // at the next start.
 //
-// Options: --only=pg|pglite|callbacks|uploads|driving   --duration=<seconds per scenario, default 5>
+// Options: --only=pg|pglite|callbacks|uploads|driving|million   --duration=<seconds per scenario, default 5>
 // The default run (no --only) is the load bench on both databases, then the driving-kinds drain
 // (apps/server/bench/driving.ts) on both.
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
@@ -472,6 +472,73 @@ async function benchDrivingBoth() {
   return failed;
 }
 
+// ------------------------------------------------------------------ a million cases (issue 28)
+
+/** A list's p99 on the largest data set may be at most this many times its 200,000-case figure. */
+const MILLION_P99_FACTOR = 1.5;
+
+/**
+ * `--only=million`: the lists on 1,000,000 cases across 1,000 customers and on 200,000 for
+ * comparison (apps/server/bench/million.ts; BENCH_MILLION_CASES sets the largest size), each in a
+ * database of its own kept between runs (kestrel_million_<size>), for a large and a small
+ * customer: p99 with its target (at most 1.5 × the 200,000-case figure) and the ceiling of the
+ * same run. Returns true when a target is missed or a request failed.
+ */
+async function benchMillion() {
+  console.log('\n▶ a million cases (PostgreSQL)');
+  if (!(await pgReachable())) {
+    console.error(`PostgreSQL at ${PG_URL} does not answer.`);
+    return true;
+  }
+  const { figures } = await forkScenario('million', {
+    BENCH_PG_URL: PG_URL,
+    BENCH_DURATION: String(args.duration ?? 3),
+  });
+  child = null;
+  const sizes = [...new Set(figures.map((f) => f.size))].sort((a, b) => a - b);
+  const base = sizes.includes(200_000) ? 200_000 : sizes[0];
+  const key = (f) => `${f.customer}|${f.name}`;
+  const baseline = new Map(figures.filter((f) => f.size === base).map((f) => [key(f), f]));
+  let failed = false;
+  const rows = figures.map((f) => {
+    const b = baseline.get(key(f));
+    const limit = b && f.size !== base ? Math.round(b.p99 * MILLION_P99_FACTOR * 10) / 10 : null;
+    const ok = limit === null ? null : f.p99 <= limit;
+    if (ok === false || f.failed > 0) failed = true;
+    return [
+      f.size.toLocaleString('en'),
+      `${f.customer} (${f.customerCases.toLocaleString('en')})`,
+      f.name,
+      `${Math.round(f.rps)}`,
+      `${f.p99} ms`,
+      limit === null ? '(baseline)' : `≤${limit} ms`,
+      `${Math.round(f.ceiling.rps)} req/s, p99 ${f.ceiling.p99} ms`,
+      String(f.load),
+      f.failed > 0 ? `FAIL (${f.failed} failed)` : ok === null ? '' : ok ? 'pass' : 'FAIL',
+    ];
+  });
+  const head = [
+    'cases',
+    'customer (cases)',
+    'list',
+    'req/s',
+    'p99',
+    'target',
+    'ceiling',
+    'load',
+    'result',
+  ];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(
+    `\nLists by data set size (1,000 customers; 50 connections, one session of the customer; target: p99 at most ${MILLION_P99_FACTOR} × the ${base.toLocaleString('en')}-case figure; load = the machine's 1-minute load average)`,
+  );
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  return failed;
+}
+
 // ------------------------------------------------------------------ main
 
 if (only === 'uploads') {
@@ -490,6 +557,18 @@ if (only === 'driving') {
   let failed = true;
   try {
     failed = await benchDrivingBoth();
+  } catch (err) {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+if (only === 'million') {
+  let failed = true;
+  try {
+    failed = await benchMillion();
   } catch (err) {
     console.error(`\nbench failed: ${err.stack ?? err}`);
   } finally {

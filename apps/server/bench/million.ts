@@ -1,0 +1,198 @@
+// `npm run bench -- --only=million` (issue 28): the lists on a million cases. For each size
+// (BENCH_MILLION_SIZES, default "200000,1000000"; BENCH_MILLION_CASES sets the largest) this
+// child opens a database of its own on PostgreSQL (kestrel_million_<size>, created from
+// BENCH_PG_URL and kept: a later run reuses the loaded data), loads it once with set-based SQL
+// (million-seed.ts), serves the app on a loopback port with a bare route (the ceiling), and
+// measures each list for the large and the small customer (autocannon, 50 connections, in this
+// process as the load bench does). Sends its figures to the parent as a `million` message.
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { type Database, openPgPool, pgDatabase, servingUrl } from '../src/db/connection.js';
+import { createProductUser } from '../src/db/factories.js';
+import { migrateDatabase } from '../src/db/migrate.js';
+import { type Figure, login, measure } from './load.js';
+import { loadedMillion, type MillionSeed, seedMillion } from './million-seed.js';
+import { analyze, BENCH_PASSWORD } from './seed.js';
+
+const HOST = '127.0.0.1';
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const WARMUP = 1;
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const LARGEST = Number(process.env.BENCH_MILLION_CASES ?? 1_000_000);
+const SIZES = (process.env.BENCH_MILLION_SIZES ?? `200000,${LARGEST}`)
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+
+export interface MillionFigure extends Figure {
+  size: number;
+  customer: 'large' | 'small';
+  customerCases: number;
+  ceiling: Figure;
+  load: number;
+}
+
+function send(message: unknown): void {
+  if (process.send) process.send(message);
+  else process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+const log = (text: string) => send({ type: 'log', text });
+const load1 = () => Math.round((loadavg()[0] ?? 0) * 10) / 10;
+
+async function timed(label: string, fn: () => Promise<void>): Promise<void> {
+  const t0 = performance.now();
+  await fn();
+  log(`${label} (${((performance.now() - t0) / 1000).toFixed(1)} s, load ${load1()})`);
+}
+
+/** kestrel_million_<size> on the bench's server, created when absent; its URL. */
+async function databaseFor(size: number): Promise<string> {
+  const name = `kestrel_million_${size}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (rows.length === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(PG_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+const adminOf = (customerId: number) => `million-admin-${customerId}@bench.test`;
+
+/** The data set of `size` cases, loaded unless the database holds it already. */
+async function prepare(db: Database, size: number): Promise<MillionSeed> {
+  await timed('migrated', () => migrateDatabase(db));
+  const found = await loadedMillion(db, size);
+  if (found) {
+    log(`reusing the ${size.toLocaleString('en')} cases already loaded`);
+    await db.ownerExec('delete from rate_limits');
+    return found;
+  }
+  const t0 = performance.now();
+  const seed = await seedMillion(db, size, (label, fn) => timed(label, fn));
+  await db.ownerTransaction(async (tx) => {
+    for (const c of [seed.large, seed.small]) {
+      await createProductUser(tx, {
+        customerId: c.customerId,
+        username: adminOf(c.customerId),
+        password: BENCH_PASSWORD,
+        roles: ['admin'],
+      });
+    }
+  });
+  await timed('vacuumed, analyzed, checkpointed', () => analyze(db));
+  log(
+    `loaded ${size.toLocaleString('en')} cases in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  return seed;
+}
+
+const portOf = (f: { server: { address(): unknown } }) => {
+  const a = f.server.address();
+  return a && typeof a === 'object' && 'port' in a ? Number(a.port) : 0;
+};
+
+/** One answer checked before the load, so a wrong answer is an error, not a fast figure. */
+async function check(url: string, cookie: string): Promise<void> {
+  const res = await fetch(url, { headers: { cookie } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+}
+
+async function measureSize(size: number): Promise<MillionFigure[]> {
+  const url = await databaseFor(size);
+  const db = pgDatabase(openPgPool(servingUrl(url)), openPgPool(url, 2));
+  try {
+    const seed = await prepare(db, size);
+    const app = await buildApp({
+      db,
+      logger: false,
+      config: { logLevel: 'silent', housekeepingMs: 0, webDist: null, publicUrl: `http://${HOST}` },
+    });
+    app.get('/bench/bare/', { config: { access: { audience: 'public' } } }, async () => ({
+      ok: true,
+    }));
+    await app.listen({ host: HOST, port: 0 });
+    const base = `http://${HOST}:${portOf(app)}`;
+    const figures: MillionFigure[] = [];
+    try {
+      for (const [customer, c] of [
+        ['large', seed.large],
+        ['small', seed.small],
+      ] as const) {
+        const cookie = await login(base, adminOf(c.customerId), BENCH_PASSWORD);
+        const ids = await db.readInline(
+          { scope: 'tenant', customerId: c.customerId },
+          'select id from cases where archived_at is null order by created_at desc limit 40',
+        );
+        const detail = ids.map((r) => `/api/cases/${Number(r.id)}/`);
+        const list = '/api/cases/?page_size=25';
+        const scenarios: { name: string; path: string; paths?: string[][] }[] = [
+          { name: 'case list', path: list },
+          { name: 'case search', path: `${list}&search=hartley` },
+          { name: 'case list filtered', path: `${list}&state=in-progress` },
+          { name: 'case detail', path: detail[0] ?? '/api/cases/0/', paths: [detail] },
+          { name: 'dashboard counts', path: '/api/dashboard/' },
+          { name: 'outstanding activities', path: '/api/outstanding-activities/?page_size=25' },
+          { name: 'audit log', path: '/api/audit-actions/?page_size=25' },
+          { name: 'export', path: '/api/cases/export/?state=awaiting-subject' },
+        ];
+        const opts = { warmup: WARMUP, duration: DURATION };
+        const ceiling = await measure('ceiling', `${base}/bench/bare/`, [], opts);
+        log(
+          `${size} cases, ${customer} customer (${c.cases} cases): ceiling ${Math.round(ceiling.rps)} req/s, p99 ${ceiling.p99} ms`,
+        );
+        for (const s of scenarios) {
+          await check(`${base}${s.path}`, cookie);
+          const f = await measure(s.name, `${base}${s.path}`, [cookie], {
+            ...opts,
+            ...(s.paths ? { paths: s.paths } : {}),
+          });
+          const figure = {
+            ...f,
+            size,
+            customer,
+            customerCases: c.cases,
+            ceiling,
+            load: load1(),
+          };
+          log(
+            `  ${s.name.padEnd(24)} ${Math.round(f.rps).toString().padStart(6)} req/s  p99 ${f.p99} ms${f.failed ? `  (${f.failed} failed)` : ''}  load ${figure.load}`,
+          );
+          figures.push(figure);
+        }
+      }
+    } finally {
+      await app.close();
+    }
+    return figures;
+  } finally {
+    await db.close();
+  }
+}
+
+try {
+  const figures: MillionFigure[] = [];
+  for (const size of SIZES) {
+    log(`▶ ${size.toLocaleString('en')} cases across 1,000 customers`);
+    figures.push(...(await measureSize(size)));
+  }
+  // the parent must have the figures before this process ends
+  const message = { type: 'million', figures };
+  await new Promise<void>((resolve) => {
+    if (process.send) process.send(message, () => resolve());
+    else {
+      send(message);
+      resolve();
+    }
+  });
+  process.exit(0);
+} catch (err) {
+  log(`million bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+}
