@@ -1,13 +1,7 @@
 import { knowledgeTestResultSchema, MESSAGES } from '@kestrel/domain';
 import { Group, Radio } from '@mantine/core';
 import { useState } from 'react';
-import {
-  OpsFormFrame,
-  postActivityAction,
-  serverErrorsAs,
-  summaryOf,
-  useOpsForm,
-} from './ops-form';
+import { OpsFormFrame, postActivityAction, summaryOf, useOpsForm } from './ops-form';
 import type { OpsFormProps } from './registry';
 
 /**
@@ -20,17 +14,13 @@ export function KnowledgeTestForm({ activity }: OpsFormProps) {
   if (activity.state === 'ca-complete' || activity.state === 'ca-cancelled') return null;
   const id = `knowledge-test-${activity.id}-result`;
 
-  const submit = async () => {
-    const check = knowledgeTestResultSchema.safeParse({ result: result || undefined });
-    if (!check.success) {
-      form.refuse({ result: MESSAGES.required });
-      return;
-    }
-    await form.save(
-      () => postActivityAction(activity.id, 'knowledge-test-result', check.data),
-      serverErrorsAs('result'),
+  const submit = () =>
+    form.submitField(
+      'result',
+      knowledgeTestResultSchema.safeParse({ result: result || undefined }),
+      MESSAGES.required,
+      (data) => postActivityAction(activity.id, 'knowledge-test-result', data),
     );
-  };
 
   return (
     <OpsFormFrame

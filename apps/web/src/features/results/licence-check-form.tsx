@@ -1,13 +1,7 @@
 import { davisEmailSchema, readResultData } from '@kestrel/domain';
 import { TextInput } from '@mantine/core';
 import { useState } from 'react';
-import {
-  OpsFormFrame,
-  postActivityAction,
-  serverErrorsAs,
-  summaryOf,
-  useOpsForm,
-} from './ops-form';
+import { OpsFormFrame, postActivityAction, summaryOf, useOpsForm } from './ops-form';
 import type { OpsFormProps } from './registry';
 
 /**
@@ -21,17 +15,13 @@ export function DavisEmailForm({ activity }: OpsFormProps) {
   if (activity.state === 'ca-complete' || activity.state === 'ca-cancelled') return null;
   const id = `davis-email-${activity.id}`;
 
-  const submit = async () => {
-    const check = davisEmailSchema.safeParse({ email: email.trim() });
-    if (!check.success) {
-      form.refuse({ email: check.error.issues[0]?.message ?? 'Invalid email' });
-      return;
-    }
-    await form.save(
-      () => postActivityAction(activity.id, 'davis-email', check.data),
-      serverErrorsAs('email'),
+  const submit = () =>
+    form.submitField(
+      'email',
+      davisEmailSchema.safeParse({ email: email.trim() }),
+      'Invalid email',
+      (data) => postActivityAction(activity.id, 'davis-email', data),
     );
-  };
 
   return (
     <OpsFormFrame

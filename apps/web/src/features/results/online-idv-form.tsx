@@ -1,13 +1,7 @@
 import { idvManualApprovalIn, isActivityOpen } from '@kestrel/domain';
 import { Textarea } from '@mantine/core';
 import { useState } from 'react';
-import {
-  OpsFormFrame,
-  postActivityAction,
-  serverErrorsAs,
-  summaryOf,
-  useOpsForm,
-} from './ops-form';
+import { OpsFormFrame, postActivityAction, summaryOf, useOpsForm } from './ops-form';
 import type { OpsFormProps } from './registry';
 
 /**
@@ -21,17 +15,10 @@ export function IdvApprovalForm({ activity }: OpsFormProps) {
   if (!isActivityOpen(activity.state)) return null;
   const id = `idv-approval-${activity.id}-reason`;
 
-  const submit = async () => {
-    const check = idvManualApprovalIn.safeParse({ reason });
-    if (!check.success) {
-      form.refuse({ reason: check.error.issues[0]?.message ?? 'Required' });
-      return;
-    }
-    await form.save(
-      () => postActivityAction(activity.id, 'idv-approve', check.data),
-      serverErrorsAs('reason'),
+  const submit = () =>
+    form.submitField('reason', idvManualApprovalIn.safeParse({ reason }), 'Required', (data) =>
+      postActivityAction(activity.id, 'idv-approve', data),
     );
-  };
 
   return (
     <OpsFormFrame

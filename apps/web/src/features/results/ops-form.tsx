@@ -84,8 +84,31 @@ export function useOpsForm() {
     return r;
   };
 
-  return { errors, attempt, saving, refuse, save };
+  /**
+   * A one-field form's submit: the field's check failed, its first message (or `fallback`) on
+   * `field`; else `send` posts the checked data and every server message lands on `field`.
+   */
+  const submitField = async <T,>(
+    field: string,
+    check: FieldCheck<T>,
+    fallback: string,
+    send: (data: T) => Promise<ApiResult<unknown>>,
+  ): Promise<void> => {
+    if (!check.success) {
+      refuse({ [field]: check.error.issues[0]?.message ?? fallback });
+      return;
+    }
+    const { data } = check;
+    await save(() => send(data), serverErrorsAs(field));
+  };
+
+  return { errors, attempt, saving, refuse, save, submitField };
 }
+
+/** A schema's safeParse result, as submitField reads it. */
+export type FieldCheck<T> =
+  | { success: true; data: T }
+  | { success: false; error: { issues: readonly { message: string }[] } };
 
 export interface OpsFormFrameProps {
   /** The id of the form's heading (its accessible name). */

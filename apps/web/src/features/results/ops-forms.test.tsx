@@ -12,7 +12,6 @@ import { NotesAccordion } from './notes-accordion';
 import {
   OpsFormFrame,
   postActivityAction,
-  serverErrorsAs,
   serverFieldErrors,
   summaryOf,
   useOpsForm,
@@ -223,6 +222,12 @@ describe('adult-first staged form', () => {
   });
 });
 
+const valid = (name: string) => ({ success: true as const, data: { name } });
+const invalid = (messages: string[]) => ({
+  success: false as const,
+  error: { issues: messages.map((message) => ({ message })) },
+});
+
 /** A form of the kind's shape: one required field, posted to the activity; the case read beside it. */
 function ProbeForm({ oneField }: { oneField: boolean }) {
   const [name, setName] = useState('');
@@ -235,13 +240,21 @@ function ProbeForm({ oneField }: { oneField: boolean }) {
     },
   });
   const submit = async () => {
+    if (oneField) {
+      // a one-field form: its check's first message, or the fallback, on the field
+      const check = name.length > 3 ? invalid(name === 'Adam' ? [] : ['Too long']) : valid(name);
+      await form.submitField('name', check, 'Invalid name', (data) =>
+        postActivityAction(5, 'probe', data),
+      );
+      return;
+    }
     if (!name) {
       form.refuse({ name: 'Required' });
       return;
     }
     await form.save(
       () => postActivityAction(5, 'probe', { name }),
-      oneField ? serverErrorsAs('name') : (body) => serverFieldErrors(body, /^data\./),
+      (body) => serverFieldErrors(body, /^data\./),
     );
   };
   return (
@@ -308,9 +321,9 @@ describe('the shared operations form (useOpsForm and OpsFormFrame)', () => {
     expect(form).toHaveAttribute('novalidate');
   });
 
-  it("a one-field form shows every server message on its field, or 'An error has occurred'", async () => {
+  it("a one-field form (submitField): its check's message or the fallback without posting; every server message on its field, or 'An error has occurred'", async () => {
     let posts = 0;
-    mockFetch((call) => {
+    const calls = mockFetch((call) => {
       if (call.method === 'GET') return { status: 200, body: { reads: 1 } };
       posts += 1;
       return posts === 1
@@ -318,9 +331,25 @@ describe('the shared operations form (useOpsForm and OpsFormFrame)', () => {
         : { status: 409, body: { detail: 'Conflict' } };
     });
     renderWithProviders(<ProbeForm oneField />);
-    fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Ada' } });
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    fireEvent.change(name, { target: { value: 'Adeline' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
-    const summary = await screen.findByTestId('error-summary');
+    expect(
+      await within(await screen.findByTestId('error-summary')).findByRole('link', {
+        name: 'Name: Too long',
+      }),
+    ).toBeInTheDocument();
+    fireEvent.change(name, { target: { value: 'Adam' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    expect(
+      await within(screen.getByTestId('error-summary')).findByRole('link', {
+        name: 'Name: Invalid name',
+      }),
+    ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    fireEvent.change(name, { target: { value: 'Ada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save probe' }));
+    const summary = screen.getByTestId('error-summary');
     expect(
       await within(summary).findByRole('link', { name: 'Name: Invalid email Not now' }),
     ).toBeInTheDocument();
@@ -330,5 +359,9 @@ describe('the shared operations form (useOpsForm and OpsFormFrame)', () => {
         name: 'Name: An error has occurred',
       }),
     ).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toMatchObject([
+      { url: '/api/ops/case-activities/5/probe/', body: { name: 'Ada' } },
+      { url: '/api/ops/case-activities/5/probe/', body: { name: 'Ada' } },
+    ]);
   });
 });
