@@ -19,7 +19,9 @@ export function weekStart(d: Date): Date {
 /**
  * GET /api/dashboard/: counts, the completed-cases chart and the recent audit trail. Counts and
  * chart leave archived cases out alike (the chart's weeks add up to 'Complete' when every
- * unarchived complete case was completed in the last 12 weeks).
+ * unarchived complete case was completed in the last 12 weeks). The counts by state read
+ * `case_counts` (kept by statement triggers on cases, migration 0006) rather than counting the
+ * customer's cases: 11 ms for a customer of 50,000 cases, 0.2 ms from the counters (issue 28).
  */
 export async function dashboardRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,8 +47,8 @@ export async function dashboardRoutes(app: FastifyInstance) {
           }>(sql`
             select
               (select json_object_agg(state, n) from (
-                 select state, count(*)::int n from cases
-                 where customer_id = ${customerId} and archived_at is null group by state) s) as by_state,
+                 select state, sum(n)::int n from case_counts
+                 where customer_id = ${customerId} and not archived group by state) s) as by_state,
               (select count(*)::int from case_activities a join cases c
                  on c.customer_id = a.customer_id and c.id = a.case_id
                where a.customer_id = ${customerId}
