@@ -33,7 +33,7 @@ function CategoriesTable({ rows }: { rows: readonly [string, string, string][] }
         viewportProps: { tabIndex: 0, role: 'region', 'aria-label': CATEGORIES_CAPTION },
       }}
     >
-      <Table striped withTableBorder horizontalSpacing="xs" aria-label={CATEGORIES_CAPTION}>
+      <Table striped withTableBorder horizontalSpacing={6} aria-label={CATEGORIES_CAPTION}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Name</Table.Th>
