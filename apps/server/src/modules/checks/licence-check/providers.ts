@@ -3,8 +3,8 @@ import type { DavisProvider } from '../../../providers/davis/provider.js';
 import { createDavisSimulator } from '../../../providers/davis/simulator.js';
 import type { CheckProviderDefinition } from '../kind.js';
 
-/** Its starts (and polls) run at once per process: enough to keep 10 a second going while each waits on the database. */
-const WORKERS = 4;
+/** Its starts (and polls) run two at once per process: enough to keep 10 a second going while each waits on the database (four took no less time and slowed the case list during a drain: decision 018). */
+const WORKERS = 2;
 
 /** The licence-checking service (a bearer API key; polled, no callbacks). */
 export const davisProvider: CheckProviderDefinition<DavisProvider> = {
