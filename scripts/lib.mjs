@@ -1,7 +1,7 @@
 // Shared helpers for the two commands: install what is missing, build, run.
-import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,6 +34,57 @@ export function ensureDependencies() {
     // the lockfile lacks the others and `npm ci`'s strict check refuses it.
     must('npm', ['install', '--no-audit', '--no-fund']);
   }
+}
+
+/**
+ * The project's own Node.js: the `node` package (devDependencies, pinned) installs the platform's
+ * official binary from the npm registry, and npm scripts run `node_modules/.bin` first, so
+ * `npm start` and `npm test` run it (whatever node the machine has) once it is installed.
+ */
+export const projectNode = join(root, 'node_modules', '.bin', 'node');
+
+function samePath(a, b) {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs what is missing, then makes sure this script runs on the project's Node.js: on a fresh
+ * clone `npm start`/`npm test` begin on the machine's node (node_modules/.bin is not there yet),
+ * so the script runs itself again on the project's node, with node_modules/.bin first on PATH
+ * (the npm, npx, vitest and builds it starts run on it too), forwards the signals it gets and
+ * exits with its code. Returns when already on it (or when the binary could not be installed:
+ * then on the machine's node, with a warning).
+ */
+export async function ensureRuntime() {
+  ensureDependencies();
+  if (samePath(process.execPath, projectNode)) return;
+  if (!existsSync(projectNode) || process.env.KESTREL_RUNTIME_REEXEC === '1') {
+    console.warn(
+      `⚠ running on the machine's Node.js ${process.version}: the project's (node_modules/.bin/node, the \`node\` package) is missing; \`npm install\` installs it`,
+    );
+    return;
+  }
+  const bin = join(root, 'node_modules', '.bin');
+  const child = spawn(projectNode, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      KESTREL_RUNTIME_REEXEC: '1',
+      PATH: [bin, process.env.PATH ?? ''].join(delimiter),
+    },
+  });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => child.kill(sig));
+  }
+  const code = await new Promise((done) => {
+    child.on('exit', (c, signal) => done(c ?? (signal ? 128 : 1)));
+    child.on('error', () => done(1));
+  });
+  process.exit(code);
 }
 
 /**

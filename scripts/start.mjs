@@ -2,9 +2,10 @@
 // package, the server, the web app: scripts/build.mjs), then run the compiled server, which
 // migrates when the migrations changed, loads demo data on first start and prints the demo logins.
 import { build } from './build.mjs';
-import { ensureDependencies, must, root, serverEntry, serverNodeFlags } from './lib.mjs';
+import { ensureRuntime, must, root, serverEntry, serverNodeFlags } from './lib.mjs';
 
-ensureDependencies();
+// on the project's Node.js (node_modules/.bin/node), installed first when missing
+await ensureRuntime();
 build(process.env.SKIP_WEB_BUILD === '1' ? ['domain', 'server'] : []);
 must(process.execPath, [...serverNodeFlags, serverEntry], {
   cwd: root,

@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { ensureChromium, ensureDependencies, root } from './lib.mjs';
+import { ensureChromium, ensureRuntime, root } from './lib.mjs';
 
 const suites = [
   { name: 'domain', cwd: 'packages/domain', config: 'vitest.config.ts' },
@@ -143,7 +143,8 @@ let selected = suites.filter((s) =>
   names.length > 0 ? names.includes(s.name) : s.name !== 'server-pg' || Boolean(pgUrl),
 );
 
-ensureDependencies();
+// on the project's Node.js (node_modules/.bin/node), installed first when missing
+await ensureRuntime();
 await timed('build domain', () => build(['domain']));
 
 /** Test files per suite (null: all of them). */

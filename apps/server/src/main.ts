@@ -21,6 +21,16 @@ function escaped(kind: string) {
     process.exit(1);
   };
 }
+/**
+ * KESTREL_START_TRACE=1: each start-up step's time since the process started on stderr (what
+ * `npm run bench:start -- --trace` prints), to see where a restart's time goes.
+ */
+const trace = process.env.KESTREL_START_TRACE === '1';
+function mark(step: string): void {
+  if (trace) process.stderr.write(`start-trace ${step} ${Math.round(performance.now())} ms\n`);
+}
+mark('modules imported');
+
 process.on('uncaughtException', escaped('uncaught exception'));
 process.on('unhandledRejection', escaped('unhandled rejection'));
 
@@ -47,11 +57,14 @@ const config = readConfig(process.env, process.cwd());
 // The modules' code loads while the embedded database starts (it waits on its files meanwhile).
 const modules = discoverModules();
 const db = await openDatabase(config);
+mark('database open');
 await whenReachable(db);
 await migrateDatabase(db);
+mark('migrations checked');
 // One document store for the demo seed and the server (the seed's documents are the server's).
 const storage = createStorage(config.storage);
 const seeded = await seedDemo(db, systemClock, storage);
+mark('seed checked');
 const app = await buildApp({
   db,
   config,
@@ -59,6 +72,7 @@ const app = await buildApp({
   logger: config.logLevel !== 'silent',
   modules: await modules,
 });
+mark('app built');
 for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
 
 let closing = false;
@@ -81,12 +95,13 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+mark('listening');
 const where = config.databaseUrl
   ? 'PostgreSQL (DATABASE_URL)'
   : `embedded PGlite in ${config.dataDir}`;
 const lines = [
   '',
-  `Kestrel is running on http://localhost:${config.port} — database: ${where}${seeded ? ' (demo data loaded)' : ''}`,
+  `Kestrel is running on http://localhost:${config.port} (Node.js ${process.version}) — database: ${where}${seeded ? ' (demo data loaded)' : ''}`,
   `Demo logins (password ${DEMO_PASSWORD}):`,
   ...DEMO_LOGINS.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
   ...DEMO_INVITED.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
