@@ -145,6 +145,7 @@ let selected = suites.filter((s) =>
 
 // on the project's Node.js (node_modules/.bin/node), installed first when missing
 await ensureRuntime();
+console.log(`› Node.js ${process.version} (${process.execPath})`);
 await timed('build domain', () => build(['domain']));
 
 /** Test files per suite (null: all of them). */
