@@ -1,12 +1,13 @@
-import { buildApp } from './app.js';
-import { readConfig } from './config.js';
-import { type Database, isDatabaseUnavailable, openDatabase } from './db/connection.js';
-import { migrateDatabase } from './db/migrate.js';
-import { DEMO_INVITED, DEMO_LOGINS, DEMO_PASSWORD, seedDemo } from './db/seed.js';
-import { servingRoleWarnings } from './db/serving-role.js';
-import { discoverModules } from './modules/discover.js';
-import { systemClock } from './platform/clock.js';
-import { createStorage } from './providers/storage/select.js';
+// The loader's speed-ups first (a static import: evaluated before this module's code), then only
+// what opening the database needs: the embedded database starts (its files read, its WebAssembly
+// compiled) while the rest of the server's modules load (below).
+import './main-loader.js';
+import type { Database } from './db/connection.js';
+
+const [{ readConfig }, { isDatabaseUnavailable, openDatabase }] = await Promise.all([
+  import('./config.js'),
+  import('./db/connection.js'),
+]);
 
 // The last line of defence: a database connection error that escapes anyway (an 'error' event or
 // a rejection nobody handles) is logged and the process keeps serving (the pool replaces the
@@ -29,7 +30,7 @@ const trace = process.env.KESTREL_START_TRACE === '1';
 function mark(step: string): void {
   if (trace) process.stderr.write(`start-trace ${step} ${Math.round(performance.now())} ms\n`);
 }
-mark('modules imported');
+mark('database layer loaded');
 
 process.on('uncaughtException', escaped('uncaught exception'));
 process.on('unhandledRejection', escaped('unhandled rejection'));
@@ -54,10 +55,28 @@ async function whenReachable(db: Database): Promise<void> {
 
 // Started by `npm start` with cwd = repo root: paths in the configuration are relative to it.
 const config = readConfig(process.env, process.cwd());
-// The modules' code loads while the embedded database starts (it waits on its files meanwhile).
-const modules = discoverModules();
-const db = await openDatabase(config);
-mark('database open');
+const opening = openDatabase(config);
+// The server's code (and the modules' code) loads while the database opens.
+const loading = Promise.all([
+  import('./app.js'),
+  import('./db/migrate.js'),
+  import('./db/seed.js'),
+  import('./db/serving-role.js'),
+  import('./modules/discover.js').then(async (m) => m.discoverModules()),
+  import('./platform/clock.js'),
+  import('./providers/storage/select.js'),
+]);
+const [db, loaded] = await Promise.all([opening, loading]);
+const [
+  { buildApp },
+  { migrateDatabase },
+  { DEMO_INVITED, DEMO_LOGINS, DEMO_PASSWORD, seedDemo },
+  { servingRoleWarnings },
+  modules,
+  { systemClock },
+  { createStorage },
+] = loaded;
+mark('database open, modules loaded');
 await whenReachable(db);
 await migrateDatabase(db);
 mark('migrations checked');
@@ -70,7 +89,7 @@ const app = await buildApp({
   config,
   storage,
   logger: config.logLevel !== 'silent',
-  modules: await modules,
+  modules,
 });
 mark('app built');
 for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
