@@ -37,6 +37,15 @@ export function ensureDependencies() {
 }
 
 /**
+ * KESTREL_START_TRACE=1 (`npm run bench:start -- --trace`): when a step of `npm start` ended, as
+ * epoch milliseconds on stderr (the server prints its own steps the same way).
+ */
+export function traceStart(step, at = Date.now()) {
+  if (process.env.KESTREL_START_TRACE === '1')
+    process.stderr.write(`start-trace ${step} @${Math.round(at)}\n`);
+}
+
+/**
  * The project's own Node.js: the `node` package (devDependencies, pinned) installs the platform's
  * official binary from the npm registry, and npm scripts run `node_modules/.bin` first, so
  * `npm start` and `npm test` run it (whatever node the machine has) once it is installed.

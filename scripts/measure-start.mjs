@@ -2,7 +2,9 @@
 // directory (a restart). One unmeasured start first builds what changed and creates the data
 // directory (migrations, demo data); then `npm start` is started and stopped --runs times (default
 // 5), each time timed from the spawn to the first 200 from /healthz. Prints every run, best and
-// worst; exit code 1 when the worst run is over --limit milliseconds (default 3000).
+// worst; exit code 1 when the worst run is over --limit milliseconds (default 3000). --trace: also
+// when each step of every restart ended, in ms from the spawn (KESTREL_START_TRACE=1: the steps of
+// scripts/start.mjs and of the server), and the steps' median over the runs.
 //
 // Environment: PORT (default 18080), DATA_DIR (default a temporary directory, removed at the
 // end). DATABASE_URL is ignored: this measures the embedded database.
@@ -20,6 +22,7 @@ const args = Object.fromEntries(
 );
 const RUNS = Math.max(1, Number(args.runs ?? 5));
 const LIMIT = Number(args.limit ?? 3000);
+const TRACE = args.trace === 'true';
 const PORT = Number(process.env.PORT ?? 18080);
 const ownDir = !process.env.DATA_DIR;
 const DATA_DIR =
@@ -87,6 +90,9 @@ function groupCpuMs(pgid) {
 async function startOnce(timeoutMs) {
   let output = '';
   const t0 = performance.now();
+  const epoch0 = Date.now();
+  const steps = [];
+  let pending = '';
   const child = spawn('npm', ['start'], {
     cwd: root,
     detached: true, // its own process group, stopped as a whole
@@ -97,6 +103,7 @@ async function startOnce(timeoutMs) {
       PORT: String(PORT),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      ...(TRACE ? { KESTREL_START_TRACE: '1' } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -105,13 +112,22 @@ async function startOnce(timeoutMs) {
     output = (output + chunk.toString()).slice(-8_000);
   };
   child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  child.stderr.on('data', (chunk) => {
+    keep(chunk);
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^start-trace (.+) @(\d+)$/.exec(line);
+      if (m) steps.push([m[1], Number(m[2]) - epoch0]);
+    }
+  });
   while (performance.now() - t0 < timeoutMs) {
     if (child.exitCode !== null)
       throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
     try {
       const res = await fetch(`http://127.0.0.1:${PORT}/healthz`);
-      if (res.ok) return { ms: performance.now() - t0, cpuMs: groupCpuMs(child.pid) };
+      if (res.ok) return { ms: performance.now() - t0, cpuMs: groupCpuMs(child.pid), steps };
     } catch {
       // not listening yet
     }
@@ -134,13 +150,29 @@ try {
   await stop();
   const times = [];
   const cpu = [];
+  const traces = [];
   for (let i = 1; i <= RUNS; i++) {
-    const { ms, cpuMs } = await startOnce(60_000);
+    const { ms, cpuMs, steps } = await startOnce(60_000);
     await stop();
     times.push(ms);
     if (cpuMs !== null) cpu.push(cpuMs);
     const used = cpuMs === null ? '' : ` (${cpuMs} ms of CPU)`;
     console.log(`  restart ${i}: /healthz after ${Math.round(ms)} ms${used}`);
+    if (TRACE) {
+      traces.push([...steps, ['/healthz answered', ms]]);
+      for (const [step, at] of traces.at(-1))
+        console.log(`    ${String(Math.round(at)).padStart(6)} ms  ${step}`);
+    }
+  }
+  if (TRACE && traces.length > 1) {
+    console.log('\n  median over the runs (ms from the spawn of npm start):');
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    for (const [step] of traces[0]) {
+      const ats = traces
+        .map((t) => t.find(([s]) => s === step)?.[1])
+        .filter((x) => x !== undefined);
+      console.log(`    ${String(Math.round(median(ats))).padStart(6)} ms  ${step}`);
+    }
   }
   const best = Math.min(...times);
   const worst = Math.max(...times);

@@ -23,14 +23,15 @@ function escaped(kind: string) {
   };
 }
 /**
- * KESTREL_START_TRACE=1: each start-up step's time since the process started on stderr (what
- * `npm run bench:start -- --trace` prints), to see where a restart's time goes.
+ * KESTREL_START_TRACE=1: when each start-up step ended (epoch milliseconds) on stderr, read by
+ * `npm run bench:start -- --trace` (with scripts/start.mjs's) to show where a restart's time goes.
  */
 const trace = process.env.KESTREL_START_TRACE === '1';
-function mark(step: string): void {
-  if (trace) process.stderr.write(`start-trace ${step} ${Math.round(performance.now())} ms\n`);
+function mark(step: string, at = Date.now()): void {
+  if (trace) process.stderr.write(`start-trace ${step} @${Math.round(at)}\n`);
 }
-mark('database layer loaded');
+mark('server process started', performance.timeOrigin);
+mark('server: config and database layer loaded');
 
 process.on('uncaughtException', escaped('uncaught exception'));
 process.on('unhandledRejection', escaped('unhandled rejection'));
@@ -76,14 +77,14 @@ const [
   { systemClock },
   { createStorage },
 ] = loaded;
-mark('database open, modules loaded');
+mark('server: database open, modules loaded');
 await whenReachable(db);
 await migrateDatabase(db);
-mark('migrations checked');
+mark('server: migrations checked');
 // One document store for the demo seed and the server (the seed's documents are the server's).
 const storage = createStorage(config.storage);
 const seeded = await seedDemo(db, systemClock, storage);
-mark('seed checked');
+mark('server: demo data checked');
 const app = await buildApp({
   db,
   config,
@@ -91,7 +92,7 @@ const app = await buildApp({
   logger: config.logLevel !== 'silent',
   modules,
 });
-mark('app built');
+mark('server: app built');
 for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
 
 let closing = false;
@@ -114,7 +115,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
-mark('listening');
+mark('server: listening');
 const where = config.databaseUrl
   ? 'PostgreSQL (DATABASE_URL)'
   : `embedded PGlite in ${config.dataDir}`;
