@@ -8,16 +8,19 @@
 // temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
 // at the next start.
 //
-// Options: --only=pg|pglite|callbacks|uploads|driving|million   --duration=<seconds per scenario, default 5>
+// Options: --only=pg|pglite|callbacks|uploads|driving|million|runtimes   --duration=<seconds per
+// scenario, default 5>. `--only=runtimes [--node=<path>]`: the load bench's main figures (ceiling,
+// check-session, case list) on the machine's Node.js (or --node) and on the project's
+// (node_modules/.bin/node), one after the other on the same loaded database.
 // The default run (no --only) is the load bench on both databases, then the driving-kinds drain
 // (apps/server/bench/driving.ts) on both.
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
 // user that may create databases and roles. Exit code 1 when a PostgreSQL target fails.
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureDependencies, root, serverNodeFlags, sourceNodeFlags } from './lib.mjs';
+import { delimiter, join } from 'node:path';
+import { ensureDependencies, projectNode, root, serverNodeFlags, sourceNodeFlags } from './lib.mjs';
 
 ensureDependencies();
 const { default: pg } = await import('pg');
@@ -153,10 +156,11 @@ function preparePglite() {
 
 // ------------------------------------------------------------------ server child
 
-function runChild(env) {
+function runChild(env, execPath = process.execPath) {
   return new Promise((resolve, reject) => {
     const c = fork(join(root, 'apps/server/bench/server.ts'), [], {
       cwd: join(root, 'apps/server'),
+      execPath,
       // BENCH_NODE_ARGS adds flags to the server's node, e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'
       execArgv: [
         ...serverNodeFlags,
@@ -204,9 +208,9 @@ async function stopServer() {
 
 // ------------------------------------------------------------------ one database
 
-async function benchOne(label, env) {
+async function benchOne(label, env, execPath) {
   console.log(`\n▶ ${label}`);
-  const result = await runChild(env);
+  const result = await runChild(env, execPath);
   await stopServer();
   return { label, figures: result.figures, gaps: result.gaps, info: result.info };
 }
@@ -539,7 +543,97 @@ async function benchMillion() {
   return failed;
 }
 
+// ------------------------------------------------------------------ runtimes (issue 28)
+
+/** The machine's Node.js: the first `node` on PATH that is not the project's. */
+function machineNode() {
+  const project = existsSync(projectNode) ? realpathSync(projectNode) : null;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'node');
+    if (!dir || !existsSync(candidate)) continue;
+    if (realpathSync(candidate) !== project) return candidate;
+  }
+  return null;
+}
+
+const versionOf = (node) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+
+/**
+ * `--only=runtimes`: the ceiling, check-session and the case list on the machine's Node.js and
+ * on the project's, on PostgreSQL (PGlite when it does not answer); the database is loaded once
+ * (the first run) and reused by the second (BENCH_REUSE). Prints both and the difference.
+ */
+async function benchRuntimes() {
+  const machine = args.node ?? machineNode();
+  if (!machine || !existsSync(projectNode)) {
+    console.error(`\nruntimes: needs the machine's node (${machine}) and ${projectNode}`);
+    return true;
+  }
+  const onPg = await pgReachable();
+  const env = {
+    ...(onPg ? await preparePg() : preparePglite()),
+    BENCH_SCENARIOS: 'check-session,case list',
+  };
+  const runtimes = [
+    { node: machine, version: versionOf(machine) },
+    { node: projectNode, version: versionOf(projectNode) },
+  ];
+  const runs = [];
+  for (const [i, r] of runtimes.entries()) {
+    const run = await benchOne(
+      `${onPg ? 'PostgreSQL' : 'PGlite'}, Node.js ${r.version} (${r.node})`,
+      i === 0 ? env : { ...env, BENCH_REUSE: '1' },
+      r.node,
+    );
+    runs.push({ ...run, version: r.version });
+  }
+  const figure = (run, name) => run.figures.find((f) => f.name === name);
+  const rows = [];
+  for (const name of ['check-session', 'case list']) {
+    for (const run of runs) {
+      const f = figure(run, name);
+      if (!f) continue;
+      if (name === 'check-session')
+        rows.push([run.version, 'bare route (ceiling)', f.ceiling.rps, f.ceiling.p99]);
+      rows.push([run.version, name, f.rps, f.p99]);
+    }
+  }
+  console.log(
+    `\nRuntimes on ${onPg ? 'PostgreSQL' : 'PGlite'} (${CONNECTIONS} connections, ${DURATION} s each; the ceiling as measured before check-session)`,
+  );
+  console.log(`${'node'.padEnd(10)}  ${'scenario'.padEnd(22)}  ${'req/s'.padStart(7)}  p99 ms`);
+  for (const [v, name, rps, p99] of rows)
+    console.log(
+      `${v.padEnd(10)}  ${name.padEnd(22)}  ${String(Math.round(rps)).padStart(7)}  ${String(p99).padStart(6)}`,
+    );
+  const [a, b] = runs;
+  for (const name of ['bare route (ceiling)', 'check-session', 'case list']) {
+    const pick = (run) =>
+      name === 'bare route (ceiling)' ? figure(run, 'check-session')?.ceiling : figure(run, name);
+    const fa = a && pick(a);
+    const fb = b && pick(b);
+    if (!fa || !fb) continue;
+    const pct = ((fb.rps / fa.rps - 1) * 100).toFixed(1);
+    console.log(
+      `${name}: ${b.version} ${Math.round(fb.rps)} req/s vs ${a.version} ${Math.round(fa.rps)} (${pct.startsWith('-') ? '' : '+'}${pct}%), p99 ${fb.p99} vs ${fa.p99} ms`,
+    );
+  }
+  return runs.some((r) => r.figures.some((f) => f.failed > 0));
+}
+
 // ------------------------------------------------------------------ main
+
+if (only === 'runtimes') {
+  let failed = true;
+  try {
+    failed = await benchRuntimes();
+  } catch (err) {
+    console.error(`\nbench failed: ${err.stack ?? err}`);
+  } finally {
+    await cleanupAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
 
 if (only === 'uploads') {
   let failed = true;
