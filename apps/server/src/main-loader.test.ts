@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveRelative } from './main-loader.js';
+import { resolveBare, resolveRelative } from './main-loader.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kestrel-loader-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,6 +63,51 @@ describe('the start-up resolve hook', () => {
       const { result, asked } = resolve(specifier, parent);
       expect(result).toBe(fromNode);
       expect(asked).toEqual([specifier]);
+    }
+  });
+});
+
+describe('bare specifiers', () => {
+  it("asks Node's resolver once per importing directory and conditions", () => {
+    const asked: string[] = [];
+    const next = (specifier: string, context: { parentURL?: string | undefined }) => {
+      asked.push(`${specifier} from ${context.parentURL}`);
+      return { url: `file:///nm/${specifier}/index.js`, format: 'module' };
+    };
+    const a = 'file:///app/lib/a.js';
+    const b = 'file:///app/lib/b.js';
+    const other = 'file:///app/other/c.js';
+    const imp = ['node', 'import'];
+    const first = resolveBare('zod', { parentURL: a, conditions: imp }, next);
+    expect(first).toEqual({ url: 'file:///nm/zod/index.js', format: 'module' });
+    // the same directory: remembered
+    expect(resolveBare('zod', { parentURL: b, conditions: imp }, next)).toEqual({
+      ...first,
+      shortCircuit: true,
+    });
+    // another directory, other conditions, another specifier: Node's again
+    resolveBare('zod', { parentURL: other, conditions: imp }, next);
+    resolveBare('zod', { parentURL: a, conditions: ['node', 'require'] }, next);
+    resolveBare('zod/mini', { parentURL: a, conditions: imp }, next);
+    expect(asked).toEqual([
+      `zod from ${a}`,
+      `zod from ${other}`,
+      `zod from ${a}`,
+      `zod/mini from ${a}`,
+    ]);
+    // never remembered: builtins, package imports, relative paths, non-file parents
+    for (const [specifier, parentURL] of [
+      ['node:fs', a],
+      ['#internal', a],
+      ['./x.js', a],
+      ['zod', 'data:text/javascript,'],
+    ] as const) {
+      resolveBare(specifier, { parentURL, conditions: imp }, next);
+      resolveBare(specifier, { parentURL, conditions: imp }, next);
+      expect(asked.slice(-2)).toEqual([
+        `${specifier} from ${parentURL}`,
+        `${specifier} from ${parentURL}`,
+      ]);
     }
   });
 });

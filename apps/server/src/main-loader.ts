@@ -7,8 +7,10 @@
 //   Node 24's default resolver re-parses the package's whole "exports" map of its package.json for
 //   every such import (package_json_reader's getPackageScopeConfig spreads the lazily parsed
 //   fields), ~0.4 s of CPU on a start; the hook resolves the URL and takes the format from the
-//   package's "type", read once per directory. Anything else (bare specifiers, files without an
-//   extension, packages without "type", where Node detects the syntax) goes to Node's resolver.
+//   package's "type", read once per directory. Anything else (files without an extension,
+//   packages without "type", where Node detects the syntax) goes to Node's resolver.
+// - Bare specifiers ('drizzle-orm', 'zod/mini') are resolved by Node once per importing directory
+//   and conditions (the same node_modules chain: the same answer), not once per importing file.
 // Under tsx (the sources, `npm run start -w @kestrel/server`) neither is installed.
 import { existsSync, readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 
 interface ResolveContext {
   parentURL?: string | undefined;
+  conditions?: readonly string[] | undefined;
 }
 interface ResolveResult {
   url: string;
@@ -87,7 +90,35 @@ export function resolveRelative(
   return next(specifier, context);
 }
 
+const BARE = /^[^./#][^:]*$/;
+const bareResolved = new Map<string, ResolveResult>();
+
+/** A bare specifier's resolution, Node's, remembered per importing directory and conditions. */
+export function resolveBare(
+  specifier: string,
+  context: ResolveContext,
+  next: NextResolve,
+): ResolveResult {
+  const parent = context.parentURL;
+  if (!parent?.startsWith('file:') || !BARE.test(specifier)) return next(specifier, context);
+  const key = `${specifier}\0${parent.slice(0, parent.lastIndexOf('/'))}\0${context.conditions?.join(',') ?? ''}`;
+  const known = bareResolved.get(key);
+  if (known) return known;
+  const resolved = next(specifier, context);
+  bareResolved.set(key, { ...resolved, shortCircuit: true });
+  return resolved;
+}
+
+/** Both: relative files first, then bare specifiers, then Node's resolver. */
+export function resolveFast(
+  specifier: string,
+  context: ResolveContext,
+  next: NextResolve,
+): ResolveResult {
+  return resolveRelative(specifier, context, (s, c) => resolveBare(s, c, next));
+}
+
 if (import.meta.url.endsWith('.js') && hasLoaderApi(nodeModule)) {
   nodeModule.enableCompileCache();
-  nodeModule.registerHooks({ resolve: resolveRelative });
+  nodeModule.registerHooks({ resolve: resolveFast });
 }
