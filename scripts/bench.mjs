@@ -9,9 +9,9 @@
 // at the next start.
 //
 // Options: --only=pg|pglite|callbacks|uploads|driving|million|runtimes   --duration=<seconds per
-// scenario, default 5>. `--only=runtimes [--node=<path>]`: the load bench's main figures (ceiling,
-// check-session, case list) on the machine's Node.js (or --node) and on the project's
-// (node_modules/.bin/node), one after the other on the same loaded database.
+// scenario, default 5>. `--only=runtimes [--node=<path>] [--rounds=2]`: the load bench's main
+// figures (ceiling, check-session, case list) on the machine's Node.js (or --node) and on the
+// project's (node_modules/.bin/node), alternating on the same loaded database.
 // The default run (no --only) is the load bench on both databases, then the driving-kinds drain
 // (apps/server/bench/driving.ts) on both.
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
@@ -559,9 +559,12 @@ function machineNode() {
 const versionOf = (node) => execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 
 /**
- * `--only=runtimes`: the ceiling, check-session and the case list on the machine's Node.js and
- * on the project's, on PostgreSQL (PGlite when it does not answer); the database is loaded once
- * (the first run) and reused by the second (BENCH_REUSE). Prints both and the difference.
+ * `--only=runtimes [--rounds=2]`: the ceiling, check-session and the case list on the machine's
+ * Node.js and on the project's, on PostgreSQL (PGlite when it does not answer); the database is
+ * loaded once (the first run) and reused by the others (BENCH_REUSE). The runtimes alternate
+ * (A B B A …, --rounds pairs) and each runtime's best run per figure is kept: the machine is
+ * shared, the least disturbed run is the closest to what the runtime does. Prints req/s, p99 and
+ * the server's CPU per request of both, and the difference. True when a request failed.
  */
 async function benchRuntimes() {
   const machine = args.node ?? machineNode();
@@ -569,56 +572,85 @@ async function benchRuntimes() {
     console.error(`\nruntimes: needs the machine's node (${machine}) and ${projectNode}`);
     return true;
   }
+  const rounds = Math.min(Math.max(Number(args.rounds ?? 2), 1), 5);
   const onPg = await pgReachable();
   const env = {
     ...(onPg ? await preparePg() : preparePglite()),
     BENCH_SCENARIOS: 'check-session,case list',
   };
   const runtimes = [
-    { node: machine, version: versionOf(machine) },
-    { node: projectNode, version: versionOf(projectNode) },
+    { node: machine, version: versionOf(machine), runs: [] },
+    { node: projectNode, version: versionOf(projectNode), runs: [] },
   ];
-  const runs = [];
-  for (const [i, r] of runtimes.entries()) {
+  const order = [];
+  for (let i = 0; i < rounds; i++) order.push(...(i % 2 === 0 ? [0, 1] : [1, 0]));
+  let failed = false;
+  for (const [n, i] of order.entries()) {
+    const r = runtimes[i];
     const run = await benchOne(
-      `${onPg ? 'PostgreSQL' : 'PGlite'}, Node.js ${r.version} (${r.node})`,
-      i === 0 ? env : { ...env, BENCH_REUSE: '1' },
+      `${onPg ? 'PostgreSQL' : 'PGlite'}, Node.js ${r.version} (${r.node}), run ${n + 1} of ${order.length}`,
+      n === 0 ? env : { ...env, BENCH_REUSE: '1' },
       r.node,
     );
-    runs.push({ ...run, version: r.version });
+    if (run.figures.some((f) => f.failed > 0 || f.ceiling.failed > 0)) failed = true;
+    r.runs.push(run);
   }
-  const figure = (run, name) => run.figures.find((f) => f.name === name);
+  /** A runtime's figures of one scenario over its runs (the ceiling: measured before check-session). */
+  const figuresOf = (r, name) =>
+    r.runs.flatMap((run) => {
+      const f = run.figures.find((x) => x.name === (name === 'ceiling' ? 'check-session' : name));
+      if (!f) return [];
+      return [name === 'ceiling' ? f.ceiling : f];
+    });
+  const best = (r, name) => {
+    const fs = figuresOf(r, name);
+    if (fs.length === 0) return null;
+    const top = fs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const cpus = fs.map((f) => f.cpuUs).filter((c) => typeof c === 'number');
+    return { rps: top.rps, p99: top.p99, cpuUs: cpus.length ? Math.min(...cpus) : null };
+  };
+  console.log(
+    `\nRuntimes on ${onPg ? 'PostgreSQL' : 'PGlite'} (${CONNECTIONS} connections, ${DURATION} s each, ${rounds} run(s) each, alternating; the best run per figure; cpu: the server's per request, the lowest)`,
+  );
+  const head = ['scenario', 'node', 'req/s', 'p99 ms', 'cpu µs/req'];
   const rows = [];
-  for (const name of ['check-session', 'case list']) {
-    for (const run of runs) {
-      const f = figure(run, name);
-      if (!f) continue;
-      if (name === 'check-session')
-        rows.push([run.version, 'bare route (ceiling)', f.ceiling.rps, f.ceiling.p99]);
-      rows.push([run.version, name, f.rps, f.p99]);
+  const names = {
+    ceiling: 'bare route (ceiling)',
+    'check-session': 'check-session',
+    'case list': 'case list',
+  };
+  const diffs = [];
+  for (const [name, label] of Object.entries(names)) {
+    const [a, b] = runtimes.map((r) => best(r, name));
+    for (const [r, f] of [
+      [runtimes[0], a],
+      [runtimes[1], b],
+    ]) {
+      if (f)
+        rows.push([
+          label,
+          r.version,
+          String(Math.round(f.rps)),
+          String(f.p99),
+          String(f.cpuUs ?? ''),
+        ]);
+    }
+    if (a && b) {
+      const pct = (x, y) => `${x >= y ? '+' : ''}${((x / y - 1) * 100).toFixed(1)}%`;
+      const cpu = a.cpuUs && b.cpuUs ? `, CPU per request ${pct(b.cpuUs, a.cpuUs)}` : '';
+      diffs.push(
+        `${label}: ${runtimes[1].version} ${pct(b.rps, a.rps)} req/s (${Math.round(b.rps)} vs ${Math.round(a.rps)}), p99 ${b.p99} vs ${a.p99} ms${cpu}`,
+      );
     }
   }
-  console.log(
-    `\nRuntimes on ${onPg ? 'PostgreSQL' : 'PGlite'} (${CONNECTIONS} connections, ${DURATION} s each; the ceiling as measured before check-session)`,
-  );
-  console.log(`${'node'.padEnd(10)}  ${'scenario'.padEnd(22)}  ${'req/s'.padStart(7)}  p99 ms`);
-  for (const [v, name, rps, p99] of rows)
-    console.log(
-      `${v.padEnd(10)}  ${name.padEnd(22)}  ${String(Math.round(rps)).padStart(7)}  ${String(p99).padStart(6)}`,
-    );
-  const [a, b] = runs;
-  for (const name of ['bare route (ceiling)', 'check-session', 'case list']) {
-    const pick = (run) =>
-      name === 'bare route (ceiling)' ? figure(run, 'check-session')?.ceiling : figure(run, name);
-    const fa = a && pick(a);
-    const fb = b && pick(b);
-    if (!fa || !fb) continue;
-    const pct = ((fb.rps / fa.rps - 1) * 100).toFixed(1);
-    console.log(
-      `${name}: ${b.version} ${Math.round(fb.rps)} req/s vs ${a.version} ${Math.round(fa.rps)} (${pct.startsWith('-') ? '' : '+'}${pct}%), p99 ${fb.p99} vs ${fa.p99} ms`,
-    );
-  }
-  return runs.some((r) => r.figures.some((f) => f.failed > 0));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) =>
+    r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  for (const d of diffs) console.log(d);
+  return failed;
 }
 
 // ------------------------------------------------------------------ main
