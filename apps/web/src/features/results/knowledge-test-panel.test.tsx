@@ -64,11 +64,11 @@ describe('the knowledge test panel', () => {
     const table = screen.getByRole('table', { name: 'Knowledge test categories' });
     expect(within(table).getByText('Highway Code')).toBeInTheDocument();
     expect(within(table).getByText('9 / 12')).toBeInTheDocument();
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Name',
-      'Percentage',
-      'Points',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Percentage', 'Points']);
     // on a phone narrower than the table it scrolls in a region the keyboard reaches
     const region = screen.getByRole('region', { name: 'Knowledge test categories' });
     expect(region).toHaveAttribute('tabindex', '0');
