@@ -12,8 +12,10 @@ const page = (results: unknown[]) => ({
   results,
 });
 
-function renderList(at = '/cases') {
-  const router = createMemoryRouter([{ path: '/cases', Component: CaseList }], {
+/** `guarded`: the route has a loader, as the app's routes do (its guard): navigating waits for it. */
+function renderList(at = '/cases', guarded = false) {
+  const loader = guarded ? async () => null : undefined;
+  const router = createMemoryRouter([{ path: '/cases', Component: CaseList, loader }], {
     initialEntries: [at],
   });
   renderWithProviders(<RouterProvider router={router} />);
@@ -51,5 +53,29 @@ describe('case list states', () => {
     expect(await screen.findByText('No cases yet')).toBeInTheDocument();
     expect(router.state.location.search).toBe('');
     expect(calls.some((c) => c.url.includes('search=zed'))).toBe(true);
+  });
+});
+
+describe('case list filters', () => {
+  it('keeps a filter chosen while the typed search is still on its way (neither overwrites the other)', async () => {
+    mockFetch(() => ({ status: 200, body: page([]) }));
+    const router = renderList('/cases', true);
+    expect(await screen.findByText('No cases yet')).toBeInTheDocument();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // the search waits 300 ms; meanwhile 'All cases' is chosen, and the search's update comes
+      // before the router has finished that navigation (it is asynchronous)
+      fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'walker' } });
+      fireEvent.click(screen.getAllByLabelText('Archived')[0] as HTMLElement);
+      fireEvent.click(screen.getByRole('option', { name: 'All cases', hidden: true }));
+      vi.advanceTimersByTime(300);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => {
+      const sp = new URLSearchParams(router.state.location.search);
+      expect(sp.get('search')).toBe('walker');
+      expect(sp.get('is_archived')).toBe('all');
+    });
   });
 });

@@ -12,7 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
@@ -65,8 +65,15 @@ export default function CaseList() {
   const data = query.data;
   const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
 
+  // The filters as last asked for: a navigation waits for the route's loader, and a second change
+  // made meanwhile (the typed search arriving after a filter was chosen) builds on the first,
+  // not on the URL still showing neither (which would undo the first).
+  const asked = useRef({ search: location.search, filters });
+  if (asked.current.search !== location.search)
+    asked.current = { search: location.search, filters };
   const update = (patch: Partial<CaseFilterValues>) => {
-    const next = { ...filters, ...patch };
+    const next = { ...asked.current.filters, ...patch };
+    asked.current = { search: location.search, filters: next };
     const q = apiParams(next);
     const sp = new URLSearchParams();
     for (const [k, v] of Object.entries(q)) {
