@@ -97,5 +97,5 @@ describe('driver data: the special answers', () => {
     expect(await text(sue.page, 'driver-data-message')).toBe(suppressed);
     expect(await text(sue.page, 'licence-check-message')).toBe(awaiting);
     await sue.context.close();
-  }, 60_000);
+  }, 150_000);
 });
