@@ -104,8 +104,9 @@ export function SmallTable({
   return (
     // A table wider than a phone scrolls sideways: its viewport takes the keyboard's focus and has
     // a name, so it can be scrolled without a mouse (WCAG 2.1.1, axe's scrollable-region-focusable).
+    // A few columns fit a phone's card whole (about 290 px wide at 360 px); more scroll.
     <Table.ScrollContainer
-      minWidth={320}
+      minWidth={head.length * 90}
       scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': caption } }}
     >
       <Table striped withTableBorder aria-label={caption}>
