@@ -429,6 +429,13 @@ export const ROUTES: readonly RouteDef[] = [
   ),
   r('ops:outbox', 'ops', 'Outbox', opsScreens.outbox, opsOutbox),
   r('ops:outbox-email', 'ops', 'Email', opsScreens.outboxEmail, opsOutbox),
+  r(
+    'ops:maintenance',
+    'ops',
+    'Maintenance',
+    coming,
+    need('customers.ops_access', 'maintenance.change_maintenancewindow'),
+  ),
 
   // Subjects
   r('s:dashboard', 'subject', 'Your checks', subj.dashboard),

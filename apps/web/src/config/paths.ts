@@ -117,6 +117,7 @@ export const PATHS = {
   'ops:product-payment': '/ops/product-payments/:id',
   'ops:outbox': '/ops/outbox',
   'ops:outbox-email': '/ops/outbox/:id',
+  'ops:maintenance': '/ops/maintenance',
   's:dashboard': '/s/dashboard',
   's:profile': '/s/profile',
   's:complete-profile': '/s/complete-profile',

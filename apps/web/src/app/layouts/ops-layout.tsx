@@ -31,7 +31,10 @@ const OPS_NAV: NavSection[] = [
   },
   {
     title: 'Developer',
-    items: [{ route: 'ops:outbox', label: 'Outbox', icon: 'file' }],
+    items: [
+      { route: 'ops:outbox', label: 'Outbox', icon: 'file' },
+      { route: 'ops:maintenance', label: 'Maintenance', icon: 'shield' },
+    ],
   },
 ];
 
