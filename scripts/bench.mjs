@@ -8,7 +8,7 @@
 // temp directory are removed at the end, also on Ctrl-C; databases left by killed runs are dropped
 // at the next start.
 //
-// Options: --only=pg|pglite|callbacks|uploads|driving|million|runtimes   --duration=<seconds per
+// Options: --only=pg|pglite|callbacks|uploads|driving|million|runtimes|<part>   --duration=<seconds per
 // scenario, default 5>. `--only=runtimes [--node=<path>] [--rounds=2]`: the load bench's main
 // figures (ceiling, check-session, case list) on the machine's Node.js (or --node) and on the
 // project's (node_modules/.bin/node), alternating on the same loaded database.
@@ -655,6 +655,39 @@ async function benchRuntimes() {
 
 // ------------------------------------------------------------------ main
 
+/**
+ * `--only=<part>` for a part of its own: `apps/server/bench/parts/<part>.ts` runs as a child
+ * process on the project's Node.js with the server's flags and these options (`--duration`,
+ * BENCH_PG_URL); it prepares what it needs, prints its figures with the ceiling of its own run,
+ * cleans up, and exits 1 when a target is missed. The default run leaves parts out unless they
+ * are listed in `DEFAULT_PARTS`.
+ */
+const PARTS_DIR = join(root, 'apps/server/bench/parts');
+const DEFAULT_PARTS = [];
+
+function runPart(part) {
+  const file = join(PARTS_DIR, `${part}.ts`);
+  console.log(`\n▶ ${part} (apps/server/bench/parts/${part}.ts)`);
+  return new Promise((resolve) => {
+    const proc = fork(file, process.argv.slice(2), {
+      cwd: join(root, 'apps/server'),
+      execPath: projectNode,
+      execArgv: serverNodeFlags,
+      env: { ...process.env, BENCH_PG_URL: PG_URL, BENCH_DURATION: String(DURATION) },
+      stdio: 'inherit',
+    });
+    child = proc;
+    proc.on('exit', (code) => {
+      child = null;
+      resolve(code === 0 ? 0 : 1);
+    });
+  });
+}
+
+if (only !== undefined && existsSync(join(PARTS_DIR, `${only}.ts`))) {
+  process.exit(await runPart(only));
+}
+
 if (only === 'runtimes') {
   let failed = true;
   try {
@@ -735,6 +768,7 @@ try {
   if (report(runs)) exitCode = 1;
   // the default run (no --only) adds the driving-kinds drain (issue 27)
   if (only === undefined && (await benchDrivingBoth())) exitCode = 1;
+  if (only === undefined) for (const part of DEFAULT_PARTS) if (await runPart(part)) exitCode = 1;
 } catch (err) {
   console.error(`\nbench failed: ${err.stack ?? err}`);
   exitCode = 1;
