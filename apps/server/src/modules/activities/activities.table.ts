@@ -7,7 +7,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
@@ -38,7 +37,7 @@ export const caseActivities = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('case_activities_id_unique').on(t.id),
+    index('case_activities_id_idx').on(t.id),
     foreignKey({
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],

@@ -107,7 +107,7 @@ export const caseOtherNames = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('case_other_names_id_unique').on(t.id),
+    index('case_other_names_id_idx').using('hash', t.id),
     foreignKey({
       name: 'case_other_names_case_fk',
       columns: [t.customerId, t.caseId],
@@ -143,7 +143,7 @@ export const caseAddresses = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('case_addresses_id_unique').on(t.id),
+    index('case_addresses_id_idx').using('hash', t.id),
     foreignKey({
       name: 'case_addresses_case_fk',
       columns: [t.customerId, t.caseId],

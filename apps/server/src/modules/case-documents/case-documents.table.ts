@@ -8,7 +8,6 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
@@ -75,7 +74,7 @@ export const caseDocuments = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('case_documents_id_unique').on(t.id),
+    index('case_documents_id_idx').on(t.id),
     foreignKey({
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],

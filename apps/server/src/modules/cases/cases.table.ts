@@ -7,7 +7,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
@@ -42,7 +41,7 @@ export const cases = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('cases_id_unique').on(t.id),
+    index('cases_id_idx').on(t.id),
     foreignKey({
       columns: [t.customerId, t.processId],
       foreignColumns: [processes.customerId, processes.id],

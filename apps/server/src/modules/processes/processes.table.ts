@@ -9,7 +9,6 @@ import {
   primaryKey,
   smallint,
   text,
-  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
@@ -33,7 +32,7 @@ export const processes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('processes_id_unique').on(t.id),
+    index('processes_id_idx').on(t.id),
     index('processes_name_idx').on(t.customerId, t.name),
   ],
 );
@@ -53,7 +52,7 @@ export const processRequirements = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('process_requirements_id_unique').on(t.id),
+    index('process_requirements_id_idx').on(t.id),
     foreignKey({
       columns: [t.customerId, t.processId],
       foreignColumns: [processes.customerId, processes.id],

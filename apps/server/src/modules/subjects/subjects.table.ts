@@ -59,7 +59,7 @@ export const subjects = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('subjects_id_unique').on(t.id),
+    index('subjects_id_idx').on(t.id),
     uniqueIndex('subjects_customer_email_unique').on(t.customerId, sql`lower(${t.email})`),
     index('subjects_user_idx').on(t.userId),
     index('subjects_name_idx').on(t.customerId, t.lastName, t.firstName),

@@ -30,7 +30,7 @@ export const trustToRideSessions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('trust_to_ride_sessions_id_unique').on(t.id),
+    index('trust_to_ride_sessions_id_idx').on(t.id),
     index('trust_to_ride_sessions_starts_idx').on(t.customerId, t.startsAt, t.id),
     index('trust_to_ride_sessions_all_starts_idx').on(t.startsAt, t.id),
     check('trust_to_ride_sessions_capacity', sql`${t.capacity} between 1 and 500`),
@@ -60,7 +60,7 @@ export const trustToRideBookings = pgTable(
       columns: [t.customerId, t.sessionId],
       foreignColumns: [trustToRideSessions.customerId, trustToRideSessions.id],
     }).onDelete('cascade'),
-    uniqueIndex('trust_to_ride_bookings_activity_unique').on(t.caseActivityId),
+    uniqueIndex('trust_to_ride_bookings_activity_unique').on(t.customerId, t.caseActivityId),
     index('trust_to_ride_bookings_session_idx').on(t.customerId, t.sessionId, t.id),
     check(
       'trust_to_ride_bookings_attendance',
