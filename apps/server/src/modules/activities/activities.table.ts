@@ -34,6 +34,10 @@ export const caseActivities = pgTable(
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
     completedAt: tstz('completed_at'),
+    /** Operations' work queue (issue 29): the ops user who claimed it, their name then, and when. */
+    claimedById: integer('claimed_by_id'),
+    claimedByName: varchar('claimed_by_name', { length: 300 }).notNull().default(''),
+    claimedAt: tstz('claimed_at'),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
@@ -47,6 +51,8 @@ export const caseActivities = pgTable(
     // Operations' outstanding activities across customers, oldest first.
     index('case_activities_ops_state_idx').on(t.state, t.updatedAt),
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
+    // The ops dashboard's throughput: activities completed per week across customers.
+    index('case_activities_completed_idx').on(t.completedAt),
   ],
 );
 
