@@ -31,6 +31,7 @@ export * from './messages.js';
 export * from './name-mismatch.js';
 export * from './online-idv.js';
 export * from './ops-forms.js';
+export * from './ops-queue.js';
 export * from './password.js';
 export * from './people.js';
 export * from './permissions.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { notesSchema } from '../ops-forms.js';
 import { nullableTimestampOut, timestampOut } from './common.js';
+import { activityClaimOut } from './ops-queue.js';
 import { activityConfigOut } from './processes.js';
 import { subjectBriefOut } from './subjects.js';
 
@@ -65,5 +66,10 @@ export const caseActivityListItemOut = caseActivityOut.extend({
   case: activityCaseOut.extend({ case_activities: z.array(siblingActivityOut) }),
   customer: z.number(),
   customer_name: z.string(),
+  /**
+   * Operations' claim on it (issue 29's work queue): who holds it and since when, or null;
+   * present only in an operations session.
+   */
+  claim: activityClaimOut.nullable().optional(),
 });
 export type CaseActivityListItemOut = z.infer<typeof caseActivityListItemOut>;

@@ -6,6 +6,7 @@ import {
   caseActivityPatch,
   isCaseActivityState,
   opsListFilters,
+  opsQueueFilters,
   pageOut,
 } from '@kestrel/domain';
 import { and, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
@@ -34,6 +35,7 @@ import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { changeActivity, sendActivityBack } from './activities.service.js';
 import { caseActivities } from './activities.table.js';
+import { claimOf, queueConditions } from './activity-claims.js';
 import {
   activityNotesHistory,
   activityNotesInput,
@@ -87,6 +89,8 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
     );
     const ops = or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning);
     if (ops) conds.push(ops);
+    // the work queue's filters (issue 29): assignee, age, past target
+    conds.push(...queueConditions(q, actor, request.server.deps.clock.now()));
   }
   if (kind !== 'all') {
     conds.push(notInArray(cases.state, ['complete', 'cancelled']));
@@ -177,6 +181,8 @@ async function selectActivities(
       ),
       customer: r.row.customerId,
       customer_name: r.customerName,
+      // operations' claim, for the team only (issue 29)
+      ...(viewer.isOps ? { claim: claimOf(r.row) } : {}),
     })),
   };
 }
@@ -205,7 +211,11 @@ export async function activitiesRoutes(app: FastifyInstance) {
       {
         schema: {
           tags: ['cases'],
-          querystring: listQuerySchema.extend({ ...caseActivityListFilters, ...opsListFilters }),
+          querystring: listQuerySchema.extend({
+            ...caseActivityListFilters,
+            ...opsListFilters,
+            ...(kind === 'ops' ? opsQueueFilters : {}),
+          }),
           response: { 200: pageOut(caseActivityListItemOut) },
         },
         config: view,
