@@ -58,6 +58,25 @@ const ORDERING_FIELDS = {
   state: caseActivities.state,
 };
 
+/**
+ * Operations' turn: theirs, and the checks waiting for a countersignature (which operations may
+ * give, as customer staff may). Over case_activities joined to activity_types.
+ */
+export function opsTurn(): SQL | undefined {
+  const countersigning = and(
+    eq(caseActivities.state, 'ca-awaiting-agent'),
+    inArray(activityTypes.code, [...COUNTERSIGNED_KINDS]),
+    awaitingCountersignature(caseActivities.customerId, caseActivities.caseId),
+  );
+  return or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning);
+}
+
+/** An open case (not complete, cancelled or archived): over cases joined to the activity. */
+export const openCase = (): SQL[] => [
+  notInArray(cases.state, ['complete', 'cancelled']),
+  isNull(cases.archivedAt),
+];
+
 function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[] {
   const q = request.query;
   const conds: SQL[] = [];
@@ -80,22 +99,12 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
   if (term) conds.push(subjectSearchCondition(term));
   if (kind === 'outstanding') conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
   if (kind === 'ops') {
-    // operations' turn: theirs, and the checks waiting for a countersignature (which
-    // operations may give, as customer staff may)
-    const countersigning = and(
-      eq(caseActivities.state, 'ca-awaiting-agent'),
-      inArray(activityTypes.code, [...COUNTERSIGNED_KINDS]),
-      awaitingCountersignature(caseActivities.customerId, caseActivities.caseId),
-    );
-    const ops = or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning);
+    const ops = opsTurn();
     if (ops) conds.push(ops);
     // the work queue's filters (issue 29): assignee, age, past target
     conds.push(...queueConditions(q, actor, request.server.deps.clock.now()));
   }
-  if (kind !== 'all') {
-    conds.push(notInArray(cases.state, ['complete', 'cancelled']));
-    conds.push(isNull(cases.archivedAt));
-  }
+  if (kind !== 'all') conds.push(...openCase());
   return conds;
 }
 
