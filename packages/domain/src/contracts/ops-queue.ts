@@ -10,6 +10,11 @@ export const activityClaimOut = z.strictObject({
 });
 export type ActivityClaimOut = z.infer<typeof activityClaimOut>;
 
+/** The body of a claim or a release: none, or a reason kept in the audit trail. */
+export const activityClaimIn = z
+  .strictObject({ reason: z.string().trim().max(200).optional() })
+  .nullish();
+
 /** POST /api/ops/outstanding-activities/{id}/claim/ and .../release/: the activity's claim now. */
 export const activityClaimResultOut = z.strictObject({
   id: z.number(),

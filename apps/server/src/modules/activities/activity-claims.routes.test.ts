@@ -147,7 +147,21 @@ describe('claims', () => {
     );
     expect(after?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
     expect(after?.claimedById).toBe(oliveId);
-    expect((await post(olive, fresh, 'release')).statusCode).toBe(200);
+    const released = await t.app.inject({
+      method: 'POST',
+      url: `/api/ops/outstanding-activities/${fresh}/release/`,
+      headers: olive.headers,
+      payload: { reason: 'Handed to the DBS team' },
+    });
+    expect(released.statusCode).toBe(200);
+    // a body with anything else: 400
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/api/ops/outstanding-activities/${fresh}/claim/`,
+      headers: olive.headers,
+      payload: { user: 1 },
+    });
+    expect(bad.statusCode).toBe(400);
     // a release of nothing claimed: 200, nothing audited
     expect((await post(olive, fresh, 'release')).json()).toEqual({ id: fresh, claim: null });
     const audit = await t.owner((tx) =>
@@ -164,7 +178,7 @@ describe('claims', () => {
     expect(audit.map((x) => [x.customerId, x.actorName, x.changes])).toEqual([
       [acme, 'Olive Ops', { claimed_by: [null, 'Olive Ops'] }],
       [acme, 'Olive Ops', { claimed_by: [null, 'Olive Ops'] }],
-      [acme, 'Olive Ops', { claimed_by: ['Olive Ops', null] }],
+      [acme, 'Olive Ops', { claimed_by: ['Olive Ops', null], reason: 'Handed to the DBS team' }],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import {
   type ActivityClaimOut,
   type ActivityClaimResultOut,
+  activityClaimIn,
   activityClaimResultOut,
   alreadyClaimedMessage,
   DEFAULT_OPS_TARGET_HOURS,
@@ -116,6 +117,7 @@ export async function claimActivity(
   actor: Actor,
   id: number,
   now: Date,
+  reason = '',
 ): Promise<ActivityClaimResultOut> {
   const me = actor.id ?? 0;
   const [taken] = await tx
@@ -145,7 +147,7 @@ export async function claimActivity(
     contentType: 'cases.caseactivity',
     objectId: id,
     objectRepr: `Activity ${id}`,
-    changes: { claimed_by: [null, actor.name] },
+    changes: { claimed_by: [null, actor.name], ...(reason ? { reason } : {}) },
     customerId: taken.customerId,
   });
   return { id, claim: claimOf(taken) };
@@ -156,6 +158,7 @@ export async function releaseActivity(
   tx: Tx,
   actor: Actor,
   id: number,
+  reason = '',
 ): Promise<ActivityClaimResultOut> {
   const [before] = await tx
     .select(claimColumns)
@@ -173,7 +176,7 @@ export async function releaseActivity(
     contentType: 'cases.caseactivity',
     objectId: id,
     objectRepr: `Activity ${id}`,
-    changes: { claimed_by: [before.claimedByName, null] },
+    changes: { claimed_by: [before.claimedByName, null], ...(reason ? { reason } : {}) },
     customerId: before.customerId,
   });
   return { id, claim: null };
@@ -189,15 +192,22 @@ export async function activityClaimRoutes(app: FastifyInstance) {
   const config = {
     access: { audience: 'ops' as const, permissions: ['cases.change_caseactivity' as const] },
   };
-  const schema = { tags: ['cases'], params: idParams, response: { 200: activityClaimResultOut } };
+  const schema = {
+    tags: ['cases'],
+    params: idParams,
+    body: activityClaimIn,
+    response: { 200: activityClaimResultOut },
+  };
   r.post('/api/ops/outstanding-activities/:id/claim/', { schema, config }, async (request) => {
     const id = parseId(request.params.id);
     return runInOps(deps, opsActorOf(request), ({ tx, actor }) =>
-      claimActivity(tx, actor, id, deps.clock.now()),
+      claimActivity(tx, actor, id, deps.clock.now(), request.body?.reason),
     );
   });
   r.post('/api/ops/outstanding-activities/:id/release/', { schema, config }, async (request) => {
     const id = parseId(request.params.id);
-    return runInOps(deps, opsActorOf(request), ({ tx, actor }) => releaseActivity(tx, actor, id));
+    return runInOps(deps, opsActorOf(request), ({ tx, actor }) =>
+      releaseActivity(tx, actor, id, request.body?.reason),
+    );
   });
 }
