@@ -155,10 +155,10 @@ const audiences: [string, string, () => Promise<string[]>][] = [
 
 describe('operations staff', () => {
   // First in the file: this is the operations user's one sign-in (the helper keeps it).
-  it('land on their outstanding activities, not an empty customer dashboard', async () => {
+  it('land on their dashboard, not an empty customer dashboard', async () => {
     const { context, page } = await signedIn(browser, 'ops@kestrel.test', { viewport: WIDE });
-    expect(place(page)).toBe('/ops/outstanding-activities');
-    await page.getByRole('heading', { name: 'Outstanding activities' }).waitFor();
+    expect(place(page)).toBe('/ops/dashboard');
+    await page.getByRole('heading', { name: 'Operations dashboard' }).waitFor();
     await context.close();
   });
 });

@@ -81,11 +81,11 @@ describe('navigation rules', () => {
       to: '/s/dashboard',
     });
   });
-  it('lands operations staff on their outstanding activities, not an empty dashboard', () => {
+  it('lands operations staff on their dashboard, not an empty customer dashboard', () => {
     const ops = productIn(product({ is_ops: true }));
     expect(decideNavigation(route('root'), at('/'), ops)).toEqual({
       kind: 'redirect',
-      to: '/ops/outstanding-activities',
+      to: '/ops/dashboard',
     });
     // Inside a customer session, the root is that customer's dashboard.
     expect(decideNavigation(route('root'), at('/'), { ...ops, sessionCustomer: 4 })).toEqual({

@@ -51,9 +51,7 @@ const dashboardOf = (session: SessionState) =>
 function landingOf(session: SessionState): string {
   const profile = session.bootstrap?.profile;
   const isOps = profile?.user_type === 'ProductUser' && profile.is_ops;
-  return isOps && session.sessionCustomer === null
-    ? href('ops:outstanding-activities')
-    : dashboardOf(session);
+  return isOps && session.sessionCustomer === null ? href('ops:dashboard') : dashboardOf(session);
 }
 
 /**

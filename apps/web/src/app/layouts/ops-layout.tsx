@@ -42,7 +42,7 @@ const OPS_NAV: NavSection[] = [
 export default function OpsLayout() {
   return (
     <AppFrame
-      home={href('ops:outstanding-activities')}
+      home={href('ops:dashboard')}
       nav={(close) => (
         <>
           {/* On phones the customer picker moves from the header into the menu. */}
