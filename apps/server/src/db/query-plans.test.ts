@@ -8,6 +8,7 @@
 // (a table with customer_id) fails the test.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GLOBAL_WITH_CUSTOMER } from '../../test/distribution.js';
 import {
   type Client,
   createAdminAndViewer,
@@ -313,6 +314,110 @@ async function scansOf(client: Client, urls: string[]) {
   return { found, statuses, explained };
 }
 
+/** The conditions of a plan node that can tie a relation to a customer. */
+const CONDITIONS = [
+  'Index Cond',
+  'Recheck Cond',
+  'Filter',
+  'Hash Cond',
+  'Merge Cond',
+  'Join Filter',
+  'One-Time Filter',
+] as const;
+type Conditioned = PlanNode &
+  Partial<Record<(typeof CONDITIONS)[number], string>> & {
+    'Subplan Name'?: string;
+    Output?: string[];
+    Plans?: Conditioned[];
+  };
+const conditionsOf = (node: Conditioned): string =>
+  CONDITIONS.map((k) => node[k] ?? '').join(' ') +
+  // a Bitmap Heap Scan's index conditions are on its Bitmap Index Scans
+  (node['Node Type'] === 'Bitmap Heap Scan'
+    ? (node.Plans ?? []).map((c): string => conditionsOf(c)).join(' ')
+    : '');
+
+/**
+ * The scans of distributed tables (tenant tables but the global ones, GLOBAL_WITH_CUSTOMER) in a
+ * plan that join rows without tying them to a customer. A scan is tied when its own conditions or
+ * those of a join above it name customer_id. In each query (the statement, or an InitPlan: an
+ * uncorrelated subquery) one scan may be untied: the rows start there, and everything joined to it
+ * must then be tied (Citus joins only co-located rows; a join on an id alone could pair two
+ * customers' rows). A SubPlan (a correlated subquery) is joined to its outer row: all its scans
+ * must be tied. Returns the untied scans of each query that has more than it may.
+ */
+function untiedScans(node: Conditioned, distributed: Set<string>): string[] {
+  const out: string[] = [];
+  const text = JSON.stringify(node);
+  const block = (root: Conditioned, allowed: number) => {
+    const untied: string[] = [];
+    // A hashed SubPlan is looked up by the values it outputs (EXPLAIN VERBOSE's Output; PostgreSQL
+    // 17 names it "hashed SubPlan n" where it is used, older ones in its name): its correlation is
+    // there, not in any condition.
+    const name = root['Subplan Name'];
+    const hashed =
+      name !== undefined && (name.startsWith('hashed') || text.includes(`hashed ${name})`))
+        ? (root.Output ?? []).join(' ')
+        : '';
+    const walk = (n: Conditioned, above: string) => {
+      const type = n['Node Type'] ?? '';
+      const relation = n['Relation Name'];
+      const here = `${above} ${conditionsOf(n)}`;
+      if (relation !== undefined && distributed.has(relation) && !here.includes('customer_id')) {
+        untied.push(`${relation} (${type}: ${conditionsOf(n).trim() || 'no condition'})`);
+      }
+      for (const child of n.Plans ?? []) {
+        if (child['Parent Relationship'] === 'InitPlan') block(child, 1);
+        else if (child['Parent Relationship'] === 'SubPlan') block(child, 0);
+        else if (type !== 'Bitmap Heap Scan') walk(child, here);
+      }
+    };
+    walk(root, hashed);
+    if (untied.length > allowed) out.push(...untied);
+  };
+  block(node, 1);
+  return out;
+}
+
+/** The plan of a statement without row-level security (the superuser), the query's own conditions. */
+async function planWithoutRls(s: Sent): Promise<Conditioned> {
+  const rows = await db.ownerTransaction(async (tx) => {
+    await txQuery(tx, "select set_config('app.customer_id', $1, true)", [
+      s.settings.customerId === null ? '' : String(s.settings.customerId),
+    ]);
+    return (await txQuery(tx, `explain (format json, verbose) ${s.text}`, s.params)).rows;
+  });
+  const raw = rows[0]?.['QUERY PLAN'];
+  const parsed: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  const first: unknown = Array.isArray(parsed) ? parsed[0] : undefined;
+  if (!first || typeof first !== 'object' || !('Plan' in first)) {
+    throw new Error(`no plan for ${s.text}`);
+  }
+  return first.Plan as Conditioned;
+}
+
+/** Every list's statements whose joins between distributed tables do not pair customer_id. */
+async function crossCustomerJoins(client: Client, urls: string[]) {
+  const distributed = new Set([...tenantTables].filter((t) => !(t in GLOBAL_WITH_CUSTOMER)));
+  const found: string[] = [];
+  let joined = 0;
+  for (const url of urls) {
+    current = url;
+    const from = sent.length;
+    await app.inject({ method: 'GET', url, headers: client.headers });
+    const seen = new Set<string>();
+    for (const s of sent.slice(from).filter((x) => x.url === url && isSelect(x.text))) {
+      if (seen.has(s.text)) continue;
+      seen.add(s.text);
+      const plan = await planWithoutRls(s);
+      if (JSON.stringify(plan).split('"Relation Name"').length > 2) joined++;
+      for (const scan of untiedScans(plan, distributed)) found.push(`${url}: ${scan}`);
+    }
+  }
+  current = '';
+  return { found, joined };
+}
+
 describe('every list query uses an index (no Seq Scan of a tenant table)', () => {
   it('finds the tenant tables and records the statements the app sends', () => {
     expect(tenantTables.has('cases')).toBe(true);
@@ -353,5 +458,35 @@ describe('every list query uses an index (no Seq Scan of a tenant table)', () =>
       true,
     );
     expect(wholeScans(plan, true, []).map(relationOf)).toContain('cases');
+  });
+});
+
+describe("no query joins two customers' rows (Citus: joins of distributed tables pair customer_id)", () => {
+  it("a customer's lists and the operations staff's lists", async () => {
+    const mine = await crossCustomerJoins(admin, customerLists());
+    const theirs = await crossCustomerJoins(ops, opsLists());
+    expect([...mine.found, ...theirs.found]).toEqual([]);
+    // statements that read more than one table were checked
+    expect(mine.joined).toBeGreaterThan(10);
+    expect(theirs.joined).toBeGreaterThan(3);
+  });
+
+  it('the check catches a join on an id alone', async () => {
+    const plan = await planWithoutRls({
+      url: 'self-check',
+      settings: { scope: 'all', customerId: null },
+      text: 'select c.id, s.last_name from cases c join subjects s on s.id = c.subject_id where c.id = $1',
+      params: [acmeCase],
+    });
+    expect(untiedScans(plan, tenantTables).map(relationOf).sort()).toEqual(['cases', 'subjects']);
+    const tied = await planWithoutRls({
+      url: 'self-check',
+      settings: { scope: 'all', customerId: null },
+      text:
+        'select c.id, s.last_name from cases c join subjects s ' +
+        'on s.customer_id = c.customer_id and s.id = c.subject_id where c.id = $1',
+      params: [acmeCase],
+    });
+    expect(untiedScans(tied, tenantTables)).toEqual([]);
   });
 });

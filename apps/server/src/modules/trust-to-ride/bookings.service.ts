@@ -4,7 +4,7 @@ import {
   type TrustToRideAttendance,
   type TrustToRideBookingOut,
 } from '@kestrel/domain';
-import { and, asc, count, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notExists, notInArray } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -198,7 +198,16 @@ export async function unbookedActivities(
   tx: Tx,
   customer: number | null,
 ): Promise<UnbookedActivity[]> {
-  const booked = tx.select({ id: trustToRideBookings.caseActivityId }).from(trustToRideBookings);
+  // tied to the activity's customer (Citus joins only a customer's own rows: decision 023)
+  const booked = tx
+    .select({ id: trustToRideBookings.id })
+    .from(trustToRideBookings)
+    .where(
+      and(
+        eq(trustToRideBookings.customerId, caseActivities.customerId),
+        eq(trustToRideBookings.caseActivityId, caseActivities.id),
+      ),
+    );
   const rows = await tx
     .select({
       id: caseActivities.id,
@@ -225,7 +234,7 @@ export async function unbookedActivities(
       and(
         eq(activityTypes.code, TRUST_TO_RIDE),
         notInArray(caseActivities.state, CLOSED),
-        notInArray(caseActivities.id, booked),
+        notExists(booked),
         ...(customer !== null ? [eq(caseActivities.customerId, customer)] : []),
       ),
     )
