@@ -1,6 +1,6 @@
 import { Button, Group, type GroupProps, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { createContext, type FormEvent, type ReactNode, useContext, useState } from 'react';
 import { type ApiErrorBody, type ApiResult, request } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { ErrorSummary, type SummaryError } from './error-summary';
@@ -49,6 +49,12 @@ export function summaryOf(
 }
 
 /**
+ * Told after an operations form saved (the work queue's "Save and next", issue 29): the ops
+ * detail page provides it to move on to the next activity of its list.
+ */
+export const OpsFormSavedContext = createContext<(() => void) | null>(null);
+
+/**
  * The plumbing every operations form of an activity shares: its errors and the attempt that
  * refocuses the summary, the saving flag, and `save`, which posts, shows 'Successfully updated
  * case activity' or 'Error updating case activity' with the server's field errors, and on
@@ -56,6 +62,7 @@ export function summaryOf(
  */
 export function useOpsForm() {
   const client = useQueryClient();
+  const onSaved = useContext(OpsFormSavedContext);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [attempt, setAttempt] = useState(0);
   const [saving, setSaving] = useState(false);
@@ -81,6 +88,7 @@ export function useOpsForm() {
     setErrors({});
     notify.success('Successfully updated case activity');
     await client.invalidateQueries();
+    onSaved?.();
     return r;
   };
 

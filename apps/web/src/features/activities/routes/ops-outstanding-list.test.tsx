@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch } from '../../../test/fetch-mock';
@@ -60,9 +60,11 @@ describe('ops outstanding activities', () => {
       { initialEntries: ['/ops/outstanding-activities'] },
     );
     renderWithProviders(<RouterProvider router={router} />);
-    expect(await screen.findByText('Northgate Council')).toBeTruthy();
-    expect(screen.getByText('Knowledge test')).toBeTruthy();
-    expect(screen.getByText('Sam Green')).toBeTruthy();
+    const row = await screen.findByTestId('queue-row-41');
+    expect(within(row).getByText('Northgate Council')).toBeTruthy();
+    expect(within(row).getByText('Knowledge test')).toBeTruthy();
+    expect(within(row).getByText('Sam Green')).toBeTruthy();
+    expect(within(row).getByText('Unassigned')).toBeTruthy();
     const links = screen.getAllByRole('link');
     expect(links.some((l) => l.getAttribute('href') === '/ops/outstanding-activities/41')).toBe(
       true,
@@ -70,5 +72,40 @@ describe('ops outstanding activities', () => {
     const list = calls.find((c) => c.url.startsWith('/api/ops/outstanding-activities/'));
     expect(list).toBeTruthy();
     expect(calls.some((c) => c.url.startsWith('/api/ops/customers/'))).toBe(true);
+  });
+
+  it('reads its filters from the URL, shows who holds each, and keeps the filters on its links', async () => {
+    const claimed = {
+      ...waiting,
+      claim: { user_id: 7, name: 'Olive Ops', claimed_at: '2026-11-22T09:00:00.000Z' },
+    };
+    const calls = mockFetch((call) => {
+      const url = new URL(call.url, 'http://x');
+      if (url.pathname === '/api/ops/customers/') return { status: 200, body: page([]) };
+      return { status: 200, body: page([claimed]) };
+    });
+    const start =
+      '/ops/outstanding-activities?activity_type=dbs-enhanced&older_than_days=1&newer_than_days=3&assignee=me';
+    const router = createMemoryRouter(
+      [{ path: '/ops/outstanding-activities', Component: OpsOutstandingList }],
+      { initialEntries: [start] },
+    );
+    renderWithProviders(<RouterProvider router={router} />);
+    const row = await screen.findByTestId('queue-row-41');
+    expect(within(row).getByText('Assigned to Olive Ops')).toBeTruthy();
+    const list = calls.find((c) => c.url.startsWith('/api/ops/outstanding-activities/'));
+    const sent = new URL(list?.url ?? '', 'http://x').searchParams;
+    expect(sent.get('activity_type')).toBe('dbs-enhanced');
+    expect(sent.get('older_than_days')).toBe('1');
+    expect(sent.get('newer_than_days')).toBe('3');
+    expect(sent.get('assignee')).toBe('me');
+    // a dashboard bucket's age shows as its own choice
+    expect((screen.getByRole('combobox', { name: 'Age' }) as HTMLInputElement).value).toBe(
+      '1 to 3 days',
+    );
+    const link = within(row).getAllByRole('link')[0];
+    expect(link?.getAttribute('href')).toBe(
+      '/ops/outstanding-activities/41?activity_type=dbs-enhanced&assignee=me&older_than_days=1&newer_than_days=3',
+    );
   });
 });
