@@ -76,4 +76,39 @@ describe('outstanding activity (operations)', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send back to the person' })).toBeNull();
   });
+
+  it('shows who holds it; Claim asks the server, which names the holder when it is taken', async () => {
+    const held = {
+      ...activityOf('document-collection', 'ca-awaiting-ops'),
+      claim: { user_id: 77, name: 'Oscar Ops', claimed_at: '2026-11-22T09:00:00.000Z' },
+    };
+    const calls = mockFetch((call) => {
+      if (call.method === 'POST' && call.url.endsWith('/claim/')) {
+        return { status: 409, body: { detail: 'Already claimed by Oscar Ops.' } };
+      }
+      if (call.url.startsWith('/api/ops/outstanding-activities/41/')) {
+        return { status: 200, body: held };
+      }
+      return { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
+    });
+    const router = createMemoryRouter(
+      [{ path: '/ops/outstanding-activities/:id', Component: OpsOutstandingDetail }],
+      { initialEntries: ['/ops/outstanding-activities/41?assignee=unassigned'] },
+    );
+    renderWithProviders(<RouterProvider router={router} />);
+    const bar = await screen.findByTestId('claim-bar');
+    expect(bar.textContent).toContain('Assigned to Oscar Ops');
+    expect(screen.getByRole('button', { name: 'Release' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Claim' }));
+    await waitFor(() =>
+      expect(
+        calls.some(
+          (c) => c.method === 'POST' && c.url === '/api/ops/outstanding-activities/41/claim/',
+        ),
+      ).toBe(true),
+    );
+    // the way back keeps the list's filters
+    const back = screen.getByRole('link', { name: /Outstanding activities/ });
+    expect(back.getAttribute('href')).toBe('/ops/outstanding-activities?assignee=unassigned');
+  });
 });
