@@ -672,7 +672,7 @@ function runPart(part) {
     const proc = fork(file, process.argv.slice(2), {
       cwd: join(root, 'apps/server'),
       execPath: projectNode,
-      execArgv: serverNodeFlags,
+      execArgv: [...serverNodeFlags, ...sourceNodeFlags],
       env: { ...process.env, BENCH_PG_URL: PG_URL, BENCH_DURATION: String(DURATION) },
       stdio: 'inherit',
     });
