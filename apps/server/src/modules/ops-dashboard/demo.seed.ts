@@ -128,14 +128,37 @@ export async function seedOpsQueueDemo(ctx: DemoSeedContext): Promise<void> {
   await waiting(acme, enhanced.id, 26 * HOUR, 'ca-error-initiating');
   await claim(twoDays, { id: olivia.id, name: 'Olivia Ops' }, 3 * HOUR);
   await claim(oldest, { id: owen.id, name: 'Owen Ops' }, DAY);
-  // twelve weeks of completed checks (a few a week)
+  // twelve weeks of completed activities (a few a week), each person added a day before
+  const details = {
+    [acme]: await createProcess(tx, {
+      customerId: acme,
+      name: 'Starter details',
+      requirements: ['basic-details'],
+    }),
+    [northgate]: await createProcess(tx, {
+      customerId: northgate,
+      name: 'Licence holder details',
+      requirements: ['basic-details'],
+    }),
+  };
   for (let week = 0; week < 12; week++) {
     const done = 2 + ((week * 5) % 4);
     for (let i = 0; i < done; i++) {
       const at = new Date(now - week * 7 * DAY - (i + 1) * 9 * HOUR);
+      const customerId = (week + i) % 3 === 0 ? northgate : acme;
+      const [first, last] = people[(week + i) % people.length] ?? ['Sam', 'Person'];
+      const person = await createSubjectUser(tx, {
+        customerId,
+        email: `${first}.${last}.w${week}.${i}@example.test`.toLowerCase(),
+        firstName: first,
+        lastName: last,
+        password: null,
+        createdAt: new Date(at.getTime() - DAY),
+      });
       await createCase(tx, {
-        customerId: week % 3 === 0 ? northgate : acme,
-        processId: week % 3 === 0 ? knowledge.id : enhanced.id,
+        customerId,
+        processId: details[customerId]?.id ?? enhanced.id,
+        subjectId: person.id,
         activityStates: ['ca-complete'],
         createdAt: at,
         completedAt: at,
