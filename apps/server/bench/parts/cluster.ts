@@ -50,7 +50,11 @@ const servers: ChildProcess[] = [];
 /** Starts one server process; resolves with its ready message once it listens. */
 function startServer(load: boolean): Promise<{ usernames: string[] }> {
   const child = fork(fileURLToPath(new URL('../serve.ts', import.meta.url)), [], {
-    execArgv: process.execArgv,
+    // BENCH_SERVER_ARGS: more Node.js flags for the server processes (e.g. --cpu-prof).
+    execArgv: [
+      ...process.execArgv,
+      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: {
       ...process.env,
       BENCH_DATABASE_URL: dbUrl,
@@ -102,6 +106,13 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
+
+/** BENCH_PROFILE_LIST=1: only the case list, no ceilings (a CPU profile of the list alone). */
+async function profileList(cookies: string[]): Promise<void> {
+  const list = `http://${HOST}:${PORT}/api/cases/?page_size=25`;
+  const f = await measure('case list', list, cookies, { warmup: WARMUP, duration: DURATION });
+  console.log(`  case list (profiled) ${Math.round(f.rps)} req/s  p99 ${f.p99} ms`);
+}
 
 async function measureAll(workers: number, cookies: string[]): Promise<Row> {
   const opts = { warmup: WARMUP, duration: DURATION };
@@ -155,7 +166,8 @@ try {
   const appUrl = `http://${HOST}:${PORT}`;
   const cookies: string[] = [];
   for (const u of first.usernames) cookies.push(await login(appUrl, u, BENCH_PASSWORD));
-  for (const workers of WORKERS) {
+  if (process.env.BENCH_PROFILE_LIST === '1') await profileList(cookies);
+  for (const workers of process.env.BENCH_PROFILE_LIST === '1' ? [] : WORKERS) {
     while (running < workers) {
       await startServer(false);
       running++;
