@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   DBS_APPLICATION_LEVELS,
   dbsApplicationSection,
+  missingConsents,
   PORTAL_SECTION_LABELS,
   PORTAL_SECTIONS,
   portalProgress,
   portalSections,
   portalStepCounts,
   portalSteps,
+  SUBMIT_WITHOUT_CONSENT,
 } from './portal.js';
 
 describe('portalSections', () => {
@@ -121,5 +123,58 @@ describe('dbsApplicationSection: the shared criminal-record questions are asked 
     );
     expect(dbsApplicationSection(portalSections({ activityCodes: ['rtw'] }))).toBeNull();
     expect(DBS_APPLICATION_LEVELS).toEqual(['dbs-enhanced', 'dbs-standard', 'dbs-basic']);
+  });
+});
+
+describe('missingConsents', () => {
+  const act = (id: number, code: string) => ({ id, activity_type: { code } });
+  const basic = act(1, 'basic-details');
+  const enhanced = act(2, 'dbs-enhanced');
+  const dbsBasic = act(3, 'dbs-basic');
+  const licence = act(4, 'licence-check');
+  const driver = act(5, 'driver-data');
+  const update = act(6, 'dbs-update');
+  const given = (case_activity: number, kind: string, status = 'active') =>
+    ({ case_activity, kind, status }) as const;
+
+  it('asks each criminal-record level for its own declaration', () => {
+    const all = [basic, enhanced, dbsBasic];
+    expect(missingConsents(all, [])).toEqual([
+      { activity: enhanced, kind: 'dbs-application' },
+      { activity: dbsBasic, kind: 'dbs-application' },
+    ]);
+    // one level's consent does not stand for the other's
+    expect(missingConsents(all, [given(2, 'dbs-application')])).toEqual([
+      { activity: dbsBasic, kind: 'dbs-application' },
+    ]);
+    expect(
+      missingConsents(all, [given(2, 'dbs-application'), given(3, 'dbs-application', 'expiring')]),
+    ).toEqual([]);
+  });
+
+  it('asks a consent of its own section once for the case, of the activity whose section asks it', () => {
+    const all = [basic, licence, driver, update];
+    expect(missingConsents(all, [])).toEqual([
+      { activity: driver, kind: 'driver-data' },
+      { activity: update, kind: 'dbs-update' },
+    ]);
+    // a DVLA mandate given for the licence check counts for the case
+    expect(missingConsents(all, [given(4, 'driver-data'), given(6, 'dbs-update')])).toEqual([]);
+  });
+
+  it('counts only live consents, and only for the activities being submitted', () => {
+    expect(missingConsents([licence], [given(4, 'driver-data', 'expired')])).toEqual([
+      { activity: licence, kind: 'driver-data' },
+    ]);
+    expect(missingConsents([enhanced], [given(2, 'dbs-application', 'withdrawn')])).toEqual([
+      { activity: enhanced, kind: 'dbs-application' },
+    ]);
+    expect(missingConsents([basic, enhanced, licence], [], [basic, licence])).toEqual([
+      { activity: licence, kind: 'driver-data' },
+    ]);
+  });
+
+  it('tells the person where to give it', () => {
+    expect(SUBMIT_WITHOUT_CONSENT).toMatch(/^Give your consent .* before you submit\.$/);
   });
 });

@@ -5,7 +5,7 @@ import {
   PORTAL_ACTIVITY_SECTIONS,
   type PortalActivitySection,
 } from './activity-kinds.js';
-import type { ConsentKind } from './contracts/portal.js';
+import type { ConsentKind, SubjectConsentOut } from './contracts/portal.js';
 
 /** The full case portal order (spec point 2): Welcome, the activity sections, Review, Done. */
 export const PORTAL_SECTIONS = ['welcome', ...PORTAL_ACTIVITY_SECTIONS, 'review', 'done'] as const;
@@ -73,6 +73,41 @@ export function activityAskingConsent<A extends { activity_type: { code: string 
       ACTIVITY_KINDS[a.activity_type.code].portalSection === section,
   );
   return own ?? asking[0];
+}
+
+/** Review & Submit refused (400 on non_field_errors): a check to submit lacks its consent. */
+export const SUBMIT_WITHOUT_CONSENT =
+  'Give your consent in the declaration of each check that asks for it before you submit.';
+
+/** A consent on record for the case: what `missingConsents` reads of it. */
+export type ConsentOnRecord = Pick<SubjectConsentOut, 'case_activity' | 'kind' | 'status'>;
+
+/**
+ * The consents still to give before `moving` (by default every activity) can be submitted, each
+ * with the activity the portal gives it for. Only a live consent counts (active or expiring, not
+ * withdrawn or expired). A criminal-record level asks its own declaration (a consent for that
+ * activity); a consent asked in a section of its own (the update service's status checks, the
+ * DVLA mandate) is one for the case, given for `activityAskingConsent`.
+ */
+export function missingConsents<A extends { id: number; activity_type: { code: string } }>(
+  activities: readonly A[],
+  consents: readonly ConsentOnRecord[],
+  moving: readonly A[] = activities,
+): { activity: A; kind: ConsentKind }[] {
+  const live = consents.filter((c) => c.status === 'active' || c.status === 'expiring');
+  const missing: { activity: A; kind: ConsentKind }[] = [];
+  for (const a of moving) {
+    const kind = consentKindOf(a.activity_type.code);
+    if (kind === null) continue;
+    const perActivity = CONSENT_SECTION[kind] === null;
+    const given = live.some((c) => c.kind === kind && (!perActivity || c.case_activity === a.id));
+    if (given) continue;
+    const activity = perActivity ? a : (activityAskingConsent(activities, kind) ?? a);
+    if (!missing.some((m) => m.kind === kind && m.activity === activity)) {
+      missing.push({ activity, kind });
+    }
+  }
+  return missing;
 }
 
 export interface PortalSectionsInput {
