@@ -22,6 +22,7 @@ export * from './dashboard.js';
 export * from './duplicates.js';
 export * from './flags.js';
 export * from './identity-checks.js';
+export * from './imports.js';
 export * from './jobs.js';
 export * from './list-queries.js';
 export * from './maintenance-windows.js';
