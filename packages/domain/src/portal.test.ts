@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ConsentKind } from './contracts/portal.js';
 import {
+  type ConsentOnRecord,
   DBS_APPLICATION_LEVELS,
   dbsApplicationSection,
   missingConsents,
@@ -134,8 +136,11 @@ describe('missingConsents', () => {
   const licence = act(4, 'licence-check');
   const driver = act(5, 'driver-data');
   const update = act(6, 'dbs-update');
-  const given = (case_activity: number, kind: string, status = 'active') =>
-    ({ case_activity, kind, status }) as const;
+  const given = (
+    case_activity: number,
+    kind: ConsentKind,
+    status: ConsentOnRecord['status'] = 'active',
+  ): ConsentOnRecord => ({ case_activity, kind, status });
 
   it('asks each criminal-record level for its own declaration', () => {
     const all = [basic, enhanced, dbsBasic];
