@@ -42,13 +42,7 @@ function Figure({
   return (
     <Paper withBorder radius="lg" p="md" data-testid={`figure-${label}`}>
       {to ? (
-        <Anchor
-          component={Link}
-          to={to}
-          underline="never"
-          c="inherit"
-          aria-label={`${label}: ${value}`}
-        >
+        <Anchor component={Link} to={to} underline="never" c="inherit">
           {body}
         </Anchor>
       ) : (

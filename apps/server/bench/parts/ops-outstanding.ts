@@ -1,0 +1,167 @@
+// `npm run bench -- --only=ops-outstanding` (issue 29): operations' work queue across 200
+// customers on PostgreSQL. The bench data set (bench/seed.ts, seed-cases.ts: 200,000 cases over
+// 200 customers, a third of their activities waiting for operations) in `kestrel_bench_cluster`
+// on BENCH_PG_URL, loaded by bench/serve.ts on the first run and kept, as --only=cluster keeps it;
+// an operations user is added when missing. One server process (bench/serve.ts, its bare Fastify
+// ceiling in the same process) and the load from this one (bench/load.ts): the outstanding list
+// (25 a page, oldest first), its work-queue filters and the ops dashboard, each right after its
+// own ceiling. Target: the unfiltered list's p99 ≤ 50 ms (its share of the ceiling printed).
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openPgPool, pgDatabase } from '../../src/db/connection.js';
+import { createProductUser } from '../../src/db/factories.js';
+import { type Figure, login, measure, verify } from '../load.js';
+import { BENCH_PASSWORD } from '../seed.js';
+
+const HOST = '127.0.0.1';
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const WARMUP = 2;
+const DB_NAME = 'kestrel_bench_cluster';
+const OPS_USER = 'bench-ops@bench.test';
+const PORT = 19_000 + (process.pid % 1000) * 2;
+const PLAIN_PORT = PORT + 1;
+const P99_TARGET_MS = 50;
+
+const dbUrl = (() => {
+  const u = new URL(PG_URL);
+  u.pathname = `/${DB_NAME}`;
+  return u.toString();
+})();
+
+async function ensureDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [DB_NAME]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** bench/serve.ts in a child process (migrates and loads the data set when needed). */
+function startServer(): Promise<ChildProcess> {
+  const child = fork(fileURLToPath(new URL('../serve.ts', import.meta.url)), [], {
+    execArgv: process.execArgv,
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: dbUrl,
+      BENCH_PORT: String(PORT),
+      BENCH_PLAIN_PORT: String(PLAIN_PORT),
+      BENCH_LOAD: '1',
+      LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.on('message', (m) => {
+      if (!m || typeof m !== 'object' || !('type' in m)) return;
+      if (m.type === 'log' && 'text' in m) console.log(`  server ${child.pid}: ${String(m.text)}`);
+      if (m.type === 'ready') resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`server process exited (${code})`)));
+  });
+}
+
+/** The bench's operations user (a product user of no customer, role ops), once. */
+async function ensureOpsUser(): Promise<void> {
+  const db = pgDatabase(openPgPool(dbUrl, 1), openPgPool(dbUrl, 1));
+  try {
+    const { rows } = await db.ownerQuery('select 1 from product_users where username = $1', [
+      OPS_USER,
+    ]);
+    if (rows.length > 0) return;
+    await db.ownerTransaction((tx) =>
+      createProductUser(tx, {
+        customerId: null,
+        username: OPS_USER,
+        password: BENCH_PASSWORD,
+        firstName: 'Bench',
+        lastName: 'Ops',
+        roles: ['ops'],
+      }),
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+const pct = (f: Figure, ceiling: Figure) => (ceiling.rps ? (100 * f.rps) / ceiling.rps : 0);
+
+let failed = false;
+let server: ChildProcess | null = null;
+const rows: { figure: Figure; ceiling: Figure; target: boolean }[] = [];
+try {
+  await ensureDatabase();
+  console.log(`  database ${DB_NAME}; port ${PORT}; load from process ${process.pid}`);
+  server = await startServer();
+  await ensureOpsUser();
+  const appUrl = `http://${HOST}:${PORT}`;
+  const plainUrl = `http://${HOST}:${PLAIN_PORT}/bare`;
+  const cookie = await login(appUrl, OPS_USER, BENCH_PASSWORD);
+  const { rows: customers } = await (async () => {
+    const c = new pg.Client({ connectionString: dbUrl });
+    await c.connect();
+    try {
+      return await c.query('select id from customers order by id offset 99 limit 1');
+    } finally {
+      await c.end();
+    }
+  })();
+  const oneCustomer = Number(customers[0]?.id ?? 1);
+  const opts = { warmup: WARMUP, duration: DURATION };
+  const base = `${appUrl}/api/ops/outstanding-activities/?page_size=25`;
+  const scenarios: [string, string, boolean][] = [
+    ['ops outstanding list', base, true],
+    ['… unassigned', `${base}&assignee=unassigned`, false],
+    ['… past target', `${base}&past_target=true`, false],
+    ['… one kind, over 7 days', `${base}&activity_type=dbs-basic&older_than_days=7`, false],
+    ['… one customer', `${base}&customer=${oneCustomer}`, false],
+    ['ops dashboard', `${appUrl}/api/ops/dashboard/`, false],
+  ];
+  for (const [name, url, target] of scenarios) {
+    await verify(name, url, cookie, (b) =>
+      name === 'ops dashboard'
+        ? typeof b.waiting === 'object'
+          ? null
+          : 'no figures'
+        : Array.isArray(b.results)
+          ? null
+          : 'no results',
+    );
+    const ceiling = await measure('bare Fastify', plainUrl, [], opts);
+    const figure = await measure(name, url, [cookie], opts);
+    rows.push({ figure, ceiling, target });
+    console.log(
+      `  ${name.padEnd(26)} ${Math.round(figure.rps).toString().padStart(6)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  ${pct(figure, ceiling).toFixed(1)}% of ${Math.round(ceiling.rps)}` +
+        (figure.failed ? `  (${figure.failed} failed of ${figure.total})` : ''),
+    );
+    if (figure.failed || figure.total === 0) failed = true;
+  }
+} catch (err) {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  failed = true;
+} finally {
+  if (server && server.exitCode === null) {
+    const s = server;
+    await new Promise<void>((resolve) => {
+      s.once('exit', () => resolve());
+      s.kill('SIGTERM');
+    });
+  }
+}
+
+const main = rows.find((r) => r.target);
+if (main) {
+  // no request answered in the run is no figure: a failure, not a p99 of 0
+  const ok = main.figure.total > 0 && main.figure.rps > 0 && main.figure.p99 <= P99_TARGET_MS;
+  console.log(
+    `\n  PostgreSQL, 200 customers, 200,000 cases: ops outstanding list ${Math.round(main.figure.rps)} req/s, ` +
+      `${pct(main.figure, main.ceiling).toFixed(1)}% of bare Fastify, p99 ${main.figure.p99} ms ` +
+      `(target p99 ≤ ${P99_TARGET_MS} ms): ${ok ? 'pass' : 'FAIL'}`,
+  );
+  if (!ok) failed = true;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,150 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
+
+// Operations' work queue (issue 29): ops staff land on their dashboard, follow a figure to the
+// filtered queue, claim an enhanced check; a second ops user is told who has it; the first saves
+// its ops form and "Save and next" opens the next unclaimed check of the same filtered list.
+
+const OLIVIA = 'ops@kestrel.test';
+const OWEN = 'owen.ops@kestrel.test';
+const WIDE = { width: 1280, height: 900 };
+const shots = '/tmp/shots/queue';
+mkdirSync(shots, { recursive: true });
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await setDark(false);
+  await browser?.close();
+});
+
+async function setDark(dark: boolean) {
+  const { api, csrf } = await apiAs(OLIVIA);
+  const res = await api.put('/api/user/', {
+    data: { dark_mode: dark },
+    headers: { 'X-CSRFToken': csrf() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await api.dispose();
+}
+
+/** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
+async function look(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await setDark(scheme === 'dark');
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
+      .toBe(scheme);
+    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
+    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
+  }
+  await setDark(false);
+  await page.reload();
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+describe('the ops work queue', () => {
+  it('claim, the second ops user told who has it, save and next', async () => {
+    const olivia = await newPage(browser, { viewport: WIDE });
+    const p = olivia.page;
+    await loginUi(p, OLIVIA);
+    await p.waitForURL('**/ops/dashboard');
+    await p.getByRole('heading', { name: 'Operations dashboard' }).waitFor();
+    await p.getByTestId('throughput-chart').waitFor();
+    await look(p, 'dashboard');
+
+    // the enhanced checks waiting: the figure's link is the filtered queue
+    await p.getByRole('link', { name: /^Enhanced .*: \d+ waiting$/ }).click();
+    await p.waitForURL((u) => u.searchParams.get('activity_type') === 'dbs-enhanced');
+    await p.getByRole('heading', { name: 'Outstanding activities', level: 1 }).waitFor();
+    // the demo's claims show on the list
+    await p.getByText('Assigned to Olivia Ops').first().waitFor();
+    await p.getByText('Assigned to Owen Ops').first().waitFor();
+    await p.getByRole('combobox', { name: 'Assignee' }).click();
+    await p.getByRole('option', { name: 'Unassigned' }).click();
+    await p.waitForURL((u) => u.searchParams.get('assignee') === 'unassigned');
+    await expect.poll(() => p.getByText('Assigned to').count()).toBe(0);
+    await look(p, 'list');
+
+    // the oldest unclaimed enhanced check
+    const first = p.locator('[data-testid^="queue-row-"]').first();
+    const firstId = Number((await first.getAttribute('data-testid'))?.replace('queue-row-', ''));
+    await first.getByRole('link').first().click();
+    await p.waitForURL(`**/ops/outstanding-activities/${firstId}?**`);
+    const bar = p.getByTestId('claim-bar');
+    await bar.getByText('Unassigned').waitFor();
+    await bar.getByRole('button', { name: 'Claim' }).click();
+    await bar.getByText('Assigned to Olivia Ops').waitFor();
+    await look(p, 'detail');
+
+    // a second ops user, on the same check: told who has it
+    const owen = await newPage(browser, { viewport: WIDE });
+    await loginUi(owen.page, OWEN);
+    await owen.page.waitForURL('**/ops/dashboard');
+    await owen.page.goto(`/ops/outstanding-activities/${firstId}`);
+    const owenBar = owen.page.getByTestId('claim-bar');
+    await owenBar.getByText('Assigned to Olivia Ops').waitFor();
+    await owenBar.getByRole('button', { name: 'Claim' }).click();
+    await owen.page.getByText('Already claimed by Olivia Ops.').waitFor();
+    const api = await apiAs(OWEN);
+    const again = await api.api.post(`/api/ops/outstanding-activities/${firstId}/claim/`, {
+      headers: { 'X-CSRFToken': api.csrf() },
+      data: {},
+    });
+    expect([again.status(), await again.json()]).toEqual([
+      409,
+      { detail: 'Already claimed by Olivia Ops.' },
+    ]);
+    await api.api.dispose();
+    await owen.context.close();
+
+    // the ops form, saved: on to the next unclaimed enhanced check, filters kept
+    expect(await p.getByTestId('save-and-next').locator('input').isChecked()).toBe(true);
+    await p.getByRole('button', { name: 'DBS enhanced provider configuration' }).click();
+    const form = p.getByTestId('provider-config-form');
+    const fields: [string, string][] = [
+      ['Forename', 'Priya'],
+      ['Surname', 'Shah'],
+      ['Email', 'priya.shah@example.test'],
+      ['Manager forename', 'Alex'],
+      ['Manager surname', 'Admin'],
+      ['Manager email', 'admin@acme.test'],
+      ['Position', 'Senior carer'],
+      ['ID verifier username', 'olivia.ops'],
+      ['Email group', 'dbs@acme.test'],
+    ];
+    for (const [label, value] of fields) {
+      await form.getByRole('textbox', { name: label, exact: true }).fill(value);
+    }
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await p.waitForURL(
+      (u) =>
+        /\/ops\/outstanding-activities\/\d+$/.test(u.pathname) &&
+        !u.pathname.endsWith(`/${firstId}`) &&
+        u.searchParams.get('activity_type') === 'dbs-enhanced' &&
+        u.searchParams.get('assignee') === 'unassigned',
+    );
+    await p.getByTestId('claim-bar').getByText('Unassigned').waitFor();
+    // the first check kept its configuration and its claim
+    const ops = await apiAs(OLIVIA);
+    const saved = await (await ops.api.get(`/api/ops/outstanding-activities/${firstId}/`)).json();
+    expect(saved.processing_data.provider_configuration).toMatchObject({ forename: 'Priya' });
+    expect(saved.claim).toMatchObject({ name: 'Olivia Ops' });
+    // released for the demo's next run of the queue
+    const released = await ops.api.post(`/api/ops/outstanding-activities/${firstId}/release/`, {
+      headers: { 'X-CSRFToken': ops.csrf() },
+      data: {},
+    });
+    expect(released.status()).toBe(200);
+    await ops.api.dispose();
+    await olivia.context.close();
+  }, 180_000);
+});
