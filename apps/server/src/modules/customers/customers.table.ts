@@ -16,6 +16,13 @@ export const customers = pgTable('customers', {
   name: varchar('name', { length: 200 }).notNull(),
   demoMode: boolean('demo_mode').notNull().default(false),
   isActive: boolean('is_active').notNull().default(true),
+  /** The white-label brand its people see (BRAND_DETAILS id of @kestrel/domain). */
+  brand: varchar('brand', { length: 20 }).notNull().default('kestrel'),
+  /** Who operations talk to at the customer ('' when not known). */
+  contactName: varchar('contact_name', { length: 120 }).notNull().default(''),
+  contactEmail: varchar('contact_email', { length: 254 }).notNull().default(''),
+  /** E.164, or '' when not known. */
+  contactPhone: varchar('contact_phone', { length: 20 }).notNull().default(''),
   createdAt: createdAt(),
 });
 
