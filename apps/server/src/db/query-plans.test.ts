@@ -191,6 +191,10 @@ const opsLists = (): string[] => [
   '/api/ops/cases/?page_size=25&search=hartley',
   '/api/ops/outstanding-activities/?page_size=25',
   `/api/ops/outstanding-activities/?page_size=25&customer=${other}`,
+  // the work queue's filters and the dashboard (issue 29)
+  '/api/ops/outstanding-activities/?page_size=25&assignee=unassigned',
+  '/api/ops/outstanding-activities/?page_size=25&past_target=true&older_than_days=1',
+  '/api/ops/dashboard/',
   '/api/ops/flags/?page_size=25',
   '/api/ops/audit-actions/?page_size=25',
   `/api/ops/case-documents/?case=${acmeCase}`,
@@ -214,6 +218,12 @@ const OPS_WHOLE_SCANS: Record<string, string> = {
     "search across customers: subjects' trigram index is per customer, the total counts every match",
   '/api/ops/outstanding-activities/?page_size=25':
     'outstanding activities of every customer: total and page join all open cases',
+  '/api/ops/outstanding-activities/?page_size=25&assignee=unassigned':
+    'the work queue of every customer (issue 29): total and page join all open cases',
+  '/api/ops/outstanding-activities/?page_size=25&past_target=true&older_than_days=1':
+    "the work queue by age (issue 29): each kind's target is an expression, no index serves it",
+  '/api/ops/dashboard/':
+    "the ops dashboard (issue 29): counts every customer's waiting activities by kind and age",
   '/api/ops/flags/?page_size=25': "the total counts every customer's flags",
   '/api/ops/audit-actions/?page_size=25': "the total counts every customer's audit rows",
   '/api/ops/trust-to-ride/unbooked-activities/?page_size=25':
