@@ -1,6 +1,12 @@
 // @postgres: whole-app smoke on node-postgres as a subject: the portal's sections and submission
 
-import { SEND_BACK_MESSAGES } from '@kestrel/domain';
+import {
+  type CasePortalOut,
+  missingConsents,
+  SEND_BACK_MESSAGES,
+  SUBMIT_WITHOUT_CONSENT,
+  type SubjectConsentOut,
+} from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -124,6 +130,23 @@ const call = (
 const portal = (id: number) => `/api/s/case-portal/${id}/`;
 const progress = (c: Client, id: number, value: unknown) =>
   call(c, 'PATCH', portal(id), { portal_last_completed_section: value });
+
+/** The consents the case still asks for, given as the portal's sections give them. */
+async function giveConsents(c: Client, id: number) {
+  const { portal: p } = (await call(c, 'GET', portal(id))).json() as CasePortalOut;
+  const held = (await call(c, 'GET', '/api/s/consents/')).json() as {
+    results: SubjectConsentOut[];
+  };
+  const ofCase = held.results.filter((h) => h.case === id);
+  for (const { activity, kind } of missingConsents(p.case_activities, ofCase)) {
+    const res = await call(c, 'POST', '/api/s/consents/', {
+      case: id,
+      case_activity: activity.id,
+      kind,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+}
 
 describe('GET /api/s/case-portal/{case}/', () => {
   it("answers the subject's own case at each customer that holds the person", async () => {
@@ -296,8 +319,40 @@ describe('POST /api/s/case-portal/{case}/submit/', () => {
     expect(submitted).toEqual([]);
   });
 
+  it('is refused without the consent a check asks for, even with the sections skipped past (400, nothing moves)', async () => {
+    const states = async () =>
+      (
+        await t.owner((tx) =>
+          tx
+            .select({ state: caseActivities.state })
+            .from(caseActivities)
+            .where(eq(caseActivities.caseId, acmeCase))
+            .orderBy(caseActivities.position),
+        )
+      ).map((a) => a.state);
+    const before = await states();
+    // past the Basic DBS check's section (its declaration) without giving its consent
+    expect((await progress(ada, acmeCase, 'driver-data')).statusCode).toBe(200);
+    const res = await call(ada, 'POST', `${portal(acmeCase)}submit/`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ non_field_errors: [SUBMIT_WITHOUT_CONSENT] });
+    expect(await states()).toEqual(before);
+    expect((await call(ada, 'GET', portal(acmeCase))).json().portal.submitted).toBe(false);
+    const audits = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(eq(auditActions.verb, 'submitted'), eq(auditActions.objectId, String(acmeCase))),
+        ),
+    );
+    expect(audits).toEqual([]);
+    expect(submitted).toEqual([]);
+  });
+
   it('moves the waiting activities on in one audited step and tells the check engine', async () => {
     expect((await progress(ada, acmeCase, 'driver-data')).statusCode).toBe(200);
+    await giveConsents(ada, acmeCase);
     const res = await call(ada, 'POST', `${portal(acmeCase)}submit/`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -350,6 +405,7 @@ describe('POST /api/s/case-portal/{case}/submit/', () => {
   it("refuses the subject's case data writes once submitted", async () => {
     // the case of the session's customer (the case-data routes act for it)
     expect((await progress(ada, otherCase, 'dbs-update')).statusCode).toBe(200);
+    await giveConsents(ada, otherCase);
     expect((await call(ada, 'POST', `${portal(otherCase)}submit/`)).statusCode).toBe(200);
     const put = await call(ada, 'PATCH', `/api/s/case-basic-details/${otherCase}/`, {
       forename: 'Ada',

@@ -7,6 +7,7 @@ import {
   isActivityKindCode,
   isCaseOpen,
   isCaseSubmitted,
+  missingConsents,
   PAY_TOP_UP_LABEL,
   PORTAL_SECTION_LABELS,
   PORTAL_SUBMITTED_SECTION,
@@ -15,6 +16,7 @@ import {
   portalProgress,
   portalStepCounts,
   requiredConsents,
+  SUBMIT_WITHOUT_CONSENT,
   type SubjectCaseOut,
   submittedActivityState,
 } from '@kestrel/domain';
@@ -35,6 +37,7 @@ import { activitiesSubmitted } from '../checks/hooks.js';
 import { customers } from '../customers/customers.table.js';
 import { onlineIdvOf } from '../online-idv/online-idv.service.js';
 import { subjects } from '../subjects/subjects.table.js';
+import { consentsInTenant } from './consents.service.js';
 import { lockOwnCase } from './subject-scope.js';
 import { activityStateWords, caseStateWords } from './subject-words.js';
 
@@ -307,7 +310,8 @@ export const REVIEW_BY_SUBMITTING = 'Review & Submit is completed by submitting 
  * the subject (and every not yet started one the portal has a section for) moves on as its kind
  * says (`submittedActivityState`: complete when nothing needs checking, awaiting operations' review,
  * else in progress), the case follows, the progress reaches Review; all audited, in one transaction, then the check
- * engine hears of the moved activities. The portal is read-only afterwards (403 on writes).
+ * engine hears of the moved activities. Refused (400) while a check it would move lacks a live
+ * consent its kind asks for (`missingConsents`: SUBMIT_WITHOUT_CONSENT). The portal is read-only afterwards (403 on writes).
  */
 export async function submitPortal(ctx: ServiceContext, caseId: number): Promise<number[]> {
   const own = await lockOwnCase(ctx, caseId, 'write');
@@ -326,6 +330,19 @@ export async function submitPortal(ctx: ServiceContext, caseId: number): Promise
         ACTIVITY_KINDS[a.code].portalSection !== null),
   );
   const now = ctx.clock.now();
+  // each check moved on needs the consent its kind asks for, live (the declaration of its
+  // section): skipping a section's declaration by progress alone does not submit it
+  const outs = facts.activities.map(activityOut);
+  const consents = await consentsInTenant(ctx.tx, now, { caseIds: [caseId] });
+  const movingIds = new Set(moving.map((a) => a.id));
+  const unconsented = missingConsents(
+    outs,
+    consents,
+    outs.filter((a) => movingIds.has(a.id)),
+  );
+  if (unconsented.length > 0) {
+    throw ValidationError.of('non_field_errors', SUBMIT_WITHOUT_CONSENT);
+  }
   for (const a of moving) {
     // each kind ends as its registry entry says: complete, up for review, or in progress
     const to = submittedActivityState(a.code);
