@@ -1,7 +1,6 @@
 import { formatDate } from '@kestrel/domain';
 import {
   Anchor,
-  Badge,
   Group,
   Paper,
   ScrollArea,
@@ -34,7 +33,12 @@ function Figure({
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fz={28} fw={700} lh={1.1} c={alert && value > 0 ? 'red.8' : undefined}>
+      <Text
+        fz={28}
+        fw={700}
+        lh={1.1}
+        c={alert && value > 0 ? 'var(--mantine-color-red-text)' : undefined}
+      >
         {value}
       </Text>
     </Stack>
@@ -147,9 +151,9 @@ export default function OpsDashboard() {
                                 })}
                                 aria-label={`${k.activity_type_name}: ${k.past_target} past target`}
                               >
-                                <Badge color="red" variant="light">
+                                <Text span fw={700} size="sm" c="var(--mantine-color-red-text)">
                                   {k.past_target} past target
-                                </Badge>
+                                </Text>
                               </Anchor>
                             ) : (
                               <Text size="sm" c="dimmed">
@@ -183,7 +187,9 @@ export default function OpsDashboard() {
                       })}
                       aria-label={`${b.label}: ${b.count} waiting`}
                       fw={700}
-                      c={b.min_days >= 1 && b.count > 0 ? 'red.8' : undefined}
+                      c={
+                        b.min_days >= 1 && b.count > 0 ? 'var(--mantine-color-red-text)' : undefined
+                      }
                     >
                       {b.count}
                     </Anchor>
