@@ -38,14 +38,15 @@ export function isoTimestamp(column: SQL | AnyColumn): SQL<string | null> {
   return sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** `{count, next, previous, results}` with the results already JSON texts. */
+/** `{count, count_capped?, next, previous, results}` with the results already JSON texts. */
 export function pageJson(
   count: number,
   next: string | null,
   previous: string | null,
   results: readonly string[],
+  capped = false,
 ): string {
-  return `{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${results.join(',')}]}`;
+  return `{"count":${count},${capped ? '"count_capped":true,' : ''}"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":[${results.join(',')}]}`;
 }
 
 const DIGITS = /^\d+$/;

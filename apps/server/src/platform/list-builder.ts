@@ -78,6 +78,21 @@ export function totalColumn(count: SQLWrapper) {
 }
 
 /**
+ * Where a list's total is counted only up to here (issue 28): counting every match of a big
+ * customer's audit log or a broad search costs as much as reading them all. Past it the page says
+ * `count: COUNT_CAP` and `count_capped: true` (shown as "10,000+").
+ */
+export const COUNT_CAP = 10_000;
+
+/**
+ * `select count(*)` of at most COUNT_CAP + 1 of `rows` (a select of the list's matching rows, its
+ * columns unused): the total for `totalColumn`, read with `pageResponse(..., capped = true)`.
+ */
+export function cappedCount(rows: SQLWrapper): SQL {
+  return sql`select count(*) from (${rows} limit ${sql.raw(String(COUNT_CAP + 1))}) capped`;
+}
+
+/**
  * Prepared list queries by shape (which filters, how many values, ordering: never the values),
  * built and prepared once each (decision 006); capped so odd shapes cannot grow it for ever.
  */
@@ -107,9 +122,13 @@ export function pageResponse<R>(
   pageSize: number,
   count: number,
   results: R[],
+  /** `count` was counted up to COUNT_CAP + 1 (`cappedCount`): above the cap it says so. */
+  capped = false,
 ): Page<R> {
+  const over = capped && count > COUNT_CAP;
   return {
-    count,
+    count: over ? COUNT_CAP : count,
+    ...(over ? { count_capped: true as const } : {}),
     next: page * pageSize < count ? pageUrl(request, path, page + 1) : null,
     previous: page > 1 ? pageUrl(request, path, page - 1) : null,
     results,

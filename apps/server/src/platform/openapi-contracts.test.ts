@@ -144,8 +144,10 @@ function openObjects(schema: z.ZodType, path = ''): string[] {
     case 'object': {
       const shape = (schema as z.ZodObject).shape;
       const keys = Object.keys(shape).sort().join(',');
-      // The platform's page ({count, next, previous, results}) is built around a strict item.
-      const isPage = keys === 'count,next,previous,results';
+      // The platform's page ({count, count_capped?, next, previous, results}) is built around a
+      // strict item.
+      const isPage =
+        keys === 'count,next,previous,results' || keys === 'count,count_capped,next,previous,results';
       const strict = (schema as z.ZodObject)._zod.def.catchall?._zod.def.type === 'never';
       const own = strict || isPage ? [] : [path || '.'];
       return [

@@ -7,6 +7,8 @@ export const MAX_PAGE_SIZE = 100;
 /** `{count, next, previous, results}` */
 export interface Page<R> {
   count: number;
+  /** The total was counted up to COUNT_CAP (list-builder.ts) and there are more. */
+  count_capped?: true;
   next: string | null;
   previous: string | null;
   results: R[];
@@ -16,6 +18,7 @@ export interface Page<R> {
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({
     count: z.number(),
+    count_capped: z.literal(true).optional(),
     next: z.string().nullable(),
     previous: z.string().nullable(),
     results: z.array(item),

@@ -11,6 +11,7 @@ import { NotFoundError } from './errors.js';
 import { maxOf } from './ids.js';
 import { type JsonFields, jsonText, pageJson } from './json-sql.js';
 import {
+  cappedCount,
   listPage,
   PreparedShapes,
   pageResponse,
@@ -124,7 +125,7 @@ export function registerResource<
     fields: JsonFields | undefined = jsonFields,
   ) {
     if (!fields) throw new Error(`${def.path}: no presentSql`);
-    const total = db.select({ n: sql`count(*)` }).from(table).where(where);
+    const total = cappedCount(db.select({ one: sql`1` }).from(table).where(where));
     return db
       .select({ j: jsonText(fields), n: totalColumn(total) })
       .from(table)
@@ -216,7 +217,7 @@ export function registerResource<
               return { count: texts[0]?.n ?? 0, json: texts.map((t) => t.j) };
             }
             // The total as an uncorrelated scalar subquery (totalColumn), not count(*) over().
-            const total = ctx.tx.select({ n: sql`count(*)` }).from(table).where(where);
+            const total = cappedCount(ctx.tx.select({ one: sql`1` }).from(table).where(where));
             const rows = await ctx.tx
               .select({ ...columns, __total: totalColumn(total) })
               .from(table)
@@ -232,14 +233,14 @@ export function registerResource<
         );
         if (result.json !== undefined) {
           // Already JSON: sent as it is, not parsed and serialised again.
-          const body = pageResponse(request, def.path, page, pageSize, result.count, []);
+          const body = pageResponse(request, def.path, page, pageSize, result.count, [], true);
           // The response schema types `send` as an object; this payload is its JSON text.
           const raw: FastifyReply = reply;
           return raw
             .type('application/json; charset=utf-8')
-            .send(pageJson(body.count, body.next, body.previous, result.json));
+            .send(pageJson(body.count, body.next, body.previous, result.json, body.count_capped));
         }
-        return pageResponse(request, def.path, page, pageSize, result.count, result.results);
+        return pageResponse(request, def.path, page, pageSize, result.count, result.results, true);
       },
     );
   }

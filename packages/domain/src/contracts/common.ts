@@ -8,6 +8,8 @@ export const nullableTimestampOut = z.string().nullable();
 export function pageOut<T extends z.ZodType>(item: T) {
   return z.strictObject({
     count: z.number(),
+    /** The total was counted up to 10,000 and there are more (shown as "10,000+"). */
+    count_capped: z.literal(true).optional(),
     next: z.string().nullable(),
     previous: z.string().nullable(),
     results: z.array(item),

@@ -19,6 +19,7 @@ import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
 import {
+  cappedCount,
   type Ordering,
   type OrderingRule,
   PreparedShapes,
@@ -269,15 +270,19 @@ export function caseListQuery(
   limit: number | Placeholder,
   offset: number | Placeholder,
 ) {
-  const base = tx.select({ n: sql`count(*)` }).from(cases);
+  // Exact from the counters; else counted up to COUNT_CAP + 1 (a search or a filter of a large
+  // customer matches tens of thousands: issue 28), `capped` in the page.
+  const base = tx.select({ one: sql`1` }).from(cases);
   const counted = where.counter
     ? tx
         .select({ n: sql`coalesce(sum(${caseCounts.n}), 0)` })
         .from(caseCounts)
         .where(and(...where.counter))
-    : where.subject
-      ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
-      : base.where(and(...where.conds));
+    : cappedCount(
+        where.subject
+          ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
+          : base.where(and(...where.conds)),
+      );
   const pageOf = tx.select(casePageColumns);
   const casesPage = () =>
     pageOf
@@ -367,7 +372,7 @@ export async function selectCaseListJson(
   order: CaseListOrder,
   limit: number,
   offset: number,
-): Promise<{ json: string[]; count: number }> {
+): Promise<{ json: string[]; count: number; capped: boolean }> {
   const prepared = preparedCaseList(where, order);
   const rows = await executePreparedRows(tx, prepared, { ...where.values, limit, offset });
   const json = rows.map((r) => {
@@ -386,7 +391,8 @@ export async function selectCaseListJson(
       `"customer":${Number(customerId)}}`
     );
   });
-  return { json, count: Number(rows[0]?.[15] ?? 0) };
+  // counted up to COUNT_CAP + 1 unless the counters gave it
+  return { json, count: Number(rows[0]?.[15] ?? 0), capped: where.counter === null };
 }
 
 /** The page and total: the query built once per shape (compileDb), run with this request's values. */
@@ -396,13 +402,13 @@ export async function selectCaseList(
   order: CaseListOrder,
   limit: number,
   offset: number,
-): Promise<{ rows: CaseListRow[]; count: number }> {
+): Promise<{ rows: CaseListRow[]; count: number; capped: boolean }> {
   const rows = await executePrepared(tx, preparedCaseList(where, order), {
     ...where.values,
     limit,
     offset,
   });
-  return { rows, count: rows[0]?.total ?? 0 };
+  return { rows, count: rows[0]?.total ?? 0, capped: where.counter === null };
 }
 
 export function presentCaseListItem(r: CaseListRow) {

@@ -87,11 +87,11 @@ export async function casesRoutes(app: FastifyInstance) {
         // The rows are JSON texts already: joined into the page, not serialised again.
         // The response schema (for the OpenAPI document) types `send` as an object; this payload
         // is its JSON text, checked against caseListItemOut by cases.routes.test.ts.
-        const body = pageResponse(request, path, page, pageSize, result.count, []);
+        const body = pageResponse(request, path, page, pageSize, result.count, [], result.capped);
         const raw: FastifyReply = reply;
         return raw
           .type('application/json; charset=utf-8')
-          .send(pageJson(body.count, body.next, body.previous, result.json));
+          .send(pageJson(body.count, body.next, body.previous, result.json, body.count_capped));
       },
     );
   }
