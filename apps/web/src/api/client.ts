@@ -9,6 +9,8 @@ export type ApiResult<T> =
 
 export interface Page<T> {
   count: number;
+  /** The server counted up to `count` (10,000) and there are more (issue 28). */
+  count_capped?: true;
   next: string | null;
   previous: string | null;
   results: T[];

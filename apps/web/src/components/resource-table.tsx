@@ -14,6 +14,7 @@ import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import type { ListPage } from '../api/client';
 import type { QueryParams } from '../api/query-string';
+import { countLabel, pageCount } from './count-label';
 import { Icon } from './icons';
 import { type EmptyState, ListPagination, ListState, listStateOf } from './list-states';
 import classes from './list-table.module.css';
@@ -84,7 +85,7 @@ export function ResourceTable<T extends { id: number | string }>({
     page_size: pageSize,
   });
   const data = query.data;
-  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / pageSize));
+  const pages = pageCount(data, pageSize);
   const filtered =
     search.trim() !== '' ||
     Object.values(filterValues).some(Boolean) ||
@@ -206,11 +207,7 @@ export function ResourceTable<T extends { id: number | string }>({
         <Text size="sm" c="dimmed">
           {data?.failed
             ? 'Not loaded'
-            : `${data?.count ?? 0} ${
-                data?.count === 1 && resource.names.item
-                  ? resource.names.item
-                  : resource.names.plural
-              }`}
+            : countLabel(data, resource.names.item ?? resource.names.plural, resource.names.plural)}
         </Text>
         <ListPagination
           total={pages}

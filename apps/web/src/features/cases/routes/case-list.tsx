@@ -17,6 +17,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { buildQuery, type QueryParams } from '../../../api/query-string';
 import { useRememberListSearch } from '../../../components/back-to-list';
+import { countLabel, pageCount } from '../../../components/count-label';
 import { Email } from '../../../components/email';
 import { ListPagination, ListState, listStateOf } from '../../../components/list-states';
 import classes from '../../../components/list-table.module.css';
@@ -63,7 +64,7 @@ export default function CaseList() {
   const page = Number(params.get('page') ?? '1') || 1;
   const query = cases.useList({ ...apiParams(filters), page, page_size: PAGE_SIZE });
   const data = query.data;
-  const pages = Math.max(1, Math.ceil((data?.count ?? 0) / PAGE_SIZE));
+  const pages = pageCount(data, PAGE_SIZE);
 
   // The filters as last asked for: a navigation waits for the route's loader, and a second change
   // made meanwhile (the typed search arriving after a filter was chosen) builds on the first,
@@ -232,9 +233,7 @@ export default function CaseList() {
           style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
         >
           <Text size="sm" c="dimmed" data-testid="case-count">
-            {data?.failed
-              ? 'Not loaded'
-              : `${data?.count ?? 0} ${data?.count === 1 ? 'case' : 'cases'}`}
+            {data?.failed ? 'Not loaded' : countLabel(data, 'case', 'cases')}
           </Text>
           <ListPagination total={pages} value={page} onChange={setPage} label="Pages of cases" />
         </Group>
