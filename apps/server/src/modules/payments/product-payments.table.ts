@@ -1,0 +1,79 @@
+import {
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
+import { customers } from '../customers/customers.table.js';
+
+/**
+ * What customers pay for their checks (issue 29; their payment settings come with the
+ * customer-administration issue): one row per payment the provider took, in pence. `case_id` is
+ * the case paid for, when one is.
+ */
+export const productPayments = pgTable(
+  'product_payments',
+  {
+    customerId: customerIdColumn(),
+    id: idColumn(),
+    caseId: integer('case_id'),
+    description: varchar('description', { length: 200 }).notNull(),
+    amountPence: integer('amount_pence').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull().default('gbp'),
+    provider: varchar('provider', { length: 20 }).notNull(),
+    providerPaymentId: varchar('provider_payment_id', { length: 100 }),
+    /** succeeded, failed or processing. */
+    status: varchar('status', { length: 20 }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    index('product_payments_created_idx').on(t.createdAt),
+    index('product_payments_customer_created_idx').on(t.customerId, t.createdAt),
+    foreignKey({ columns: [t.customerId], foreignColumns: [customers.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Refunds of a portal payment (`source` portal: `payment_id` a payment intent's id) or a product
+ * payment (`source` product), made through the payments provider. A refund is stored `pending`
+ * before the provider is asked and settled after; the key is the caller's Idempotency-Key (a
+ * repeated call answers the same refund). Pending and succeeded refunds count against what was
+ * paid.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    customerId: customerIdColumn(),
+    id: idColumn(),
+    source: varchar('source', { length: 10 }).notNull(),
+    paymentId: integer('payment_id').notNull(),
+    amountPence: integer('amount_pence').notNull(),
+    idempotencyKey: varchar('idempotency_key', { length: 100 }).notNull(),
+    /** pending, succeeded or failed. */
+    status: varchar('status', { length: 20 }).notNull().default('pending'),
+    providerRefundId: varchar('provider_refund_id', { length: 100 }),
+    failureMessage: text('failure_message'),
+    createdById: integer('created_by_id'),
+    createdByName: varchar('created_by_name', { length: 200 }).notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: tstz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.id] }),
+    uniqueIndex('payment_refunds_key_idx').on(
+      t.customerId,
+      t.source,
+      t.paymentId,
+      t.idempotencyKey,
+    ),
+    index('payment_refunds_payment_idx').on(t.customerId, t.source, t.paymentId),
+    foreignKey({ columns: [t.customerId], foreignColumns: [customers.id] }).onDelete('cascade'),
+  ],
+);
