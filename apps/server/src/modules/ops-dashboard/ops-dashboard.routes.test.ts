@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { caseActivities } from '../activities/activities.table.js';
+import { imports } from '../imports/imports.table.js';
 import { createPaymentIntent } from '../payments/payments.factories.js';
 
 let t: TestApp;
@@ -103,6 +104,11 @@ beforeAll(async () => {
     );
     await intent('awaiting');
     await intent('paid');
+    // imports: one running, one completed
+    await tx.insert(imports).values([
+      { customerId: acme, fileName: 'staff.csv', state: 'running' },
+      { customerId: other, fileName: 'drivers.csv', state: 'completed' },
+    ]);
   });
   ops = await login(t.app, 'ops@k.test');
   admin = await login(t.app, 'admin@acme.test');
@@ -161,7 +167,7 @@ describe('GET /api/ops/dashboard/', () => {
     expect(d.provider_errors).toBe(1);
     expect(d.dead_jobs).toBe(0);
     expect(d.payments).toEqual({ declined: 1, awaiting: 1 });
-    expect(d.imports_running).toBeNull();
+    expect(d.imports_running).toBe(1);
   });
 
   it('agrees with the outstanding list behind each figure', async () => {

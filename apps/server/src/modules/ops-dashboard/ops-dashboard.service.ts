@@ -7,6 +7,7 @@ import { caseActivities } from '../activities/activities.table.js';
 import { pastTargetSql } from '../activities/activity-claims.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
+import { imports } from '../imports/imports.table.js';
 import { paymentIntents } from '../payments/payments.table.js';
 
 const DAY_MS = 86_400_000;
@@ -16,7 +17,7 @@ const WEEKS = 12;
  * Operations' morning view (issue 29): what waits for them by kind and by age (over the
  * outstanding list's own conditions, through its (state, updated_at) index), the activities
  * completed per week (completed_at's index), provider errors, dead jobs and top-up payments
- * needing attention.
+ * needing attention, and the imports running.
  */
 export async function opsDashboard(
   tx: Tx,
@@ -95,6 +96,12 @@ export async function opsDashboard(
     .from(paymentIntents)
     .where(inArray(paymentIntents.outcome, ['declined', 'awaiting']));
 
+  // the imports of every customer running now (a small table: uploads, not their rows)
+  const [running] = await tx
+    .select({ n: count() })
+    .from(imports)
+    .where(inArray(imports.state, ['running']));
+
   const ageOf = (row: Record<string, unknown>, i: number) => Number(row[`age${i}`] ?? 0);
   const byKind = kinds
     .map((k) => ({
@@ -134,6 +141,6 @@ export async function opsDashboard(
     provider_errors: Number(errors?.n ?? 0),
     dead_jobs: Number(dead?.n ?? 0),
     payments: { declined: pay?.declined ?? 0, awaiting: pay?.awaiting ?? 0 },
-    imports_running: null,
+    imports_running: Number(running?.n ?? 0),
   };
 }

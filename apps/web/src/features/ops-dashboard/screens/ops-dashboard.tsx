@@ -76,7 +76,7 @@ export default function OpsDashboard() {
         )
       ) : (
         <>
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }}>
+          <SimpleGrid cols={{ base: 2, sm: 4 }}>
             <Figure label="Waiting" value={d.waiting.total} to={queueHref()} />
             <Figure
               label="Past target"
@@ -102,10 +102,10 @@ export default function OpsDashboard() {
               to={href('ops:portal-payments')}
               alert
             />
+            {d.imports_running !== null && (
+              <Figure label="Imports running" value={d.imports_running} to={href('ops:imports')} />
+            )}
           </SimpleGrid>
-          {d.imports_running !== null && (
-            <Figure label="Imports running" value={d.imports_running} to={href('ops:imports')} />
-          )}
           <SimpleGrid cols={{ base: 1, lg: 2 }}>
             <Paper withBorder radius="lg" p="md">
               <Title order={2} size="h4" mb="sm">
