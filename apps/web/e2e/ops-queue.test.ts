@@ -66,12 +66,14 @@ describe('the ops work queue', () => {
     await p.waitForURL((u) => u.searchParams.get('activity_type') === 'dbs-enhanced');
     await p.getByRole('heading', { name: 'Outstanding activities', level: 1 }).waitFor();
     // the demo's claims show on the list
-    await p.getByText('Assigned to Olivia Ops').first().waitFor();
-    await p.getByText('Assigned to Owen Ops').first().waitFor();
+    await p.getByRole('table').getByText('Assigned to Olivia Ops').first().waitFor();
+    await p.getByRole('table').getByText('Assigned to Owen Ops').first().waitFor();
     await p.getByRole('combobox', { name: 'Assignee' }).click();
     await p.getByRole('option', { name: 'Unassigned' }).click();
     await p.waitForURL((u) => u.searchParams.get('assignee') === 'unassigned');
-    await expect.poll(() => p.getByText(/^Assigned to .+/).count()).toBe(0);
+    const rows = p.locator('[data-testid^="queue-row-"]');
+    await rows.first().waitFor();
+    await expect.poll(() => rows.getByText(/^Assigned to /).count()).toBe(0);
     await look(p, 'list');
 
     // the oldest unclaimed enhanced check
