@@ -109,7 +109,7 @@ describe('the ops work queue', () => {
     await owen.context.close();
 
     // the ops form, saved: on to the next unclaimed enhanced check, filters kept
-    expect(await p.getByTestId('save-and-next').locator('input').isChecked()).toBe(true);
+    expect(await p.getByRole('switch', { name: /^Save and next/ }).isChecked()).toBe(true);
     await p.getByRole('button', { name: 'DBS enhanced provider configuration' }).click();
     const form = p.getByTestId('provider-config-form');
     const fields: [string, string][] = [
