@@ -225,7 +225,6 @@ const OPS_WHOLE_SCANS: Record<string, string> = {
   '/api/ops/dashboard/':
     "the ops dashboard (issue 29): counts every customer's waiting activities by kind and age",
   '/api/ops/flags/?page_size=25': "the total counts every customer's flags",
-  '/api/ops/audit-actions/?page_size=25': "the total counts every customer's audit rows",
   '/api/ops/trust-to-ride/unbooked-activities/?page_size=25':
     'unbooked trust-to-ride activities of every customer: no index on the activity type',
 };
