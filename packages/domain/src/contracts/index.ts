@@ -27,6 +27,7 @@ export * from './jobs.js';
 export * from './list-queries.js';
 export * from './maintenance-windows.js';
 export * from './online-idv.js';
+export * from './ops-payments.js';
 export * from './ops-queue.js';
 export * from './outbox.js';
 export * from './payments.js';

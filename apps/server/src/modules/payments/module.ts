@@ -1,5 +1,6 @@
 import type { KestrelModule } from '../../platform/module.js';
 import { PAYMENTS_SIMULATOR_SECRET } from './config.js';
+import { PRODUCT_PAYMENT_CONTENT_TYPE, REFUND_CONTENT_TYPE } from './ops-payments.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE } from './service.js';
 
@@ -7,5 +8,10 @@ export default {
   name: 'payments',
   routes: paymentsRoutes,
   secrets: [PAYMENTS_SIMULATOR_SECRET],
-  contentTypes: [INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE],
+  contentTypes: [
+    INTENT_CONTENT_TYPE,
+    PAYMENT_CONTENT_TYPE,
+    REFUND_CONTENT_TYPE,
+    PRODUCT_PAYMENT_CONTENT_TYPE,
+  ],
 } satisfies KestrelModule;

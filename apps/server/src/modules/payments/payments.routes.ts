@@ -24,6 +24,7 @@ import {
   SimulatorRefusal,
 } from '../../providers/payments/simulator.js';
 import { paymentsOf } from './config.js';
+import { opsPaymentsRoutes } from './ops-payments.js';
 import { paymentIntents, payments } from './payments.table.js';
 import {
   createTopUpIntent,
@@ -268,6 +269,9 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
     },
     ordering: { created_at: payments.createdAt, id: payments.id },
   });
+
+  // Operations' portal and product payments with refunds (ops-payments.ts).
+  await opsPaymentsRoutes(app);
 
   // Operations see every customer's (portal payments: payments.view_all_portal_payments).
   const opsRead = { read: { permissions: ['payments.view_all_portal_payments' as const] } };

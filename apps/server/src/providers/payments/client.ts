@@ -1,8 +1,10 @@
 import {
   type CreateIntentInput,
+  type CreateRefundInput,
   type PaymentsProvider,
   PaymentsProviderError,
   type ProviderPaymentIntent,
+  type ProviderRefund,
 } from './provider.js';
 
 /*
@@ -40,6 +42,17 @@ function isIntent(x: unknown): x is ProviderPaymentIntent {
   );
 }
 
+function isRefund(x: unknown): x is ProviderRefund {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return (
+    o.object === 'refund' &&
+    typeof o.id === 'string' &&
+    typeof o.amount === 'number' &&
+    typeof o.status === 'string'
+  );
+}
+
 export class StripeClient implements PaymentsProvider {
   readonly name = 'stripe' as const;
   readonly browserApiBase: string;
@@ -65,13 +78,33 @@ export class StripeClient implements PaymentsProvider {
     return this.call('GET', `/v1/payment_intents/${encodeURIComponent(id)}`, signal);
   }
 
-  private async call(
+  createRefund(input: CreateRefundInput, signal: AbortSignal): Promise<ProviderRefund> {
+    const body = formEncode({
+      payment_intent: input.payment_intent,
+      amount: input.amount_pence,
+      metadata: input.metadata,
+    });
+    return this.request('POST', '/v1/refunds', signal, isRefund, body, input.idempotency_key);
+  }
+
+  private call(
     method: 'GET' | 'POST',
     path: string,
     signal: AbortSignal,
     body?: string,
     idempotencyKey?: string,
   ): Promise<ProviderPaymentIntent> {
+    return this.request(method, path, signal, isIntent, body, idempotencyKey);
+  }
+
+  private async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    signal: AbortSignal,
+    valid: (x: unknown) => x is T,
+    body?: string,
+    idempotencyKey?: string,
+  ): Promise<T> {
     let res: Response;
     try {
       res = await this.fetch(`${this.browserApiBase}${path}`, {
@@ -102,7 +135,7 @@ export class StripeClient implements PaymentsProvider {
       );
     }
     const json: unknown = await res.json().catch(() => null);
-    if (!isIntent(json)) {
+    if (!valid(json)) {
       throw new PaymentsProviderError('The payments provider answered malformed data.', true);
     }
     return json;

@@ -31,12 +31,34 @@ export interface CreateIntentInput {
   idempotency_key: string;
 }
 
+/** A refund against a payment intent (Stripe's Refund object, the fields used). */
+export interface ProviderRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: 'gbp';
+  payment_intent: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
+  metadata: Record<string, string>;
+}
+
+export interface CreateRefundInput {
+  /** The provider's payment intent id. */
+  payment_intent: string;
+  amount_pence: number;
+  metadata: Record<string, string>;
+  /** The same for every attempt at one refund: the provider refunds once. */
+  idempotency_key: string;
+}
+
 export interface PaymentsProvider {
   readonly name: PaymentProviderName;
   /** Where the browser confirms an intent (Stripe's API base, or the simulator's routes). */
   readonly browserApiBase: string;
   createIntent(input: CreateIntentInput, signal: AbortSignal): Promise<ProviderPaymentIntent>;
   retrieveIntent(id: string, signal: AbortSignal): Promise<ProviderPaymentIntent>;
+  /** Refunds all or part of a succeeded intent (`POST /v1/refunds`), once per idempotency key. */
+  createRefund(input: CreateRefundInput, signal: AbortSignal): Promise<ProviderRefund>;
 }
 
 /** A provider call that failed: `retryable` for outages and timeouts, not for a refusal. */

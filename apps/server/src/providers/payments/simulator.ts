@@ -3,9 +3,11 @@ import type { Clock } from '../../platform/clock.js';
 import { signWebhook } from '../../platform/webhooks.js';
 import type {
   CreateIntentInput,
+  CreateRefundInput,
   PaymentEvent,
   PaymentsProvider,
   ProviderPaymentIntent,
+  ProviderRefund,
   SettlingEvent,
 } from './provider.js';
 
@@ -98,6 +100,8 @@ export class PaymentsSimulator implements PaymentsProvider {
   readonly browserApiBase = SIMULATOR_BASE;
   private readonly intents = new Map<string, ProviderPaymentIntent>();
   private readonly byKey = new Map<string, string>();
+  private readonly refunds = new Map<string, ProviderRefund>();
+  private readonly refunded = new Map<string, number>();
   private events = 0;
   /** Every event made, in order (tests deliver them again: replays). */
   readonly sent: SignedEvent[] = [];
@@ -127,6 +131,43 @@ export class PaymentsSimulator implements PaymentsProvider {
     this.intents.set(id, intent);
     this.byKey.set(input.idempotency_key, id);
     return structuredClone(intent);
+  }
+
+  /**
+   * A refund, once per idempotency key (a repeat answers the first). Against an intent it holds
+   * (made since it started), only a succeeded one and never more than it took; an intent it does
+   * not hold (made before a restart: it keeps them in memory) is refunded as asked.
+   */
+  async createRefund(input: CreateRefundInput): Promise<ProviderRefund> {
+    const known = this.refunds.get(input.idempotency_key);
+    if (known) return structuredClone(known);
+    if (!Number.isInteger(input.amount_pence) || input.amount_pence < 1) {
+      throw new SimulatorRefusal(400, 'amount_too_small', 'Refund amount must be positive.');
+    }
+    const intent = this.intents.get(input.payment_intent);
+    const before = this.refunded.get(input.payment_intent) ?? 0;
+    if (intent && intent.status !== 'succeeded') {
+      throw new SimulatorRefusal(400, 'charge_not_refundable', 'The payment has not succeeded.');
+    }
+    if (intent && before + input.amount_pence > intent.amount) {
+      throw new SimulatorRefusal(
+        400,
+        'amount_too_large',
+        'Refund amount is greater than the unrefunded amount.',
+      );
+    }
+    const refund: ProviderRefund = {
+      id: `re_sim_${hash(`refund:${input.idempotency_key}`, 24)}`,
+      object: 'refund',
+      amount: input.amount_pence,
+      currency: 'gbp',
+      payment_intent: input.payment_intent,
+      status: 'succeeded',
+      metadata: { ...input.metadata },
+    };
+    this.refunds.set(input.idempotency_key, refund);
+    this.refunded.set(input.payment_intent, before + input.amount_pence);
+    return structuredClone(refund);
   }
 
   async retrieveIntent(id: string): Promise<ProviderPaymentIntent> {
