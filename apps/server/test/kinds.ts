@@ -1,4 +1,10 @@
-import type { CaseActivityState, ProcessingData } from '@kestrel/domain';
+import {
+  type CaseActivityState,
+  type CasePortalOut,
+  missingConsents,
+  type ProcessingData,
+  type SubjectConsentOut,
+} from '@kestrel/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -33,6 +39,28 @@ import {
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The consents the subject's case still asks for (`missingConsents`), given as the portal's
+ * sections give them (POST /api/s/consents/, 201 each): what Review & Submit needs.
+ */
+export async function giveConsents(app: TestApp['app'], subject: Client, caseId: number) {
+  const get = (url: string) => app.inject({ method: 'GET', url, headers: subject.headers });
+  const portal = await get(`/api/s/case-portal/${caseId}/`);
+  expect(portal.statusCode, portal.body).toBe(200);
+  const held = (await get('/api/s/consents/')).json() as { results: SubjectConsentOut[] };
+  const { case_activities } = (portal.json() as CasePortalOut).portal;
+  const ofCase = held.results.filter((c) => c.case === caseId);
+  for (const { activity, kind } of missingConsents(case_activities, ofCase)) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/s/consents/',
+      headers: subject.headers,
+      payload: { case: caseId, case_activity: activity.id, kind },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+}
 
 export interface KindsWorldOptions {
   /** buildTestApp's options (clock, config, …). */
@@ -94,7 +122,8 @@ export interface KindsWorld {
   /** A subject with a login and an open case asking for `requirements`. */
   subjectCase(input: SubjectCaseInput): Promise<SubjectCase>;
   /**
-   * The subject's portal: each section completed in turn, then Review & Submit (200 each);
+   * The subject's portal: each section completed in turn, the consents the case asks for given
+   * (`giveConsents`), then Review & Submit (200 each);
    * the jobs it starts run before it returns. Answers the submission's response.
    */
   submitPortal(
@@ -223,6 +252,8 @@ export function kindsWorld(opts: KindsWorldOptions = {}): KindsWorld {
         });
         expect(res.statusCode, res.body).toBe(200);
       }
+      // each section's declaration, as the portal gives it
+      await giveConsents(app().app, subject, caseId);
       const submitted = await call(subject, 'POST', `/api/s/case-portal/${caseId}/submit/`);
       expect(submitted.statusCode, submitted.body).toBe(200);
       await app().settle();

@@ -1,12 +1,6 @@
 // @postgres: whole-app smoke on node-postgres as a subject: the portal's sections and submission
 
-import {
-  type CasePortalOut,
-  missingConsents,
-  SEND_BACK_MESSAGES,
-  SUBMIT_WITHOUT_CONSENT,
-  type SubjectConsentOut,
-} from '@kestrel/domain';
+import { SEND_BACK_MESSAGES, SUBMIT_WITHOUT_CONSENT } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -21,6 +15,7 @@ import {
   ManualClock,
   type TestApp,
 } from '../../../test/helpers.js';
+import { giveConsents as giveConsentsOf } from '../../../test/kinds.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { SUBMITTED_DETAIL } from '../case-data/case-access.js';
@@ -131,22 +126,7 @@ const portal = (id: number) => `/api/s/case-portal/${id}/`;
 const progress = (c: Client, id: number, value: unknown) =>
   call(c, 'PATCH', portal(id), { portal_last_completed_section: value });
 
-/** The consents the case still asks for, given as the portal's sections give them. */
-async function giveConsents(c: Client, id: number) {
-  const { portal: p } = (await call(c, 'GET', portal(id))).json() as CasePortalOut;
-  const held = (await call(c, 'GET', '/api/s/consents/')).json() as {
-    results: SubjectConsentOut[];
-  };
-  const ofCase = held.results.filter((h) => h.case === id);
-  for (const { activity, kind } of missingConsents(p.case_activities, ofCase)) {
-    const res = await call(c, 'POST', '/api/s/consents/', {
-      case: id,
-      case_activity: activity.id,
-      kind,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-  }
-}
+const giveConsents = (c: Client, id: number) => giveConsentsOf(t.app, c, id);
 
 describe('GET /api/s/case-portal/{case}/', () => {
   it("answers the subject's own case at each customer that holds the person", async () => {
