@@ -1,0 +1,364 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createAdminAndViewer,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { defaultConfig } from '../../config.js';
+import { multipart } from '../case-documents/test-files.js';
+import { cases } from '../cases/cases.table.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { runImport } from './imports.service.js';
+import { importRows, imports } from './imports.table.js';
+
+const MAX_BYTES = 200_000;
+let t: TestApp;
+let ops: Client;
+let admin: Client;
+let acme: number;
+let other: number;
+let processId: number;
+
+/** A name of letters only (the subject schema refuses digits): 1 → 'Ab', 27 → 'Bb'... */
+const nameOf = (i: number) =>
+  String.fromCharCode(65 + (Math.floor(i / 26) % 26)) +
+  String.fromCharCode(97 + (i % 26)) +
+  String.fromCharCode(97 + (Math.floor(i / 676) % 26));
+
+/** A CSV of `n` people (emails made from `tag`), with the rows in `bad` broken (1-based). */
+function peopleCsv(n: number, tag: string, bad: Record<number, string> = {}): string {
+  const lines = ['First name,Surname,Email address,Date of birth'];
+  for (let i = 1; i <= n; i += 1) {
+    lines.push(
+      bad[i] ??
+        `${nameOf(i)},Tester,${tag}.${i}@example.com,1990-01-${String((i % 28) + 1).padStart(2, '0')}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function upload(
+  client: Client,
+  csv: string | Buffer,
+  fields: Record<string, string>,
+  filename = 'people.csv',
+) {
+  const { payload, contentType } = multipart([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    {
+      name: 'file',
+      filename,
+      value: typeof csv === 'string' ? Buffer.from(csv) : csv,
+      contentType: 'text/csv',
+    },
+  ]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/ops/imports/',
+    headers: { ...client.headers, 'content-type': contentType },
+    payload,
+  });
+}
+
+const post = (client: Client, url: string) =>
+  t.app.inject({ method: 'POST', url, headers: client.headers });
+
+async function uploadAndValidate(csv: string, mode = 'valid_rows') {
+  const res = await upload(ops, csv, { customer: String(acme), mode });
+  expect(res.statusCode, res.body).toBe(201);
+  const id = Number(res.json().id);
+  const v = await post(ops, `/api/ops/imports/${id}/validate/`);
+  expect(v.statusCode, v.body).toBe(200);
+  return { id, validated: v.json() };
+}
+
+const subjectCount = (email: string) =>
+  t.owner(async (tx) => {
+    const [r] = await tx
+      .select({ n: sql<number>`count(*)::int`, d: sql<number>`count(distinct lower(email))::int` })
+      .from(subjects)
+      .where(and(eq(subjects.customerId, acme), sql`${subjects.email} like ${`${email}.%`}`));
+    return { n: Number(r?.n ?? 0), distinct: Number(r?.d ?? 0) };
+  });
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    config: { storage: { ...defaultConfig.storage, maxUploadBytes: MAX_BYTES } },
+  });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    other = (await createCustomer(tx, { name: 'Other' })).id;
+    await createAdminAndViewer(tx, acme);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
+    processId = (await createProcess(tx, { customerId: acme, requirements: ['knowledge-test'] }))
+      .id;
+  });
+  ops = await login(t.app, 'ops@k.test');
+  admin = await login(t.app, 'admin@acme.test');
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('/api/ops/imports/', () => {
+  it('is operations staff only: customer staff get 403, anonymous 401/403', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/ops/imports/'],
+      ['POST', '/api/ops/imports/'],
+      ['GET', '/api/ops/imports/1/'],
+      ['POST', '/api/ops/imports/1/run/'],
+      ['GET', '/api/ops/imports/1/report/'],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: admin.headers });
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    const csv = peopleCsv(2, 'staff');
+    const res = await upload(admin, csv, { customer: String(acme) });
+    expect(res.statusCode).toBe(403);
+    const anon = await t.app.inject({ method: 'GET', url: '/api/ops/imports/' });
+    expect([401, 403]).toContain(anon.statusCode);
+  });
+
+  it('reads the file, guesses the mapping from the headers and previews the first rows', async () => {
+    const res = await upload(ops, peopleCsv(12, 'preview'), { customer: String(acme) });
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      customer_id: acme,
+      customer_name: 'Acme',
+      state: 'uploaded',
+      mode: 'all_or_nothing',
+      total_rows: 12,
+      headers: ['First name', 'Surname', 'Email address', 'Date of birth'],
+      mapping: {
+        first_name: 'First name',
+        last_name: 'Surname',
+        email: 'Email address',
+        dob: 'Date of birth',
+      },
+    });
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${body.id}/preview/`,
+      headers: ops.headers,
+    });
+    expect(preview.statusCode).toBe(200);
+    const rows = preview.json().rows;
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toEqual({
+      row_number: 2,
+      cells: [nameOf(1), 'Tester', 'preview.1@example.com', '1990-01-02'],
+    });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/ops/imports/',
+      headers: ops.headers,
+    });
+    expect(list.json().results.map((r: { id: number }) => r.id)).toContain(body.id);
+  });
+
+  it('reads an XLSX file (first worksheet) the same way', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('People');
+    ws.addRow(['First name', 'Last name', 'Email']);
+    ws.addRow(['Xena', 'Lopez', 'xena.lopez@example.com']);
+    ws.addRow(['Yuri', 'Lopez', 'yuri.lopez@example.com']);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    const res = await upload(ops, buf, { customer: String(acme) }, 'people.xlsx');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      total_rows: 2,
+      mapping: { first_name: 'First name', last_name: 'Last name', email: 'Email' },
+    });
+  });
+
+  it("refuses another kind of file, an unknown customer or another customer's process", async () => {
+    const csv = peopleCsv(1, 'refused');
+    const txt = await upload(ops, csv, { customer: String(acme) }, 'people.txt');
+    expect(txt.statusCode).toBe(400);
+    expect(txt.json()).toHaveProperty('file');
+    const none = await upload(ops, csv, { customer: '999999' });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toHaveProperty('customer');
+    const proc = await upload(ops, csv, { customer: String(other), process: String(processId) });
+    expect(proc.statusCode).toBe(400);
+    expect(proc.json()).toHaveProperty('process');
+  });
+
+  it('refuses a file over the size limit while it streams (413), keeping nothing', async () => {
+    const before = await t.owner(async (tx) => (await tx.select().from(imports)).length);
+    const big = peopleCsv(Math.ceil(MAX_BYTES / 40) + 500, 'big');
+    expect(big.length).toBeGreaterThan(MAX_BYTES);
+    const res = await upload(ops, big, { customer: String(acme) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toHaveProperty('file');
+    const after = await t.owner(async (tx) => (await tx.select().from(imports)).length);
+    expect(after).toBe(before);
+  });
+
+  it('validates every row with the subject schema: row number and field', async () => {
+    const csv = peopleCsv(6, 'val', {
+      2: 'Ann,,val.2@example.com,1990-01-01',
+      4: 'Bea,Tester,not-an-email,1990-01-01',
+      5: 'Cal,Tester,val.1@example.com,31/12/1990',
+    });
+    const { id, validated } = await uploadAndValidate(csv, 'all_or_nothing');
+    expect(validated).toMatchObject({ state: 'validated', valid_rows: 3, invalid_rows: 3 });
+    const rows = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/rows/?invalid=true`,
+      headers: ops.headers,
+    });
+    const byRow = Object.fromEntries(
+      rows
+        .json()
+        .results.map((r: { row_number: number; errors: Record<string, string[]> }) => [
+          r.row_number,
+          Object.keys(r.errors).sort(),
+        ]),
+    );
+    // the file's row numbers: the header is row 1
+    expect(byRow).toEqual({ 3: ['last_name'], 5: ['email'], 6: ['dob'] });
+    // all or nothing: refused while a row is invalid
+    const run = await post(ops, `/api/ops/imports/${id}/run/`);
+    expect(run.statusCode).toBe(400);
+    expect(run.json()).toHaveProperty('mode');
+  });
+
+  it('imports the valid rows only when chosen, opens a case each, and reports every row', async () => {
+    const csv = peopleCsv(5, 'valid', { 3: 'Dee,,valid.3@example.com,' });
+    const res = await upload(ops, csv, {
+      customer: String(acme),
+      process: String(processId),
+      mode: 'valid_rows',
+    });
+    const id = Number(res.json().id);
+    await post(ops, `/api/ops/imports/${id}/validate/`);
+    const run = await post(ops, `/api/ops/imports/${id}/run/`);
+    expect(run.statusCode, run.body).toBe(202);
+    expect(run.json().state).toBe('running');
+    await t.settle();
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(done.json()).toMatchObject({ state: 'completed', imported_rows: 4, invalid_rows: 1 });
+    expect(await subjectCount('valid')).toEqual({ n: 4, distinct: 4 });
+    const opened = await t.owner(async (tx) =>
+      tx
+        .select({ id: cases.id })
+        .from(cases)
+        .innerJoin(
+          importRows,
+          and(eq(importRows.customerId, cases.customerId), eq(importRows.caseId, cases.id)),
+        )
+        .where(eq(importRows.importId, id)),
+    );
+    expect(opened).toHaveLength(4);
+    const report = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/report/`,
+      headers: ops.headers,
+    });
+    expect(report.statusCode).toBe(200);
+    expect(report.headers['content-type']).toContain('text/csv');
+    const lines = report.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'row,First name,Surname,Email address,Date of birth,outcome,subject_id,errors',
+    );
+    expect(lines).toHaveLength(6);
+    expect(lines[3]).toMatch(/^4,Dee,,valid\.3@example\.com,,invalid,,last_name: /);
+    expect(lines[1]).toMatch(
+      new RegExp(`^2,${nameOf(1)},Tester,valid.1@example.com,1990-01-02,imported,\\d+,$`),
+    );
+    // run once only
+    expect((await post(ops, `/api/ops/imports/${id}/run/`)).statusCode).toBe(409);
+  });
+
+  it('a run killed mid-way keeps whole batches only; its re-run makes no duplicate', async () => {
+    const { id } = await uploadAndValidate(peopleCsv(1_200, 'atomic'), 'all_or_nothing');
+    // started (as the run endpoint does) without its job, which the test runs by hand
+    await t.owner((tx) => tx.update(imports).set({ state: 'running' }).where(eq(imports.id, id)));
+    // dies inside the second batch, after 250 of its subjects were made
+    await expect(
+      runImport(t.app.deps, acme, id, {
+        afterRow: (n) => {
+          if (n === 751) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect(await subjectCount('atomic')).toEqual({ n: 500, distinct: 500 });
+    const mid = await t.owner(
+      async (tx) => (await tx.select().from(imports).where(eq(imports.id, id)))[0],
+    );
+    expect(mid).toMatchObject({ state: 'running', importedRows: 500 });
+    // dies between batches too
+    await expect(
+      runImport(t.app.deps, acme, id, {
+        beforeBatch: (b) => {
+          if (b === 1) throw new Error('killed again');
+        },
+      }),
+    ).rejects.toThrow('killed again');
+    expect(await subjectCount('atomic')).toEqual({ n: 1_000, distinct: 1_000 });
+    await runImport(t.app.deps, acme, id);
+    expect(await subjectCount('atomic')).toEqual({ n: 1_200, distinct: 1_200 });
+    // once more: nothing left to do, nothing made
+    await runImport(t.app.deps, acme, id);
+    expect(await subjectCount('atomic')).toEqual({ n: 1_200, distinct: 1_200 });
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(done.json()).toMatchObject({
+      state: 'completed',
+      imported_rows: 1_200,
+      invalid_rows: 0,
+    });
+    const outcomes = await t.owner(async (tx) =>
+      tx
+        .select({ o: importRows.outcome, n: sql<number>`count(*)::int` })
+        .from(importRows)
+        .where(eq(importRows.importId, id))
+        .groupBy(importRows.outcome),
+    );
+    expect(outcomes).toEqual([{ o: 'imported', n: 1_200 }]);
+  }, 120_000);
+
+  it('an email already held by the customer, or repeated in the file, is reported on its row', async () => {
+    const csv = [
+      'First name,Last name,Email',
+      'Ann,Held,atomic.1@example.com',
+      'Bob,Twice,twice@example.com',
+      'Bob,Again,TWICE@example.com',
+    ].join('\n');
+    const { id, validated } = await uploadAndValidate(csv);
+    expect(validated).toMatchObject({ valid_rows: 1, invalid_rows: 2 });
+    const rows = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/rows/?invalid=true`,
+      headers: ops.headers,
+    });
+    expect(
+      rows
+        .json()
+        .results.map((r: { row_number: number; errors: Record<string, string[]> }) => [
+          r.row_number,
+          Object.keys(r.errors),
+        ]),
+    ).toEqual([
+      [2, ['email']],
+      [4, ['email']],
+    ]);
+  });
+});
