@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE } from './access.js';
 
 const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kestrel</title></head>
 <body><h1>Kestrel</h1><p>The API is running. The web app has not been built (apps/web/dist is missing).</p>
@@ -12,6 +14,80 @@ const ASSET_DIRS = /^\/(assets|js|css)\//;
 /** Content-hashed build output (e.g. js/index-8sXypwbA.js), safe to cache for a year. */
 const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/;
 
+interface RoutePreload {
+  pattern: string;
+  audience: string;
+  files: string[];
+  css: string[];
+}
+
+/** A react-router pattern ('/cases/:id', '/docs/*', '/a/:b?') as an anchored regular expression. */
+export function patternRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split('/')
+    .filter((s) => s !== '')
+    .map((seg) => {
+      if (seg === '*') return '(?:/.*)?';
+      const optional = seg.endsWith('?');
+      const s = optional ? seg.slice(0, -1) : seg;
+      const part = s.startsWith(':') ? '/[^/]+' : `/${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return optional ? `(?:${part})?` : part;
+    })
+    .join('');
+  return new RegExp(`^${body || '/'}/?$`);
+}
+
+const PROTECTED = new Set(['product', 'ops', 'subject']);
+
+/**
+ * The SPA page for one address: index.html with `<link rel=modulepreload>` for the matched route's
+ * layout and screen chunks (from dist/.vite/route-preloads.json, written by the web build) and
+ * `<link rel=preload as=style>` for their CSS, so a first visit fetches them with the entry instead
+ * of after the entry ran and the guard decided. A protected route preloads only for a request that
+ * carries a session cookie: a visitor without one is sent to sign in, whose page is in the entry.
+ * Pages are built once per route and session state, with brotli and gzip copies.
+ */
+export function spaPages(dist: string, sessionCookie: string) {
+  const index = readFileSync(join(dist, 'index.html'), 'utf8');
+  let preloads: RoutePreload[] = [];
+  try {
+    const parsed = JSON.parse(readFileSync(join(dist, '.vite', 'route-preloads.json'), 'utf8')) as {
+      routes: RoutePreload[];
+    };
+    preloads = parsed.routes;
+  } catch {
+    // An older build without the file: the plain index.html.
+  }
+  const dynamic = (p: string) => p.split('/').filter((s) => s.startsWith(':') || s === '*').length;
+  // Static segments win over parameters ('/cases/add' before '/cases/:id'), as in react-router.
+  const routes = preloads
+    .map((r) => ({ ...r, re: patternRegExp(r.pattern) }))
+    .sort((a, b) => dynamic(a.pattern) - dynamic(b.pattern));
+  const cookieRe = new RegExp(`(?:^|;\\s*)${sessionCookie}=[^;]`);
+  type Page = { html: string; br: Buffer; gz: Buffer };
+  const pages = new Map<string, Page>();
+  const make = (html: string): Page => ({
+    html,
+    br: brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+    gz: gzipSync(html, { level: 9 }),
+  });
+  const plain = make(index);
+  return (path: string, cookieHeader: string | undefined): Page => {
+    const route = routes.find((r) => r.re.test(path));
+    if (!route || (route.files.length === 0 && route.css.length === 0)) return plain;
+    if (PROTECTED.has(route.audience) && !cookieRe.test(cookieHeader ?? '')) return plain;
+    const cached = pages.get(route.pattern);
+    if (cached) return cached;
+    const links = [
+      ...route.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
+      ...route.files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+    ].join('\n    ');
+    const page = make(index.replace('</head>', `    ${links}\n  </head>`));
+    pages.set(route.pattern, page);
+    return page;
+  };
+}
+
 /**
  * Serves the built SPA: hashed files under /assets/, /js/ and /css/ cached for a year, precompressed .br/.gz when
  * present, and index.html for any other non-/api GET (SPA fallback). Static files are not rate
@@ -19,6 +95,7 @@ const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/;
  */
 export async function registerWebStatic(app: FastifyInstance, dist: string | null): Promise<void> {
   const hasIndex = dist !== null && existsSync(join(dist, 'index.html'));
+  const pageFor = dist !== null && hasIndex ? spaPages(dist, SESSION_COOKIE) : null;
   // A page address with doubled slashes ('//cases', a pasted or hand-edited link) would reach the
   // static files' router, which refuses it with a JSON 403: send the browser to the same address
   // with single slashes, where the app answers. The API keeps JSON answers.
@@ -57,7 +134,14 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
       !ASSET_DIRS.test(path)
     ) {
       reply.header('cache-control', 'no-cache');
-      if (hasIndex) return reply.type('text/html').sendFile('index.html');
+      if (pageFor) {
+        const page = pageFor(path, request.headers.cookie);
+        const accept = String(request.headers['accept-encoding'] ?? '');
+        reply.header('vary', 'accept-encoding, cookie').type('text/html; charset=utf-8');
+        if (/\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(page.br);
+        if (/\bgzip\b/.test(accept)) return reply.header('content-encoding', 'gzip').send(page.gz);
+        return reply.send(page.html);
+      }
       return reply.type('text/html').send(PLACEHOLDER);
     }
     reply.code(404).send({ detail: 'Not found.' });
