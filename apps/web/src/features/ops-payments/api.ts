@@ -1,0 +1,75 @@
+import type { OpsPaymentDetailOut, OpsPaymentRecordOut, PaymentSource } from '@kestrel/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '../../api/client';
+import { defineResource } from '../../api/resource';
+import { notify } from '../../lib/notify';
+
+/** GET /api/ops/portal-payments/ (subjects' top-ups) and /api/ops/product-payments/. */
+export const opsPayments = {
+  portal: defineResource<OpsPaymentRecordOut, OpsPaymentDetailOut>('/api/ops/portal-payments/', {
+    item: 'portal payment',
+    plural: 'portal payments',
+  }),
+  product: defineResource<OpsPaymentRecordOut, OpsPaymentDetailOut>('/api/ops/product-payments/', {
+    item: 'product payment',
+    plural: 'product payments',
+  }),
+} as const;
+
+export const STATE_LABELS: Record<OpsPaymentRecordOut['state'], string> = {
+  awaiting: 'Awaiting payment',
+  paid: 'Paid',
+  declined: 'Declined',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+};
+
+export const STATE_COLOURS: Record<OpsPaymentRecordOut['state'], string> = {
+  awaiting: 'gray',
+  paid: 'green',
+  declined: 'red',
+  partially_refunded: 'yellow',
+  refunded: 'blue',
+};
+
+/** The API's message for one field of a refused request (or its detail). */
+export function errorText(data: Readonly<Record<string, unknown>>, field: string): string | null {
+  const v = data[field];
+  if (Array.isArray(v)) return v.filter((x) => typeof x === 'string').join(' ');
+  if (typeof v === 'string') return v;
+  const errors = data.errors;
+  if (errors && typeof errors === 'object' && field in errors) {
+    return errorText(errors as Record<string, unknown>, field);
+  }
+  return typeof data.detail === 'string' ? data.detail : null;
+}
+
+export class RefundRefused extends Error {}
+
+/**
+ * POST {id}/refund/ with a request id made once per dialog (a retried click refunds once); the
+ * refreshed detail on success. A refusal's message is thrown (shown beside the amount).
+ */
+export function useRefund(source: PaymentSource, id: number) {
+  const client = useQueryClient();
+  const resource = opsPayments[source];
+  return useMutation({
+    mutationFn: async (v: { amountPence: number | undefined; requestId: string }) => {
+      const r = await request<OpsPaymentDetailOut>('POST', `${resource.path}${id}/refund/`, {
+        body: {
+          request_id: v.requestId,
+          ...(v.amountPence !== undefined ? { amount_pence: v.amountPence } : {}),
+        },
+      });
+      if (!r.ok) {
+        throw new RefundRefused(errorText(r.data, 'amount_pence') ?? 'The refund failed.');
+      }
+      return r.data;
+    },
+    onSuccess: (detail) => {
+      client.setQueryData(resource.keys.item(id), detail);
+      void client.invalidateQueries({ queryKey: resource.key });
+      notify.success(`Refunded ${detail.refunds.at(-1)?.amount_display ?? ''}`.trim());
+    },
+  });
+}
