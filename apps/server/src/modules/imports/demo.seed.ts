@@ -10,11 +10,11 @@ import { imports } from './imports.table.js';
 /** The demo's file: eight people for Acme, three of them with errors. */
 export const DEMO_IMPORT_CSV = [
   'First name,Last name,Email,Date of birth,Phone',
-  'Harriet,Cole,harriet.cole@example.com,1988-04-12,07700 900101',
+  'Harriet,Cole,harriet.cole@example.com,1988-04-12,07911 123456',
   'Imran,Patel,imran.patel@example.com,1991-09-30,',
   'Jade,,jade.nobody@example.com,1979-02-02,',
   'Kofi,Mensah,kofi.mensah@example,1985-06-15,',
-  'Lena,Novak,lena.novak@example.com,1993-11-21,07700 900102',
+  'Lena,Novak,lena.novak@example.com,1993-11-21,07911 123457',
   'Marcus,Reid,marcus.reid@example.com,31/12/1990,',
   'Nadia,Hussain,nadia.hussain@example.com,,',
   'Oscar,Flynn,oscar.flynn@example.com,1982-07-07,',
