@@ -120,13 +120,21 @@ describe('the ops work queue', () => {
       ['Manager surname', 'Admin'],
       ['Manager email', 'admin@acme.test'],
       ['Position', 'Senior carer'],
-      ['ID verifier username', 'olivia.ops'],
+      ['ID verifier username', 'Olivia Ops'],
       ['Email group', 'dbs@acme.test'],
     ];
     for (const [label, value] of fields) {
       await form.getByRole('textbox', { name: label, exact: true }).fill(value);
     }
     await form.getByRole('button', { name: 'Save configuration' }).click();
+    await p
+      .getByText('Successfully updated case activity')
+      .first()
+      .waitFor()
+      .catch(async (err) => {
+        await p.screenshot({ path: join(shots, 'save-failed.png'), fullPage: true });
+        throw err;
+      });
     await p.waitForURL(
       (u) =>
         /\/ops\/outstanding-activities\/\d+$/.test(u.pathname) &&
