@@ -9,6 +9,22 @@ export function formatPence(pence: number): string {
   return POUNDS.format(pence / 100);
 }
 
+/**
+ * Pounds as typed ('12.50', '£12.5', '1,200', '12') in pence: 1250; null when it is not an
+ * amount of pounds with at most two decimals (negative amounts are not money typed in).
+ */
+export function parsePounds(text: string): number | null {
+  const match = /^£?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, whole = '', fraction = ''] = match;
+  return Number(whole.replaceAll(',', '')) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** Pence as pounds for an input to edit: 1250 → '12.50'. */
+export function penceToPounds(pence: number): string {
+  return (pence / 100).toFixed(2);
+}
+
 export const BILLING_TRIGGERS = ['weekly', 'monthly', 'yearly'] as const;
 export type BillingTrigger = (typeof BILLING_TRIGGERS)[number];
 const UNIT: Record<BillingTrigger, string> = { weekly: 'week', monthly: 'month', yearly: 'year' };

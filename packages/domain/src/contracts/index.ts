@@ -28,6 +28,7 @@ export * from './list-queries.js';
 export * from './maintenance-windows.js';
 export * from './online-idv.js';
 export * from './ops-payments.js';
+export * from './pricebooks.js';
 export * from './ops-queue.js';
 export * from './outbox.js';
 export * from './payments.js';
