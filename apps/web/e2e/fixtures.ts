@@ -1,3 +1,4 @@
+import { type CasePortalOut, missingConsents, type SubjectConsentOut } from '@kestrel/domain';
 import { type Browser, type BrowserContext, type Page, request } from 'playwright-core';
 import { expect } from 'vitest';
 import { type Api, baseUrl, DESKTOP, type Host, loginUi, newPage, send, totp } from './helpers';
@@ -273,4 +274,26 @@ export async function newWorld(options: WorldOptions = {}): Promise<World> {
       apis.clear();
     },
   };
+}
+
+/**
+ * The consents the person's case still asks for (`missingConsents`: each DBS level's
+ * declaration, the update service's status checks, the DVLA mandate), given through
+ * POST /api/s/consents/ as the portal's sections give them: what Review & Submit needs.
+ */
+export async function giveConsents(subject: Api, caseId: number): Promise<void> {
+  const portal = await subject.api.get(`/api/s/case-portal/${caseId}/`);
+  expect(portal.status(), await portal.text()).toBe(200);
+  const held = (await (await subject.api.get('/api/s/consents/')).json()) as {
+    results: SubjectConsentOut[];
+  };
+  const { case_activities } = ((await portal.json()) as CasePortalOut).portal;
+  const ofCase = held.results.filter((c) => c.case === caseId);
+  for (const { activity, kind } of missingConsents(case_activities, ofCase)) {
+    await send(subject, 'post', '/api/s/consents/', {
+      case: caseId,
+      case_activity: activity.id,
+      kind,
+    });
+  }
 }

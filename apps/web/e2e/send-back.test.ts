@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWorld, type World } from './fixtures';
+import { giveConsents, newWorld, type World } from './fixtures';
 import {
   type Api,
   axeClean,
@@ -70,6 +70,8 @@ describe('sending a check back to the person', () => {
       idv_option: 'in-person',
       in_person_expected_date: new Date().toISOString().slice(0, 10),
     });
+    // the DBS declaration, as the section gives it
+    await giveConsents(subject, world.caseId);
     const portal = await (await subject.api.get(`/api/s/case-portal/${world.caseId}/`)).json();
     const sections: string[] = portal.portal.sections;
     await send(subject, 'patch', `/api/s/case-portal/${world.caseId}/`, {
