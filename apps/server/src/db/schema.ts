@@ -10,6 +10,7 @@ export * from '../modules/customers/customers.table.js';
 export * from '../modules/dbs-details/dbs-details.table.js';
 export * from '../modules/flags/flags.table.js';
 export * from '../modules/imports/imports.table.js';
+export * from '../modules/pricebooks/pricebooks.table.js';
 export * from '../modules/processes/processes.table.js';
 export * from '../modules/subjects/subjects.table.js';
 export * from '../modules/users/users.table.js';
