@@ -1,5 +1,16 @@
 import type { MaintenanceWindowRecordOut } from '@kestrel/domain';
-import { Button, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import { ApiFailure } from '../../../api/resource';
 import { fromLocalInput, maintenanceWindows, showInstant, toLocalInput } from '../api';
