@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type APIRequestContext, type Browser, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giveConsents } from './fixtures';
 import { freePort, waitForHealth } from './global-setup';
 import {
   type Api,
@@ -136,6 +137,8 @@ describe('a fresh demo with the default settings', () => {
       idv_option: 'in-person',
       in_person_expected_date: new Date().toISOString().slice(0, 10),
     });
+    // each check's declaration and consent, as the portal's sections give them
+    await giveConsents(subject, caseId);
     const portal = await (await subject.api.get(`/api/s/case-portal/${caseId}/`)).json();
     const sections: string[] = portal.portal.sections;
     await send(subject, 'patch', `/api/s/case-portal/${caseId}/`, {
