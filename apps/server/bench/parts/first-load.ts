@@ -161,7 +161,48 @@ interface Audit {
   details?: { items?: { resourceType?: string; transferSize?: number; requestCount?: number }[] };
 }
 
+/**
+ * Puts the page's session cookie in (or clears) the browser's cookie jar through the DevTools
+ * protocol: Chromium ignores a Cookie header given as one of Lighthouse's extraHeaders.
+ */
+async function setCookies(port: number, base: string, cookieHeader: string | undefined) {
+  const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const ws = new WebSocket(version.webSocketDebuggerUrl);
+  await new Promise((done, fail) => {
+    ws.onopen = done;
+    ws.onerror = fail;
+  });
+  let id = 0;
+  const send = (method: string, params: object) =>
+    new Promise<void>((done, fail) => {
+      const mine = ++id;
+      ws.onmessage = (e) => {
+        const m = JSON.parse(String(e.data)) as { id?: number; error?: { message: string } };
+        if (m.id !== mine) return;
+        if (m.error) fail(new Error(`${method}: ${m.error.message}`));
+        else done();
+      };
+      ws.send(JSON.stringify({ id: mine, method, params }));
+    });
+  try {
+    await send('Storage.clearCookies', {});
+    const cookies = (cookieHeader ?? '')
+      .split(/;\s*/)
+      .filter((c) => c.includes('='))
+      .map((c) => {
+        const at = c.indexOf('=');
+        return { name: c.slice(0, at), value: c.slice(at + 1), url: base, path: '/' };
+      });
+    if (cookies.length > 0) await send('Storage.setCookies', { cookies });
+  } finally {
+    ws.close();
+  }
+}
+
 async function audit(port: number, base: string, page: Page, run: number): Promise<Figures> {
+  await setCookies(port, base, page.cookie);
   const result = await lighthouse(
     `${base}${page.path}`,
     {
@@ -169,13 +210,15 @@ async function audit(port: number, base: string, page: Page, run: number): Promi
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
-      extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
     },
     undefined,
   );
   if (!result) throw new Error(`no Lighthouse result for ${page.path}`);
   const { lhr, artifacts } = result;
   if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.message}`);
+  if (page.cookie && new URL(lhr.finalDisplayedUrl).pathname.startsWith('/login')) {
+    throw new Error(`${page.path}: ended at ${lhr.finalDisplayedUrl}, not signed in`);
+  }
   const slug = page.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
   writeFileSync(join(OUT, `${slug}-${run}.report.json`), JSON.stringify(lhr));
   writeFileSync(join(OUT, `${slug}-${run}.trace.json`), JSON.stringify(artifacts.Trace));
@@ -242,7 +285,8 @@ async function main(): Promise<number> {
       { name: 'subject dashboard', path: '/s/dashboard', cookie: subject },
       {
         name: 'portal section',
-        path: `/s/case-portal/${caseId}/basic-details`,
+        // The portal where the subject left off (the demo case's portal is complete: its last section).
+        path: `/s/case-portal/${caseId}`,
         cookie: subject,
       },
       // An unknown payment: the portal's own code and its "not found" answer, no demo payment.
