@@ -1,5 +1,6 @@
 import type { KestrelModule } from '../../platform/module.js';
 import { PAYMENTS_SIMULATOR_SECRET } from './config.js';
+import { seedPaymentsDemo } from './demo.seed.js';
 import { PRODUCT_PAYMENT_CONTENT_TYPE, REFUND_CONTENT_TYPE } from './ops-payments.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE } from './service.js';
@@ -8,6 +9,9 @@ export default {
   name: 'payments',
   routes: paymentsRoutes,
   secrets: [PAYMENTS_SIMULATOR_SECRET],
+  // after the cases' and checks' demo (their activities are paid for)
+  seedDemo: seedPaymentsDemo,
+  seedOrder: 300,
   contentTypes: [
     INTENT_CONTENT_TYPE,
     PAYMENT_CONTENT_TYPE,
