@@ -85,7 +85,7 @@ export function CustomerFields({
       <Title order={2} size="h4">
         Contact
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput
           label="Contact name"
           {...reg('contact_name')}
@@ -97,12 +97,12 @@ export function CustomerFields({
           {...reg('contact_email')}
           error={errors.contact_email?.message}
         />
-        <PhoneField
-          label="Contact phone"
-          {...reg('contact_phone')}
-          error={errors.contact_phone?.message}
-        />
       </SimpleGrid>
+      <PhoneField
+        label="Contact phone"
+        {...reg('contact_phone')}
+        error={errors.contact_phone?.message}
+      />
       <Controller
         control={ctl}
         name="demo_mode"
