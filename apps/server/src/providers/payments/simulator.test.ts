@@ -258,3 +258,85 @@ describe("Stripe's PaymentIntents client", () => {
     await expect(c(down).retrieveIntent('pi', signal())).rejects.toThrow(/unreachable/);
   });
 });
+
+describe('refunds', () => {
+  it('the simulator refunds a succeeded intent once per key, never more than it took', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const a = await intent(sim);
+    const refund = (amount: number, key: string) =>
+      sim.createRefund({
+        payment_intent: a.id,
+        amount_pence: amount,
+        metadata: {},
+        idempotency_key: key,
+      });
+    await expect(refund(100, 'r0')).rejects.toMatchObject({ code: 'charge_not_refundable' });
+    sim.confirm(a.id, {
+      client_secret: a.client_secret,
+      key: KEY,
+      card_number: TEST_CARDS.success,
+      return_url: RETURN,
+    });
+    const first = await refund(200, 'r1');
+    expect(first).toMatchObject({ object: 'refund', amount: 200, status: 'succeeded' });
+    expect((await refund(200, 'r1')).id).toBe(first.id);
+    await expect(refund(151, 'r2')).rejects.toMatchObject({ code: 'amount_too_large' });
+    await expect(refund(0, 'r3')).rejects.toMatchObject({ code: 'amount_too_small' });
+    await expect(refund(150, 'r4')).resolves.toMatchObject({ amount: 150 });
+    // an intent it does not hold (made before a restart) is refunded as asked
+    await expect(
+      sim.createRefund({
+        payment_intent: 'pi_sim_before_restart',
+        amount_pence: 500,
+        metadata: {},
+        idempotency_key: 'r5',
+      }),
+    ).resolves.toMatchObject({ amount: 500, payment_intent: 'pi_sim_before_restart' });
+  });
+
+  it('Stripe: POST /v1/refunds with the idempotency key; a malformed answer is an error', async () => {
+    const calls: { url: string; init?: RequestInit }[] = [];
+    const refund = {
+      id: 're_1',
+      object: 'refund',
+      amount: 150,
+      currency: 'gbp',
+      payment_intent: 'pi_1',
+      status: 'succeeded',
+      metadata: {},
+    };
+    const fake: typeof fetch = async (url, init) => {
+      calls.push({ url: String(url), ...(init ? { init } : {}) });
+      return new Response(JSON.stringify(refund), { status: 200 });
+    };
+    const c = new StripeClient({
+      secretKey: 'sk_test_1',
+      apiBase: 'https://stripe.test',
+      fetch: fake,
+    });
+    const r = await c.createRefund(
+      {
+        payment_intent: 'pi_1',
+        amount_pence: 150,
+        metadata: { source: 'portal' },
+        idempotency_key: 'rk',
+      },
+      signal(),
+    );
+    expect(r.id).toBe('re_1');
+    expect(calls[0]?.url).toBe('https://stripe.test/v1/refunds');
+    expect(new Headers(calls[0]?.init?.headers).get('idempotency-key')).toBe('rk');
+    const body = new URLSearchParams(String(calls[0]?.init?.body));
+    expect([body.get('payment_intent'), body.get('amount')]).toEqual(['pi_1', '150']);
+    const bad = new StripeClient({
+      secretKey: 'sk',
+      fetch: async () => new Response(JSON.stringify({ id: 'pi_1' }), { status: 200 }),
+    });
+    await expect(
+      bad.createRefund(
+        { payment_intent: 'pi', amount_pence: 1, metadata: {}, idempotency_key: 'k' },
+        signal(),
+      ),
+    ).rejects.toBeInstanceOf(PaymentsProviderError);
+  });
+});
