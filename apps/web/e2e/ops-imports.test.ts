@@ -1,0 +1,130 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
+
+// Operations import 1,000 subjects for Acme from a CSV with 3 bad rows: the 3 are reported by row
+// and field, nothing else is lost, and "valid rows only" imports the other 997.
+
+const OPS = 'ops@kestrel.test';
+const shots = '/tmp/shots/imports';
+mkdirSync(shots, { recursive: true });
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await setDark(false);
+  await browser?.close();
+});
+
+async function setDark(dark: boolean) {
+  const { api, csrf } = await apiAs(OPS);
+  const res = await api.put('/api/user/', {
+    data: { dark_mode: dark },
+    headers: { 'X-CSRFToken': csrf() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await api.dispose();
+}
+
+async function settle(page: Page) {
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
+}
+
+/** Light and dark at 1280 px, axe clean in both. */
+async function look(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 860 });
+  for (const scheme of ['light', 'dark'] as const) {
+    await setDark(scheme === 'dark');
+    await page.reload();
+    await settle(page);
+    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
+    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
+  }
+  await setDark(false);
+  await page.reload();
+  await settle(page);
+}
+
+/** Letters only (the subject schema refuses digits in names). */
+const nameOf = (i: number) =>
+  String.fromCharCode(65 + (i % 26)) +
+  String.fromCharCode(97 + (Math.floor(i / 26) % 26)) +
+  String.fromCharCode(97 + (Math.floor(i / 676) % 26));
+
+function thousandWithThreeBad(stamp: number): string {
+  const lines = ['First name,Last name,Email,Date of birth'];
+  for (let i = 1; i <= 1_000; i += 1) {
+    const email = `e2e${stamp}.${i}@import.test`;
+    if (i === 10) lines.push(`${nameOf(i)},,${email},1990-01-01`);
+    else if (i === 500) lines.push(`${nameOf(i)},Imported,not-an-email,1990-01-01`);
+    else if (i === 999) lines.push(`${nameOf(i)},Imported,${email},31/12/1990`);
+    else
+      lines.push(`${nameOf(i)},Imported,${email},1990-01-${String((i % 28) + 1).padStart(2, '0')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('ops imports', () => {
+  it('imports 1,000 subjects with 3 bad rows: reported, and 997 imported with valid rows only', async () => {
+    const { context, page } = await newPage(browser);
+    await loginUi(page, OPS, undefined, '/login?next=%2Fops%2Fimports');
+    await page.waitForURL('**/ops/imports');
+    await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+    // the demo's completed import is listed
+    await page.getByRole('link', { name: 'acme-new-starters.csv' }).first().waitFor();
+    await look(page, 'list');
+
+    const stamp = Date.now();
+    await page.getByRole('textbox', { name: 'Customer' }).click();
+    await page.getByRole('option', { name: /Acme/ }).first().click();
+    await page.locator('input[type=file]').setInputFiles({
+      name: `people-${stamp}.csv`,
+      mimeType: 'text/csv',
+      buffer: Buffer.from(thousandWithThreeBad(stamp)),
+    });
+    await page.getByLabel('Import the valid rows only').check();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\/ops\/imports\/\d+$/);
+    await page.getByRole('heading', { name: `Import: people-${stamp}.csv` }).waitFor();
+    await page.getByText('1000 rows').waitFor();
+
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByText('997 valid, 3 invalid, 0 imported').waitFor();
+    const errors = page.getByRole('table').filter({ hasText: 'Field' });
+    await expect.poll(() => errors.locator('tbody tr').count()).toBe(3);
+    const cells = await errors
+      .locator('tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => [...r.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)),
+      );
+    // the file's row numbers (the header is row 1)
+    expect(cells).toEqual([
+      ['11', 'last_name'],
+      ['501', 'email'],
+      ['1000', 'dob'],
+    ]);
+    await look(page, 'validated');
+
+    await page.getByRole('button', { name: 'Import 997 valid rows' }).click();
+    await page.getByText('997 valid, 3 invalid, 997 imported').waitFor({ timeout: 120_000 });
+    await page.getByRole('link', { name: 'Download the result report (CSV)' }).waitFor();
+    await look(page, 'completed');
+
+    // nothing else lost: the report has 1,000 rows, 997 imported
+    const { api } = await apiAs(OPS);
+    const id = page.url().split('/').pop();
+    const report = await api.get(`/api/ops/imports/${id}/report/`);
+    expect(report.status()).toBe(200);
+    const lines = (await report.text()).trim().split('\r\n').slice(1);
+    expect(lines).toHaveLength(1_000);
+    expect(lines.filter((l) => l.includes(',imported,'))).toHaveLength(997);
+    await api.dispose();
+    await context.close();
+  }, 300_000);
+});
