@@ -45,6 +45,8 @@ export const paymentIntents = pgTable(
     uniqueIndex('payment_intents_provider_intent_idx').on(t.providerIntentId),
     uniqueIndex('payment_intents_activity_idx').on(t.customerId, t.caseActivityId),
     index('payment_intents_created_idx').on(t.customerId, t.createdAt),
+    // operations' list of every customer's portal payments, newest first (issue 29)
+    index('payment_intents_all_created_idx').on(t.createdAt),
     foreignKey({
       columns: [t.customerId, t.caseActivityId],
       foreignColumns: [caseActivities.customerId, caseActivities.id],

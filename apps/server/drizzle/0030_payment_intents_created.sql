@@ -1,0 +1,1 @@
+CREATE INDEX "payment_intents_all_created_idx" ON "payment_intents" USING btree ("created_at");
