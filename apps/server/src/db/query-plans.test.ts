@@ -201,6 +201,10 @@ const opsLists = (): string[] => [
   '/api/ops/customers/?page_size=25',
   '/api/ops/trust-to-ride/sessions/?page_size=25',
   '/api/ops/trust-to-ride/unbooked-activities/?page_size=25',
+  '/api/ops/portal-payments/?page_size=25',
+  `/api/ops/portal-payments/?page_size=25&customer=${acme}&status=paid`,
+  '/api/ops/product-payments/?page_size=25',
+  `/api/ops/product-payments/?page_size=25&customer=${acme}&created_after=2026-01-01`,
 ];
 
 /**
