@@ -3,7 +3,6 @@ import {
   check,
   date,
   foreignKey,
-  index,
   integer,
   pgTable,
   primaryKey,
@@ -51,12 +50,7 @@ export const pricebookPrices = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('pricebook_prices_unique').on(
-      t.customerId,
-      t.pricebookId,
-      t.activityType,
-      t.level,
-    ),
+    uniqueIndex('pricebook_prices_unique').on(t.customerId, t.pricebookId, t.activityType, t.level),
     check('pricebook_prices_amount', sql`${t.amountPence} >= 0`),
     foreignKey({
       columns: [t.customerId, t.pricebookId],
