@@ -64,8 +64,8 @@ function RefundForm({ source, payment }: { source: PaymentSource; payment: OpsPa
       <Group align="flex-end">
         <NumberInput
           label="Amount (£)"
-          min={0.01}
-          max={left / 100}
+          min={0}
+          clampBehavior="none"
           decimalScale={2}
           fixedDecimalScale
           value={pounds}
