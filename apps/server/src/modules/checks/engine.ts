@@ -1,9 +1,10 @@
 import {
   type ActivityRetryOut,
   initialProcessingData,
+  isoDate,
   type ProcessingData,
   type ProcessingEvent,
-  priceListTopUp,
+  pricebookTopUp,
   providerConfigurationOf,
   withEvent,
 } from '@kestrel/domain';
@@ -15,6 +16,7 @@ import { runInTenant, type ServiceContext } from '../../platform/service-context
 import { ProviderError } from '../../providers/errors.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { activePrices } from '../pricebooks/pricebooks.service.js';
 import {
   callbackUrlOf,
   jobActorOf,
@@ -125,7 +127,8 @@ export async function resumeWaiting(ctx: ServiceContext, caseId: number): Promis
 }
 
 /**
- * Starts one submitted activity in the caller's transaction: a price-list top-up first waits for
+ * Starts one submitted activity in the caller's transaction: a top-up (priced by the customer's
+ * active pricebook, else the default price list) first waits for
  * payment ('Awaiting top-up payment'); a standard or enhanced application then waits for
  * countersigning; otherwise it is in progress and its start is a job.
  */
@@ -136,7 +139,10 @@ export async function startActivity(ctx: ServiceContext, id: number): Promise<vo
   // what operations configured before the start goes with the application
   const configured = providerConfigurationOf(a.row.processingData);
   if (configured) processing = { ...processing, provider_configuration: configured };
-  const demanded = priceListTopUp(a.code, a.row.config);
+  // The customer's active pricebook prices the top-up; without one, the default price list
+  // (TOP_UP_PRICE_LIST) does.
+  const book = await activePrices(ctx.tx, a.row.customerId, isoDate(ctx.clock.now()));
+  const demanded = pricebookTopUp(a.code, a.row.config, book?.prices ?? null);
   if (demanded) {
     const topUp = { ...demanded, status: 'awaiting' as const, payment_intent: null };
     processing = withEvent(

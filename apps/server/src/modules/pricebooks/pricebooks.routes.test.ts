@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
+  createCase,
   createCustomer,
   createProcess,
   createProductUser,
@@ -12,7 +13,10 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { runAsSystem } from '../../platform/service-context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { startActivity } from '../checks/engine.js';
 import { PRICEBOOK_CT } from './pricebooks.service.js';
 import { pricebooks } from './pricebooks.table.js';
 
@@ -180,5 +184,36 @@ describe('GET /api/pricebooks/quote/', () => {
     expect(
       (await inject(subject, 'GET', `/api/pricebooks/quote/?process=${processId}`)).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('the checks read their top-up from the active pricebook', () => {
+  /** The top-up a new paper-certificate basic DBS check of `customerId` demands when started. */
+  async function topUpOf(customerId: number): Promise<unknown> {
+    const activityId = await t.owner(async (tx) => {
+      const p = await createProcess(tx, {
+        customerId,
+        requirements: [{ code: 'dbs-basic', config: { paper_cert: true } }],
+      });
+      const c = await createCase(tx, { customerId, processId: p.id });
+      const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
+      if (!a) throw new Error('no activity');
+      return a.id;
+    });
+    await runAsSystem(t.app.deps, (ctx) => startActivity(ctx, activityId));
+    const [a] = await t.owner((tx) =>
+      tx.select().from(caseActivities).where(eq(caseActivities.id, activityId)),
+    );
+    const processing = a?.processingData;
+    return processing && typeof processing === 'object' && 'top_up' in processing
+      ? processing.top_up
+      : null;
+  }
+  it("the paper certificate's price above the online one, else the default price list", async () => {
+    // acme's active pricebook: online £20.00, paper £29.00
+    expect(await topUpOf(acme)).toMatchObject({ amount_pence: 900, status: 'awaiting' });
+    // a customer without an active pricebook: the default £3.50
+    const none = await t.owner(async (tx) => (await createCustomer(tx, { name: 'None' })).id);
+    expect(await topUpOf(none)).toMatchObject({ amount_pence: 350 });
   });
 });
