@@ -22,7 +22,13 @@ const STATUS_OPTIONS: Record<PaymentSource, { value: string; label: string }[]> 
 
 export function PaymentStateBadge({ state }: { state: OpsPaymentRecordOut['state'] }) {
   return (
-    <Badge variant="light" color={STATE_COLOURS[state]} data-testid="payment-state">
+    <Badge
+      variant="light"
+      color={STATE_COLOURS[state]}
+      data-testid="payment-state"
+      // the whole label, never cut short by a narrow column
+      styles={{ root: { maxWidth: 'none', width: 'max-content', overflow: 'visible' } }}
+    >
       {STATE_LABELS[state]}
     </Badge>
   );
