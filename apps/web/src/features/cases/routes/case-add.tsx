@@ -27,6 +27,7 @@ import { PhoneField } from '../../../components/phone-field';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
+import { CaseCost } from '../../ops-pricebooks/components/case-cost';
 
 interface SubjectOption {
   id: number;
@@ -153,6 +154,7 @@ export default function CaseAdd() {
                 />
               )}
             />
+            <CaseCost processId={form.watch('process') ?? ''} />
           </Paper>
           <Paper withBorder radius="lg" p="xl">
             <Stack gap="md">

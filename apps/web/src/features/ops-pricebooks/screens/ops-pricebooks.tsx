@@ -1,0 +1,59 @@
+import { formatDate } from '@kestrel/domain';
+import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { href } from '../../../config/paths';
+import { usePricebooks } from '../api';
+
+/** A customer's pricebooks (/ops/customers/{id}/pricebooks), the active one marked. */
+export default function OpsPricebooks() {
+  const { id = '' } = useParams();
+  const list = usePricebooks(id);
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>Pricebooks</Title>
+        <Button component={Link} to={href('ops:pricebook-add', { id })}>
+          Add pricebook
+        </Button>
+      </Group>
+      {list.isError && <Text c="red">The pricebooks could not be loaded.</Text>}
+      {list.data && list.data.length === 0 && <Text>No pricebooks yet.</Text>}
+      {list.data && list.data.length > 0 && (
+        <Table striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Valid from</Table.Th>
+              <Table.Th>Valid to</Table.Th>
+              <Table.Th>Prices</Table.Th>
+              <Table.Th>Status</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.map((pb) => (
+              <Table.Tr key={pb.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={href('ops:pricebook-edit', { id, pbId: pb.id })}>
+                    {pb.name}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{formatDate(pb.valid_from)}</Table.Td>
+                <Table.Td>{pb.valid_to ? formatDate(pb.valid_to) : 'Open-ended'}</Table.Td>
+                <Table.Td>{pb.prices.length}</Table.Td>
+                <Table.Td>
+                  {pb.active ? (
+                    <Badge color="green">Active</Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Not active
+                    </Text>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Stack>
+  );
+}
