@@ -1,4 +1,5 @@
 import type { ActivityConfig } from '@kestrel/domain';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import {
   foreignKey,
   index,
@@ -13,6 +14,18 @@ import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
 import { customers } from '../customers/customers.table.js';
+
+/**
+ * The states an activity of operations' turn can be in (theirs, and a countersignature's
+ * `ca-awaiting-agent`): the predicate of case_activities_ops_waiting_idx, as literals so the
+ * planner can match a query's condition to it (opsTurn in activities.routes.ts).
+ */
+export const OPS_TURN_STATES = ['ca-awaiting-ops', 'ca-error-initiating', 'ca-awaiting-agent'];
+
+/** `state in ('ca-awaiting-ops', ...)`: OPS_TURN_STATES over `state`, as literals. */
+export function opsTurnStates(state: AnyColumn): SQL {
+  return sql`${state} in (${sql.raw(OPS_TURN_STATES.map((s) => `'${s}'`).join(', '))})`;
+}
 
 /** One check of a case (an activity type with the requirement's config), in its own state. */
 export const caseActivities = pgTable(
@@ -50,6 +63,8 @@ export const caseActivities = pgTable(
     index('case_activities_state_idx').on(t.customerId, t.state, t.updatedAt),
     // Operations' outstanding activities across customers, oldest first.
     index('case_activities_ops_state_idx').on(t.state, t.updatedAt),
+    // Operations' outstanding list (issue 29), oldest first: walked in order under a page's LIMIT.
+    index('case_activities_ops_waiting_idx').on(t.updatedAt, t.id).where(opsTurnStates(t.state)),
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
     // The ops dashboard's throughput: activities completed per week across customers.
     index('case_activities_completed_idx').on(t.completedAt),

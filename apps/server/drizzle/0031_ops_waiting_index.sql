@@ -1,0 +1,1 @@
+CREATE INDEX "case_activities_ops_waiting_idx" ON "case_activities" USING btree ("updated_at","id") WHERE "case_activities"."state" in ('ca-awaiting-ops', 'ca-error-initiating', 'ca-awaiting-agent');
