@@ -4,7 +4,10 @@ import { subYears } from 'date-fns/subYears';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { pricebookPrices, pricebooks } from './pricebooks.table.js';
 
-/** A demo price per kind and level, in pence: DBS checks by level, the others a round figure. */
+/**
+ * A demo price per kind and level, in pence: the posted certificate £3.50 above the online one
+ * (the default top-up, so the demo's top-ups stay as they were), the others a round figure.
+ */
 export function demoPrice(code: string, level: string | null, rise = 0): number {
   const dbs: Record<string, number> = {
     'dbs-basic': 2150,
@@ -12,7 +15,7 @@ export function demoPrice(code: string, level: string | null, rise = 0): number 
     'dbs-enhanced': 4950,
   };
   const base = dbs[code] ?? 500 + (code.length % 7) * 250;
-  return base + (level === 'paper-certificate' ? 450 : 0) + rise;
+  return base + (level === 'paper-certificate' ? 350 : 0) + rise;
 }
 
 /**
