@@ -152,5 +152,5 @@ describe('ops customers', () => {
     expect(users.results[0]).toMatchObject({ email: adminEmail, is_active: false });
     await ops.api.dispose();
     await context.close();
-  });
+  }, 240_000);
 });

@@ -1,4 +1,4 @@
-import type { CustomerOut } from '@kestrel/domain';
+import { type CustomerOut, formatPhone } from '@kestrel/domain';
 import { Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,7 +22,7 @@ function EditForm({ customer }: { customer: CustomerOut }) {
       brand: customer.brand,
       contact_name: customer.contact_name,
       contact_email: customer.contact_email,
-      contact_phone: customer.contact_phone,
+      contact_phone: formatPhone(customer.contact_phone),
       demo_mode: customer.demo_mode,
       is_active: customer.is_active,
       activity_types: customer.activity_types,
