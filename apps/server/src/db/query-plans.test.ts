@@ -221,11 +221,10 @@ const OPS_WHOLE_SCANS: Record<string, string> = {
   '/api/ops/cases/?page_size=25&search=hartley':
     "search across customers: subjects' trigram index is per customer, the total counts every match",
   '/api/ops/outstanding-activities/?page_size=25':
-    'outstanding activities of every customer: total and page join all open cases',
+    'outstanding activities of every customer: the page walks case_activities_ops_waiting_idx ' +
+    'under its limit, the total (capped at COUNT_CAP) joins all open cases',
   '/api/ops/outstanding-activities/?page_size=25&assignee=unassigned':
-    'the work queue of every customer (issue 29): total and page join all open cases',
-  '/api/ops/outstanding-activities/?page_size=25&past_target=true&older_than_days=1':
-    "the work queue by age (issue 29): each kind's target is an expression, no index serves it",
+    'the work queue of every customer (issue 29): the total (capped) joins all open cases',
   '/api/ops/dashboard/':
     "the ops dashboard (issue 29): counts every customer's waiting activities by kind and age",
   '/api/ops/flags/?page_size=25': "the total counts every customer's flags",

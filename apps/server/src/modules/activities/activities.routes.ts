@@ -16,7 +16,13 @@ import type { Tx } from '../../db/connection.js';
 import { opsActorOf, runForRequest } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
-import { listPage, pageResponse, parseOrdering, totalColumn } from '../../platform/list-builder.js';
+import {
+  cappedCount,
+  listPage,
+  pageResponse,
+  parseOrdering,
+  totalColumn,
+} from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
 import {
   opsCustomerFilter,
@@ -34,7 +40,7 @@ import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { changeActivity, sendActivityBack } from './activities.service.js';
-import { caseActivities } from './activities.table.js';
+import { caseActivities, opsTurnStates } from './activities.table.js';
 import { claimOf, queueConditions } from './activity-claims.js';
 import {
   activityNotesHistory,
@@ -60,7 +66,10 @@ const ORDERING_FIELDS = {
 
 /**
  * Operations' turn: theirs, and the checks waiting for a countersignature (which operations may
- * give, as customer staff may). Over case_activities joined to activity_types.
+ * give, as customer staff may). Over case_activities joined to activity_types. Led by the states
+ * of case_activities_ops_waiting_idx as literals (OPS_TURN_STATES, the index's predicate): the
+ * planner then walks that index in updated_at order under a page's LIMIT instead of sorting every
+ * waiting row (issue 29).
  */
 export function opsTurn(): SQL | undefined {
   const countersigning = and(
@@ -68,7 +77,10 @@ export function opsTurn(): SQL | undefined {
     inArray(activityTypes.code, [...COUNTERSIGNED_KINDS]),
     awaitingCountersignature(caseActivities.customerId, caseActivities.caseId),
   );
-  return or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning);
+  return and(
+    opsTurnStates(caseActivities.state),
+    or(inArray(caseActivities.state, OPS_OUTSTANDING_STATES), countersigning),
+  );
 }
 
 /** An open case (not complete, cancelled or archived): over cases joined to the activity. */
@@ -121,7 +133,8 @@ const subjectJoin = and(
 
 /**
  * A page of activities and, when `counted`, the total of `where` (a scalar count in the same
- * statement, see totalColumn; else 0).
+ * statement, see totalColumn; else 0): exact, or up to COUNT_CAP + 1 when `counted` is 'capped'
+ * (cappedCount; operations' list across customers, issue 29).
  */
 async function selectActivities(
   tx: Tx,
@@ -130,19 +143,30 @@ async function selectActivities(
   order: SQL[],
   limit: number,
   offset: number,
-  counted = true,
+  counted: boolean | 'capped' = true,
 ) {
-  const total = counted
-    ? totalColumn(
-        tx
-          .select({ n: sql`count(*)` })
-          .from(caseActivities)
-          .innerJoin(activityTypes, typeJoin)
-          .innerJoin(cases, caseJoin)
-          .innerJoin(subjects, subjectJoin)
-          .where(where),
-      )
-    : sql<number>`0`.mapWith(Number);
+  const matching = () =>
+    tx
+      .select({ one: sql`1` })
+      .from(caseActivities)
+      .innerJoin(activityTypes, typeJoin)
+      .innerJoin(cases, caseJoin)
+      .innerJoin(subjects, subjectJoin)
+      .where(where);
+  const total =
+    counted === 'capped'
+      ? totalColumn(cappedCount(matching()))
+      : counted
+        ? totalColumn(
+            tx
+              .select({ n: sql`count(*)` })
+              .from(caseActivities)
+              .innerJoin(activityTypes, typeJoin)
+              .innerJoin(cases, caseJoin)
+              .innerJoin(subjects, subjectJoin)
+              .where(where),
+          )
+        : sql<number>`0`.mapWith(Number);
   const rows = await tx
     .select({
       row: caseActivities,
@@ -214,6 +238,8 @@ export async function activitiesRoutes(app: FastifyInstance) {
   ] as const) {
     const scope = kind === 'ops' ? 'ops' : 'tenant';
     const outstanding = kind !== 'all';
+    // operations' list across customers counts up to COUNT_CAP (issue 29: ~60,000 waiting)
+    const capped = kind === 'ops';
     const orderingRule = { fields: ORDERING_FIELDS, id: caseActivities.id, fallback };
     r.get(
       path,
@@ -242,10 +268,11 @@ export async function activitiesRoutes(app: FastifyInstance) {
               parseOrdering(request.query.ordering, orderingRule).order,
               pageSize,
               offset,
+              capped ? 'capped' : true,
             ),
           readOnly,
         );
-        return pageResponse(request, path, page, pageSize, result.count, result.results);
+        return pageResponse(request, path, page, pageSize, result.count, result.results, capped);
       },
     );
 
