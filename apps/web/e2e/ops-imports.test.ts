@@ -81,7 +81,7 @@ describe('ops imports', () => {
     await look(page, 'list');
 
     const stamp = Date.now();
-    await page.getByRole('textbox', { name: 'Customer' }).click();
+    await page.getByLabel(/^Customer/).click();
     await page.getByRole('option', { name: /Acme/ }).first().click();
     await page.locator('input[type=file]').setInputFiles({
       name: `people-${stamp}.csv`,
