@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimFirstVisit,
+  FIRST_VISIT_BUDGETS,
   LOGIN_BUDGET_BYTES,
   lazyChunks,
   loginFirstVisit,
@@ -10,7 +11,8 @@ import {
   ROUTE_CHUNK_BUDGET_BYTES,
   servedGzipSize,
 } from './budget';
-import { launch, newPage } from './helpers';
+import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
+import { launch, newPage, PHONE } from './helpers';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 
@@ -126,6 +128,88 @@ describe('invitation link budget (anonymous first visit)', () => {
     // Nothing beyond the sign-in frame and the claim page itself.
     const allowed = new Set(claimFirstVisit(dist).files);
     expect(scripts.filter((f) => !allowed.has(f))).toEqual([]);
+    await context.close();
+  });
+});
+
+/** Every JS and CSS file a first visit fetches, with its served compressed size, and the request count. */
+async function firstVisit(context: BrowserContext, path: string, ready: string) {
+  const page = await context.newPage();
+  const files: string[] = [];
+  let requests = 0;
+  page.on('request', (req) => {
+    requests += 1;
+    const at = new URL(req.url()).pathname;
+    if (/\.(js|css)$/.test(at)) files.push(at.replace(/^\//, ''));
+  });
+  const response = await page.goto(path);
+  const html = (await response?.text()) ?? '';
+  await page.locator(ready).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  // The portal opens where the subject left off (its welcome section on a new case).
+  expect(new URL(page.url()).pathname.startsWith(path)).toBe(true);
+  const bytes = files.reduce((sum, f) => sum + servedGzipSize(dist, f), 0);
+  const summary = `${path}: ${requests} requests, ${files.length} JS/CSS files, ${(bytes / 1024).toFixed(1)} KB`;
+  console.info(summary);
+  return { html, files, bytes, requests, summary };
+}
+
+// The first visits of issue 28 (bench part first-load measures their Lighthouse scores): a
+// signed-in subject's dashboard and a case portal section on a phone, and the payment portal.
+describe('first visits on a phone (issue 28)', () => {
+  let world: World;
+  let subjectContext: () => Promise<BrowserContext>;
+  beforeAll(async () => {
+    world = await newWorld({ withCase: CARE_WORKER_CHECKS });
+    const { api } = await world.api('subject');
+    const { cookies } = await api.storageState();
+    subjectContext = async () => {
+      const { context, page } = await newPage(browser, { viewport: PHONE });
+      await page.close();
+      await context.addCookies(cookies);
+      return context;
+    };
+  });
+  afterAll(async () => {
+    await world.dispose();
+  });
+
+  it("the subject's dashboard preloads its layout and screen and stays within budget", async () => {
+    const context = await subjectContext();
+    const visit = await firstVisit(context, '/s/dashboard', 'main h1');
+    const [layout] = protectedLayoutFiles(dist).filter((f) => f.includes('subject-layout'));
+    expect(visit.html).toContain(`<link rel="modulepreload" crossorigin href="/${layout}">`);
+    // No workspace or operations layout for a subject.
+    const others = protectedLayoutFiles(dist).filter((f) => f !== layout);
+    expect(visit.files.filter((f) => others.includes(f))).toEqual([]);
+    expect(visit.bytes, visit.summary).toBeLessThanOrEqual(
+      FIRST_VISIT_BUDGETS.subjectDashboard.bytes,
+    );
+    expect(visit.requests, visit.summary).toBeLessThanOrEqual(
+      FIRST_VISIT_BUDGETS.subjectDashboard.requests,
+    );
+    await context.close();
+  });
+
+  it('a case portal section stays within budget', async () => {
+    const context = await subjectContext();
+    const visit = await firstVisit(context, `/s/case-portal/${world.caseId}`, 'main h1');
+    expect(visit.html).toContain('rel="modulepreload"');
+    expect(visit.bytes, visit.summary).toBeLessThanOrEqual(FIRST_VISIT_BUDGETS.portalSection.bytes);
+    expect(visit.requests, visit.summary).toBeLessThanOrEqual(
+      FIRST_VISIT_BUDGETS.portalSection.requests,
+    );
+    await context.close();
+  });
+
+  it('the payment portal stays within budget', async () => {
+    const { context } = await newPage(browser, { viewport: PHONE });
+    const visit = await firstVisit(context, '/payment-portal/pit_AAAAAAAAAAAAAAAAAAAAAAAA', 'h1');
+    expect(visit.html).toContain('rel="modulepreload"');
+    expect(visit.bytes, visit.summary).toBeLessThanOrEqual(FIRST_VISIT_BUDGETS.paymentPortal.bytes);
+    expect(visit.requests, visit.summary).toBeLessThanOrEqual(
+      FIRST_VISIT_BUDGETS.paymentPortal.requests,
+    );
     await context.close();
   });
 });

@@ -95,3 +95,17 @@ export function lazyChunks(dist: string): { src: string; file: string; gzipBytes
     .filter(([, c]) => c.isDynamicEntry)
     .map(([key, c]) => ({ src: c.src ?? key, file: c.file, gzipBytes: gzipSize(dist, c.file) }));
 }
+
+/**
+ * Budgets of the first visits issue 28 measures with Lighthouse (bench part first-load): the JS
+ * and CSS a phone downloads, compressed as the server sends them, and the requests it makes,
+ * each with about 10% headroom over the figure when the budget was set.
+ */
+export const FIRST_VISIT_BUDGETS = {
+  // 2026-11-28: 244.2 KB, 83 requests.
+  subjectDashboard: { bytes: 270 * 1024, requests: 92 },
+  // 2026-11-28, a new case's portal (its welcome section): 378.0 KB, 123 requests.
+  portalSection: { bytes: 415 * 1024, requests: 135 },
+  // 2026-11-28: 200.3 KB, 43 requests.
+  paymentPortal: { bytes: 220 * 1024, requests: 48 },
+} as const;
