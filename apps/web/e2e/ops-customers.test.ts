@@ -129,7 +129,7 @@ describe('ops customers', () => {
       .click();
     await page.waitForURL(`**/ops/customers/${id}/entitlements`);
     await look(page, 'entitlements');
-    await page.getByText('Cycles (repeat checks)').click();
+    await page.getByRole('switch', { name: 'Cycles (repeat checks)' }).click();
     await expect
       .poll(
         async () => (await (await ops.api.get(`/api/ops/customers/${id}/`)).json()).entitlements,
