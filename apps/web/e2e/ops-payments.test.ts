@@ -105,7 +105,11 @@ describe('ops payments and maintenance', () => {
     await page.getByRole('heading', { name: 'Product payments' }).waitFor();
     await page.getByText('Checks for November').waitFor();
     await look(page, 'ops-product-payments');
-    await page.getByText('Checks for November').click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Checks for November' })
+      .getByRole('link')
+      .click();
     await page.getByRole('heading', { name: /^Payment PP-/ }).waitFor();
     await look(page, 'ops-product-payment');
     await context.close();
