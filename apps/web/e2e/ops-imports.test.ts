@@ -81,7 +81,7 @@ describe('ops imports', () => {
     await look(page, 'list');
 
     const stamp = Date.now();
-    await page.getByLabel(/^Customer/).click();
+    await page.getByRole('combobox', { name: 'Customer', exact: true }).click();
     await page.getByRole('option', { name: /Acme/ }).first().click();
     await page.locator('input[type=file]').setInputFiles({
       name: `people-${stamp}.csv`,

@@ -136,7 +136,7 @@ export default function OpsImport() {
                 Validate
               </Button>
               {d.state === 'validated' && (
-                <Button color="green" onClick={() => void act(() => runImport(id))} loading={busy}>
+                <Button onClick={() => void act(() => runImport(id))} loading={busy}>
                   Import{' '}
                   {mode === 'valid_rows' ? `${d.valid_rows} valid rows` : `${d.valid_rows} rows`}
                 </Button>
