@@ -42,7 +42,9 @@ export default function OpsPricebooks() {
                 <Table.Td>{pb.prices.length}</Table.Td>
                 <Table.Td>
                   {pb.active ? (
-                    <Badge color="green">Active</Badge>
+                    <Badge variant="light" color="green">
+                      Active
+                    </Badge>
                   ) : (
                     <Text size="sm" c="dimmed">
                       Not active
