@@ -32,6 +32,11 @@ import { type ImportRowErrors, importRows, imports } from './imports.table.js';
 
 /** Rows written, validated or imported per statement / transaction. */
 export const IMPORT_BATCH = 500;
+/**
+ * Rows imported per transaction: short, so that on the embedded database (one connection) other
+ * requests wait little behind a batch.
+ */
+export const RUN_BATCH = 100;
 /** Rows shown in the mapping's preview. */
 export const PREVIEW_ROWS = 10;
 
@@ -427,7 +432,7 @@ export async function importBatch(
       ),
     )
     .orderBy(asc(importRows.rowNumber))
-    .limit(IMPORT_BATCH)
+    .limit(RUN_BATCH)
     .for('update');
   if (batch.length === 0) return 0;
   const outcomes: {
