@@ -130,18 +130,43 @@ async function product(): Promise<string[]> {
 
 async function ops(): Promise<string[]> {
   const user = 'ops@kestrel.test';
-  const [activityId, emailId] = await Promise.all([
-    firstId(user, '/api/ops/outstanding-activities/'),
-    // The outbox holds an email once an earlier journey sent one (not on a fresh database).
-    maybeFirstId(user, '/api/ops/outbox/'),
-  ]);
+  const [activityId, emailId, customerId, importId, portalPaymentId, productPaymentId] =
+    await Promise.all([
+      firstId(user, '/api/ops/outstanding-activities/'),
+      // The outbox holds an email once an earlier journey sent one (not on a fresh database).
+      maybeFirstId(user, '/api/ops/outbox/'),
+      firstId(user, '/api/ops/customers/'),
+      firstId(user, '/api/ops/imports/'),
+      firstId(user, '/api/ops/portal-payments/'),
+      firstId(user, '/api/ops/product-payments/'),
+    ]);
+  const pricebookId = await maybeFirstId(user, `/api/ops/customers/${customerId}/pricebooks/`);
   return [
     '/ops/outstanding-activities',
+    '/ops/outstanding-activities?activity_type=dbs-enhanced&assignee=unassigned',
+    '/ops/outstanding-activities?older_than_days=1&newer_than_days=3',
     `/ops/outstanding-activities/${activityId}`,
     '/ops/outbox',
     ...(emailId === null ? [] : [`/ops/outbox/${emailId}`]),
     '/ops/dashboard',
     '/ops/customers',
+    '/ops/customers/add',
+    `/ops/customers/${customerId}`,
+    `/ops/customers/${customerId}/edit`,
+    `/ops/customers/${customerId}/entitlements`,
+    `/ops/customers/${customerId}/users`,
+    `/ops/customers/${customerId}/pricebooks`,
+    `/ops/customers/${customerId}/pricebooks/add`,
+    ...(pricebookId === null
+      ? []
+      : [`/ops/customers/${customerId}/pricebooks/${pricebookId}/edit`]),
+    '/ops/imports',
+    `/ops/imports/${importId}`,
+    '/ops/portal-payments',
+    `/ops/portal-payments/${portalPaymentId}`,
+    '/ops/product-payments',
+    `/ops/product-payments/${productPaymentId}`,
+    '/ops/maintenance',
   ];
 }
 
@@ -189,9 +214,9 @@ describe.each(audiences)('every %s screen', (audience, user, screens) => {
       } finally {
         await setDarkMode(user, false);
       }
-      // About 25 screens, each loaded, settled, checked and photographed.
+      // About 25 screens a customer user, 30 an operations user: loaded, settled, checked, photographed.
     },
-    300_000,
+    480_000,
   );
 });
 

@@ -45,6 +45,12 @@ const CASE_DATA = Object.fromEntries(
 );
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
+    // issue 29: pricebooks read, imports run, own product payments read
+    pricebooks: 'SELECT',
+    pricebook_prices: 'SELECT',
+    imports: 'DELETE, INSERT, SELECT, UPDATE',
+    import_rows: 'DELETE, INSERT, SELECT, UPDATE',
+    product_payments: 'SELECT',
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     account_tokens: 'INSERT',
     ...CASE_DATA,
@@ -100,6 +106,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // issue 29: pricebooks set, imports made, payments and refunds read
+    pricebooks: 'DELETE, INSERT, SELECT, UPDATE',
+    pricebook_prices: 'DELETE, INSERT, SELECT, UPDATE',
+    imports: 'DELETE, INSERT, SELECT, UPDATE',
+    import_rows: 'DELETE, INSERT, SELECT, UPDATE',
+    product_payments: 'SELECT',
+    payment_refunds: 'SELECT',
     // only what the /api/ops/ endpoints do (runInOps, resources with context 'ops'): no
     // sessions, tokens, rate limits, callbacks, payments or secrets (the system's)
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
@@ -137,6 +150,11 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: KEEP,
   },
   [SYSTEM_ROLE]: {
+    // issue 29: a top-up's price read; payments and refunds recorded and settled
+    pricebooks: 'SELECT',
+    pricebook_prices: 'SELECT',
+    product_payments: 'INSERT, SELECT, UPDATE',
+    payment_refunds: 'INSERT, SELECT, UPDATE',
     // the system's own work across every tenant: sessions, login and sign-up, rate limits,
     // housekeeping, mail, provider callbacks and webhooks, jobs of no customer, refusals
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),

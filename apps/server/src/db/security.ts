@@ -188,6 +188,35 @@ const GRANTS: Grant[] = [
     system: KEEP,
     subject: 'SELECT',
   },
+  // pricebooks (issue 29): ops set them; a customer reads its own (the cost of a case), the
+  // engine (the system) reads a top-up's price from them
+  {
+    tables: 'pricebooks, pricebook_prices',
+    app: 'SELECT',
+    ops: CRUD,
+    system: 'SELECT',
+    subject: '',
+  },
+  // imports (issue 29): ops upload, map and start them; the job runs in the customer's context
+  // (its subjects and cases are the customer's), recording each row's outcome
+  { tables: 'imports, import_rows', app: CRUD, ops: CRUD, system: '', subject: '' },
+  // product payments and refunds (issue 29): recorded and settled by the system (the provider's
+  // answers, a refund under a lock of its payment); ops read them; a customer reads its own
+  // product payments
+  {
+    tables: 'product_payments',
+    app: 'SELECT',
+    ops: 'SELECT',
+    system: 'SELECT, INSERT, UPDATE',
+    subject: '',
+  },
+  {
+    tables: 'payment_refunds',
+    app: '',
+    ops: 'SELECT',
+    system: 'SELECT, INSERT, UPDATE',
+    subject: '',
+  },
 ];
 const DEFAULT_GRANT: Omit<Grant, 'tables'> = {
   app: CRUD,
