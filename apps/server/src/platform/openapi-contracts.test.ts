@@ -147,7 +147,8 @@ function openObjects(schema: z.ZodType, path = ''): string[] {
       // The platform's page ({count, count_capped?, next, previous, results}) is built around a
       // strict item.
       const isPage =
-        keys === 'count,next,previous,results' || keys === 'count,count_capped,next,previous,results';
+        keys === 'count,next,previous,results' ||
+        keys === 'count,count_capped,next,previous,results';
       const strict = (schema as z.ZodObject)._zod.def.catchall?._zod.def.type === 'never';
       const own = strict || isPage ? [] : [path || '.'];
       return [
