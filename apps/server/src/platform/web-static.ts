@@ -11,8 +11,8 @@ const PLACEHOLDER = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 
 /** Vite's output folders: a missing file there is a 404, never the SPA page. */
 const ASSET_DIRS = /^\/(assets|js|css)\//;
-/** Content-hashed build output (e.g. js/index-8sXypwbA.js), safe to cache for a year. */
-const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/;
+/** Content-hashed build output (e.g. js/index-8sXypwb.js: scripts carry 7 characters of hash, vite.config.ts), safe to cache for a year. */
+const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{7,}\.[a-z0-9]+(\.(br|gz))?$/;
 
 interface RoutePreload {
   pattern: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, SCREEN_FILES, screenFileName } from './route-table';
+import { ROUTES, screenFileName } from './route-table';
+import { SCREEN_FILES } from './screens';
 
 describe('screens found by convention (features/*/screens/<route name>.tsx)', () => {
   it('names a route with its colon written as a dash', () => {

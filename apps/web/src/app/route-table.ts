@@ -36,36 +36,20 @@ const portal: Loader = () => import('../features/portal/case-portal-page');
 // Screens that later issues fill show this placeholder; their guards already work.
 const coming: Loader = () => import('../components/coming-soon');
 
-/**
- * Screens found by convention: `features/<feature>/screens/<route name>.tsx`, the route name
- * with ':' written as '-' (e.g. `features/ops-customers/screens/ops-customers.tsx` for
- * 'ops:customers'). A route left at `coming` uses its screen when one exists, so a new screen
- * needs no edit here. `screenFileName` and the route-table test keep names and files in step.
- */
-const SCREENS = import.meta.glob<{ default: ComponentType }>([
-  '../features/*/screens/*.tsx',
-  '!**/*.test.tsx',
-]);
-
+/** A route's screen file name: the route name with ':' written as '-' (see `screens.ts`). */
 export function screenFileName(name: RouteName): string {
   return `${name.replaceAll(':', '-')}.tsx`;
 }
 
-/** Screen files by their file name (a name found twice is reported by the route-table test). */
-export const SCREEN_FILES: ReadonlyMap<string, readonly string[]> = (() => {
-  const out = new Map<string, string[]>();
-  for (const path of Object.keys(SCREENS)) {
-    const file = path.slice(path.lastIndexOf('/') + 1);
-    out.set(file, [...(out.get(file) ?? []), path]);
-  }
-  return out;
-})();
-
-function screenFor(name: RouteName): Loader | undefined {
-  const path = SCREEN_FILES.get(screenFileName(name))?.[0];
-  const load = path === undefined ? undefined : SCREENS[path];
-  return load === undefined ? undefined : () => load();
-}
+/**
+ * A route left at `coming` uses its screen found by convention when one exists
+ * (`features/<feature>/screens/<route name>.tsx`, loaded through the lazy `screens.ts`), so a
+ * new screen needs no edit here.
+ */
+const conventional =
+  (name: RouteName): Loader =>
+  () =>
+    import('./screens').then((m) => m.loadScreen(screenFileName(name)) ?? coming());
 
 const r = (
   name: RouteName,
@@ -78,7 +62,7 @@ const r = (
   path: PATHS[name],
   audience,
   title,
-  load: load === coming ? (screenFor(name) ?? coming) : load,
+  load: load === coming ? conventional(name) : load,
   ...extra,
 });
 
