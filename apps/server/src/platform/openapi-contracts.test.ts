@@ -39,6 +39,10 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
 const ALLOWED: Record<string, string> = {
   'GET /healthz': 'response: the liveness probe, outside the API (`{status}`, 200 or 503)',
   'GET /api/cases/export/': 'response: a CSV file download, not JSON',
+  'POST /api/ops/imports/': 'body: a multipart upload (the file and its fields), streamed',
+  'POST /api/ops/imports/{id}/validate/': 'body: an action that takes none',
+  'POST /api/ops/imports/{id}/run/': 'body: an action that takes none',
+  'GET /api/ops/imports/{id}/report/': "response: a CSV file download (the rows' outcomes)",
   'POST /api/accounts/logout/': 'body: takes none (ends the session)',
   'POST /api/cases/{id}/archive/': 'body: an action that takes none',
   'POST /api/cases/{id}/send-reminder/': 'body: an action that takes none',
