@@ -284,6 +284,36 @@ describe('/api/ops/imports/', () => {
     expect((await post(ops, `/api/ops/imports/${id}/run/`)).statusCode).toBe(409);
   });
 
+  it('runs 1,000 rows through the job queue, other requests answering meanwhile', async () => {
+    const bad = {
+      10: 'Ann,,q.10@example.com,',
+      500: ',Tester,q.500@example.com,',
+      999: 'Bo,Tester,nope,',
+    };
+    const { id, validated } = await uploadAndValidate(peopleCsv(1_000, 'queued', bad));
+    expect(validated).toMatchObject({ valid_rows: 997, invalid_rows: 3 });
+    const run = await post(ops, `/api/ops/imports/${id}/run/`);
+    expect(run.statusCode, run.body).toBe(202);
+    const settled = t.settle();
+    // while the job runs, the server answers (the e2e's check-session hung here)
+    const started = Date.now();
+    const me = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(me.statusCode).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await settled;
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(done.json()).toMatchObject({ state: 'completed', imported_rows: 997, invalid_rows: 3 });
+    expect(await subjectCount('queued')).toEqual({ n: 997, distinct: 997 });
+  }, 120_000);
+
   it('a run killed mid-way keeps whole batches only; its re-run makes no duplicate', async () => {
     const { id } = await uploadAndValidate(peopleCsv(1_200, 'atomic'), 'all_or_nothing');
     // started (as the run endpoint does) without its job, which the test runs by hand
