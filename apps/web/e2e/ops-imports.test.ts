@@ -112,7 +112,7 @@ describe('ops imports', () => {
     await look(page, 'validated');
 
     await page.getByRole('button', { name: 'Import 997 valid rows' }).click();
-    await page.getByText('997 valid, 3 invalid, 997 imported').waitFor({ timeout: 120_000 });
+    await page.getByText('997 valid, 3 invalid, 997 imported').waitFor({ timeout: 300_000 });
     await page.getByRole('link', { name: 'Download the result report (CSV)' }).waitFor();
     await look(page, 'completed');
 
@@ -126,5 +126,5 @@ describe('ops imports', () => {
     expect(lines.filter((l) => l.includes(',imported,'))).toHaveLength(997);
     await api.dispose();
     await context.close();
-  }, 300_000);
+  }, 480_000);
 });

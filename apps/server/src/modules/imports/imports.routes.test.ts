@@ -14,7 +14,7 @@ import { defaultConfig } from '../../config.js';
 import { multipart } from '../case-documents/test-files.js';
 import { cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { runImport } from './imports.service.js';
+import { RUN_BATCH, runImport } from './imports.service.js';
 import { importRows, imports } from './imports.table.js';
 
 const MAX_BYTES = 200_000;
@@ -318,19 +318,20 @@ describe('/api/ops/imports/', () => {
     const { id } = await uploadAndValidate(peopleCsv(1_200, 'atomic'), 'all_or_nothing');
     // started (as the run endpoint does) without its job, which the test runs by hand
     await t.owner((tx) => tx.update(imports).set({ state: 'running' }).where(eq(imports.id, id)));
-    // dies inside the eighth batch (100 rows each), after 50 of its subjects were made
+    // dies inside the eighth batch (RUN_BATCH rows each), halfway through it
+    const seven = 7 * RUN_BATCH;
     await expect(
       runImport(t.app.deps, acme, id, {
         afterRow: (n) => {
-          if (n === 751) throw new Error('killed');
+          if (n === seven + Math.ceil(RUN_BATCH / 2) + 1) throw new Error('killed');
         },
       }),
     ).rejects.toThrow('killed');
-    expect(await subjectCount('atomic')).toEqual({ n: 700, distinct: 700 });
+    expect(await subjectCount('atomic')).toEqual({ n: seven, distinct: seven });
     const mid = await t.owner(
       async (tx) => (await tx.select().from(imports).where(eq(imports.id, id)))[0],
     );
-    expect(mid).toMatchObject({ state: 'running', importedRows: 700 });
+    expect(mid).toMatchObject({ state: 'running', importedRows: seven });
     // dies between batches too
     await expect(
       runImport(t.app.deps, acme, id, {
@@ -339,7 +340,10 @@ describe('/api/ops/imports/', () => {
         },
       }),
     ).rejects.toThrow('killed again');
-    expect(await subjectCount('atomic')).toEqual({ n: 800, distinct: 800 });
+    expect(await subjectCount('atomic')).toEqual({
+      n: seven + RUN_BATCH,
+      distinct: seven + RUN_BATCH,
+    });
     await runImport(t.app.deps, acme, id);
     expect(await subjectCount('atomic')).toEqual({ n: 1_200, distinct: 1_200 });
     // once more: nothing left to do, nothing made

@@ -36,7 +36,7 @@ export const IMPORT_BATCH = 500;
  * Rows imported per transaction: short, so that on the embedded database (one connection) other
  * requests wait little behind a batch.
  */
-export const RUN_BATCH = 100;
+export const RUN_BATCH = 25;
 /** Rows shown in the mapping's preview. */
 export const PREVIEW_ROWS = 10;
 
