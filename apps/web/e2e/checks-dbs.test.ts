@@ -2,7 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Locator, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARE_WORKER_CHECKS, loginApi, newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import {
+  CARE_WORKER_CHECKS,
+  giveConsents,
+  loginApi,
+  newWorld,
+  WORLD_PASSWORD,
+  type World,
+} from './fixtures';
 import {
   type Api,
   axeClean,
@@ -186,6 +193,8 @@ describe('criminal-record checks end to end', () => {
     const sections: string[] = portal.portal.sections;
     const beforeReview = sections[sections.indexOf('review') - 1];
     expect(beforeReview, sections.join()).toBeTruthy();
+    // the declarations the portal's sections would have taken (issue 27: no submission without)
+    await giveConsents(subject, caseId);
     await send(subject, 'patch', `/api/s/case-portal/${caseId}/`, {
       portal_last_completed_section: beforeReview,
     });

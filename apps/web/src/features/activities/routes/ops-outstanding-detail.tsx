@@ -86,7 +86,7 @@ export default function OpsOutstandingDetail() {
   const filters = queueFiltersOf(search);
   const back = queueUrl(filters);
   const [opening, setOpening] = useState(false);
-  const [andNext, setAndNext] = useState(true);
+  const [andNext, setAndNext] = useState(false);
   const query = opsOutstandingActivities.useItem(id);
   const a = query.data;
   if (!a) {
