@@ -1,59 +1,7 @@
-import { formatDate } from '@kestrel/domain';
-
 import type { WeekCount } from '../../../api/dashboard';
+import { WeeklyBarChart } from '../../../components/weekly-bar-chart';
 
-/** A small bar chart (plain SVG) of cases completed per week, oldest first. */
+/** Cases completed per week, oldest first. */
 export function WeeklyChart({ weeks }: { weeks: WeekCount[] }) {
-  const w = 560;
-  const h = 180;
-  const pad = { top: 16, bottom: 28, left: 28, right: 8 };
-  const max = Math.max(1, ...weeks.map((x) => x.count));
-  const slot = (w - pad.left - pad.right) / Math.max(1, weeks.length);
-  const bar = Math.max(4, slot * 0.6);
-  const y = (n: number) => pad.top + (h - pad.top - pad.bottom) * (1 - n / max);
-  const total = weeks.reduce((s, x) => s + x.count, 0);
-  return (
-    <svg
-      viewBox={`0 0 ${w} ${h}`}
-      width="100%"
-      role="img"
-      aria-label={`Cases completed per week over the last ${weeks.length} weeks: ${total} in total`}
-      data-testid="weekly-chart"
-    >
-      <line
-        x1={pad.left}
-        x2={w - pad.right}
-        y1={y(0)}
-        y2={y(0)}
-        stroke="var(--mantine-color-default-border)"
-      />
-      <text x={pad.left - 6} y={y(max) + 4} textAnchor="end" fontSize="11" fill="currentColor">
-        {max}
-      </text>
-      <text x={pad.left - 6} y={y(0) + 4} textAnchor="end" fontSize="11" fill="currentColor">
-        0
-      </text>
-      {weeks.map((week, i) => {
-        const x = pad.left + slot * i + (slot - bar) / 2;
-        return (
-          <g key={week.week_start}>
-            <title>{`Week of ${formatDate(week.week_start)}: ${week.count}`}</title>
-            <rect
-              x={x}
-              y={y(week.count)}
-              width={bar}
-              height={Math.max(0, y(0) - y(week.count))}
-              rx={3}
-              fill="var(--mantine-primary-color-filled)"
-            />
-            {i % 2 === weeks.length % 2 ? null : (
-              <text x={x + bar / 2} y={h - 8} textAnchor="middle" fontSize="10" fill="currentColor">
-                {formatDate(week.week_start).replace(/ \d{4}$/, '')}
-              </text>
-            )}
-          </g>
-        );
-      })}
-    </svg>
-  );
+  return <WeeklyBarChart weeks={weeks} what="Cases" testId="weekly-chart" />;
 }
