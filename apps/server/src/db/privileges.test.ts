@@ -72,6 +72,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     process_requirements: CRUD,
     processes: CRUD,
     product_user_roles: CRUD,
+    // issue 30: a customer's segments and their users
+    segment_users: CRUD,
+    segments: CRUD,
     product_users: CRUD,
     roles: CRUD,
     security_refusals: 'SELECT',
@@ -142,6 +145,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     product_users: 'SELECT',
     roles: 'SELECT',
     security_refusals: 'SELECT',
+    // issue 30: the ops customer screen lists a customer's segments
+    segment_users: 'SELECT',
+    segments: 'SELECT',
     subject_consents: 'SELECT',
     subject_users: 'SELECT',
     subjects: 'SELECT',
@@ -184,6 +190,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     rate_limits: CRUD,
     roles: 'INSERT, SELECT',
     security_refusals: CRUD,
+    // issue 30: a case's segment (its employer name)
+    segment_users: 'SELECT',
+    segments: 'SELECT',
     sessions: CRUD,
     subject_consents: 'INSERT, SELECT, UPDATE',
     subject_users: 'SELECT, UPDATE',

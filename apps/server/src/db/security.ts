@@ -197,6 +197,15 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // segments (issue 30): a customer's own set-up (tenant context); ops read them (the ops
+  // customer screen), the system reads a case's segment (its employer name)
+  {
+    tables: 'segments, segment_users',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
   // imports (issue 29): ops upload, map and start them; the job runs in the customer's context
   // (its subjects and cases are the customer's), recording each row's outcome
   { tables: 'imports, import_rows', app: CRUD, ops: CRUD, system: '', subject: '' },

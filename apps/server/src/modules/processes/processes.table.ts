@@ -14,6 +14,7 @@ import {
 import { createdAt, customerIdColumn, idColumn, tstz } from '../../db/columns.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
+import { segments } from '../segments/segments.table.js';
 
 /** What a customer's cases check: a named list of requirements (activity types with config). */
 export const processes = pgTable(
@@ -29,11 +30,19 @@ export const processes = pgTable(
     invitationMessage: text('invitation_message').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
+    /** The segment it belongs to (issue 30), or null: the whole organisation's. */
+    segmentId: integer('segment_id'),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
     index('processes_id_idx').on(t.id),
     index('processes_name_idx').on(t.customerId, t.name),
+    // a segment is deleted only once its processes are unassigned (segments.service.ts)
+    foreignKey({
+      columns: [t.customerId, t.segmentId],
+      foreignColumns: [segments.customerId, segments.id],
+    }),
+    index('processes_segment_idx').on(t.customerId, t.segmentId),
   ],
 );
 
