@@ -52,6 +52,7 @@ const TABS = [
   ['ops:customer', 'Overview'],
   ['ops:customer-edit', 'Edit'],
   ['ops:customer-entitlements', 'Entitlements'],
+  ['ops:customer-segments', 'Segments'],
   ['ops:customer-users', 'Users'],
   ['ops:pricebooks', 'Pricebooks'],
 ] as const;
