@@ -1,0 +1,70 @@
+import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { BackToList } from '../../../components/back-to-list';
+import { countLabel } from '../../../components/count-label';
+import { href } from '../../../config/paths';
+import { useRights } from '../../../lib/rights';
+import { type Segment, segments } from '../api';
+
+const TABS = [
+  { route: 'segment', label: 'Overview' },
+  { route: 'segment-details', label: 'Details', permission: 'segments.change_segment' },
+  { route: 'segment-users', label: 'Users' },
+  { route: 'segment-processes', label: 'Processes' },
+] as const;
+
+/** The segment's id from the route (`/segments/:id/...`). */
+export function useSegmentId(): string {
+  const { id = '' } = useParams();
+  return id;
+}
+
+/** The frame of one segment's pages: its name, counts, tabs, and the body once it loads. */
+export function SegmentFrame({ children }: { children: (segment: Segment) => ReactNode }) {
+  const id = useSegmentId();
+  const { pathname } = useLocation();
+  const { can } = useRights();
+  const query = segments.useItem(id);
+  const segment = query.data;
+  return (
+    <Stack gap="lg">
+      <BackToList path={href('segments')} label="All segments" />
+      <Stack gap={4}>
+        <Title order={1}>{segment ? segment.name : query.isError ? 'Segment' : '…'}</Title>
+        {segment && (
+          <Text size="sm" c="dimmed">
+            {countLabel({ count: segment.user_count }, 'user', 'users')} ·{' '}
+            {countLabel({ count: segment.process_count }, 'process', 'processes')}
+          </Text>
+        )}
+      </Stack>
+      <Group gap={4} component="nav" aria-label="Segment sections">
+        {TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => {
+          const to = href(t.route, { id });
+          const active = pathname === to;
+          return (
+            <Button
+              key={t.route}
+              component={Link}
+              to={to}
+              variant={active ? 'light' : 'subtle'}
+              color={active ? undefined : 'gray'}
+              aria-current={active ? 'page' : undefined}
+              size="sm"
+            >
+              {t.label}
+            </Button>
+          );
+        })}
+      </Group>
+      {segment ? (
+        children(segment)
+      ) : query.isError ? (
+        <Text c="dimmed">This segment could not be found.</Text>
+      ) : (
+        <Skeleton h={200} radius="lg" />
+      )}
+    </Stack>
+  );
+}
