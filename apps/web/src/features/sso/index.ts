@@ -1,0 +1,1 @@
+export { SsoSettings } from './sso-settings';
