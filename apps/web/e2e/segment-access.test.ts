@@ -76,7 +76,7 @@ describe('segment access', () => {
     });
     const { page } = await world.signedIn(browser, 'admin');
     await page.goto(`/segments/${north}/users`);
-    await page.getByRole('textbox', { name: 'User of your organisation' }).fill('Nell');
+    await page.getByRole('combobox', { name: 'User of your organisation' }).fill('Nell');
     await page.getByRole('option', { name: /Nell Norris/ }).click();
     await page.getByRole('button', { name: 'Add user' }).click();
     await page.getByRole('button', { name: 'Remove Nell Norris' }).waitFor();

@@ -71,7 +71,7 @@ const toast = (page: Page, text: string) =>
 
 /** Picks `option` in the searchable select labelled `label`, typing `typed` first. */
 async function pick(page: Page, label: string, typed: string, option: RegExp) {
-  await page.getByRole('textbox', { name: label }).fill(typed);
+  await page.getByRole('combobox', { name: label, exact: true }).fill(typed);
   await page.getByRole('option', { name: option }).click();
 }
 
