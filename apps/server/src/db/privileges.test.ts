@@ -45,6 +45,8 @@ const CASE_DATA = Object.fromEntries(
 );
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
+    // issue 30: the organisation sign-in's configuration, kept by its administrator
+    customer_sso_configs: CRUD,
     // issue 29: pricebooks read, imports run, own product payments read
     pricebooks: 'SELECT',
     pricebook_prices: 'SELECT',
@@ -109,6 +111,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // issue 30: a customer's organisation sign-in read
+    customer_sso_configs: 'SELECT',
     // issue 29: pricebooks set, imports made, payments and refunds read
     pricebooks: 'DELETE, INSERT, SELECT, UPDATE',
     pricebook_prices: 'DELETE, INSERT, SELECT, UPDATE',
@@ -156,6 +160,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: KEEP,
   },
   [SYSTEM_ROLE]: {
+    // issue 30: organisation sign-in found by email domain, its sign-ins under way
+    customer_sso_configs: 'SELECT',
+    sso_login_states: CRUD,
     // issue 29: a top-up's price read; payments and refunds recorded and settled
     pricebooks: 'SELECT',
     pricebook_prices: 'SELECT',

@@ -13,6 +13,7 @@ export * from '../modules/imports/imports.table.js';
 export * from '../modules/pricebooks/pricebooks.table.js';
 export * from '../modules/processes/processes.table.js';
 export * from '../modules/segments/segments.table.js';
+export * from '../modules/sso/sso.table.js';
 export * from '../modules/subjects/subjects.table.js';
 export * from '../modules/users/users.table.js';
 export * from '../platform/tables/audit.table.js';

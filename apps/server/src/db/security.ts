@@ -206,6 +206,16 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // organisation sign-in (issue 30): the administrator keeps the customer's configuration
+  // (tenant context); the system finds it by email domain and runs the sign-in (its states)
+  {
+    tables: 'customer_sso_configs',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  { tables: 'sso_login_states', app: '', ops: '', system: CRUD, subject: '' },
   // imports (issue 29): ops upload, map and start them; the job runs in the customer's context
   // (its subjects and cases are the customer's), recording each row's outcome
   { tables: 'imports, import_rows', app: CRUD, ops: CRUD, system: '', subject: '' },
