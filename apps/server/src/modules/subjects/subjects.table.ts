@@ -56,6 +56,14 @@ export const subjects = pgTable(
       sql`split_part(replace(split_part(lower(email), '@', 1), '.', ''), '+', 1) || '@' || split_part(lower(email), '@', 2)`,
     ),
     createdAt: createdAt(),
+    /**
+     * The product user who added it (issue 30), from the transaction's acting user: a user
+     * limited to segments keeps seeing a subject they added before it has a case (db/security.ts,
+     * segment_scope).
+     */
+    createdById: integer('created_by_id').default(
+      sql`nullif(current_setting('app.user_id', true), '')::integer`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),

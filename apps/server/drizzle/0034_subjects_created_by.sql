@@ -1,0 +1,1 @@
+ALTER TABLE "subjects" ADD COLUMN "created_by_id" integer DEFAULT nullif(current_setting('app.user_id', true), '')::integer;
