@@ -28,6 +28,7 @@ export const PERMISSIONS = [
   'segments.view_segment',
   'segments.add_segment',
   'segments.change_segment',
+  'segments.delete_segment',
   'registration_portals.view_registrationportal',
   'registration_portals.add_registrationportal',
   'registration_portals.change_registrationportal',
