@@ -44,6 +44,9 @@ export const PERMISSIONS = [
   'customers.ops_access',
   'payments.view_payment',
   'payments.add_payment',
+  /** Setting a customer's default card and its billing email (issue 30). */
+  'payments.change_payment',
+  'payments.delete_payment',
   'payments.view_all_portal_payments',
   'payments.view_all_product_payments',
   'audit.view_auditaction',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { caseActivityOut } from './case-activities.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
+import { casePaymentOut } from './payment-methods.js';
 import { subjectBriefOut, subjectCreate, subjectOut } from './subjects.js';
 
 export const CASE_DECISIONS = ['satisfactory', 'unsatisfactory'] as const;
@@ -69,5 +70,10 @@ export const caseDetailOut = z.strictObject({
   }),
   case_activities: z.array(caseActivityOut),
   archivable: z.boolean(),
+  /**
+   * The case's charge to the customer's default card (issue 30), null when it is not charged
+   * (free, invoiced, no pricebook): `payment_needed` holds the subject's invitation back.
+   */
+  payment: casePaymentOut.nullable(),
 });
 export type CaseDetailOut = z.infer<typeof caseDetailOut>;

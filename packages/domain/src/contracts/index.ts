@@ -31,6 +31,7 @@ export * from './online-idv.js';
 export * from './ops-payments.js';
 export * from './ops-queue.js';
 export * from './outbox.js';
+export * from './payment-methods.js';
 export * from './payments.js';
 export * from './portal.js';
 export * from './pricebooks.js';

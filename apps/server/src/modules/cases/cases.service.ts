@@ -1,6 +1,7 @@
 import {
   CASE_DECISIONS,
   CASE_STATE_LABELS,
+  type CasePaymentOut,
   type CaseState,
   canTransitionActivity,
   canTransitionCase,
@@ -155,6 +156,7 @@ export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
     },
     case_activities: acts.map((a) => activityOut(a, parent, viewer)),
     archivable: archivability(c).archivable,
+    payment: null as CasePaymentOut | null,
   };
 }
 export type CaseDetail = Awaited<ReturnType<typeof caseDetail>>;

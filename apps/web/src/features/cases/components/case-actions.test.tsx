@@ -60,6 +60,7 @@ const caseWith = (activities: CaseActivityOut[]): CaseDetail => ({
   summary: { activities: activities.length, open: 0, complete: 0, cancelled: 0 },
   case_activities: activities,
   archivable: false,
+  payment: null,
 });
 
 afterEach(() => {

@@ -68,6 +68,7 @@ const item: CaseDetail = {
     activity(3, 'ca-cancelled', 'Cancelled', 'Address history', { notes: 'Not needed' }),
   ],
   archivable: true,
+  payment: null,
 };
 
 describe('the printed case report', () => {

@@ -71,6 +71,7 @@ function detail(activities: CaseActivityOut[]): CaseDetailOut {
     summary: { activities: activities.length, open: activities.length, complete: 0, cancelled: 0 },
     case_activities: activities,
     archivable: false,
+    payment: null,
   };
 }
 
