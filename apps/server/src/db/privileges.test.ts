@@ -47,12 +47,15 @@ const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
     // issue 30: the organisation sign-in's configuration, kept by its administrator
     customer_sso_configs: CRUD,
+    // issue 30: saved cards and payment settings kept; a case's charge recorded with the case
+    customer_payment_methods: 'INSERT, SELECT, UPDATE',
+    customer_payment_settings: 'INSERT, SELECT, UPDATE',
     // issue 29: pricebooks read, imports run, own product payments read
     pricebooks: 'SELECT',
     pricebook_prices: 'SELECT',
     imports: 'DELETE, INSERT, SELECT, UPDATE',
     import_rows: 'DELETE, INSERT, SELECT, UPDATE',
-    product_payments: 'SELECT',
+    product_payments: 'INSERT, SELECT',
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     account_tokens: 'INSERT',
     ...CASE_DATA,
@@ -113,6 +116,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
   [OPS_ROLE]: {
     // issue 30: a customer's organisation sign-in read
     customer_sso_configs: 'SELECT',
+    // issue 30: a customer's saved cards and payment settings read
+    customer_payment_methods: 'SELECT',
+    customer_payment_settings: 'SELECT',
     // issue 29: pricebooks set, imports made, payments and refunds read
     pricebooks: 'DELETE, INSERT, SELECT, UPDATE',
     pricebook_prices: 'DELETE, INSERT, SELECT, UPDATE',
@@ -163,6 +169,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     // issue 30: organisation sign-in found by email domain, its sign-ins under way
     customer_sso_configs: 'SELECT',
     sso_login_states: CRUD,
+    // issue 30: the default card a case is charged to
+    customer_payment_methods: 'SELECT',
+    customer_payment_settings: 'SELECT',
     // issue 29: a top-up's price read; payments and refunds recorded and settled
     pricebooks: 'SELECT',
     pricebook_prices: 'SELECT',

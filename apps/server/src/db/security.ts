@@ -224,7 +224,8 @@ const GRANTS: Grant[] = [
   // product payments
   {
     tables: 'product_payments',
-    app: 'SELECT',
+    // issue 30: a case's charge is recorded (pending) with the case, in the customer's transaction
+    app: 'INSERT, SELECT',
     ops: 'SELECT',
     system: 'SELECT, INSERT, UPDATE',
     subject: '',
@@ -234,6 +235,15 @@ const GRANTS: Grant[] = [
     app: '',
     ops: 'SELECT',
     system: 'SELECT, INSERT, UPDATE',
+    subject: '',
+  },
+  // saved cards and payment settings (issue 30): the customer's administrator keeps them (a card
+  // removed keeps its row); ops read them; the system reads the default card it charges a case to
+  {
+    tables: 'customer_payment_methods, customer_payment_settings',
+    app: 'INSERT, SELECT, UPDATE',
+    ops: 'SELECT',
+    system: 'SELECT',
     subject: '',
   },
 ];

@@ -29,11 +29,23 @@ export const productPayments = pgTable(
     providerPaymentId: varchar('provider_payment_id', { length: 100 }),
     /** succeeded, failed or processing. */
     status: varchar('status', { length: 20 }).notNull(),
+    /**
+     * A case's charge (issue 30): its attempt (1, then one more per retry), the card charged
+     * (customer_payment_methods; null when none was saved), the provider's idempotency key and
+     * its decline (code and message).
+     */
+    attempt: integer('attempt').notNull().default(1),
+    paymentMethodId: integer('payment_method_id'),
+    idempotencyKey: varchar('idempotency_key', { length: 100 }),
+    failureCode: varchar('failure_code', { length: 50 }),
+    failureMessage: text('failure_message'),
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
+    // one row per attempt at a case's charge (rows of no case are not concerned)
+    uniqueIndex('product_payments_case_attempt_idx').on(t.customerId, t.caseId, t.attempt),
     index('product_payments_created_idx').on(t.createdAt),
     index('product_payments_customer_created_idx').on(t.customerId, t.createdAt),
     foreignKey({ columns: [t.customerId], foreignColumns: [customers.id] }).onDelete('cascade'),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   foreignKey,
@@ -25,6 +26,11 @@ export const pricebooks = pgTable(
     name: varchar('name', { length: 200 }).notNull(),
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }),
+    /**
+     * The customer is invoiced for its checks (issue 30): its cases are not charged to a card
+     * one by one. False: each case is charged to the default card as it is created.
+     */
+    invoiced: boolean('invoiced').notNull().default(false),
     createdAt: createdAt(),
     createdById: integer('created_by_id'),
     createdByName: varchar('created_by_name', { length: 200 }).notNull().default(''),
