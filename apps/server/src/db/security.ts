@@ -276,6 +276,82 @@ function grantSql(table: string, g: Omit<Grant, 'tables'>): string {
 }
 
 /**
+ * Segments (issue 30): a product user with segment_users rows who is not an administrator (holds
+ * no role named 'admin') is limited to their segments. `kestrel_segment_scope()` gives the ids
+ * of the acting user's segments (app.user_id, set for every transaction of the application
+ * role), or null for everyone else: no user, an administrator, a user of no segment. A
+ * restrictive policy `segment_scope` on the application role then narrows, for a limited user
+ * only, every table that reaches a case:
+ * - processes: those of their segments;
+ * - cases: those whose process is one of their segments';
+ * - subjects: those with such a case, or added by a user of one of their segments (created_by_id);
+ * - every table with case_id, subject_id or process_id: rows whose case, subject or process is
+ *   visible (the subqueries read those tables under their own policies);
+ * - audit_actions (read only): entries about a visible case or subject, none about other objects.
+ * The scope is read once per statement (an InitPlan), so unlimited users pay one short lookup.
+ * Kept counts (case_counts) cannot be narrowed: a limited user's totals are counted from cases
+ * (segments/segment-scope.ts). One filter, here, for every list, detail, export and count.
+ */
+const segmentScopeSql = `
+DO $$ DECLARE t record; cond text; s text := '(SELECT kestrel_segment_scope())'; BEGIN
+  IF to_regclass('public.segment_users') IS NULL OR to_regclass('public.roles') IS NULL THEN
+    RETURN;
+  END IF;
+  EXECUTE $f$CREATE OR REPLACE FUNCTION kestrel_segment_scope() RETURNS integer[]
+    LANGUAGE sql STABLE SET search_path = public, pg_temp AS $b$
+      SELECT CASE WHEN x.me IS NULL OR EXISTS (
+          SELECT 1 FROM product_user_roles ur JOIN roles r ON r.id = ur.role_id
+          WHERE ur.user_id = x.me AND r.name = 'admin')
+        THEN NULL
+        ELSE (SELECT array_agg(su.segment_id ORDER BY su.segment_id) FROM segment_users su
+              WHERE su.user_id = x.me)
+      END
+      FROM (SELECT nullif(current_setting('app.user_id', true), '')::integer AS me) x
+    $b$ $f$;
+  FOR t IN SELECT c.relname,
+             EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
+                     AND x.attname = 'case_id' AND NOT x.attisdropped) AS has_case,
+             EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
+                     AND x.attname = 'subject_id' AND NOT x.attisdropped) AS has_subject,
+             EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid
+                     AND x.attname = 'process_id' AND NOT x.attisdropped) AS has_process
+           FROM pg_class c
+             JOIN pg_namespace n ON n.oid = c.relnamespace
+             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'customer_id' AND NOT a.attisdropped
+           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+  LOOP
+    EXECUTE format('DROP POLICY IF EXISTS segment_scope ON %I', t.relname);
+    cond := CASE
+      WHEN t.relname = 'processes' THEN 'segment_id = ANY(' || s || '::integer[])'
+      WHEN t.relname = 'cases' THEN
+        'process_id IN (SELECT p.id FROM processes p WHERE p.segment_id = ANY(' || s || '::integer[]))'
+      WHEN t.relname = 'subjects' THEN
+        'id IN (SELECT c.subject_id FROM cases c) OR created_by_id IN (SELECT su.user_id FROM '
+        || 'segment_users su WHERE su.segment_id = ANY(' || s || '::integer[]))'
+      WHEN t.relname = 'audit_actions' THEN
+        '(content_type = ''cases.case'' AND object_id IN (SELECT c.id::text FROM cases c)) OR '
+        || '(content_type = ''subjects.subject'' AND object_id IN (SELECT x.id::text FROM subjects x))'
+      WHEN t.has_case OR t.has_subject OR t.has_process THEN concat_ws(' AND ',
+        CASE WHEN t.has_case THEN '(case_id IS NULL OR case_id IN (SELECT c.id FROM cases c))' END,
+        CASE WHEN t.has_subject THEN
+          '(subject_id IS NULL OR subject_id IN (SELECT x.id FROM subjects x))' END,
+        CASE WHEN t.has_process THEN
+          '(process_id IS NULL OR process_id IN (SELECT p.id FROM processes p))' END)
+    END;
+    CONTINUE WHEN cond IS NULL;
+    IF t.relname = 'audit_actions' THEN
+      -- the history is written by everyone's actions; a limited user only reads less of it
+      EXECUTE format('CREATE POLICY segment_scope ON %I AS RESTRICTIVE FOR SELECT TO ${APP_ROLE} USING (%s IS NULL OR %s)',
+        t.relname, s, cond);
+    ELSE
+      EXECUTE format('CREATE POLICY segment_scope ON %I AS RESTRICTIVE TO ${APP_ROLE} USING (%s IS NULL OR %s) WITH CHECK (%s IS NULL OR %s)',
+        t.relname, s, cond, s, cond);
+    END IF;
+  END LOOP;
+END $$;
+`;
+
+/**
  * Roles, grants and row-level security that Drizzle migrations cannot express. Idempotent: it
  * runs after every migration, so tables added by any module are covered: every table with a
  * `customer_id` column gets FORCE RLS and the tenant policy automatically.
@@ -454,7 +530,7 @@ CREATE POLICY cross_tenant ON customers TO ${OPS_ROLE}, ${SYSTEM_ROLE}, ${SEED_R
 DROP POLICY IF EXISTS subject_own ON customers;
 CREATE POLICY subject_own ON customers TO ${SUBJECT_ROLE}
   USING (id = nullif(current_setting('app.customer_id', true), '')::integer);
-`;
+${segmentScopeSql}`;
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

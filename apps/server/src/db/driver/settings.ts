@@ -26,9 +26,10 @@ export function settingsSql(s: TxSettings): string {
   // out reads as '' (every app.* setting is only ever SET LOCAL), which the policies take as null.
   const set = (name: string, v: number | null | undefined) =>
     v === null || v === undefined ? '' : `; SET LOCAL app.${name} = '${int(v)}'`;
+  // The application role's policies read the acting user too (its segments: security.ts).
   return (
     `SET LOCAL ROLE ${role}${set('customer_id', s.customerId)}${set('subject_id', s.subjectId)}` +
-    (s.readOnly ? '' : set('user_id', s.userId))
+    (s.readOnly && role !== APP_ROLE ? '' : set('user_id', s.userId))
   );
 }
 
