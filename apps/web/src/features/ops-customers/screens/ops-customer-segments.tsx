@@ -1,26 +1,14 @@
-import { type CustomerOut, formatDate } from '@kestrel/domain';
+import { type CustomerOut, formatDate, type SegmentOut } from '@kestrel/domain';
 import { Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { defineResource } from '../../../api/resource';
 import { ResourceTable } from '../../../components/resource-table';
 import { CustomerFrame } from '../components/customer-frame';
 
-/** A segment as /api/ops/customers/{id}/segments/ lists it (provisional). */
-interface OpsSegment {
-  id: number;
-  name: string;
-  employer_name: string;
-  town: string;
-  postcode: string;
-  user_count: number;
-  process_count: number;
-  created_at: string;
-}
-
 function Segments({ customer }: { customer: CustomerOut }) {
   const resource = useMemo(
     () =>
-      defineResource<OpsSegment>(`/api/ops/customers/${customer.id}/segments/`, {
+      defineResource<SegmentOut>(`/api/ops/customers/${customer.id}/segments/`, {
         item: 'segment',
         plural: 'segments',
       }),
@@ -32,7 +20,7 @@ function Segments({ customer }: { customer: CustomerOut }) {
         The customer's administrators divide their organisation into segments; operations see them
         here as they are.
       </Text>
-      <ResourceTable<OpsSegment>
+      <ResourceTable<SegmentOut>
         resource={resource}
         empty={{
           title: 'No segments',

@@ -1,21 +1,13 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type SegmentUpdate, segmentUpdate } from '@kestrel/domain';
 import { SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import type { UseFormReturn } from 'react-hook-form';
+import { type UseFormReturn, useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { PhoneField } from '../../../components/phone-field';
 import type { Segment } from '../api';
 
-/** What the add and details forms send (POST and PUT /api/segments/). */
-export type SegmentValues = Pick<
-  Segment,
-  | 'name'
-  | 'employer_name'
-  | 'line_one'
-  | 'line_two'
-  | 'town'
-  | 'postcode'
-  | 'contact_name'
-  | 'contact_email'
-  | 'contact_phone'
->;
+/** What the add and details forms hold: every field as typed (contract: segmentUpdate). */
+export type SegmentValues = z.input<typeof segmentUpdate>;
 
 export const SEGMENT_FIELDS = [
   'name',
@@ -43,11 +35,39 @@ export const emptySegment: SegmentValues = {
 
 /** The values of a segment as its forms start from them. */
 export function segmentValues(s: Segment): SegmentValues {
-  return Object.fromEntries(SEGMENT_FIELDS.map((f) => [f, s[f] ?? ''])) as SegmentValues;
+  const { name, employer_name, line_one, line_two, town, postcode } = s;
+  const { contact_name, contact_email, contact_phone } = s;
+  return {
+    name,
+    employer_name,
+    line_one,
+    line_two,
+    town,
+    postcode,
+    contact_name,
+    contact_email,
+    contact_phone,
+  };
+}
+
+/**
+ * The form of a segment: the domain's rules in the browser (the server's own), the values of
+ * `segment` when it edits one.
+ */
+export function useSegmentForm(segment?: Segment) {
+  return useForm<SegmentValues, unknown, SegmentUpdate>({
+    resolver: zodResolver(segmentUpdate),
+    mode: 'onTouched',
+    ...(segment ? { values: segmentValues(segment) } : { defaultValues: emptySegment }),
+  });
 }
 
 /** A segment's fields: name and employer name, address, contact. */
-export function SegmentFields({ form }: { form: UseFormReturn<SegmentValues> }) {
+export function SegmentFields({
+  form,
+}: {
+  form: UseFormReturn<SegmentValues, unknown, SegmentUpdate>;
+}) {
   const reg = form.register;
   const errors = form.formState.errors;
   return (

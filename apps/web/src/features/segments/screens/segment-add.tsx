@@ -1,21 +1,20 @@
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ApiFailure } from '../../../api/resource';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
 import { segments } from '../api';
 import {
-  emptySegment,
   SEGMENT_FIELDS,
   SegmentFields,
   type SegmentValues,
+  useSegmentForm,
 } from '../components/segment-fields';
 
 /** /segments/add: a new segment; its page opens once added ('Successfully added segment'). */
 export default function SegmentAdd() {
   const navigate = useNavigate();
-  const form = useForm<SegmentValues>({ defaultValues: emptySegment });
+  const form = useSegmentForm();
   const save = segments.useSave();
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -1,5 +1,4 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
-import { useForm } from 'react-hook-form';
 import { ApiFailure } from '../../../api/resource';
 import { applyServerErrors } from '../../../components/server-errors';
 import { type Segment, segments } from '../api';
@@ -7,12 +6,12 @@ import {
   SEGMENT_FIELDS,
   SegmentFields,
   type SegmentValues,
-  segmentValues,
+  useSegmentForm,
 } from '../components/segment-fields';
 import { SegmentFrame } from '../components/segment-frame';
 
 function DetailsForm({ segment }: { segment: Segment }) {
-  const form = useForm<SegmentValues>({ values: segmentValues(segment) });
+  const form = useSegmentForm(segment);
   const save = segments.useSave();
   const { isDirty } = form.formState;
   const submit = form.handleSubmit(async (values) => {

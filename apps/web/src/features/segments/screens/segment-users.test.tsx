@@ -1,3 +1,4 @@
+import type { Permission } from '@kestrel/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -45,7 +46,7 @@ function answer(call: Call) {
   return { status: 404, body: {} };
 }
 
-function renderUsers(permissions: string[]) {
+function renderUsers(permissions: Permission[]) {
   const p = product({ session_permissions: permissions });
   setSession({ ...productIn(p), bootstrap: boot(p) });
   const router = createMemoryRouter([{ path: '/segments/:id/users', Component: SegmentUsers }], {

@@ -7,6 +7,7 @@ import { Fact } from '../../../components/fact';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import type { Segment } from '../api';
+import { DeleteSegment } from '../components/delete-segment';
 import { addressLines } from '../components/segment-fields';
 import { SegmentFrame } from '../components/segment-frame';
 
@@ -78,11 +79,14 @@ function Overview({ segment: s }: { segment: Segment }) {
           </Stack>
         </Paper>
       </SimpleGrid>
-      {can('segments.change_segment') && (
+      {(can('segments.change_segment') || can('segments.delete_segment')) && (
         <Group>
-          <Button component={Link} to={href('segment-details', { id: s.id })}>
-            Edit details
-          </Button>
+          {can('segments.change_segment') && (
+            <Button component={Link} to={href('segment-details', { id: s.id })}>
+              Edit details
+            </Button>
+          )}
+          {can('segments.delete_segment') && <DeleteSegment segment={s} />}
         </Group>
       )}
     </Stack>
