@@ -1,0 +1,33 @@
+// The web's one form kit (issue 30): the error summary, fields bound to react-hook-form, the
+// date selector, the address editors and the form wrapper mapping a 400 to fields and summary.
+export { DateSelector, type DateSelectorProps } from '../date-selector';
+export { PhoneField } from '../phone-field';
+export { applyServerErrors } from '../server-errors';
+export {
+  ErrorSummary,
+  focusField,
+  type SummaryError,
+  summaryText,
+} from './error-summary';
+export {
+  type Bound,
+  CheckboxField,
+  DateField,
+  EmailField,
+  MultiSelectField,
+  NativeSelectField,
+  PasswordField,
+  PhoneNumberField,
+  SelectField,
+  TextareaField,
+  TextField,
+} from './fields';
+export { flattenServerErrors, issuesByField, summaryOfErrors } from './form-errors';
+export {
+  applyServerFieldErrors,
+  KitForm,
+  type KitFormState,
+  unwrap,
+  useFieldLabel,
+  useKitForm,
+} from './kit-form';
