@@ -56,6 +56,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     imports: 'DELETE, INSERT, SELECT, UPDATE',
     import_rows: 'DELETE, INSERT, SELECT, UPDATE',
     product_payments: 'INSERT, SELECT',
+    // issue 30: the refunds of its own payments read (the customer's payments detail)
+    payment_refunds: 'SELECT',
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     account_tokens: 'INSERT',
     ...CASE_DATA,

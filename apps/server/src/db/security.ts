@@ -230,9 +230,10 @@ const GRANTS: Grant[] = [
     system: 'SELECT, INSERT, UPDATE',
     subject: '',
   },
+  // the customer reads the refunds of its own payments (issue 30: its payments' detail)
   {
     tables: 'payment_refunds',
-    app: '',
+    app: 'SELECT',
     ops: 'SELECT',
     system: 'SELECT, INSERT, UPDATE',
     subject: '',

@@ -119,9 +119,9 @@ const BODIES: Record<string, unknown> = {
 };
 
 let t: TestApp;
-const ids: Record<'mine' | 'theirs', Record<Resource, number>> = {
-  mine: {} as Record<Resource, number>,
-  theirs: {} as Record<Resource, number>,
+const ids: Record<'mine' | 'theirs', Record<Resource, number | string>> = {
+  mine: {} as Record<Resource, number | string>,
+  theirs: {} as Record<Resource, number | string>,
 };
 let admin: Client;
 let nobody: Client;
@@ -193,7 +193,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       caseActivityId: activity?.id ?? 0,
       outcome: 'paid',
     });
-    const payment = await createPayment(tx, intent);
+    await createPayment(tx, intent);
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -223,7 +223,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'case-online-idv': c.id,
       'idv-case-activities': idvActivity?.id ?? 0,
       'payment-intents': intent.id,
-      payments: payment.id,
+      payments: `portal-${intent.id}`,
     };
   });
 }

@@ -5,7 +5,6 @@ import {
   paymentIntentCreate,
   paymentIntentOut,
   paymentIntentPublicId,
-  paymentOut,
   paymentPortalOut,
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -24,6 +23,7 @@ import {
   SimulatorRefusal,
 } from '../../providers/payments/simulator.js';
 import { paymentsOf } from './config.js';
+import { customerPaymentsRoutes } from './customer-payments.routes.js';
 import { opsPaymentsRoutes } from './ops-payments.js';
 import { paymentIntents, payments } from './payments.table.js';
 import {
@@ -253,22 +253,8 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  registerResource(app, {
-    path: '/api/payments/',
-    table: payments,
-    id: payments.id,
-    contentType: PAYMENT_CONTENT_TYPE,
-    operations: ['list', 'retrieve'],
-    access: { read: { permissions: ['payments.view_payment'] } },
-    present: paymentOutOf,
-    output: paymentOut,
-    filters: {
-      payment_intent: payments.paymentIntentId,
-      case_activity: payments.caseActivityId,
-      status: payments.status,
-    },
-    ordering: { created_at: payments.createdAt, id: payments.id },
-  });
+  // The customer's payments: product and portal payments in one list (customer-payments.routes.ts).
+  await customerPaymentsRoutes(app);
 
   // Operations' portal and product payments with refunds (ops-payments.ts).
   await opsPaymentsRoutes(app);

@@ -260,7 +260,10 @@ describe('the lists', () => {
       if (!i) throw new Error('no intent');
       return { intent: i, payment: await createPayment(tx, i) };
     });
-    for (const url of [`/api/payment-intents/${intent.id}/`, `/api/payments/${payment.id}/`]) {
+    for (const url of [
+      `/api/payment-intents/${intent.id}/`,
+      `/api/payments/portal-${intent.id}/`,
+    ]) {
       const mine = await t.app.inject({ method: 'GET', url, headers: admin.headers });
       expect(mine.statusCode).toBe(200);
       const theirs = await t.app.inject({ method: 'GET', url, headers: other.headers });
@@ -269,10 +272,16 @@ describe('the lists', () => {
     }
     const one = await t.app.inject({
       method: 'GET',
-      url: `/api/payments/${payment.id}/`,
+      url: `/api/payments/portal-${intent.id}/`,
       headers: admin.headers,
     });
-    expect(one.json()).toMatchObject({ payment_intent: intent.id, amount_display: '£3.50' });
+    // the customer's payments list the intent, the provider's report of it as an event
+    expect(one.json()).toMatchObject({
+      id: `portal-${intent.id}`,
+      kind: 'portal',
+      amount_display: '£3.50',
+      events: [{ id: payment.providerEventId, status: 'succeeded' }],
+    });
   });
 });
 
@@ -341,7 +350,7 @@ describe('the payment portal', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({
       count: 1,
-      results: [{ amount_pence: 350, amount_display: '£3.50', status: 'succeeded' }],
+      results: [{ amount_pence: 350, amount_display: '£3.50', state: 'paid', kind: 'portal' }],
     });
     // Tenancy: another customer sees none of it.
     const theirs = await t.app.inject({
@@ -406,10 +415,7 @@ describe('the payment portal', () => {
       url: `/api/payments/?case_activity=${o.activityId}`,
       headers: admin.headers,
     });
-    expect(list.json().results[0]).toMatchObject({
-      status: 'failed',
-      failure_code: 'card_declined',
-    });
+    expect(list.json().results[0]).toMatchObject({ state: 'declined', kind: 'portal' });
   });
 
   it('a 3-D Secure card: the challenge page, then authenticated, paid', async () => {
