@@ -163,7 +163,7 @@ describe('the payment portal', () => {
     const paid = await (
       await admin.api.get('/api/payments/', { params: { case_activity: activityId } })
     ).json();
-    expect(paid.results[0]).toMatchObject({ status: 'succeeded', amount_pence: 350 });
+    expect(paid.results[0]).toMatchObject({ kind: 'portal', state: 'paid', amount_pence: 350 });
     await context.close();
   });
 
