@@ -23,6 +23,10 @@ export const DEMO_LOGINS = [
   ],
   ['mfa@acme.test', `Acme Care Ltd administrator with TOTP on, secret ${DEMO_TOTP_SECRET}`],
   ['admin@northgate.test', 'administrator of customer Northgate Council (demo mode)'],
+  [
+    'north.site@acme.test',
+    "Acme Care Ltd coordinator limited to the segment 'North site': sees only its cases",
+  ],
   ['subject@example.test', 'a subject of Acme Care Ltd, profile complete'],
 ] as const;
 
