@@ -16,6 +16,12 @@ const COLOURS: Record<string, string> = {
   'ca-complete': 'teal',
   'ca-cancelled': 'red',
   'ca-error-initiating': 'red',
+  // a payment's state (features/payments)
+  'payment-awaiting': 'gray',
+  'payment-paid': 'teal',
+  'payment-declined': 'red',
+  'payment-partially_refunded': 'yellow',
+  'payment-refunded': 'blue',
 };
 
 /**

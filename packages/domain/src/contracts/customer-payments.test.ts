@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CUSTOMER_PAYMENT_KIND_LABELS,
+  CUSTOMER_PAYMENT_STATE_LABELS,
   customerPaymentId,
   parseCustomerPaymentId,
 } from './customer-payments.js';
@@ -33,5 +34,6 @@ describe('customer payments contracts', () => {
       product: 'Check payment',
       portal: 'Subject payment',
     });
+    expect(CUSTOMER_PAYMENT_STATE_LABELS.partially_refunded).toBe('Partly refunded');
   });
 });

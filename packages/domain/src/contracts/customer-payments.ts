@@ -33,6 +33,15 @@ export const CUSTOMER_PAYMENT_KIND_LABELS: Record<PaymentSource, string> = {
   portal: 'Subject payment',
 };
 
+/** What a payment came to, as the customer's screens say it. */
+export const CUSTOMER_PAYMENT_STATE_LABELS: Record<(typeof OPS_PAYMENT_STATES)[number], string> = {
+  awaiting: 'Awaiting payment',
+  paid: 'Paid',
+  declined: 'Declined',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+};
+
 /** A row of GET /api/payments/. */
 export const customerPaymentOut = z.strictObject({
   /** `product-{id}` or `portal-{id}` (customerPaymentId). */

@@ -23,6 +23,7 @@ import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { useProductProfile } from '../../../lib/session/profile';
+import { CasePaymentBanner } from '../../payments';
 import { DocumentCollectionPanel } from '../../results/document-collection-panel';
 import { resultPanelFor } from '../../results/registry';
 import { ActivityCard } from '../components/activity-card';
@@ -109,6 +110,7 @@ export default function CaseDetailPage() {
           {c.decision_notes ? ` — ${c.decision_notes}` : ''}
         </Alert>
       )}
+      <CasePaymentBanner caseId={c.id} payment={c.payment} />
       {c.state === 'cancelled' && (
         <Alert color="red" title="Cancelled">
           {c.cancelled_reason || 'This case was cancelled.'}
