@@ -109,8 +109,9 @@ export async function accountsRoutes(app: FastifyInstance) {
       if (user && customerId !== null && user.permissions.has('flags.view_flag')) {
         // Polled every few seconds by every tab: cached like the session (SESSION_CACHE_MS),
         // dropped by this process's writes for the customer (see Database.readCached).
+        // Read as the user: one limited to segments counts only their cases' flags (security.ts).
         const rows = await deps.db.readCached(
-          customerTx(customerId),
+          { ...customerTx(customerId), userId: user.id },
           'select count(*)::int as n from flags where active',
           deps.config.sessionCacheMs,
         );

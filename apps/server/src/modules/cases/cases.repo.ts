@@ -157,6 +157,15 @@ export function caseListConditions(
   };
 }
 
+/**
+ * The same conditions totalled from the cases rather than the kept counts: for a user limited to
+ * segments (segments/segments.service.ts segmentScope), whose policies hide some of the cases
+ * case_counts counts.
+ */
+export function withoutCounters(where: CaseListWhere): CaseListWhere {
+  return where.counter === null ? where : { ...where, counter: null, key: `${where.key},live` };
+}
+
 const CASE_ORDERING = {
   fields: {
     created_at: cases.createdAt,

@@ -27,6 +27,7 @@ import {
   csvRow,
   selectCaseList,
   selectCaseListJson,
+  withoutCounters,
 } from './cases.repo.js';
 import {
   archiveCase,
@@ -37,6 +38,7 @@ import {
   logPdfGeneration,
   recordDecision,
 } from './cases.service.js';
+import { segmentScope } from '../segments/segments.service.js';
 import { openCase } from './commands/open-case.js';
 import { sendReminder } from './commands/send-reminder.js';
 
@@ -72,9 +74,13 @@ export async function casesRoutes(app: FastifyInstance) {
           request,
           scope,
           async ({ tx, actor }) => {
+            const where = caseListConditions(request.query, actor, scope);
             const found = await selectCaseListJson(
               tx,
-              caseListConditions(request.query, actor, scope),
+              // a user limited to segments: the total of the cases they see, not the kept counts
+              scope === 'tenant' && (await segmentScope(tx)) !== null
+                ? withoutCounters(where)
+                : where,
               caseOrdering(request.query.ordering),
               pageSize,
               (page - 1) * pageSize,

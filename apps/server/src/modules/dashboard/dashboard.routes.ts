@@ -6,6 +6,7 @@ import { actorOf } from '../../platform/access.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { presentAuditAction, presentOpsAuditAction } from '../audit/audit.routes.js';
+import { segmentScope } from '../segments/segments.service.js';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -37,6 +38,14 @@ export async function dashboardRoutes(app: FastifyInstance) {
         actorOf(request),
         async ({ tx, actor }) => {
           const customerId = actor.customerId ?? -1;
+          // A user limited to segments: counted from the cases their policies let them read,
+          // not from the kept counts (the whole customer's).
+          const byStateSql =
+            (await segmentScope(tx)) === null
+              ? sql`select state, sum(n)::int n from case_counts
+                 where customer_id = ${customerId} and not archived group by state`
+              : sql`select state, count(*)::int n from cases
+                 where customer_id = ${customerId} and archived_at is null group by state`;
           const first = new Date(weekStart(app.deps.clock.now()).getTime() - 11 * WEEK_MS);
           const [counts] = await tx.execute<{
             by_state: Record<string, number> | null;
@@ -46,9 +55,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
             weeks: { week: string; n: number }[] | null;
           }>(sql`
             select
-              (select json_object_agg(state, n) from (
-                 select state, sum(n)::int n from case_counts
-                 where customer_id = ${customerId} and not archived group by state) s) as by_state,
+              (select json_object_agg(state, n) from (${byStateSql}) s) as by_state,
               (select count(*)::int from case_activities a join cases c
                  on c.customer_id = a.customer_id and c.id = a.case_id
                where a.customer_id = ${customerId}
