@@ -1,6 +1,6 @@
 import { caseAddressIn, isoDate } from '@kestrel/domain';
 import type { CaseAddress } from '../../api/case-addresses';
-import { text } from './form-kit';
+import { text } from './schema-form';
 
 /**
  * The address form both address editors share (the workspace's address history and the subject

@@ -1,8 +1,9 @@
 import { formatDate, GENDER_OPTIONS, titlesForGender } from '@kestrel/domain';
 import { Box, NativeSelect, TextInput } from '@mantine/core';
 import { type FieldValues, type Path, type UseFormReturn, useWatch } from 'react-hook-form';
-import { PhoneField } from '../../components/phone-field';
-import { CountryField, DateField, DbsTextField } from './form-kit';
+import { PhoneField } from '../phone-field';
+import { CountryField, DbsTextField } from './case-fields';
+import { DateField } from './fields';
 
 /** The basic details values both the case data screen and the subject portal edit. */
 export interface BasicDetailsFieldValues {

@@ -20,6 +20,7 @@ import { type Control, type FieldValues, type Path, useController } from 'react-
 import { DateSelector, type DateSelectorProps } from '../date-selector';
 import { PhoneField as PhoneInput } from '../phone-field';
 import { useFieldLabel } from './kit-form';
+import { text } from './schema-form';
 
 /**
  * What binds a kit field to a react-hook-form form: its control and the field's (dotted) name.
@@ -42,8 +43,6 @@ function useBound<T extends FieldValues, O>(
   useFieldLabel(name, label);
   return { field, error: fieldState.error?.message, id: id ?? name };
 }
-
-const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
 /** A text input. */
 export function TextField<T extends FieldValues, O = T>({
@@ -238,24 +237,46 @@ export function CheckboxField<T extends FieldValues, O = T>({
 }
 
 /**
- * The date selector (year, month, day: components/date-selector) bound to a 'YYYY-MM-DD' string
- * field ('' while incomplete). Its wrapper carries the name as id, so the summary focuses the year.
+ * A date held as 'YYYY-MM-DD' ('' while incomplete), picked with the date selector (year, month,
+ * day). Its wrapper carries the name as id and data-field, so the summary focuses the year.
+ * `disabled` shows the value read-only; `resetKey` changes when the form is reset, so the
+ * selector takes the new value.
  */
 export function DateField<T extends FieldValues, O = T>({
   control,
   name,
   id,
+  label,
+  required = true,
+  disabled = false,
+  resetKey,
   ...props
-}: Bound<T, O> & Omit<DateSelectorProps, 'value' | 'onChange' | 'error'> & { id?: string }) {
-  const { field, error, id: boxId } = useBound({ control, name }, props.label, id);
+}: Bound<T, O> &
+  Omit<DateSelectorProps, 'value' | 'onChange' | 'error' | 'label'> & {
+    label: string;
+    id?: string;
+    disabled?: boolean;
+    resetKey?: number;
+  }) {
+  const { field, error, id: boxId } = useBound({ control, name }, label, id);
   return (
     <Box id={boxId} data-field={name}>
-      <DateSelector
-        {...props}
-        value={typeof field.value === 'string' ? field.value : null}
-        onChange={(v) => field.onChange(v ?? '')}
-        error={error}
-      />
+      {disabled ? (
+        <TextInput label={label} readOnly value={text(field.value)} />
+      ) : (
+        <DateSelector
+          {...props}
+          key={resetKey}
+          label={label}
+          required={required}
+          value={typeof field.value === 'string' ? field.value : null}
+          onChange={(v) => {
+            field.onChange(v ?? '');
+            field.onBlur();
+          }}
+          error={error}
+        />
+      )}
     </Box>
   );
 }

@@ -1,8 +1,29 @@
 // The web's one form kit (issue 30): the error summary, fields bound to react-hook-form, the
 // date selector, the address editors and the form wrapper mapping a 400 to fields and summary.
+
 export { DateSelector, type DateSelectorProps } from '../date-selector';
 export { PhoneField } from '../phone-field';
 export { applyServerErrors } from '../server-errors';
+export {
+  type AddressForm,
+  addressLine,
+  addressSchema,
+  addressToday,
+  addressToForm,
+} from './address-form';
+export {
+  ADDRESS_LABELS,
+  type AddressEditing,
+  AddressEditorCard,
+  AddressFields,
+  AddressHistoryList,
+  type AddressWording,
+  addressEditorTitle,
+  overlapsOf,
+} from './address-history';
+export { AddressLookup } from './address-lookup';
+export { BasicDetailsFields, type BasicDetailsFieldValues } from './basic-details-fields';
+export { CountryField, DbsTextField, LOCKED_REASON, LockedNotice } from './case-fields';
 export {
   ErrorSummary,
   focusField,
@@ -31,3 +52,4 @@ export {
   useFieldLabel,
   useKitForm,
 } from './kit-form';
+export { applyFieldErrors, parsePayload, schemaResolver, text } from './schema-form';

@@ -1,9 +1,14 @@
 import { caseBasicDetailsIn, isoDate } from '@kestrel/domain';
 import { Badge, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type CaseBasicDetails, caseBasicDetails } from '../../api/case-basic-details';
-import { BasicDetailsFields, type BasicDetailsFieldValues } from './basic-details-fields';
-import { Consents, LockedNotice, SaveRow, text } from './form-kit';
+import {
+  BasicDetailsFields,
+  type BasicDetailsFieldValues,
+  LockedNotice,
+  text,
+} from '../../components/form-kit';
 import { NewBadge, SectionCard } from './section-card';
+import { Consents, SaveRow } from './section-parts';
 import type { SectionProps } from './section-props';
 import { useRecordSection } from './use-record-section';
 

@@ -2,8 +2,9 @@ import { caseBirthDetailsIn, showsCounty } from '@kestrel/domain';
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { type CaseBirthDetails, caseBirthDetails } from '../../api/case-basic-details';
-import { Consents, CountryField, DbsTextField, LockedNotice, SaveRow, text } from './form-kit';
+import { CountryField, DbsTextField, LockedNotice, text } from '../../components/form-kit';
 import { NewBadge, SectionCard } from './section-card';
+import { Consents, SaveRow } from './section-parts';
 import type { SectionProps } from './section-props';
 import { useRecordSection } from './use-record-section';
 

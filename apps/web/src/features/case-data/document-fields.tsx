@@ -1,7 +1,7 @@
 import { formatDate } from '@kestrel/domain';
 import { TextInput } from '@mantine/core';
 import type { Control, FieldValues, Path } from 'react-hook-form';
-import { DateField } from './form-kit';
+import { DateField } from '../../components/form-kit';
 
 /** A date: the selector while editable, 'do MMM y' text while locked or read-only. */
 export function DocDate<V extends FieldValues>({

@@ -11,9 +11,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
 import { caseBasicDetails } from '../../api/case-basic-details';
 import { type CaseDrivingLicence, caseDrivingLicences } from '../../api/case-documents';
+import { CountryField, LockedNotice, text } from '../../components/form-kit';
 import { DocDate } from './document-fields';
-import { Consents, CountryField, LockedNotice, SaveRow, text } from './form-kit';
 import { NewBadge, SectionCard } from './section-card';
+import { Consents, SaveRow } from './section-parts';
 import type { SectionProps } from './section-props';
 import { useRecordSection } from './use-record-section';
 

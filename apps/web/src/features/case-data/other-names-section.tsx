@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useRef, useState } from 'react';
 import { useDeleteCaseRow, useSaveCaseRow } from '../../api/case-data';
 import { type CaseOtherName, caseOtherNames } from '../../api/case-other-names';
-import { Consents, DateField, DbsTextField, SaveRow, text } from './form-kit';
+import { DateField, DbsTextField, text } from '../../components/form-kit';
 import { SectionCard } from './section-card';
+import { Consents, SaveRow } from './section-parts';
 import type { SectionProps } from './section-props';
 import { useRowForm } from './use-row-form';
 

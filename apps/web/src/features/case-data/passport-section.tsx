@@ -2,9 +2,10 @@ import { casePassportIn, isoDate, passportExpiryRange } from '@kestrel/domain';
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useWatch } from 'react-hook-form';
 import { type CasePassport, casePassports } from '../../api/case-documents';
+import { CountryField, LockedNotice, text } from '../../components/form-kit';
 import { DocDate } from './document-fields';
-import { Consents, CountryField, LockedNotice, SaveRow, text } from './form-kit';
 import { NewBadge, SectionCard } from './section-card';
+import { Consents, SaveRow } from './section-parts';
 import type { SectionProps } from './section-props';
 import { useRecordSection } from './use-record-section';
 

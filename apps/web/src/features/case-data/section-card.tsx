@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { SectionError } from './form-kit';
+import { SectionError } from './section-parts';
 
 /** One of the six sections: its title, and its loading or error state (point 8: no message). */
 export function SectionCard({

@@ -8,7 +8,8 @@ import {
   SectionFailure,
   useSaveCaseRecord,
 } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver, useConsents } from './form-kit';
+import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
+import { useConsents } from './section-parts';
 
 /**
  * One record section (basic details, birth details, passport, licence): loaded and saved on its

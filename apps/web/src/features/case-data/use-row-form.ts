@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { SectionFailure } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver, useConsents } from './form-kit';
+import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
+import { useConsents } from './section-parts';
 
 /**
  * The form of one row of a list section (an other name, an address): new (POST with `case`)

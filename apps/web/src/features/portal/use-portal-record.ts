@@ -9,7 +9,7 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { type CaseRecord, SectionFailure, useSaveCaseRecord } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver } from '../case-data/form-kit';
+import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
 import { clearDraft, readDraft, writeDraft } from './drafts';
 
 /**

@@ -4,8 +4,9 @@ import { type CaseBasicDetails, caseBasicDetails } from '../../../api/case-basic
 import {
   BasicDetailsFields,
   type BasicDetailsFieldValues,
-} from '../../case-data/basic-details-fields';
-import { LockedNotice, text } from '../../case-data/form-kit';
+  LockedNotice,
+  text,
+} from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 import { formErrors, SectionShell } from '../section-shell';
 import { BasicDetailsReview } from '../summaries';

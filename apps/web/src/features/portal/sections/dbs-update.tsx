@@ -8,7 +8,7 @@ import { Alert, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { type DefaultValues, useForm } from 'react-hook-form';
-import { DateField, schemaResolver } from '../../case-data/form-kit';
+import { DateField, schemaResolver } from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell } from '../section-shell';
 import {

@@ -18,7 +18,7 @@ import { Alert, Checkbox, NativeSelect, Stack, Text, TextInput } from '@mantine/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { DateField, schemaResolver } from '../../case-data/form-kit';
+import { DateField, schemaResolver } from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell } from '../section-shell';
 import {

@@ -12,7 +12,7 @@ import { Alert, List, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { schemaResolver } from '../../case-data/form-kit';
+import { schemaResolver } from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell } from '../section-shell';
 import { rtwDetails, saveRecord, sectionKeys } from './dbs-application/api';

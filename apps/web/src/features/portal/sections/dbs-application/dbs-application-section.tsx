@@ -14,7 +14,12 @@ import { useEffect, useMemo, useRef } from 'react';
 import { type DefaultValues, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { CountryField, DateField, DbsTextField, schemaResolver } from '../../../case-data/form-kit';
+import {
+  CountryField,
+  DateField,
+  DbsTextField,
+  schemaResolver,
+} from '../../../../components/form-kit';
 import { usePortalFrame } from '../../frame-context';
 import type { PortalSectionProps } from '../../section-contract';
 import { SectionShell } from '../../section-shell';
