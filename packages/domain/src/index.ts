@@ -42,6 +42,7 @@ export * from './postcode-areas.js';
 export * from './result-messages.js';
 export * from './rtw-documents.js';
 export * from './rtw-supporting-documents.js';
+export * from './segments.js';
 export * from './session.js';
 export * from './states.js';
 export * from './text-rules.js';

@@ -37,6 +37,11 @@ export interface DisclosureApplication {
   barred_lists: ('adult' | 'child')[];
   purpose: string | null;
   position: string | null;
+  /**
+   * The employer named on the certificate: typed into the activity's configuration, or its
+   * case's segment's ('segment employer name', issue 30); null when none is named.
+   */
+  employer_name?: string | null;
   /** A payment intent that paid a top-up the provider demanded, else null. */
   top_up_payment: string | null;
   /**

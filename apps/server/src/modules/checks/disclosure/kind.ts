@@ -8,6 +8,7 @@ import {
   type DbsApplicant,
   type DbsResultData,
   DISCLOSURE_STAGES,
+  employerNameOf,
   type ProcessingData,
   TOP_UP_DEMANDED_AGAIN,
   type TopUp,
@@ -28,6 +29,8 @@ import {
   caseBirthDetails,
 } from '../../case-data/case-data.table.js';
 import { lockCase } from '../../cases/cases.service.js';
+import { processes } from '../../processes/processes.table.js';
+import { segments } from '../../segments/segments.table.js';
 import { subjects } from '../../subjects/subjects.table.js';
 import { saveActivity, topUpIntentJob, topUpResult } from '../activity.js';
 import {
@@ -217,6 +220,21 @@ async function applicationOf(
     .where(eq(subjects.id, c.subjectId));
   const config: ActivityConfig = a.row.config;
   const processing = a.processing;
+  // 'Segment employer name': the employer name of the segment of the case's process (issue 30)
+  const [segment] =
+    config.employer_name_source === 'segment'
+      ? await tx
+          .select({ employerName: segments.employerName })
+          .from(processes)
+          .innerJoin(
+            segments,
+            and(
+              eq(segments.customerId, processes.customerId),
+              eq(segments.id, processes.segmentId),
+            ),
+          )
+          .where(and(eq(processes.customerId, c.customerId), eq(processes.id, c.processId)))
+      : [];
   return {
     idempotency_key: processing?.idempotency_key ?? `kestrel-ca-${a.row.id}`,
     level,
@@ -244,6 +262,7 @@ async function applicationOf(
     barred_lists: barredLists(config),
     purpose: config.purpose ?? null,
     position: config.position ?? null,
+    employer_name: employerNameOf(config, segment?.employerName ?? null),
     top_up_payment: processing?.top_up?.status === 'paid' ? processing.top_up.payment_intent : null,
     identity_verification: await identityVerificationOf(tx, caseId),
     provider_configuration: processing?.provider_configuration ?? null,
