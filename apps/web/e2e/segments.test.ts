@@ -89,7 +89,7 @@ describe('segments', () => {
     await settle(page);
     await look(page, admin, 'segment-add');
     await page.getByRole('button', { name: 'Add segment' }).click();
-    await page.getByText('Required', { exact: true }).waitFor();
+    await page.getByText('Required', { exact: true }).first().waitFor();
     await page.getByLabel(/^Name/).fill('North site');
     await page.getByLabel('Employer name').fill('Acme North Ltd');
     await page.getByLabel('Address line 1').fill('1 Quay Street');

@@ -1,25 +1,18 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { type SegmentUpdate, segmentUpdate } from '@kestrel/domain';
-import { SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { type UseFormReturn, useForm } from 'react-hook-form';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
+import type { Control } from 'react-hook-form';
 import type { z } from 'zod';
-import { PhoneField } from '../../../components/phone-field';
-import type { Segment } from '../api';
+import {
+  EmailField,
+  type KitFormState,
+  PhoneNumberField,
+  TextField,
+  useKitForm,
+} from '../../../components/form-kit';
+import { type Segment, segments } from '../api';
 
 /** What the add and details forms hold: every field as typed (contract: segmentUpdate). */
 export type SegmentValues = z.input<typeof segmentUpdate>;
-
-export const SEGMENT_FIELDS = [
-  'name',
-  'employer_name',
-  'line_one',
-  'line_two',
-  'town',
-  'postcode',
-  'contact_name',
-  'contact_email',
-  'contact_phone',
-] as const satisfies readonly (keyof SegmentValues)[];
 
 export const emptySegment: SegmentValues = {
   name: '',
@@ -51,86 +44,65 @@ export function segmentValues(s: Segment): SegmentValues {
 }
 
 /**
- * The form of a segment: the domain's rules in the browser (the server's own), the values of
- * `segment` when it edits one.
+ * The form of a segment (the kit's: the domain's rules in the browser, a 400 on the fields and
+ * the summary), saved through /api/segments/ ('Successfully added segment', 'Error updating
+ * segment', ...): a new one, or `segment` edited.
  */
-export function useSegmentForm(segment?: Segment) {
-  return useForm<SegmentValues, unknown, SegmentUpdate>({
-    resolver: zodResolver(segmentUpdate),
-    mode: 'onTouched',
-    ...(segment ? { values: segmentValues(segment) } : { defaultValues: emptySegment }),
+export function useSegmentForm(
+  segment: Segment | undefined,
+  onSaved: (saved: Segment) => void,
+): KitFormState<SegmentValues, SegmentUpdate> {
+  const save = segments.useSave();
+  return useKitForm({
+    schema: segmentUpdate,
+    defaultValues: segment ? segmentValues(segment) : emptySegment,
+    submit: (values) => save.mutateAsync({ id: segment?.id, values }),
+    onSaved,
   });
 }
 
 /** A segment's fields: name and employer name, address, contact. */
 export function SegmentFields({
-  form,
+  control,
 }: {
-  form: UseFormReturn<SegmentValues, unknown, SegmentUpdate>;
+  control: Control<SegmentValues, unknown, SegmentUpdate>;
 }) {
-  const reg = form.register;
-  const errors = form.formState.errors;
   return (
     <Stack gap="md">
-      <TextInput label="Name" required {...reg('name')} error={errors.name?.message} />
-      <TextInput
+      <TextField control={control} name="name" label="Name" required />
+      <TextField
+        control={control}
+        name="employer_name"
         label="Employer name"
         description="The employer named on checks of this segment's cases when their configuration says 'segment employer name'"
-        {...reg('employer_name')}
-        error={errors.employer_name?.message}
       />
       <Title order={2} size="h4" mt="sm">
         Address
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
+        <TextField
+          control={control}
+          name="line_one"
           label="Address line 1"
           autoComplete="address-line1"
-          {...reg('line_one')}
-          error={errors.line_one?.message}
         />
-        <TextInput
+        <TextField
+          control={control}
+          name="line_two"
           label="Address line 2"
           autoComplete="address-line2"
-          {...reg('line_two')}
-          error={errors.line_two?.message}
         />
-        <TextInput
-          label="Town"
-          autoComplete="address-level2"
-          {...reg('town')}
-          error={errors.town?.message}
-        />
-        <TextInput
-          label="Postcode"
-          autoComplete="postal-code"
-          {...reg('postcode')}
-          error={errors.postcode?.message}
-        />
+        <TextField control={control} name="town" label="Town" autoComplete="address-level2" />
+        <TextField control={control} name="postcode" label="Postcode" autoComplete="postal-code" />
       </SimpleGrid>
       <Title order={2} size="h4" mt="sm">
         Contact
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label="Contact name"
-          autoComplete="name"
-          {...reg('contact_name')}
-          error={errors.contact_name?.message}
-        />
-        <TextInput
-          label="Contact email"
-          type="email"
-          autoComplete="email"
-          {...reg('contact_email')}
-          error={errors.contact_email?.message}
-        />
+        <TextField control={control} name="contact_name" label="Contact name" autoComplete="name" />
+        <EmailField control={control} name="contact_email" label="Contact email" />
       </SimpleGrid>
-      <PhoneField
-        label="Contact phone"
-        {...reg('contact_phone')}
-        error={errors.contact_phone?.message}
-      />
+      <PhoneNumberField control={control} name="contact_phone" label="Contact phone" />
     </Stack>
   );
 }
