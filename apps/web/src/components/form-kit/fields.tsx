@@ -44,13 +44,14 @@ function useBound<T extends FieldValues, O>(
   return { field, error: fieldState.error?.message, id: id ?? name };
 }
 
-/** A text input. */
+/** A text input; `transform` rewrites what is typed (a postcode upper-cased). */
 export function TextField<T extends FieldValues, O = T>({
   control,
   name,
   id,
+  transform,
   ...props
-}: Bound<T, O> & Omit<TextInputProps, Omitted>) {
+}: Bound<T, O> & Omit<TextInputProps, Omitted> & { transform?: (value: string) => string }) {
   const { field, error, id: inputId } = useBound({ control, name }, props.label, id);
   return (
     <TextInput
@@ -59,7 +60,10 @@ export function TextField<T extends FieldValues, O = T>({
       ref={field.ref}
       name={field.name}
       value={text(field.value)}
-      onChange={(e) => field.onChange(e.currentTarget.value)}
+      onChange={(e) => {
+        const v = e.currentTarget.value;
+        field.onChange(transform ? transform(v) : v);
+      }}
       onBlur={field.onBlur}
       error={error}
     />

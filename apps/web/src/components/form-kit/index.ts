@@ -53,3 +53,8 @@ export {
   useKitForm,
 } from './kit-form';
 export { applyFieldErrors, parsePayload, schemaResolver, text } from './schema-form';
+export {
+  EMPTY_SINGLE_ADDRESS,
+  SingleAddressFields,
+  type SingleAddressValues,
+} from './single-address';
