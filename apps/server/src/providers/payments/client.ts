@@ -1,16 +1,26 @@
 import {
+  type ChargeInput,
+  type CreateCustomerInput,
   type CreateIntentInput,
   type CreateRefundInput,
+  type CreateSetupIntentInput,
+  PaymentsCardError,
   type PaymentsProvider,
   PaymentsProviderError,
+  type ProviderCustomer,
   type ProviderPaymentIntent,
+  type ProviderPaymentMethod,
   type ProviderRefund,
+  type ProviderSetupIntent,
 } from './provider.js';
 
 /*
  * Stripe's PaymentIntents API over fetch: form-encoded bodies, `Authorization: Bearer <secret
  * key>`, an `Idempotency-Key` header on creation (a retried create makes no second intent).
- * `POST /v1/payment_intents`, `GET /v1/payment_intents/{id}`.
+ * `POST /v1/payment_intents`, `GET /v1/payment_intents/{id}`; saved cards: `POST /v1/customers`,
+ * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}`, `GET /v1/payment_methods/{id}`, and
+ * the off-session charge (`POST /v1/payment_intents` with customer, payment_method,
+ * off_session=true, confirm=true; a 402 card_error is a PaymentsCardError).
  */
 
 export interface StripeClientOptions {
@@ -40,6 +50,52 @@ function isIntent(x: unknown): x is ProviderPaymentIntent {
     typeof o.status === 'string' &&
     typeof o.client_secret === 'string'
   );
+}
+
+const record = (x: unknown): Record<string, unknown> | null =>
+  typeof x === 'object' && x !== null ? (x as Record<string, unknown>) : null;
+
+function isCustomer(x: unknown): x is ProviderCustomer {
+  const o = record(x);
+  return o?.object === 'customer' && typeof o.id === 'string';
+}
+
+function isSetupIntent(x: unknown): x is ProviderSetupIntent {
+  const o = record(x);
+  return (
+    o?.object === 'setup_intent' &&
+    typeof o.id === 'string' &&
+    typeof o.status === 'string' &&
+    typeof o.client_secret === 'string'
+  );
+}
+
+function isPaymentMethod(x: unknown): x is ProviderPaymentMethod {
+  const o = record(x);
+  const card = record(o?.card);
+  return (
+    o?.object === 'payment_method' &&
+    typeof o.id === 'string' &&
+    typeof card?.last4 === 'string' &&
+    typeof card.brand === 'string' &&
+    typeof card.exp_month === 'number' &&
+    typeof card.exp_year === 'number'
+  );
+}
+
+/** Stripe's 402 card_error of an off-session charge, as a PaymentsCardError; else null. */
+export function cardErrorOf(status: number, body: unknown): PaymentsCardError | null {
+  const error = record(record(body)?.error);
+  if (status !== 402 || error?.type !== 'card_error') return null;
+  const code =
+    typeof error.decline_code === 'string'
+      ? error.decline_code
+      : typeof error.code === 'string'
+        ? error.code
+        : 'card_declined';
+  const message = typeof error.message === 'string' ? error.message : 'Your card was declined.';
+  const pi = record(error.payment_intent);
+  return new PaymentsCardError(code, message, typeof pi?.id === 'string' ? pi.id : null);
 }
 
 function isRefund(x: unknown): x is ProviderRefund {
@@ -87,6 +143,64 @@ export class StripeClient implements PaymentsProvider {
     return this.request('POST', '/v1/refunds', signal, isRefund, body, input.idempotency_key);
   }
 
+  createCustomer(input: CreateCustomerInput, signal: AbortSignal): Promise<ProviderCustomer> {
+    const body = formEncode({
+      name: input.name,
+      ...(input.email ? { email: input.email } : {}),
+      metadata: input.metadata,
+    });
+    return this.request('POST', '/v1/customers', signal, isCustomer, body, input.idempotency_key);
+  }
+
+  createSetupIntent(
+    input: CreateSetupIntentInput,
+    signal: AbortSignal,
+  ): Promise<ProviderSetupIntent> {
+    const body = formEncode({
+      customer: input.customer,
+      usage: 'off_session',
+      'payment_method_types[]': 'card',
+      metadata: input.metadata,
+    });
+    return this.request('POST', '/v1/setup_intents', signal, isSetupIntent, body);
+  }
+
+  retrieveSetupIntent(id: string, signal: AbortSignal): Promise<ProviderSetupIntent> {
+    return this.request(
+      'GET',
+      `/v1/setup_intents/${encodeURIComponent(id)}`,
+      signal,
+      isSetupIntent,
+    );
+  }
+
+  retrievePaymentMethod(id: string, signal: AbortSignal): Promise<ProviderPaymentMethod> {
+    const path = `/v1/payment_methods/${encodeURIComponent(id)}`;
+    return this.request('GET', path, signal, isPaymentMethod);
+  }
+
+  chargeOffSession(input: ChargeInput, signal: AbortSignal): Promise<ProviderPaymentIntent> {
+    const body = formEncode({
+      amount: input.amount_pence,
+      currency: 'gbp',
+      customer: input.customer,
+      payment_method: input.payment_method,
+      off_session: 'true',
+      confirm: 'true',
+      description: input.description,
+      metadata: input.metadata,
+    });
+    return this.request(
+      'POST',
+      '/v1/payment_intents',
+      signal,
+      isIntent,
+      body,
+      input.idempotency_key,
+      cardErrorOf,
+    );
+  }
+
   private call(
     method: 'GET' | 'POST',
     path: string,
@@ -104,6 +218,7 @@ export class StripeClient implements PaymentsProvider {
     valid: (x: unknown) => x is T,
     body?: string,
     idempotencyKey?: string,
+    refusal?: (status: number, body: unknown) => Error | null,
   ): Promise<T> {
     let res: Response;
     try {
@@ -127,6 +242,8 @@ export class StripeClient implements PaymentsProvider {
       );
     }
     if (!res.ok) {
+      const known = refusal?.(res.status, await res.json().catch(() => null));
+      if (known) throw known;
       const retryable = res.status >= 500 || res.status === 429 || res.status === 409;
       throw new PaymentsProviderError(
         `The payments provider answered ${res.status}.`,

@@ -1,4 +1,4 @@
-import type { PaymentIntentStatus, PaymentProviderName } from '@kestrel/domain';
+import type { PaymentIntentStatus, PaymentProviderName, SetupIntentStatus } from '@kestrel/domain';
 
 /*
  * A payments provider with Stripe's PaymentIntents shape (PROVIDERS.md): the server creates an
@@ -51,6 +51,76 @@ export interface CreateRefundInput {
   idempotency_key: string;
 }
 
+/** A 3-D Secure challenge to finish in the browser (Stripe's next_action). */
+export interface RedirectAction {
+  type: 'redirect_to_url';
+  redirect_to_url: { url: string; return_url: string };
+}
+
+/** A customer at the provider (Stripe's Customer): cards are saved to it, charges name it. */
+export interface ProviderCustomer {
+  id: string;
+  object: 'customer';
+  name: string;
+  email: string | null;
+  metadata: Record<string, string>;
+}
+
+export interface CreateCustomerInput {
+  name: string;
+  email: string | null;
+  metadata: Record<string, string>;
+  /** The same for every attempt to make one customer's: the provider makes one. */
+  idempotency_key: string;
+}
+
+/**
+ * A setup intent (Stripe's SetupIntent, usage off_session): the browser confirms it with a card;
+ * once `succeeded`, `payment_method` is the card saved to `customer`, chargeable off-session.
+ */
+export interface ProviderSetupIntent {
+  id: string;
+  object: 'setup_intent';
+  client_secret: string;
+  status: SetupIntentStatus;
+  customer: string | null;
+  payment_method: string | null;
+  usage: 'off_session';
+  metadata: Record<string, string>;
+  next_action: RedirectAction | null;
+  last_setup_error: { code: string; message: string } | null;
+}
+
+export interface CreateSetupIntentInput {
+  /** The provider's customer the card is saved to. */
+  customer: string;
+  metadata: Record<string, string>;
+}
+
+/** A saved card (Stripe's PaymentMethod of type card, the fields used). */
+export interface ProviderPaymentMethod {
+  id: string;
+  object: 'payment_method';
+  type: 'card';
+  customer: string | null;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number };
+}
+
+/**
+ * An off-session charge of a saved card (Stripe: POST /v1/payment_intents with customer,
+ * payment_method, off_session=true, confirm=true). It answers the succeeded intent, or throws a
+ * PaymentsCardError (the card was declined, or its issuer asks for authentication).
+ */
+export interface ChargeInput {
+  amount_pence: number;
+  customer: string;
+  payment_method: string;
+  description: string;
+  metadata: Record<string, string>;
+  /** The same for every attempt at one charge: the provider charges once. */
+  idempotency_key: string;
+}
+
 export interface PaymentsProvider {
   readonly name: PaymentProviderName;
   /** Where the browser confirms an intent (Stripe's API base, or the simulator's routes). */
@@ -59,6 +129,19 @@ export interface PaymentsProvider {
   retrieveIntent(id: string, signal: AbortSignal): Promise<ProviderPaymentIntent>;
   /** Refunds all or part of a succeeded intent (`POST /v1/refunds`), once per idempotency key. */
   createRefund(input: CreateRefundInput, signal: AbortSignal): Promise<ProviderRefund>;
+  /** `POST /v1/customers`, once per idempotency key. */
+  createCustomer(input: CreateCustomerInput, signal: AbortSignal): Promise<ProviderCustomer>;
+  /** `POST /v1/setup_intents` (usage off_session, card). */
+  createSetupIntent(
+    input: CreateSetupIntentInput,
+    signal: AbortSignal,
+  ): Promise<ProviderSetupIntent>;
+  /** `GET /v1/setup_intents/{id}`. */
+  retrieveSetupIntent(id: string, signal: AbortSignal): Promise<ProviderSetupIntent>;
+  /** `GET /v1/payment_methods/{id}`. */
+  retrievePaymentMethod(id: string, signal: AbortSignal): Promise<ProviderPaymentMethod>;
+  /** Charges a saved card off-session, once per idempotency key (ChargeInput). */
+  chargeOffSession(input: ChargeInput, signal: AbortSignal): Promise<ProviderPaymentIntent>;
 }
 
 /** A provider call that failed: `retryable` for outages and timeouts, not for a refusal. */
@@ -70,6 +153,22 @@ export class PaymentsProviderError extends Error {
   ) {
     super(message);
     this.name = 'PaymentsProviderError';
+  }
+}
+
+/**
+ * A charge the card's issuer refused (Stripe's 402 card_error): `code` is card_declined,
+ * insufficient_funds (Stripe's decline_code), authentication_required...; never retried (the same
+ * card answers the same). `payment_intent` is the provider's intent of the attempt, when made.
+ */
+export class PaymentsCardError extends PaymentsProviderError {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly paymentIntent: string | null,
+  ) {
+    super(message, false, 402);
+    this.name = 'PaymentsCardError';
   }
 }
 

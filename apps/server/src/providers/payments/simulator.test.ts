@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
 import { verifyWebhookSignature } from '../../platform/webhooks.js';
-import { formEncode, StripeClient } from './client.js';
-import { PaymentsProviderError } from './provider.js';
-import { isPortalReturn, PaymentsSimulator, SimulatorRefusal, TEST_CARDS } from './simulator.js';
+import { cardErrorOf, formEncode, StripeClient } from './client.js';
+import { PaymentsCardError, PaymentsProviderError } from './provider.js';
+import {
+  isPortalReturn,
+  isSetupReturn,
+  PaymentsSimulator,
+  SimulatorRefusal,
+  TEST_CARDS,
+} from './simulator.js';
 
 const signal = () => new AbortController().signal;
 const clock = new ManualClock('2026-11-24T10:00:00Z');
@@ -338,5 +344,349 @@ describe('refunds', () => {
         signal(),
       ),
     ).rejects.toBeInstanceOf(PaymentsProviderError);
+  });
+});
+
+const SETUP_RETURN = '/payment-settings/add-payment-method';
+
+async function setupFor(sim: PaymentsSimulator) {
+  const customer = await sim.createCustomer({
+    name: 'Acme',
+    email: null,
+    metadata: { kestrel_customer: '1' },
+    idempotency_key: 'kestrel-customer-1-simulator',
+  });
+  const setup = await sim.createSetupIntent({
+    customer: customer.id,
+    metadata: { kestrel_customer: '1' },
+  });
+  return { customer, setup };
+}
+
+function confirmSetup(sim: PaymentsSimulator, id: string, secret: string, card: string) {
+  return sim.confirmSetup(id, {
+    client_secret: secret,
+    key: KEY,
+    card_number: card,
+    exp_month: '4',
+    exp_year: '2031',
+    return_url: SETUP_RETURN,
+  });
+}
+
+const charge = (sim: PaymentsSimulator, customer: string, pm: string, key = 'case-1-1') =>
+  sim.chargeOffSession({
+    amount_pence: 3100,
+    customer,
+    payment_method: pm,
+    description: 'Care staff (case 1)',
+    metadata: { case: '1' },
+    idempotency_key: key,
+  });
+
+describe('the simulator’s saved cards (setup intents) and off-session charges', () => {
+  it('makes one customer per key, and setup intents for it', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const again = await setupFor(sim);
+    expect(again.customer.id).toBe(customer.id);
+    expect(again.setup.id).not.toBe(setup.id);
+    expect(setup).toMatchObject({
+      object: 'setup_intent',
+      status: 'requires_payment_method',
+      customer: customer.id,
+      usage: 'off_session',
+      payment_method: null,
+    });
+    expect(setup.client_secret.startsWith(`${setup.id}_secret_`)).toBe(true);
+    await expect(
+      sim.createSetupIntent({ customer: 'cus_other', metadata: {} }),
+    ).rejects.toBeInstanceOf(SimulatorRefusal);
+    await expect(sim.retrieveSetupIntent('seti_nope')).rejects.toMatchObject({ status: 404 });
+    await expect(sim.retrievePaymentMethod('pm_nope')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('4242 is saved and charges; the charge is made once per idempotency key', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const done = confirmSetup(sim, setup.id, setup.client_secret, '4242 4242 4242 4242');
+    expect(done.status).toBe('succeeded');
+    const pm = await sim.retrievePaymentMethod(done.payment_method ?? '');
+    expect(pm).toMatchObject({
+      customer: customer.id,
+      card: { brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 },
+    });
+    expect(pm.id).toMatch(/^pm_sim_4242_/);
+    expect((await sim.retrieveSetupIntent(setup.id)).status).toBe('succeeded');
+    const paid = await charge(sim, customer.id, pm.id);
+    expect(paid).toMatchObject({ status: 'succeeded', amount: 3100 });
+    expect((await charge(sim, customer.id, pm.id)).id).toBe(paid.id);
+    expect((await charge(sim, customer.id, pm.id, 'case-1-2')).id).not.toBe(paid.id);
+    // another customer's card is not charged
+    await expect(charge(sim, 'cus_sim_other', pm.id, 'k-x')).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
+    await expect(
+      sim.chargeOffSession({
+        amount_pence: 10,
+        customer: customer.id,
+        payment_method: pm.id,
+        description: 'x',
+        metadata: {},
+        idempotency_key: 'k-small',
+      }),
+    ).rejects.toMatchObject({ code: 'amount_too_small' });
+    // a card saved before a restart (not held in memory) still charges by its number
+    const fresh = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    await expect(charge(fresh, customer.id, 'pm_sim_4242_demo')).resolves.toMatchObject({
+      status: 'succeeded',
+    });
+    await expect(charge(fresh, customer.id, 'pm_sim_1111_x', 'k-y')).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
+  it('9995 is saved but its charges are declined (insufficient funds), the same every time', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const done = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.insufficientFunds);
+    expect(done.status).toBe('succeeded');
+    const pm = done.payment_method ?? '';
+    const first = await charge(sim, customer.id, pm).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(PaymentsCardError);
+    expect(first).toMatchObject({ code: 'insufficient_funds', retryable: false });
+    const again = await charge(sim, customer.id, pm).catch((e: unknown) => e);
+    expect(again).toBe(first);
+    if (!(first instanceof PaymentsCardError)) throw new Error('not a card error');
+    await expect(sim.retrieveIntent(first.paymentIntent ?? '')).resolves.toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'insufficient_funds' },
+    });
+  });
+
+  it('0002 is declined at setup and may be tried again with another card', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { setup } = await setupFor(sim);
+    const declined = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.declined);
+    expect(declined).toMatchObject({
+      status: 'requires_payment_method',
+      payment_method: null,
+      last_setup_error: { code: 'card_declined', message: 'Your card was declined.' },
+    });
+    const ok = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.success);
+    expect(ok).toMatchObject({ status: 'succeeded', last_setup_error: null });
+    // succeeded: no second confirmation
+    expect(() => confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.success)).toThrow(
+      SimulatorRefusal,
+    );
+  });
+
+  it('3155 asks for 3-D Secure at setup: passed, saved and charged off-session; failed, not saved', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const pending = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.setupThreeDSecure);
+    expect(pending.status).toBe('requires_action');
+    expect(pending.next_action?.redirect_to_url).toEqual({
+      url: `/simulator/payments/setup-3ds/${setup.id}/`,
+      return_url: SETUP_RETURN,
+    });
+    expect(sim.pendingSetupChallenge(setup.id)).toBe(true);
+    expect(
+      sim.retrieveSetupForBrowser(setup.id, { client_secret: setup.client_secret, key: KEY }),
+    ).toMatchObject({ status: 'requires_action' });
+    const done = sim.completeSetupChallenge(setup.id, true);
+    expect(sim.pendingSetupChallenge(setup.id)).toBe(false);
+    const back = new URL(done.returnUrl, 'http://x');
+    expect(back.pathname).toBe(SETUP_RETURN);
+    expect(back.searchParams.get('setup_intent')).toBe(setup.id);
+    expect(back.searchParams.get('setup_intent_client_secret')).toBe(setup.client_secret);
+    expect(back.searchParams.get('redirect_status')).toBe('succeeded');
+    expect(done.setup.status).toBe('succeeded');
+    await expect(charge(sim, customer.id, done.setup.payment_method ?? '')).resolves.toMatchObject({
+      status: 'succeeded',
+    });
+    expect(() => sim.completeSetupChallenge(setup.id, true)).toThrow(SimulatorRefusal);
+
+    const second = await sim.createSetupIntent({ customer: customer.id, metadata: {} });
+    const challenged = confirmSetup(
+      sim,
+      second.id,
+      second.client_secret,
+      TEST_CARDS.setupThreeDSecure,
+    );
+    const pm = challenged.payment_method ?? '';
+    const failed = sim.completeSetupChallenge(second.id, false);
+    expect(failed.returnUrl).toContain('redirect_status=failed');
+    expect(failed.setup).toMatchObject({
+      status: 'requires_payment_method',
+      payment_method: null,
+      last_setup_error: { code: 'setup_intent_authentication_failure' },
+    });
+    await expect(sim.retrievePaymentMethod(pm)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('3220 is saved after 3-D Secure but its off-session charges need authentication', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.threeDSecure);
+    const { setup: saved } = sim.completeSetupChallenge(setup.id, true);
+    await expect(charge(sim, customer.id, saved.payment_method ?? '')).rejects.toMatchObject({
+      code: 'authentication_required',
+    });
+  });
+
+  it('refuses a wrong key, secret, return address, number or expiry', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { setup } = await setupFor(sim);
+    const base = {
+      client_secret: setup.client_secret,
+      key: KEY,
+      card_number: TEST_CARDS.success,
+      exp_month: '12',
+      exp_year: '30',
+      return_url: SETUP_RETURN,
+    };
+    const code = (input: Partial<typeof base>) => {
+      try {
+        sim.confirmSetup(setup.id, { ...base, ...input });
+        return 'ok';
+      } catch (e) {
+        return e instanceof SimulatorRefusal ? `${e.status} ${e.code}` : 'other';
+      }
+    };
+    expect(code({ key: 'sk_live_x' })).toBe('401 invalid_api_key');
+    expect(code({ client_secret: 'nope' })).toBe('400 setup_intent_invalid_parameter');
+    expect(code({ return_url: 'https://evil.test/' })).toBe('400 url_invalid');
+    expect(code({ card_number: '4111111111111111' })).toBe('402 incorrect_number');
+    expect(code({ exp_month: '13' })).toBe('402 invalid_expiry_month');
+    expect(code({ exp_year: '2025' })).toBe('402 invalid_expiry_year');
+    expect(code({ exp_month: '10', exp_year: '26' })).toBe('402 invalid_expiry_year');
+    expect(code({})).toBe('ok');
+    expect(() => sim.retrieveSetupForBrowser(setup.id, { client_secret: 'x', key: KEY })).toThrow(
+      SimulatorRefusal,
+    );
+    expect(() =>
+      sim.retrieveSetupForBrowser(setup.id, { client_secret: setup.client_secret, key: 'x' }),
+    ).toThrow(SimulatorRefusal);
+    expect(isSetupReturn('/payment-settings')).toBe(true);
+    expect(isSetupReturn('/payment-settings/add-payment-method?x=1')).toBe(true);
+    expect(isSetupReturn('//evil.test/payment-settings')).toBe(false);
+  });
+});
+
+describe("Stripe's saved cards client", () => {
+  it('speaks the same shapes over HTTP, and reads a 402 card_error as a decline', async () => {
+    const calls: { url: string; init: RequestInit | undefined }[] = [];
+    const answers: [number, unknown][] = [
+      [200, { id: 'cus_1', object: 'customer', name: 'Acme', email: null, metadata: {} }],
+      [
+        200,
+        {
+          id: 'seti_1',
+          object: 'setup_intent',
+          status: 'requires_payment_method',
+          client_secret: 'seti_1_secret_x',
+        },
+      ],
+      [
+        200,
+        {
+          id: 'seti_1',
+          object: 'setup_intent',
+          status: 'succeeded',
+          client_secret: 'seti_1_secret_x',
+          payment_method: 'pm_1',
+        },
+      ],
+      [
+        200,
+        {
+          id: 'pm_1',
+          object: 'payment_method',
+          type: 'card',
+          customer: 'cus_1',
+          card: { brand: 'mastercard', last4: '4444', exp_month: 1, exp_year: 2030 },
+        },
+      ],
+      [200, { id: 'pi_1', amount: 3100, status: 'succeeded', client_secret: 'pi_1_secret' }],
+      [
+        402,
+        {
+          error: {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'insufficient_funds',
+            message: 'Your card has insufficient funds.',
+            payment_intent: { id: 'pi_2' },
+          },
+        },
+      ],
+      [402, { error: { type: 'card_error', message: 'Declined' } }],
+      [503, { error: { type: 'api_error' } }],
+    ];
+    const fake: typeof fetch = async (url, init) => {
+      calls.push({ url: String(url), init });
+      const [status, body] = answers.shift() ?? [500, {}];
+      return new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const c = new StripeClient({
+      secretKey: 'sk_test_1',
+      apiBase: 'https://stripe.test',
+      fetch: fake,
+    });
+    const cus = await c.createCustomer(
+      {
+        name: 'Acme',
+        email: 'a@acme.test',
+        metadata: { kestrel_customer: '1' },
+        idempotency_key: 'kc-1',
+      },
+      signal(),
+    );
+    expect(cus.id).toBe('cus_1');
+    expect(new Headers(calls[0]?.init?.headers).get('idempotency-key')).toBe('kc-1');
+    expect(new URLSearchParams(String(calls[0]?.init?.body)).get('email')).toBe('a@acme.test');
+    await c.createSetupIntent({ customer: 'cus_1', metadata: { kestrel_customer: '1' } }, signal());
+    expect(calls[1]?.url).toBe('https://stripe.test/v1/setup_intents');
+    const setupBody = new URLSearchParams(String(calls[1]?.init?.body));
+    expect(setupBody.get('customer')).toBe('cus_1');
+    expect(setupBody.get('usage')).toBe('off_session');
+    expect((await c.retrieveSetupIntent('seti_1', signal())).payment_method).toBe('pm_1');
+    expect(calls[2]?.url).toBe('https://stripe.test/v1/setup_intents/seti_1');
+    expect((await c.retrievePaymentMethod('pm_1', signal())).card.last4).toBe('4444');
+    const input = {
+      amount_pence: 3100,
+      customer: 'cus_1',
+      payment_method: 'pm_1',
+      description: 'Case 1',
+      metadata: { case: '1' },
+      idempotency_key: 'kestrel-case-1-1-1',
+    };
+    expect((await c.chargeOffSession(input, signal())).status).toBe('succeeded');
+    const chargeBody = new URLSearchParams(String(calls[4]?.init?.body));
+    expect(chargeBody.get('off_session')).toBe('true');
+    expect(chargeBody.get('confirm')).toBe('true');
+    expect(chargeBody.get('payment_method')).toBe('pm_1');
+    expect(new Headers(calls[4]?.init?.headers).get('idempotency-key')).toBe('kestrel-case-1-1-1');
+    await expect(c.chargeOffSession(input, signal())).rejects.toMatchObject({
+      name: 'PaymentsCardError',
+      code: 'insufficient_funds',
+      paymentIntent: 'pi_2',
+      retryable: false,
+    });
+    await expect(c.chargeOffSession(input, signal())).rejects.toMatchObject({
+      code: 'card_declined',
+      paymentIntent: null,
+      message: 'Declined',
+    });
+    await expect(c.chargeOffSession(input, signal())).rejects.toMatchObject({
+      name: 'PaymentsProviderError',
+      retryable: true,
+    });
+    expect(cardErrorOf(400, { error: { type: 'card_error' } })).toBeNull();
+    expect(cardErrorOf(402, null)).toBeNull();
   });
 });

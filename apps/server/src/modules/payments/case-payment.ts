@@ -1,0 +1,227 @@
+import {
+  CASE_PAYMENT_REASONS,
+  CASE_PAYMENT_STATE_LABELS,
+  type CasePaymentOut,
+  type CasePaymentState,
+  cardBrandOf,
+  cardLabel,
+  formatPence,
+  isoDate,
+  PAYMENT_METHOD_MESSAGES,
+} from '@kestrel/domain';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import { cases } from '../cases/cases.table.js';
+import { quoteProcess } from '../pricebooks/pricebooks.service.js';
+import { paymentProviderName } from './config.js';
+import { invoicedOn } from './payment-methods.js';
+import { customerPaymentMethods } from './payment-methods.table.js';
+import { productPayments } from './product-payments.table.js';
+
+/*
+ * A case's charge (issue 30). When a customer's case is created, its price from the pricebook in
+ * force (quoteProcess) is charged to the customer's default card, off-session: the case's
+ * transaction records the attempt (product_payments, `processing`) and enqueues the job that
+ * asks the provider, with an idempotency key of the case and attempt (a job run twice, or
+ * retried after a timeout, charges once). Until the charge succeeds the subject's invitation
+ * waits: a declined charge (or no saved card) leaves the case 'Payment needed' with the reason,
+ * and POST /api/cases/{id}/retry-payment/ makes the next attempt. A customer whose pricebook
+ * says 'invoiced', or a case of no price, is not charged (no row; the invitation goes at once).
+ */
+
+/** The job that charges an attempt (case-charge.ts), enqueued here by name. */
+export const CASE_CHARGE_JOB = 'payments-case-charge';
+
+/**
+ * The content type of product payments' audit records: ops-payments' PRODUCT_PAYMENT_CONTENT_TYPE
+ * (not imported: ops-payments reaches the check engine, which reaches the cases, which read a
+ * case's payment here).
+ */
+export const CASE_PAYMENT_CT = 'payments.productpayment';
+
+type PaymentRow = typeof productPayments.$inferSelect;
+
+export const chargeKey = (customerId: number, caseId: number, attempt: number) =>
+  `kestrel-case-${customerId}-${caseId}-${attempt}`;
+
+function chargeJob(r: Pick<PaymentRow, 'customerId' | 'id'>) {
+  return {
+    name: CASE_CHARGE_JOB,
+    data: { customer_id: r.customerId, product_payment_id: r.id },
+  };
+}
+
+async function defaultCard(tx: Tx, customerId: number) {
+  const [r] = await tx
+    .select()
+    .from(customerPaymentMethods)
+    .where(
+      and(
+        eq(customerPaymentMethods.customerId, customerId),
+        eq(customerPaymentMethods.isDefault, true),
+      ),
+    )
+    .limit(1);
+  return r && r.removedAt === null ? r : null;
+}
+
+/**
+ * Records a new attempt at a case's charge in the caller's transaction: `processing` with the
+ * default card (its job enqueued), or `failed` at once when no card is saved. Audited.
+ */
+async function recordAttempt(
+  ctx: ServiceContext,
+  c: { customerId: number; caseId: number; amountPence: number; description: string },
+  attempt: number,
+): Promise<PaymentRow> {
+  const card = await defaultCard(ctx.tx, c.customerId);
+  const now = ctx.clock.now();
+  const [row] = await ctx.tx
+    .insert(productPayments)
+    .values({
+      customerId: c.customerId,
+      caseId: c.caseId,
+      description: c.description.slice(0, 200),
+      amountPence: c.amountPence,
+      provider: paymentProviderName(),
+      status: card ? 'processing' : 'failed',
+      attempt,
+      paymentMethodId: card?.id ?? null,
+      idempotencyKey: chargeKey(c.customerId, c.caseId, attempt),
+      failureCode: card ? null : 'no_payment_method',
+      failureMessage: card ? null : CASE_PAYMENT_REASONS.noPaymentMethod,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error('product payment not stored');
+  if (card) await ctx.enqueue(chargeJob(row));
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: attempt === 1 ? 'created' : 'requested',
+    contentType: CASE_PAYMENT_CT,
+    objectId: row.id,
+    objectRepr: `PP-${row.id}`,
+    changes: {
+      case: c.caseId,
+      amount_pence: c.amountPence,
+      attempt,
+      status: row.status,
+      card: card ? cardLabel(cardBrandOf(card.brand), card.last4) : null,
+    },
+    customerId: c.customerId,
+  });
+  return row;
+}
+
+/**
+ * The hook of case creation (openCase, in its transaction): charges the new case when the
+ * customer pays per case and the case has a price. True when the case is held for payment (its
+ * invitation waits for the charge), false when it goes on at once.
+ */
+export async function holdCaseForPayment(
+  ctx: ServiceContext,
+  c: { customerId: number; caseId: number; processId: number; processName: string },
+): Promise<boolean> {
+  if (await invoicedOn(ctx.tx, c.customerId, isoDate(ctx.clock.now()))) return false;
+  const quote = await quoteProcess(ctx, c.customerId, c.processId);
+  if (quote.total_pence <= 0) return false;
+  await recordAttempt(
+    ctx,
+    {
+      customerId: c.customerId,
+      caseId: c.caseId,
+      amountPence: quote.total_pence,
+      description: `${c.processName} (case ${c.caseId})`,
+    },
+    1,
+  );
+  return true;
+}
+
+async function latestAttempt(tx: Tx, customerId: number, caseId: number) {
+  const [r] = await tx
+    .select()
+    .from(productPayments)
+    .where(and(eq(productPayments.customerId, customerId), eq(productPayments.caseId, caseId)))
+    .orderBy(desc(productPayments.attempt))
+    .limit(1);
+  return r ?? null;
+}
+
+const stateOf = (status: string): CasePaymentState =>
+  status === 'succeeded' ? 'paid' : status === 'processing' ? 'pending' : 'payment_needed';
+
+/** The case detail's `payment`: its latest attempt, null when the case is not charged. */
+export async function casePaymentOf(
+  tx: Tx,
+  customerId: number,
+  caseId: number,
+): Promise<CasePaymentOut | null> {
+  const r = await latestAttempt(tx, customerId, caseId);
+  if (!r) return null;
+  let card: string | null = null;
+  if (r.paymentMethodId !== null) {
+    const [m] = await tx
+      .select({ brand: customerPaymentMethods.brand, last4: customerPaymentMethods.last4 })
+      .from(customerPaymentMethods)
+      .where(
+        and(
+          eq(customerPaymentMethods.customerId, customerId),
+          eq(customerPaymentMethods.id, r.paymentMethodId),
+        ),
+      );
+    card = m ? cardLabel(cardBrandOf(m.brand), m.last4) : null;
+  }
+  const state = stateOf(r.status);
+  return {
+    state,
+    state_display: CASE_PAYMENT_STATE_LABELS[state],
+    amount_pence: r.amountPence,
+    amount_display: formatPence(r.amountPence),
+    reason: state === 'payment_needed' ? (r.failureMessage ?? 'The payment failed.') : null,
+    product_payment: r.id,
+    attempts: r.attempt,
+    card,
+  };
+}
+
+/**
+ * POST /api/cases/{id}/retry-payment/: the next attempt at a case held for payment, to the
+ * default card as it is now (400 when none is saved, or nothing awaits payment). Audited.
+ */
+export async function retryCasePayment(
+  ctx: ServiceContext,
+  caseId: number,
+): Promise<CasePaymentOut> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null) throw new NotFoundError();
+  const [c] = await ctx.tx
+    .select({ id: cases.id })
+    .from(cases)
+    .where(and(eq(cases.customerId, customerId), eq(cases.id, caseId)))
+    .for('update');
+  if (!c) throw new NotFoundError();
+  const last = await latestAttempt(ctx.tx, customerId, caseId);
+  if (last?.status !== 'failed') {
+    throw ValidationError.of('non_field_errors', PAYMENT_METHOD_MESSAGES.nothingToRetry);
+  }
+  if (!(await defaultCard(ctx.tx, customerId))) {
+    throw ValidationError.of('non_field_errors', CASE_PAYMENT_REASONS.noPaymentMethod);
+  }
+  await recordAttempt(
+    ctx,
+    {
+      customerId,
+      caseId,
+      amountPence: last.amountPence,
+      description: last.description,
+    },
+    last.attempt + 1,
+  );
+  const out = await casePaymentOf(ctx.tx, customerId, caseId);
+  if (!out) throw new NotFoundError();
+  return out;
+}

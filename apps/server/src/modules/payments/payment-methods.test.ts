@@ -1,0 +1,615 @@
+import {
+  CASE_PAYMENT_REASONS,
+  type CaseDetailOut,
+  PAYMENT_METHOD_MESSAGES,
+  type PaymentMethodOut,
+  type SetupIntentOut,
+} from '@kestrel/domain';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createAdminAndViewer,
+  createCustomer,
+  createProcess,
+  login,
+  MemoryMailer,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import {
+  type ChargeInput,
+  PaymentsProviderError,
+  type ProviderPaymentIntent,
+} from '../../providers/payments/provider.js';
+import { PaymentsSimulator, TEST_CARDS } from '../../providers/payments/simulator.js';
+import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { chargeCase } from './case-charge.js';
+import { paymentsOf, usePayments } from './config.js';
+import { productPayments } from './product-payments.table.js';
+
+let t: TestApp;
+const mailer = new MemoryMailer();
+let acme: number;
+let beta: number;
+let admin: Client;
+let viewer: Client;
+let other: Client;
+
+beforeAll(async () => {
+  // No workers: jobs run when a test settles them (a charge still pending is seen).
+  t = await buildTestApp({ config: { jobWorkers: false }, mailer });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    await createAdminAndViewer(tx, acme);
+    beta = (await createCustomer(tx, { name: 'Beta' })).id;
+    await createAdminAndViewer(tx, beta, 'beta.test');
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  viewer = await login(t.app, 'viewer@acme.test');
+  other = await login(t.app, 'admin@beta.test');
+});
+afterAll(() => t.close());
+
+const KEY = 'pk_test_kestrel';
+const RETURN = '/payment-settings/add-payment-method';
+
+const call = (
+  c: Client | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: object,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: c?.headers ?? {},
+    ...(body !== undefined ? { payload: body } : {}),
+  });
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** A setup intent, confirmed in the simulator with `card` (as Stripe.js would). */
+async function confirmCard(c: Client, card: string) {
+  const res = await call(c, 'POST', '/api/payment-methods/setup-intent/');
+  expect(res.statusCode).toBe(201);
+  const setup = res.json() as SetupIntentOut;
+  const confirm = await t.app.inject({
+    method: 'POST',
+    url: `${setup.api_base}/v1/setup_intents/${setup.id}/confirm`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({
+      key: setup.publishable_key,
+      client_secret: setup.client_secret,
+      'payment_method_data[card][number]': card,
+      'payment_method_data[card][exp_month]': '12',
+      'payment_method_data[card][exp_year]': '34',
+      'payment_method_data[card][cvc]': '123',
+      return_url: RETURN,
+    }),
+  });
+  return { setup, confirm };
+}
+
+/** A card saved and recorded for `c`'s customer. */
+async function saveCard(c: Client, card: string = TEST_CARDS.success): Promise<PaymentMethodOut> {
+  const { setup, confirm } = await confirmCard(c, card);
+  expect(confirm.json()).toMatchObject({ status: 'succeeded' });
+  const res = await call(c, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+  expect(res.statusCode).toBe(201);
+  return res.json() as PaymentMethodOut;
+}
+
+async function methods(c: Client): Promise<PaymentMethodOut[]> {
+  const res = await call(c, 'GET', '/api/payment-methods/');
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { results: PaymentMethodOut[] }).results;
+}
+
+async function removeAll(c: Client) {
+  const list = await methods(c);
+  for (const m of [...list].reverse()) {
+    expect((await call(c, 'DELETE', `/api/payment-methods/${m.id}/`)).statusCode).toBe(204);
+  }
+}
+
+describe('saving a card', () => {
+  it('makes a setup intent, confirms a card and records it as the first, default card', async () => {
+    const { setup, confirm } = await confirmCard(admin, TEST_CARDS.success);
+    expect(setup).toMatchObject({
+      status: 'requires_payment_method',
+      next_action_url: null,
+      provider: 'simulator',
+      api_base: '/simulator/payments',
+      publishable_key: 'pk_test_kestrel_51KestrelChecksTestKey',
+    });
+    expect(setup.id).toMatch(/^seti_sim_/);
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.json()).toMatchObject({ status: 'succeeded' });
+    expect(confirm.json()).not.toHaveProperty('client_secret');
+    const res = await call(admin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      brand: 'visa',
+      brand_display: 'Visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2034,
+      expiry_display: '12/34',
+      expired: false,
+      is_default: true,
+      label: 'Visa ending 4242',
+    });
+    // recorded once
+    const again = await call(admin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ setup_intent: [PAYMENT_METHOD_MESSAGES.setupIntentUsed] });
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.customerId, acme),
+            eq(auditActions.contentType, 'payments.paymentmethod'),
+          ),
+        ),
+    );
+    expect(audit.map((a) => a.verb)).toEqual(['created']);
+    expect(await methods(admin)).toHaveLength(1);
+    // a second card is not the default
+    const second = await saveCard(admin, TEST_CARDS.insufficientFunds);
+    expect(second).toMatchObject({ last4: '9995', is_default: false });
+    expect((await methods(admin)).map((m) => [m.last4, m.is_default])).toEqual([
+      ['4242', true],
+      ['9995', false],
+    ]);
+    await removeAll(admin);
+  });
+
+  it('a 3-D Secure card: the challenge page, then back to the settings with Stripe’s query', async () => {
+    const { setup, confirm } = await confirmCard(admin, TEST_CARDS.setupThreeDSecure);
+    const body = confirm.json() as {
+      status: string;
+      next_action: { redirect_to_url: { url: string } };
+    };
+    expect(body.status).toBe('requires_action');
+    const url = body.next_action.redirect_to_url.url;
+    expect(url).toBe(`/simulator/payments/setup-3ds/${setup.id}/`);
+    // not yet saved
+    const early = await call(admin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(early.json()).toEqual({
+      setup_intent: [PAYMENT_METHOD_MESSAGES.setupIntentNotSucceeded],
+    });
+    const page = await t.app.inject({ method: 'GET', url });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Complete authentication');
+    expect(page.body).toContain('Fail authentication');
+    const done = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=pass',
+    });
+    expect(done.statusCode).toBe(303);
+    const back = new URL(String(done.headers.location), 'http://x');
+    expect(back.pathname).toBe(RETURN);
+    expect(back.searchParams.get('setup_intent')).toBe(setup.id);
+    expect(back.searchParams.get('redirect_status')).toBe('succeeded');
+    // the page is gone once answered
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    const res = await call(admin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ last4: '3155', is_default: true });
+
+    // failed authentication: nothing saved, the issuer's message
+    const failed = await confirmCard(admin, TEST_CARDS.setupThreeDSecure);
+    const failUrl = (failed.confirm.json() as typeof body).next_action.redirect_to_url.url;
+    const answered = await t.app.inject({
+      method: 'POST',
+      url: failUrl,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'result=fail',
+    });
+    expect(String(answered.headers.location)).toContain('redirect_status=failed');
+    const refused = await call(admin, 'POST', '/api/payment-methods/', {
+      setup_intent: failed.setup.id,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      setup_intent: ['We are unable to authenticate your payment method.'],
+    });
+    await removeAll(admin);
+  });
+
+  it('a declined card is not saved; a wrong number is refused by the provider', async () => {
+    const { setup, confirm } = await confirmCard(admin, TEST_CARDS.declined);
+    expect(confirm.json()).toMatchObject({
+      status: 'requires_payment_method',
+      last_setup_error: { code: 'card_declined' },
+    });
+    const res = await call(admin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(res.json()).toEqual({ setup_intent: ['Your card was declined.'] });
+    const wrong = await confirmCard(admin, '4111111111111112');
+    expect(wrong.confirm.statusCode).toBe(402);
+    expect(wrong.confirm.json()).toMatchObject({ error: { code: 'incorrect_number' } });
+  });
+
+  it('validates the setup intent and keeps it to its customer', async () => {
+    expect((await call(admin, 'POST', '/api/payment-methods/', {})).json()).toEqual({
+      setup_intent: ['Required'],
+    });
+    expect(
+      (await call(admin, 'POST', '/api/payment-methods/', { setup_intent: 'pi_123' })).json(),
+    ).toEqual({ setup_intent: [PAYMENT_METHOD_MESSAGES.setupIntentUnknown] });
+    expect(
+      (await call(admin, 'POST', '/api/payment-methods/', { setup_intent: 'seti_nope' })).json(),
+    ).toEqual({ setup_intent: [PAYMENT_METHOD_MESSAGES.setupIntentUnknown] });
+    // Acme's confirmed setup intent cannot be recorded by Beta
+    const { setup } = await confirmCard(admin, TEST_CARDS.success);
+    const res = await call(other, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ setup_intent: [PAYMENT_METHOD_MESSAGES.setupIntentUnknown] });
+  });
+});
+
+describe('default and removal', () => {
+  it('the default goes last; another is made the default first; tenants apart', async () => {
+    const a = await saveCard(admin);
+    const b = await saveCard(admin, TEST_CARDS.insufficientFunds);
+    const refused = await call(admin, 'DELETE', `/api/payment-methods/${a.id}/`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ non_field_errors: [PAYMENT_METHOD_MESSAGES.defaultInUse] });
+    // Beta sees none of Acme's cards and cannot touch them
+    expect(await methods(other)).toEqual([]);
+    expect(
+      (await call(other, 'POST', `/api/payment-methods/${b.id}/set-default/`)).statusCode,
+    ).toBe(404);
+    expect((await call(other, 'DELETE', `/api/payment-methods/${b.id}/`)).statusCode).toBe(404);
+    expect((await call(admin, 'POST', '/api/payment-methods/999999/set-default/')).statusCode).toBe(
+      404,
+    );
+    expect((await call(admin, 'DELETE', '/api/payment-methods/nope/')).statusCode).toBe(404);
+    const made = await call(admin, 'POST', `/api/payment-methods/${b.id}/set-default/`);
+    expect(made.statusCode).toBe(200);
+    expect(made.json()).toMatchObject({ id: b.id, is_default: true });
+    expect((await methods(admin)).map((m) => [m.id, m.is_default])).toEqual([
+      [b.id, true],
+      [a.id, false],
+    ]);
+    const settings = await call(admin, 'GET', '/api/payment-settings/');
+    expect(settings.json()).toMatchObject({ default_payment_method: b.id });
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${a.id}/`)).statusCode).toBe(204);
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${a.id}/`)).statusCode).toBe(404);
+    // the last card, default or not, may go
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${b.id}/`)).statusCode).toBe(204);
+    expect(await methods(admin)).toEqual([]);
+    const audit = await t.owner((tx) =>
+      tx
+        .select({ verb: auditActions.verb, id: auditActions.objectId })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.customerId, acme),
+            eq(auditActions.contentType, 'payments.paymentmethod'),
+            eq(auditActions.objectId, String(b.id)),
+          ),
+        ),
+    );
+    expect(audit.map((x) => x.verb)).toEqual(['created', 'updated', 'deleted']);
+  });
+
+  it('asks for each payments permission, and a session', async () => {
+    const routes: ['GET' | 'POST' | 'PUT' | 'DELETE', string, object?][] = [
+      ['GET', '/api/payment-methods/'],
+      ['POST', '/api/payment-methods/setup-intent/'],
+      ['POST', '/api/payment-methods/', { setup_intent: 'seti_x' }],
+      ['POST', '/api/payment-methods/1/set-default/'],
+      ['DELETE', '/api/payment-methods/1/'],
+      ['GET', '/api/payment-settings/'],
+      ['PUT', '/api/payment-settings/', { billing_email: '' }],
+      ['POST', '/api/cases/1/retry-payment/'],
+    ];
+    for (const [method, url, body] of routes) {
+      expect((await call(viewer, method, url, body)).statusCode, `${method} ${url}`).toBe(403);
+      expect(
+        (await call(null, method, url, body)).statusCode,
+        `${method} ${url}`,
+      ).toBeGreaterThanOrEqual(401);
+    }
+  });
+});
+
+describe('payment settings', () => {
+  it('keeps a billing email, validated and audited', async () => {
+    expect((await call(admin, 'GET', '/api/payment-settings/')).json()).toEqual({
+      billing_email: '',
+      invoiced: false,
+      default_payment_method: null,
+    });
+    const bad = await call(admin, 'PUT', '/api/payment-settings/', { billing_email: 'nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ billing_email: ['Invalid email'] });
+    expect((await call(admin, 'PUT', '/api/payment-settings/', {})).json()).toEqual({
+      billing_email: ['Required'],
+    });
+    const ok = await call(admin, 'PUT', '/api/payment-settings/', {
+      billing_email: 'accounts@acme.test',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ billing_email: 'accounts@acme.test' });
+    expect((await call(other, 'GET', '/api/payment-settings/')).json()).toMatchObject({
+      billing_email: '',
+    });
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.customerId, acme),
+            eq(auditActions.contentType, 'payments.paymentsettings'),
+          ),
+        ),
+    );
+    expect(audit.map((a) => a.changes)).toContainEqual({
+      billing_email: ['', 'accounts@acme.test'],
+    });
+  });
+});
+
+describe("a case's charge", () => {
+  let customer: number;
+  let staff: Client;
+  let process: number;
+  let n = 0;
+
+  beforeAll(async () => {
+    await t.owner(async (tx) => {
+      customer = (await createCustomer(tx, { name: 'Gamma' })).id;
+      await createAdminAndViewer(tx, customer, 'gamma.test');
+      process = (
+        await createProcess(tx, {
+          customerId: customer,
+          name: 'Care staff',
+          requirements: ['basic-details', 'dbs-basic'],
+        })
+      ).id;
+      const [pb] = await tx
+        .insert(pricebooks)
+        .values({ customerId: customer, name: 'Standard', validFrom: '2020-01-01' })
+        .returning();
+      if (!pb) throw new Error('no pricebook');
+      await tx.insert(pricebookPrices).values([
+        {
+          customerId: customer,
+          pricebookId: pb.id,
+          activityType: 'basic-details',
+          amountPence: 500,
+        },
+        {
+          customerId: customer,
+          pricebookId: pb.id,
+          activityType: 'dbs-basic',
+          level: 'online',
+          amountPence: 2600,
+        },
+      ]);
+    });
+    staff = await login(t.app, 'admin@gamma.test');
+  });
+
+  async function openCase(): Promise<CaseDetailOut & { subjectEmail: string }> {
+    n += 1;
+    const email = `subject${n}@example.test`;
+    const res = await call(staff, 'POST', '/api/cases/', {
+      process,
+      new_subject: { first_name: 'Sam', last_name: 'Subject', email },
+    });
+    expect(res.statusCode).toBe(201);
+    return { ...(res.json() as CaseDetailOut), subjectEmail: email };
+  }
+
+  async function detail(id: number): Promise<CaseDetailOut> {
+    const res = await call(staff, 'GET', `/api/cases/${id}/`);
+    expect(res.statusCode).toBe(200);
+    return res.json() as CaseDetailOut;
+  }
+
+  const invited = (email: string) => mailer.sent.filter((m) => m.to === email).length;
+
+  async function setInvoiced(invoiced: boolean) {
+    await t.owner((tx) =>
+      tx.update(pricebooks).set({ invoiced }).where(eq(pricebooks.customerId, customer)),
+    );
+  }
+
+  it('no saved card: the case is held, payment needed, no invitation; retry asks for a card', async () => {
+    const c = await openCase();
+    expect(c.payment).toMatchObject({
+      state: 'payment_needed',
+      state_display: 'Payment needed',
+      reason: CASE_PAYMENT_REASONS.noPaymentMethod,
+      attempts: 1,
+      card: null,
+    });
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(0);
+    const retry = await call(staff, 'POST', `/api/cases/${c.id}/retry-payment/`);
+    expect(retry.statusCode).toBe(400);
+    expect(retry.json()).toEqual({ non_field_errors: [CASE_PAYMENT_REASONS.noPaymentMethod] });
+  });
+
+  it('charges the price in force to the default card, then invites the subject', async () => {
+    await saveCard(staff);
+    const c = await openCase();
+    // basic details (£5.00) and a basic DBS check (£26.00)
+    expect(c.payment).toMatchObject({
+      state: 'pending',
+      amount_pence: 3100,
+      amount_display: '£31.00',
+      reason: null,
+      card: 'Visa ending 4242',
+    });
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(0 + 1);
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'paid', state_display: 'Paid' });
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      amountPence: 3100,
+      attempt: 1,
+      idempotencyKey: `kestrel-case-${customer}-${c.id}-1`,
+    });
+    expect(row?.providerPaymentId).toMatch(/^pi_sim_/);
+    const audit = await t.owner((tx) =>
+      tx
+        .select({ verb: auditActions.verb })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'payments.productpayment'),
+            eq(auditActions.objectId, String(row?.id)),
+          ),
+        ),
+    );
+    expect(audit.map((a) => a.verb)).toEqual(['created', 'updated']);
+    // nothing to retry once paid
+    const retry = await call(staff, 'POST', `/api/cases/${c.id}/retry-payment/`);
+    expect(retry.json()).toEqual({ non_field_errors: [PAYMENT_METHOD_MESSAGES.nothingToRetry] });
+  });
+
+  it('declined: the invitation waits; after a new default card the retry pays and it goes', async () => {
+    await removeAll(staff);
+    await saveCard(staff, TEST_CARDS.insufficientFunds);
+    const c = await openCase();
+    await t.settle();
+    const held = await detail(c.id);
+    expect(held.payment).toMatchObject({
+      state: 'payment_needed',
+      reason: 'Your card has insufficient funds.',
+      card: 'Visa ending 9995',
+    });
+    expect(invited(c.subjectEmail)).toBe(0);
+    // another tenant cannot retry it
+    expect((await call(other, 'POST', `/api/cases/${c.id}/retry-payment/`)).statusCode).toBe(404);
+    const good = await saveCard(staff);
+    expect(
+      (await call(staff, 'POST', `/api/payment-methods/${good.id}/set-default/`)).statusCode,
+    ).toBe(200);
+    const retry = await call(staff, 'POST', `/api/cases/${c.id}/retry-payment/`);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json()).toMatchObject({ state: 'pending', attempts: 2, card: 'Visa ending 4242' });
+    await t.settle();
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'paid', attempts: 2 });
+    expect(invited(c.subjectEmail)).toBe(1);
+    const rows = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    expect(rows.map((r) => [r.attempt, r.status, r.failureCode]).sort()).toEqual([
+      [1, 'failed', 'insufficient_funds'],
+      [2, 'succeeded', null],
+    ]);
+    const retried = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'payments.productpayment'),
+            eq(auditActions.verb, 'requested'),
+          ),
+        ),
+    );
+    expect(retried).toHaveLength(1);
+  });
+
+  it('an invoiced customer is not charged per case, nor a case without a price', async () => {
+    await setInvoiced(true);
+    const c = await openCase();
+    expect(c.payment).toBeNull();
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(1);
+    expect((await call(staff, 'GET', '/api/payment-settings/')).json()).toMatchObject({
+      invoiced: true,
+    });
+    await setInvoiced(false);
+    const free = await t.owner(
+      async (tx) =>
+        (await createProcess(tx, { customerId: customer, requirements: ['address-history'] })).id,
+    );
+    const res = await call(staff, 'POST', '/api/cases/', {
+      process: free,
+      new_subject: { first_name: 'Fay', last_name: 'Free', email: 'fay@example.test' },
+    });
+    expect(res.json()).toMatchObject({ payment: null });
+    await t.settle();
+    expect(invited('fay@example.test')).toBe(1);
+  });
+
+  it('the job run twice charges once and invites once', async () => {
+    const c = await openCase();
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    if (!row) throw new Error('no payment');
+    const job = { customer_id: customer, product_payment_id: row.id };
+    const sim = paymentsOf(t.app.deps).provider;
+    if (!(sim instanceof PaymentsSimulator)) throw new Error('not the simulator');
+    const asked: string[] = [];
+    const charge = sim.chargeOffSession.bind(sim);
+    sim.chargeOffSession = async (input: ChargeInput) => {
+      asked.push(input.idempotency_key);
+      return charge(input);
+    };
+    try {
+      await Promise.all([chargeCase(t.app.deps, job), chargeCase(t.app.deps, job)]);
+      await chargeCase(t.app.deps, job);
+      await t.settle();
+    } finally {
+      sim.chargeOffSession = charge;
+    }
+    // both concurrent runs may ask, with one key: the provider charges once
+    expect(new Set(asked)).toEqual(new Set([`kestrel-case-${customer}-${c.id}-1`]));
+    expect(invited(c.subjectEmail)).toBe(1);
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'paid' });
+  });
+
+  it('a provider timeout is retried: the charge is neither lost nor doubled', async () => {
+    const c = await openCase();
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    if (!row) throw new Error('no payment');
+    const job = { customer_id: customer, product_payment_id: row.id };
+    const real = paymentsOf(t.app.deps);
+    let failures = 1;
+    const flaky = Object.create(real.provider) as typeof real.provider;
+    flaky.chargeOffSession = async (
+      input: ChargeInput,
+      signal: AbortSignal,
+    ): Promise<ProviderPaymentIntent> => {
+      // the provider charged, but its answer was lost (a timeout)
+      const done = await real.provider.chargeOffSession(input, signal);
+      if (failures-- > 0)
+        throw new PaymentsProviderError('The payments provider did not answer in time.', true);
+      return done;
+    };
+    usePayments(t.app.deps, { config: real.config, provider: flaky });
+    try {
+      await expect(chargeCase(t.app.deps, job)).rejects.toThrow('did not answer in time');
+      expect((await detail(c.id)).payment).toMatchObject({ state: 'pending' });
+      expect(invited(c.subjectEmail)).toBe(0);
+      // the queue's retry
+      await chargeCase(t.app.deps, job);
+    } finally {
+      usePayments(t.app.deps, real);
+    }
+    await t.settle();
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'paid', attempts: 1 });
+    expect(invited(c.subjectEmail)).toBe(1);
+  });
+});
