@@ -1,7 +1,6 @@
 import {
   CASE_DECISIONS,
   CASE_STATE_LABELS,
-  type CasePaymentOut,
   type CaseState,
   canTransitionActivity,
   canTransitionCase,
@@ -23,6 +22,7 @@ import {
   type NotesViewer,
 } from '../activities/activity-presenter.js';
 import { activityMoveError, activityStateOf } from '../activities/activity-state.js';
+import { casePaymentOf } from '../payments/case-payment.js';
 import {
   getSubject,
   presentSubject,
@@ -156,7 +156,7 @@ export async function caseDetail(tx: Tx, id: number, viewer: NotesViewer) {
     },
     case_activities: acts.map((a) => activityOut(a, parent, viewer)),
     archivable: archivability(c).archivable,
-    payment: null as CasePaymentOut | null,
+    payment: await casePaymentOf(tx, c.customerId, c.id),
   };
 }
 export type CaseDetail = Awaited<ReturnType<typeof caseDetail>>;

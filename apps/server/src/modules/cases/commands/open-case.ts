@@ -13,6 +13,7 @@ import type { ServiceContext } from '../../../platform/service-context.js';
 import { caseActivities } from '../../activities/activities.table.js';
 import { initialActivityState } from '../../activities/activity-state.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
+import { holdCaseForPayment } from '../../payments/case-payment.js';
 import { processes, processRequirements } from '../../processes/processes.table.js';
 import { insertSubject, type SubjectRow, subjectColumns } from '../../subjects/subjects.service.js';
 import { subjects } from '../../subjects/subjects.table.js';
@@ -114,16 +115,37 @@ export async function openCase(
       activities: reqs.map((q) => q.code),
     },
   });
-  if (process.sendInvitation) {
-    const mail = await subjectEmail(ctx, deps, subject, c.id, process.invitationMessage, false);
-    await recordAudit(tx, actor, {
-      verb: 'invited',
-      contentType: CASE_CT,
-      objectId: c.id,
-      objectRepr: caseRepr(c.id, subject),
-      changes: { to: subject.email },
-    });
-    await ctx.enqueue(emailJob(mail));
+  // A case charged per case waits for its payment: its invitation goes once paid (issue 30).
+  const held = await holdCaseForPayment(ctx, {
+    customerId: c.customerId,
+    caseId: c.id,
+    processId: process.id,
+    processName: process.name,
+  });
+  if (process.sendInvitation && !held) {
+    await inviteSubject(ctx, deps, subject, c.id, process.invitationMessage);
   }
-  return detail;
+  return held ? caseDetail(tx, c.id, actor) : detail;
+}
+
+/**
+ * The subject's invitation to its case, audited and enqueued in the context's transaction: as a
+ * case opens, or once its payment succeeds (payments/case-charge.ts).
+ */
+export async function inviteSubject(
+  ctx: ServiceContext,
+  deps: CaseMailDeps,
+  subject: SubjectRow,
+  caseId: number,
+  message: string,
+): Promise<void> {
+  const mail = await subjectEmail(ctx, deps, subject, caseId, message, false);
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'invited',
+    contentType: CASE_CT,
+    objectId: caseId,
+    objectRepr: caseRepr(caseId, subject),
+    changes: { to: subject.email },
+  });
+  await ctx.enqueue(emailJob(mail));
 }
