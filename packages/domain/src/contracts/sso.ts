@@ -194,6 +194,8 @@ export type SsoStartOut = z.infer<typeof ssoStartOut>;
 export const ssoCallbackIn = z.object({
   state: z.string().min(1, 'Required').max(500),
   code: z.string().max(4000).optional(),
+  /** The provider's issuer, when it names itself in the response (RFC 9207). */
+  iss: z.string().max(500).optional(),
   error: z.string().max(200).optional(),
   error_description: z.string().max(2000).optional(),
   totp: z.string().trim().max(10).optional(),

@@ -36,7 +36,9 @@ function isLocalHttp(url: URL): boolean {
 /** Sorts a library or network error: unreachable (fetch failed, timeout, 5xx) or invalid. */
 export function classify(err: unknown): OidcFailure {
   if (err instanceof OidcFailure) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const detail =
+    err instanceof oidc.ResponseBodyError ? ` (${err.error}: ${err.error_description ?? ''})` : '';
+  const message = `${err instanceof Error ? err.message : String(err)}${detail}`;
   const cause = err instanceof Error ? err.cause : undefined;
   const code = err instanceof oidc.ClientError ? err.code : undefined;
   const network =

@@ -61,8 +61,13 @@ export async function signInAtProvider(
   let url = authorizationUrl;
   let method = 'GET';
   let body: string | undefined;
+  const target = new URL(redirectUri);
+  const arrived = (u: string) => {
+    const x = new URL(u);
+    return x.origin === target.origin && x.pathname === target.pathname;
+  };
   for (let hop = 0; hop < 12; hop++) {
-    if (url.startsWith(redirectUri)) {
+    if (arrived(url)) {
       return Object.fromEntries(new URL(url).searchParams);
     }
     const res = await fetch(url, {
