@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf, SESSION_COOKIE } from '../../platform/access.js';
-import { MaintenanceError } from '../../platform/errors.js';
+import { MaintenanceError, ValidationError } from '../../platform/errors.js';
 import { viewWindow } from '../../platform/maintenance.js';
 import { passwordSchema } from '../../platform/password-rule.js';
 import type { RateLimitRule } from '../../platform/rate-limit.js';
@@ -22,6 +22,7 @@ import {
   setSessionCookie,
   startSession,
 } from '../../platform/session-cookie.js';
+import { passwordSignInRefused } from '../sso/sso.service.js';
 import {
   auditLogin,
   authenticate,
@@ -142,6 +143,9 @@ export async function accountsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const keys = loginLimitKeys(request, request.body.username);
       await deps.rateLimiter.hit(keys);
+      // An organisation that signs its staff in itself may refuse their passwords (sso module).
+      const refused = await passwordSignInRefused(deps, request.body.username);
+      if (refused) throw ValidationError.of('non_field_errors', refused);
       const who = await authenticate(deps, actorOf(request), request.body);
       // During a maintenance window only ops staff may log in (others get the 503 of every call).
       const open = await deps.maintenance.open();
