@@ -37,6 +37,10 @@ export const PERMISSIONS = [
   'users.change_productuser',
   'users.delete_productuser',
   'roles.view_role',
+  /** Custom roles of a customer (issue 30): built-in roles stay read-only. */
+  'roles.add_role',
+  'roles.change_role',
+  'roles.delete_role',
   'customers.view_customer',
   'customers.change_customer',
   'customers.view_all_customers',
