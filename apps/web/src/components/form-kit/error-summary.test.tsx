@@ -89,7 +89,7 @@ describe('error shapes', () => {
       summaryOfErrors(
         {
           name: { type: 'server', message: 'Required' },
-          lines: [undefined, { town: { type: 'too_small', message: 'Too short' } }],
+          lines: { 1: { town: { type: 'too_small', message: 'Too short' } } },
         },
         { name: 'Name' },
       ),

@@ -29,10 +29,10 @@ import { ERROR_TEXTS, PORTAL_SECTION_LABELS } from '@kestrel/domain';
 import { Alert, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { FieldErrors, FieldValues } from 'react-hook-form';
-import { ErrorSummary, type SummaryError } from './error-summary';
+import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { usePortalFrame } from './frame-context';
 
-export type { SummaryError } from './error-summary';
+export type { SummaryError } from '../../components/form-kit';
 
 export interface SectionShellProps {
   title?: string;

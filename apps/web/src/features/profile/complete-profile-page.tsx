@@ -5,9 +5,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { failureMessage } from '../../api/messages';
 import { currentBrand } from '../../app/brands';
 import { DateSelector } from '../../components/date-selector';
+import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { href, safeNext } from '../../config/paths';
 import { saveProfile, useSubjectProfile } from '../../lib/session/profile';
-import { ErrorSummary, type SummaryError } from '../subject/error-summary';
 
 /** A subject must give a date of birth and agree to the terms before anything else (spec point 2). */
 export default function CompleteProfilePage() {

@@ -23,10 +23,10 @@ import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { DateSelector } from '../../components/date-selector';
+import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { PhoneField } from '../../components/phone-field';
 import { href } from '../../config/paths';
 import { useSubjectProfile } from '../../lib/session/profile';
-import { ErrorSummary, type SummaryError } from '../subject/error-summary';
 import { submitProfile } from './submit-profile';
 
 const schema = z.object({

@@ -8,8 +8,8 @@ import { NativeSelect, Radio, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { issuesByField } from '../../components/form-kit';
 import { href } from '../../config/paths';
-import { issuesByField } from './error-summary';
 import { OpsFormFrame, serverFieldErrors, summaryOf, useOpsForm } from './ops-form';
 import { getServicedStage, postProgress } from './results-api';
 

@@ -2,8 +2,8 @@ import { Button, Group, type GroupProps, Stack, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type FormEvent, type ReactNode, useContext, useState } from 'react';
 import { type ApiErrorBody, type ApiResult, request } from '../../api/client';
+import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { notify } from '../../lib/notify';
-import { ErrorSummary, type SummaryError } from './error-summary';
 
 /** A form's errors, one message per field. */
 export type FieldErrors = Record<string, string>;
@@ -160,7 +160,7 @@ export function OpsFormFrame({
             {title}
           </Title>
         )}
-        <ErrorSummary errors={summary} attempt={form.attempt} />
+        <ErrorSummary errors={summary} focusKey={form.attempt} />
         {children}
         <Group justify={submitJustify}>
           <Button type="submit" h={submitHeight} loading={form.saving}>

@@ -1,7 +1,7 @@
 import { type DbsEnhancedProvider, dbsEnhancedProviderSchema } from '@kestrel/domain';
 import { Accordion, SimpleGrid, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { issuesByField, type SummaryError } from './error-summary';
+import { issuesByField, type SummaryError } from '../../components/form-kit';
 import { OpsFormFrame, serverFieldErrors, useOpsForm } from './ops-form';
 import { patchProcessingData } from './results-api';
 

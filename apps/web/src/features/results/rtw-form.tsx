@@ -7,7 +7,7 @@ import {
 } from '@kestrel/domain';
 import { MultiSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { issuesByField } from './error-summary';
+import { issuesByField } from '../../components/form-kit';
 import { OpsFormFrame, postActivityAction, summaryOf, useOpsForm } from './ops-form';
 import type { OpsFormProps } from './registry';
 

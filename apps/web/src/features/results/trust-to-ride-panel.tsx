@@ -9,8 +9,8 @@ import { Button, Group, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { request } from '../../api/client';
+import { ErrorSummary } from '../../components/form-kit';
 import { notify } from '../../lib/notify';
-import { ErrorSummary } from './error-summary';
 import { day, Facts, isCancelled, Note, PANEL_TEXTS, PanelFrame } from './panel-kit';
 import type { ResultPanelProps } from './registry';
 
@@ -77,7 +77,7 @@ function BookSession({ activityId }: { activityId: number }) {
       <Stack gap="sm">
         <ErrorSummary
           errors={error ? [{ field: id, message: error, label: 'Session' }] : []}
-          attempt={attempt}
+          focusKey={attempt}
         />
         <Radio.Group
           id={id}

@@ -10,8 +10,8 @@ import {
   subjectConsents,
   useDvlaReconsent,
 } from '../../api/subject-consents';
+import { ErrorSummary } from '../../components/form-kit';
 import { href } from '../../config/paths';
-import { ErrorSummary } from './error-summary';
 import { LoadFailed } from './load-failed';
 
 /** One consent due for renewal: what it is for, when it ends, the agreement and the button. */

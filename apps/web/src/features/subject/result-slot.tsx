@@ -13,7 +13,7 @@ export interface SubjectResultPanelProps {
  * first time a case shows a kind the domain lets the subject see.
  */
 const SubjectActivityResult = lazy(() =>
-  import('../results/activity-result').then((m) => ({ default: m.SubjectActivityResult })),
+  import('../results').then((m) => ({ default: m.SubjectActivityResult })),
 );
 
 /** Where a check's result shows on the subject's case detail (nothing for a kind without a view). */

@@ -9,7 +9,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { ErrorSummary, type SummaryError } from '../results/error-summary';
+import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { fieldMessages } from './trust-to-ride-api';
 
 export interface SessionValues {
@@ -104,7 +104,7 @@ export function SessionForm({
   return (
     <form onSubmit={submit} noValidate data-testid="session-form">
       <Stack gap="sm">
-        <ErrorSummary errors={summary} attempt={attempt} />
+        <ErrorSummary errors={summary} focusKey={attempt} />
         {customers && (
           <NativeSelect
             id={id('customer')}

@@ -2,6 +2,7 @@ import type { OnlineIdvProfile, OnlineIdvStartOut, SubjectOnlineIdvOut } from '@
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request } from '../../../api/client';
+import { ErrorSummary } from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 
 // The portal's online identity check section (issue 16). The person starts the check here and is
@@ -52,39 +53,6 @@ function errorOf(body: Record<string, unknown>): string {
     if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
   }
   return TEXTS.genericError;
-}
-
-function ErrorSummary({ message, target }: { message: string; target: string }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <Alert
-      ref={ref}
-      tabIndex={-1}
-      color="red"
-      variant="outline"
-      title={TEXTS.problem}
-      role="alert"
-      aria-labelledby="idv-error-title"
-      data-testid="error-summary"
-      styles={{
-        title: { fontSize: 'var(--mantine-font-size-lg)', color: 'var(--mantine-color-red-9)' },
-      }}
-    >
-      <ul style={{ margin: 0, paddingInlineStart: '1.2rem' }}>
-        <li>
-          <Anchor
-            href={`#${target}`}
-            c="red.9"
-            fw={600}
-            style={{ display: 'inline-block', paddingBlock: 6 }}
-          >
-            {message}
-          </Anchor>
-        </li>
-      </ul>
-    </Alert>
-  );
 }
 
 function VerifiedDetails({ profile }: { profile: Partial<OnlineIdvProfile> }) {
@@ -306,7 +274,7 @@ export default function OnlineIdvSection({
     load.state === 'ready' && (load.data.status === 'passed' || load.data.status === 'failed');
   return (
     <Stack gap="lg" maw={640} data-testid="portal-section-online-idv">
-      {error && <ErrorSummary message={error.message} target={error.target} />}
+      {error && <ErrorSummary errors={[{ field: error.target, message: error.message }]} />}
       <Title order={1}>{TEXTS.title}</Title>
       {body}
       {finished && !readOnly && (
