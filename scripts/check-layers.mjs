@@ -1,7 +1,10 @@
 // The layering rules `npm run lint` checks (docs/decisions/014-service-context.md):
 // - the server's platform and database code import nothing from its modules (only the
 //   aggregators that gather every module's tables may sit above them);
-// - the web's config, lib and api folders import nothing from its features or app shell.
+// - the web's config, lib and api folders import nothing from its features or app shell;
+// - a web feature (features/<a>/) imports nothing from another feature's internals: only its
+//   index (features/<b>/index.ts), the feature's public face. What several features share
+//   lives in components/ or lib/.
 // A rule names a folder (lower layer) and the folders it must not reach; imports are resolved
 // from their relative specifiers (static `import`/`export ... from` and `import()`).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -65,6 +68,30 @@ for (const rule of rules) {
         if (bad) problems.push(`${file}: imports '${spec}' (${bad} is above this layer)`);
       }
     }
+  }
+}
+
+// Feature to feature: only through the other feature's index.
+const features = `${web}/features`;
+const featureOf = (path) =>
+  inside(path, features) ? path.slice(features.length + 1).split('/')[0] : null;
+for (const file of sources(features)) {
+  const own = featureOf(file);
+  const text = readFileSync(join(root, file), 'utf8');
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1];
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(root, dirname(file), spec))
+      .split(sep)
+      .join('/')
+      .replace(/\.(ts|tsx|js)$/, '');
+    const other = featureOf(target);
+    if (!other || other === own) continue;
+    const face = `${features}/${other}`;
+    if (target === face || target === `${face}/index`) continue;
+    problems.push(
+      `${file}: imports '${spec}' (inside features/${other}: import from features/${other}/index.ts)`,
+    );
   }
 }
 

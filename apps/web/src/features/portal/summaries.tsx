@@ -18,8 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { caseAddresses } from '../../api/case-addresses';
 import { caseBasicDetails } from '../../api/case-basic-details';
-import { useCaseDocuments } from '../documents/case-documents-panel';
-import { COLLECTORS, type CollectorKey } from '../documents/collectors';
+import { COLLECTORS, type CollectorKey, useCaseDocuments } from '../documents';
 import {
   activeConsent,
   birthDetails,

@@ -3,9 +3,13 @@ import { ActionIcon, Group, Paper, Stack, Title } from '@mantine/core';
 import { copyText } from '../../components/copy-button';
 import { Icon } from '../../components/icons';
 import { useRights } from '../../lib/rights';
-import { byCollector, DocumentFacts, useCaseDocuments } from '../documents/case-documents-panel';
-import { collectorOf } from '../documents/collectors';
-import { DocumentViewer } from '../documents/document-viewer';
+import {
+  byCollector,
+  collectorOf,
+  DocumentFacts,
+  DocumentViewer,
+  useCaseDocuments,
+} from '../documents';
 import { familyOf } from './data-panel-kit';
 import { AcceptDocuments, RejectDocument } from './document-review';
 import { type Audience, caseIdOf, Note, type PanelActivity, PanelFrame } from './panel-kit';

@@ -9,8 +9,7 @@ import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { startOpsSession } from '../../../lib/session/session-actions';
 import { useSession } from '../../../lib/session/session-store';
-import { ActivityResult } from '../../results/activity-result';
-import { OpsFormSavedContext } from '../../results/ops-form';
+import { ActivityResult, OpsFormSavedContext } from '../../results';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 import {
   assignedTo,
@@ -22,7 +21,7 @@ import {
 import { canSendBack, SendBackButton } from '../components/send-back';
 
 // Operations edit the case data of basic and e-bulk checks here (spec point 2, issue 15).
-const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
+const CaseDataPanel = lazy(() => import('../../case-data'));
 const CASE_DATA_KINDS: readonly string[] = DBS_CHECK_CODES;
 
 /** Who holds the activity, with Claim and Release (issue 29's work queue). */

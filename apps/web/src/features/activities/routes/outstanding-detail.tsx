@@ -10,7 +10,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { caseActivities, outstandingActivities } from '../../../api/activities';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { ActivityResult } from '../../results/activity-result';
+import { ActivityResult } from '../../results';
 import { ActivityFacts, ActivityHeading, ActivityNotLoaded } from '../components/activity-parts';
 import { canSendBack, SendBackButton } from '../components/send-back';
 

@@ -3,8 +3,7 @@ import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core'
 import type { CaseActivity } from '../../../api/cases';
 import { StateBadge } from '../../../components/state-badge';
 import { useProductProfile } from '../../../lib/session/profile';
-import { ActivityResult } from '../../results/activity-result';
-import { hasResultPanel } from '../../results/registry';
+import { ActivityResult, hasResultPanel } from '../../results';
 
 const pretty = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const show = (v: unknown) =>

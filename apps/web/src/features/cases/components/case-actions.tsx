@@ -7,7 +7,7 @@ import { request } from '../../../api/client';
 import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { RaiseFlagButton } from '../../flags/components/raise-flag';
+import { RaiseFlagButton } from '../../flags';
 
 const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
 

@@ -27,7 +27,7 @@ import { PhoneField } from '../../../components/phone-field';
 import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { CaseCost } from '../../ops-pricebooks/components/case-cost';
+import { CaseCost } from '../../ops-pricebooks';
 
 interface SubjectOption {
   id: number;

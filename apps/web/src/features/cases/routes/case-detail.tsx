@@ -24,18 +24,19 @@ import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { useProductProfile } from '../../../lib/session/profile';
 import { CasePaymentBanner } from '../../payments';
-import { DocumentCollectionPanel } from '../../results/document-collection-panel';
-import { resultPanelFor } from '../../results/registry';
+import { DocumentCollectionPanel, resultPanelFor } from '../../results';
 import { ActivityCard } from '../components/activity-card';
 import { CaseActions } from '../components/case-actions';
 import { CaseReport, usePrintReport } from '../components/case-report';
 import { OpsCaseElsewhere } from '../components/ops-case-elsewhere';
 
 // The case data editing screen (issue 15) loads on its own, after the case.
-const CaseDataPanel = lazy(() => import('../../case-data/case-data-panel'));
+const CaseDataPanel = lazy(() => import('../../case-data'));
 // The case's documents (issue 16): thumbnails, viewer and Open, by collector; shown on their own
 // only when no activity's panel lists them already (`listsDocuments`).
-const CaseDocumentsCard = lazy(() => import('../../documents/case-documents-card'));
+const CaseDocumentsCard = lazy(() =>
+  import('../../documents').then((m) => ({ default: m.CaseDocumentsCard })),
+);
 
 /**
  * Whether an activity card of the case lists the case's documents already: the document

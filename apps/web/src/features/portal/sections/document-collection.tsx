@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { type Collector, collectorsForActivities } from '../../documents/collectors';
+import { type Collector, collectorsForActivities } from '../../documents';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell, type SummaryError } from '../section-shell';
 import { CollectorDocuments, useSubjectDocuments } from './document-collection/collector-documents';

@@ -28,7 +28,7 @@ import { fullName, type Subject, subjectPartOptions, subjects } from '../../../a
 import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { RaiseFlagButton } from '../../flags/components/raise-flag';
+import { RaiseFlagButton } from '../../flags';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (

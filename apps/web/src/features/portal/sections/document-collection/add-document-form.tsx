@@ -6,9 +6,8 @@ import {
 } from '@kestrel/domain';
 import { Button, Checkbox, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { type Collector, groupLabel } from '../../../documents/collectors';
-import { type UploadResult, uploadErrorText } from '../../../documents/documents-api';
-import { ErrorSummary, type SummaryError } from './error-summary';
+import { ErrorSummary, type SummaryError } from '../../../../components/form-kit';
+import { type Collector, groupLabel, type UploadResult, uploadErrorText } from '../../../documents';
 import { FilePicker } from './file-picker';
 import { UploadProgress } from './upload-progress';
 
@@ -113,7 +112,7 @@ export function AddDocumentForm({
             onChange={(e) => {
               setCode(e.currentTarget.value);
               setAnswers({});
-              setErrors((list) => list.filter((x) => !x.field.startsWith(`${prefix}-q-`)));
+              setErrors((list) => list.filter((x) => !x.field?.startsWith(`${prefix}-q-`)));
               clear(`${prefix}-type`);
             }}
             data={[{ value: '', label: 'Select a document' }, ...typeGroups(collector.types)]}

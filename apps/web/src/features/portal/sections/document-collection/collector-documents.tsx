@@ -1,8 +1,14 @@
 import type { CaseDocumentOut } from '@kestrel/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { caseDocumentsKey, useCaseDocuments } from '../../../documents/case-documents-panel';
-import { COLLECTORS, type Collector, type CollectorKey } from '../../../documents/collectors';
-import { deleteCaseDocument, uploadDocument } from '../../../documents/documents-api';
+import {
+  COLLECTORS,
+  type Collector,
+  type CollectorKey,
+  caseDocumentsKey,
+  deleteCaseDocument,
+  uploadDocument,
+  useCaseDocuments,
+} from '../../../documents';
 import { CollectorSection } from './collector-section';
 
 /** The subject's documents of a case (one shared query), and those of one collector. */

@@ -1,8 +1,7 @@
 import type { CaseDocumentOut } from '@kestrel/domain';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { Collector } from '../../../documents/collectors';
-import type { UploadResult } from '../../../documents/documents-api';
+import type { Collector, UploadResult } from '../../../documents';
 import { AddDocumentForm, type NewDocument } from './add-document-form';
 import { type PageChange, UploadedDocument } from './uploaded-document';
 

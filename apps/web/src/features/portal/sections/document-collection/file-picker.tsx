@@ -2,7 +2,7 @@ import { cleanFileName } from '@kestrel/domain';
 import { ActionIcon, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { Icon } from '../../../../components/icons';
-import { checkFile, DOCUMENT_ACCEPT } from '../../../documents/documents-api';
+import { checkFile, DOCUMENT_ACCEPT } from '../../../documents';
 
 const keys = new WeakMap<File, string>();
 let nextKey = 0;

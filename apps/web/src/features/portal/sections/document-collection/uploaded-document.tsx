@@ -1,14 +1,14 @@
 import type { CaseDocumentOut } from '@kestrel/domain';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { DocumentFacts } from '../../../documents/case-documents-panel';
-import { DocumentViewer } from '../../../documents/document-viewer';
 import {
   checkFile,
   DOCUMENT_ACCEPT,
+  DocumentFacts,
+  DocumentViewer,
   type UploadResult,
   uploadErrorText,
-} from '../../../documents/documents-api';
+} from '../../../documents';
 import { UploadProgress } from './upload-progress';
 
 export type PageChange = 'replace' | 'add-pages';
