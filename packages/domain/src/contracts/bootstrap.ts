@@ -29,12 +29,6 @@ export const entitlementOut = z.strictObject({
 });
 export type EntitlementOut = z.infer<typeof entitlementOut>;
 
-/** /api/roles/: the customer's roles with their permissions. */
-export const roleOut = z.strictObject({
-  id: z.number(),
-  name: z.string(),
-  permissions: z.array(z.string()),
-});
-export type RoleOut = z.infer<typeof roleOut>;
+/** /api/roles/ (roleOut) is in roles.ts. */
 
 // The country map (/api/countries/, /api/s/cases/country-map/) is in case-country-map.ts.

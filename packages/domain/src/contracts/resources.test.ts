@@ -107,7 +107,11 @@ const samples: [string, z.ZodType, Record<string, unknown>][] = [
     activityNoteOut,
     { id: 1, actor_first_name: 'Ops', actor_last_name: 'Lee', timestamp: at, description: 'x' },
   ],
-  ['roleOut', roleOut, { id: 1, name: 'Admin', permissions: ['cases.view_case'] }],
+  [
+    'roleOut',
+    roleOut,
+    { id: 1, name: 'Admin', permissions: ['cases.view_case'], built_in: true, user_count: 2 },
+  ],
   [
     'duplicatePairOut',
     duplicatePairOut,

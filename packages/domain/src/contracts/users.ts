@@ -9,6 +9,7 @@ import {
   phoneOrBlankSchema,
   surnameSchema,
 } from '../text-rules.js';
+import { USER_STATUSES } from '../user-admin.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
 
 const jobTitle = z.string().trim().max(100);
@@ -28,6 +29,8 @@ export const userCreate = z.object({
   last_name: surnameSchema,
   job_title: jobTitle.default(''),
   roles: z.array(idSchema).max(20).default([]),
+  /** The segments the user is limited to ([] = the whole organisation). */
+  segments: z.array(idSchema).max(100).default([]),
 });
 export type UserCreate = z.output<typeof userCreate>;
 
@@ -38,6 +41,13 @@ export const userUpdate = z.object({
   job_title: jobTitle,
   is_active: z.boolean(),
   roles: z.array(idSchema).max(20),
+  segments: z.array(idSchema).max(100),
+});
+
+/** GET /api/users/ filters besides search: status and role (a role id). */
+export const userListQuery = z.object({
+  status: z.enum(USER_STATUSES).optional(),
+  role: z.coerce.number().int().positive().optional(),
 });
 
 /** A staff member as /api/users/ returns it. */
@@ -52,6 +62,12 @@ export const userOut = z.strictObject({
   totp_enabled: z.boolean(),
   created_at: timestampOut,
   roles: z.array(z.number()),
+  /** invited (never claimed), active or deactivated. */
+  status: z.enum(USER_STATUSES),
+  /** The last sign-in (the audit trail's last `logged_in`), null when never. */
+  last_login_at: nullableTimestampOut,
+  /** The segments the user is limited to ([] = the whole organisation). */
+  segments: z.array(z.number()),
 });
 export type UserOut = z.infer<typeof userOut>;
 
