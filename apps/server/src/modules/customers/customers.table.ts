@@ -23,6 +23,13 @@ export const customers = pgTable('customers', {
   contactEmail: varchar('contact_email', { length: 254 }).notNull().default(''),
   /** E.164, or '' when not known. */
   contactPhone: varchar('contact_phone', { length: 20 }).notNull().default(''),
+  /** The organisation's postal address ('' when not known; issue 30, /customer-account). */
+  lineOne: varchar('line_one', { length: 200 }).notNull().default(''),
+  lineTwo: varchar('line_two', { length: 200 }).notNull().default(''),
+  town: varchar('town', { length: 100 }).notNull().default(''),
+  postcode: varchar('postcode', { length: 20 }).notNull().default(''),
+  /** Its staff must sign in with two-factor (TOTP): one without it is sent to set it up. */
+  requireTotp: boolean('require_totp').notNull().default(false),
   createdAt: createdAt(),
 });
 
