@@ -16,6 +16,7 @@ export const product = (over: Partial<ProductProfile> = {}): ProductProfile => (
   job_title: '',
   dark_mode: false,
   totp_enabled: false,
+  totp_setup_required: false,
   notifications: true,
   avatar: null,
   roles: ['admin'],

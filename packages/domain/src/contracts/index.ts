@@ -18,6 +18,7 @@ export * from './case-passports.js';
 export * from './cases.js';
 export * from './common.js';
 export * from './customer-payments.js';
+export * from './customer-account.js';
 export * from './customers.js';
 export * from './dashboard.js';
 export * from './duplicates.js';

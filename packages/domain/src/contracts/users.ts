@@ -126,6 +126,11 @@ export const productProfileOut = z.strictObject({
   job_title: z.string(),
   dark_mode: z.boolean(),
   totp_enabled: z.boolean(),
+  /**
+   * The organisation requires two-factor sign-in and this user has not set it up: the web sends
+   * them to profile-totp until they do (issue 30).
+   */
+  totp_setup_required: z.boolean(),
   notifications: z.boolean(),
   avatar: z.string().nullable(),
   roles: z.array(z.string()),

@@ -10,6 +10,8 @@ export function presentProductUser(
     customer: { id: number; name: string; demo_mode: boolean } | null;
     permissions: readonly Permission[];
     entitlements: readonly Entitlement[];
+    /** The session's organisation requires two-factor sign-in (customers.require_totp). */
+    requireTotp?: boolean;
   },
 ) {
   return {
@@ -22,6 +24,8 @@ export function presentProductUser(
     job_title: u.jobTitle,
     dark_mode: u.darkMode,
     totp_enabled: u.totpEnabled,
+    // ops staff act for customers but are not their staff: the policy is not theirs
+    totp_setup_required: (extra.requireTotp ?? false) && !u.totpEnabled && !extra.isOps,
     notifications: u.notifications,
     avatar: u.avatar,
     roles: extra.roles,

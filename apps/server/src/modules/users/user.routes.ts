@@ -45,6 +45,7 @@ async function profileOf(request: FastifyRequest, tx: Tx, user: SessionUser) {
       : null,
     permissions: [...user.permissions],
     entitlements: session?.entitlements ?? [],
+    requireTotp: customer?.requireTotp ?? false,
   });
 }
 

@@ -15,6 +15,7 @@ const profile = {
   job_title: '',
   dark_mode: false,
   totp_enabled: false,
+  totp_setup_required: false,
   notifications: true,
   avatar: null,
   roles: ['admin'],

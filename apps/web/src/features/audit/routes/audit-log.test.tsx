@@ -60,6 +60,7 @@ describe('audit log entries in words', () => {
               job_title: '',
               is_active: true,
               totp_enabled: false,
+              totp_setup_required: false,
               created_at: '2026-11-01T09:00:00.000Z',
               roles: [1],
             },
