@@ -6,6 +6,7 @@ import {
   EmailField,
   type KitFormState,
   PhoneNumberField,
+  SingleAddressFields,
   TextField,
   useKitForm,
 } from '../../../components/form-kit';
@@ -79,22 +80,7 @@ export function SegmentFields({
       <Title order={2} size="h4" mt="sm">
         Address
       </Title>
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextField
-          control={control}
-          name="line_one"
-          label="Address line 1"
-          autoComplete="address-line1"
-        />
-        <TextField
-          control={control}
-          name="line_two"
-          label="Address line 2"
-          autoComplete="address-line2"
-        />
-        <TextField control={control} name="town" label="Town" autoComplete="address-level2" />
-        <TextField control={control} name="postcode" label="Postcode" autoComplete="postal-code" />
-      </SimpleGrid>
+      <SingleAddressFields control={control} lookup="customer" />
       <Title order={2} size="h4" mt="sm">
         Contact
       </Title>
