@@ -9,7 +9,7 @@ const fullName = (u: { first_name: string; last_name: string }) =>
   `${u.first_name} ${u.last_name}`.trim();
 
 function useUserChoices(search: string) {
-  const list = users.useList({ search: search || undefined, is_active: true, page_size: 20 });
+  const list = users.useList({ search: search || undefined, page_size: 20 });
   return {
     data: (list.data?.results ?? []).map((u) => ({
       value: String(u.id),
