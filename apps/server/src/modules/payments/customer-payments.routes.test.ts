@@ -198,6 +198,14 @@ describe('GET /api/payments/', () => {
     expect(res.json()).toMatchObject({ count: 4, next: null });
     expect(res.json().results).toHaveLength(1);
     expect(res.json().previous).toContain('page=1');
+    for (const page of ['3', '9999999999']) {
+      const past = await get(admin, `/api/payments/?page_size=3&page=${page}`);
+      expect([page, past.statusCode, past.json()]).toEqual([
+        page,
+        404,
+        { detail: 'Invalid page.' },
+      ]);
+    }
   });
 
   it('filters by kind, status, dates, case and activity', async () => {

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { actorOf } from '../../platform/access.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { INT4_MAX } from '../../platform/ids.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema, pageSchema } from '../../platform/pagination.js';
 import { queryDate, queryDateEnd, queryIds, queryString } from '../../platform/query-params.js';
@@ -291,6 +292,7 @@ export async function customerPaymentsRoutes(app: FastifyInstance): Promise<void
     async (request) => {
       const filters = paymentFiltersOf(request.query);
       const { page, pageSize, offset } = listPage(request.query);
+      if (offset > INT4_MAX) throw NotFoundError.page();
       const actor = actorOf(request);
       const customerId = tenantOf(actor.customerId);
       const out = await runInTenant(
@@ -299,6 +301,8 @@ export async function customerPaymentsRoutes(app: FastifyInstance): Promise<void
         ({ tx }) => listCustomerPayments(tx, customerId, filters, { pageSize, offset }),
         readOnly,
       );
+      // a page past the last one: 404 'Invalid page.', as every list answers
+      if (out.results.length === 0 && page > 1) throw NotFoundError.page();
       return pageResponse(request, PATH, page, pageSize, out.count, out.results);
     },
   );
