@@ -119,12 +119,19 @@ mark('server: listening');
 const where = config.databaseUrl
   ? 'PostgreSQL (DATABASE_URL)'
   : `embedded PGlite in ${config.dataDir}`;
+// The development identity provider of the organisation sign-in (issue 30), when served.
+const { DEV_OIDC_PATH, devProviderEnabled } = await import('./modules/sso/dev-provider.routes.js');
 const lines = [
   '',
   `Kestrel is running on http://localhost:${config.port} (Node.js ${process.version}) — database: ${where}${seeded ? ' (demo data loaded)' : ''}`,
   `Demo logins (password ${DEMO_PASSWORD}):`,
   ...DEMO_LOGINS.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
   ...DEMO_INVITED.map(([u, who]) => `  ${u.padEnd(22)} ${who}`),
+  ...(devProviderEnabled()
+    ? [
+        `Organisation sign-in: "Sign in with your organisation" with an @acme.test email goes to the development identity provider at ${config.publicUrl}${DEV_OIDC_PATH}/ (any password; tick the multi-factor box to skip TOTP).`,
+      ]
+    : []),
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
