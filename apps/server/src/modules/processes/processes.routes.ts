@@ -16,6 +16,7 @@ import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { cases } from '../cases/cases.table.js';
+import { segmentScope } from '../segments/segments.service.js';
 import {
   augmentProcesses,
   mayEditRequirements,
@@ -63,10 +64,13 @@ export async function processesRoutes(app: FastifyInstance) {
         if (requirements.length > 0 && !(await mayEditRequirements(tx, actor))) {
           throw new PermissionDeniedError(REQUIREMENTS_LOCKED_ON_CREATE);
         }
+        // a user limited to segments adds to (the first of) their segments, where they see it
+        const scope = await segmentScope(tx);
         const [row] = await tx
           .insert(processes)
           .values({
             customerId: actor.customerId,
+            segmentId: scope?.[0] ?? null,
             name: fields.name,
             description: fields.description,
             isActive: fields.is_active,
