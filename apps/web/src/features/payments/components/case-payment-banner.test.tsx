@@ -1,4 +1,4 @@
-import type { CasePaymentOut } from '@kestrel/domain';
+import type { CasePaymentOut, Permission } from '@kestrel/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,7 +19,7 @@ const needed: CasePaymentOut = {
   card: 'Visa ending 9995',
 };
 
-const show = (payment: CasePaymentOut | null, permissions: string[]) => {
+const show = (payment: CasePaymentOut | null, permissions: Permission[]) => {
   setSession(productIn(product({ session_permissions: permissions })));
   return renderWithProviders(
     <MemoryRouter>
