@@ -1,5 +1,15 @@
 import { MESSAGES } from '@kestrel/domain';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { backendErrorLines, MESSAGES_UI, throttledText } from '../../api/messages';
@@ -8,6 +18,9 @@ import { login } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
 
 type Notice = { tone: 'info' | 'error'; text: string } | null;
+
+const ORGANISATION_EMAIL =
+  'Enter your work email address, then choose "Sign in with your organisation".';
 type Field = 'username' | 'password' | 'totp';
 
 // Plain controlled inputs: the sign-in page is the first visit, so it skips the form library.
@@ -51,6 +64,41 @@ export default function LoginPage() {
       setValues((v) => ({ ...v, [field]: value }));
     },
   });
+
+  // Sign-in through the organisation's identity provider (OpenID Connect): the email says which.
+  const onOrganisation = async () => {
+    const address = values.username.trim();
+    if (!/^[^@\s]+@[^@\s]+$/.test(address)) {
+      setErrors({ username: ORGANISATION_EMAIL });
+      email.current?.focus();
+      return;
+    }
+    setErrors({});
+    setNotice(null);
+    setBusy(true);
+    const { startSso } = await import('../sso');
+    const r = await startSso(address, next === '/' ? undefined : next);
+    if (r.ok) {
+      window.location.assign(r.data.authorization_url);
+      return;
+    }
+    setBusy(false);
+    const lines = backendErrorLines(r.data);
+    if (r.status === 400 && 'email' in r.data) {
+      setErrors({ username: lines.join(' ').replace(/^Email: /, '') });
+      email.current?.focus();
+      return;
+    }
+    setNotice({
+      tone: 'error',
+      text:
+        r.status === 429
+          ? throttledText(r.retryAfter ?? null)
+          : lines.length
+            ? lines.join('\n')
+            : MESSAGES_UI.defaultError,
+    });
+  };
 
   const onSubmit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -150,6 +198,21 @@ export default function LoginPage() {
           <Button type="submit" size="md" fullWidth loading={busy}>
             {needsCode ? 'Verify and sign in' : 'Sign in'}
           </Button>
+          {!forSubject && !needsCode && (
+            <>
+              <Divider label="or" labelPosition="center" />
+              <Button
+                type="button"
+                variant="default"
+                size="md"
+                fullWidth
+                disabled={busy}
+                onClick={() => void onOrganisation()}
+              >
+                Sign in with your organisation
+              </Button>
+            </>
+          )}
           {!forSubject && (
             <Text size="sm" c="dimmed" ta="center">
               New to us?{' '}
