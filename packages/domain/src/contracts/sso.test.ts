@@ -7,6 +7,7 @@ import {
   issuerProblem,
   SSO_DOMAIN_INVALID,
   SSO_DOMAIN_REQUIRED,
+  SSO_DOMAIN_TAKEN,
   SSO_ISSUER_INVALID,
   SSO_ISSUER_LOCAL_HTTP,
   SSO_REASON_CODES,
@@ -108,5 +109,6 @@ describe('configuration form', () => {
     expect(none.error?.issues.map((i) => i.message)).toEqual([SSO_DOMAIN_REQUIRED]);
     const bad = ssoConfigIn.safeParse({ ...base, allowed_domains: ['example.com', 'bad domain'] });
     expect(bad.error?.issues.map((i) => i.message)).toEqual([SSO_DOMAIN_INVALID('bad domain')]);
+    expect(SSO_DOMAIN_TAKEN('example.com')).toContain('"example.com"');
   });
 });
