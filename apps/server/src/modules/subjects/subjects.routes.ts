@@ -11,7 +11,6 @@ import {
 import { and, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import {
@@ -80,9 +79,6 @@ function fieldFilters(query: unknown): SQL[] {
   return out;
 }
 
-const emptyPage = { count: 0, next: null, previous: null, results: [] };
-/** The tabs that later issues fill: always an empty page for now. */
-const emptyPageOut = pageOut(z.never());
 const duplicatesOut = pageOut(duplicatePairOut);
 
 /** /api/subjects/: the customer's subjects, duplicates and merge. */
@@ -322,20 +318,6 @@ export async function subjectsRoutes(app: FastifyInstance) {
       );
     },
   );
-
-  // Read-only tabs that later issues fill: the subject must exist (404 otherwise).
-  for (const tab of ['subscriptions', 'registrations', 'consents']) {
-    r.get(
-      `/api/subjects/:id/${tab}/`,
-      {
-        schema: { tags: ['subjects'], params: idParams, response: { 200: emptyPageOut } },
-        config: view,
-      },
-      async (request) => {
-        const id = parseId(request.params.id);
-        await runInTenant(deps, actorOf(request), ({ tx }) => getSubject(tx, id), readOnly);
-        return emptyPage;
-      },
-    );
-  }
+  // The subject's consents: subject-consents.routes.ts. Its registrations and subscriptions come
+  // with the self-service issue (no endpoint until then: the web says there are none).
 }
