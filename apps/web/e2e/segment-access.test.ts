@@ -113,8 +113,8 @@ describe('segment access', () => {
     const user = await newPage(browser);
     const url = new URL(link);
     await user.page.goto(`${url.pathname}${url.search}`);
-    await user.page.getByLabel('New password', { exact: true }).fill(PASSWORD);
-    await user.page.getByLabel('Confirm new password').fill(PASSWORD);
+    await user.page.getByLabel(/^New password/).fill(PASSWORD);
+    await user.page.getByLabel(/^Confirm new password/).fill(PASSWORD);
     await user.page.getByRole('button', { name: /password/i }).click();
     await user.page.getByText('Your password is set.').waitFor();
 

@@ -94,7 +94,7 @@ describe('segments', () => {
     await page.getByLabel('Employer name').fill('Acme North Ltd');
     await page.getByLabel('Address line 1').fill('1 Quay Street');
     await page.getByLabel('Town').fill('Newcastle');
-    await page.getByLabel('Postcode').fill('NE1 3AF');
+    await page.getByLabel('Postcode', { exact: true }).fill('NE1 3AF');
     await page.getByLabel('Contact name').fill('Nora North');
     await page.getByLabel('Contact email').fill('nora@north.test');
     await page.getByRole('button', { name: 'Add segment' }).click();
