@@ -44,6 +44,28 @@ function useBound<T extends FieldValues, O>(
   return { field, error: fieldState.error?.message, id: id ?? name };
 }
 
+/** The props a text-like input takes from its field: id, ref, name, value, change, blur, error. */
+function useTextBinding<T extends FieldValues, O>(
+  bound: Bound<T, O>,
+  label: ReactNode,
+  id: string | undefined,
+  transform?: (value: string) => string,
+) {
+  const { field, error, id: inputId } = useBound(bound, label, id);
+  return {
+    id: inputId,
+    ref: field.ref,
+    name: field.name,
+    value: text(field.value),
+    onChange: (e: { currentTarget: { value: string } }) => {
+      const v = e.currentTarget.value;
+      field.onChange(transform ? transform(v) : v);
+    },
+    onBlur: field.onBlur,
+    error,
+  };
+}
+
 /** A text input; `transform` rewrites what is typed (a postcode upper-cased). */
 export function TextField<T extends FieldValues, O = T>({
   control,
@@ -52,22 +74,8 @@ export function TextField<T extends FieldValues, O = T>({
   transform,
   ...props
 }: Bound<T, O> & Omit<TextInputProps, Omitted> & { transform?: (value: string) => string }) {
-  const { field, error, id: inputId } = useBound({ control, name }, props.label, id);
-  return (
-    <TextInput
-      {...props}
-      id={inputId}
-      ref={field.ref}
-      name={field.name}
-      value={text(field.value)}
-      onChange={(e) => {
-        const v = e.currentTarget.value;
-        field.onChange(transform ? transform(v) : v);
-      }}
-      onBlur={field.onBlur}
-      error={error}
-    />
-  );
+  const binding = useTextBinding({ control, name }, props.label, id, transform);
+  return <TextInput {...props} {...binding} />;
 }
 
 /** An email input ('Email' unless labelled otherwise, email keyboard and autocomplete). */
@@ -85,19 +93,8 @@ export function PasswordField<T extends FieldValues, O = T>({
   id,
   ...props
 }: Bound<T, O> & Omit<PasswordInputProps, Omitted>) {
-  const { field, error, id: inputId } = useBound({ control, name }, props.label, id);
-  return (
-    <PasswordInput
-      {...props}
-      id={inputId}
-      ref={field.ref}
-      name={field.name}
-      value={text(field.value)}
-      onChange={(e) => field.onChange(e.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={error}
-    />
-  );
+  const binding = useTextBinding({ control, name }, props.label, id);
+  return <PasswordInput {...props} {...binding} />;
 }
 
 /** The phone number input (components/phone-field: its hint and tel keyboard), bound. */
@@ -108,20 +105,8 @@ export function PhoneNumberField<T extends FieldValues, O = T>({
   label = 'Phone number',
   ...props
 }: Bound<T, O> & Omit<TextInputProps, Omitted | 'type' | 'description'>) {
-  const { field, error, id: inputId } = useBound({ control, name }, label, id);
-  return (
-    <PhoneInput
-      {...props}
-      label={label}
-      id={inputId}
-      ref={field.ref}
-      name={field.name}
-      value={text(field.value)}
-      onChange={(e) => field.onChange(e.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={error}
-    />
-  );
+  const binding = useTextBinding({ control, name }, label, id);
+  return <PhoneInput {...props} label={label} {...binding} />;
 }
 
 /** A multi-line text input. */
@@ -131,19 +116,8 @@ export function TextareaField<T extends FieldValues, O = T>({
   id,
   ...props
 }: Bound<T, O> & Omit<TextareaProps, Omitted>) {
-  const { field, error, id: inputId } = useBound({ control, name }, props.label, id);
-  return (
-    <Textarea
-      {...props}
-      id={inputId}
-      ref={field.ref}
-      name={field.name}
-      value={text(field.value)}
-      onChange={(e) => field.onChange(e.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={error}
-    />
-  );
+  const binding = useTextBinding({ control, name }, props.label, id);
+  return <Textarea {...props} {...binding} />;
 }
 
 /**
@@ -180,19 +154,8 @@ export function NativeSelectField<T extends FieldValues, O = T>({
   id,
   ...props
 }: Bound<T, O> & Omit<NativeSelectProps, Omitted>) {
-  const { field, error, id: inputId } = useBound({ control, name }, props.label, id);
-  return (
-    <NativeSelect
-      {...props}
-      id={inputId}
-      ref={field.ref}
-      name={field.name}
-      value={text(field.value)}
-      onChange={(e) => field.onChange(e.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={error}
-    />
-  );
+  const binding = useTextBinding({ control, name }, props.label, id);
+  return <NativeSelect {...props} {...binding} />;
 }
 
 /** Several choices from a list; the value is an array of the options' strings. */
