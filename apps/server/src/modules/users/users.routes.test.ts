@@ -10,6 +10,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { customers } from '../customers/customers.table.js';
 
 let t: TestApp;
 const mailer = new MemoryMailer();
@@ -54,8 +55,25 @@ describe('/api/users/', () => {
     expect(users[1].roles).toEqual([viewerRole]);
   });
 
-  it("an invitation asked for through the second brand's host is in that brand, with an HTML part", async () => {
+  it("an invitation is in the customer's brand, linking to the host used when it is that brand's, with an HTML part", async () => {
     const a = await login(t.app, 'admin@acme.test');
+    // Acme is a Kestrel customer: asked through the Harrier host, the email stays Kestrel's.
+    const kestrel = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      headers: { ...a.headers, host: 'harrier.test:8443' },
+      payload: { email: 'kv@acme.test', first_name: 'Kay', last_name: 'Vee', roles: [viewerRole] },
+    });
+    expect(kestrel.statusCode).toBe(201);
+    await t.settle();
+    expect(mailer.sent.at(-1)).toMatchObject({
+      to: 'kv@acme.test',
+      subject: 'Your Kestrel Checks account',
+    });
+    expect(mailer.sent.at(-1)?.text).not.toContain('harrier.test');
+    await t.owner((tx) =>
+      tx.update(customers).set({ brand: 'harrier' }).where(eq(customers.id, acme)),
+    );
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/users/',
@@ -70,6 +88,9 @@ describe('/api/users/', () => {
     expect(mail?.text).toContain('http://harrier.test:8443/auth/set-password?token=');
     expect(mail?.html).toContain('href="http://harrier.test:8443/auth/set-password?token=');
     expect(mail?.html).toContain('help@harriervetting.co.uk');
+    await t.owner((tx) =>
+      tx.update(customers).set({ brand: 'kestrel' }).where(eq(customers.id, acme)),
+    );
   });
 
   it('creates a user without a password and emails a set-password link; the link works', async () => {

@@ -60,6 +60,7 @@ describe('the invite-user command', () => {
         last_name: 'Clerk',
         job_title: 'Clerk',
         roles: [roleId],
+        segments: [],
       }),
     );
     expect(userOut.parse(out)).toMatchObject({
@@ -115,6 +116,7 @@ describe('the invite-user command', () => {
           last_name: 'Other',
           job_title: '',
           roles: [roleId + 1000],
+          segments: [],
         }),
       ),
     ).rejects.toMatchObject({ fields: { roles: ['Unknown role.'] } });
@@ -128,6 +130,7 @@ describe('the invite-user command', () => {
           last_name: 'Late',
           job_title: '',
           roles: [],
+          segments: [],
         });
         throw new Error('a later step failed');
       }),

@@ -2,7 +2,6 @@ import type { UserCreate, UserOut } from '@kestrel/domain';
 import { emailJob } from '../../../jobs/send-email.js';
 import { recordAudit } from '../../../platform/audit.js';
 import type { Actor } from '../../../platform/context.js';
-import { emailSite } from '../../../platform/email-site.js';
 import { brandedEmail } from '../../../platform/email-template.js';
 import { API_MESSAGES, ValidationError } from '../../../platform/errors.js';
 import {
@@ -11,8 +10,9 @@ import {
   type ServiceContext,
 } from '../../../platform/service-context.js';
 import { issueAccountToken } from '../../accounts/accounts.service.js';
+import { setUserSegments } from '../../segments/segment-users.js';
 import { findLoginCandidate } from '../users.repo.js';
-import { presentUser, rolesOf, setRoles, USER_CT } from '../users.service.js';
+import { customerEmailSite, setRoles, USER_CT, type UserRow, userOutOf } from '../users.service.js';
 import { productUsers } from '../users.table.js';
 
 /** How long the set-password link of an invitation works. */
@@ -72,15 +72,8 @@ export async function inviteUser(
     .returning();
   if (!u) throw new Error('insert returned nothing');
   await setRoles(tx, actor.customerId, u.id, input.roles);
-  const token = await issueAccountToken(tx, ctx.clock.now(), {
-    purpose: 'reset',
-    type: 'ProductUser',
-    id: u.id,
-    customerId: u.customerId,
-    ttlMs: SET_PASSWORD_TTL_MS,
-  });
-  const [roles] = await rolesOf(tx, [u.id]);
-  const out: UserOut = { ...presentUser(u), roles: roles?.roles ?? [] };
+  await setUserSegments(tx, actor.customerId, u.id, input.segments);
+  const out = await userOutOf(tx, u);
   await recordAudit(tx, actor, {
     verb: 'created',
     contentType: USER_CT,
@@ -88,20 +81,42 @@ export async function inviteUser(
     objectRepr: u.username,
     changes: out,
   });
-  // In the brand of the host the inviting person used, linking to that host (issue 14).
-  const site = emailSite(actor.brandAddress, deps.publicUrl);
+  await sendInvitation(ctx, deps, u, false);
+  return out;
+}
+
+/**
+ * Issues a set-password token for an invited user and enqueues the invitation email in the
+ * context's transaction: in the customer's brand (customers.brand), linking to the host the
+ * inviting person used when it is that brand's (issue 14), else to PUBLIC_URL.
+ */
+export async function sendInvitation(
+  ctx: ServiceContext,
+  deps: InvitationDeps,
+  u: UserRow,
+  reminder: boolean,
+): Promise<void> {
+  const { tx, actor } = ctx;
+  if (u.customerId === null) throw new Error('a staff invitation needs a customer');
+  const token = await issueAccountToken(tx, ctx.clock.now(), {
+    purpose: 'reset',
+    type: 'ProductUser',
+    id: u.id,
+    customerId: u.customerId,
+    ttlMs: SET_PASSWORD_TTL_MS,
+  });
+  const site = await customerEmailSite(tx, u.customerId, actor.brandAddress, deps.publicUrl);
   const link = `${site.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
   await ctx.enqueue(
     emailJob(
       brandedEmail(site, {
-        to: email,
-        subject: `Your ${site.brand.name} account`,
-        greeting: `Hello ${input.first_name},`,
+        to: u.email,
+        subject: `${reminder ? 'Reminder: ' : ''}Your ${site.brand.name} account`,
+        greeting: `Hello ${u.firstName},`,
         paragraphs: [`An account has been created for you in ${site.brand.name}.`],
         action: { label: 'Choose your password', url: link },
         after: ['The link works once, for seven days.'],
       }),
     ),
   );
-  return out;
 }
