@@ -1,8 +1,9 @@
-import { Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { BackToList } from '../../../components/back-to-list';
 import { countLabel } from '../../../components/count-label';
+import { SectionTabs } from '../../../components/section-tabs';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { type Segment, segments } from '../api';
@@ -23,7 +24,6 @@ export function useSegmentId(): string {
 /** The frame of one segment's pages: its name, counts, tabs, and the body once it loads. */
 export function SegmentFrame({ children }: { children: (segment: Segment) => ReactNode }) {
   const id = useSegmentId();
-  const { pathname } = useLocation();
   const { can } = useRights();
   const query = segments.useItem(id);
   const segment = query.data;
@@ -39,25 +39,13 @@ export function SegmentFrame({ children }: { children: (segment: Segment) => Rea
           </Text>
         )}
       </Stack>
-      <Group gap={4} component="nav" aria-label="Segment sections">
-        {TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => {
-          const to = href(t.route, { id });
-          const active = pathname === to;
-          return (
-            <Button
-              key={t.route}
-              component={Link}
-              to={to}
-              variant={active ? 'light' : 'subtle'}
-              color={active ? undefined : 'gray'}
-              aria-current={active ? 'page' : undefined}
-              size="sm"
-            >
-              {t.label}
-            </Button>
-          );
-        })}
-      </Group>
+      <SectionTabs
+        label="Segment sections"
+        tabs={TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => ({
+          to: href(t.route, { id }),
+          label: t.label,
+        }))}
+      />
       {segment ? (
         children(segment)
       ) : query.isError ? (
