@@ -120,7 +120,7 @@ describe('/api/customer-account/', () => {
       line_one: '1 High Street',
       town: 'Leeds',
       postcode: 'ls1 4ap',
-      contact_phone: '+447700900123',
+      contact_phone: '+447911123456',
       require_totp: true,
     });
     expect(res.statusCode).toBe(200);
@@ -128,7 +128,7 @@ describe('/api/customer-account/', () => {
       name: 'Acme Care',
       line_one: '1 High Street',
       postcode: 'LS1 4AP',
-      contact_phone: '+447700900123',
+      contact_phone: '+447911123456',
       require_totp: true,
     });
     const rows = await t.owner((tx) => tx.select().from(customers));

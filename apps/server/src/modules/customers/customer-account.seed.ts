@@ -13,7 +13,7 @@ export async function seedCustomerAccountDemo(ctx: DemoSeedContext): Promise<voi
       postcode: 'M1 1AE',
       contactName: 'Ada Admin',
       contactEmail: 'office@acme-care.test',
-      contactPhone: '+441614960000',
+      contactPhone: '+447911123400',
     })
     .where(eq(customers.id, ctx.customers.acme));
   await ctx.tx
@@ -25,7 +25,7 @@ export async function seedCustomerAccountDemo(ctx: DemoSeedContext): Promise<voi
       postcode: 'NG1 1AA',
       contactName: 'Licensing team',
       contactEmail: 'licensing@northgate.test',
-      contactPhone: '+441154960000',
+      contactPhone: '+447911123401',
     })
     .where(eq(customers.id, ctx.customers.northgate));
 }
