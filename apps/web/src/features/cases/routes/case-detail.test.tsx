@@ -10,8 +10,8 @@ import CaseDetailPage from './case-detail';
 
 // The page's lazy parts loaded before the tests: what it shows does not wait on an import.
 beforeAll(async () => {
-  await import('../../documents/case-documents-card');
-  await import('../../case-data/case-data-panel');
+  await import('../../documents');
+  await import('../../case-data');
 });
 afterEach(() => {
   resetSession();
