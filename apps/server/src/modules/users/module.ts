@@ -1,6 +1,7 @@
 import type { KestrelModule } from '../../platform/module.js';
 import { userRoutes } from './user.routes.js';
 import { usersRoutes } from './users.routes.js';
+import { seedUsersDemo } from './users.seed.js';
 
 export default {
   name: 'users',
@@ -8,4 +9,7 @@ export default {
     await userRoutes(app);
     await usersRoutes(app);
   },
+  seedDemo: seedUsersDemo,
+  // after the customers' demo data
+  seedOrder: 205,
 } satisfies KestrelModule;
