@@ -42,6 +42,50 @@ describe('payments demo data', () => {
     });
     const p = product.json().results as OpsPaymentRecordOut[];
     expect(p.map((r) => r.customer_name)).toEqual(expect.arrayContaining(['Acme Care Ltd']));
-    expect(p).toHaveLength(4);
+    // the case charges of the saved cards' demo: one paid, one declined then paid on retry
+    expect(p).toHaveLength(7);
+  });
+
+  it('shows Acme saved cards, its billing email and a case charge declined then paid', async () => {
+    const admin = await login(app, 'admin@acme.test', DEMO_PASSWORD);
+    const cards = await app.inject({
+      method: 'GET',
+      url: '/api/payment-methods/',
+      headers: admin.headers,
+    });
+    expect(cards.json().results).toMatchObject([
+      { label: 'Visa ending 4242', is_default: true, expired: false },
+      { label: 'Visa ending 9995', is_default: false },
+    ]);
+    const settings = await app.inject({
+      method: 'GET',
+      url: '/api/payment-settings/',
+      headers: admin.headers,
+    });
+    expect(settings.json()).toMatchObject({ billing_email: 'accounts@acme.test', invoiced: false });
+    const list = await app.inject({
+      method: 'GET',
+      url: '/api/cases/?ordering=id',
+      headers: admin.headers,
+    });
+    const ids = (list.json().results as { id: number }[]).map((c) => c.id).sort((a, b) => a - b);
+    const second = await app.inject({
+      method: 'GET',
+      url: `/api/cases/${ids[1]}/`,
+      headers: admin.headers,
+    });
+    expect(second.json().payment).toMatchObject({
+      state: 'paid',
+      attempts: 2,
+      amount_display: '£31.00',
+      card: 'Visa ending 4242',
+    });
+    const northgate = await login(app, 'admin@northgate.test', DEMO_PASSWORD);
+    const invoiced = await app.inject({
+      method: 'GET',
+      url: '/api/payment-settings/',
+      headers: northgate.headers,
+    });
+    expect(invoiced.json()).toMatchObject({ invoiced: true, default_payment_method: null });
   });
 });

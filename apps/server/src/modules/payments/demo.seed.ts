@@ -1,6 +1,7 @@
 import { and, asc, eq, notInArray } from 'drizzle-orm';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { caseActivities } from '../activities/activities.table.js';
+import { seedPaymentMethodsDemo } from './payment-methods.seed.js';
 import { paymentIntents, payments } from './payments.table.js';
 import { paymentRefunds, productPayments } from './product-payments.table.js';
 
@@ -110,4 +111,6 @@ export async function seedPaymentsDemo(ctx: DemoSeedContext): Promise<void> {
       updatedAt: at,
     });
   }
+  // saved cards, billing email and case charges (issue 30)
+  await seedPaymentMethodsDemo(ctx);
 }
