@@ -47,6 +47,8 @@ const pricebookFields = z.strictObject({
   valid_from: isoDateSchema,
   valid_to: isoDateSchema.nullable().default(null),
   prices: z.array(pricebookPriceIn).max(200).default([]),
+  /** The customer is invoiced for its checks: its cases are not charged per case (issue 30). */
+  invoiced: z.boolean().optional(),
 });
 
 function checkPricebook(
@@ -88,6 +90,7 @@ export const pricebookUpdate = z
     valid_from: isoDateSchema.optional(),
     valid_to: isoDateSchema.nullable().optional(),
     prices: z.array(pricebookPriceIn).max(200).optional(),
+    invoiced: z.boolean().optional(),
   })
   .superRefine(checkPricebook);
 export type PricebookUpdate = z.infer<typeof pricebookUpdate>;
@@ -112,6 +115,8 @@ export const pricebookOut = z.strictObject({
   created_at: z.string(),
   created_by_name: z.string(),
   prices: z.array(pricebookPriceOut),
+  /** Invoiced: the customer's cases are not charged to its card one by one (issue 30). */
+  invoiced: z.boolean(),
 });
 export type PricebookOut = z.infer<typeof pricebookOut>;
 

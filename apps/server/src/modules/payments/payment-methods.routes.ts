@@ -30,6 +30,7 @@ import {
   startSetup,
   updateSettings,
 } from './payment-methods.js';
+import { refusal, SIMULATOR_ROUTE, simulatorOf, testChallengePage } from './payments.routes.js';
 
 const VIEW = { access: { permissions: ['payments.view_payment' as const] } };
 const ADD = { access: { permissions: ['payments.add_payment' as const] } };
@@ -37,47 +38,8 @@ const CHANGE = { access: { permissions: ['payments.change_payment' as const] } }
 const DELETE = { access: { permissions: ['payments.delete_payment' as const] } };
 const TAGS = ['payments'];
 
-/** The simulator's own card setup challenge page (it stands in for the card issuer's). */
-export function setupChallengePage(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>3-D Secure test challenge</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;background:#f1f3f5;color:#212529}
-main{max-width:28rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:8px}
-h1{font-size:1.5rem;margin-top:0}
-button{display:block;width:100%;min-height:48px;margin-top:1rem;font-size:1rem;border-radius:6px;border:2px solid #1c4f8a;cursor:pointer}
-.pass{background:#1c4f8a;color:#fff}
-.fail{background:#fff;color:#1c4f8a}
-</style>
-</head>
-<body>
-<main>
-<h1>3-D Secure test challenge</h1>
-<p>This page stands in for your bank's security check. It is part of the payments simulator: no real card is charged.</p>
-<p>Saving your card for future payments.</p>
-<form method="post"><input type="hidden" name="result" value="pass"><button class="pass" type="submit">Complete authentication</button></form>
-<form method="post"><input type="hidden" name="result" value="fail"><button class="fail" type="submit">Fail authentication</button></form>
-</main>
-</body>
-</html>`;
-}
-
-function simulatorOf(app: FastifyInstance): PaymentsSimulator {
-  const p = paymentsOf(app.deps).provider;
-  if (!(p instanceof PaymentsSimulator)) throw new NotFoundError();
-  return p;
-}
-
-function refusal(reply: FastifyReply, e: unknown) {
-  if (e instanceof SimulatorRefusal) return reply.code(e.status).send(e.toJSON());
-  throw e;
-}
-
-const SIMULATOR_ROUTE = { schema: { hide: true } };
+/** The simulator's card setup challenge page (it stands in for the card issuer's). */
+export const setupChallengePage = () => testChallengePage('Saving your card for future payments.');
 
 /**
  * Saved cards and payment settings (issue 30): /api/payment-methods/ (setup intent, record,

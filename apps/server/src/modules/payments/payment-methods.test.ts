@@ -13,6 +13,7 @@ import {
   createAdminAndViewer,
   createCustomer,
   createProcess,
+  createProductUser,
   login,
   MemoryMailer,
   type TestApp,
@@ -57,7 +58,7 @@ const RETURN = '/payment-settings/add-payment-method';
 
 const call = (
   c: Client | null,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   body?: object,
 ) =>
@@ -528,7 +529,24 @@ describe("a case's charge", () => {
   });
 
   it('an invoiced customer is not charged per case, nor a case without a price', async () => {
-    await setInvoiced(true);
+    // operations mark the pricebook 'invoiced'
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] }),
+    );
+    const ops = await login(t.app, 'ops@k.test');
+    const [pb] = await t.owner((tx) =>
+      tx.select().from(pricebooks).where(eq(pricebooks.customerId, customer)),
+    );
+    const marked = await call(
+      ops,
+      'PATCH',
+      `/api/ops/customers/${customer}/pricebooks/${pb?.id}/`,
+      {
+        invoiced: true,
+      },
+    );
+    expect(marked.statusCode).toBe(200);
+    expect(marked.json()).toMatchObject({ invoiced: true });
     const c = await openCase();
     expect(c.payment).toBeNull();
     await t.settle();

@@ -60,6 +60,14 @@ const escapeHtml = (s: string) =>
 /** The simulator's own 3-D Secure challenge page (it stands in for the card issuer's). */
 export function challengePage(amountPence: number): string {
   const amount = escapeHtml(formatPence(amountPence));
+  return testChallengePage(`Payment of <strong>${amount}</strong>.`);
+}
+
+/**
+ * The simulator's 3-D Secure page saying what is authenticated (`what`: HTML, escaped by the
+ * caller): a payment's, or a card setup's (payment-methods.routes.ts).
+ */
+export function testChallengePage(what: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -79,7 +87,7 @@ button{display:block;width:100%;min-height:48px;margin-top:1rem;font-size:1rem;b
 <main>
 <h1>3-D Secure test challenge</h1>
 <p>This page stands in for your bank's security check. It is part of the payments simulator: no real card is charged.</p>
-<p>Payment of <strong>${amount}</strong>.</p>
+<p>${what}</p>
 <form method="post"><input type="hidden" name="result" value="pass"><button class="pass" type="submit">Complete authentication</button></form>
 <form method="post"><input type="hidden" name="result" value="fail"><button class="fail" type="submit">Fail authentication</button></form>
 </main>
@@ -87,19 +95,21 @@ button{display:block;width:100%;min-height:48px;margin-top:1rem;font-size:1rem;b
 </html>`;
 }
 
-function simulatorOf(app: FastifyInstance): PaymentsSimulator {
+/** The app's payments simulator (404 when another provider is configured). */
+export function simulatorOf(app: FastifyInstance): PaymentsSimulator {
   const p = paymentsOf(app.deps).provider;
   if (!(p instanceof PaymentsSimulator)) throw new NotFoundError();
   return p;
 }
 
-function refusal(reply: FastifyReply, e: unknown) {
+/** A simulator refusal answered in Stripe's error shape; anything else rethrown. */
+export function refusal(reply: FastifyReply, e: unknown) {
   if (e instanceof SimulatorRefusal) return reply.code(e.status).send(e.toJSON());
   throw e;
 }
 
 /** The simulator's routes stand in for the provider's: not part of Kestrel's API document. */
-const SIMULATOR_ROUTE = { schema: { hide: true } };
+export const SIMULATOR_ROUTE = { schema: { hide: true } };
 
 const webhookAnswer = z.strictObject({
   received: z.literal(true),

@@ -63,6 +63,7 @@ function present(row: PricebookRow, prices: PriceRow[], today: string): Priceboo
     created_at: row.createdAt.toISOString(),
     created_by_name: row.createdByName,
     prices: prices.map(pricePresent),
+    invoiced: row.invoiced,
   };
 }
 
@@ -173,6 +174,7 @@ export async function createPricebook(
       name: body.name,
       validFrom: body.valid_from,
       validTo: body.valid_to,
+      invoiced: body.invoiced ?? false,
       createdById: ctx.actor.id,
       createdByName: ctx.actor.name,
     })
@@ -207,7 +209,12 @@ export async function updatePricebook(
   await refuseOverlap(ctx.tx, customerId, range, id);
   await ctx.tx
     .update(pricebooks)
-    .set({ name: body.name ?? existing.name, validFrom: range.valid_from, validTo: range.valid_to })
+    .set({
+      name: body.name ?? existing.name,
+      validFrom: range.valid_from,
+      validTo: range.valid_to,
+      invoiced: body.invoiced ?? existing.invoiced,
+    })
     .where(and(eq(pricebooks.customerId, customerId), eq(pricebooks.id, id)));
   if (body.prices) await writePrices(ctx.tx, customerId, id, body.prices);
   await recordAudit(ctx.tx, ctx.actor, {
@@ -223,6 +230,9 @@ export async function updatePricebook(
         ? { valid_to: [existing.validTo, range.valid_to] }
         : {}),
       ...(body.prices ? { prices: [null, body.prices.length] } : {}),
+      ...(body.invoiced !== undefined && body.invoiced !== existing.invoiced
+        ? { invoiced: [existing.invoiced, body.invoiced] }
+        : {}),
     },
     customerId,
   });
