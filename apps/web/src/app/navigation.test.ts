@@ -168,6 +168,15 @@ describe('navigation rules', () => {
       ).toBe('allow');
     }
   });
+  it('sends a user whose organisation requires two-factor to set it up first', () => {
+    const needs = productIn(product({ totp_setup_required: true }));
+    expect(decideNavigation(route('cases'), at('/cases'), needs)).toEqual({
+      kind: 'redirect',
+      to: '/profile/totp',
+    });
+    expect(decideNavigation(route('profile-totp'), at('/profile/totp'), needs).kind).toBe('allow');
+    expect(decideNavigation(route('cases'), at('/cases'), productIn()).kind).toBe('allow');
+  });
   it('sends a signed-in user away from the login page to next', () => {
     expect(decideNavigation(route('login'), at('/login', '?next=%2Fcases'), productIn())).toEqual({
       kind: 'redirect',

@@ -33,6 +33,11 @@ function subjectProfileIncomplete(session: SessionState): boolean {
   return profile?.user_type === 'SubjectUser' && needsProfileCompletion(profile);
 }
 
+function totpSetupRequired(session: SessionState): boolean {
+  const profile = session.bootstrap?.profile;
+  return profile?.user_type === 'ProductUser' && profile.totp_setup_required;
+}
+
 /** The same parameters on the /s/ equivalent of a route. */
 function equivalent(route: RouteDef, targetName: RouteName, place: Place): string {
   const target = routeByName(targetName);
@@ -128,6 +133,11 @@ export function decideNavigation(
   }
   if (isSubject && subjectProfileIncomplete(session) && route.name !== 's:complete-profile') {
     return { kind: 'redirect', to: href('s:complete-profile', {}, { next: here }) };
+  }
+  // The organisation requires two-factor sign-in and this user has none yet (issue 30): every
+  // screen but the set-up itself sends them there until it is done.
+  if (totpSetupRequired(session) && route.name !== 'profile-totp') {
+    return { kind: 'redirect', to: href('profile-totp') };
   }
   if (!canOpen(route, session)) {
     return { kind: 'redirect', to: dashboardOf(session), message: MESSAGES_UI.permissionDenied };

@@ -1,4 +1,4 @@
-import type { TotpSecretOut } from '@kestrel/domain';
+import { TOTP_REQUIRED_NOTICE, type TotpSecretOut } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -64,6 +64,11 @@ export default function TotpPage() {
   return (
     <Stack gap="lg" maw={640}>
       <Title order={1}>Set up two-factor authentication</Title>
+      {profile?.totp_setup_required && (
+        <Alert color="blue" variant="light" data-testid="totp-required">
+          {TOTP_REQUIRED_NOTICE}
+        </Alert>
+      )}
       <Paper withBorder radius="lg" p="xl">
         {failed ? (
           <Alert color="red" variant="light" role="alert">

@@ -24,11 +24,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { cases } from '../../../api/cases';
 import { flags } from '../../../api/flags';
-import { fullName, type Subject, subjectPartOptions, subjects } from '../../../api/subjects';
+import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags';
+import { ConsentsTable } from '../components/consents-table';
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
@@ -100,14 +101,16 @@ function SubjectFlags({ subject }: { subject: Subject }) {
   );
 }
 
-/** A read-only tab: the subject's subscriptions, registrations or consents. */
-function SubResource({ subject, part }: { subject: Subject; part: string }) {
-  const query = useQuery(subjectPartOptions(subject.id, part));
-  if (query.isPending) return <Skeleton h={40} />;
-  const count = query.data?.count ?? 0;
+/**
+ * The subscriptions and registrations tabs: none exist until the self-service issue brings
+ * them, and the tab says so (no list is read).
+ */
+function NoneYet({ part }: { part: 'subscriptions' | 'registrations' }) {
   return (
     <Text c="dimmed" py="md">
-      {count === 0 ? `No ${part} yet.` : `${count} ${part}`}
+      {part === 'subscriptions'
+        ? 'This subject has no subscriptions.'
+        : 'This subject has no portal registrations.'}
     </Text>
   );
 }
@@ -204,11 +207,15 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           <Tabs.Panel value="cases" pt="md">
             <SubjectCases subject={s} />
           </Tabs.Panel>
-          {['subscriptions', 'registrations', 'consents'].map((part) => (
-            <Tabs.Panel key={part} value={part} pt="md">
-              <SubResource subject={s} part={part} />
-            </Tabs.Panel>
-          ))}
+          <Tabs.Panel value="subscriptions" pt="md">
+            <NoneYet part="subscriptions" />
+          </Tabs.Panel>
+          <Tabs.Panel value="registrations" pt="md">
+            <NoneYet part="registrations" />
+          </Tabs.Panel>
+          <Tabs.Panel value="consents" pt="md">
+            <ConsentsTable subjectId={s.id} />
+          </Tabs.Panel>
         </Tabs>
       </Paper>
     </Stack>
