@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import { type Api, launch, loginUi, lookAtWidths, newPage, signedIn } from './helpers';
+
+// The organisation's account (issue 30): the administrator edits the organisation and turns on
+// required two-factor sign-in; a colleague without TOTP is sent to set it up at the next sign-in;
+// the consents list shows a consent a subject gave (the demo's). Screens at 1280 and 360 px,
+// light and dark, axe clean.
+
+const shots = '/tmp/shots/account';
+mkdirSync(shots, { recursive: true });
+
+let browser: Browser;
+let world: World;
+let admin: Api;
+
+beforeAll(async () => {
+  browser = await launch();
+  world = await newWorld({
+    staff: [
+      { key: 'admin', role: 'admin' },
+      { key: 'worker', role: 'viewer', firstName: 'Wren' },
+    ],
+  });
+  admin = await world.api('admin');
+}, 120_000);
+afterAll(async () => {
+  if (admin) await setDark(admin, false);
+  await world?.dispose();
+  await browser?.close();
+});
+
+async function setDark(who: Api, dark: boolean) {
+  const res = await who.api.put('/api/user/', {
+    data: { dark_mode: dark },
+    headers: { 'X-CSRFToken': who.csrf() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function settle(page: Page) {
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
+}
+
+async function look(page: Page, who: Api | null, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    if (who) {
+      await setDark(who, scheme === 'dark');
+      await page.reload();
+      await settle(page);
+    } else if (scheme === 'dark') continue;
+    await lookAtWidths(page, shots, `${name}-${scheme}`);
+  }
+  if (who) {
+    await setDark(who, false);
+    await page.reload();
+    await settle(page);
+  }
+}
+
+const toast = (page: Page, text: string) =>
+  page.locator('.mantine-Notification-root').getByText(text, { exact: true }).waitFor();
+
+describe('organisation account', () => {
+  it('edits the organisation and requires two-factor: a user without it sets it up', async () => {
+    const { page } = await world.signedIn(browser, 'admin');
+    await page.goto('/customer-account');
+    await page.getByRole('heading', { name: 'Organisation account', level: 1 }).waitFor();
+    await settle(page);
+    await page.getByRole('heading', { name: 'Pricebook' }).waitFor();
+    await look(page, admin, 'customer-account');
+
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    await page.getByLabel('Address line 1').fill('7 Mill Lane');
+    await page.getByLabel('Town').fill('York');
+    await page.getByLabel('Postcode', { exact: true }).fill('YO1 7HH');
+    await page.getByLabel('Contact name').fill('Olive Office');
+    await look(page, null, 'customer-account-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await toast(page, 'Successfully updated organisation');
+    await page.getByText('7 Mill Lane').waitFor();
+
+    await page.getByRole('switch', { name: /Require two-factor authentication/ }).check();
+    await toast(page, 'Successfully updated two-factor policy');
+    const account = await (await admin.api.get('/api/customer-account/')).json();
+    expect(account).toMatchObject({ line_one: '7 Mill Lane', town: 'York', require_totp: true });
+
+    // The colleague signs in: sent to set up two-factor, and kept there.
+    const { page: worker } = await newPage(browser, { host: world.host });
+    await loginUi(worker, world.username('worker'), WORLD_PASSWORD);
+    await worker.waitForURL('**/profile/totp');
+    await worker.getByText('Your organisation requires two-factor authentication').waitFor();
+    await worker.goto('/cases');
+    await worker.waitForURL('**/profile/totp');
+    await worker.getByTestId('totp-qr').waitFor();
+    await lookAtWidths(worker, shots, 'totp-required-light');
+  });
+
+  it("lists the subjects' consents, a given one among them", async () => {
+    const { page } = await signedIn(browser, 'admin@acme.test');
+    await page.goto('/subjects/consents');
+    await page.getByRole('heading', { name: 'Consents', level: 1 }).waitFor();
+    await settle(page);
+    await expect.poll(() => page.getByText('Given', { exact: true }).count()).toBeGreaterThan(0);
+    await lookAtWidths(page, shots, 'subject-consents-light');
+  });
+});
