@@ -117,7 +117,7 @@ export async function loginUi(page: Page, username: string, password = PASSWORD,
   await page.goto(path);
   await page.locator('input[name="username"]').fill(username);
   await page.locator('input[name="password"]').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** An API client logged in as `username` (for arranging state: maintenance windows, profiles). */
