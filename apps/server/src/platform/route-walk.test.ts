@@ -24,6 +24,7 @@ import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
+import { segments } from '../modules/segments/segments.table.js';
 import { audienceOf } from './access.js';
 import { auditActions, securityRefusals } from './tables/audit.table.js';
 
@@ -58,6 +59,7 @@ const TENANT = [
   'idv-case-activities',
   'payment-intents',
   'payments',
+  'segments',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -109,6 +111,19 @@ const BODIES: Record<string, unknown> = {
     dob: '1990-01-01',
     phone_number: '',
   },
+  'PUT /api/segments/:id/': {
+    name: 'Renamed',
+    employer_name: '',
+    line_one: '',
+    line_two: '',
+    town: '',
+    postcode: '',
+    contact_name: '',
+    contact_email: '',
+    contact_phone: '',
+  },
+  'POST /api/segments/:id/users/': { user: 1 },
+  'POST /api/segments/:id/processes/': { process: 1 },
   'PUT /api/users/:id/': {
     first_name: 'Pat',
     last_name: 'Other',
@@ -194,6 +209,10 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       outcome: 'paid',
     });
     await createPayment(tx, intent);
+    const [segment] = await tx
+      .insert(segments)
+      .values({ customerId, name: `Site of ${domain}` })
+      .returning({ id: segments.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -224,6 +243,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'idv-case-activities': idvActivity?.id ?? 0,
       'payment-intents': intent.id,
       payments: `portal-${intent.id}`,
+      segments: segment?.id ?? 0,
     };
   });
 }
