@@ -82,6 +82,10 @@ const ALLOWED: Record<string, string> = {
   'GET /api/s/case-documents/{id}/thumbnail/': 'response: a JPEG thumbnail',
   'POST /api/s/case-portal/{id}/submit/': 'body: an action that takes none',
   'POST /api/s/consents/{id}/withdraw/': 'body: an action that takes none',
+  // issue 30: saved cards and a case's payment
+  'POST /api/payment-methods/setup-intent/': 'body: takes none (the server makes the setup intent)',
+  'POST /api/payment-methods/{id}/set-default/': 'body: an action that takes none',
+  'POST /api/cases/{id}/retry-payment/': 'body: an action that takes none',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

@@ -23,6 +23,7 @@ import {
 import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
+import { customerPaymentMethods } from '../modules/payments/payment-methods.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
 import { segments } from '../modules/segments/segments.table.js';
 import { audienceOf } from './access.js';
@@ -59,6 +60,7 @@ const TENANT = [
   'idv-case-activities',
   'payment-intents',
   'payments',
+  'payment-methods',
   'segments',
 ] as const;
 type Resource = (typeof TENANT)[number];
@@ -209,6 +211,20 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       outcome: 'paid',
     });
     await createPayment(tx, intent);
+    const [card] = await tx
+      .insert(customerPaymentMethods)
+      .values({
+        customerId,
+        provider: 'simulator',
+        providerPaymentMethodId: `pm_sim_4242_walk_${customerId}`,
+        providerSetupIntentId: `seti_sim_walk_${customerId}`,
+        brand: 'visa',
+        last4: '4242',
+        expMonth: 12,
+        expYear: 2040,
+        isDefault: true,
+      })
+      .returning();
     const [segment] = await tx
       .insert(segments)
       .values({ customerId, name: `Site of ${domain}` })
@@ -244,6 +260,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       'payment-intents': intent.id,
       payments: `portal-${intent.id}`,
       segments: segment?.id ?? 0,
+      'payment-methods': card?.id ?? 0,
     };
   });
 }

@@ -1,5 +1,6 @@
 import {
   casePaymentOut,
+  noContent,
   paymentMethodCreate,
   paymentMethodOut,
   paymentSettingsOut,
@@ -107,7 +108,7 @@ export async function paymentMethodsRoutes(app: FastifyInstance): Promise<void> 
 
   r.delete(
     '/api/payment-methods/:id/',
-    { schema: { tags: TAGS, params: idParams }, config: DELETE },
+    { schema: { tags: TAGS, params: idParams, response: { 204: noContent } }, config: DELETE },
     async (request, reply) => {
       const id = parseId(request.params.id);
       await runInTenant(deps, actorOf(request), (ctx) => removeMethod(ctx, id));
