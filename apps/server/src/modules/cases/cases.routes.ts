@@ -20,6 +20,7 @@ import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps, runInTenant } from '../../platform/service-context.js';
+import { segmentScope } from '../segments/segments.service.js';
 import {
   CSV_HEADER,
   caseListConditions,
@@ -38,7 +39,6 @@ import {
   logPdfGeneration,
   recordDecision,
 } from './cases.service.js';
-import { segmentScope } from '../segments/segments.service.js';
 import { openCase } from './commands/open-case.js';
 import { sendReminder } from './commands/send-reminder.js';
 
