@@ -14,7 +14,12 @@ describe('customerAccountUpdate', () => {
       contact_email: '',
       require_totp: true,
     });
-    expect(v).toEqual({ name: 'Acme', postcode: 'SW1A 1AA', contact_email: '', require_totp: true });
+    expect(v).toEqual({
+      name: 'Acme',
+      postcode: 'SW1A 1AA',
+      contact_email: '',
+      require_totp: true,
+    });
   });
 
   it('refuses a blank name, a bad email, a bad postcode and unknown fields', () => {
