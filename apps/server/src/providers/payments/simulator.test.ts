@@ -4,6 +4,7 @@ import { verifyWebhookSignature } from '../../platform/webhooks.js';
 import { cardErrorOf, formEncode, StripeClient } from './client.js';
 import { PaymentsCardError, PaymentsProviderError } from './provider.js';
 import {
+  type ConfirmSetupInput,
   isPortalReturn,
   isSetupReturn,
   PaymentsSimulator,
@@ -538,7 +539,7 @@ describe('the simulator’s saved cards (setup intents) and off-session charges'
   it('refuses a wrong key, secret, return address, number or expiry', async () => {
     const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
     const { setup } = await setupFor(sim);
-    const base = {
+    const base: ConfirmSetupInput = {
       client_secret: setup.client_secret,
       key: KEY,
       card_number: TEST_CARDS.success,
