@@ -57,3 +57,26 @@ export function validateCard(v: CardValues, today: Date): CardErrors {
   else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = PAYMENT_TEXTS.cvcInvalid;
   return errors;
 }
+
+/**
+ * A link the provider gave (its 3-D Secure page), if the page may go there: a path of this site
+ * (the simulator's pages, `/simulator/payments/...`) or an `https:` address (Stripe's). Anything
+ * else is refused: `javascript:` and other schemes, plain `http:`, and what only looks like a
+ * path but leaves the site (`//host`, `/\host`, a tab between the slashes).
+ */
+export function safeUrl(url: string): string | null {
+  if (url.startsWith('/')) {
+    try {
+      const here = window.location.origin;
+      return new URL(url, here).origin === here ? url : null;
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}

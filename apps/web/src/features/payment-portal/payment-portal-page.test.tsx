@@ -4,11 +4,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Call, mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
-import PaymentPortalPage, {
-  CHALLENGE_LOOK_MS,
-  PREPARE_SECONDS,
-  safeUrl,
-} from './payment-portal-page';
+import { safeUrl } from './card-form';
+import PaymentPortalPage, { CHALLENGE_LOOK_MS, PREPARE_SECONDS } from './payment-portal-page';
 
 const ID = 'pit_abcdefghijklmnopqrstuvwx';
 const PI = 'pi_sim_abcdefghijklmnopqrstuvwx';

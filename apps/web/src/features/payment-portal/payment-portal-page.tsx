@@ -26,6 +26,7 @@ import {
   type CardField,
   type CardValues,
   digitsOf,
+  safeUrl,
   validateCard,
 } from './card-form';
 
@@ -56,29 +57,6 @@ export const PREPARE_SECONDS = 30;
 
 /** How long the browser waits for the provider's answer about a 3-D Secure challenge left. */
 export const CHALLENGE_LOOK_MS = 5000;
-
-/**
- * A link the provider gave (its 3-D Secure page), if the page may go there: a path of this site
- * (the simulator's pages, `/simulator/payments/...`) or an `https:` address (Stripe's). Anything
- * else is refused: `javascript:` and other schemes, plain `http:`, and what only looks like a
- * path but leaves the site (`//host`, `/\host`, a tab between the slashes).
- */
-export function safeUrl(url: string): string | null {
-  if (url.startsWith('/')) {
-    try {
-      const here = window.location.origin;
-      return new URL(url, here).origin === here ? url : null;
-    } catch {
-      return null;
-    }
-  }
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' ? u.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Asks the provider how the intent stands (Stripe.js's retrievePaymentIntent: the client secret

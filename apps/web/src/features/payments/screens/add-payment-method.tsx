@@ -7,8 +7,7 @@ import { ApiFailure } from '../../../api/resource';
 import { KitForm, TextField, useKitForm } from '../../../components/form-kit';
 import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
-import { type CardValues, digitsOf, validateCard } from '../../payment-portal/card-form';
-import { safeUrl } from '../../payment-portal/payment-portal-page';
+import { type CardValues, digitsOf, safeUrl, validateCard } from '../../payment-portal';
 import { recordMethod, startSetup } from '../api';
 
 /** Where the simulator's (or the card issuer's) 3-D Secure page sends the browser back. */
