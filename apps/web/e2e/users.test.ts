@@ -92,7 +92,7 @@ describe('users and roles', () => {
     await user.page.goto(`${url.pathname}${url.search}`);
     await user.page.getByLabel(/^New password/).fill(PASSWORD);
     await user.page.getByLabel(/^Confirm new password/).fill(PASSWORD);
-    await user.page.getByRole('button', { name: /password/i }).click();
+    await user.page.getByRole('button', { name: 'Set password', exact: true }).click();
     await user.page.getByText('Your password is set.').waitFor();
     await loginUi(user.page, email, PASSWORD);
     await user.page.waitForURL('**/dashboard');
