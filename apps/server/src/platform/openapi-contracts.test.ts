@@ -86,6 +86,11 @@ const ALLOWED: Record<string, string> = {
   'POST /api/payment-methods/setup-intent/': 'body: takes none (the server makes the setup intent)',
   'POST /api/payment-methods/{id}/set-default/': 'body: an action that takes none',
   'POST /api/cases/{id}/retry-payment/': 'body: an action that takes none',
+  // issue 30: users and roles
+  'POST /api/users/{id}/deactivate/': 'body: an action that takes none',
+  'POST /api/users/{id}/reactivate/': 'body: an action that takes none',
+  'POST /api/users/{id}/resend-invitation/': 'body: an action that takes none',
+  'POST /api/users/{id}/revoke-invitation/': 'body: an action that takes none',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

@@ -132,7 +132,9 @@ const BODIES: Record<string, unknown> = {
     job_title: '',
     is_active: true,
     roles: [],
+    segments: [],
   },
+  'PUT /api/roles/:id/': { name: 'Renamed', permissions: ['cases.view_case'] },
 };
 
 let t: TestApp;

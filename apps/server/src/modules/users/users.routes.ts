@@ -1,5 +1,6 @@
 import {
   isBuiltInRole,
+  noContent,
   roleCreate,
   roleOut,
   roleUpdate,
@@ -258,7 +259,7 @@ export async function usersRoutes(app: FastifyInstance) {
   r.post(
     '/api/users/:id/revoke-invitation/',
     {
-      schema: { tags: ['users'], params: idParams },
+      schema: { tags: ['users'], params: idParams, response: { 204: noContent } },
       config: { access: { permissions: ['users.delete_productuser'] } },
     },
     async (request, reply) => {
