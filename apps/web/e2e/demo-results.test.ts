@@ -160,7 +160,7 @@ describe('a fresh demo with the default settings', () => {
     await page.goto('/login');
     await page.locator('input[name="username"]').fill('admin@acme.test');
     await page.locator('input[name="password"]').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/dashboard'));
     const panel = page.getByTestId('dbs-result-panel').first();
     let text = '';

@@ -380,7 +380,7 @@ describe('the app frame', () => {
   it('shows the app for an address with doubled slashes', async () => {
     const { context, page } = await newPage(browser, { viewport: WIDE });
     await page.goto(`${baseUrl()}//login`);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(place(page)).toBe('/login');
     await context.close();
   });

@@ -33,7 +33,7 @@ describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
     for (const [size, viewport] of Object.entries(viewports)) {
       const { context, page } = await newPage(browser, { host, viewport });
       await page.goto('/login');
-      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       expect(await page.title()).toBe(`Sign in · ${brandOf[host]}`);
       await expect
         .poll(() =>
