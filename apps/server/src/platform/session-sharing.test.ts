@@ -85,11 +85,16 @@ describe('sessions shared by two server processes', () => {
   });
 
   it('a role change in one process reaches the other user session in the other', async () => {
-    const a = await login(other, 'admin@acme.test');
-    expect(await seen(a.headers, '/api/users/')).toBe(200);
-    const res = await patchUser(a.headers, 'admin', { roles: [] });
+    // The viewer's roles, not the administrator's own: the last administrator cannot be demoted
+    // (issue 30).
+    const a = await login(t.app, 'admin@acme.test');
+    // The test above deactivated the viewer.
+    expect((await patchUser(a.headers, 'viewer', { is_active: true })).statusCode).toBe(200);
+    const v = await login(other, 'viewer@acme.test');
+    expect(await seen(v.headers, '/api/cases/')).toBe(200);
+    const res = await patchUser(a.headers, 'viewer', { roles: [] });
     expect(res.statusCode).toBe(200);
-    expect(await settled(a.headers, '/api/users/', 200)).toBe(403);
+    expect(await settled(v.headers, '/api/cases/', 200)).toBe(403);
   });
 });
 

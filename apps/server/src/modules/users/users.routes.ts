@@ -19,6 +19,7 @@ import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
+import { idParams, parseId } from '../../platform/resource-query.js';
 import { registerResource } from '../../platform/resource-router.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
 import { setUserSegments } from '../segments/segment-users.js';
@@ -41,8 +42,6 @@ import {
   usersExtra,
 } from './users.service.js';
 import { productUsers, roles } from './users.table.js';
-
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 function tenantOf(actor: Actor): number {
   if (actor.customerId === null) {
@@ -222,7 +221,7 @@ export async function usersRoutes(app: FastifyInstance) {
       async (request) => {
         const actor = actorOf(request);
         const out = await runInTenant(deps, actor, async (ctx) => {
-          const existing = await findUser(ctx.tx, request.params.id);
+          const existing = await findUser(ctx.tx, parseId(request.params.id));
           if (existing.isActive === active) {
             throw ValidationError.of(
               'non_field_errors',
@@ -253,7 +252,7 @@ export async function usersRoutes(app: FastifyInstance) {
       schema: { tags: ['users'], params: idParams, response: { 200: userOut } },
       config: { access: { permissions: ['users.add_productuser'] } },
     },
-    async (request) => resendInvitation(deps, mail, actorOf(request), request.params.id),
+    async (request) => resendInvitation(deps, mail, actorOf(request), parseId(request.params.id)),
   );
 
   r.post(
@@ -263,7 +262,7 @@ export async function usersRoutes(app: FastifyInstance) {
       config: { access: { permissions: ['users.delete_productuser'] } },
     },
     async (request, reply) => {
-      await revokeInvitation(deps, actorOf(request), request.params.id);
+      await revokeInvitation(deps, actorOf(request), parseId(request.params.id));
       reply.code(204).send();
     },
   );
