@@ -63,6 +63,7 @@ const loading = Promise.all([
   import('./db/migrate.js'),
   import('./db/seed.js'),
   import('./db/serving-role.js'),
+  import('./db/statistics.js'),
   import('./modules/discover.js').then(async (m) => m.discoverModules()),
   import('./platform/clock.js'),
   import('./providers/storage/select.js'),
@@ -73,6 +74,7 @@ const [
   { migrateDatabase },
   { DEMO_INVITED, DEMO_LOGINS, DEMO_PASSWORD, seedDemo },
   { servingRoleWarnings },
+  { refreshStatistics },
   modules,
   { systemClock },
   { createStorage },
@@ -84,6 +86,8 @@ mark('server: migrations checked');
 // One document store for the demo seed and the server (the seed's documents are the server's).
 const storage = createStorage(config.storage);
 const seeded = await seedDemo(db, systemClock, storage);
+// a first start's demo data, counted for the planner (the recurring 'statistics' job keeps it so)
+if (seeded) await refreshStatistics(db);
 mark('server: demo data checked');
 const app = await buildApp({
   db,

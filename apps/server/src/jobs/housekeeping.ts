@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import type { AppDeps } from '../app-deps.js';
+import { refreshStatistics } from '../db/statistics.js';
 import { housekeep } from '../platform/housekeeping.js';
+import type { JobKind } from '../platform/jobs.js';
 import { serviceJob } from './service-job.js';
 
 /**
@@ -26,3 +29,16 @@ export const housekeepingJob = serviceJob<Record<string, never>>({
   cron: (deps) => cronEvery(deps.config.housekeepingMs),
   handle: (_data, ctx, deps) => housekeep(ctx, deps.config),
 });
+
+/**
+ * The planner's statistics on the embedded database (which runs no autovacuum), refreshed on the
+ * housekeeping schedule; on PostgreSQL autovacuum does it and the job is not scheduled.
+ */
+export const statisticsJob: JobKind<Record<string, never>, AppDeps> = {
+  name: 'statistics',
+  payload: z.object({}).strict(),
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 600,
+  cron: (deps) => (deps.db.kind === 'pglite' ? cronEvery(deps.config.housekeepingMs) : null),
+  handle: (_data, deps) => refreshStatistics(deps.db),
+};

@@ -6,13 +6,14 @@ import { caseChargeJob } from '../modules/payments/case-charge.js';
 import { providerIntentJob } from '../modules/payments/provider-intent-job.js';
 import { topUpIntentJob } from '../modules/payments/top-up-job.js';
 import type { JobKind } from '../platform/jobs.js';
-import { housekeepingJob } from './housekeeping.js';
+import { housekeepingJob, statisticsJob } from './housekeeping.js';
 import { sendEmailJob } from './send-email.js';
 
 /** Every kind of job the server runs. */
 export const jobKinds: JobKind<unknown, AppDeps>[] = [
   sendEmailJob,
   housekeepingJob,
+  statisticsJob as JobKind<unknown, AppDeps>,
   ...(checkJobKinds as JobKind<unknown, AppDeps>[]),
   topUpIntentJob as JobKind<unknown, AppDeps>,
   providerIntentJob as JobKind<unknown, AppDeps>,

@@ -21,26 +21,37 @@ function pgliteQueryable(tx: PgliteTransaction | PGlite): Queryable {
   };
 }
 
+/**
+ * A turn of the event loop. PGlite runs each statement synchronously on this thread and answers
+ * through promises alone, so a loop of transactions (an import's batches, a job's steps) would
+ * run from one to the next without Node ever reading a socket: requests that arrived meanwhile
+ * waited for the whole loop (a 1,000-row import held check-session for 10 s). Each transaction
+ * first lets pending I/O in, so a request queues its own transaction behind at most one.
+ */
+const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Wraps an open PGlite instance. */
 export function pgliteDatabase(client: PGlite): Database {
   const cache = new ReadCache();
   const readInline = (settings: TxSettings, sqlText: string) =>
-    notNested(() =>
-      client.transaction(async (tx) => {
+    notNested(async () => {
+      await ioTurn();
+      return client.transaction(async (tx) => {
         const results = await tx.exec(`${pgliteSettingsSql(settings)}; ${sqlText}`);
         return lastRows(results);
-      }),
-    );
+      });
+    });
   return {
     kind: 'pglite',
     transaction(settings, fn) {
       return tracked(cache, settings, () =>
-        notNested(() =>
-          client.transaction(async (tx) => {
+        notNested(async () => {
+          await ioTurn();
+          return client.transaction(async (tx) => {
             await tx.exec(pgliteSettingsSql(settings));
             return fn(drizzleOver(pgliteQueryable(tx)));
-          }),
-        ),
+          });
+        }),
       );
     },
     readInline,

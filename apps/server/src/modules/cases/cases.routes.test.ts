@@ -23,6 +23,7 @@ import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { caseBasicDetails } from '../case-data/case-data.table.js';
 import { likelyDuplicatesSql } from '../subjects/subjects.service.js';
+import { subjects } from '../subjects/subjects.table.js';
 import {
   caseListConditions,
   caseListQuery,
@@ -619,8 +620,9 @@ describe('case free-text search uses the subject search indexes', () => {
     expect(domain.text).not.toMatch(/Seq Scan on (cases|subjects)/);
     // the duplicate rule's lookups, for a subject of the large tenant, use indexes too
     const dupPlan = await t.db.transaction({ scope: 'tenant', customerId: tenant }, async (tx) => {
-      const [one] = await tx.execute<{ id: number }>(sql`select id from subjects limit 1`);
-      const built = new PgDialect().sqlToQuery(likelyDuplicatesSql(tenant, Number(one?.id)));
+      const [one] = await tx.select().from(subjects).limit(1);
+      if (!one) throw new Error('no subject');
+      const built = new PgDialect().sqlToQuery(likelyDuplicatesSql(one));
       const text = inlineParams(built.sql, built.params);
       if (text === null) throw new Error('not inlinable');
       const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`explain ${text}`));

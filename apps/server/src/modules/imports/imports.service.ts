@@ -12,6 +12,7 @@ import {
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
+import { refreshStatistics } from '../../db/statistics.js';
 import { jobActor } from '../../jobs/service-job.js';
 import type { Actor } from '../../platform/context.js';
 import {
@@ -408,6 +409,8 @@ export async function runImport(
       .set({ state: 'completed', finishedAt: clock.now() })
       .where(and(where, eq(imports.state, 'running')));
   });
+  // the tables grew by up to the file's rows: the embedded database's planner is told at once
+  await refreshStatistics(deps.db, ['subjects', 'cases', 'import_rows']);
 }
 
 /**
