@@ -1,4 +1,4 @@
-import type { Entitlement, Permission } from '@kestrel/domain';
+import { type Entitlement, type Permission, TOTP_REQUIRED_NOTICE } from '@kestrel/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordRefusal } from './audit.js';
 import type { Actor, SessionState, SessionUser } from './context.js';
@@ -135,6 +135,10 @@ export async function auditRefusal(request: FastifyRequest, reason: string): Pro
   );
 }
 
+/** Routes of the signed-in person's own account. */
+const ownAccount = (route: string) =>
+  route.startsWith('/api/user/') || route.startsWith('/api/accounts/');
+
 /** 403; the error handler audits it (as every PermissionDeniedError). */
 function deny(reason: string): never {
   throw new PermissionDeniedError(undefined, reason);
@@ -186,6 +190,12 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
 
   const missing = (access.permissions ?? []).filter((p) => !user.permissions.has(p));
   if (missing.length > 0) deny(`missing ${missing.join(', ')}`);
+  // The organisation requires two-factor sign-in and this user has not set it up: their own
+  // account (sign-out, profile, setting up TOTP) and the reference lists every screen loads stay
+  // open; nothing that needs a permission (the organisation's data) does until they have.
+  if (user.totpSetupRequired && (access.permissions ?? []).length > 0 && !ownAccount(route)) {
+    throw new PermissionDeniedError(TOTP_REQUIRED_NOTICE, 'two-factor setup required');
+  }
   if (!user.isOps && session) {
     const lacking = (access.entitlements ?? []).filter((e) => !session.entitlements.includes(e));
     if (lacking.length > 0) deny(`entitlement ${lacking.join(', ')}`);

@@ -24,6 +24,11 @@ export interface SessionUser {
   permissions: ReadonlySet<Permission>;
   name: string;
   username: string;
+  /**
+   * A product user of a customer that requires two-factor sign-in who has not set it up yet
+   * (issue 30): until they do, the server answers only their own account's routes.
+   */
+  totpSetupRequired: boolean;
 }
 
 /** A session as every request sees it (read from the cache or the sessions table). */

@@ -203,6 +203,8 @@ export class SessionStore {
          coalesce(pu.username, su.email) as username,
          trim(coalesce(pu.first_name, su.first_name, '') || ' ' || coalesce(pu.last_name, su.last_name, '')) as name,
          coalesce(pu.is_active, su.is_active) as is_active,
+         (pu.id is not null and not pu.totp_enabled and coalesce((select c.require_totp
+            from customers c where c.id = pu.customer_id), false)) as totp_setup_required,
          (select coalesce(array_agg(distinct p), '{}') from product_user_roles ur
             join roles r on r.id = ur.role_id cross join unnest(r.permissions) p
            where ur.user_id = pu.id) as permissions,
@@ -229,6 +231,7 @@ export class SessionStore {
         permissions,
         name: String(r.name || r.username || ''),
         username: String(r.username ?? ''),
+        totpSetupRequired: r.totp_setup_required === true,
       };
     }
     return {

@@ -1,14 +1,18 @@
+import { TOTP_REQUIRED_NOTICE } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
   createCustomer,
   createProductUser,
+  follow,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { totpGuardrails } from '../../platform/totp.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { presentProductUser } from '../users/user.presenter.js';
 import { customers } from './customers.table.js';
@@ -167,10 +171,47 @@ describe('/api/customer-account/', () => {
       headers: otherAdmin.headers,
     });
     expect(elsewhere.json()).toMatchObject({ totp_setup_required: false });
+
+    // the server, not only the screens, keeps the organisation's data until TOTP is set up
+    const get = (client: Client, url: string) =>
+      t.app.inject({ method: 'GET', url, headers: client.headers });
+    const refused = await get(user, '/api/customer-account/');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: TOTP_REQUIRED_NOTICE });
+    expect((await get(user, '/api/cases/')).statusCode).toBe(403);
+    expect((await get(user, '/api/countries/')).statusCode).toBe(200);
+    expect((await get(otherAdmin, '/api/customer-account/')).statusCode).toBe(200);
+    const generated = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/totp-generate/',
+      headers: user.headers,
+    });
+    expect(generated.statusCode).toBe(200);
+    const secret: string = generated.json().secret;
+    const validated = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/totp-validate/',
+      headers: user.headers,
+      payload: {
+        totp: await generate({
+          secret,
+          epoch: Math.floor(t.clock.now().getTime() / 1000),
+          guardrails: totpGuardrails,
+        }),
+      },
+    });
+    expect(validated.statusCode, validated.body).toBe(200);
+    const withTotp = follow(user, validated);
+    expect((await get(withTotp, '/api/customer-account/')).statusCode).toBe(200);
+
     await t.owner((tx) =>
       tx.update(customers).set({ requireTotp: false }).where(eq(customers.id, acme)),
     );
-    const after = await t.app.inject({ method: 'GET', url: '/api/user/', headers: user.headers });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/',
+      headers: withTotp.headers,
+    });
     expect(after.json()).toMatchObject({ totp_setup_required: false });
   });
 });

@@ -31,7 +31,15 @@ export async function customerAccountRoutes(app: FastifyInstance) {
     },
     // The application role only reads customers (operations change them): the write runs as
     // the system, on the acting user's own customer only, audited as them.
-    async (request) =>
-      runAsSystem(deps, (ctx) => updateCustomerAccount(ctx, request.body), actorOf(request)),
+    async (request) => {
+      const out = await runAsSystem(
+        deps,
+        (ctx) => updateCustomerAccount(ctx, request.body),
+        actorOf(request),
+      );
+      // the two-factor policy is part of every session of the organisation's staff
+      if (request.body.require_totp !== undefined) await deps.sessions.forgetAll();
+      return out;
+    },
   );
 }

@@ -53,7 +53,10 @@ export async function loadBootstrap(
   if (!profile.ok || !contentTypes.ok || !activityTypes.ok || !verbs.ok || !countries.ok) {
     return null;
   }
-  if ((entitlements && !entitlements.ok) || (flags && !flags.ok)) return null;
+  // A user who must first set up two-factor sign-in may read only their own account (the server
+  // refuses the flags badge): the navigation shows no count meanwhile.
+  const setupFirst = profile.data.user_type === 'ProductUser' && profile.data.totp_setup_required;
+  if ((entitlements && !entitlements.ok) || (flags && !flags.ok && !setupFirst)) return null;
   return {
     profile: profile.data,
     contentTypes: contentTypes.data.results,
