@@ -21,6 +21,7 @@ import {
   PHONE,
   send,
   uploadIdentityPage,
+  writeScreenshots,
 } from './helpers';
 
 // The criminal-record family end to end (issue 17): an enhanced check with the adults' barred
@@ -84,8 +85,8 @@ async function look(page: Page, name: string, panel?: Locator) {
       );
     expect(small, `${name} at ${size}`).toEqual([]);
     await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
-    // the panel alone, readable at full size
-    if (panel) await panel.screenshot({ path: join(shots, `${name}-${size}-panel.png`) });
+    // the panel alone, readable at full size (a file for people: not in CI, as page screenshots)
+    if (panel && writeScreenshots) await panel.screenshot({ path: join(shots, `${name}-${size}-panel.png`) });
   }
   await page.setViewportSize(DESKTOP);
 }

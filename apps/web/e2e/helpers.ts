@@ -38,7 +38,7 @@ export const baseUrl = (host: Host = 'localhost') => `http://${host}:${serverPor
  * the rendering and PNG encoding of a few hundred full pages. A screenshot a test uses (no path)
  * is always taken.
  */
-const writeScreenshots = process.env.KESTREL_E2E_SCREENSHOTS !== '0';
+export const writeScreenshots = process.env.KESTREL_E2E_SCREENSHOTS !== '0';
 
 function withoutScreenshotFiles(page: Page): Page {
   const take = page.screenshot.bind(page);
@@ -189,7 +189,9 @@ export async function axe(page: Page) {
   return result.violations.map((v) => ({
     id: v.id,
     impact: v.impact,
-    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    nodes: v.nodes
+      .map((n) => n.target.join(' ') + (process.env.AXE_DEBUG ? ` ${n.failureSummary}` : ''))
+      .slice(0, 5),
   }));
 }
 

@@ -8,7 +8,8 @@ import {
   phoneOrBlankSchema,
   surnameSchema,
 } from '../text-rules.js';
-import { idSchema, timestampOut } from './common.js';
+import { USER_STATUSES } from '../user-admin.js';
+import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
 
 export const CUSTOMER_NAME_MAX = 200;
 
@@ -100,6 +101,9 @@ export const opsCustomerUserOut = z.strictObject({
   last_name: z.string(),
   job_title: z.string(),
   is_active: z.boolean(),
+  /** Invited (never signed in), active or deactivated, as the customer's own users list says. */
+  status: z.enum(USER_STATUSES),
+  last_login_at: nullableTimestampOut,
   created_at: timestampOut,
   roles: z.array(z.string()),
 });

@@ -4,6 +4,7 @@ import {
   type OpsCustomerUserInvite,
   type OpsCustomerUserOut,
   ROLE_TEMPLATES,
+  userStatusOf,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
@@ -23,6 +24,7 @@ import {
 } from '../customers/customers.table.js';
 import { type InvitationDeps, SET_PASSWORD_TTL_MS } from '../users/commands/invite-user.js';
 import { findLoginCandidate } from '../users/users.repo.js';
+import { usersExtra } from '../users/users.service.js';
 import { productUserRoles, productUsers, roles } from '../users/users.table.js';
 
 export const CUSTOMER_CT = 'customers.customer';
@@ -252,7 +254,8 @@ async function presentUsers(tx: Tx, rows: UserRow[]): Promise<OpsCustomerUserOut
         )
         .where(inArray(productUserRoles.userId, ids))
     : [];
-  return rows.map((u) => ({
+  const extra = await usersExtra(tx, rows);
+  return rows.map((u, i) => ({
     id: u.id,
     username: u.username,
     email: u.email,
@@ -260,6 +263,8 @@ async function presentUsers(tx: Tx, rows: UserRow[]): Promise<OpsCustomerUserOut
     last_name: u.lastName,
     job_title: u.jobTitle,
     is_active: u.isActive,
+    status: extra[i]?.status ?? userStatusOf({ isActive: u.isActive, claimed: false }),
+    last_login_at: extra[i]?.last_login_at ?? null,
     created_at: u.createdAt.toISOString(),
     roles: links
       .filter((l) => l.userId === u.id)

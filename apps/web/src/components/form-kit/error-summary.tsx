@@ -55,6 +55,12 @@ export function summaryText(e: SummaryError): string {
 }
 
 /**
+ * The summary's red: red-9 on light (4.5:1 and more on white and on the gray-0 of a panel, where
+ * red-8 gave 4.28), a lighter red on dark.
+ */
+const ERROR_RED = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+
+/**
  * The one error summary (GOV.UK style): 'There is a problem' and one link per error, each
  * focusing its field. It takes the focus when it appears and again whenever `focusKey` changes
  * (each failed submit), so keyboard and screen reader users land on it.
@@ -99,7 +105,7 @@ export function ErrorSummary({
             {e.field ? (
               <Anchor
                 href={`#${e.field}`}
-                c="var(--mantine-color-red-8)"
+                c={ERROR_RED}
                 fw={600}
                 td="underline"
                 style={{ display: 'inline-flex', alignItems: 'center', minHeight: 44 }}
@@ -111,7 +117,7 @@ export function ErrorSummary({
                 {summaryText(e)}
               </Anchor>
             ) : (
-              <Text c="var(--mantine-color-red-8)" fw={600}>
+              <Text c={ERROR_RED} fw={600}>
                 {summaryText(e)}
               </Text>
             )}

@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import type { ApiErrorBody } from '../../../api/client';
 import { notify } from '../../../lib/notify';
+import { UserStatusBadge } from '../../users';
 import { customerUsersOptions, useCustomerUserActions } from '../api';
 import { CustomerFrame } from '../components/customer-frame';
 
@@ -102,13 +103,14 @@ function Users({ customer }: { customer: CustomerOut }) {
     <Stack gap="lg">
       <Paper withBorder radius="lg" p="md">
         <ScrollArea>
-          <Table miw={640} aria-label="Users">
+          <Table miw={760} aria-label="Users">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Email</Table.Th>
                 <Table.Th>Roles</Table.Th>
                 <Table.Th>Added</Table.Th>
+                <Table.Th>Last sign-in</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>Actions</VisuallyHidden>
@@ -124,10 +126,9 @@ function Users({ customer }: { customer: CustomerOut }) {
                   <Table.Td>{u.email}</Table.Td>
                   <Table.Td>{u.roles.join(', ') || '—'}</Table.Td>
                   <Table.Td>{formatDate(u.created_at)}</Table.Td>
+                  <Table.Td>{u.last_login_at ? formatDate(u.last_login_at) : 'Never'}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={u.is_active ? 'green' : 'gray'}>
-                      {u.is_active ? 'Active' : 'Inactive'}
-                    </Badge>
+                    <UserStatusBadge status={u.status} />
                   </Table.Td>
                   <Table.Td>
                     <Button
