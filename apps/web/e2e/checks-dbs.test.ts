@@ -86,7 +86,8 @@ async function look(page: Page, name: string, panel?: Locator) {
     expect(small, `${name} at ${size}`).toEqual([]);
     await page.screenshot({ path: join(shots, `${name}-${size}.png`), fullPage: true });
     // the panel alone, readable at full size (a file for people: not in CI, as page screenshots)
-    if (panel && writeScreenshots) await panel.screenshot({ path: join(shots, `${name}-${size}-panel.png`) });
+    if (panel && writeScreenshots)
+      await panel.screenshot({ path: join(shots, `${name}-${size}-panel.png`) });
   }
   await page.setViewportSize(DESKTOP);
 }
