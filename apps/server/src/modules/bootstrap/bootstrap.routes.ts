@@ -93,8 +93,9 @@ export async function bootstrapRoutes(app: FastifyInstance) {
     async (request) => {
       const customerId = request.session?.customerId ?? null;
       if (customerId === null) return { active: 0 };
+      // read as the user: one limited to segments counts only their cases' flags (as check-session)
       const rows = await app.deps.db.readInline(
-        customerTx(customerId),
+        { ...customerTx(customerId), userId: request.session?.user?.id ?? null },
         'select count(*)::int as n from flags where active',
       );
       return { active: Number(rows[0]?.n ?? 0) };

@@ -112,6 +112,24 @@ describe('bootstrap', () => {
     await waitFor(() => expect(getSession().bootstrap).toBeNull());
   });
 
+  it('goes on with a badge of 0 when the flags count is refused (a role without flags)', async () => {
+    mockFetch((c) => {
+      const path = new URL(c.url, 'http://x').pathname;
+      if (path === '/api/user/') return { status: 200, body: profile };
+      if (path === '/api/flags/active-count/') {
+        return {
+          status: 403,
+          body: { detail: 'You do not have permission to perform this action.' },
+        };
+      }
+      if (path === '/api/countries/') return { status: 200, body: {} };
+      return { status: 200, body: page([]) };
+    });
+    renderAt('/bootstrap?next=%2Fcases');
+    await screen.findByText('cases screen');
+    expect(getSession().bootstrap?.activeFlags).toBe(0);
+  });
+
   it('uses the subject endpoints for subjects', async () => {
     setSession({ userType: 'SubjectUser', sessionCustomer: null });
     const calls = mockFetch((c) =>

@@ -53,10 +53,10 @@ export async function loadBootstrap(
   if (!profile.ok || !contentTypes.ok || !activityTypes.ok || !verbs.ok || !countries.ok) {
     return null;
   }
-  // A user who must first set up two-factor sign-in may read only their own account (the server
-  // refuses the flags badge): the navigation shows no count meanwhile.
-  const setupFirst = profile.data.user_type === 'ProductUser' && profile.data.totp_setup_required;
-  if ((entitlements && !entitlements.ok) || (flags && !flags.ok && !setupFirst)) return null;
+  // The flags badge is for those who may see flags: a 403 (a custom role without
+  // flags.view_flag, or two-factor sign-in still to set up) is a badge of 0, not a failure.
+  const flagsRefused = flags !== null && !flags.ok && flags.status === 403;
+  if ((entitlements && !entitlements.ok) || (flags && !flags.ok && !flagsRefused)) return null;
   return {
     profile: profile.data,
     contentTypes: contentTypes.data.results,

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { processes as processList } from '../../../api/processes';
 import { DateSelector } from '../../../components/date-selector';
 import { Icon } from '../../../components/icons';
+import { useRights } from '../../../lib/rights';
 
 export interface CaseFilterValues {
   search: string;
@@ -39,7 +40,13 @@ export function CaseFilters({
   const [search, setSearch] = useState(value.search);
   const pushSearch = useDebouncedCallback((v: string) => onChange({ search: v }), 300);
   const [more, setMore] = useState(Boolean(value.created_after || value.created_before));
-  const processes = useQuery(processList.listOptions({ page_size: 100 }));
+  // the process filter is for those who may see processes (a custom role may not: no list, no
+  // 'Error getting list of processes')
+  const seesProcesses = useRights().can('processes.view_process');
+  const processes = useQuery({
+    ...processList.listOptions({ page_size: 100 }),
+    enabled: seesProcesses,
+  });
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
@@ -62,18 +69,20 @@ export function CaseFilters({
           onChange={(v) => onChange({ state: v })}
           clearable
         />
-        <Select
-          label="Process"
-          placeholder="Any process"
-          data={(processes.data?.results ?? []).map((p) => ({
-            value: String(p.id),
-            label: p.name,
-          }))}
-          value={value.process}
-          onChange={(v) => onChange({ process: v })}
-          clearable
-          searchable
-        />
+        {seesProcesses && (
+          <Select
+            label="Process"
+            placeholder="Any process"
+            data={(processes.data?.results ?? []).map((p) => ({
+              value: String(p.id),
+              label: p.name,
+            }))}
+            value={value.process}
+            onChange={(v) => onChange({ process: v })}
+            clearable
+            searchable
+          />
+        )}
         <Select
           label="Flagged"
           placeholder="Flagged or not"
