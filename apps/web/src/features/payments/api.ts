@@ -7,7 +7,7 @@ import type {
   PaymentSettingsUpdate,
   SetupIntentOut,
 } from '@kestrel/domain';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { cases } from '../../api/cases';
 import { request } from '../../api/client';
 import { ApiFailure, defineResource, resourceKeys } from '../../api/resource';
@@ -79,6 +79,14 @@ export async function startSetup(): Promise<SetupIntentOut> {
     await request<SetupIntentOut>('POST', `${METHODS}setup-intent/`, { body: {} }),
     'The payments service is not available. Try again in a few minutes.',
   );
+}
+
+/** The saved cards and the settings (the default card) read again: after a card is saved. */
+export function cardsChanged(client: QueryClient): Promise<void> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: methodKeys.all }),
+    client.invalidateQueries({ queryKey: settingsKeys.all }),
+  ]).then(() => undefined);
 }
 
 /** POST /api/payment-methods/: records the card a confirmed setup intent saved. */

@@ -1,5 +1,6 @@
 import type { PaymentMethodOut, SetupIntentOut } from '@kestrel/domain';
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { KitForm, TextField, useKitForm } from '../../../components/form-kit';
 import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { type CardValues, digitsOf, safeUrl, validateCard } from '../../payment-portal';
-import { recordMethod, startSetup } from '../api';
+import { cardsChanged, recordMethod, startSetup } from '../api';
 
 /** Where the simulator's (or the card issuer's) 3-D Secure page sends the browser back. */
 const RETURN_PATH = '/payment-settings/add-payment-method';
@@ -85,6 +86,7 @@ async function confirmSetup(setup: SetupIntentOut, card: CardValues) {
  */
 export default function AddPaymentMethod() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [params] = useSearchParams();
   const [returnError, setReturnError] = useState<string | null>(null);
   const recording = useRef(false);
@@ -93,6 +95,8 @@ export default function AddPaymentMethod() {
 
   const saved = (m: PaymentMethodOut | null) => {
     if (!m) return;
+    // the list read before the card was added would show it without the new card
+    void cardsChanged(client);
     notify.success(`Saved ${m.label}`);
     navigate(href('payment-settings'));
   };

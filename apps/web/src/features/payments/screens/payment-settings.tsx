@@ -60,7 +60,7 @@ function Card({ method }: { method: PaymentMethodOut }) {
                 size="sm"
                 loading={action.isPending}
                 onClick={() => action.mutate({ action: 'default', method })}
-                aria-label={`Make ${method.label} the default card`}
+                aria-label={`Make default: ${method.label}`}
               >
                 Make default
               </Button>
@@ -68,7 +68,7 @@ function Card({ method }: { method: PaymentMethodOut }) {
           )}
           <Can permission="payments.delete_payment">
             <Button
-              variant="outline"
+              variant="light"
               color="red"
               size="sm"
               onClick={() => setConfirming(true)}
@@ -130,7 +130,7 @@ function BillingEmail({ settings }: { settings: PaymentSettingsOut }) {
   });
   const editable = can('payments.change_payment');
   return (
-    <KitForm kit={kit} aria-label="Billing email">
+    <KitForm kit={kit} aria-label="Billing">
       <EmailField
         control={kit.form.control}
         name="billing_email"

@@ -33,6 +33,7 @@ import classes from '../../../components/list-table.module.css';
 import { href } from '../../../config/paths';
 import { customerPayments } from '../api';
 import { PaymentStateBadge } from '../components/payment-state-badge';
+import own from './payments.module.css';
 
 const PAGE_SIZE = 25;
 const FILTERS = ['search', 'kind', 'status', 'created_after', 'created_before'] as const;
@@ -168,7 +169,7 @@ export default function Payments() {
             className={classes.table}
             style={{ '--list-min-width': '960px' }}
           >
-            <Table.Caption>Payments, newest first</Table.Caption>
+            <Table.Caption className={own.caption}>Payments, newest first</Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Reference</Table.Th>
@@ -194,7 +195,7 @@ export default function Payments() {
                   ))
                 : data?.results.map((p) => (
                     <Table.Tr key={p.id}>
-                      <Table.Td data-label="Reference">
+                      <Table.Td data-label="Reference" style={{ overflowWrap: 'anywhere' }}>
                         <Anchor component={Link} to={href('payment', { id: p.id })} fw={600}>
                           {p.reference}
                         </Anchor>
