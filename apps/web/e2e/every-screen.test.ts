@@ -94,12 +94,13 @@ async function settle(page: Page) {
 
 async function product(): Promise<string[]> {
   const admin = 'admin@acme.test';
-  const [caseId, subjectId, processId, activityId, segmentId] = await Promise.all([
+  const [caseId, subjectId, processId, activityId, segmentId, userId] = await Promise.all([
     firstId(admin, '/api/cases/'),
     firstId(admin, '/api/subjects/'),
     firstId(admin, '/api/processes/'),
     firstId(admin, '/api/outstanding-activities/'),
     firstId(admin, '/api/segments/'),
+    firstId(admin, '/api/users/'),
   ]);
   return [
     '/dashboard',
@@ -125,13 +126,20 @@ async function product(): Promise<string[]> {
     '/flags',
     '/profile',
     '/support',
-    // Segments (issue 30); the other customer administration screens join once their journeys pass.
+    // Customer administration (issue 30)
     '/segments',
     '/segments/add',
     `/segments/${segmentId}`,
     `/segments/${segmentId}/details`,
     `/segments/${segmentId}/users`,
     `/segments/${segmentId}/processes`,
+    '/users',
+    '/users?tab=roles',
+    '/users/add',
+    `/users/${userId}`,
+    `/users/${userId}/edit`,
+    '/customer-account',
+    '/subjects/consents',
     '/no/such/page',
   ];
 }

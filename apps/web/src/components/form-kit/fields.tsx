@@ -135,6 +135,7 @@ export function SelectField<T extends FieldValues, O = T>({
   return (
     <Select
       allowDeselect={false}
+      size="md"
       {...props}
       id={inputId}
       ref={field.ref}
@@ -155,7 +156,7 @@ export function NativeSelectField<T extends FieldValues, O = T>({
   ...props
 }: Bound<T, O> & Omit<NativeSelectProps, Omitted>) {
   const binding = useTextBinding({ control, name }, props.label, id);
-  return <NativeSelect {...props} {...binding} />;
+  return <NativeSelect size="md" {...props} {...binding} />;
 }
 
 /** Several choices from a list; the value is an array of the options' strings. */
@@ -169,6 +170,7 @@ export function MultiSelectField<T extends FieldValues, O = T>({
   const value: string[] = Array.isArray(field.value) ? field.value.map(text) : [];
   return (
     <MultiSelect
+      size="md"
       {...props}
       id={inputId}
       ref={field.ref}
