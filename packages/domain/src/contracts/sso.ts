@@ -20,8 +20,6 @@ export const SSO_REASONS = {
   unknown_user:
     'There is no account for this email address in your organisation. Ask your administrator to invite you.',
   deactivated_user: 'Your account has been deactivated. Ask your administrator.',
-  unclaimed_user:
-    'Your account is not set up yet. Open the invitation email you were sent, then sign in.',
   other_organisation:
     'This email address belongs to an account of another organisation. Sign in with your password.',
   not_configured:

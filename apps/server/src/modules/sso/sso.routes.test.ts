@@ -19,6 +19,7 @@ import {
   signInAtProvider,
   startDevProvider,
 } from '../../providers/oidc/test-driver.js';
+import { productUsers } from '../users/users.table.js';
 import { SSO_CONTENT_TYPE } from './sso.service.js';
 import { ssoLoginStates } from './sso.table.js';
 
@@ -319,11 +320,27 @@ describe('organisation sign-in', () => {
     expect(reasonOf(out)).toBe('token_invalid');
   });
 
-  it('refuses unknown, deactivated, not-yet-claimed and other-organisation users', async () => {
+  it('signs an invited user in, who has not chosen a password: the invitation is claimed', async () => {
+    const { first } = await signIn('new@corp.test');
+    expect(first.statusCode, first.body).toBe(200);
+    const [me] = await t.owner((tx) =>
+      tx.select().from(productUsers).where(eq(productUsers.email, 'new@corp.test')),
+    );
+    if (!me) throw new Error('no user');
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/${me.id}/`,
+      headers: admin.headers,
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toMatchObject({ status: 'active' });
+    expect(listed.json().last_login_at).not.toBeNull();
+  });
+
+  it('refuses unknown, deactivated and other-organisation users', async () => {
     for (const [email, reason] of [
       ['nobody@corp.test', 'unknown_user'],
       ['gone@corp.test', 'deactivated_user'],
-      ['new@corp.test', 'unclaimed_user'],
       ['moved@corp.test', 'other_organisation'],
     ] as const) {
       const { first } = await signIn(email);

@@ -461,7 +461,9 @@ export async function finishSignIn(
     );
   }
   if (!user.isActive) return fail('deactivated_user', state.customerId, email);
-  if (!user.passwordHash) return fail('unclaimed_user', state.customerId, email);
+  // An invited user who has not chosen a password yet claims the account here: their
+  // organisation's provider has verified the email the administrator invited (their status is
+  // active from this sign-in on; the invitation's link stays, to choose a password too).
   if (user.totpEnabled && user.totpSecret && !amrIsMultiFactor(claims.amr)) {
     // The provider signed them in with a password only: the product's own code is asked.
     await deps.db.transaction(SYSTEM_TX, (tx) =>
