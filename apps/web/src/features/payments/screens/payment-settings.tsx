@@ -6,6 +6,7 @@ import {
 } from '@kestrel/domain';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Group,
@@ -205,7 +206,9 @@ export default function PaymentSettings() {
         )}
       </Paper>
       <Text size="sm">
-        <Link to={href('payments')}>See your payments</Link>
+        <Anchor component={Link} to={href('payments')} inherit>
+          See your payments
+        </Anchor>
       </Text>
     </Stack>
   );
