@@ -62,6 +62,15 @@ async function firstId(user: string, path: string): Promise<number> {
   return id ?? 0;
 }
 
+/** The first row's id where ids are words ('product-3': the customer's payments). */
+async function firstKey(user: string, path: string): Promise<string> {
+  const { api } = await client(user);
+  const body = await (await api.get(`${path}?page_size=1`)).json();
+  const id = body.results?.[0]?.id;
+  expect(id, `${path} has a row`).toBeTypeOf('string');
+  return String(id);
+}
+
 async function maybeFirstId(user: string, path: string): Promise<number | null> {
   const { api } = await client(user);
   const body = await (await api.get(`${path}?page_size=1`)).json();
@@ -102,6 +111,7 @@ async function product(): Promise<string[]> {
     firstId(admin, '/api/segments/'),
     firstId(admin, '/api/users/'),
   ]);
+  const paymentId = await firstKey(admin, '/api/payments/');
   return [
     '/dashboard',
     '/cases',
@@ -140,6 +150,10 @@ async function product(): Promise<string[]> {
     `/users/${userId}/edit`,
     '/customer-account',
     '/subjects/consents',
+    '/payments',
+    `/payments/${paymentId}`,
+    '/payment-settings',
+    '/payment-settings/add-payment-method',
     '/no/such/page',
   ];
 }

@@ -112,7 +112,10 @@ const passport: CaseDocumentOut = {
   updated_at: '2026-11-20T10:00:00Z',
 };
 
-function renderCase(c: CaseDetailOut) {
+function renderCase(
+  c: CaseDetailOut,
+  permissions = ['cases.view_case', 'cases.change_caseactivity'],
+) {
   const calls = mockFetch((call) => {
     const path = new URL(call.url, 'http://x').pathname;
     if (path === '/api/cases/7/') return { status: 200, body: c };
@@ -121,9 +124,7 @@ function renderCase(c: CaseDetailOut) {
     }
     return { status: 404, body: { detail: 'Not found.' } };
   });
-  setSession(
-    productIn(product({ session_permissions: ['cases.view_case', 'cases.change_caseactivity'] })),
-  );
+  setSession(productIn(product({ session_permissions: permissions })));
   const router = createMemoryRouter([{ path: '/cases/:id', Component: CaseDetailPage }], {
     initialEntries: ['/cases/7'],
   });
@@ -158,5 +159,36 @@ describe('the customer case page shows the case’s documents once', () => {
     expect(await screen.findByTestId('case-documents')).toBeInTheDocument();
     expect(copyButtons()).toHaveLength(1);
     expect(screen.queryByTestId('collected-document')).toBeNull();
+  });
+});
+
+describe('a case held back for its payment', () => {
+  const unclaimed = (payment: CaseDetailOut['payment']): CaseDetailOut => {
+    const c = detail([]);
+    return { ...c, subject: { ...c.subject, has_account: false }, payment };
+  };
+  const rights = ['cases.view_case', 'subjects.change_subject'];
+
+  it('offers no invitation to resend while the payment is needed', async () => {
+    renderCase(
+      unclaimed({
+        state: 'payment_needed',
+        state_display: 'Payment needed',
+        amount_pence: 450,
+        amount_display: '£4.50',
+        reason: 'Your card has insufficient funds.',
+        product_payment: 5,
+        attempts: 1,
+        card: 'Visa ending 9995',
+      }),
+      rights,
+    );
+    await screen.findByTestId('case-payment-banner');
+    expect(screen.queryByRole('button', { name: /Resend invitation/ })).toBeNull();
+  });
+
+  it('offers it for a case not held back', async () => {
+    renderCase(unclaimed(null), rights);
+    expect(await screen.findByRole('button', { name: /Resend invitation/ })).toBeTruthy();
   });
 });

@@ -135,11 +135,14 @@ export default function CaseDetailPage() {
                 <Fact label="Phone">{formatPhone(s.phone_number)}</Fact>
                 <Fact label="Portal account">{subjectAccountText(s.has_account)}</Fact>
               </SimpleGrid>
-              {!s.has_account && can('subjects.change_subject') && (
-                <Group mt="md">
-                  <ResendInvitationButton subjectId={s.id} />
-                </Group>
-              )}
+              {/* no invitation from a case held back for its payment (the banner says why) */}
+              {!s.has_account &&
+                can('subjects.change_subject') &&
+                c.payment?.state !== 'payment_needed' && (
+                  <Group mt="md">
+                    <ResendInvitationButton subjectId={s.id} />
+                  </Group>
+                )}
             </Paper>
             <Paper withBorder radius="lg" p="lg" data-testid="case-summary">
               <Text fw={650} mb="sm">
