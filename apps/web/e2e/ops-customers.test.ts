@@ -147,9 +147,9 @@ describe('ops customers', () => {
     await page.getByRole('button', { name: `Deactivate ${adminEmail}` }).click();
     await expect
       .poll(() => page.getByTestId(`user-${adminEmail}`).textContent())
-      .toContain('Inactive');
+      .toContain('Deactivated');
     const users = await (await ops.api.get(`/api/ops/customers/${id}/users/`)).json();
-    expect(users.results[0]).toMatchObject({ email: adminEmail, is_active: false });
+    expect(users.results[0]).toMatchObject({ email: adminEmail, is_active: false, status: 'deactivated' });
     await ops.api.dispose();
     await context.close();
   }, 240_000);
