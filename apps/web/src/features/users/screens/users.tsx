@@ -45,7 +45,11 @@ export default function Users() {
           </Button>
         )}
       </Group>
-      <Tabs value={tab} onChange={(v) => set('tab', v === 'roles' ? 'roles' : null)}>
+      <Tabs
+        keepMounted={false}
+        value={tab}
+        onChange={(v) => set('tab', v === 'roles' ? 'roles' : null)}
+      >
         <Tabs.List>
           <Tabs.Tab value="users">Users</Tabs.Tab>
           {can('roles.view_role') && <Tabs.Tab value="roles">Roles</Tabs.Tab>}
