@@ -149,7 +149,11 @@ describe('ops customers', () => {
       .poll(() => page.getByTestId(`user-${adminEmail}`).textContent())
       .toContain('Deactivated');
     const users = await (await ops.api.get(`/api/ops/customers/${id}/users/`)).json();
-    expect(users.results[0]).toMatchObject({ email: adminEmail, is_active: false, status: 'deactivated' });
+    expect(users.results[0]).toMatchObject({
+      email: adminEmail,
+      is_active: false,
+      status: 'deactivated',
+    });
     await ops.api.dispose();
     await context.close();
   }, 240_000);

@@ -7,7 +7,7 @@ import {
   paymentSettingsUpdate,
   setupIntentOut,
 } from '@kestrel/domain';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../platform/access.js';
@@ -15,13 +15,8 @@ import { keepRawBodies } from '../../platform/body-parsing.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
-import {
-  PaymentsSimulator,
-  SIMULATOR_BASE,
-  SimulatorRefusal,
-} from '../../providers/payments/simulator.js';
+import { SIMULATOR_BASE } from '../../providers/payments/simulator.js';
 import { retryCasePayment } from './case-payment.js';
-import { paymentsOf } from './config.js';
 import {
   addMethod,
   getSettings,
