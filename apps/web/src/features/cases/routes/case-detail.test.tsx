@@ -1,4 +1,4 @@
-import type { CaseActivityOut, CaseDetailOut, CaseDocumentOut } from '@kestrel/domain';
+import type { CaseActivityOut, CaseDetailOut, CaseDocumentOut, Permission } from '@kestrel/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -114,7 +114,7 @@ const passport: CaseDocumentOut = {
 
 function renderCase(
   c: CaseDetailOut,
-  permissions = ['cases.view_case', 'cases.change_caseactivity'],
+  permissions: Permission[] = ['cases.view_case', 'cases.change_caseactivity'],
 ) {
   const calls = mockFetch((call) => {
     const path = new URL(call.url, 'http://x').pathname;
@@ -167,7 +167,7 @@ describe('a case held back for its payment', () => {
     const c = detail([]);
     return { ...c, subject: { ...c.subject, has_account: false }, payment };
   };
-  const rights = ['cases.view_case', 'subjects.change_subject'];
+  const rights: Permission[] = ['cases.view_case', 'subjects.change_subject'];
 
   it('offers no invitation to resend while the payment is needed', async () => {
     renderCase(
