@@ -117,7 +117,7 @@ describe('the payments list', () => {
       await admin.api.dispose();
       await context.close();
     }
-  });
+  }, 180_000);
 });
 
 describe('cards and charged cases', () => {
@@ -213,7 +213,7 @@ describe('cards and charged cases', () => {
     await row.getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Payment PP-/ }).waitFor();
     await page.getByRole('link', { name: `Case #${caseId}` }).waitFor();
-  });
+  }, 180_000);
 
   it('a declined card keeps a case back until the card is replaced and the payment retried', async () => {
     const { page } = await world.signedIn(browser, 'admin');
@@ -262,5 +262,5 @@ describe('cards and charged cases', () => {
     await page.goto(`/payments?status=declined&search=${caseId}`);
     await page.getByRole('row').filter({ hasText: 'Declined' }).first().waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'Paid' }).count()).toBe(0);
-  });
+  }, 180_000);
 });
