@@ -62,19 +62,22 @@ async function firstId(user: string, path: string): Promise<number> {
   return id ?? 0;
 }
 
-/** The first row's id where ids are words ('product-3': the customer's payments). */
-async function firstKey(user: string, path: string): Promise<string> {
+/** The id of the list's first row, whatever its type (undefined for an empty list). */
+async function firstRowId(user: string, path: string): Promise<unknown> {
   const { api } = await client(user);
   const body = await (await api.get(`${path}?page_size=1`)).json();
-  const id = body.results?.[0]?.id;
+  return body.results?.[0]?.id;
+}
+
+/** The first row's id where ids are words ('product-3': the customer's payments). */
+async function firstKey(user: string, path: string): Promise<string> {
+  const id = await firstRowId(user, path);
   expect(id, `${path} has a row`).toBeTypeOf('string');
   return String(id);
 }
 
 async function maybeFirstId(user: string, path: string): Promise<number | null> {
-  const { api } = await client(user);
-  const body = await (await api.get(`${path}?page_size=1`)).json();
-  const id = body.results?.[0]?.id;
+  const id = await firstRowId(user, path);
   return typeof id === 'number' ? id : null;
 }
 

@@ -4,7 +4,6 @@ import {
   type OpsCustomerUserInvite,
   type OpsCustomerUserOut,
   ROLE_TEMPLATES,
-  userStatusOf,
 } from '@kestrel/domain';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
@@ -240,37 +239,38 @@ export async function customerRow(tx: Tx, id: number): Promise<CustomerRow> {
 }
 
 async function presentUsers(tx: Tx, rows: UserRow[]): Promise<OpsCustomerUserOut[]> {
-  const ids = rows.map((r) => r.id);
-  const links = ids.length
-    ? await tx
-        .select({ userId: productUserRoles.userId, name: roles.name })
-        .from(productUserRoles)
-        .innerJoin(
-          roles,
-          and(
-            eq(roles.id, productUserRoles.roleId),
-            eq(roles.customerId, productUserRoles.customerId),
-          ),
-        )
-        .where(inArray(productUserRoles.userId, ids))
-    : [];
+  // roles (as ids), status and last sign-in as the customer's own list reads them; role names
   const extra = await usersExtra(tx, rows);
-  return rows.map((u, i) => ({
-    id: u.id,
-    username: u.username,
-    email: u.email,
-    first_name: u.firstName,
-    last_name: u.lastName,
-    job_title: u.jobTitle,
-    is_active: u.isActive,
-    status: extra[i]?.status ?? userStatusOf({ isActive: u.isActive, claimed: false }),
-    last_login_at: extra[i]?.last_login_at ?? null,
-    created_at: u.createdAt.toISOString(),
-    roles: links
-      .filter((l) => l.userId === u.id)
-      .map((l) => l.name)
-      .sort(),
-  }));
+  const roleIds = [...new Set(extra.flatMap((e) => e.roles))];
+  const names = new Map(
+    roleIds.length
+      ? (
+          await tx
+            .select({ id: roles.id, name: roles.name })
+            .from(roles)
+            .where(inArray(roles.id, roleIds))
+        ).map((r) => [r.id, r.name])
+      : [],
+  );
+  return rows.flatMap((u, i) => {
+    const e = extra[i];
+    if (!e) return [];
+    return [
+      {
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        first_name: u.firstName,
+        last_name: u.lastName,
+        job_title: u.jobTitle,
+        is_active: u.isActive,
+        status: e.status,
+        last_login_at: e.last_login_at,
+        created_at: u.createdAt.toISOString(),
+        roles: e.roles.flatMap((id) => names.get(id) ?? []).sort(),
+      },
+    ];
+  });
 }
 
 /** A customer's staff, by name (404 for an unknown customer). */
