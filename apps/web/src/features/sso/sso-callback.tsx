@@ -2,9 +2,10 @@ import { MESSAGES, type SsoCallbackIn } from '@kestrel/domain';
 import { Alert, Anchor, Button, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { getCsrfToken } from '../../api/client';
 import { MESSAGES_UI } from '../../api/messages';
 import { href, safeNext } from '../../config/paths';
-import { adoptNewSession } from '../../lib/session/session-actions';
+import { adoptNewSession, initialSessionCheck } from '../../lib/session/session-actions';
 import { finishSso } from './api';
 
 type Phase = { kind: 'working' } | { kind: 'code'; error: string | null; busy: boolean };
@@ -62,7 +63,9 @@ export function SsoCallback() {
       const v = params.get(key);
       if (v !== null) body[key] = v;
     }
-    void submit(body);
+    // A public page renders before the page's first check-session has answered; the POST needs
+    // that answer's CSRF token (without it the server refuses it with no reason: seen in CI).
+    void (getCsrfToken() ? Promise.resolve() : initialSessionCheck()).then(() => submit(body));
   }, []);
 
   if (phase.kind === 'working') {

@@ -2,6 +2,8 @@ import { SSO_REASON_DEFAULT, SSO_REASONS } from '@kestrel/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setCsrfToken } from '../../api/client';
+import { forgetInitialSessionCheck } from '../../lib/session/session-actions';
 import { resetSession } from '../../lib/session/session-store';
 import { mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
@@ -11,6 +13,8 @@ import { parseDomains } from './sso-settings';
 
 afterEach(() => {
   resetSession();
+  forgetInitialSessionCheck();
+  setCsrfToken('');
   vi.unstubAllGlobals();
 });
 
@@ -49,6 +53,30 @@ describe('organisation sign-in pages', () => {
     const posts = calls.filter((c) => c.method === 'POST');
     expect(posts.map((c) => c.url)).toEqual(['/api/accounts/sso/callback/']);
     expect(posts[0]?.body).toEqual({ state: '1.xyz', code: 'abc', iss: 'http://idp' });
+  });
+
+  it('waits for the first session check so the callback carries its CSRF token', async () => {
+    // The page's check-session answers late (a loaded server): the callback must not post first.
+    const gate: { open?: () => void } = {};
+    const late = new Promise<void>((resolve) => {
+      gate.open = resolve;
+    });
+    const calls = mockFetch(async (call) => {
+      if (call.url === '/api/accounts/check-session/') {
+        await late;
+        return { status: 200, body: { authenticated: false, csrf_token: 'tok-1' } };
+      }
+      return { status: 400, body: { reason: ['unknown_user'] } };
+    });
+    const router = render('/auth/callback?code=abc&state=1.xyz');
+    await waitFor(() =>
+      expect(calls.some((c) => c.url === '/api/accounts/check-session/')).toBe(true),
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    gate.open?.();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/social-error'));
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts.map((c) => c.headers['x-csrftoken'])).toEqual(['tok-1']);
   });
 
   it('asks for the TOTP code when the server needs it', async () => {

@@ -39,6 +39,11 @@ export function initialSessionCheck(): Promise<void> {
   return firstCheck;
 }
 
+/** Tests: the next initialSessionCheck() asks the server again. */
+export function forgetInitialSessionCheck(): void {
+  firstCheck = null;
+}
+
 /**
  * GET check-session and apply spec point 4: unauthenticated while believed logged in logs out;
  * 403 logs out; 503 only updates the maintenance state.
