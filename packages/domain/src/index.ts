@@ -13,6 +13,7 @@ export * from './case-other-name.js';
 export * from './checks/index.js';
 export * from './contracts/index.js';
 export * from './countries.js';
+export * from './cycles.js';
 export * from './date-selector.js';
 export * from './dates.js';
 export * from './dbs-checks.js';
