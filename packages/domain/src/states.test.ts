@@ -26,6 +26,7 @@ describe('state lists', () => {
   it('match the spec', () => {
     expect(CASE_STATES).toEqual([
       'pending',
+      'awaiting-payment',
       'awaiting-subject',
       'in-progress',
       'pending-case-decision',
@@ -36,6 +37,7 @@ describe('state lists', () => {
     expect(Object.keys(CASE_STATE_LABELS)).toEqual([...CASE_STATES]);
     expect(Object.keys(CASE_ACTIVITY_STATE_LABELS)).toEqual([...CASE_ACTIVITY_STATES]);
     expect(CASE_ACTIVITY_STATE_LABELS['ca-error-initiating']).toBe('Error initiating');
+    expect(CASE_STATE_LABELS['awaiting-payment']).toBe('Awaiting payment');
   });
 
   it('recognises state names', () => {
@@ -66,6 +68,13 @@ describe('transitions', () => {
     ['cancelled', 'in-progress', false],
     ['awaiting-subject', 'cancelled', true],
     ['pending', 'pending', false],
+    // a new case's charge holds it; its success releases it to the derived state
+    ['pending', 'awaiting-payment', true],
+    ['awaiting-subject', 'awaiting-payment', true],
+    ['awaiting-payment', 'awaiting-subject', true],
+    ['awaiting-payment', 'cancelled', true],
+    ['awaiting-payment', 'complete', false],
+    ['complete', 'awaiting-payment', false],
   ] as const)('case %s → %s: %s', (from, to, allowed) => {
     expect(canTransitionCase(from, to)).toBe(allowed);
   });
@@ -143,6 +152,14 @@ describe('deriveCaseState', () => {
     expect(deriveCaseState(states)).toBe(expected);
   });
 
+  it('never derives awaiting-payment (only the payment holds a case there)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...CASE_ACTIVITY_STATES)), (states) => {
+        expect(deriveCaseState(states)).not.toBe('awaiting-payment');
+      }),
+    );
+  });
+
   it('is finished only when every activity is finished', () => {
     fc.assert(
       fc.property(
@@ -166,10 +183,14 @@ describe('a case seen by its subject', () => {
       false,
     ]);
     expect(
-      ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'].map((state) =>
-        isCaseSubmitted({ state, portalLastCompletedSection: 'address-history' }),
-      ),
-    ).toEqual([false, false, true, true]);
+      [
+        'pending',
+        'awaiting-payment',
+        'awaiting-subject',
+        'in-progress',
+        'pending-case-decision',
+      ].map((state) => isCaseSubmitted({ state, portalLastCompletedSection: 'address-history' })),
+    ).toEqual([false, false, false, true, true]);
     // submitted once, a case waiting for its subject again (a top-up) stays submitted
     expect(
       isCaseSubmitted({ state: 'awaiting-subject', portalLastCompletedSection: 'review' }),

@@ -1,6 +1,11 @@
-/** Case states (spec point 4). */
+/**
+ * Case states (spec point 4), and 'awaiting-payment' (issue 30): a case charged per case whose
+ * charge has not succeeded yet (declined, no card, or still processing). Its subject's invitation
+ * waits; it is never derived from the activities: the payment puts a case in it and takes it out.
+ */
 export const CASE_STATES = [
   'pending',
+  'awaiting-payment',
   'awaiting-subject',
   'in-progress',
   'pending-case-decision',
@@ -25,6 +30,7 @@ export type CaseActivityState = (typeof CASE_ACTIVITY_STATES)[number];
 
 export const CASE_STATE_LABELS: Record<CaseState, string> = {
   pending: 'Pending',
+  'awaiting-payment': 'Awaiting payment',
   'awaiting-subject': 'Awaiting subject',
   'in-progress': 'In progress',
   'pending-case-decision': 'Pending case decision',
@@ -46,12 +52,38 @@ export const CASE_ACTIVITY_STATE_LABELS: Record<CaseActivityState, string> = {
 
 /**
  * Allowed case moves. Open states move freely among themselves (the derived state follows the
- * activities); only a recorded decision completes a case; complete and cancelled are final.
+ * activities); a new case's charge holds it in 'awaiting-payment' and its success releases it to
+ * the derived state; only a recorded decision completes a case; complete and cancelled are final.
  */
 export const CASE_TRANSITIONS: Record<CaseState, readonly CaseState[]> = {
-  pending: ['awaiting-subject', 'in-progress', 'pending-case-decision', 'cancelled'],
-  'awaiting-subject': ['pending', 'in-progress', 'pending-case-decision', 'cancelled'],
-  'in-progress': ['pending', 'awaiting-subject', 'pending-case-decision', 'cancelled'],
+  pending: [
+    'awaiting-payment',
+    'awaiting-subject',
+    'in-progress',
+    'pending-case-decision',
+    'cancelled',
+  ],
+  'awaiting-payment': [
+    'pending',
+    'awaiting-subject',
+    'in-progress',
+    'pending-case-decision',
+    'cancelled',
+  ],
+  'awaiting-subject': [
+    'pending',
+    'awaiting-payment',
+    'in-progress',
+    'pending-case-decision',
+    'cancelled',
+  ],
+  'in-progress': [
+    'pending',
+    'awaiting-payment',
+    'awaiting-subject',
+    'pending-case-decision',
+    'cancelled',
+  ],
   'pending-case-decision': ['awaiting-subject', 'in-progress', 'complete', 'cancelled'],
   complete: [],
   cancelled: [],
@@ -160,9 +192,14 @@ export function isCaseOpen(state: string): boolean {
 /**
  * Case states in which the subject still has its part to do (the portal is not submitted): its
  * case data may change. Once nothing waits for the subject, the case counts as submitted and the
- * subject may only read it.
+ * subject may only read it. A case awaiting its payment has not been handed to the subject yet:
+ * it is not submitted either.
  */
-export const SUBJECT_EDITABLE_CASE_STATES: readonly CaseState[] = ['pending', 'awaiting-subject'];
+export const SUBJECT_EDITABLE_CASE_STATES: readonly CaseState[] = [
+  'pending',
+  'awaiting-payment',
+  'awaiting-subject',
+];
 
 /** The portal progress a case's submission records (Review & Submit done). */
 export const PORTAL_SUBMITTED_SECTION = 'review';

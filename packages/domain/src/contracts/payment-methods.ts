@@ -83,6 +83,15 @@ export const PAYMENT_METHOD_MESSAGES = {
   providerUnavailable: 'The payments service is not available. Try again in a few minutes.',
   /** POST /api/cases/{id}/retry-payment/ when nothing awaits payment. */
   nothingToRetry: 'This case has no payment to retry.',
+  /**
+   * Resending a person's invitation (or reminding them of a case) while their case awaits its
+   * payment (payment_needed or pending): it goes by itself once the case is paid.
+   */
+  invitationAwaitsPayment:
+    "This person's case is awaiting payment: their invitation is sent once the payment succeeds.",
+  /** DELETE of a card the payments provider refused to detach (502): nothing changed. */
+  detachRefused:
+    'The payments service refused to remove this card. Nothing has changed: try again later.',
 } as const;
 
 /**

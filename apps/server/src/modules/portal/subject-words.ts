@@ -10,6 +10,8 @@ import {
 /** A case's state as the person being checked reads it. */
 export const SUBJECT_CASE_STATE_WORDS: Record<CaseState, string> = {
   pending: 'Not started',
+  // held for the organisation's payment (issue 30): nothing is asked of the person yet
+  'awaiting-payment': 'Not started',
   'awaiting-subject': 'Waiting for you',
   'in-progress': 'Being checked',
   'pending-case-decision': 'Being reviewed',

@@ -20,7 +20,8 @@ import {
  * `POST /v1/payment_intents`, `GET /v1/payment_intents/{id}`; saved cards: `POST /v1/customers`,
  * `POST /v1/setup_intents`, `GET /v1/setup_intents/{id}`, `GET /v1/payment_methods/{id}`, and
  * the off-session charge (`POST /v1/payment_intents` with customer, payment_method,
- * off_session=true, confirm=true; a 402 card_error is a PaymentsCardError).
+ * off_session=true, confirm=true; a 402 card_error is a PaymentsCardError), and a removed card's
+ * detachment (`POST /v1/payment_methods/{id}/detach`).
  */
 
 export interface StripeClientOptions {
@@ -199,6 +200,11 @@ export class StripeClient implements PaymentsProvider {
       input.idempotency_key,
       cardErrorOf,
     );
+  }
+
+  detachPaymentMethod(id: string, signal: AbortSignal): Promise<ProviderPaymentMethod> {
+    const path = `/v1/payment_methods/${encodeURIComponent(id)}/detach`;
+    return this.request('POST', path, signal, isPaymentMethod, '');
   }
 
   private call(

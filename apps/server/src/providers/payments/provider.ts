@@ -142,6 +142,12 @@ export interface PaymentsProvider {
   retrievePaymentMethod(id: string, signal: AbortSignal): Promise<ProviderPaymentMethod>;
   /** Charges a saved card off-session, once per idempotency key (ChargeInput). */
   chargeOffSession(input: ChargeInput, signal: AbortSignal): Promise<ProviderPaymentIntent>;
+  /**
+   * `POST /v1/payment_methods/{id}/detach`: the card is no longer its customer's and can never be
+   * charged again; answers the payment method (customer null). A card not attached (detached
+   * already) is refused (400), an unknown one not found (404).
+   */
+  detachPaymentMethod(id: string, signal: AbortSignal): Promise<ProviderPaymentMethod>;
 }
 
 /** A provider call that failed: `retryable` for outages and timeouts, not for a refusal. */
@@ -178,6 +184,13 @@ export const SETTLING_EVENTS = [
   'payment_intent.payment_failed',
 ] as const;
 export type SettlingEvent = (typeof SETTLING_EVENTS)[number];
+
+/**
+ * The events of an off-session charge (a case's product payment) Kestrel acts on: its result,
+ * and `processing` (a charge the provider settles later, with one of the others).
+ */
+export const PRODUCT_PAYMENT_EVENTS = [...SETTLING_EVENTS, 'payment_intent.processing'] as const;
+export type ProductPaymentEvent = (typeof PRODUCT_PAYMENT_EVENTS)[number];
 
 /** A webhook event as the provider posts it (Stripe's Event object, the fields used). */
 export interface PaymentEvent {

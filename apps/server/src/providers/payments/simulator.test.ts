@@ -575,6 +575,71 @@ describe('the simulator’s saved cards (setup intents) and off-session charges'
   });
 });
 
+describe('the simulator: detaching a saved card (issue 30)', () => {
+  it('detaches once: the card is no longer the customer’s and is refused when charged', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const done = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.success);
+    const pmId = done.payment_method ?? '';
+    const detached = await sim.detachPaymentMethod(pmId);
+    expect(detached).toMatchObject({ id: pmId, object: 'payment_method', customer: null });
+    expect((await sim.retrievePaymentMethod(pmId)).customer).toBeNull();
+    // as Stripe answers: a detached card cannot be charged, nor detached again
+    await expect(charge(sim, customer.id, pmId)).rejects.toMatchObject({ status: 400 });
+    await expect(sim.detachPaymentMethod(pmId)).rejects.toMatchObject({
+      status: 400,
+      code: 'payment_method_unexpected_state',
+    });
+    // a card saved before a restart (not held in memory) is detached by its id, then refused
+    const fresh = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    await expect(fresh.detachPaymentMethod('pm_sim_4242_demo')).resolves.toMatchObject({
+      customer: null,
+    });
+    await expect(charge(fresh, customer.id, 'pm_sim_4242_demo')).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(fresh.detachPaymentMethod('pm_nope')).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('the simulator: a charge that is processing, settled later by webhook events', () => {
+  it('answers processing with a signed payment_intent.processing event, then the result', async () => {
+    const sim = new PaymentsSimulator({ clock, webhookSecret: WEBHOOK_SECRET });
+    const { customer, setup } = await setupFor(sim);
+    const done = confirmSetup(sim, setup.id, setup.client_secret, TEST_CARDS.processing);
+    expect(done.status).toBe('succeeded');
+    const pmId = done.payment_method ?? '';
+    const pi = await charge(sim, customer.id, pmId);
+    expect(pi).toMatchObject({ status: 'processing', amount: 3100 });
+    // the same key answers the same intent; nothing is settled until it finishes
+    expect((await charge(sim, customer.id, pmId)).id).toBe(pi.id);
+    const later = sim.finishProcessing(pi.id, true);
+    expect(later.intent.status).toBe('succeeded');
+    expect(later.events.map((e) => [e.event.type, e.event.data.object.status])).toEqual([
+      ['payment_intent.processing', 'processing'],
+      ['payment_intent.succeeded', 'succeeded'],
+    ]);
+    for (const e of later.events) {
+      expect(e.event.data.object.metadata).toEqual({ case: '1' });
+      expect(verifyWebhookSignature(WEBHOOK_SECRET, e.signature, e.body, now())).toBe('ok');
+    }
+    // finished once
+    expect(() => sim.finishProcessing(pi.id, true)).toThrow(SimulatorRefusal);
+    expect(() => sim.finishProcessing('pi_nope', true)).toThrow(SimulatorRefusal);
+    // another charge of it fails later: payment_failed with the reason
+    const failing = await charge(sim, customer.id, pmId, 'case-1-2');
+    const failed = sim.finishProcessing(failing.id, false);
+    expect(failed.intent).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'card_declined' },
+    });
+    expect(failed.events.map((e) => e.event.type)).toEqual([
+      'payment_intent.processing',
+      'payment_intent.payment_failed',
+    ]);
+  });
+});
+
 describe("Stripe's saved cards client", () => {
   it('speaks the same shapes over HTTP, and reads a 402 card_error as a decline', async () => {
     const calls: { url: string; init: RequestInit | undefined }[] = [];
@@ -689,5 +754,44 @@ describe("Stripe's saved cards client", () => {
     });
     expect(cardErrorOf(400, { error: { type: 'card_error' } })).toBeNull();
     expect(cardErrorOf(402, null)).toBeNull();
+  });
+
+  it('detaches a card: POST /v1/payment_methods/{id}/detach', async () => {
+    const calls: { url: string; init: RequestInit | undefined }[] = [];
+    const answers: [number, unknown][] = [
+      [
+        200,
+        {
+          id: 'pm_1',
+          object: 'payment_method',
+          type: 'card',
+          customer: null,
+          card: { brand: 'visa', last4: '4242', exp_month: 1, exp_year: 2030 },
+        },
+      ],
+      [400, { error: { type: 'invalid_request_error', message: 'not attached' } }],
+      [503, { error: { type: 'api_error' } }],
+    ];
+    const fake: typeof fetch = async (url, init) => {
+      calls.push({ url: String(url), init });
+      const [status, body] = answers.shift() ?? [500, {}];
+      return new Response(JSON.stringify(body), { status });
+    };
+    const c = new StripeClient({
+      secretKey: 'sk_test_1',
+      apiBase: 'https://stripe.test',
+      fetch: fake,
+    });
+    expect((await c.detachPaymentMethod('pm_1', signal())).customer).toBeNull();
+    expect(calls[0]?.url).toBe('https://stripe.test/v1/payment_methods/pm_1/detach');
+    expect(calls[0]?.init?.method).toBe('POST');
+    expect(new Headers(calls[0]?.init?.headers).get('authorization')).toBe('Bearer sk_test_1');
+    await expect(c.detachPaymentMethod('pm_1', signal())).rejects.toMatchObject({
+      status: 400,
+      retryable: false,
+    });
+    await expect(c.detachPaymentMethod('pm_1', signal())).rejects.toMatchObject({
+      retryable: true,
+    });
   });
 });

@@ -10,12 +10,12 @@ import {
   type PaymentEvent,
   PaymentsCardError,
   type PaymentsProvider,
+  type ProductPaymentEvent,
   type ProviderCustomer,
   type ProviderPaymentIntent,
   type ProviderPaymentMethod,
   type ProviderRefund,
   type ProviderSetupIntent,
-  type SettlingEvent,
 } from './provider.js';
 
 /*
@@ -36,6 +36,12 @@ export const TEST_CARDS = {
   threeDSecure: '4000000000003220',
   /** Saving it asks for 3-D Secure; charged off-session afterwards, it pays (Stripe's 3155). */
   setupThreeDSecure: '4000002500003155',
+  /**
+   * The simulator's own (Stripe has no card number for it: its bank debits do the same): saved,
+   * and its off-session charges answer `processing`, settled later (finishProcessing) by webhook
+   * events.
+   */
+  processing: '4000000000001976',
 } as const;
 
 /**
@@ -46,9 +52,14 @@ export const TEST_CARDS = {
  */
 const SAVED_CARDS: Record<
   string,
-  { setup: 'saved' | 'challenge' | 'declined'; charge: null | { code: string; message: string } }
+  {
+    setup: 'saved' | 'challenge' | 'declined';
+    charge: null | { code: string; message: string };
+    processing?: true;
+  }
 > = {
   [TEST_CARDS.success]: { setup: 'saved', charge: null },
+  [TEST_CARDS.processing]: { setup: 'saved', charge: null, processing: true },
   [TEST_CARDS.setupThreeDSecure]: { setup: 'challenge', charge: null },
   [TEST_CARDS.insufficientFunds]: {
     setup: 'saved',
@@ -166,6 +177,10 @@ export class PaymentsSimulator implements PaymentsProvider {
     string,
     { intent: ProviderPaymentIntent } | { error: PaymentsCardError }
   >();
+  /** Cards detached (they cannot be charged again), those made before a restart included. */
+  private readonly detached = new Set<string>();
+  /** A processing charge's events not delivered yet (its `processing`), by intent. */
+  private readonly pendingEvents = new Map<string, SignedEvent[]>();
   private setupCount = 0;
   private events = 0;
   /** Every event made, in order (tests deliver them again: replays). */
@@ -485,6 +500,14 @@ export class PaymentsSimulator implements PaymentsProvider {
     const m = /^pm_sim_(\d{4})_/.exec(input.payment_method);
     const card = m?.[1] ? savedCardByLast4(m[1]) : undefined;
     const held = this.methods.get(input.payment_method);
+    if (this.detached.has(input.payment_method)) {
+      // Stripe: a detached card "must be attached to the customer" to be charged
+      throw new SimulatorRefusal(
+        400,
+        'resource_missing',
+        `The customer does not have a payment method with the ID ${input.payment_method}. The payment method must be attached to the customer.`,
+      );
+    }
     if (!card || (held && held.customer !== input.customer)) {
       throw new SimulatorRefusal(
         400,
@@ -498,7 +521,11 @@ export class PaymentsSimulator implements PaymentsProvider {
       object: 'payment_intent',
       amount: input.amount_pence,
       currency: 'gbp',
-      status: card.charge ? 'requires_payment_method' : 'succeeded',
+      status: card.charge
+        ? 'requires_payment_method'
+        : card.processing
+          ? 'processing'
+          : 'succeeded',
       client_secret: `${id}_secret_${hash(`secret:${id}`, 24)}`,
       description: input.description,
       metadata: { ...input.metadata },
@@ -507,6 +534,9 @@ export class PaymentsSimulator implements PaymentsProvider {
     };
     this.intents.set(id, intent);
     this.byKey.set(input.idempotency_key, id);
+    if (card.processing) {
+      this.pendingEvents.set(id, [this.sign('payment_intent.processing', intent)]);
+    }
     if (card.charge) {
       const error = new PaymentsCardError(card.charge.code, card.charge.message, id);
       this.charges.set(input.idempotency_key, { error });
@@ -514,6 +544,60 @@ export class PaymentsSimulator implements PaymentsProvider {
     }
     this.charges.set(input.idempotency_key, { intent: structuredClone(intent) });
     return structuredClone(intent);
+  }
+
+  /**
+   * A processing charge settled by the provider, later: succeeded, or failed (card_declined).
+   * The events to deliver, in order: its `payment_intent.processing` (not delivered yet) and the
+   * result. A charge not processing is refused (400), an unknown one not found (404).
+   */
+  finishProcessing(id: string, succeeded: boolean): SimulatorResult {
+    const intent = this.find(id);
+    if (intent.status !== 'processing') {
+      throw new SimulatorRefusal(
+        400,
+        'payment_intent_unexpected_state',
+        `This PaymentIntent's status is ${intent.status}: it is not processing.`,
+      );
+    }
+    const result = succeeded
+      ? this.settle(intent, null)
+      : this.settle(intent, { code: 'card_declined', message: 'Your card was declined.' });
+    const events = [...(this.pendingEvents.get(id) ?? []), ...result.events];
+    this.pendingEvents.delete(id);
+    return { intent: result.intent, events };
+  }
+
+  /**
+   * Detaches a saved card (Stripe's POST /v1/payment_methods/{id}/detach): its customer becomes
+   * null and it can no longer be charged. A simulated card not held (saved before a restart) is
+   * detached by its id; one detached already is refused as Stripe refuses it.
+   */
+  async detachPaymentMethod(id: string): Promise<ProviderPaymentMethod> {
+    const held = this.methods.get(id);
+    const m = /^pm_sim_(\d{4})_/.exec(id);
+    if (!held && !m) {
+      throw new SimulatorRefusal(404, 'resource_missing', `No such PaymentMethod: '${id}'`);
+    }
+    if (this.detached.has(id) || (held && held.customer === null)) {
+      throw new SimulatorRefusal(
+        400,
+        'payment_method_unexpected_state',
+        'The payment method you provided is not attached to a customer so detachment is impossible.',
+      );
+    }
+    this.detached.add(id);
+    if (held) {
+      held.customer = null;
+      return structuredClone(held);
+    }
+    return {
+      id,
+      object: 'payment_method',
+      type: 'card',
+      customer: null,
+      card: { brand: 'visa', last4: m?.[1] ?? '', exp_month: 12, exp_year: 2099 },
+    };
   }
 
   /** The 3-D Secure challenge answered: authenticated (paid) or failed (declined). */
@@ -593,13 +677,13 @@ export class PaymentsSimulator implements PaymentsProvider {
     intent.next_action = null;
     intent.status = error ? 'requires_payment_method' : 'succeeded';
     intent.last_payment_error = error;
-    const type: SettlingEvent = error
+    const type: ProductPaymentEvent = error
       ? 'payment_intent.payment_failed'
       : 'payment_intent.succeeded';
     return { intent: structuredClone(intent), events: [this.sign(type, intent)] };
   }
 
-  private sign(type: SettlingEvent, intent: ProviderPaymentIntent): SignedEvent {
+  private sign(type: ProductPaymentEvent, intent: ProviderPaymentIntent): SignedEvent {
     this.events += 1;
     const created = Math.floor(this.options.clock.now().getTime() / 1000);
     const event: PaymentEvent = {
