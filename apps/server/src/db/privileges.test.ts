@@ -45,6 +45,11 @@ const CASE_DATA = Object.fromEntries(
 );
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
+    // issue 31: cycles and subscriptions kept; periods and billing recorded, never changed
+    cycles: CRUD,
+    subscriptions: CRUD,
+    subscription_periods: 'INSERT, SELECT',
+    subscription_charges: 'INSERT, SELECT',
     // issue 30: the organisation sign-in's configuration, kept by its administrator
     customer_sso_configs: CRUD,
     // issue 30: saved cards and payment settings kept; a case's charge recorded with the case
@@ -92,6 +97,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [SUBJECT_ROLE]: {
+    // issue 31: its own subscriptions and its customer's cycles (the case portal)
+    cycles: 'SELECT',
+    subscriptions: 'SELECT',
     ...Object.fromEntries(REFERENCE.map((t) => [t, 'SELECT'])),
     ...CASE_DATA,
     audit_actions: 'INSERT',
@@ -116,6 +124,11 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // issue 31: cycles and subscriptions read
+    cycles: 'SELECT',
+    subscriptions: 'SELECT',
+    subscription_periods: 'SELECT',
+    subscription_charges: 'SELECT',
     // issue 30: a customer's organisation sign-in read
     customer_sso_configs: 'SELECT',
     // issue 30: a customer's saved cards and payment settings read
@@ -168,6 +181,11 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: KEEP,
   },
   [SYSTEM_ROLE]: {
+    // issue 31: cycles and subscriptions read
+    cycles: 'SELECT',
+    subscriptions: 'SELECT',
+    subscription_periods: 'SELECT',
+    subscription_charges: 'SELECT',
     // issue 30: organisation sign-in found by email domain, its sign-ins under way
     customer_sso_configs: 'SELECT',
     sso_login_states: CRUD,

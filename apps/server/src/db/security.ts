@@ -206,6 +206,20 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // cycles and subscriptions (issue 31): a customer's own (tenant context; the due job runs in
+  // the customer's tenant); the system finds which customers have subscriptions due; ops read
+  // them; a subject reads its own subscriptions (policy by subject_id) and its customer's cycles
+  // (the case portal's subscriptions with their requirements)
+  { tables: 'cycles', app: CRUD, ops: 'SELECT', system: 'SELECT', subject: 'SELECT' },
+  { tables: 'subscriptions', app: CRUD, ops: 'SELECT', system: 'SELECT', subject: 'SELECT' },
+  // a period turned into a case, and a period billed: history, never changed
+  {
+    tables: 'subscription_periods, subscription_charges',
+    app: 'SELECT, INSERT',
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
   // organisation sign-in (issue 30): the administrator keeps the customer's configuration
   // (tenant context); the system finds it by email domain and runs the sign-in (its states)
   {
