@@ -303,6 +303,8 @@ export async function followActivities(
 ): Promise<CaseRow> {
   const current = stateOf(c.state);
   if (current === 'complete' || current === 'cancelled') return c;
+  // a case held for its payment stays so until paid (releasePaymentHold) or cancelled
+  if (current === 'awaiting-payment') return c;
   const all = await tx
     .select({ state: caseActivities.state })
     .from(caseActivities)

@@ -1,5 +1,5 @@
 import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { jobActor } from '../../jobs/service-job.js';
@@ -17,6 +17,7 @@ import { inviteSubject } from '../cases/commands/open-case.js';
 import { processes } from '../processes/processes.table.js';
 import { subjectColumns } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
+import { releasePaymentHold } from './case-hold.js';
 import { CASE_CHARGE_JOB, CASE_PAYMENT_CT, chargeKey } from './case-payment.js';
 import { paymentsOf } from './config.js';
 import { customerPaymentMethods, customerPaymentSettings } from './payment-methods.table.js';
@@ -144,6 +145,11 @@ async function settle(
   refused: { code: string; message: string } | null,
   providerId: string | null,
 ): Promise<void> {
+  if (answer?.status === 'processing') {
+    // the provider settles it later: its webhook events (webhook.ts) pay it or decline it
+    await awaitProvider(deps, job, answer.id);
+    return;
+  }
   const paid = answer?.status === 'succeeded';
   const status = paid ? 'succeeded' : 'failed';
   const failure = paid
@@ -188,13 +194,53 @@ async function settle(
   );
 }
 
-/** A case paid for goes on: its subject's invitation, when its process sends one. */
-async function releaseCase(
+/**
+ * A charge the provider answered `processing`: the attempt stays `processing` (the case held),
+ * with the provider's intent recorded (audited) for its webhook events to find; a webhook that
+ * came first has settled it already, and nothing changes.
+ */
+async function awaitProvider(deps: AppDeps, job: CaseChargeJob, providerId: string) {
+  await runAsSystem(
+    deps,
+    async (ctx) => {
+      const [updated] = await ctx.tx
+        .update(productPayments)
+        .set({ providerPaymentId: providerId, updatedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(productPayments.customerId, job.customer_id),
+            eq(productPayments.id, job.product_payment_id),
+            eq(productPayments.status, 'processing'),
+            isNull(productPayments.providerPaymentId),
+          ),
+        )
+        .returning();
+      if (!updated) return;
+      await recordAudit(ctx.tx, ctx.actor, {
+        verb: 'updated',
+        contentType: CASE_PAYMENT_CT,
+        objectId: updated.id,
+        objectRepr: `PP-${updated.id}`,
+        changes: { provider_payment_id: providerId, status: 'processing' },
+        customerId: updated.customerId,
+      });
+    },
+    jobActor(job.customer_id),
+  );
+}
+
+/**
+ * A case paid for goes on (the charge job, or the provider's webhook for a charge it settled
+ * later): out of 'Awaiting payment' to the state its activities give it, and its subject's
+ * invitation, when its process sends one. In the caller's transaction.
+ */
+export async function releaseCase(
   ctx: ServiceContext,
-  deps: AppDeps,
+  deps: { config: { publicUrl: string } },
   customerId: number,
   caseId: number,
 ): Promise<void> {
+  await releasePaymentHold(ctx.tx, ctx.actor, customerId, caseId, ctx.clock.now());
   const [r] = await ctx.tx
     .select({
       send: processes.sendInvitation,

@@ -16,6 +16,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { cases } from '../cases/cases.table.js';
 import { quoteProcess } from '../pricebooks/pricebooks.service.js';
+import { holdForPayment } from './case-hold.js';
 import { paymentProviderName } from './config.js';
 import { invoicedOn } from './payment-methods.js';
 import { customerPaymentMethods } from './payment-methods.table.js';
@@ -138,6 +139,8 @@ export async function holdCaseForPayment(
     },
     1,
   );
+  // shown 'Awaiting payment' (not 'Awaiting subject') until the charge succeeds
+  await holdForPayment(ctx.tx, ctx.actor, c.customerId, c.caseId, ctx.clock.now());
   return true;
 }
 

@@ -106,7 +106,7 @@ export async function paymentMethodsRoutes(app: FastifyInstance): Promise<void> 
     { schema: { tags: TAGS, params: idParams, response: { 204: noContent } }, config: DELETE },
     async (request, reply) => {
       const id = parseId(request.params.id);
-      await runInTenant(deps, actorOf(request), (ctx) => removeMethod(ctx, id));
+      await removeMethod(deps, actorOf(request), id);
       return reply.code(204).send();
     },
   );

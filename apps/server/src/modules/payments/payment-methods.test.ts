@@ -19,16 +19,24 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { signWebhook } from '../../platform/webhooks.js';
 import {
   type ChargeInput,
   PaymentsProviderError,
   type ProviderPaymentIntent,
+  STRIPE_SIGNATURE_HEADER,
 } from '../../providers/payments/provider.js';
-import { PaymentsSimulator, TEST_CARDS } from '../../providers/payments/simulator.js';
+import {
+  PaymentsSimulator,
+  type SignedEvent,
+  TEST_CARDS,
+} from '../../providers/payments/simulator.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { chargeCase } from './case-charge.js';
 import { paymentsOf, usePayments } from './config.js';
+import { customerPaymentMethods } from './payment-methods.table.js';
 import { productPayments } from './product-payments.table.js';
+import { WEBHOOK_PATH } from './webhook.js';
 
 let t: TestApp;
 const mailer = new MemoryMailer();
@@ -106,6 +114,32 @@ async function methods(c: Client): Promise<PaymentMethodOut[]> {
   const res = await call(c, 'GET', '/api/payment-methods/');
   expect(res.statusCode).toBe(200);
   return (res.json() as { results: PaymentMethodOut[] }).results;
+}
+
+/** The app's payments simulator. */
+function sim(): PaymentsSimulator {
+  const p = paymentsOf(t.app.deps).provider;
+  if (!(p instanceof PaymentsSimulator)) throw new Error('not the simulator');
+  return p;
+}
+
+/** The provider's id of a saved card. */
+async function providerMethodId(id: number): Promise<string> {
+  const [r] = await t.owner((tx) =>
+    tx.select().from(customerPaymentMethods).where(eq(customerPaymentMethods.id, id)),
+  );
+  if (!r) throw new Error('no such card');
+  return r.providerPaymentMethodId;
+}
+
+/** Posts a signed event to the payments webhook, as the provider does. */
+async function deliver(e: Pick<SignedEvent, 'body' | 'signature'>) {
+  return t.app.inject({
+    method: 'POST',
+    url: WEBHOOK_PATH,
+    headers: { 'content-type': 'application/json', [STRIPE_SIGNATURE_HEADER]: e.signature },
+    payload: e.body,
+  });
 }
 
 async function removeAll(c: Client) {
@@ -319,6 +353,78 @@ describe('default and removal', () => {
         `${method} ${url}`,
       ).toBeGreaterThanOrEqual(401);
     }
+  });
+});
+
+describe('removing a card detaches it at the provider', () => {
+  it('detaches, then removes: the card cannot be charged again; a viewer or another tenant detaches nothing', async () => {
+    await removeAll(admin);
+    const card = await saveCard(admin);
+    const pm = await providerMethodId(card.id);
+    const attached = await sim().retrievePaymentMethod(pm);
+    expect(attached.customer).toMatch(/^cus_sim_/);
+    expect((await call(other, 'DELETE', `/api/payment-methods/${card.id}/`)).statusCode).toBe(404);
+    expect((await call(viewer, 'DELETE', `/api/payment-methods/${card.id}/`)).statusCode).toBe(403);
+    expect((await sim().retrievePaymentMethod(pm)).customer).toBe(attached.customer);
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${card.id}/`)).statusCode).toBe(204);
+    expect((await sim().retrievePaymentMethod(pm)).customer).toBeNull();
+    await expect(
+      sim().chargeOffSession({
+        amount_pence: 3100,
+        customer: attached.customer ?? '',
+        payment_method: pm,
+        description: 'after removal',
+        metadata: {},
+        idempotency_key: 'after-removal',
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    expect(await methods(admin)).toEqual([]);
+  });
+
+  it('a provider outage removes nothing (503: listed and attached still); tried again it goes', async () => {
+    const card = await saveCard(admin);
+    const pm = await providerMethodId(card.id);
+    const real = paymentsOf(t.app.deps);
+    const down = Object.create(real.provider) as typeof real.provider;
+    down.detachPaymentMethod = async () => {
+      throw new PaymentsProviderError('The payments provider is unreachable.', true);
+    };
+    usePayments(t.app.deps, { config: real.config, provider: down });
+    let refused: Awaited<ReturnType<typeof call>>;
+    try {
+      refused = await call(admin, 'DELETE', `/api/payment-methods/${card.id}/`);
+    } finally {
+      usePayments(t.app.deps, real);
+    }
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toMatchObject({ detail: PAYMENT_METHOD_MESSAGES.providerUnavailable });
+    expect((await methods(admin)).map((m) => m.id)).toEqual([card.id]);
+    expect((await sim().retrievePaymentMethod(pm)).customer).not.toBeNull();
+    const deleted = () =>
+      t.owner((tx) =>
+        tx
+          .select()
+          .from(auditActions)
+          .where(
+            and(
+              eq(auditActions.contentType, 'payments.paymentmethod'),
+              eq(auditActions.objectId, String(card.id)),
+              eq(auditActions.verb, 'deleted'),
+            ),
+          ),
+      );
+    expect(await deleted()).toHaveLength(0);
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${card.id}/`)).statusCode).toBe(204);
+    expect((await sim().retrievePaymentMethod(pm)).customer).toBeNull();
+    expect(await methods(admin)).toEqual([]);
+    expect(await deleted()).toHaveLength(1);
+  });
+
+  it('a card detached at the provider already (a removal cut short) is removed', async () => {
+    const card = await saveCard(admin);
+    await sim().detachPaymentMethod(await providerMethodId(card.id));
+    expect((await call(admin, 'DELETE', `/api/payment-methods/${card.id}/`)).statusCode).toBe(204);
+    expect(await methods(admin)).toEqual([]);
   });
 });
 
@@ -629,5 +735,181 @@ describe("a case's charge", () => {
     await t.settle();
     expect((await detail(c.id)).payment).toMatchObject({ state: 'paid', attempts: 1 });
     expect(invited(c.subjectEmail)).toBe(1);
+  });
+  type ListRow = { id: number; state: string; state_display: string };
+  async function listed(state: string): Promise<ListRow[]> {
+    const res = await call(staff, 'GET', `/api/cases/?state=${state}`);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { results: ListRow[] }).results;
+  }
+
+  const caseAudits = (id: number) =>
+    t.owner((tx) =>
+      tx
+        .select({ verb: auditActions.verb, changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(eq(auditActions.contentType, 'cases.case'), eq(auditActions.objectId, String(id))),
+        ),
+    );
+
+  it('a held case is awaiting payment, not the subject: listed so, and no invitation or reminder can go', async () => {
+    await removeAll(staff);
+    const c = await openCase();
+    expect(c).toMatchObject({ state: 'awaiting-payment', state_display: 'Awaiting payment' });
+    expect((await listed('awaiting-payment')).find((r) => r.id === c.id)).toMatchObject({
+      state: 'awaiting-payment',
+      state_display: 'Awaiting payment',
+    });
+    expect((await listed('awaiting-subject')).map((r) => r.id)).not.toContain(c.id);
+    const refusal = { non_field_errors: [PAYMENT_METHOD_MESSAGES.invitationAwaitsPayment] };
+    const resend = () =>
+      call(staff, 'POST', `/api/subjects/${c.subject.id}/resend-invitation/`, {});
+    const remind = () => call(staff, 'POST', `/api/cases/${c.id}/send-reminder/`, {});
+    for (const res of [await resend(), await remind()]) {
+      expect([res.statusCode, res.json()]).toEqual([400, refusal]);
+    }
+    // still refused while the retry's charge is pending
+    await saveCard(staff);
+    const retry = await call(staff, 'POST', `/api/cases/${c.id}/retry-payment/`);
+    expect(retry.json()).toMatchObject({ state: 'pending' });
+    for (const res of [await resend(), await remind()]) {
+      expect([res.statusCode, res.json()]).toEqual([400, refusal]);
+    }
+    // another tenant sees nothing of it
+    expect(
+      (await call(other, 'POST', `/api/subjects/${c.subject.id}/resend-invitation/`, {}))
+        .statusCode,
+    ).toBe(404);
+    expect(invited(c.subjectEmail)).toBe(0);
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(1);
+    expect(await detail(c.id)).toMatchObject({
+      state: 'awaiting-subject',
+      state_display: 'Awaiting subject',
+      payment: { state: 'paid' },
+    });
+    expect((await listed('awaiting-subject')).map((r) => r.id)).toContain(c.id);
+    expect((await listed('awaiting-payment')).map((r) => r.id)).not.toContain(c.id);
+    expect((await resend()).statusCode).toBe(200);
+    const moves = (await caseAudits(c.id)).filter((a) => a.verb === 'state_changed');
+    expect(moves.map((a) => a.changes)).toEqual([
+      { state: ['awaiting-subject', 'awaiting-payment'] },
+      { state: ['awaiting-payment', 'awaiting-subject'] },
+    ]);
+  });
+
+  it('a processing charge waits for the webhook: settled once, the case released; replays and older events change nothing', async () => {
+    await removeAll(staff);
+    await saveCard(staff, TEST_CARDS.processing);
+    const c = await openCase();
+    await t.settle(); // the charge job: the provider answers processing
+    expect(await detail(c.id)).toMatchObject({
+      state: 'awaiting-payment',
+      payment: { state: 'pending', reason: null },
+    });
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    expect(row).toMatchObject({ status: 'processing' });
+    const pi = row?.providerPaymentId ?? '';
+    expect(pi).toMatch(/^pi_sim_/);
+    expect(invited(c.subjectEmail)).toBe(0);
+    const [processing, succeeded] = sim().finishProcessing(pi, true).events;
+    if (!processing || !succeeded) throw new Error('no events');
+    const answer = async (e: SignedEvent) => {
+      const res = await deliver(e);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { status: string }).status;
+    };
+    expect(await answer(processing)).toBe('stored');
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'pending' });
+    expect(await answer(succeeded)).toBe('settled');
+    expect(await detail(c.id)).toMatchObject({
+      state: 'awaiting-subject',
+      payment: { state: 'paid' },
+    });
+    // the same event again, and the older processing one, change nothing
+    expect(await answer(succeeded)).toBe('duplicate');
+    expect(await answer(processing)).toBe('ignored');
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'paid' });
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(1);
+    const audit = await t.owner((tx) =>
+      tx
+        .select({ verb: auditActions.verb, changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'payments.productpayment'),
+            eq(auditActions.objectId, String(row?.id)),
+          ),
+        ),
+    );
+    expect(audit.map((a) => a.verb)).toEqual(['created', 'updated', 'updated']);
+    expect(audit[2]?.changes).toMatchObject({
+      status: ['processing', 'succeeded'],
+      event: succeeded.event.id,
+    });
+    expect((await caseAudits(c.id)).filter((a) => a.verb === 'invited')).toHaveLength(1);
+  });
+
+  it('a processing charge that fails later keeps the case held with the reason', async () => {
+    const c = await openCase();
+    await t.settle();
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    const events = sim().finishProcessing(row?.providerPaymentId ?? '', false).events;
+    const [processing, failed] = events;
+    if (!processing || !failed) throw new Error('no events');
+    // delivered out of order: the result first, the older processing event after
+    expect((await deliver(failed)).json()).toMatchObject({ status: 'settled' });
+    expect((await deliver(processing)).json()).toMatchObject({ status: 'ignored' });
+    expect(await detail(c.id)).toMatchObject({
+      state: 'awaiting-payment',
+      payment: { state: 'payment_needed', reason: 'Your card was declined.' },
+    });
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(0);
+  });
+
+  it('refuses an event that does not match its payment, or names another customer', async () => {
+    const c = await openCase();
+    await t.settle();
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    const [, succeeded] = sim().finishProcessing(row?.providerPaymentId ?? '', true).events;
+    if (!succeeded) throw new Error('no event');
+    const secret = paymentsOf(t.app.deps).config.webhookSecret;
+    const forged = (change: (o: ProviderPaymentIntent) => void) => {
+      const event = structuredClone(succeeded.event);
+      change(event.data.object);
+      const body = JSON.stringify(event);
+      const at = Math.floor(t.clock.now().getTime() / 1000);
+      return { body, signature: signWebhook(secret, at, body) };
+    };
+    expect(
+      (
+        await deliver(
+          forged((o) => {
+            o.amount += 1;
+          }),
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await deliver(
+          forged((o) => {
+            o.metadata = { ...o.metadata, customer: String(beta) };
+          }),
+        )
+      ).statusCode,
+    ).toBe(404);
+    expect((await deliver({ ...succeeded, signature: 't=1,v1=00' })).statusCode).toBe(401);
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'pending' });
+    expect((await deliver(succeeded)).json()).toMatchObject({ status: 'settled' });
   });
 });

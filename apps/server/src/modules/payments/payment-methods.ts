@@ -417,34 +417,129 @@ export async function setDefault(ctx: ServiceContext, id: number): Promise<Payme
   return out;
 }
 
-/**
- * DELETE /api/payment-methods/{id}/: the card is removed (its row kept for the payments made
- * with it). The default goes only when it is the last card: otherwise another is made the
- * default first (PAYMENT_METHOD_MESSAGES.defaultInUse).
- */
-export async function removeMethod(ctx: ServiceContext, id: number): Promise<void> {
-  const customerId = tenantId(ctx.actor);
-  const row = await lockedMethod(ctx, customerId, id);
-  if (row.isDefault) {
-    const [other] = await ctx.tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(customerPaymentMethods)
-      .where(and(active(customerId), sql`${customerPaymentMethods.id} <> ${id}`));
-    if ((other?.n ?? 0) > 0) {
-      throw ValidationError.of('non_field_errors', PAYMENT_METHOD_MESSAGES.defaultInUse);
-    }
+/** The payments provider refused to detach a card still attached (502): nothing changed. */
+export class DetachRefusedError extends AppError {
+  constructor() {
+    super(502, { detail: PAYMENT_METHOD_MESSAGES.detachRefused });
   }
-  await ctx.tx
-    .update(customerPaymentMethods)
-    .set({ removedAt: ctx.clock.now(), isDefault: false })
-    .where(
-      and(eq(customerPaymentMethods.customerId, customerId), eq(customerPaymentMethods.id, id)),
-    );
-  await recordAudit(ctx.tx, ctx.actor, {
-    verb: 'deleted',
-    contentType: PAYMENT_METHOD_CT,
-    objectId: id,
-    objectRepr: cardLabel(cardBrandOf(row.brand), row.last4),
-    changes: { was_default: row.isDefault },
+}
+
+/**
+ * Detaches a card at the provider (Stripe: POST /v1/payment_methods/{id}/detach). A card the
+ * provider does not know, or no longer attached (a removal cut short after its detachment), is
+ * detached already; an outage is a 503, any other refusal a 502.
+ */
+async function detachAtProvider(deps: Deps, providerMethodId: string): Promise<void> {
+  const { provider } = paymentsOf(deps);
+  try {
+    await ask(deps, (signal) => provider.detachPaymentMethod(providerMethodId, signal));
+    return;
+  } catch (e) {
+    if (e instanceof PaymentsUnavailableError) throw e;
+    if (isMissing(e)) return;
+    if (!(e instanceof PaymentsProviderError || e instanceof SimulatorRefusal)) throw e;
+  }
+  let pm: ProviderPaymentMethod;
+  try {
+    pm = await ask(deps, (signal) => provider.retrievePaymentMethod(providerMethodId, signal));
+  } catch (e) {
+    if (isMissing(e)) return;
+    throw e;
+  }
+  if (pm.customer !== null) throw new DetachRefusedError();
+}
+
+/** The default card may go only when it is the last: otherwise another is made the default first. */
+async function refuseRemovingDefault(tx: Tx, customerId: number, row: MethodRow): Promise<void> {
+  if (!row.isDefault) return;
+  const [other] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(customerPaymentMethods)
+    .where(and(active(customerId), sql`${customerPaymentMethods.id} <> ${row.id}`));
+  if ((other?.n ?? 0) > 0) {
+    throw ValidationError.of('non_field_errors', PAYMENT_METHOD_MESSAGES.defaultInUse);
+  }
+}
+
+/**
+ * DELETE /api/payment-methods/{id}/: the card is detached at the provider, then removed (its row
+ * kept for the payments made with it). The default goes only when it is the last card:
+ * otherwise another is made the default first (PAYMENT_METHOD_MESSAGES.defaultInUse).
+ *
+ * Detach first, remove only once detached (rather than remove and detach later from a job):
+ * the administrator waits for the answer anyway, as for saving a card, and so a provider that
+ * fails never leaves the two sides disagreeing silently. An outage (503) or a refusal (502)
+ * changes nothing on either side and says so; there is no moment when Kestrel shows a card
+ * removed that the provider could still charge, nor a job that could give up unseen. A removal
+ * cut short after the detachment (the server stopped) leaves the card listed but detached: a
+ * charge to it is declined and shown on the case, and removing it again finishes (a card no
+ * longer attached counts as detached). Once detached the card is removed whatever happened
+ * meanwhile: were it the default while another card was saved concurrently, that card becomes
+ * the default.
+ */
+export async function removeMethod(deps: Deps, actor: Actor, id: number): Promise<void> {
+  const customerId = tenantId(actor);
+  const { provider } = paymentsOf(deps);
+  const row = await runInTenant(
+    deps,
+    actor,
+    async (ctx) => {
+      const [r] = await ctx.tx
+        .select()
+        .from(customerPaymentMethods)
+        .where(and(active(customerId), eq(customerPaymentMethods.id, id)));
+      if (!r) throw new NotFoundError();
+      await refuseRemovingDefault(ctx.tx, customerId, r);
+      return r;
+    },
+    readOnly,
+  );
+  // a card of another provider (the configuration changed since) cannot be asked of this one
+  if (row.provider === provider.name) await detachAtProvider(deps, row.providerPaymentMethodId);
+  await runInTenant(deps, actor, async (ctx) => {
+    await lockSettings(ctx, customerId);
+    const [current] = await ctx.tx
+      .select()
+      .from(customerPaymentMethods)
+      .where(and(active(customerId), eq(customerPaymentMethods.id, id)));
+    if (!current) return; // removed meanwhile by another request
+    await ctx.tx
+      .update(customerPaymentMethods)
+      .set({ removedAt: ctx.clock.now(), isDefault: false })
+      .where(
+        and(eq(customerPaymentMethods.customerId, customerId), eq(customerPaymentMethods.id, id)),
+      );
+    let newDefault: number | null = null;
+    if (current.isDefault) {
+      const [next] = await ctx.tx
+        .select({ id: customerPaymentMethods.id })
+        .from(customerPaymentMethods)
+        .where(active(customerId))
+        .orderBy(desc(customerPaymentMethods.createdAt), desc(customerPaymentMethods.id))
+        .limit(1);
+      if (next) {
+        await ctx.tx
+          .update(customerPaymentMethods)
+          .set({ isDefault: true })
+          .where(
+            and(
+              eq(customerPaymentMethods.customerId, customerId),
+              eq(customerPaymentMethods.id, next.id),
+            ),
+          );
+        newDefault = next.id;
+      }
+    }
+    await recordAudit(ctx.tx, ctx.actor, {
+      verb: 'deleted',
+      contentType: PAYMENT_METHOD_CT,
+      objectId: id,
+      objectRepr: cardLabel(cardBrandOf(row.brand), row.last4),
+      changes: {
+        was_default: current.isDefault,
+        detached: row.provider === provider.name,
+        ...(newDefault !== null ? { new_default: newDefault } : {}),
+      },
+    });
   });
 }

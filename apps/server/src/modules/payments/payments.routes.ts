@@ -135,7 +135,7 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
     receive: async (request, event) => {
       const status = await runAsSystem(
         request.server.deps,
-        (ctx) => receivePaymentEvent(ctx, event),
+        (ctx) => receivePaymentEvent(ctx, event, request.server.deps),
         {
           ...opsActorOf(request),
           type: null,

@@ -4,9 +4,17 @@ import { z } from 'zod';
 import { recordAudit } from '../../platform/audit.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { SETTLING_EVENTS, type SettlingEvent } from '../../providers/payments/provider.js';
+import {
+  PRODUCT_PAYMENT_EVENTS,
+  type ProductPaymentEvent,
+  SETTLING_EVENTS,
+  type SettlingEvent,
+} from '../../providers/payments/provider.js';
 import { settleTopUp } from '../checks/top-up.js';
+import { releaseCase } from './case-charge.js';
+import { CASE_PAYMENT_CT } from './case-payment.js';
 import { paymentIntents, payments } from './payments.table.js';
+import { productPayments } from './product-payments.table.js';
 import { INTENT_CONTENT_TYPE, PAYMENT_CONTENT_TYPE } from './service.js';
 
 /** Where the provider posts its signed webhooks: outside /api/ (no session, no CSRF token). */
@@ -23,6 +31,8 @@ export const paymentEventSchema = z.object({
       amount: z.number().int().nonnegative(),
       currency: z.string().max(3),
       status: z.enum(PAYMENT_INTENT_STATUSES),
+      /** What Kestrel put on the intent: a case's charge names its product payment and customer. */
+      metadata: z.record(z.string().max(100), z.string().max(500)).optional(),
       last_payment_error: z
         .object({ code: z.string().max(100).optional(), message: z.string().max(500).optional() })
         .nullable()
@@ -37,15 +47,28 @@ const isSettling = (t: string): t is SettlingEvent =>
 
 export type WebhookOutcome = 'settled' | 'stored' | 'duplicate' | 'ignored';
 
+const isProductEvent = (t: string): t is ProductPaymentEvent =>
+  (PRODUCT_PAYMENT_EVENTS as readonly string[]).includes(t);
+
+/** What settling a case's charge needs of the app (its invitation's links). */
+type WebhookDeps = { config: { publicUrl: string } };
+
 /**
- * One verified event, in one transaction: the payment stored (its event id unique: a replay
- * changes nothing), the intent updated, and the top-up settled through the check engine
- * (settleTopUp, paid or declined) in the same transaction; anything refused rolls it all back.
+ * One verified event, in one transaction. A case's charge (a product payment: its intent's
+ * metadata, or its provider id) is settled by receiveProductEvent. A portal payment's: the
+ * payment stored (its event id unique: a replay changes nothing), the intent updated, and the
+ * top-up settled through the check engine (settleTopUp, paid or declined) in the same
+ * transaction; anything refused rolls it all back.
  */
 export async function receivePaymentEvent(
   ctx: ServiceContext,
   event: PaymentEventIn,
+  deps: WebhookDeps,
 ): Promise<WebhookOutcome> {
+  if (isProductEvent(event.type)) {
+    const product = await receiveProductEvent(ctx, event, event.type, deps);
+    if (product) return product;
+  }
   if (!isSettling(event.type)) return 'ignored';
   const pi = event.data.object;
   const [intent] = await ctx.tx
@@ -108,5 +131,136 @@ export async function receivePaymentEvent(
     customerId: intent.customerId,
   });
   await settleTopUp(ctx, intent.caseActivityId, outcome, intent.publicId);
+  return 'settled';
+}
+
+/** The product payment (a case's charge) an event is about, locked; null when it is none. */
+async function productPaymentOf(ctx: ServiceContext, pi: PaymentEventIn['data']['object']) {
+  const meta = pi.metadata ?? {};
+  const id = Number(meta.kestrel_product_payment);
+  const customer = Number(meta.customer);
+  if (meta.kestrel_product_payment !== undefined) {
+    if (!Number.isSafeInteger(id) || !Number.isSafeInteger(customer)) return null;
+    const [r] = await ctx.tx
+      .select()
+      .from(productPayments)
+      .where(and(eq(productPayments.customerId, customer), eq(productPayments.id, id)))
+      .for('update');
+    return r ?? null;
+  }
+  const [r] = await ctx.tx
+    .select()
+    .from(productPayments)
+    .where(eq(productPayments.providerPaymentId, pi.id))
+    .limit(1)
+    .for('update');
+  return r ?? null;
+}
+
+const PRODUCT_TARGET: Record<ProductPaymentEvent, 'succeeded' | 'failed' | 'processing'> = {
+  'payment_intent.succeeded': 'succeeded',
+  'payment_intent.payment_failed': 'failed',
+  'payment_intent.processing': 'processing',
+};
+
+/**
+ * An event of a case's off-session charge (issue 30), idempotent without storing events: an
+ * attempt moves only from `processing` to its result, once. `succeeded` is final at the provider,
+ * and a failed attempt is final for Kestrel (a retry is a new attempt with a new intent), so
+ * - the same event again finds the attempt in its state already: nothing changes ('duplicate');
+ * - an older event (a `processing` after the result, or a result contradicting the one recorded)
+ *   never overwrites the newer state ('ignored');
+ * - `processing` while processing records the provider's intent when it is not known yet
+ *   ('stored');
+ * - the result, while processing, is recorded and audited with the event's id ('settled'); a
+ *   success releases the case held for it (releaseCase: its state, its subject's invitation), as
+ *   a charge answered at once does.
+ * Null when the event is not a product payment's (a portal payment's, handled by the caller).
+ */
+async function receiveProductEvent(
+  ctx: ServiceContext,
+  event: PaymentEventIn,
+  type: ProductPaymentEvent,
+  deps: WebhookDeps,
+): Promise<WebhookOutcome | null> {
+  const pi = event.data.object;
+  const row = await productPaymentOf(ctx, pi);
+  if (!row) return null;
+  if (row.providerPaymentId !== null && row.providerPaymentId !== pi.id) {
+    throw ValidationError.of('data.object.id', 'The payment intent does not match the payment.');
+  }
+  if (pi.amount !== row.amountPence || pi.currency !== row.currency) {
+    throw ValidationError.of(
+      'data.object.amount',
+      'The amount or currency does not match the payment.',
+    );
+  }
+  const target = PRODUCT_TARGET[type];
+  const statusFits =
+    target === 'succeeded'
+      ? pi.status === 'succeeded'
+      : target === 'processing'
+        ? pi.status === 'processing'
+        : pi.status !== 'succeeded' && pi.status !== 'processing';
+  if (!statusFits) {
+    throw ValidationError.of('data.object.status', 'The status does not match the event.');
+  }
+  const actor = { ...ctx.actor, customerId: row.customerId };
+  const theRow = and(
+    eq(productPayments.customerId, row.customerId),
+    eq(productPayments.id, row.id),
+  );
+  if (row.status !== 'processing') return row.status === target ? 'duplicate' : 'ignored';
+  if (target === 'processing') {
+    if (row.providerPaymentId === null) {
+      await ctx.tx
+        .update(productPayments)
+        .set({ providerPaymentId: pi.id, updatedAt: ctx.clock.now() })
+        .where(theRow);
+      await recordAudit(ctx.tx, actor, {
+        verb: 'updated',
+        contentType: CASE_PAYMENT_CT,
+        objectId: row.id,
+        objectRepr: `PP-${row.id}`,
+        changes: { provider_payment_id: pi.id, status: 'processing', event: event.id },
+        customerId: row.customerId,
+      });
+    }
+    return 'stored';
+  }
+  const error = target === 'failed' ? (pi.last_payment_error ?? null) : null;
+  const failure =
+    target === 'failed'
+      ? {
+          code: error?.code ?? 'payment_failed',
+          message: error?.message ?? 'The payment failed.',
+        }
+      : null;
+  await ctx.tx
+    .update(productPayments)
+    .set({
+      status: target,
+      providerPaymentId: pi.id,
+      failureCode: failure?.code ?? null,
+      failureMessage: failure?.message ?? null,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(theRow);
+  await recordAudit(ctx.tx, actor, {
+    verb: 'updated',
+    contentType: CASE_PAYMENT_CT,
+    objectId: row.id,
+    objectRepr: `PP-${row.id}`,
+    changes: {
+      status: ['processing', target],
+      provider_payment_id: pi.id,
+      event: event.id,
+      ...(failure ? { failure_code: failure.code } : {}),
+    },
+    customerId: row.customerId,
+  });
+  if (target === 'succeeded' && row.caseId !== null) {
+    await releaseCase({ ...ctx, actor }, deps, row.customerId, row.caseId);
+  }
   return 'settled';
 }

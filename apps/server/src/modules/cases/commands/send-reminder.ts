@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { emailJob } from '../../../jobs/send-email.js';
 import { recordAudit } from '../../../platform/audit.js';
@@ -21,6 +22,10 @@ export async function sendReminder(
 ): Promise<{ detail: string }> {
   const { tx, actor } = ctx;
   const c = await lockCase(tx, id);
+  if (c.state === 'awaiting-payment') {
+    // its invitation goes once the case is paid (issue 30)
+    throw ValidationError.of('non_field_errors', PAYMENT_METHOD_MESSAGES.invitationAwaitsPayment);
+  }
   if (c.state !== 'awaiting-subject' || c.archivedAt) {
     throw ValidationError.of('non_field_errors', 'The case is not waiting for the subject.');
   }
