@@ -1,9 +1,11 @@
+import { PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   type Client,
   createAdminAndViewer,
+  createCase,
   createCustomer,
   createSubjectUser,
   login,
@@ -112,5 +114,36 @@ describe('POST /api/subjects/{id}/resend-invitation/', () => {
     await t.settle();
     expect(await mailsTo('invited@example.test')).toHaveLength(3);
     expect(await audits(invited)).toHaveLength(3);
+  });
+
+  it('refuses while the person’s case awaits its payment (400), unless another open case awaits them', async () => {
+    const held = await t.owner(async (tx) => {
+      const id = (
+        await createSubjectUser(tx, {
+          customerId: acme,
+          email: 'held@example.test',
+          password: null,
+        })
+      ).id;
+      await createCase(tx, { customerId: acme, subjectId: id, state: 'awaiting-payment' });
+      // a finished or archived case is no reason to invite them
+      await createCase(tx, { customerId: acme, subjectId: id, state: 'cancelled' });
+      await createCase(tx, { customerId: acme, subjectId: id, archivedAt: new Date() });
+      return id;
+    });
+    const refused = await resend(admin, held);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      { non_field_errors: [PAYMENT_METHOD_MESSAGES.invitationAwaitsPayment] },
+    ]);
+    await t.settle();
+    expect(await mailsTo('held@example.test')).toHaveLength(0);
+    expect(await audits(held)).toHaveLength(0);
+    // once another case of theirs waits for them (not held), the invitation is for that one
+    await t.owner((tx) => createCase(tx, { customerId: acme, subjectId: held }));
+    const sent = await resend(admin, held);
+    expect(sent.statusCode).toBe(200);
+    await t.settle();
+    expect(await mailsTo('held@example.test')).toHaveLength(1);
   });
 });
