@@ -123,6 +123,7 @@ const samples: [string, z.ZodType, Record<string, unknown>][] = [
     {
       cases_by_state: {
         pending: 0,
+        'awaiting-payment': 0,
         'awaiting-subject': 1,
         'in-progress': 0,
         'pending-case-decision': 0,
