@@ -1,6 +1,7 @@
 import type { AppDeps } from '../app-deps.js';
 import { documentThumbnailsJob } from '../modules/case-documents/thumbnail-job.js';
 import { checkJobKinds } from '../modules/checks/jobs.js';
+import { subscriptionsDueJob } from '../modules/cycles/subscriptions-due-job.js';
 import { subjectImportJob } from '../modules/imports/import-job.js';
 import { caseChargeJob } from '../modules/payments/case-charge.js';
 import { providerIntentJob } from '../modules/payments/provider-intent-job.js';
@@ -20,4 +21,5 @@ export const jobKinds: JobKind<unknown, AppDeps>[] = [
   caseChargeJob as JobKind<unknown, AppDeps>,
   documentThumbnailsJob as JobKind<unknown, AppDeps>,
   subjectImportJob as JobKind<unknown, AppDeps>,
+  subscriptionsDueJob as JobKind<unknown, AppDeps>,
 ];

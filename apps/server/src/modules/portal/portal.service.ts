@@ -35,6 +35,7 @@ import { CASE_CT, caseRepr } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { activitiesSubmitted } from '../checks/hooks.js';
 import { customers } from '../customers/customers.table.js';
+import { portalSubscriptions } from '../cycles/subscriptions.service.js';
 import { onlineIdvOf } from '../online-idv/online-idv.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { consentsInTenant } from './consents.service.js';
@@ -173,8 +174,8 @@ export async function portalPayload(ctx: ServiceContext, caseId: number): Promis
       driving_licence: licence ? caseDrivingLicenceOut.parse(licence) : null,
     },
     online_idv: await onlineIdvOf(ctx, caseId),
-    // subscription cycles are not built yet: no case belongs to one
-    subscriptions: [],
+    // the subject's open subscriptions, each with its cycle's requirements (issue 31)
+    subscriptions: await portalSubscriptions(ctx.tx, caseId),
   };
 }
 

@@ -318,6 +318,6 @@ export async function subjectsRoutes(app: FastifyInstance) {
       );
     },
   );
-  // The subject's consents: subject-consents.routes.ts. Its registrations and subscriptions come
-  // with the self-service issue (no endpoint until then: the web says there are none).
+  // The subject's consents: subject-consents.routes.ts. Its subscriptions (GET/POST
+  // /api/subjects/{id}/subscriptions/): modules/cycles/cycles.routes.ts (issue 31).
 }

@@ -1,0 +1,439 @@
+import { CYCLE_IN_USE, SUBSCRIPTION_MESSAGES } from '@kestrel/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { outboxEmails } from '../../platform/tables/outbox.table.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { cases } from '../cases/cases.table.js';
+import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { subscriptionCharges, subscriptionPeriods, subscriptions } from './cycles.table.js';
+import { portalSubscriptions } from './subscriptions.service.js';
+import { runSubscriptionsDue } from './subscriptions-due-job.js';
+
+let t: TestApp;
+let acme: number;
+let other: number;
+let admin: Client;
+let viewer: Client;
+let plain: Client;
+let theirs: Client;
+let care: number;
+let plainProcess: number;
+let theirProcess: number;
+const people: number[] = [];
+let theirSubject: number;
+
+const DAY = 86_400_000;
+
+const call = (client: Client, method: string, url: string, payload?: unknown) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: client.headers,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+
+const cycleBody = {
+  name: 'Update service',
+  requirements: ['dbs-update'],
+  repeat_interval: 6,
+  repeat_unit: 'monthly',
+  billing_interval: 1,
+  billing_triggered: 'yearly',
+};
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme', entitlements: ['cycles'] })).id;
+    other = (await createCustomer(tx, { name: 'Other', entitlements: ['cycles'] })).id;
+    const without = (await createCustomer(tx, { name: 'Plain' })).id;
+    await createProductUser(tx, { customerId: acme, username: 'admin@acme.test' });
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'viewer@acme.test',
+      roles: ['viewer'],
+    });
+    await createProductUser(tx, { customerId: without, username: 'admin@plain.test' });
+    await createProductUser(tx, { customerId: other, username: 'admin@other.test' });
+    care = (
+      await createProcess(tx, {
+        customerId: acme,
+        name: 'Care',
+        requirements: ['basic-details', 'dbs-enhanced'],
+      })
+    ).id;
+    plainProcess = (await createProcess(tx, { customerId: without })).id;
+    theirProcess = (await createProcess(tx, { customerId: other })).id;
+    for (let i = 0; i < 14; i += 1) {
+      people.push(
+        (
+          await createSubjectUser(tx, {
+            customerId: acme,
+            email: `person${i}@acme-people.test`,
+            firstName: `P${i}`,
+          })
+        ).id,
+      );
+    }
+    theirSubject = (await createSubjectUser(tx, { customerId: other })).id;
+    // an invoiced pricebook pricing the update service at £13.00
+    const today = new Date().toISOString().slice(0, 10);
+    const [pb] = await tx
+      .insert(pricebooks)
+      .values({ customerId: acme, name: 'Prices', validFrom: '2000-01-01', invoiced: true })
+      .returning();
+    await tx.insert(pricebookPrices).values({
+      customerId: acme,
+      pricebookId: pb?.id ?? 0,
+      activityType: 'dbs-update',
+      level: '',
+      amountPence: 1300,
+    });
+    void today;
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  viewer = await login(t.app, 'viewer@acme.test');
+  plain = await login(t.app, 'admin@plain.test');
+  theirs = await login(t.app, 'admin@other.test');
+});
+afterAll(() => t.close());
+
+describe('/api/processes/{id}/cycles/', () => {
+  let id = 0;
+  const base = () => `/api/processes/${care}/cycles/`;
+
+  it('needs the cycles entitlement and the permissions (403)', async () => {
+    const res = await call(plain, 'GET', `/api/processes/${plainProcess}/cycles/`);
+    expect(res.statusCode).toBe(403);
+    const post = await call(plain, 'POST', `/api/processes/${plainProcess}/cycles/`, cycleBody);
+    expect(post.statusCode).toBe(403);
+    expect((await call(viewer, 'GET', base())).statusCode).toBe(403);
+    expect((await call(viewer, 'POST', base(), cycleBody)).statusCode).toBe(403);
+  });
+
+  it('validates a cycle (400 by field; requirements the customer may order)', async () => {
+    const bad = await call(admin, 'POST', base(), {
+      ...cycleBody,
+      name: ' ',
+      repeat_interval: 0,
+      billing_triggered: 'daily',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json()).sort()).toEqual([
+      'billing_triggered',
+      'name',
+      'repeat_interval',
+    ]);
+    const unknown = await call(admin, 'POST', base(), {
+      ...cycleBody,
+      requirements: ['dbs-update', 'no-such-check'],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      'requirements.1': ["Unknown activity type 'no-such-check'."],
+    });
+  });
+
+  it('creates, lists, reads and changes a cycle with its texts and price', async () => {
+    const res = await call(admin, 'POST', base(), cycleBody);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    id = body.id;
+    expect(body).toMatchObject({
+      process: care,
+      process_name: 'Care',
+      requirements: ['dbs-update'],
+      repeat_text: 'Every 6 months',
+      billing_text: 'Every year',
+      price_pence: 1300,
+      price_display: '£13.00',
+      price_incomplete: false,
+      is_active: true,
+      subscription_count: 0,
+    });
+    const list = await call(admin, 'GET', base());
+    expect(list.json()).toMatchObject({ count: 1, results: [{ id }] });
+    expect((await call(admin, 'GET', `${base()}${id}/`)).json().name).toBe('Update service');
+    const patched = await call(admin, 'PATCH', `${base()}${id}/`, {
+      billing_interval: 3,
+      billing_triggered: 'monthly',
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().billing_text).toBe('Every 3 months');
+    const badPatch = await call(admin, 'PATCH', `${base()}${id}/`, { requirements: ['x'] });
+    expect(badPatch.json()).toEqual({ 'requirements.0': ["Unknown activity type 'x'."] });
+  });
+
+  it("keeps customers apart (another's process and cycle are 404)", async () => {
+    expect((await call(theirs, 'GET', base())).statusCode).toBe(404);
+    expect((await call(theirs, 'GET', `${base()}${id}/`)).statusCode).toBe(404);
+    expect((await call(theirs, 'POST', base(), cycleBody)).statusCode).toBe(404);
+    expect((await call(theirs, 'DELETE', `${base()}${id}/`)).statusCode).toBe(404);
+    const own = await call(theirs, 'GET', `/api/processes/${theirProcess}/cycles/`);
+    expect(own.json().count).toBe(0);
+  });
+
+  it('deletes a cycle only with no open subscription (400 with the reason)', async () => {
+    const made = await call(admin, 'POST', base(), { ...cycleBody, name: 'Short lived' });
+    const cid = made.json().id;
+    const sub = await call(admin, 'POST', `/api/subjects/${people[13]}/subscriptions/`, {
+      cycle: cid,
+    });
+    expect(sub.statusCode).toBe(201);
+    const refused = await call(admin, 'DELETE', `${base()}${cid}/`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ non_field_errors: [CYCLE_IN_USE] });
+    await call(admin, 'POST', `/api/subscriptions/${sub.json().id}/end/`);
+    expect((await call(admin, 'DELETE', `${base()}${cid}/`)).statusCode).toBe(204);
+    expect((await call(admin, 'GET', `${base()}${cid}/`)).statusCode).toBe(404);
+  });
+});
+
+describe('subscriptions', () => {
+  let cycle = 0;
+  let sub = 0;
+
+  beforeAll(async () => {
+    const res = await call(admin, 'POST', `/api/processes/${care}/cycles/`, {
+      ...cycleBody,
+      name: 'Six-monthly update',
+    });
+    cycle = res.json().id;
+  });
+
+  it('needs the entitlement and permissions', async () => {
+    expect((await call(plain, 'GET', '/api/subscriptions/')).statusCode).toBe(403);
+    expect((await call(viewer, 'GET', '/api/subscriptions/')).statusCode).toBe(403);
+    const p = `/api/subjects/${people[0]}/subscriptions/`;
+    expect((await call(viewer, 'POST', p, { cycle })).statusCode).toBe(403);
+  });
+
+  it('subscribes a subject once (400 for a second, a bad cycle; 404 for another customer)', async () => {
+    const path = `/api/subjects/${people[0]}/subscriptions/`;
+    const start = new Date(t.clock.now().getTime() + DAY).toISOString();
+    const res = await call(admin, 'POST', path, { cycle, starts_at: start });
+    expect(res.statusCode).toBe(201);
+    sub = res.json().id;
+    expect(res.json()).toMatchObject({
+      subject: { id: people[0] },
+      cycle: { id: cycle, requirements: ['dbs-update'], repeat_text: 'Every 6 months' },
+      process: { id: care, name: 'Care' },
+      state: 'active',
+      state_display: 'Active',
+      next_due_at: start,
+      cases_opened: 0,
+    });
+    const again = await call(admin, 'POST', path, { cycle });
+    expect(again.json()).toEqual({ cycle: [SUBSCRIPTION_MESSAGES.alreadySubscribed] });
+    expect((await call(admin, 'POST', path, { cycle: 999999 })).statusCode).toBe(400);
+    expect((await call(admin, 'POST', path, {})).json()).toHaveProperty('cycle');
+    const foreign = `/api/subjects/${theirSubject}/subscriptions/`;
+    expect((await call(admin, 'POST', foreign, { cycle })).statusCode).toBe(404);
+    expect((await call(theirs, 'POST', foreign, { cycle })).statusCode).toBe(400);
+    expect((await call(theirs, 'GET', `/api/subscriptions/${sub}/`)).statusCode).toBe(404);
+    expect((await call(admin, 'GET', path)).json()).toMatchObject({ count: 1 });
+  });
+
+  it('subscribes in bulk, skipping those already subscribed', async () => {
+    const res = await call(admin, 'POST', '/api/subscriptions/bulk/', {
+      cycle,
+      subjects: [people[0], people[1], people[2]],
+      starts_at: new Date(t.clock.now().getTime() + 10 * DAY).toISOString(),
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().skipped).toEqual([people[0]]);
+    expect(res.json().created.map((s: { subject: { id: number } }) => s.subject.id)).toEqual([
+      people[1],
+      people[2],
+    ]);
+    const bad = await call(admin, 'POST', '/api/subscriptions/bulk/', {
+      cycle,
+      subjects: [people[3], theirSubject],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json())).toEqual(['subjects.1']);
+  });
+
+  it('lists across subjects by next due date, filtered (400 for a bad filter)', async () => {
+    const all = await call(admin, 'GET', '/api/subscriptions/');
+    const dues = all.json().results.map((s: { next_due_at: string | null }) => s.next_due_at);
+    expect(dues.filter((d: string | null) => d !== null)).toEqual(
+      [...dues.filter((d: string | null) => d !== null)].sort(),
+    );
+    const soon = new Date(t.clock.now().getTime() + 2 * DAY).toISOString().slice(0, 10);
+    const before = await call(admin, 'GET', `/api/subscriptions/?due_before=${soon}&state=active`);
+    expect(before.json().results.map((s: { id: number }) => s.id)).toEqual([sub]);
+    const after = await call(admin, 'GET', `/api/subscriptions/?due_after=${soon}&cycle=${cycle}`);
+    expect(after.json().count).toBe(2);
+    const byProcess = await call(admin, 'GET', `/api/subscriptions/?process=${theirProcess}`);
+    expect(byProcess.json().count).toBe(0);
+    expect((await call(admin, 'GET', '/api/subscriptions/?state=asleep')).statusCode).toBe(400);
+    expect((await call(admin, 'GET', '/api/subscriptions/?due_after=soon')).statusCode).toBe(400);
+    const paged = await call(admin, 'GET', '/api/subscriptions/?page_size=1');
+    expect(paged.json().results).toHaveLength(1);
+    expect(paged.json().next).toContain('page=2');
+    expect((await call(theirs, 'GET', '/api/subscriptions/')).json().count).toBe(0);
+  });
+
+  it('pauses, resumes and ends (400 where the state does not allow it)', async () => {
+    const p = await call(admin, 'POST', `/api/subscriptions/${sub}/pause/`);
+    expect(p.json()).toMatchObject({ state: 'paused', state_display: 'Paused' });
+    const again = await call(admin, 'POST', `/api/subscriptions/${sub}/pause/`);
+    expect(again.json()).toEqual({
+      state: [SUBSCRIPTION_MESSAGES.notAllowed('pause', 'paused')],
+    });
+    expect((await call(viewer, 'POST', `/api/subscriptions/${sub}/resume/`)).statusCode).toBe(403);
+    const r = await call(admin, 'POST', `/api/subscriptions/${sub}/resume/`);
+    expect(r.json()).toMatchObject({ state: 'active', paused_at: null });
+    expect((await call(theirs, 'POST', `/api/subscriptions/${sub}/end/`)).statusCode).toBe(404);
+  });
+});
+
+describe('the due job', () => {
+  let cycle = 0;
+  const casesOf = (subjectId: number) =>
+    t.owner((tx) => tx.select().from(cases).where(eq(cases.subjectId, subjectId)));
+
+  beforeAll(async () => {
+    const res = await call(admin, 'POST', `/api/processes/${care}/cycles/`, {
+      ...cycleBody,
+      name: 'Due soon',
+    });
+    cycle = res.json().id;
+  });
+
+  it('opens a case of the cycle once its date comes, invites the subject, moves the date on', async () => {
+    const start = new Date(t.clock.now().getTime() + DAY);
+    const made = await call(admin, 'POST', `/api/subjects/${people[4]}/subscriptions/`, {
+      cycle,
+      starts_at: start.toISOString(),
+    });
+    const id = made.json().id;
+    await runSubscriptionsDue(t.app.deps);
+    expect(await casesOf(people[4] ?? 0)).toHaveLength(0);
+
+    t.clock.advance(2 * DAY);
+    admin = await login(t.app, 'admin@acme.test'); // the session idled out
+    await runSubscriptionsDue(t.app.deps);
+    const opened = await casesOf(people[4] ?? 0);
+    expect(opened).toHaveLength(1);
+    const acts = await t.owner((tx) =>
+      tx
+        .select({ code: activityTypes.code })
+        .from(caseActivities)
+        .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+        .where(eq(caseActivities.caseId, opened[0]?.id ?? 0)),
+    );
+    expect(acts.map((a) => a.code)).toEqual(['dbs-update']);
+    await t.settle();
+    const mails = await t.owner((tx) =>
+      tx.select().from(outboxEmails).where(eq(outboxEmails.to, 'person4@acme-people.test')),
+    );
+    expect(mails).toHaveLength(1);
+    const after = (await call(admin, 'GET', `/api/subscriptions/${id}/`)).json();
+    expect(after.cases_opened).toBe(1);
+    expect(after.last_case).toBe(opened[0]?.id);
+    const sixMonths = new Date(start);
+    sixMonths.setUTCMonth(sixMonths.getUTCMonth() + 6);
+    expect(after.next_due_at).toBe(sixMonths.toISOString());
+
+    // invoiced: the billing period is an invoice line at the cycle's price, once
+    const charges = await t.owner((tx) =>
+      tx.select().from(subscriptionCharges).where(eq(subscriptionCharges.subscriptionId, id)),
+    );
+    expect(charges.map((c) => [c.kind, c.amountPence])).toEqual([['invoice', 1300]]);
+
+    // a run again (a restart) opens nothing more
+    await runSubscriptionsDue(t.app.deps);
+    expect(await casesOf(people[4] ?? 0)).toHaveLength(1);
+
+    // the portal's subscriptions: the subject's, with the cycle's requirements
+    const portal = await t.owner((tx) => portalSubscriptions(tx, opened[0]?.id ?? 0));
+    expect(portal).toEqual([{ id, cycle: { id: cycle, requirements: ['dbs-update'] } }]);
+  });
+
+  it('a paused subscription comes due only once resumed, an ended one never', async () => {
+    const start = new Date(t.clock.now().getTime() + DAY).toISOString();
+    const paused = (
+      await call(admin, 'POST', `/api/subjects/${people[5]}/subscriptions/`, {
+        cycle,
+        starts_at: start,
+      })
+    ).json().id;
+    const ended = (
+      await call(admin, 'POST', `/api/subjects/${people[6]}/subscriptions/`, {
+        cycle,
+        starts_at: start,
+      })
+    ).json().id;
+    await call(admin, 'POST', `/api/subscriptions/${paused}/pause/`);
+    await call(admin, 'POST', `/api/subscriptions/${ended}/end/`);
+    t.clock.advance(3 * DAY);
+    admin = await login(t.app, 'admin@acme.test');
+    await runSubscriptionsDue(t.app.deps);
+    expect(await casesOf(people[5] ?? 0)).toHaveLength(0);
+    expect(await casesOf(people[6] ?? 0)).toHaveLength(0);
+    // resumed after its date passed: the pause skipped that period, the next is six months on
+    const resumed = (await call(admin, 'POST', `/api/subscriptions/${paused}/resume/`)).json();
+    const next = new Date(start);
+    next.setUTCMonth(next.getUTCMonth() + 6);
+    expect(resumed.next_due_at).toBe(next.toISOString());
+    expect((await call(admin, 'GET', `/api/subscriptions/${ended}/`)).json()).toMatchObject({
+      state: 'ended',
+      next_due_at: null,
+    });
+  });
+
+  it('opens each case exactly once with two server processes running the job at once', async () => {
+    const start = new Date(t.clock.now().getTime() + DAY).toISOString();
+    const subjectsDue = people.slice(7, 13);
+    const bulk = await call(admin, 'POST', '/api/subscriptions/bulk/', {
+      cycle,
+      subjects: subjectsDue,
+      starts_at: start,
+    });
+    const ids: number[] = bulk.json().created.map((s: { id: number }) => s.id);
+    expect(ids).toHaveLength(6);
+    t.clock.advance(2 * DAY);
+    admin = await login(t.app, 'admin@acme.test'); // the session idled out
+    const twin = await t.twin();
+    const handled = await Promise.all([
+      runSubscriptionsDue(t.app.deps),
+      runSubscriptionsDue(twin.deps),
+      runSubscriptionsDue(t.app.deps),
+    ]);
+    expect(handled.reduce((a, b) => a + b, 0)).toBe(6);
+    const opened = await t.owner((tx) =>
+      tx.select().from(cases).where(inArray(cases.subjectId, subjectsDue)),
+    );
+    expect(opened).toHaveLength(6);
+    const periods = await t.owner((tx) =>
+      tx
+        .select()
+        .from(subscriptionPeriods)
+        .where(
+          and(
+            eq(subscriptionPeriods.customerId, acme),
+            inArray(subscriptionPeriods.subscriptionId, ids),
+          ),
+        ),
+    );
+    expect(periods).toHaveLength(6);
+    const rows = await t.owner((tx) =>
+      tx.select().from(subscriptions).where(inArray(subscriptions.id, ids)),
+    );
+    expect(new Set(rows.map((r) => r.lastCaseId))).toEqual(new Set(opened.map((c) => c.id)));
+    expect(other).toBeGreaterThan(0);
+  });
+});
