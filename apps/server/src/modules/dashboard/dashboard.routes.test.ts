@@ -71,6 +71,7 @@ it('summarises the tenant caseload', async () => {
   const d = res.json();
   expect(d.cases_by_state).toEqual({
     pending: 0,
+    'awaiting-payment': 0,
     'awaiting-subject': 1,
     'in-progress': 1,
     'pending-case-decision': 0,

@@ -799,6 +799,18 @@ describe("a case's charge", () => {
     ]);
   });
 
+  it('a held case stays awaiting payment when its activities change', async () => {
+    await removeAll(staff);
+    const c = await openCase();
+    const first = c.case_activities[0];
+    if (!first) throw new Error('no activity');
+    const res = await call(staff, 'PATCH', `/api/case-activities/${first.id}/`, {
+      state: 'ca-awaiting-ops',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await detail(c.id)).toMatchObject({ state: 'awaiting-payment' });
+  });
+
   it('a processing charge waits for the webhook: settled once, the case released; replays and older events change nothing', async () => {
     await removeAll(staff);
     await saveCard(staff, TEST_CARDS.processing);
