@@ -193,7 +193,8 @@ export async function casePaymentOf(
 
 /**
  * POST /api/cases/{id}/retry-payment/: the next attempt at a case held for payment, to the
- * default card as it is now (400 when none is saved, or nothing awaits payment). Audited.
+ * default card as it is now (400 when none is saved, or nothing awaits payment: the last attempt
+ * did not fail, or the case is finished). Audited.
  */
 export async function retryCasePayment(
   ctx: ServiceContext,
@@ -202,13 +203,14 @@ export async function retryCasePayment(
   const customerId = ctx.actor.customerId;
   if (customerId === null) throw new NotFoundError();
   const [c] = await ctx.tx
-    .select({ id: cases.id })
+    .select({ id: cases.id, state: cases.state })
     .from(cases)
     .where(and(eq(cases.customerId, customerId), eq(cases.id, caseId)))
     .for('update');
   if (!c) throw new NotFoundError();
   const last = await latestAttempt(ctx.tx, customerId, caseId);
-  if (last?.status !== 'failed') {
+  // a finished case (cancelled while held) is not charged
+  if (last?.status !== 'failed' || c.state === 'cancelled' || c.state === 'complete') {
     throw ValidationError.of('non_field_errors', PAYMENT_METHOD_MESSAGES.nothingToRetry);
   }
   if (!(await defaultCard(ctx.tx, customerId))) {

@@ -809,6 +809,33 @@ describe("a case's charge", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await detail(c.id)).toMatchObject({ state: 'awaiting-payment' });
+    // it may be cancelled, and then nothing is retried
+    const cancelled = await call(staff, 'POST', `/api/cases/${c.id}/cancel/`, { reason: 'No' });
+    expect(cancelled.json()).toMatchObject({ state: 'cancelled' });
+    await saveCard(staff);
+    const retry = await call(staff, 'POST', `/api/cases/${c.id}/retry-payment/`);
+    expect([retry.statusCode, retry.json()]).toEqual([
+      400,
+      { non_field_errors: [PAYMENT_METHOD_MESSAGES.nothingToRetry] },
+    ]);
+  });
+
+  it('a case cancelled while its charge processes stays cancelled once paid: nobody is invited', async () => {
+    await removeAll(staff);
+    await saveCard(staff, TEST_CARDS.processing);
+    const c = await openCase();
+    await t.settle();
+    const cancelled = await call(staff, 'POST', `/api/cases/${c.id}/cancel/`, { reason: 'No' });
+    expect(cancelled.json()).toMatchObject({ state: 'cancelled' });
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    for (const e of sim().finishProcessing(row?.providerPaymentId ?? '', true).events) {
+      expect((await deliver(e)).statusCode).toBe(200);
+    }
+    expect(await detail(c.id)).toMatchObject({ state: 'cancelled', payment: { state: 'paid' } });
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(0);
   });
 
   it('a processing charge waits for the webhook: settled once, the case released; replays and older events change nothing', async () => {
