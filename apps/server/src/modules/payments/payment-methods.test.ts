@@ -893,6 +893,39 @@ describe("a case's charge", () => {
     expect((await caseAudits(c.id)).filter((a) => a.verb === 'invited')).toHaveLength(1);
   });
 
+  it('operations settle a processing charge in the simulator (its events reach the webhook)', async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId: null, username: 'ops2@k.test', roles: ['ops'] }),
+    );
+    const ops = await login(t.app, 'ops2@k.test');
+    const c = await openCase();
+    await t.settle();
+    const [row] = await t.owner((tx) =>
+      tx.select().from(productPayments).where(eq(productPayments.caseId, c.id)),
+    );
+    const url = `/api/ops/simulator/payments/${row?.providerPaymentId}/finish/`;
+    const finish = (who: Client | null) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...(who?.headers ?? {}), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'result=succeeded',
+      });
+    expect([401, 403]).toContain((await finish(null)).statusCode);
+    expect((await finish(staff)).statusCode).toBe(403);
+    expect((await detail(c.id)).payment).toMatchObject({ state: 'pending' });
+    const done = await finish(ops);
+    expect([done.statusCode, done.json()]).toMatchObject([200, { status: 'succeeded' }]);
+    expect(await detail(c.id)).toMatchObject({
+      state: 'awaiting-subject',
+      payment: { state: 'paid' },
+    });
+    // settled once
+    expect((await finish(ops)).statusCode).toBe(400);
+    await t.settle();
+    expect(invited(c.subjectEmail)).toBe(1);
+  });
+
   it('a processing charge that fails later keeps the case held with the reason', async () => {
     const c = await openCase();
     await t.settle();

@@ -192,6 +192,29 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
       },
     );
 
+    // A processing charge (the simulator's processing card) settled, as the provider would do
+    // later: its events delivered to the webhook in order. Operations play the provider here
+    // (/api/ops/: an ops session seeing product payments, its CSRF token); `result` succeeded
+    // (the default) or failed.
+    scope.post<{ Params: { id: string } }>(
+      '/api/ops/simulator/payments/:id/finish/',
+      {
+        ...SIMULATOR_ROUTE,
+        config: { access: { permissions: ['payments.view_all_product_payments'] } },
+      },
+      async (request, reply) => {
+        const sim = simulatorOf(request.server);
+        const form = new URLSearchParams(typeof request.body === 'string' ? request.body : '');
+        try {
+          const result = sim.finishProcessing(request.params.id, form.get('result') !== 'failed');
+          await deliver(request.server, result.events);
+          return reply.code(200).send(result.intent);
+        } catch (e) {
+          return refusal(reply, e);
+        }
+      },
+    );
+
     scope.get<{ Params: { id: string } }>(
       `${SIMULATOR_BASE}/3ds/:id/`,
       SIMULATOR_ROUTE,
