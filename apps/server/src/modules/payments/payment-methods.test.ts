@@ -449,6 +449,13 @@ describe('payment settings', () => {
     expect((await call(other, 'GET', '/api/payment-settings/')).json()).toMatchObject({
       billing_email: '',
     });
+    // operations have no payment settings of their own (404, not a server error)
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId: null, username: 'ops-settings@k.test', roles: ['ops'] }),
+    );
+    const ops = await login(t.app, 'ops-settings@k.test');
+    const put = await call(ops, 'PUT', '/api/payment-settings/', { billing_email: '' });
+    expect(put.statusCode).toBe(404);
     const audit = await t.owner((tx) =>
       tx
         .select()

@@ -176,6 +176,8 @@ export async function updateSettings(
   customerId: number,
   body: PaymentSettingsUpdate,
 ): Promise<PaymentSettingsOut> {
+  // a customer's own settings only (operations, of no customer, have none: 404)
+  if (ctx.actor.customerId !== customerId) throw new NotFoundError();
   const s = await lockSettings(ctx, customerId);
   if (s.billingEmail !== body.billing_email) {
     await ctx.tx
