@@ -86,6 +86,9 @@ const ALLOWED: Record<string, string> = {
   'POST /api/payment-methods/setup-intent/': 'body: takes none (the server makes the setup intent)',
   'POST /api/payment-methods/{id}/set-default/': 'body: an action that takes none',
   'POST /api/cases/{id}/retry-payment/': 'body: an action that takes none',
+  'POST /api/subscriptions/{id}/pause/': 'body: an action that takes none',
+  'POST /api/subscriptions/{id}/resume/': 'body: an action that takes none',
+  'POST /api/subscriptions/{id}/end/': 'body: an action that takes none',
   // issue 30: users and roles
   'POST /api/users/{id}/deactivate/': 'body: an action that takes none',
   'POST /api/users/{id}/reactivate/': 'body: an action that takes none',

@@ -23,6 +23,7 @@ import {
 import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
+import { cycles, subscriptions } from '../modules/cycles/cycles.table.js';
 import { customerPaymentMethods } from '../modules/payments/payment-methods.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
 import { segments } from '../modules/segments/segments.table.js';
@@ -62,6 +63,7 @@ const TENANT = [
   'payments',
   'payment-methods',
   'segments',
+  'subscriptions',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -125,6 +127,24 @@ const BODIES: Record<string, unknown> = {
     contact_phone: '',
   },
   'POST /api/segments/:id/users/': { user: 1 },
+  'POST /api/processes/:id/cycles/': {
+    name: 'Yearly',
+    requirements: ['dbs-update'],
+    repeat_interval: 1,
+    repeat_unit: 'yearly',
+    billing_interval: 1,
+    billing_triggered: 'yearly',
+  },
+  'POST /api/subjects/:id/subscriptions/': { cycle: 1 },
+  'PUT /api/processes/:id/cycles/:cycleId/': {
+    name: 'Yearly',
+    requirements: ['dbs-update'],
+    repeat_interval: 1,
+    repeat_unit: 'yearly',
+    billing_interval: 1,
+    billing_triggered: 'yearly',
+    is_active: true,
+  },
   'POST /api/segments/:id/processes/': { process: 1 },
   'PUT /api/users/:id/': {
     first_name: 'Pat',
@@ -142,6 +162,8 @@ const ids: Record<'mine' | 'theirs', Record<Resource, number | string>> = {
   mine: {} as Record<Resource, number | string>,
   theirs: {} as Record<Resource, number | string>,
 };
+/** Each customer's cycle (issue 31), the second id of /api/processes/:id/cycles/:cycleId/. */
+const cycleIds = { mine: 0, theirs: 0 };
 let admin: Client;
 let nobody: Client;
 
@@ -231,6 +253,29 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       .insert(segments)
       .values({ customerId, name: `Site of ${domain}` })
       .returning({ id: segments.id });
+    const [cycle] = await tx
+      .insert(cycles)
+      .values({
+        customerId,
+        processId: process.id,
+        name: 'Yearly',
+        requirements: ['dbs-update'],
+        repeatInterval: 1,
+        repeatUnit: 'yearly',
+        billingInterval: 1,
+        billingTriggered: 'yearly',
+      })
+      .returning({ id: cycles.id });
+    const [subscription] = await tx
+      .insert(subscriptions)
+      .values({
+        customerId,
+        cycleId: cycle?.id ?? 0,
+        subjectId: subject.id,
+        startedAt: new Date(),
+        nextDueAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning({ id: subscriptions.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -263,6 +308,8 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       payments: `portal-${intent.id}`,
       segments: segment?.id ?? 0,
       'payment-methods': card?.id ?? 0,
+      subscriptions: subscription?.id ?? 0,
+      cycle: cycle?.id ?? 0,
     };
   });
 }
@@ -270,13 +317,21 @@ async function tenantObjects(customerId: number, username: string, domain: strin
 beforeAll(async () => {
   t = await buildTestApp();
   const mine = await t.owner((tx) =>
-    createCustomer(tx, { name: 'Mine', entitlements: ['subject_dedup'] }),
+    createCustomer(tx, { name: 'Mine', entitlements: ['subject_dedup', 'cycles'] }),
   );
   const theirs = await t.owner((tx) =>
-    createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup'] }),
+    createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup', 'cycles'] }),
   );
-  ids.mine = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
-  ids.theirs = await tenantObjects(theirs.id, 'admin@theirs.test', 'theirs.test');
+  const { cycle: myCycle, ...myIds } = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
+  const { cycle: theirCycle, ...theirIds } = await tenantObjects(
+    theirs.id,
+    'admin@theirs.test',
+    'theirs.test',
+  );
+  ids.mine = myIds;
+  ids.theirs = theirIds;
+  cycleIds.mine = myCycle;
+  cycleIds.theirs = theirCycle;
   await t.owner(async (tx) => {
     const none = await createRole(tx, { customerId: mine.id, name: 'nothing', permissions: [] });
     await createProductUser(tx, {
@@ -300,6 +355,10 @@ const productRoutes = () =>
       ),
   );
 
+/** The route of a walked URL: its ids back to `:id` (and a cycle's to `:cycleId`). */
+const routeOf = (url: string) =>
+  url.replace(/\/\d+\//, '/:id/').replace(/\/cycles\/\d+\//, '/cycles/:cycleId/');
+
 function call(client: Client, method: string, url: string) {
   return t.app.inject({
     method: method as 'GET',
@@ -307,7 +366,7 @@ function call(client: Client, method: string, url: string) {
     headers: client.headers,
     ...(method === 'GET' || method === 'DELETE'
       ? {}
-      : { payload: BODIES[`${method} ${url.replace(/\/\d+\//, '/:id/')}`] ?? {} }),
+      : { payload: BODIES[`${method} ${routeOf(url)}`] ?? {} }),
   });
 }
 
@@ -325,13 +384,16 @@ describe('walking the route table', () => {
       const theirs = await call(
         admin,
         r.method,
-        r.url.replace(':id', String(ids.theirs[resource])),
+        r.url
+          .replace(':id', String(ids.theirs[resource]))
+          .replace(':cycleId', String(cycleIds.theirs)),
       );
       answers.push(`${r.method} ${r.url} ${theirs.statusCode}`);
       expect([r.method, r.url, theirs.json()]).toEqual([r.method, r.url, { detail: 'Not found.' }]);
       if (r.method === 'GET') {
         // the caller's own object is there: the 404 above is the tenant's doing, not the id's
-        const mine = await call(admin, r.method, r.url.replace(':id', String(ids.mine[resource])));
+        const url = r.url.replace(':id', String(ids.mine[resource]));
+        const mine = await call(admin, r.method, url.replace(':cycleId', String(cycleIds.mine)));
         expect([r.url, mine.statusCode]).toEqual([r.url, 200]);
       }
     }

@@ -240,6 +240,7 @@ describe('subscriptions', () => {
     expect((await call(admin, 'POST', path, {})).json()).toHaveProperty('cycle');
     const foreign = `/api/subjects/${theirSubject}/subscriptions/`;
     expect((await call(admin, 'POST', foreign, { cycle })).statusCode).toBe(404);
+    expect((await call(admin, 'GET', foreign)).statusCode).toBe(404);
     expect((await call(theirs, 'POST', foreign, { cycle })).statusCode).toBe(400);
     expect((await call(theirs, 'GET', `/api/subscriptions/${sub}/`)).statusCode).toBe(404);
     expect((await call(admin, 'GET', path)).json()).toMatchObject({ count: 1 });

@@ -31,6 +31,7 @@ import {
 import { subscriptions } from './cycles.table.js';
 import {
   actOnSubscription,
+  findSubject,
   getSubscription,
   listSubscriptions,
   subscribeMany,
@@ -171,7 +172,14 @@ export async function cyclesRoutes(app: FastifyInstance) {
       const id = parseId(request.params.id);
       const page = listPage(request.query);
       const conds = [...subscriptionFilters(request.query), eq(subscriptions.subjectId, id)];
-      const out = await tenant(request, (ctx) => listSubscriptions(ctx, conds, page), true);
+      const out = await tenant(
+        request,
+        async (ctx) => {
+          await findSubject(ctx.tx, id); // another customer's subject: 404, not an empty list
+          return listSubscriptions(ctx, conds, page);
+        },
+        true,
+      );
       const path = `/api/subjects/${id}/subscriptions/`;
       return pageResponse(request, path, page.page, page.pageSize, out.count, out.results);
     },

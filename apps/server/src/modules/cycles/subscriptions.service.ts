@@ -173,7 +173,8 @@ export async function listSubscriptions(
   return { count: total?.n ?? 0, results: rows.map(present) };
 }
 
-async function findSubject(tx: Tx, id: number): Promise<SubjectRow> {
+/** A subject of the actor's customer (RLS); 404 otherwise. */
+export async function findSubject(tx: Tx, id: number): Promise<SubjectRow> {
   const [s] = await tx.select(subjectColumns).from(subjects).where(eq(subjects.id, id)).limit(1);
   if (!s) throw new NotFoundError();
   return s;
