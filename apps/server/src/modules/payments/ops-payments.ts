@@ -30,6 +30,7 @@ import {
   runAsSystem,
   runInOps,
 } from '../../platform/service-context.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { customers } from '../customers/customers.table.js';
 import { type PaymentsDeps, paymentsOf } from './config.js';
 import { paymentIntents, payments } from './payments.table.js';
@@ -274,6 +275,7 @@ export async function paymentDetail(
       });
     }
   }
+  if (source === 'product') events.push(...(await productEvents(tx, b)));
   for (const r of refunds) {
     if (!r.providerRefundId) continue;
     events.push({
@@ -293,6 +295,47 @@ export async function paymentDetail(
     events,
     refunds: refunds.map(refundOut),
   };
+}
+
+const PRODUCT_EVENT_TYPES: Record<string, string> = {
+  succeeded: 'payment_intent.succeeded',
+  failed: 'payment_intent.payment_failed',
+  processing: 'payment_intent.processing',
+};
+
+/**
+ * A product payment's provider events: those its webhook acted on (webhook.ts records each in
+ * the payment's audit, with the event's id and the state it moved to).
+ */
+async function productEvents(tx: Tx, b: Base): Promise<PaymentEventOut[]> {
+  const rows = await tx
+    .select({ changes: auditActions.changes, at: auditActions.createdAt })
+    .from(auditActions)
+    .where(
+      and(
+        eq(auditActions.customerId, b.customer),
+        eq(auditActions.contentType, PRODUCT_PAYMENT_CONTENT_TYPE),
+        eq(auditActions.objectId, String(b.id)),
+        sql`${auditActions.changes}->>'event' is not null`,
+      ),
+    )
+    .orderBy(asc(auditActions.createdAt), asc(auditActions.id));
+  return rows.flatMap((r) => {
+    const { event, status, failure_message: message } = r.changes;
+    const to = Array.isArray(status) ? status[1] : status;
+    if (typeof event !== 'string' || typeof to !== 'string') return [];
+    return [
+      {
+        id: event,
+        type: PRODUCT_EVENT_TYPES[to] ?? to,
+        amount_pence: b.amount_pence,
+        amount_display: formatPence(b.amount_pence),
+        status: to,
+        message: typeof message === 'string' ? message : null,
+        at: r.at.toISOString(),
+      },
+    ];
+  });
 }
 
 export interface RefundRequest {

@@ -898,6 +898,12 @@ describe("a case's charge", () => {
       event: succeeded.event.id,
     });
     expect((await caseAudits(c.id)).filter((a) => a.verb === 'invited')).toHaveLength(1);
+    // the payment's detail shows the provider's events the webhook acted on
+    const pay = await call(staff, 'GET', `/api/payments/product-${row?.id}/`);
+    expect(pay.statusCode).toBe(200);
+    expect(
+      (pay.json() as { events: { id: string; type: string }[] }).events.map((e) => [e.id, e.type]),
+    ).toEqual([[succeeded.event.id, 'payment_intent.succeeded']]);
   });
 
   it('operations settle a processing charge in the simulator (its events reach the webhook)', async () => {

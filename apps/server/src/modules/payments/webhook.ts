@@ -255,7 +255,7 @@ async function receiveProductEvent(
       status: ['processing', target],
       provider_payment_id: pi.id,
       event: event.id,
-      ...(failure ? { failure_code: failure.code } : {}),
+      ...(failure ? { failure_code: failure.code, failure_message: failure.message } : {}),
     },
     customerId: row.customerId,
   });
