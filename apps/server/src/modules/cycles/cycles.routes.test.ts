@@ -16,7 +16,8 @@ import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
-import { subscriptionCharges, subscriptionPeriods, subscriptions } from './cycles.table.js';
+import { seedCyclesDemo } from './cycles.seed.js';
+import { cycles, subscriptionCharges, subscriptionPeriods, subscriptions } from './cycles.table.js';
 import { portalSubscriptions } from './subscriptions.service.js';
 import { runSubscriptionsDue } from './subscriptions-due-job.js';
 
@@ -88,7 +89,6 @@ beforeAll(async () => {
     }
     theirSubject = (await createSubjectUser(tx, { customerId: other })).id;
     // an invoiced pricebook pricing the update service at £13.00
-    const today = new Date().toISOString().slice(0, 10);
     const [pb] = await tx
       .insert(pricebooks)
       .values({ customerId: acme, name: 'Prices', validFrom: '2000-01-01', invoiced: true })
@@ -100,7 +100,6 @@ beforeAll(async () => {
       level: '',
       amountPence: 1300,
     });
-    void today;
   });
   admin = await login(t.app, 'admin@acme.test');
   viewer = await login(t.app, 'viewer@acme.test');
@@ -436,5 +435,47 @@ describe('the due job', () => {
     );
     expect(new Set(rows.map((r) => r.lastCaseId))).toEqual(new Set(opened.map((c) => c.id)));
     expect(other).toBeGreaterThan(0);
+  });
+});
+
+describe('the demo data', () => {
+  it('gives the demo customer a six-monthly update-service and a yearly driver-data cycle with subscriptions in each state', async () => {
+    const made = await t.owner(async (tx) => {
+      await createProcess(tx, { customerId: other, name: 'Care worker onboarding' });
+      for (let i = 0; i < 5; i += 1) await createSubjectUser(tx, { customerId: other });
+      await seedCyclesDemo({
+        tx,
+        clock: t.clock,
+        customers: { acme: other, northgate: acme },
+        users: {},
+        subjects: {},
+        storage: t.app.deps.storage,
+      });
+      const cs = await tx
+        .select()
+        .from(cycles)
+        .where(eq(cycles.customerId, other))
+        .orderBy(cycles.id);
+      const subs = await tx.select().from(subscriptions).where(eq(subscriptions.customerId, other));
+      return { cs, subs };
+    });
+    expect(made.cs.map((c) => [c.name, c.requirements, c.repeatInterval, c.repeatUnit])).toEqual([
+      ['Update service check', ['dbs-update'], 6, 'monthly'],
+      ['Driver data', ['driver-data'], 1, 'yearly'],
+    ]);
+    expect(made.subs.map((s) => s.state).sort()).toEqual([
+      'active',
+      'active',
+      'active',
+      'ended',
+      'paused',
+    ]);
+    const now = t.clock.now().getTime();
+    for (const s of made.subs.filter((x) => x.state !== 'ended')) {
+      expect(s.nextDueAt?.getTime() ?? 0).toBeGreaterThan(now);
+    }
+    theirs = await login(t.app, 'admin@other.test');
+    const theirList = await call(theirs, 'GET', '/api/subscriptions/?state=active');
+    expect(theirList.json().count).toBe(3);
   });
 });
