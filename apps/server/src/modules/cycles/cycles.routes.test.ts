@@ -357,6 +357,24 @@ describe('the due job', () => {
     // a run again (a restart) opens nothing more
     await runSubscriptionsDue(t.app.deps);
     expect(await casesOf(people[4] ?? 0)).toHaveLength(1);
+    // even a date put back on a period already opened (a lost update) opens no second case
+    await t.owner((tx) =>
+      tx.update(subscriptions).set({ nextDueAt: start }).where(eq(subscriptions.id, id)),
+    );
+    await runSubscriptionsDue(t.app.deps);
+    expect(await casesOf(people[4] ?? 0)).toHaveLength(1);
+    await expect(
+      t.owner((tx) =>
+        tx
+          .insert(subscriptionPeriods)
+          .values({
+            customerId: acme,
+            subscriptionId: id,
+            period: start,
+            caseId: opened[0]?.id ?? 0,
+          }),
+      ),
+    ).rejects.toThrow();
 
     // the portal's subscriptions: the subject's, with the cycle's requirements
     const portal = await t.owner((tx) => portalSubscriptions(tx, opened[0]?.id ?? 0));
