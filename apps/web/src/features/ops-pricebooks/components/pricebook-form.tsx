@@ -9,7 +9,17 @@ import {
   penceToPounds,
   priceLevelsOf,
 } from '@kestrel/domain';
-import { Alert, Button, Group, Paper, Stack, Table, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -37,7 +47,10 @@ function messageOf(data: Readonly<Record<string, unknown>>): string {
   return [...new Set(parts)].join(' ') || 'The pricebook could not be saved.';
 }
 
-/** Add or edit a pricebook: name, validity dates, a price per kind and level in pounds. */
+/**
+ * Add or edit a pricebook: name, validity dates, whether the customer is invoiced (its cases are
+ * not charged to its card), a price per kind and level in pounds.
+ */
 export function PricebookForm({
   customerId,
   existing,
@@ -50,6 +63,7 @@ export function PricebookForm({
   const [name, setName] = useState(existing?.name ?? '');
   const [from, setFrom] = useState(existing?.valid_from ?? '');
   const [to, setTo] = useState(existing?.valid_to ?? '');
+  const [invoiced, setInvoiced] = useState(existing?.invoiced ?? false);
   const [prices, setPrices] = useState<Record<string, string>>(() =>
     Object.fromEntries(
       (existing?.prices ?? []).map((p) => [
@@ -73,6 +87,7 @@ export function PricebookForm({
       name,
       valid_from: from,
       valid_to: to.trim() === '' ? null : to,
+      invoiced,
       prices: ROWS.flatMap((r) => {
         const pence = parsePounds(prices[r.key] ?? '');
         return pence === null
@@ -123,6 +138,12 @@ export function PricebookForm({
                 onChange={(e) => setTo(e.currentTarget.value)}
               />
             </Group>
+            <Checkbox
+              label="Invoiced"
+              description="Cases are not charged to the customer's card; payments are invoiced"
+              checked={invoiced}
+              onChange={(e) => setInvoiced(e.currentTarget.checked)}
+            />
           </Stack>
         </Paper>
         <Paper withBorder radius="lg" p="xl">

@@ -26,6 +26,7 @@ export default function OpsPricebooks() {
               <Table.Th>Valid from</Table.Th>
               <Table.Th>Valid to</Table.Th>
               <Table.Th>Prices</Table.Th>
+              <Table.Th>Payment</Table.Th>
               <Table.Th>Status</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -40,6 +41,17 @@ export default function OpsPricebooks() {
                 <Table.Td>{formatDate(pb.valid_from)}</Table.Td>
                 <Table.Td>{pb.valid_to ? formatDate(pb.valid_to) : 'Open-ended'}</Table.Td>
                 <Table.Td>{pb.prices.length}</Table.Td>
+                <Table.Td>
+                  {pb.invoiced ? (
+                    <Badge variant="light" color="grape">
+                      Invoiced
+                    </Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Card per case
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   {pb.active ? (
                     <Badge variant="light" color="green">
