@@ -12,6 +12,9 @@ const PATHS = {
   process: 'M4 7h10M4 17h6m4 0h6M18 7h2M14 4.5v5M10 14.5v5',
   layers: 'm12 3 9 5-9 5-9-5zm-9 9 9 5 9-5M3 16l9 5 9-5',
   card: 'M3 7a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zm0 3h18M7 15h3',
+  /** A card with a cog: the settings of payment (the saved cards), beside `card` for payments. */
+  'card-settings':
+    'M21 10V7a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h7M3 10h18M7 15h2m9 4a2 2 0 1 0 0-4 2 2 0 0 0 0 4Zm0-6v2m0 4v2m-4-4h2m4 0h2',
   shield: 'M12 3 4.5 6v5.5c0 4.6 3.1 8 7.5 9.5 4.4-1.5 7.5-4.9 7.5-9.5V6z',
   building:
     'M4 21V5a1 1 0 0 1 1-1h9a1 1 0 0 1 1 1v16m0-11h4a1 1 0 0 1 1 1v10M3 21h18M8 8h3m-3 4h3m-3 4h3',

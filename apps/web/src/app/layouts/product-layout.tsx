@@ -42,7 +42,7 @@ function productNav(activeFlags: number): NavSection[] {
       title: 'Account',
       items: [
         { route: 'payments', label: 'Payments', icon: 'card' },
-        { route: 'payment-settings', label: 'Payment settings', icon: 'key' },
+        { route: 'payment-settings', label: 'Payment settings', icon: 'card-settings' },
         { route: 'audit-log', label: 'Audit log', icon: 'shield' },
         { route: 'customer-account', label: 'Organisation', icon: 'building' },
         { route: 'support', label: 'Support', icon: 'help' },
