@@ -1,9 +1,4 @@
-import {
-  formatDate,
-  formatPence,
-  type OpsPaymentDetailOut,
-  type PaymentSource,
-} from '@kestrel/domain';
+import { formatPence, type OpsPaymentDetailOut, type PaymentSource } from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -20,12 +15,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { RefundsTable } from '../../../components/refunds-table';
 import { href } from '../../../config/paths';
+import { formatDateTime } from '../../../lib/date-time';
 import { opsPayments, useRefund } from '../api';
 import { PaymentStateBadge } from './payments-list';
 
 const newRequestId = () => crypto.randomUUID();
-const dateTime = (iso: string) => `${formatDate(iso)} ${iso.slice(11, 16)}`;
 
 /** Refund all that is left or part of it (in pounds), once per request id. */
 function RefundForm({ source, payment }: { source: PaymentSource; payment: OpsPaymentDetailOut }) {
@@ -125,7 +121,7 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
           </Text>
           <Text size="sm">Amount: {p.amount_display}</Text>
           <Text size="sm">Refunded: {p.refunded_display}</Text>
-          <Text size="sm">Date: {dateTime(p.created_at)}</Text>
+          <Text size="sm">Date: {formatDateTime(p.created_at)}</Text>
           <Text size="sm">
             Provider: {p.provider}
             {p.provider_payment_id && ` · ${p.provider_payment_id}`}
@@ -170,7 +166,7 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
                   </Table.Td>
                   <Table.Td>{e.amount_display}</Table.Td>
                   <Table.Td>{e.status}</Table.Td>
-                  <Table.Td>{dateTime(e.at)}</Table.Td>
+                  <Table.Td>{formatDateTime(e.at)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -181,33 +177,11 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
         <Title order={2} size="h4" mb="xs">
           Refunds
         </Title>
-        {p.refunds.length === 0 ? (
-          <Text size="sm">No refunds.</Text>
-        ) : (
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>By</Table.Th>
-                <Table.Th>When</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {p.refunds.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td>{r.amount_display}</Table.Td>
-                  <Table.Td>
-                    {r.status}
-                    {r.failure_message && ` (${r.failure_message})`}
-                  </Table.Td>
-                  <Table.Td>{r.created_by_name}</Table.Td>
-                  <Table.Td>{dateTime(r.created_at)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <RefundsTable
+          refunds={p.refunds}
+          withBy
+          statusOf={(r) => (r.failure_message ? `${r.status} (${r.failure_message})` : r.status)}
+        />
       </Paper>
     </Stack>
   );

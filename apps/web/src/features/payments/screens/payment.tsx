@@ -1,18 +1,14 @@
-import {
-  CUSTOMER_PAYMENT_KIND_LABELS,
-  type CustomerPaymentDetailOut,
-  formatDate,
-} from '@kestrel/domain';
-import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { CUSTOMER_PAYMENT_KIND_LABELS, type CustomerPaymentDetailOut } from '@kestrel/domain';
+import { Alert, Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { BackToList } from '../../../components/back-to-list';
 import { Fact } from '../../../components/fact';
+import { RefundsTable } from '../../../components/refunds-table';
 import { href } from '../../../config/paths';
+import { formatDateTime } from '../../../lib/date-time';
 import { customerPayments } from '../api';
 import { PaymentStateBadge } from '../components/payment-state-badge';
-
-const dateTime = (iso: string) => `${formatDate(iso)} ${iso.slice(11, 16)}`;
 
 /** The provider's events in words. */
 const EVENT_LABELS: Record<string, string> = {
@@ -35,7 +31,7 @@ function Timeline({ p }: { p: CustomerPaymentDetailOut }) {
             {EVENT_LABELS[e.type] ?? e.type} · {e.amount_display}
           </Text>
           <Text size="sm" c="dimmed">
-            {dateTime(e.at)}
+            {formatDateTime(e.at)}
             {e.message ? ` · ${e.message}` : ''}
           </Text>
           <Text size="xs" c="dimmed">
@@ -101,7 +97,7 @@ export default function Payment() {
               <span data-testid="payment-amount">{p.amount_display}</span>
             </Fact>
             <Fact label="Refunded">{p.refunded_display}</Fact>
-            <Fact label="Date">{dateTime(p.created_at)}</Fact>
+            <Fact label="Date">{formatDateTime(p.created_at)}</Fact>
             <Fact label="Provider reference">{p.provider_payment_id ?? 'None yet'}</Fact>
           </Stack>
         </Paper>
@@ -116,28 +112,7 @@ export default function Payment() {
         <Title order={2} size="h4" mb="sm">
           Refunds
         </Title>
-        {p.refunds.length === 0 ? (
-          <Text size="sm">No refunds.</Text>
-        ) : (
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Amount</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>When</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {p.refunds.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td>{r.amount_display}</Table.Td>
-                  <Table.Td>{REFUND_LABELS[r.status]}</Table.Td>
-                  <Table.Td>{dateTime(r.created_at)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
+        <RefundsTable refunds={p.refunds} statusOf={(r) => REFUND_LABELS[r.status]} />
       </Paper>
     </Stack>
   );
