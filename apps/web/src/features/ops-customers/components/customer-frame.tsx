@@ -3,6 +3,7 @@ import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { SectionTabs } from '../../../components/section-tabs';
 import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { endOpsSession, startOpsSession } from '../../../lib/session/session-actions';
@@ -60,7 +61,6 @@ const TABS = [
 /** Every customer page: its name, state, the ops session button and the tabs. */
 export function CustomerFrame({ children }: { children: (customer: CustomerOut) => ReactNode }) {
   const id = useCustomerId();
-  const location = useLocation();
   const query = useQuery(opsCustomers.itemOptions(id));
   const customer = query.data;
   return (
@@ -82,24 +82,10 @@ export function CustomerFrame({ children }: { children: (customer: CustomerOut) 
       ) : (
         <Skeleton h={40} w={300} />
       )}
-      <Group component="nav" aria-label="Customer pages" gap={4} wrap="wrap">
-        {TABS.map(([name, label]) => {
-          const to = href(name, { id });
-          const current = location.pathname === to;
-          return (
-            <Button
-              key={name}
-              component={Link}
-              to={to}
-              size="sm"
-              variant={current ? 'light' : 'subtle'}
-              aria-current={current ? 'page' : undefined}
-            >
-              {label}
-            </Button>
-          );
-        })}
-      </Group>
+      <SectionTabs
+        label="Customer pages"
+        tabs={TABS.map(([name, label]) => ({ to: href(name, { id }), label }))}
+      />
       {customer ? children(customer) : query.isError ? <Text>Customer not found.</Text> : null}
     </Stack>
   );

@@ -1,7 +1,8 @@
-import { Anchor, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { type Process, processes } from '../../../api/processes';
+import { SectionTabs } from '../../../components/section-tabs';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 
@@ -19,7 +20,6 @@ const TABS = [
 /** The frame of one process's pages: title, tabs, and the page body once the process loads. */
 export function ProcessFrame({ children }: { children: (process: Process) => ReactNode }) {
   const { id = '' } = useParams();
-  const { pathname } = useLocation();
   const { can } = useRights();
   const query = processes.useItem(id);
   const process = query.data;
@@ -43,25 +43,13 @@ export function ProcessFrame({ children }: { children: (process: Process) => Rea
           )}
         </Stack>
       </Group>
-      <Group gap={4} component="nav" aria-label="Process sections">
-        {TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => {
-          const to = href(t.route, { id });
-          const active = pathname === to;
-          return (
-            <Button
-              key={t.route}
-              component={Link}
-              to={to}
-              variant={active ? 'light' : 'subtle'}
-              color={active ? undefined : 'gray'}
-              aria-current={active ? 'page' : undefined}
-              size="sm"
-            >
-              {t.label}
-            </Button>
-          );
-        })}
-      </Group>
+      <SectionTabs
+        label="Process sections"
+        tabs={TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => ({
+          to: href(t.route, { id }),
+          label: t.label,
+        }))}
+      />
       {process ? (
         children(process)
       ) : query.isError ? (
