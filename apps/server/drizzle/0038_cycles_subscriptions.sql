@@ -65,9 +65,8 @@ ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_customer_id_cycle_id_c
 ALTER TABLE "subscriptions" ADD CONSTRAINT "subscriptions_customer_id_subject_id_subjects_customer_id_id_fk" FOREIGN KEY ("customer_id","subject_id") REFERENCES "public"."subjects"("customer_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "cycles_id_idx" ON "cycles" USING btree ("id");--> statement-breakpoint
 CREATE INDEX "cycles_process_idx" ON "cycles" USING btree ("customer_id","process_id","name");--> statement-breakpoint
-CREATE UNIQUE INDEX "subscription_charges_once_idx" ON "subscription_charges" USING btree ("subscription_id","period");--> statement-breakpoint
+CREATE UNIQUE INDEX "subscription_charges_once_idx" ON "subscription_charges" USING btree ("customer_id","subscription_id","period");--> statement-breakpoint
 CREATE INDEX "subscription_charges_customer_idx" ON "subscription_charges" USING btree ("customer_id","created_at");--> statement-breakpoint
-CREATE UNIQUE INDEX "subscription_periods_once_idx" ON "subscription_periods" USING btree ("subscription_id","period");--> statement-breakpoint
 CREATE INDEX "subscription_periods_case_idx" ON "subscription_periods" USING btree ("customer_id","case_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_id_idx" ON "subscriptions" USING btree ("id");--> statement-breakpoint
 CREATE INDEX "subscriptions_due_idx" ON "subscriptions" USING btree ("customer_id","state","next_due_at");--> statement-breakpoint

@@ -365,14 +365,12 @@ describe('the due job', () => {
     expect(await casesOf(people[4] ?? 0)).toHaveLength(1);
     await expect(
       t.owner((tx) =>
-        tx
-          .insert(subscriptionPeriods)
-          .values({
-            customerId: acme,
-            subscriptionId: id,
-            period: start,
-            caseId: opened[0]?.id ?? 0,
-          }),
+        tx.insert(subscriptionPeriods).values({
+          customerId: acme,
+          subscriptionId: id,
+          period: start,
+          caseId: opened[0]?.id ?? 0,
+        }),
       ),
     ).rejects.toThrow();
 

@@ -112,8 +112,8 @@ export const subscriptionPeriods = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // the key is the once: a period's case is recorded once per subscription
     primaryKey({ columns: [t.customerId, t.subscriptionId, t.period] }),
-    uniqueIndex('subscription_periods_once_idx').on(t.subscriptionId, t.period),
     foreignKey({
       columns: [t.customerId, t.subscriptionId],
       foreignColumns: [subscriptions.customerId, subscriptions.id],
@@ -146,7 +146,7 @@ export const subscriptionCharges = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
-    uniqueIndex('subscription_charges_once_idx').on(t.subscriptionId, t.period),
+    uniqueIndex('subscription_charges_once_idx').on(t.customerId, t.subscriptionId, t.period),
     foreignKey({
       columns: [t.customerId, t.subscriptionId],
       foreignColumns: [subscriptions.customerId, subscriptions.id],
