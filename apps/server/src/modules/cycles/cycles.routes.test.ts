@@ -174,6 +174,25 @@ describe('/api/processes/{id}/cycles/', () => {
     expect(badPatch.json()).toEqual({ 'requirements.0': ["Unknown activity type 'x'."] });
   });
 
+  it("lists every process's cycles for the pickers (/api/cycles/), active ones on request", async () => {
+    const off = await call(admin, 'POST', base(), {
+      ...cycleBody,
+      name: 'Retired',
+      is_active: false,
+    });
+    const all = await call(admin, 'GET', '/api/cycles/');
+    expect(all.json().results.map((c: { name: string }) => c.name)).toEqual([
+      'Retired',
+      'Update service',
+    ]);
+    const active = await call(admin, 'GET', '/api/cycles/?is_active=true');
+    expect(active.json().results.map((c: { id: number }) => c.id)).toEqual([id]);
+    expect((await call(admin, 'GET', '/api/cycles/?is_active=maybe')).statusCode).toBe(400);
+    expect((await call(theirs, 'GET', '/api/cycles/')).json().count).toBe(0);
+    expect((await call(plain, 'GET', '/api/cycles/')).statusCode).toBe(403);
+    await call(admin, 'DELETE', `${base()}${off.json().id}/`);
+  });
+
   it("keeps customers apart (another's process and cycle are 404)", async () => {
     expect((await call(theirs, 'GET', base())).statusCode).toBe(404);
     expect((await call(theirs, 'GET', `${base()}${id}/`)).statusCode).toBe(404);

@@ -18,6 +18,7 @@ import { actorOf, type RouteAccess } from '../../platform/access.js';
 import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
+import { queryBool } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import {
@@ -83,6 +84,33 @@ export async function cyclesRoutes(app: FastifyInstance) {
       const out = await tenant(request, (ctx) => listCycles(ctx, id, page), true);
       const path = `/api/processes/${id}/cycles/`;
       return pageResponse(request, path, page.page, page.pageSize, out.count, out.results);
+    },
+  );
+
+  r.get(
+    '/api/cycles/',
+    {
+      schema: {
+        tags: ['cycles'],
+        querystring: cyclesList.extend({
+          is_active: z.string().max(10).optional().describe('true: only active cycles'),
+        }),
+        response: { 200: pageOut(cycleOut) },
+      },
+      config: VIEW_CYCLE,
+    },
+    async (request) => {
+      const page = listPage(request.query);
+      const active = queryBool(request.query, 'is_active') === true;
+      const out = await tenant(request, (ctx) => listCycles(ctx, null, page, active), true);
+      return pageResponse(
+        request,
+        '/api/cycles/',
+        page.page,
+        page.pageSize,
+        out.count,
+        out.results,
+      );
     },
   );
 

@@ -183,14 +183,21 @@ export async function presentCycle(ctx: ServiceContext, row: CycleRow): Promise<
   return out;
 }
 
-/** A process's cycles, by name; a page of them. */
+/**
+ * A page of cycles by name: a process's (404 when not the customer's), or every process's
+ * (`processId` null: the pickers of the subscribe screens), active ones only when `activeOnly`.
+ */
 export async function listCycles(
   ctx: ServiceContext,
-  processId: number,
+  processId: number | null,
   page: { pageSize: number; offset: number },
+  activeOnly = false,
 ): Promise<{ count: number; results: CycleOut[] }> {
-  await findProcess(ctx.tx, processId);
-  const where = eq(cycles.processId, processId);
+  if (processId !== null) await findProcess(ctx.tx, processId);
+  const where = and(
+    processId === null ? undefined : eq(cycles.processId, processId),
+    activeOnly ? eq(cycles.isActive, true) : undefined,
+  );
   const [total] = await ctx.tx
     .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
     .from(cycles)
