@@ -15,6 +15,7 @@ import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
+import { customerEntitlements } from '../customers/customers.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { seedCyclesDemo } from './cycles.seed.js';
 import { cycles, subscriptionCharges, subscriptionPeriods, subscriptions } from './cycles.table.js';
@@ -442,6 +443,21 @@ describe('the due job', () => {
     expect(ids).toHaveLength(6);
     t.clock.advance(2 * DAY);
     admin = await login(t.app, 'admin@acme.test'); // the session idled out
+    // without the entitlement nothing comes due (the subscriptions wait)
+    await t.owner((tx) =>
+      tx
+        .delete(customerEntitlements)
+        .where(
+          and(
+            eq(customerEntitlements.customerId, acme),
+            eq(customerEntitlements.entitlement, 'cycles'),
+          ),
+        ),
+    );
+    expect(await runSubscriptionsDue(t.app.deps)).toBe(0);
+    await t.owner((tx) =>
+      tx.insert(customerEntitlements).values({ customerId: acme, entitlement: 'cycles' }),
+    );
     const twin = await t.twin();
     const handled = await Promise.all([
       runSubscriptionsDue(t.app.deps),

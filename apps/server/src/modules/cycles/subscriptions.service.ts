@@ -29,6 +29,7 @@ import { CASE_CT, caseMoveError, caseRepr } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { inviteSubject } from '../cases/commands/open-case.js';
 import type { CaseMailDeps } from '../cases/commands/subject-email.js';
+import { customerEntitlements } from '../customers/customers.table.js';
 import { holdCaseForPayment } from '../payments/case-payment.js';
 import { invoicedOn } from '../payments/payment-methods.js';
 import { processes } from '../processes/processes.table.js';
@@ -541,11 +542,22 @@ export async function runDueBatch(ctx: ServiceContext, mail: CaseMailDeps): Prom
   return claimed.length;
 }
 
-/** Customers with a subscription due (the system's read across tenants). */
+/**
+ * Customers with a subscription due (the system's read across tenants): only those holding the
+ * `cycles` entitlement (a customer whose entitlement was taken away has its subscriptions kept
+ * but nothing comes due until it is given back).
+ */
 export async function customersDue(tx: Tx, now: Date): Promise<number[]> {
   const rows = await tx
     .selectDistinct({ id: subscriptions.customerId })
     .from(subscriptions)
+    .innerJoin(
+      customerEntitlements,
+      and(
+        eq(customerEntitlements.customerId, subscriptions.customerId),
+        eq(customerEntitlements.entitlement, 'cycles'),
+      ),
+    )
     .where(
       and(
         eq(subscriptions.state, 'active'),
