@@ -1,4 +1,4 @@
-import { addCyclePeriod } from '@kestrel/domain';
+import { nextDueAfter } from '@kestrel/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { processes } from '../processes/processes.table.js';
@@ -10,8 +10,8 @@ const DAY = 86_400_000;
 /**
  * Acme Care Ltd (entitled to cycles): on its care workers' process, a six-monthly update-service
  * cycle (`dbs-update`, billed monthly) and a yearly driver-data cycle (billed yearly); five
- * subscriptions: three active (one due tomorrow, one in three months, one in ten months), one
- * paused, one ended.
+ * subscriptions: three active (one due within days, one in three months, one in ten months),
+ * one paused, one ended; billed on their schedules from their start.
  */
 export async function seedCyclesDemo(ctx: DemoSeedContext): Promise<void> {
   const { tx } = ctx;
@@ -65,8 +65,8 @@ export async function seedCyclesDemo(ctx: DemoSeedContext): Promise<void> {
     const person = people[i];
     if (!person) return [];
     const started = new Date(now.getTime() - p.startedDaysAgo * DAY);
-    const next = addCyclePeriod(started, p.cycle.repeatInterval, p.cycle.repeatUnit);
-    const billed = addCyclePeriod(started, p.cycle.billingInterval, p.cycle.billingTriggered);
+    const next = nextDueAfter(started, now, p.cycle.repeatInterval, p.cycle.repeatUnit);
+    const billed = nextDueAfter(started, now, p.cycle.billingInterval, p.cycle.billingTriggered);
     const ended = p.state === 'ended';
     return [
       {
@@ -76,7 +76,7 @@ export async function seedCyclesDemo(ctx: DemoSeedContext): Promise<void> {
         state: p.state,
         startedAt: started,
         nextDueAt: ended ? null : next,
-        nextBillingAt: ended ? null : billed.getTime() > now.getTime() ? billed : next,
+        nextBillingAt: ended ? null : billed,
         pausedAt: p.state === 'paused' ? new Date(now.getTime() - 5 * DAY) : null,
         endedAt: ended ? new Date(now.getTime() - 10 * DAY) : null,
         createdAt: started,
