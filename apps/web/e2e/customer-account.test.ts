@@ -3,7 +3,17 @@ import { TOTP_REQUIRED_NOTICE } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
-import { type Api, launch, loginUi, lookAtWidths, newPage, signedIn } from './helpers';
+import {
+  type Api,
+  launch,
+  loginUi,
+  lookAtWidths,
+  newPage,
+  reloadInScheme,
+  setDark,
+  settle,
+  signedIn,
+} from './helpers';
 
 // The organisation's account (issue 30): the administrator edits the organisation and turns on
 // required two-factor sign-in; a colleague without TOTP is sent to set it up at the next sign-in;
@@ -33,26 +43,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setDark(who: Api, dark: boolean) {
-  const res = await who.api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': who.csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
-async function settle(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
-}
-
 async function look(page: Page, who: Api | null, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     if (who) {
-      await setDark(who, scheme === 'dark');
-      await page.reload();
-      await settle(page);
+      await reloadInScheme(page, who, scheme);
     } else if (scheme === 'dark') continue;
     await lookAtWidths(page, shots, `${name}-${scheme}`);
   }

@@ -226,6 +226,56 @@ export async function lookAtWidths(
   await page.setViewportSize(DESKTOP);
 }
 
+/** Whom a screen is looked at as: an API session, or a user name (signed in for the call). */
+export type Viewer = Api | string;
+
+/** Sets the user's profile dark mode (the app follows it from the next page load). */
+export async function setDark(who: Viewer, dark: boolean): Promise<void> {
+  const as = typeof who === 'string' ? await apiAs(who) : who;
+  const res = await as.api.put('/api/user/', {
+    data: { dark_mode: dark },
+    headers: { 'X-CSRFToken': as.csrf() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  if (typeof who === 'string') await as.api.dispose();
+}
+
+/** The page drawn: its first level-1 heading shown, the network quiet, no skeleton left. */
+export async function settle(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
+}
+
+/** Reloads the page in `scheme` (the viewer's dark mode) and waits until it is drawn in it. */
+export async function reloadInScheme(
+  page: Page,
+  who: Viewer,
+  scheme: 'light' | 'dark',
+): Promise<void> {
+  await setDark(who, scheme === 'dark');
+  await page.reload();
+  await settle(page);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
+    .toBe(scheme);
+}
+
+/**
+ * The screen light and dark at its viewport (1280 px in the callers): axe clean in both, a
+ * full-page screenshot `{name}-1280-{scheme}.png` of each in `dir`; then light again, reloaded.
+ */
+export async function lookLightAndDark(page: Page, who: Viewer, dir: string, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await reloadInScheme(page, who, scheme);
+    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
+    await page.screenshot({ path: join(dir, `${name}-1280-${scheme}.png`), fullPage: true });
+  }
+  await setDark(who, false);
+  await page.reload();
+  await settle(page);
+}
+
 export const screenshotDir = join(import.meta.dirname, 'screenshots');
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screenshotDir, { recursive: true });

@@ -2,7 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage, PHONE } from './helpers';
+import {
+  apiAs,
+  axeClean,
+  launch,
+  loginUi,
+  lookLightAndDark,
+  newPage,
+  PHONE,
+  setDark,
+  settle,
+} from './helpers';
 
 // Operations' customers: one added with its administrator (the invitation in the outbox), an ops
 // session into it started and ended from its page, an entitlement switched, a user deactivated.
@@ -16,42 +26,14 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
-  await setDark(false);
+  await setDark(OPS, false);
   await browser?.close();
 });
-
-async function setDark(dark: boolean) {
-  const { api, csrf } = await apiAs(OPS);
-  const res = await api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  await api.dispose();
-}
-
-async function settle(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
-}
 
 /** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
 async function look(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 860 });
-  for (const scheme of ['light', 'dark'] as const) {
-    await setDark(scheme === 'dark');
-    await page.reload();
-    await settle(page);
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
-    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
-  }
-  await setDark(false);
-  await page.reload();
-  await settle(page);
+  await lookLightAndDark(page, OPS, shots, name);
 }
 
 describe('ops customers', () => {

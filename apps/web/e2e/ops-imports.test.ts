@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
+import { apiAs, launch, loginUi, lookLightAndDark, newPage, setDark } from './helpers';
 
 // Operations import 1,000 subjects for Acme from a CSV with 3 bad rows: the 3 are reported by row
 // and field, nothing else is lost, and "valid rows only" imports the other 997.
@@ -16,40 +15,12 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
-  await setDark(false);
+  await setDark(OPS, false);
   await browser?.close();
 });
 
-async function setDark(dark: boolean) {
-  const { api, csrf } = await apiAs(OPS);
-  const res = await api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  await api.dispose();
-}
-
-async function settle(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
-}
-
-/** Light and dark at 1280 px, axe clean in both. */
-async function look(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 860 });
-  for (const scheme of ['light', 'dark'] as const) {
-    await setDark(scheme === 'dark');
-    await page.reload();
-    await settle(page);
-    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
-  }
-  await setDark(false);
-  await page.reload();
-  await settle(page);
-}
+/** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
+const look = (page: Page, name: string) => lookLightAndDark(page, OPS, shots, name);
 
 /** Letters only (the subject schema refuses digits in names). */
 const nameOf = (i: number) =>

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
+import { apiAs, launch, loginUi, lookLightAndDark, newPage, setDark } from './helpers';
 
 // Operations' payments and maintenance (issue 29): refund a demo portal payment in part and then
 // the rest (its status shows refunded), look at the product payments, and schedule a maintenance
@@ -18,7 +17,7 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
-  await setDark(false);
+  await setDark(OLIVIA, false);
   // no window left behind for the next file on this server
   const { api, csrf } = await apiAs(OLIVIA);
   const res = await api.get('/api/ops/maintenance-windows/');
@@ -31,33 +30,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setDark(dark: boolean) {
-  const { api, csrf } = await apiAs(OLIVIA);
-  const res = await api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  await api.dispose();
-}
-
 /** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
-async function look(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await setDark(scheme === 'dark');
-    await page.reload();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
-    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
-  }
-  await setDark(false);
-  await page.reload();
-  await page.getByRole('heading', { level: 1 }).waitFor();
-}
+const look = (page: Page, name: string) => lookLightAndDark(page, OLIVIA, shots, name);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** A datetime-local value `m` minutes from now (the browser's zone: the tests run in UTC). */

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { type Api, axeClean, launch } from './helpers';
+import { type Api, launch, lookLightAndDark, setDark } from './helpers';
 
 // Pricebooks (issue 29): an ops user sets a pricebook for a customer (a price per kind and level,
 // in pounds); the customer's administrator then sees what a case will cost on the case-add
@@ -51,31 +50,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setDark(who: Api, dark: boolean) {
-  const res = await who.api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': who.csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
 /** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
-async function look(page: Page, who: Api, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await setDark(who, scheme === 'dark');
-    await page.reload();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
-    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
-  }
-  await setDark(who, false);
-  await page.reload();
-  await page.getByRole('heading', { level: 1 }).waitFor();
-}
+const look = (page: Page, who: Api, name: string) => lookLightAndDark(page, who, shots, name);
 
 describe('pricebooks', () => {
   it('ops set a pricebook; the customer sees the cost on case-add', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage } from './helpers';
+import { apiAs, launch, loginUi, lookLightAndDark, newPage, setDark } from './helpers';
 
 // Operations' work queue (issue 29): ops staff land on their dashboard, follow a figure to the
 // filtered queue, claim an enhanced check; a second ops user is told who has it; the first saves
@@ -19,37 +19,12 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
-  await setDark(false);
+  await setDark(OLIVIA, false);
   await browser?.close();
 });
 
-async function setDark(dark: boolean) {
-  const { api, csrf } = await apiAs(OLIVIA);
-  const res = await api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  await api.dispose();
-}
-
 /** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
-async function look(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await setDark(scheme === 'dark');
-    await page.reload();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
-    expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
-    await page.screenshot({ path: join(shots, `${name}-1280-${scheme}.png`), fullPage: true });
-  }
-  await setDark(false);
-  await page.reload();
-  await page.getByRole('heading', { level: 1 }).waitFor();
-}
+const look = (page: Page, name: string) => lookLightAndDark(page, OLIVIA, shots, name);
 
 describe('the ops work queue', () => {
   it('claim, the second ops user told who has it, save and next', async () => {

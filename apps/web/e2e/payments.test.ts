@@ -12,7 +12,9 @@ import {
   loginUi,
   newPage,
   PHONE,
+  reloadInScheme,
   send,
+  setDark,
 } from './helpers';
 
 // The customer's payments (issue 30): the demo administrator's payments list (filters in the URL)
@@ -33,27 +35,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setDark(who: Api, dark: boolean) {
-  const res = await who.api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': who.csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
 /**
  * The screen light and dark, at 1280 and 360 px: axe clean each time, a screenshot of each.
  * `again` brings back what a reload loses (a form's errors) before each scheme is looked at.
  */
 async function look(page: Page, who: Api, name: string, again?: () => Promise<void>) {
   for (const scheme of ['light', 'dark'] as const) {
-    await setDark(who, scheme === 'dark');
-    await page.reload();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    await page.waitForLoadState('networkidle');
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
+    await reloadInScheme(page, who, scheme);
     if (again) await again();
     for (const [size, viewport] of [
       ['1280', { ...DESKTOP, width: 1280 }],

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { type Api, launch, lookAtWidths } from './helpers';
+import { type Api, launch, lookAtWidths, reloadInScheme, setDark, settle } from './helpers';
 
 // Segments (issue 30): an administrator adds a segment through the screens, edits its details,
 // assigns a process and adds a user of the organisation (then removes them); the list counts
@@ -36,29 +36,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function setDark(who: Api, dark: boolean) {
-  const res = await who.api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': who.csrf() },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
-async function settle(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().waitFor();
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
-}
-
 /** The screen light and dark (the profile's dark mode, reloaded), each at 1280 and 360 px. */
 async function look(page: Page, who: Api, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
-    await setDark(who, scheme === 'dark');
-    await page.reload();
-    await settle(page);
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-      .toBe(scheme);
+    await reloadInScheme(page, who, scheme);
     await lookAtWidths(page, shots, `${name}-${scheme}`);
   }
   await setDark(who, false);
