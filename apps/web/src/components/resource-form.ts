@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type DefaultValues, type FieldValues, type Path, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiFailure } from '../api/resource';
-import { applyServerErrors } from './server-errors';
+import { applyServerFieldErrors } from './form-kit/server-errors';
 
 /** What `useResourceForm` needs from a resource (a `defineResource` result). */
 export interface SavableResource<TItem> {
@@ -45,7 +45,7 @@ export function useResourceForm<TIn extends FieldValues, TOut extends FieldValue
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
         const fields = Object.keys(form.getValues()) as Path<TIn>[];
-        applyServerErrors<TIn>(error.body, fields, form.setError);
+        applyServerFieldErrors<TIn>(form, error.body, fields);
       }
     }
   });

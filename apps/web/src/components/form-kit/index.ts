@@ -3,7 +3,6 @@
 
 export { DateSelector, type DateSelectorProps } from '../date-selector';
 export { PhoneField } from '../phone-field';
-export { applyServerErrors } from '../server-errors';
 export {
   type AddressForm,
   addressLine,
@@ -45,14 +44,14 @@ export {
 } from './fields';
 export { flattenServerErrors, issuesByField, summaryOfErrors } from './form-errors';
 export {
-  applyServerFieldErrors,
   KitForm,
   type KitFormState,
   unwrap,
   useFieldLabel,
   useKitForm,
 } from './kit-form';
-export { applyFieldErrors, parsePayload, schemaResolver, text } from './schema-form';
+export { parsePayload, schemaResolver, text } from './schema-form';
+export { applyServerFieldErrors, type ServerErrorTarget } from './server-errors';
 export {
   EMPTY_SINGLE_ADDRESS,
   SingleAddressFields,

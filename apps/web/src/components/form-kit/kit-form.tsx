@@ -10,43 +10,18 @@ import {
   useRef,
   useState,
 } from 'react';
-import {
-  type DefaultValues,
-  type FieldValues,
-  get,
-  type Path,
-  type UseFormReturn,
-  useForm,
-} from 'react-hook-form';
+import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { ApiResult } from '../../api/client';
-import { backendErrorLines } from '../../api/messages';
 import { ApiFailure } from '../../api/resource';
 import { ErrorSummary, type SummaryError } from './error-summary';
-import { flattenServerErrors, summaryOfErrors } from './form-errors';
+import { summaryOfErrors } from './form-errors';
+import { applyServerFieldErrors } from './server-errors';
 
 /** The data of an ok result, else an ApiFailure (what `useKitForm` maps to fields). */
 export function unwrap<T>(result: ApiResult<T>): T {
   if (result.ok) return result.data;
   throw new ApiFailure(result.status, result.data, null);
-}
-
-/**
- * Puts a 400's `{field: [messages]}` on the form's fields (any dotted path the form's values
- * have); returns the lines for everything else ('detail', unknown fields) in plain words.
- */
-export function applyServerFieldErrors<T extends FieldValues, O extends FieldValues>(
-  form: UseFormReturn<T, unknown, O>,
-  body: Parameters<typeof flattenServerErrors>[0],
-): string[] {
-  const values = form.getValues();
-  const rest: Record<string, string[]> = {};
-  for (const [path, messages] of Object.entries(flattenServerErrors(body))) {
-    if (get(values, path) !== undefined) {
-      form.setError(path as Path<T>, { type: 'server', message: messages.join(' ') });
-    } else rest[path] = messages;
-  }
-  return backendErrorLines(rest);
 }
 
 /** The labels of the kit's fields, by name, so the summary can say 'Label: message'. */

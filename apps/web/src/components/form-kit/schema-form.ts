@@ -1,7 +1,5 @@
-import type { FieldErrors, FieldValues, Resolver, UseFormReturn } from 'react-hook-form';
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../../api/client';
-import { applyServerFieldErrors } from './kit-form';
 
 /**
  * A react-hook-form resolver from a domain (or contract) Zod schema: the form keeps what was
@@ -41,14 +39,6 @@ export function parsePayload(schema: z.ZodType, values: object, keys: readonly s
     typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
   for (const key of keys) if (out[key] === undefined) out[key] = null;
   return out;
-}
-
-/** Puts a 400's `{field: [messages]}` on the form's fields (the rest: `applyServerFieldErrors`). */
-export function applyFieldErrors<V extends FieldValues>(
-  form: UseFormReturn<V>,
-  body: ApiErrorBody,
-): void {
-  applyServerFieldErrors(form, body);
 }
 
 /** A value as an input's text: strings and numbers as they are, anything else (null) as ''. */

@@ -14,7 +14,7 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { request } from '../../api/client';
 import { MESSAGES_UI } from '../../api/messages';
-import { applyServerErrors } from '../../components/server-errors';
+import { applyServerFieldErrors } from '../../components/form-kit';
 import { href } from '../../config/paths';
 import { adoptNewSession } from '../../lib/session/session-actions';
 import { AuthCard } from './auth-card';
@@ -52,7 +52,7 @@ export default function NewCustomerSignupPage() {
       });
       return;
     }
-    const lines = applyServerErrors<Values>(r.data, FIELDS, form.setError);
+    const lines = applyServerFieldErrors<Values>(form, r.data, FIELDS);
     setError(lines.length ? lines.join('\n') : r.status === 400 ? null : MESSAGES_UI.defaultError);
   });
   return (

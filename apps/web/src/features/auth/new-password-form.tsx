@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import type { ApiResult } from '../../api/client';
 import { MESSAGES_UI } from '../../api/messages';
-import { applyServerErrors } from '../../components/server-errors';
+import { applyServerFieldErrors } from '../../components/form-kit';
 
 const schema = z
   .object({
@@ -36,7 +36,7 @@ export function NewPasswordForm({
     setError(null);
     const r = await onSubmit(password);
     if (!r.ok) {
-      const lines = applyServerErrors<Values>(r.data, ['password'], form.setError);
+      const lines = applyServerFieldErrors<Values>(form, r.data, ['password']);
       setError(
         lines.length ? lines.join('\n') : r.status === 400 ? null : MESSAGES_UI.defaultError,
       );

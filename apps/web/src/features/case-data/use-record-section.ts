@@ -8,7 +8,7 @@ import {
   SectionFailure,
   useSaveCaseRecord,
 } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
+import { applyServerFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
 import { useConsents } from './section-parts';
 
 /**
@@ -69,7 +69,7 @@ export function useRecordSection<T, V extends FieldValues>({
     } catch (error) {
       setSaveFailed(true);
       if (error instanceof SectionFailure && error.status === 400)
-        applyFieldErrors(form, error.body);
+        applyServerFieldErrors(form, error.body);
     }
   });
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { SectionFailure } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
+import { applyServerFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
 import { useConsents } from './section-parts';
 
 /**
@@ -50,7 +50,7 @@ export function useRowForm<V extends FieldValues>({
       setFailed(true);
       onFailed(true);
       if (error instanceof SectionFailure && error.status === 400)
-        applyFieldErrors(form, error.body);
+        applyServerFieldErrors(form, error.body);
     }
   });
   const { isDirty, isValid } = form.formState;

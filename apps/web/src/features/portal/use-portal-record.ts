@@ -9,7 +9,7 @@ import {
 } from 'react-hook-form';
 import type { z } from 'zod';
 import { type CaseRecord, SectionFailure, useSaveCaseRecord } from '../../api/case-data';
-import { applyFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
+import { applyServerFieldErrors, parsePayload, schemaResolver } from '../../components/form-kit';
 import { clearDraft, readDraft, writeDraft } from './drafts';
 
 /**
@@ -101,7 +101,7 @@ export function usePortalRecord<T, V extends FieldValues>({
       return true;
     } catch (error) {
       if (error instanceof SectionFailure && error.status === 400) {
-        applyFieldErrors(form, error.body);
+        applyServerFieldErrors(form, error.body);
         return false;
       }
       throw error;

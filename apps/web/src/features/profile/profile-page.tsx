@@ -29,7 +29,7 @@ export default function ProfilePage() {
   if (!profile) return null;
   const { errors, isSubmitting, isDirty } = form.formState;
   const submit = form.handleSubmit((values) =>
-    submitProfile<Values>(values, ['first_name', 'last_name', 'job_title'], form.setError),
+    submitProfile<Values>(values, ['first_name', 'last_name', 'job_title'], form),
   );
   return (
     <Stack gap="lg" maw={720}>

@@ -87,7 +87,7 @@ export default function SubjectProfilePage() {
     await submitProfile<Values>(
       changes,
       ['first_name', 'middlename', 'last_name', 'phone_number', 'dob'],
-      form.setError,
+      form,
     );
     setColorScheme(values.dark_mode ? 'dark' : 'light');
   });

@@ -1,6 +1,6 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { FieldValues, Path } from 'react-hook-form';
 import { actionSuccessMessage, failureMessage } from '../../api/messages';
-import { applyServerErrors } from '../../components/server-errors';
+import { applyServerFieldErrors, type ServerErrorTarget } from '../../components/form-kit';
 import { notify } from '../../lib/notify';
 import { type ProfileChanges, saveProfile } from '../../lib/session/profile';
 
@@ -11,14 +11,14 @@ import { type ProfileChanges, saveProfile } from '../../lib/session/profile';
 export async function submitProfile<T extends FieldValues>(
   changes: ProfileChanges,
   fields: readonly Path<T>[],
-  setError: UseFormSetError<T>,
+  form: ServerErrorTarget<T>,
 ): Promise<void> {
   const r = await saveProfile(changes);
   if (r.ok) {
     notify.success(actionSuccessMessage('update', 'profile'));
     return;
   }
-  applyServerErrors<T>(r.data, fields, setError);
+  applyServerFieldErrors<T>(form, r.data, fields);
   const message = failureMessage(r, { action: 'update', name: 'profile' });
   if (message) notify.error(message);
 }

@@ -23,8 +23,8 @@ import { processes as processList } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
 import { subjects } from '../../../api/subjects';
 import { DateSelector } from '../../../components/date-selector';
+import { applyServerFieldErrors } from '../../../components/form-kit';
 import { PhoneField } from '../../../components/phone-field';
-import { applyServerErrors } from '../../../components/server-errors';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { CaseCost } from '../../ops-pricebooks';
@@ -107,25 +107,23 @@ export default function CaseAdd() {
       navigate(href('case-detail', { id: created.id }));
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
-        const flat: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(error.body)) {
-          if (k === 'new_subject' && typeof v === 'object' && v !== null) {
-            for (const [f, m] of Object.entries(v)) flat[`new_subject.${f}`] = m;
-          } else flat[k.replace(/^new_subject__/, 'new_subject.')] = v;
-        }
-        applyServerErrors<In>(
-          flat,
-          [
-            'process',
-            'subject',
-            'new_subject.first_name',
-            'new_subject.last_name',
-            'new_subject.email',
-            'new_subject.phone_number',
-            'new_subject.dob',
-          ],
-          form.setError,
+        // The new subject's errors come nested (`new_subject: {email: [...]}`, flattened by the
+        // kit) or as `new_subject__email`.
+        const body = Object.fromEntries(
+          Object.entries(error.body).map(([k, v]) => [
+            k.replace(/^new_subject__/, 'new_subject.'),
+            v,
+          ]),
         );
+        applyServerFieldErrors<In>(form, body, [
+          'process',
+          'subject',
+          'new_subject.first_name',
+          'new_subject.last_name',
+          'new_subject.email',
+          'new_subject.phone_number',
+          'new_subject.dob',
+        ]);
       }
     }
   });

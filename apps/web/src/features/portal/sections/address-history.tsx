@@ -11,7 +11,7 @@ import {
   AddressFields,
   type AddressForm,
   AddressHistoryList,
-  applyFieldErrors,
+  applyServerFieldErrors,
   type AddressEditing as Editing,
   parsePayload,
   addressSchema as schema,
@@ -109,7 +109,7 @@ export default function AddressHistorySection({ caseId, readOnly, complete }: Po
       });
     } catch (error) {
       if (error instanceof SectionFailure && error.status === 400) {
-        applyFieldErrors(form, error.body);
+        applyServerFieldErrors(form, error.body);
         return false;
       }
       throw error;

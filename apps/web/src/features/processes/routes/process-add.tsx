@@ -16,7 +16,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { processes, type Requirement } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
-import { applyServerErrors } from '../../../components/server-errors';
+import { applyServerFieldErrors } from '../../../components/form-kit';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
@@ -57,7 +57,7 @@ export default function ProcessAdd() {
       navigate(href('process', { id: created.id }));
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
-        applyServerErrors<ProcessDetails>(error.body, ['name', 'description'], form.setError);
+        applyServerFieldErrors<ProcessDetails>(form, error.body, ['name', 'description']);
       }
     }
   });

@@ -3,7 +3,7 @@ import { Button, Group, Paper, Stack, Switch, Textarea, TextInput } from '@manti
 import { Controller, useForm } from 'react-hook-form';
 import { type Process, processes } from '../../../api/processes';
 import { ApiFailure } from '../../../api/resource';
-import { applyServerErrors } from '../../../components/server-errors';
+import { applyServerFieldErrors } from '../../../components/form-kit';
 import { ProcessFrame } from '../components/process-frame';
 import { type ProcessDetails, processDetailsSchema } from '../components/process-schema';
 
@@ -23,7 +23,7 @@ function DetailsForm({ process }: { process: Process }) {
       await save.mutateAsync({ id: process.id, values });
     } catch (error) {
       if (error instanceof ApiFailure && error.status === 400) {
-        applyServerErrors<ProcessDetails>(error.body, ['name', 'description'], form.setError);
+        applyServerFieldErrors<ProcessDetails>(form, error.body, ['name', 'description']);
       }
     }
   });

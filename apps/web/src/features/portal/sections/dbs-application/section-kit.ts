@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { applyServerFieldErrors, flattenServerErrors } from '../../../../components/form-kit';
 import { clearDraft, readDraft, writeDraft } from '../../drafts';
 import { SectionCallFailure } from './api';
 
@@ -21,18 +22,11 @@ export function applyServerErrors<V extends FieldValues>(
   error: unknown,
 ): boolean {
   if (!(error instanceof SectionCallFailure) || error.status !== 400) return false;
-  const fields = Object.keys(form.getValues());
-  let applied = false;
-  for (const [key, value] of Object.entries(error.body)) {
-    const messages = Array.isArray(value)
-      ? value.filter((m): m is string => typeof m === 'string')
-      : [];
-    if (fields.includes(key) && messages.length > 0) {
-      form.setError(key as Path<V>, { type: 'server', message: messages.join(' ') });
-      applied = true;
-    }
-  }
-  return applied;
+  const fields = Object.keys(form.getValues()) as Path<V>[];
+  applyServerFieldErrors(form, error.body, fields);
+  return Object.keys(flattenServerErrors(error.body)).some((path) =>
+    fields.some((f) => f === path),
+  );
 }
 
 /**
