@@ -4,6 +4,29 @@ import { Link, useParams } from 'react-router';
 import { href } from '../../../config/paths';
 import { usePricebooks } from '../api';
 
+/** A badge when `on`, else the dimmed words of the other case. */
+function Marked({
+  on,
+  color,
+  label,
+  off,
+}: {
+  on: boolean;
+  color: string;
+  label: string;
+  off: string;
+}) {
+  return on ? (
+    <Badge variant="light" color={color}>
+      {label}
+    </Badge>
+  ) : (
+    <Text size="sm" c="dimmed">
+      {off}
+    </Text>
+  );
+}
+
 /** A customer's pricebooks (/ops/customers/{id}/pricebooks), the active one marked. */
 export default function OpsPricebooks() {
   const { id = '' } = useParams();
@@ -42,26 +65,10 @@ export default function OpsPricebooks() {
                 <Table.Td>{pb.valid_to ? formatDate(pb.valid_to) : 'Open-ended'}</Table.Td>
                 <Table.Td>{pb.prices.length}</Table.Td>
                 <Table.Td>
-                  {pb.invoiced ? (
-                    <Badge variant="light" color="grape">
-                      Invoiced
-                    </Badge>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Card per case
-                    </Text>
-                  )}
+                  <Marked on={pb.invoiced} color="grape" label="Invoiced" off="Card per case" />
                 </Table.Td>
                 <Table.Td>
-                  {pb.active ? (
-                    <Badge variant="light" color="green">
-                      Active
-                    </Badge>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Not active
-                    </Text>
-                  )}
+                  <Marked on={pb.active} color="green" label="Active" off="Not active" />
                 </Table.Td>
               </Table.Tr>
             ))}
