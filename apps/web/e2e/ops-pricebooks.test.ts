@@ -106,4 +106,33 @@ describe('pricebooks', () => {
     await staff.page.getByText('£4.50').waitFor();
     await look(staff.page, admin, 'case-add-cost');
   });
+
+  it("ops mark the pricebook 'Invoiced': the list shows it, the edit form keeps it", async () => {
+    const customer = world.customer.id;
+    const { page } = await world.signedIn(browser, 'ops', { viewport: WIDE });
+    await page.goto(`/ops/customers/${customer}/pricebooks`);
+    const row = page.getByRole('row', { name: /Standard prices/ });
+    await row.getByText('Card per case').waitFor();
+    await row.getByRole('link', { name: 'Standard prices' }).click();
+    await page.getByRole('heading', { name: 'Edit pricebook' }).waitFor();
+    await page
+      .getByText("Cases are not charged to the customer's card; payments are invoiced")
+      .waitFor();
+    const invoiced = page.getByRole('checkbox', { name: 'Invoiced' });
+    expect(await invoiced.isChecked()).toBe(false);
+    await invoiced.check();
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    await page.getByRole('heading', { name: 'Pricebooks' }).waitFor();
+    await row.getByText('Invoiced', { exact: true }).waitFor();
+    await look(page, ops, 'ops-pricebooks-invoiced');
+
+    const list = await ops.api.get(`/api/ops/customers/${customer}/pricebooks/`);
+    const books = (await list.json()).results as { name: string; invoiced: boolean }[];
+    expect(books.find((b) => b.name === 'Standard prices')?.invoiced).toBe(true);
+
+    await row.getByRole('link', { name: 'Standard prices' }).click();
+    await page.getByRole('heading', { name: 'Edit pricebook' }).waitFor();
+    await expect.poll(() => invoiced.isChecked()).toBe(true);
+  });
 });
