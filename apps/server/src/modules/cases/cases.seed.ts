@@ -33,6 +33,8 @@ const SHAPES: {
   { states: ['ca-complete'], state: 'complete', decision: 'unsatisfactory' },
   { states: ['ca-cancelled'], state: 'cancelled' },
   { states: ['ca-complete'], state: 'complete', decision: 'satisfactory', archived: true },
+  // held until its charge succeeds (issue 30; Acme's attempt is in payments' demo data)
+  { states: ['ca-pending'], state: 'awaiting-payment' },
 ];
 
 /**

@@ -42,8 +42,9 @@ describe('payments demo data', () => {
     });
     const p = product.json().results as OpsPaymentRecordOut[];
     expect(p.map((r) => r.customer_name)).toEqual(expect.arrayContaining(['Acme Care Ltd']));
-    // the case charges of the saved cards' demo: one paid, one declined then paid on retry
-    expect(p).toHaveLength(7);
+    // the case charges of the saved cards' demo: one paid, one declined then paid on retry, and
+    // the two held cases' declined ones
+    expect(p).toHaveLength(9);
   });
 
   it('shows Acme saved cards, its billing email and a case charge declined then paid', async () => {
@@ -87,5 +88,26 @@ describe('payments demo data', () => {
       headers: northgate.headers,
     });
     expect(invoiced.json()).toMatchObject({ invoiced: true, default_payment_method: null });
+  });
+
+  it('holds one Acme case for its declined payment, to retry', async () => {
+    const admin = await login(app, 'admin@acme.test', DEMO_PASSWORD);
+    const held = await app.inject({
+      method: 'GET',
+      url: '/api/cases/?state=awaiting-payment',
+      headers: admin.headers,
+    });
+    const [first] = held.json().results as { id: number; state_display: string }[];
+    expect(first?.state_display).toBe('Awaiting payment');
+    const detail = await app.inject({
+      method: 'GET',
+      url: `/api/cases/${first?.id}/`,
+      headers: admin.headers,
+    });
+    expect(detail.json().payment).toMatchObject({
+      state: 'payment_needed',
+      reason: 'Your card has insufficient funds.',
+      card: 'Visa ending 9995',
+    });
   });
 });

@@ -98,6 +98,34 @@ export async function seedPaymentMethodsDemo(ctx: DemoSeedContext): Promise<void
       });
     }
   }
+  // Acme's cases held for their payment: each charge declined on the poor card, to retry.
+  const heldCases = await tx
+    .select({ id: cases.id, process: processes.name })
+    .from(cases)
+    .innerJoin(
+      processes,
+      and(eq(processes.customerId, cases.customerId), eq(processes.id, cases.processId)),
+    )
+    .where(and(eq(cases.customerId, acme), eq(cases.state, 'awaiting-payment')))
+    .orderBy(asc(cases.id));
+  for (const held of heldCases) {
+    await tx.insert(productPayments).values({
+      customerId: acme,
+      caseId: held.id,
+      description: `${held.process} (case ${held.id})`,
+      amountPence: 3100,
+      provider: 'simulator',
+      providerPaymentId: `pi_sim_demo_case_${held.id}_1`,
+      status: 'failed',
+      attempt: 1,
+      paymentMethodId: poor.id,
+      idempotencyKey: `kestrel-case-${acme}-${held.id}-1`,
+      failureCode: 'insufficient_funds',
+      failureMessage: 'Your card has insufficient funds.',
+      createdAt: at(1),
+      updatedAt: at(1),
+    });
+  }
   await tx
     .update(pricebooks)
     .set({ invoiced: true })
