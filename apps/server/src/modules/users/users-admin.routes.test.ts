@@ -375,6 +375,17 @@ describe('/api/roles/', () => {
       payload: { permissions: ['subjects.view_subject'] },
     });
     expect(upd.json()).toMatchObject({ permissions: ['subjects.view_subject'] });
+    // An empty change changes nothing (the fuzz test found a 500 here).
+    const empty = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/roles/${id}/`,
+      headers: a.headers,
+      payload: {},
+    });
+    expect([empty.statusCode, empty.json()]).toMatchObject([
+      200,
+      { name: 'Site manager', permissions: ['subjects.view_subject'] },
+    ]);
     const builtIn = await t.app.inject({
       method: 'PATCH',
       url: `/api/roles/${viewerRole}/`,

@@ -319,6 +319,8 @@ export async function usersRoutes(app: FastifyInstance) {
           throw ValidationError.of('non_field_errors', USER_ADMIN_MESSAGES.builtInRole);
         }
         if (d.name !== undefined) await checkRoleName(tx, d.name, existing.id);
+        // an empty change changes nothing (an UPDATE with no column would fail)
+        if (d.name === undefined && d.permissions === undefined) return existing;
         const wasAdmin = await actorIsAdministrator(tx, customerId, actor);
         const [row] = await tx
           .update(roles)
