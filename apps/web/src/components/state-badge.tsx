@@ -2,6 +2,7 @@ import { Badge } from '@mantine/core';
 
 const COLOURS: Record<string, string> = {
   pending: 'gray',
+  'awaiting-payment': 'orange',
   'awaiting-subject': 'yellow',
   'in-progress': 'blue',
   'pending-case-decision': 'grape',

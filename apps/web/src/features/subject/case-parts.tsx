@@ -22,6 +22,8 @@ const ACTIVITY_WORDS: Record<string, { text: string; color: string }> = {
 
 const CASE_WORDS: Record<string, { text: string; color: string }> = {
   pending: { text: 'Not started', color: 'gray' },
+  // held for the organisation's payment: nothing is asked of the person yet
+  'awaiting-payment': { text: 'Not started', color: 'gray' },
   'awaiting-subject': { text: 'Waiting for you', color: 'orange' },
   'in-progress': { text: 'Being checked', color: 'blue' },
   'pending-case-decision': { text: 'Being reviewed', color: 'blue' },

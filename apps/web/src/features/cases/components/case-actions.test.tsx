@@ -134,6 +134,16 @@ describe('record decision', () => {
     expect(toast.textContent).toBe('Error updating case\nA complete case cannot be cancelled.');
   });
 
+  it('offers to cancel a case held for its payment', async () => {
+    mockFetch(() => ({ status: 200, body: {} }));
+    renderActions({
+      ...caseWith([activity(1, 'ca-pending', 'Pending', 'Basic DBS')]),
+      state: 'awaiting-payment',
+      state_display: 'Awaiting payment',
+    });
+    expect(screen.getByRole('button', { name: 'Cancel case' })).toBeTruthy();
+  });
+
   it('shows no warning when every check is complete', async () => {
     mockFetch(() => ({ status: 200, body: {} }));
     openDecision(caseWith([activity(1, 'ca-complete', 'Complete', 'Basic DBS')]));

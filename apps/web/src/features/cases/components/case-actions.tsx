@@ -1,3 +1,4 @@
+import { isCaseOpen } from '@kestrel/domain';
 import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,8 +9,6 @@ import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { RaiseFlagButton } from '../../flags';
-
-const OPEN = ['pending', 'awaiting-subject', 'in-progress', 'pending-case-decision'];
 
 /**
  * Logs the PDF generation (audit), puts the case report on the page (`beforePrint`) and opens
@@ -127,7 +126,7 @@ export function CaseActions({
           Send reminder
         </Button>
       )}
-      {change && OPEN.includes(item.state) && (
+      {change && isCaseOpen(item.state) && (
         <Button variant="default" color="red" onClick={() => show('cancel')}>
           Cancel case
         </Button>

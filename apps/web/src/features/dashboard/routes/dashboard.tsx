@@ -115,7 +115,7 @@ export default function DashboardPage() {
             <Text fw={650} mb="sm">
               Cases by state
             </Text>
-            <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
+            <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="sm">
               {CASE_STATES.map((s) => (
                 <Anchor
                   key={s}
