@@ -294,20 +294,14 @@ export const ROUTES: readonly RouteDef[] = [
   }),
   r('subject-add', 'product', 'Add subject', ws.subjectAdd, need('subjects.add_subject')),
   r('subject', 'product', 'Subject', ws.subject, subjView),
-  r(
-    'subject-subscriptions',
-    'product',
-    'Subscriptions',
-    ws.subjectSubscriptions,
-    need('subjects.view_subject', 'subscriptions.view_subscription'),
-  ),
-  r(
-    'subject-subscription-add',
-    'product',
-    'Add subscription',
-    coming,
-    need('subjects.view_subject', 'subscriptions.add_subscription'),
-  ),
+  r('subject-subscriptions', 'product', 'Subscriptions', ws.subjectSubscriptions, {
+    ...need('subjects.view_subject', 'subscriptions.view_subscription'),
+    entitlements: ['cycles'],
+  }),
+  r('subject-subscription-add', 'product', 'Add subscription', coming, {
+    ...need('subjects.view_subject', 'subscriptions.add_subscription'),
+    entitlements: ['cycles'],
+  }),
   r(
     'subject-archive',
     'product',
@@ -316,7 +310,10 @@ export const ROUTES: readonly RouteDef[] = [
     need('subjects.view_subject', 'subjects.archive'),
   ),
   r('portal-registration', 'product', 'Portal registration', coming, subjView),
-  r('subscriptions', 'product', 'Subscriptions', coming, need('subscriptions.view_subscription')),
+  r('subscriptions', 'product', 'Subscriptions', coming, {
+    ...need('subscriptions.view_subscription'),
+    entitlements: ['cycles'],
+  }),
   r('lms-council-list', 'product', 'Councils', coming, {
     subjectEquivalent: 's:lms-council-list',
   }),

@@ -15,12 +15,14 @@ const TABS = [
     permission: 'processes.change_process',
   },
   { route: 'process-requirements', label: 'Requirements' },
+  // Issue 31: only for a customer holding the cycles entitlement.
+  { route: 'cycles', label: 'Cycles', permission: 'cycles.view_cycle', entitlement: 'cycles' },
 ] as const;
 
 /** The frame of one process's pages: title, tabs, and the page body once the process loads. */
 export function ProcessFrame({ children }: { children: (process: Process) => ReactNode }) {
   const { id = '' } = useParams();
-  const { can } = useRights();
+  const { can, entitled } = useRights();
   const query = processes.useItem(id);
   const process = query.data;
   return (
@@ -45,7 +47,11 @@ export function ProcessFrame({ children }: { children: (process: Process) => Rea
       </Group>
       <SectionTabs
         label="Process sections"
-        tabs={TABS.filter((t) => !('permission' in t) || can(t.permission)).map((t) => ({
+        tabs={TABS.filter(
+          (t) =>
+            (!('permission' in t) || can(t.permission)) &&
+            (!('entitlement' in t) || entitled(t.entitlement)),
+        ).map((t) => ({
           to: href(t.route, { id }),
           label: t.label,
         }))}
