@@ -28,6 +28,7 @@ import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
+import { SubjectSubscriptionsTab } from '../../cycles/components/subject-subscriptions-tab';
 import { RaiseFlagButton } from '../../flags';
 import { ConsentsTable } from '../components/consents-table';
 
@@ -102,15 +103,13 @@ function SubjectFlags({ subject }: { subject: Subject }) {
 }
 
 /**
- * The subscriptions and registrations tabs: none exist until the self-service issue brings
- * them, and the tab says so (no list is read).
+ * The registrations tab: none exist until the self-service issue brings them, and the tab says
+ * so (no list is read).
  */
-function NoneYet({ part }: { part: 'subscriptions' | 'registrations' }) {
+function NoneYet({ part }: { part: 'registrations' }) {
   return (
     <Text c="dimmed" py="md">
-      {part === 'subscriptions'
-        ? 'This subject has no subscriptions.'
-        : 'This subject has no portal registrations.'}
+      {part === 'registrations' && 'This subject has no portal registrations.'}
     </Text>
   );
 }
@@ -121,6 +120,8 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
   const client = useQueryClient();
   const query = subjects.useItem(id);
   const s = query.data;
+  // Issue 31: the subscriptions tab is for a customer holding the cycles entitlement.
+  const showsSubscriptions = entitled('cycles') && can('subscriptions.view_subscription');
   if (!s) {
     return query.isError ? (
       <Stack>
@@ -200,16 +201,18 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
         <Tabs defaultValue={tab} keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="cases">Cases</Tabs.Tab>
-            <Tabs.Tab value="subscriptions">Subscriptions</Tabs.Tab>
+            {showsSubscriptions && <Tabs.Tab value="subscriptions">Subscriptions</Tabs.Tab>}
             <Tabs.Tab value="registrations">Registrations</Tabs.Tab>
             <Tabs.Tab value="consents">Consents</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="cases" pt="md">
             <SubjectCases subject={s} />
           </Tabs.Panel>
-          <Tabs.Panel value="subscriptions" pt="md">
-            <NoneYet part="subscriptions" />
-          </Tabs.Panel>
+          {showsSubscriptions && (
+            <Tabs.Panel value="subscriptions" pt="md">
+              <SubjectSubscriptionsTab subject={s} />
+            </Tabs.Panel>
+          )}
           <Tabs.Panel value="registrations" pt="md">
             <NoneYet part="registrations" />
           </Tabs.Panel>
