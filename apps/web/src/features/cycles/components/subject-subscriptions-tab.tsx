@@ -30,7 +30,6 @@ export function SubjectSubscriptionsTab({
       <ResourceTable<Subscription>
         resource={resource}
         searchable={false}
-        caption="Subscriptions of this subject"
         empty={{
           title: 'This subject has no subscriptions.',
           text: 'Subscribe them to a cycle to repeat checks on a schedule.',

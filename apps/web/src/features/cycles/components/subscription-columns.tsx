@@ -15,7 +15,7 @@ const STATE_COLOURS: Record<Subscription['state'], string> = {
 /** The state as a badge ('Active', 'Paused', 'Ended'). */
 export function StateBadge({ subscription: s }: { subscription: Subscription }) {
   return (
-    <Badge variant="light" color={STATE_COLOURS[s.state]}>
+    <Badge variant="light" color={STATE_COLOURS[s.state]} style={{ minWidth: 'max-content' }}>
       {s.state_display}
     </Badge>
   );

@@ -43,7 +43,6 @@ function CycleList({ processId }: { processId: number }) {
       <ResourceTable<Cycle>
         resource={resource}
         searchable={false}
-        caption="Cycles of this process"
         empty={{
           title: 'No cycles yet',
           text: 'Add a cycle to repeat checks, such as the update service every 6 months.',
@@ -67,7 +66,11 @@ function CycleList({ processId }: { processId: number }) {
             key: 'active',
             header: 'Active',
             render: (c) => (
-              <Badge variant="light" color={c.is_active ? 'teal' : 'gray'}>
+              <Badge
+                variant="light"
+                color={c.is_active ? 'teal' : 'gray'}
+                style={{ minWidth: 'max-content' }}
+              >
                 {c.is_active ? 'Active' : 'Inactive'}
               </Badge>
             ),
