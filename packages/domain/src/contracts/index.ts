@@ -38,6 +38,7 @@ export * from './payments.js';
 export * from './portal.js';
 export * from './pricebooks.js';
 export * from './processes.js';
+export * from './regportals.js';
 export * from './roles.js';
 export * from './security-refusals.js';
 export * from './segments.js';
