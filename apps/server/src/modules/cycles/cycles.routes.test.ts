@@ -1,3 +1,4 @@
+// @postgres: the due job run by two app instances at once opens one case per period (row locks, skip locked)
 import { CYCLE_IN_USE, SUBSCRIPTION_MESSAGES } from '@kestrel/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -25,6 +25,7 @@ import {
 } from '../case-data/case-data.factories.js';
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { createCaseDocument } from '../case-documents/case-documents.factories.js';
+import { cycles, subscriptions } from '../cycles/cycles.table.js';
 import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
 import { processes } from '../processes/processes.table.js';
 import { segments, segmentUsers } from './segments.table.js';
@@ -58,6 +59,7 @@ const SEGMENTED = [
   'idv-case-activities',
   'payment-intents',
   'payments',
+  'subscriptions',
 ] as const;
 type Resource = (typeof SEGMENTED)[number];
 /** The organisation's own set-up and reference data: the same for every user of the customer. */
@@ -83,6 +85,8 @@ const ids: Record<'mine' | 'theirs', Record<Resource, number | string>> = {
 };
 let admin: Client;
 let limited: Client;
+/** Each segment's cycle (of its process: `/api/processes/:id/cycles/:cycleId/`). */
+const cycleOf = { mine: 0, theirs: 0 };
 
 async function segmentObjects(
   segmentId: number,
@@ -164,6 +168,25 @@ async function segmentObjects(
       outcome: 'paid',
     });
     await createPayment(tx, intent);
+    // a subscription of the subject to a cycle of the segment's process (issue 31)
+    const [cycle] = await tx
+      .insert(cycles)
+      .values({
+        customerId,
+        processId: process.id,
+        name: `${who.first} cycle`,
+        requirements: ['dbs-update'],
+        repeatInterval: 6,
+        repeatUnit: 'monthly',
+        billingInterval: 1,
+        billingTriggered: 'monthly',
+      })
+      .returning({ id: cycles.id });
+    const [subscription] = await tx
+      .insert(subscriptions)
+      .values({ customerId, cycleId: cycle?.id ?? 0, subjectId: subject.id, startedAt: at })
+      .returning({ id: subscriptions.id });
+    cycleOf[who.first === 'Alpha' ? 'mine' : 'theirs'] = cycle?.id ?? 0;
     return {
       cases: c.id,
       subjects: subject.id,
@@ -187,6 +210,7 @@ async function segmentObjects(
       'payment-intents': intent.id,
       // the customer's payments are named by kind (product-N, portal-N)
       payments: `portal-${intent.id}`,
+      subscriptions: subscription?.id ?? 0,
     };
   });
 }
@@ -289,7 +313,10 @@ describe('a user limited to one segment, walking every GET route', () => {
     )) {
       const resource = resourceOf(r.url) as Resource;
       const url = (which: 'mine' | 'theirs') =>
-        r.url.replace(':id', String(ids[which][resource])).replace(/:[a-zA-Z]+/g, '1');
+        r.url
+          .replace(':id', String(ids[which][resource]))
+          .replace(':cycleId', String(cycleOf[which]))
+          .replace(/:[a-zA-Z]+/g, '1');
       const theirs = await get(limited, url('theirs'));
       answers.push(`${r.url} ${theirs.statusCode}`);
       expect([r.url, theirs.json()]).toEqual([r.url, { detail: 'Not found.' }]);
