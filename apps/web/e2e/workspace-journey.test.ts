@@ -188,7 +188,11 @@ describe('customer workspace journey, as a new customer', () => {
     expect(await axeClean(page)).toEqual([]);
   });
 
-  it('adds a subject and opens a case, which emails the invitation', async () => {
+  // Two minutes: a long journey (two forms, a case, a reminder, print); 38 s alone, past the 60 s
+  // default in a CI run on a loaded machine.
+  it('adds a subject and opens a case, which emails the invitation', {
+    timeout: 120_000,
+  }, async () => {
     await page.getByRole('link', { name: 'Subjects', exact: true }).click();
     await page.getByRole('link', { name: 'Add subject' }).click();
     await page.getByRole('heading', { name: 'Add subject' }).waitFor();
