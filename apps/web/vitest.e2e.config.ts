@@ -16,7 +16,9 @@ export default defineConfig({
     // server, so a file that changes what every screen shows (maintenance) is seen by no other.
     fileParallelism: true,
     maxWorkers: 3,
-    testTimeout: 60_000,
+    // A journey that looks at each screen light and dark (lookLightAndDark: two reloads and two axe
+    // runs a screen) takes about 55 s alone; under CI load that is past a minute.
+    testTimeout: 150_000,
     // expect.poll waits up to 15 s (vitest's default is 1 s): a page's next requests take seconds
     // on a loaded 2-core machine (CI runs the PostgreSQL set beside this suite).
     expect: { poll: { timeout: 15_000, interval: 100 } },

@@ -20,7 +20,7 @@ beforeAll(async () => {
     subjects: [{ key: 'sam', firstName: 'Sam', lastName: 'Green' }],
   });
   admin = await world.api('admin');
-}, 120_000);
+}, 150_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   cases.manu = await world.openCase(LICENCE, 'manu');
   cases.mo = await world.openCase(IDENTITY, 'mo');
   for (const key of ['manu', 'mo']) await world.caseData(Number(cases[key]));
-}, 60_000);
+}, 150_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -67,7 +67,7 @@ describe('the licence check: DQ3', () => {
     expect(await text(manu.page, 'licence-check-message')).toBe(manual);
     await manu.context.close();
     await staff.context.close();
-  }, 120_000);
+  }, 150_000);
 });
 
 describe('online identity and trust-to-ride: the special answers', () => {

@@ -34,7 +34,7 @@ beforeAll(async () => {
     cases[key] = await world.openCase(DRIVER, key);
     await world.caseData(Number(cases[key]));
   }
-}, 60_000);
+}, 150_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();

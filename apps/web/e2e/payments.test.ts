@@ -130,7 +130,7 @@ describe('cards and charged cases', () => {
       valid_from: new Date().toISOString().slice(0, 10),
       prices: [{ activity_type: 'rtw', level: null, amount_pence: 450 }],
     });
-  }, 120_000);
+  }, 150_000);
   afterAll(async () => {
     if (admin) await setDark(admin, false);
     await world?.dispose();

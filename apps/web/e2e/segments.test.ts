@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   admin = await world.api('admin');
   ops = await world.api('ops');
-}, 120_000);
+}, 150_000);
 afterAll(async () => {
   for (const who of [admin, ops]) if (who) await setDark(who, false);
   await world?.dispose();
@@ -149,7 +149,7 @@ describe('segments', () => {
     await page.getByRole('cell', { name: 'North checks' }).waitFor();
     expect(await page.getByRole('button', { name: /Unassign|Assign process/ }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Add segment' }).count()).toBe(0);
-  }, 120_000);
+  }, 150_000);
 
   it("operations see the customer's segments and users, read-only", async () => {
     const { page } = await world.signedIn(browser, 'ops');

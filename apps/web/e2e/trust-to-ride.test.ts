@@ -25,7 +25,7 @@ beforeAll(async () => {
     withCase: ['trust-to-ride'],
   });
   secondCase = await world.openCase('World checks', 'second');
-}, 60_000);
+}, 150_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();

@@ -376,5 +376,5 @@ describe('the update service result panel', () => {
     await allViews(sp, subject, 'subject');
     await s.context.close();
     step('done');
-  }, 120_000);
+  }, 150_000);
 });
