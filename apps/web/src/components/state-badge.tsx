@@ -30,12 +30,21 @@ const COLOURS: Record<string, string> = {
  * Mantine's label clips with an ellipsis, which lets a table squeeze the badge to 'IN PROGRE…'
  * (a clipped box contributes no minimum width), so the label and the badge keep their full width.
  */
-export function StateBadge({ state, label }: { state: string; label: string }) {
+export function StateBadge({
+  state,
+  label,
+  testId,
+}: {
+  state: string;
+  label: string;
+  testId?: string;
+}) {
   return (
     <Badge
       variant="light"
       color={COLOURS[state] ?? 'gray'}
       data-state={state}
+      data-testid={testId}
       style={{ flexShrink: 0, overflow: 'visible', minWidth: 'max-content' }}
       styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
     >

@@ -16,22 +16,6 @@ export const opsPayments = {
   }),
 } as const;
 
-export const STATE_LABELS: Record<OpsPaymentRecordOut['state'], string> = {
-  awaiting: 'Awaiting payment',
-  paid: 'Paid',
-  declined: 'Declined',
-  partially_refunded: 'Partly refunded',
-  refunded: 'Refunded',
-};
-
-export const STATE_COLOURS: Record<OpsPaymentRecordOut['state'], string> = {
-  awaiting: 'gray',
-  paid: 'green',
-  declined: 'red',
-  partially_refunded: 'yellow',
-  refunded: 'blue',
-};
-
 /** The API's message for one field of a refused request (or its detail). */
 export function errorText(data: Readonly<Record<string, unknown>>, field: string): string | null {
   const v = data[field];

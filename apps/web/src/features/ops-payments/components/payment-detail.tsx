@@ -18,8 +18,8 @@ import { Link, useParams } from 'react-router';
 import { RefundsTable } from '../../../components/refunds-table';
 import { href } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/date-time';
+import { PaymentStateBadge } from '../../payments/components/payment-state-badge';
 import { opsPayments, useRefund } from '../api';
-import { PaymentStateBadge } from './payments-list';
 
 const newRequestId = () => crypto.randomUUID();
 

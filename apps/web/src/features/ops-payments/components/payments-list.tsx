@@ -1,11 +1,12 @@
 import { formatDate, type OpsPaymentRecordOut, type PaymentSource } from '@kestrel/domain';
-import { Badge, Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { customerChoices } from '../../../api/customers';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
-import { opsPayments, STATE_COLOURS, STATE_LABELS } from '../api';
+import { PaymentStateBadge } from '../../payments/components/payment-state-badge';
+import { opsPayments } from '../api';
 
 const STATUS_OPTIONS: Record<PaymentSource, { value: string; label: string }[]> = {
   portal: [
@@ -19,20 +20,6 @@ const STATUS_OPTIONS: Record<PaymentSource, { value: string; label: string }[]> 
     { value: 'failed', label: 'Failed' },
   ],
 };
-
-export function PaymentStateBadge({ state }: { state: OpsPaymentRecordOut['state'] }) {
-  return (
-    <Badge
-      variant="light"
-      color={STATE_COLOURS[state]}
-      data-testid="payment-state"
-      // the whole label, never cut short by a narrow column
-      styles={{ root: { maxWidth: 'none', width: 'max-content', overflow: 'visible' } }}
-    >
-      {STATE_LABELS[state]}
-    </Badge>
-  );
-}
 
 /** Every customer's payments of one source: status, customer and date filters, search. */
 export function PaymentsList({ source, title }: { source: PaymentSource; title: string }) {
