@@ -14,10 +14,11 @@ export function SectionTabs({
   tabs: readonly { to: string; label: string }[];
 }) {
   const { pathname } = useLocation();
+  const current = activeTab(pathname, tabs);
   return (
     <Group gap={4} component="nav" aria-label={label} wrap="wrap">
       {tabs.map((t) => {
-        const active = pathname === t.to;
+        const active = t.to === current;
         return (
           <Button
             key={t.to}
@@ -34,4 +35,17 @@ export function SectionTabs({
       })}
     </Group>
   );
+}
+
+/**
+ * The tab a path belongs to: the one it equals, else the longest one it lies under
+ * ('/processes/1/cycles/3/edit' is in 'Cycles', not in the overview '/processes/1').
+ */
+export function activeTab(pathname: string, tabs: readonly { to: string }[]): string | null {
+  let best: string | null = null;
+  for (const { to } of tabs) {
+    const under = pathname === to || pathname.startsWith(to.endsWith('/') ? to : `${to}/`);
+    if (under && (best === null || to.length > best.length)) best = to;
+  }
+  return best;
 }
