@@ -28,6 +28,7 @@ export * from './identity-checks.js';
 export * from './imports.js';
 export * from './jobs.js';
 export * from './list-queries.js';
+export * from './lms.js';
 export * from './maintenance-windows.js';
 export * from './online-idv.js';
 export * from './ops-payments.js';
