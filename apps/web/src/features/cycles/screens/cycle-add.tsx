@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { KitForm } from '../../../components/form-kit';
 import { href } from '../../../config/paths';
-import { ProcessFrame } from '../../processes/components/process-frame';
+import { ProcessFrame } from '../../processes';
 import { CycleFields, useCycleForm } from '../components/cycle-fields';
 
 function AddCycle({ processId }: { processId: number }) {

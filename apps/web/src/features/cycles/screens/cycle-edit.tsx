@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { KitForm } from '../../../components/form-kit';
 import { href } from '../../../config/paths';
-import { ProcessFrame } from '../../processes/components/process-frame';
+import { ProcessFrame } from '../../processes';
 import { type Cycle, processCycles } from '../api';
 import { CycleFields, useCycleForm } from '../components/cycle-fields';
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { ProcessFrame } from '../../processes/components/process-frame';
+import { ProcessFrame } from '../../processes';
 import { type Cycle, processCycles } from '../api';
 import { requirementsText, useActivityTypeNames } from '../components/cycle-fields';
 import { DeleteCycle } from '../components/delete-cycle';

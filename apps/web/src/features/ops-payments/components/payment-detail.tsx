@@ -18,7 +18,7 @@ import { Link, useParams } from 'react-router';
 import { RefundsTable } from '../../../components/refunds-table';
 import { href } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/date-time';
-import { PaymentStateBadge } from '../../payments/components/payment-state-badge';
+import { PaymentStateBadge } from '../../payments';
 import { opsPayments, useRefund } from '../api';
 
 const newRequestId = () => crypto.randomUUID();

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { customerChoices } from '../../../api/customers';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
-import { PaymentStateBadge } from '../../payments/components/payment-state-badge';
+import { PaymentStateBadge } from '../../payments';
 import { opsPayments } from '../api';
 
 const STATUS_OPTIONS: Record<PaymentSource, { value: string; label: string }[]> = {

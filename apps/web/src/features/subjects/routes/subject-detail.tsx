@@ -28,7 +28,7 @@ import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { ResendInvitationButton } from '../../../components/resend-invitation-button';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
-import { SubjectSubscriptionsTab } from '../../cycles/components/subject-subscriptions-tab';
+import { SubjectSubscriptionsTab } from '../../cycles';
 import { RaiseFlagButton } from '../../flags';
 import { ConsentsTable } from '../components/consents-table';
 
