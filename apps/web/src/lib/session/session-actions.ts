@@ -38,15 +38,12 @@ let firstCheck: Promise<void> | null = null;
 // answer from a check that was in flight across a change is stale: it is dropped, not applied.
 let sessionEpoch = 0;
 let changingSession = 0;
-let currentChange: Promise<unknown> = Promise.resolve();
 
 async function changeSession<T>(send: () => Promise<T>): Promise<T> {
   sessionEpoch++;
   changingSession++;
-  const sent = send();
-  currentChange = sent.catch(() => undefined);
   try {
-    return await sent;
+    return await send();
   } finally {
     changingSession--;
     sessionEpoch++;
@@ -73,12 +70,7 @@ export function forgetInitialSessionCheck(): void {
 export async function checkSession(): Promise<void> {
   const epoch = sessionEpoch;
   const r = await request<CheckSessionResponse>('GET', '/api/accounts/check-session/');
-  if (staleSince(epoch)) {
-    // Asked again once the change is done, with the new session: a page's first check must
-    // still settle what the app believes (it stays 'persisted-locally' until a check answers).
-    await currentChange;
-    return checkSession();
-  }
+  if (staleSince(epoch)) return;
   if (r.ok) {
     const s = r.data;
     setCsrfToken(s.csrf_token);
