@@ -33,25 +33,6 @@ const believedLoggedIn = () => {
 
 let firstCheck: Promise<void> | null = null;
 
-// A login, logout or ops switch gives the browser a new session and ends the old one. A
-// check-session sent with the old cookie answers 'not signed in' (or the old customer), so an
-// answer from a check that was in flight across a change is stale: it is dropped, not applied.
-let sessionEpoch = 0;
-let changingSession = 0;
-
-async function changeSession<T>(send: () => Promise<T>): Promise<T> {
-  sessionEpoch++;
-  changingSession++;
-  try {
-    return await send();
-  } finally {
-    changingSession--;
-    sessionEpoch++;
-  }
-}
-
-const staleSince = (epoch: number) => epoch !== sessionEpoch || changingSession > 0;
-
 /** The first check-session of the page, started once (main.tsx starts it before React renders). */
 export function initialSessionCheck(): Promise<void> {
   firstCheck ??= checkSession();
@@ -68,9 +49,7 @@ export function forgetInitialSessionCheck(): void {
  * 403 logs out; 503 only updates the maintenance state.
  */
 export async function checkSession(): Promise<void> {
-  const epoch = sessionEpoch;
   const r = await request<CheckSessionResponse>('GET', '/api/accounts/check-session/');
-  if (staleSince(epoch)) return;
   if (r.ok) {
     const s = r.data;
     setCsrfToken(s.csrf_token);
@@ -124,7 +103,7 @@ export async function login(values: {
   totp?: string;
 }): Promise<LoginOutcome> {
   const body = values.totp ? values : { username: values.username, password: values.password };
-  const r = await changeSession(() => request<LoginOut>('POST', '/api/accounts/login/', { body }));
+  const r = await request<LoginOut>('POST', '/api/accounts/login/', { body });
   if (r.ok) {
     setCsrfToken(r.data.csrf_token);
     setSession({ status: 'logged-in', userType: r.data.user_type, bootstrap: null, down: false });
@@ -140,15 +119,13 @@ export async function login(values: {
 
 /** Marks a session that the server has just logged in (signup, claim account). */
 export async function adoptNewSession(csrfToken?: string): Promise<void> {
-  // Checks sent before the server's change carry the old session: their answers are stale.
-  sessionEpoch++;
   if (csrfToken) setCsrfToken(csrfToken);
   setSession({ bootstrap: null });
   await checkSession();
 }
 
 export async function logout(): Promise<void> {
-  await changeSession(() => request('POST', '/api/accounts/logout/', { expect: 204 }));
+  await request('POST', '/api/accounts/logout/', { expect: 204 });
   localLogout();
   // A fresh anonymous session brings the CSRF token the next login needs.
   await checkSession();
@@ -156,9 +133,7 @@ export async function logout(): Promise<void> {
 
 /** Ops staff act inside one customer at a time; each change re-bootstraps the app. */
 export async function startOpsSession(customer: number): Promise<boolean> {
-  const r = await changeSession(() =>
-    request<OpsSessionOut>('POST', '/api/ops/session/', { body: { customer } }),
-  );
+  const r = await request<OpsSessionOut>('POST', '/api/ops/session/', { body: { customer } });
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();
@@ -167,7 +142,7 @@ export async function startOpsSession(customer: number): Promise<boolean> {
 }
 
 export async function endOpsSession(): Promise<boolean> {
-  const r = await changeSession(() => request<OpsSessionOut>('DELETE', '/api/ops/session/'));
+  const r = await request<OpsSessionOut>('DELETE', '/api/ops/session/');
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();
