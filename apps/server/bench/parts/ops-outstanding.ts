@@ -6,13 +6,13 @@
 // ceiling in the same process) and the load from this one (bench/load.ts): the outstanding list
 // (25 a page, oldest first), its work-queue filters and the ops dashboard, each right after its
 // own ceiling. Target: the unfiltered list's p99 ≤ 50 ms (its share of the ceiling printed).
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { openPgPool, pgDatabase } from '../../src/db/connection.js';
 import { createProductUser } from '../../src/db/factories.js';
 import { type Figure, login, measure, verify } from '../load.js';
 import { BENCH_PASSWORD } from '../seed.js';
+import { startServeChild } from '../serve-child.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -41,29 +41,7 @@ async function ensureDatabase(): Promise<void> {
   }
 }
 
-/** bench/serve.ts in a child process (migrates and loads the data set when needed). */
-function startServer(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(new URL('../serve.ts', import.meta.url)), [], {
-    execArgv: process.execArgv,
-    env: {
-      ...process.env,
-      BENCH_DATABASE_URL: dbUrl,
-      BENCH_PORT: String(PORT),
-      BENCH_PLAIN_PORT: String(PLAIN_PORT),
-      BENCH_LOAD: '1',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('message', (m) => {
-      if (!m || typeof m !== 'object' || !('type' in m)) return;
-      if (m.type === 'log' && 'text' in m) console.log(`  server ${child.pid}: ${String(m.text)}`);
-      if (m.type === 'ready') resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`server process exited (${code})`)));
-  });
-}
+const startServer = () => startServeChild({ dbUrl, port: PORT, plainPort: PLAIN_PORT, load: true });
 
 /** The bench's operations user (a product user of no customer, role ops), once. */
 async function ensureOpsUser(): Promise<void> {

@@ -10,8 +10,7 @@
 // open the cases. Reported: cases per second over the whole drain (every subscription's case
 // opened, once), the case list's p99 without and during the drain, with the ceiling of the run.
 // Target: p99 during ≤ 1.5 × p99 without, and exactly one case per subscription.
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { openPgPool, pgDatabase, servingUrl } from '../../src/db/connection.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
@@ -19,6 +18,7 @@ import { DEMO_PASSWORD, seedDemo } from '../../src/db/seed.js';
 import { subscriptionsDueJob } from '../../src/modules/cycles/subscriptions-due-job.js';
 import { enqueue, jobOf } from '../../src/platform/jobs.js';
 import { type Figure, login, measure, verify } from '../load.js';
+import { startServeChild } from '../serve-child.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -88,29 +88,8 @@ async function prepare(): Promise<{ customerId: number; cycleId: number }> {
   }
 }
 
-/** bench/serve.ts in a child process: the app (job workers on) and its ceiling route. */
-function startServer(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(new URL('../serve.ts', import.meta.url)), [], {
-    execArgv: process.execArgv,
-    env: {
-      ...process.env,
-      BENCH_DATABASE_URL: dbUrl,
-      BENCH_PORT: String(PORT),
-      BENCH_PLAIN_PORT: String(PLAIN_PORT),
-      BENCH_LOAD: '0',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('message', (m) => {
-      if (!m || typeof m !== 'object' || !('type' in m)) return;
-      if (m.type === 'log' && 'text' in m) console.log(`  server ${child.pid}: ${String(m.text)}`);
-      if (m.type === 'ready') resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`server process exited (${code})`)));
-  });
-}
+const startServer = () =>
+  startServeChild({ dbUrl, port: PORT, plainPort: PLAIN_PORT, load: false });
 
 const line = (f: Figure, ceiling: Figure) =>
   `${f.name.padEnd(30)} ${Math.round(f.rps).toString().padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms  ` +
