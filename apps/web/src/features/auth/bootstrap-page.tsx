@@ -39,7 +39,9 @@ export default function BootstrapPage() {
         return;
       }
       setScheme.current(data.profile.dark_mode ? 'dark' : 'light');
-      if (getSession().status === 'logged-in') setSession({ bootstrap: data });
+      // Believed signed in (the first check may still be on its way): the server answered the
+      // bootstrap, so the session is good. Not after a logout.
+      if (getSession().status !== 'logged-out') setSession({ bootstrap: data });
     });
     return () => {
       cancelled = true;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getCsrfToken } from '../../api/client';
 import { mockFetch } from '../../test/fetch-mock';
-import { checkSession, login, startSessionPolling } from './session-actions';
+import { checkSession, login, startOpsSession, startSessionPolling } from './session-actions';
 import { getSession, resetSession, setSession } from './session-store';
 
 const answer = (over: Record<string, unknown> = {}) => ({
@@ -139,5 +139,44 @@ describe('login', () => {
     });
     expect(getSession()).toMatchObject({ status: 'logged-in', userType: 'SubjectUser' });
     expect(getCsrfToken()).toBe('after-check');
+  });
+});
+
+describe('a check-session in flight across a session change', () => {
+  it('is dropped when the ops switch ends the session it was sent with', async () => {
+    setSession({ status: 'logged-in', userType: 'ProductUser', sessionCustomer: null });
+    let answerCheck: (a: { status: number; body: unknown }) => void = () => {};
+    let checks = 0;
+    mockFetch((call) => {
+      if (call.url.includes('check-session')) {
+        checks++;
+        if (checks > 1)
+          return { status: 200, body: answer({ session_customer: 7, active_flags: 5 }) };
+        return new Promise((resolve) => {
+          answerCheck = resolve;
+        });
+      }
+      return { status: 200, body: { csrf_token: 'csrf-new', session_customer: 7 } };
+    });
+    const polled = checkSession();
+    await startOpsSession(7);
+    // The server ended the old session: the poll sent with its cookie answers 'not signed in'.
+    answerCheck({ status: 200, body: answer({ authenticated: false, user_type: null }) });
+    await polled;
+    // the stale answer dropped; asked again with the new session
+    expect(checks).toBe(2);
+    expect(getSession()).toMatchObject({ status: 'logged-in', sessionCustomer: 7, activeFlags: 5 });
+  });
+
+  it('still applies an answer sent after the change', async () => {
+    setSession({ status: 'logged-in', userType: 'ProductUser', sessionCustomer: null });
+    mockFetch((call) =>
+      call.url.includes('check-session')
+        ? { status: 200, body: answer({ session_customer: 7 }) }
+        : { status: 200, body: { csrf_token: 'csrf-new', session_customer: 7 } },
+    );
+    await startOpsSession(7);
+    await checkSession();
+    expect(getSession()).toMatchObject({ status: 'logged-in', sessionCustomer: 7, activeFlags: 2 });
   });
 });

@@ -33,6 +33,28 @@ const believedLoggedIn = () => {
 
 let firstCheck: Promise<void> | null = null;
 
+// A login, logout or ops switch gives the browser a new session and ends the old one. A
+// check-session sent with the old cookie answers 'not signed in' (or the old customer), so an
+// answer from a check that was in flight across a change is stale: it is dropped, not applied.
+let sessionEpoch = 0;
+let changingSession = 0;
+let currentChange: Promise<unknown> = Promise.resolve();
+
+async function changeSession<T>(send: () => Promise<T>): Promise<T> {
+  sessionEpoch++;
+  changingSession++;
+  const sent = send();
+  currentChange = sent.catch(() => undefined);
+  try {
+    return await sent;
+  } finally {
+    changingSession--;
+    sessionEpoch++;
+  }
+}
+
+const staleSince = (epoch: number) => epoch !== sessionEpoch || changingSession > 0;
+
 /** The first check-session of the page, started once (main.tsx starts it before React renders). */
 export function initialSessionCheck(): Promise<void> {
   firstCheck ??= checkSession();
@@ -49,7 +71,14 @@ export function forgetInitialSessionCheck(): void {
  * 403 logs out; 503 only updates the maintenance state.
  */
 export async function checkSession(): Promise<void> {
+  const epoch = sessionEpoch;
   const r = await request<CheckSessionResponse>('GET', '/api/accounts/check-session/');
+  if (staleSince(epoch)) {
+    // Asked again once the change is done, with the new session: a page's first check must
+    // still settle what the app believes (it stays 'persisted-locally' until a check answers).
+    await currentChange;
+    return checkSession();
+  }
   if (r.ok) {
     const s = r.data;
     setCsrfToken(s.csrf_token);
@@ -103,7 +132,7 @@ export async function login(values: {
   totp?: string;
 }): Promise<LoginOutcome> {
   const body = values.totp ? values : { username: values.username, password: values.password };
-  const r = await request<LoginOut>('POST', '/api/accounts/login/', { body });
+  const r = await changeSession(() => request<LoginOut>('POST', '/api/accounts/login/', { body }));
   if (r.ok) {
     setCsrfToken(r.data.csrf_token);
     setSession({ status: 'logged-in', userType: r.data.user_type, bootstrap: null, down: false });
@@ -119,13 +148,15 @@ export async function login(values: {
 
 /** Marks a session that the server has just logged in (signup, claim account). */
 export async function adoptNewSession(csrfToken?: string): Promise<void> {
+  // Checks sent before the server's change carry the old session: their answers are stale.
+  sessionEpoch++;
   if (csrfToken) setCsrfToken(csrfToken);
   setSession({ bootstrap: null });
   await checkSession();
 }
 
 export async function logout(): Promise<void> {
-  await request('POST', '/api/accounts/logout/', { expect: 204 });
+  await changeSession(() => request('POST', '/api/accounts/logout/', { expect: 204 }));
   localLogout();
   // A fresh anonymous session brings the CSRF token the next login needs.
   await checkSession();
@@ -133,7 +164,9 @@ export async function logout(): Promise<void> {
 
 /** Ops staff act inside one customer at a time; each change re-bootstraps the app. */
 export async function startOpsSession(customer: number): Promise<boolean> {
-  const r = await request<OpsSessionOut>('POST', '/api/ops/session/', { body: { customer } });
+  const r = await changeSession(() =>
+    request<OpsSessionOut>('POST', '/api/ops/session/', { body: { customer } }),
+  );
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();
@@ -142,7 +175,7 @@ export async function startOpsSession(customer: number): Promise<boolean> {
 }
 
 export async function endOpsSession(): Promise<boolean> {
-  const r = await request<OpsSessionOut>('DELETE', '/api/ops/session/');
+  const r = await changeSession(() => request<OpsSessionOut>('DELETE', '/api/ops/session/'));
   if (!r.ok) return false;
   setCsrfToken(r.data.csrf_token);
   emitSessionReset();
