@@ -6,7 +6,8 @@
 //
 // - Named suites: only those (no typecheck). `server-pg` is the server suite on PostgreSQL.
 // - `--pg-url URL` (what .ci/run passes when PostgreSQL answers): the PostgreSQL set of the server
-//   suite runs a second time on that server (`server-pg`), alone, before the browser suite
+//   suite runs a second time on that server (`server-pg`), alone, before the browser suite, and the
+//   browser suite's servers each run on a new database of that server instead of PGlite
 //   (beside it, the load reached 12 on 2 cores and journeys timed out). The set is the files
 //   marked `// @postgres: <why>`, what differs from PGlite (docs/decisions/022,
 //   apps/server/test/postgres-set.ts); `KESTREL_PG_ALL=1` runs every server file on PostgreSQL.
@@ -228,7 +229,13 @@ async function runSuite(suite, log = null) {
       ],
       {
         cwd: join(root, suite.cwd),
-        env: suite.pg ? { DATABASE_URL: pgUrl ?? process.env.DATABASE_URL ?? '', ...pgSetEnv } : {},
+        env: suite.pg
+          ? { DATABASE_URL: pgUrl ?? process.env.DATABASE_URL ?? '', ...pgSetEnv }
+          : // with --pg-url, each browser-suite worker's server has a database of its own on that
+            // PostgreSQL server (e2e/global-setup.ts) instead of PGlite: a third less CPU
+            suite.needsBrowser && pgUrl
+            ? { KESTREL_E2E_PG_URL: pgUrl }
+            : {},
         log,
       },
     ),

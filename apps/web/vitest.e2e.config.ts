@@ -17,8 +17,10 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 3,
     // A journey that looks at each screen light and dark (lookLightAndDark: two reloads and two axe
-    // runs a screen) takes about 55 s alone; under CI load that is past a minute.
-    testTimeout: 150_000,
+    // runs a screen) takes about 55 s alone and up to 90 s beside two others here; CI's machine ran
+    // the suite about three times slower than a quiet one (its run of 5adf8fd: ten journeys past
+    // 150 s). Every journey gets 5 minutes; a test that sets its own asks for no less.
+    testTimeout: 300_000,
     // expect.poll waits up to 15 s (vitest's default is 1 s): a page's next requests take seconds
     // on a loaded 2-core machine (CI runs the PostgreSQL set beside this suite).
     expect: { poll: { timeout: 15_000, interval: 100 } },

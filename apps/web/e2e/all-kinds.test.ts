@@ -95,7 +95,7 @@ beforeAll(async () => {
   admin = await world.api('admin');
   ops = await world.api('ops');
   subject = await world.api('subject');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -277,7 +277,7 @@ describe('a case needing every kind, from the portal on a phone to the decision'
     await context.close();
     step('submitted');
     passed += 1;
-  }, 150_000);
+  }, 300_000);
 });
 
 describe('the checks run to their ends', () => {
@@ -344,7 +344,7 @@ describe('the checks run to their ends', () => {
       .toBe('ca-complete');
     step('providers answered');
     passed += 1;
-  }, 150_000);
+  }, 300_000);
 
   it('the subject books a trust-to-ride place from the case page on a phone', async (ctx) => {
     if (passed < 2) ctx.skip();
@@ -378,7 +378,7 @@ describe('the checks run to their ends', () => {
     });
     step('booked');
     passed += 1;
-  }, 150_000);
+  }, 300_000);
 
   it("operations do their forms in the customer's case", async (ctx) => {
     if (passed < 3) ctx.skip();
@@ -454,7 +454,7 @@ describe('the checks run to their ends', () => {
     await context.close();
     step('ops looked at');
     passed += 1;
-  }, 150_000);
+  }, 300_000);
 
   it('the customer records the decision; every panel for the customer and the subject', async (ctx) => {
     if (passed < 4) ctx.skip();
@@ -484,7 +484,7 @@ describe('the checks run to their ends', () => {
     await person.context.close();
     step('customer and subject looked at');
     passed += 1;
-  }, 150_000);
+  }, 300_000);
 
   it('a licence check waiting for the Davis email: operations confirm it, the check completes', async (ctx) => {
     if (passed < 5) ctx.skip();
@@ -545,5 +545,5 @@ describe('the checks run to their ends', () => {
     await expect.poll(advance, { timeout: 30_000, interval: 1000 }).toBe('ca-complete');
     await session.context.close();
     step('Davis email confirmed, licence checked');
-  }, 150_000);
+  }, 300_000);
 });

@@ -233,7 +233,7 @@ describe('case data editing screen, as a customer user', () => {
       await api.get(`/api/case-addresses/?case=${caseId}`)
     ).json()) as AddressList;
     expect(after.results.length).toBe(before.results.length + 1);
-  }, 150_000); // the lookup, an axe scan and a save: past a minute on a loaded 2-core machine
+  }, 300_000); // the lookup, an axe scan and a save: past a minute on a loaded 2-core machine
 
   it('edits the passport (or adds it when the case has none)', async () => {
     const s = region(page, 'Passport');

@@ -166,7 +166,7 @@ describe('criminal-record checks end to end', () => {
     await anonymous.dispose();
     subject = await loginApi(world.host, email, password);
     await send(subject, 'put', '/api/user/', { dob: '1991-03-04', terms_agreed: true });
-  }, 240_000);
+  }, 300_000);
 
   it('the subject fills the case data (API) and submits on the Review page', async () => {
     const basic = {
@@ -208,7 +208,7 @@ describe('criminal-record checks end to end', () => {
     await context.close();
     await expect.poll(async () => (await enhanced()).state).toBe('ca-awaiting-agent');
     expect((await enhanced()).result_data.application?.reference ?? null).toBeNull();
-  }, 240_000);
+  }, 300_000);
 
   it('customer staff verify and countersign; then the provider demands a top-up', async () => {
     const { context, page } = await world.signedIn(browser, 'admin');
@@ -248,7 +248,7 @@ describe('criminal-record checks end to end', () => {
     expect(await topUp.textContent()).toContain('Amount due: £15.00');
     await look(page, 'customer-awaiting-top-up', card);
     await context.close();
-  }, 240_000);
+  }, 300_000);
 
   it('the subject pays the top-up in the payment portal through a 3-D Secure challenge (phone)', async () => {
     const { context, page } = await subjectPage(PHONE);
@@ -304,7 +304,7 @@ describe('criminal-record checks end to end', () => {
     expect(await card.getByTestId('dbs-top-up').count()).toBe(0);
     await look(customer.page, 'customer-in-progress', card);
     await customer.context.close();
-  }, 240_000);
+  }, 300_000);
 
   it('the provider stages over simulated days, to the result for customer, ops and subject', async () => {
     for (const days of [2, 3, 2]) {
@@ -342,7 +342,7 @@ describe('criminal-record checks end to end', () => {
     expect(await s.page.getByTestId('notes-accordion').count()).toBe(0);
     await look(s.page, 'subject-result');
     await s.context.close();
-  }, 240_000);
+  }, 300_000);
 
   it('adult first: requested on the customer page, then pending -> requested -> result by ops', async () => {
     const { context, page } = await world.signedIn(browser, 'admin');
@@ -408,5 +408,5 @@ describe('criminal-record checks end to end', () => {
     await s.page.getByTestId('adult-first-panel').waitFor();
     await look(s.page, 'subject-adult-first-result');
     await s.context.close();
-  }, 240_000);
+  }, 300_000);
 });

@@ -36,7 +36,7 @@ beforeAll(async () => {
     ],
   });
   admin = await world.api('admin');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   if (admin) await setDark(admin, false);
   await world?.dispose();

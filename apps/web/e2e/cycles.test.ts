@@ -20,7 +20,7 @@ beforeAll(async () => {
     subjects: [{ key: 'sam', firstName: 'Sam', lastName: 'Green' }],
   });
   admin = await world.api('admin');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();

@@ -123,5 +123,5 @@ describe('data panels and a rejected document', () => {
     expect(await person.page.getByRole('button', { name: /Copy document id/ }).count()).toBe(0);
     await look(person.page, 'subject-case');
     await person.context.close();
-  }, 180_000);
+  }, 300_000);
 });

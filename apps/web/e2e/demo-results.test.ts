@@ -73,7 +73,7 @@ beforeAll(async () => {
   child.stderr?.on('data', keep);
   await waitForHealth(port, child, () => output);
   browser = await launch();
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const c of clients) await c.dispose();

@@ -51,16 +51,54 @@ interface Running {
   stop: () => Promise<void>;
 }
 
-/** One server, compiled as `npm start` runs it, on a fresh data directory and a free port. */
-async function startServer(): Promise<Running> {
+/**
+ * KESTREL_E2E_PG_URL (what .ci/run sets when a PostgreSQL server answers): each worker's server
+ * runs on its own new database on that server instead of the embedded PGlite. The journeys are
+ * the same; the embedded database's WebAssembly engine cost the suite more CPU than anything but
+ * the browsers (3 servers: about a third of a run's CPU), and CI's 2 cores are the limit.
+ * Without it (`npm test` on a machine with no PostgreSQL) the servers run on PGlite.
+ */
+function postgresDatabase(index: number): { url: string; drop: () => void } | null {
+  const base = process.env.KESTREL_E2E_PG_URL;
+  if (!base) return null;
+  const server = new URL(base);
+  const name = `kestrel_e2e_${index + 1}`;
+  const args = [
+    '-h',
+    server.hostname,
+    '-p',
+    server.port || '5432',
+    '-U',
+    server.username || 'postgres',
+  ];
+  const run = (cmd: string, extra: string[]) => {
+    const done = spawnSync(cmd, [...args, ...extra], { encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`${cmd} ${name}: ${done.stderr || done.error}`);
+  };
+  run('dropdb', ['--if-exists', '--force', name]);
+  run('createdb', [name]);
+  server.pathname = `/${name}`;
+  return {
+    url: server.toString(),
+    drop: () => spawnSync('dropdb', [...args, '--if-exists', '--force', name]),
+  };
+}
+
+/**
+ * One server, compiled as `npm start` runs it, on a fresh data directory (or a fresh PostgreSQL
+ * database) and a free port.
+ */
+async function startServer(index: number): Promise<Running> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
+  const database = postgresDatabase(index);
   let output = '';
   const child = spawn(process.execPath, ['--max-semi-space-size=64', 'apps/server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
+      ...(database ? { DATABASE_URL: database.url } : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -88,6 +126,7 @@ async function startServer(): Promise<Running> {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     rmSync(dataDir, { recursive: true, force: true });
+    database?.drop();
   };
   try {
     await waitForHealth(port, child, () => output);
@@ -115,7 +154,15 @@ export default async function setup(project: TestProject) {
   });
   if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
   const workers = Math.max(1, project.config.maxWorkers || 1);
-  const started = await Promise.allSettled(Array.from({ length: workers }, () => startServer()));
+  // On PostgreSQL the first start creates the cluster's roles (two at once collide): it goes
+  // first, the others after it.
+  const first = process.env.KESTREL_E2E_PG_URL ? await Promise.allSettled([startServer(0)]) : [];
+  const started = [
+    ...first,
+    ...(await Promise.allSettled(
+      Array.from({ length: workers - first.length }, (_, i) => startServer(i + first.length)),
+    )),
+  ];
   const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stopAll = async () => {
     await Promise.all(servers.map((s) => s.stop()));

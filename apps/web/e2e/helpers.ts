@@ -46,18 +46,30 @@ function withoutScreenshotFiles(page: Page): Page {
   return page;
 }
 
+/**
+ * Playwright's own waits (an action, a navigation, waitForURL): 60 s rather than its 30 s. CI runs
+ * this suite on a 2-core machine about three times slower than a quiet one, three journeys at a
+ * time; a page that takes 10 s there is slow, not broken.
+ */
+const ACTION_TIMEOUT_MS = 60_000;
+
 export async function launch(): Promise<Browser> {
   const browser = await launchChromium();
-  if (writeScreenshots) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    if (writeScreenshots) return context;
     const newPage = context.newPage.bind(context);
     context.newPage = async () => withoutScreenshotFiles(await newPage());
     return context;
   };
   const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (options) => withoutScreenshotFiles(await newPage(options));
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    return writeScreenshots ? page : withoutScreenshotFiles(page);
+  };
   return browser;
 }
 
@@ -183,6 +195,9 @@ export async function axe(page: Page) {
   const result = await new AxeBuilder({ page })
     .options({
       rules: Object.fromEntries(AXE_EXTRA_RULES.map((rule) => [rule, { enabled: true }])),
+      // only the violations come back in full (passes and the rest: one node each), which
+      // spares the page and the test process most of the result's serialising
+      resultTypes: ['violations'],
     })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   cases.manu = await world.openCase(LICENCE, 'manu');
   cases.mo = await world.openCase(IDENTITY, 'mo');
   for (const key of ['manu', 'mo']) await world.caseData(Number(cases[key]));
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -67,7 +67,7 @@ describe('the licence check: DQ3', () => {
     expect(await text(manu.page, 'licence-check-message')).toBe(manual);
     await manu.context.close();
     await staff.context.close();
-  }, 150_000);
+  }, 300_000);
 });
 
 describe('online identity and trust-to-ride: the special answers', () => {
@@ -145,5 +145,5 @@ describe('online identity and trust-to-ride: the special answers', () => {
     expect(await text(mo.page, 'online-idv-panel')).toContain(mismatch);
     expect(await text(mo.page, 'trust-to-ride-outcome')).toBe(didNotAttend);
     await mo.context.close();
-  }, 150_000);
+  }, 300_000);
 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
     cases[key] = await world.openCase(DRIVER, key);
     await world.caseData(Number(cases[key]));
   }
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -97,5 +97,5 @@ describe('driver data: the special answers', () => {
     expect(await text(sue.page, 'driver-data-message')).toBe(suppressed);
     expect(await text(sue.page, 'licence-check-message')).toBe(awaiting);
     await sue.context.close();
-  }, 150_000);
+  }, 300_000);
 });

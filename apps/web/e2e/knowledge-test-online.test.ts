@@ -63,7 +63,7 @@ beforeAll(async () => {
   admin = await world.api('admin');
   ops = await world.api('ops');
   for (const key of ['kai', 'fay']) cases[key] = await world.openCase(PROCESS, key);
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -124,7 +124,7 @@ describe('the knowledge test taken online', () => {
     await tab.waitForLoadState();
     expect(tab.url()).toBe(url);
     await context.close();
-  }, 150_000);
+  }, 300_000);
 
   it("a simulated day later the platform's signed callback brings each result", async () => {
     // the providers' clock moves a day (an activity that is none: nothing is polled)
@@ -145,7 +145,7 @@ describe('the knowledge test taken online', () => {
         })
         .toBe('ca-complete');
     }
-  }, 150_000);
+  }, 300_000);
 
   it("the customer's panel: pass or fail, percentage, completion time, intro info, categories", async () => {
     const { context, page } = await world.signedIn(browser, 'admin');
@@ -190,5 +190,5 @@ describe('the knowledge test taken online', () => {
     expect(await own.getByRole('link', { name: 'Full results' }).count()).toBe(0);
     await lookAtWidths(person.page, shots, 'kt-subject-fail');
     await person.context.close();
-  }, 150_000);
+  }, 300_000);
 });

@@ -47,5 +47,5 @@ describe('a case link opened by operations', () => {
     expect(await page.getByTestId('ops-case-elsewhere').count()).toBe(0);
     await page.screenshot({ path: join(shots, 'case-1280.png'), fullPage: false });
     await context.close();
-  }, 150_000);
+  }, 300_000);
 });

@@ -138,5 +138,5 @@ describe('ops customers', () => {
     });
     await ops.api.dispose();
     await context.close();
-  }, 240_000);
+  }, 300_000);
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   });
   ops = await world.api('ops');
   admin = await world.api('admin');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   for (const who of [ops, admin]) if (who) await setDark(who, false);
   await world?.dispose();

@@ -135,5 +135,5 @@ describe('the ops work queue', () => {
     expect(released.status()).toBe(200);
     await ops.api.dispose();
     await olivia.context.close();
-  }, 180_000);
+  }, 300_000);
 });

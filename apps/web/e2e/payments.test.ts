@@ -105,7 +105,7 @@ describe('the payments list', () => {
       await admin.api.dispose();
       await context.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('cards and charged cases', () => {
@@ -130,7 +130,7 @@ describe('cards and charged cases', () => {
       valid_from: new Date().toISOString().slice(0, 10),
       prices: [{ activity_type: 'rtw', level: null, amount_pence: 450 }],
     });
-  }, 150_000);
+  }, 300_000);
   afterAll(async () => {
     if (admin) await setDark(admin, false);
     await world?.dispose();
@@ -201,7 +201,7 @@ describe('cards and charged cases', () => {
     await row.getByRole('link').first().click();
     await page.getByRole('heading', { name: /^Payment PP-/ }).waitFor();
     await page.getByRole('link', { name: `Case #${caseId}` }).waitFor();
-  }, 180_000);
+  }, 300_000);
 
   it('a declined card keeps a case back until the card is replaced and the payment retried', async () => {
     const { page } = await world.signedIn(browser, 'admin');
@@ -250,5 +250,5 @@ describe('cards and charged cases', () => {
     await page.goto(`/payments?status=declined&search=${caseId}`);
     await page.getByRole('row').filter({ hasText: 'Declined' }).first().waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'Paid' }).count()).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

@@ -207,5 +207,5 @@ describe('case portal journey', () => {
     expect(await shown.getByRole('textbox').count()).toBe(0);
     await look(page, 'basic-details-read-only');
     await second.context.close();
-  }, 240_000);
+  }, 300_000);
 });

@@ -60,5 +60,5 @@ describe('resending an invitation', () => {
     await context.close();
     await ops.api.dispose();
     await admin.api.dispose();
-  }, 150_000);
+  }, 300_000);
 });

@@ -184,8 +184,11 @@ describe('result panels', () => {
     expect(
       await waitingCard.getByRole('link', { name: 'Pay the top-up' }).getAttribute('href'),
     ).toBe('/payment-portal/pi_demo_123');
+    // the status line waits for the case's DBS details (their own request)
+    await expect
+      .poll(() => waitingCard.getByTestId('dbs-result-panel').textContent())
+      .toContain(waitingStatus);
     const text = await waitingCard.getByTestId('dbs-result-panel').textContent();
-    expect(text).toContain(waitingStatus);
     expect(text).toContain('DBS Results not yet available');
     expect(text).toContain('DBS Tracking not yet available');
     expect(await axeClean(page)).toEqual([]);
@@ -260,5 +263,5 @@ describe('result panels', () => {
     await staged.getByRole('button', { name: 'Save result' }).click();
     await p.waitForURL('**/ops/outstanding-activities');
     await opsPage.context.close();
-  }, 240_000);
+  }, 300_000);
 });

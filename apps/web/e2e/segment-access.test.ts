@@ -33,7 +33,7 @@ beforeAll(async () => {
   });
   admin = await world.api('admin');
   ops = await world.api('ops');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();

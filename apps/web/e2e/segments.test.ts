@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   admin = await world.api('admin');
   ops = await world.api('ops');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   for (const who of [admin, ops]) if (who) await setDark(who, false);
   await world?.dispose();
@@ -149,7 +149,7 @@ describe('segments', () => {
     await page.getByRole('cell', { name: 'North checks' }).waitFor();
     expect(await page.getByRole('button', { name: /Unassign|Assign process/ }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Add segment' }).count()).toBe(0);
-  }, 150_000);
+  }, 300_000);
 
   it("operations see the customer's segments and users, read-only", async () => {
     const { page } = await world.signedIn(browser, 'ops');
@@ -164,5 +164,5 @@ describe('segments', () => {
     await page.waitForURL(`**/ops/customers/${customer}/users`);
     await page.getByText(world.username('viewer')).first().waitFor();
     await look(page, ops, 'ops-customer-users');
-  }, 180_000);
+  }, 300_000);
 });

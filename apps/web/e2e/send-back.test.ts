@@ -104,7 +104,7 @@ describe('sending a check back to the person', () => {
       .toBe(true);
     await context.close();
     step('sent back');
-  }, 180_000);
+  }, 300_000);
 
   it('the person, on a phone, finds Review & Submit and submits again', async () => {
     const { context, page } = await world.signedIn(browser, 'subject', {
@@ -134,5 +134,5 @@ describe('sending a check back to the person', () => {
     });
     expect(refused.status()).toBe(400);
     step('resubmitted');
-  }, 180_000);
+  }, 300_000);
 });

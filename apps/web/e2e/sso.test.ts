@@ -53,7 +53,7 @@ beforeAll(async () => {
     password_allowed: true,
     enabled: true,
   });
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await idp?.close();

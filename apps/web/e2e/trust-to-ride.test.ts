@@ -25,7 +25,7 @@ beforeAll(async () => {
     withCase: ['trust-to-ride'],
   });
   secondCase = await world.openCase('World checks', 'second');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
@@ -140,7 +140,7 @@ describe('trust-to-ride', () => {
       .toBe(said);
     await look(subjectPage.page, 'subject-attended');
     await subjectPage.context.close();
-  }, 150_000);
+  }, 300_000);
 });
 
 /** The id of the world's session at `place` (operations' list). */

@@ -376,5 +376,5 @@ describe('the update service result panel', () => {
     await allViews(sp, subject, 'subject');
     await s.context.close();
     step('done');
-  }, 150_000);
+  }, 300_000);
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   world = await newWorld({ ops: true });
   admin = await world.api('admin');
   ops = await world.api('ops');
-}, 150_000);
+}, 300_000);
 afterAll(async () => {
   await world?.dispose();
   await browser?.close();
