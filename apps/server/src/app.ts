@@ -27,6 +27,7 @@ import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
+import { SEALING_KEY_SECRET, sealStoredSecrets } from './platform/sealed-secrets.js';
 import { helmetOptionsFor, securityHeaders } from './platform/security-headers.js';
 import { ANONYMOUS_CSRF_SECRET, ServerSecrets } from './platform/server-secrets.js';
 import { SessionStore } from './platform/sessions.js';
@@ -91,8 +92,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const modules = opts.modules ?? (await discoverModules());
   const secrets = await ServerSecrets.load(db, [
     ANONYMOUS_CSRF_SECRET,
+    SEALING_KEY_SECRET,
     ...modules.flatMap((m) => m.secrets ?? []),
   ]);
+  // Secrets stored before sealing (and the demo seed's) are sealed before anything reads them.
+  await sealStoredSecrets(db, secrets);
   const deps: AppDeps = {
     db,
     clock,

@@ -10,6 +10,7 @@ import { brandedEmail } from '../../platform/email-template.js';
 import { API_MESSAGES, NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
 import type { MailMessage } from '../../platform/mailer.js';
 import { hashPassword, verifyPassword } from '../../platform/passwords.js';
+import { unseal } from '../../platform/sealed-secrets.js';
 import type { ContextDeps } from '../../platform/service-context.js';
 import { runAsSystem, SYSTEM_TX } from '../../platform/service-context.js';
 import { accountTokens } from '../../platform/tables/sessions.table.js';
@@ -59,7 +60,7 @@ function actorFor(base: Actor, c: LoginCandidate | null): Actor {
  * Every outcome except "code required" is audited.
  */
 export async function authenticate(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'secrets'>,
   actor: Actor,
   input: { username: string; password: string; totp?: string | undefined },
 ): Promise<LoggedIn> {
@@ -82,7 +83,8 @@ export async function authenticate(
 
   if (active.type === 'ProductUser' && active.row.totpEnabled && active.row.totpSecret) {
     if (!input.totp) throw ValidationError.of('totp', MFA_REQUIRED);
-    const step = await checkTotp(active.row.totpSecret, input.totp, deps.clock.now());
+    const secret = unseal(deps.secrets, 'totp', active.row.totpSecret);
+    const step = await checkTotp(secret, input.totp, deps.clock.now());
     if (step === null) return fail('totp_failed');
     const accepted = await acceptTotpStep(deps, active.row.id, step);
     if (!accepted) return fail('totp_replayed');

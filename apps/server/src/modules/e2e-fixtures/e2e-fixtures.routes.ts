@@ -17,6 +17,8 @@ import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { parseBody } from '../../platform/query-params.js';
+import { seal } from '../../platform/sealed-secrets.js';
+import type { SecretSource } from '../../platform/server-secrets.js';
 import { TestPlatformSimulator } from '../../providers/test-platform/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import {
@@ -133,6 +135,7 @@ export interface WorldOut {
 /** Makes one world in the seed's transaction; each row audited as made by `actor`. */
 export async function makeWorld(
   db: FastifyInstance['deps']['db'],
+  secrets: SecretSource,
   actor: Actor,
   input: WorldIn,
 ): Promise<WorldOut> {
@@ -189,7 +192,8 @@ export async function makeWorld(
         lastName: person.last_name ?? 'World',
         password: input.password,
         roles: [roleId],
-        totpSecret: person.totp ? (input.totp_secret ?? null) : null,
+        totpSecret:
+          person.totp && input.totp_secret ? seal(secrets, 'totp', input.totp_secret) : null,
       });
       await audit(tx, customer.id, 'users.productuser', user.id, user.username);
       out.staff[person.key] = { id: user.id, username: user.username };
@@ -347,7 +351,7 @@ export async function e2eFixturesRoutes(app: FastifyInstance) {
       const input = parseBody(worldIn, request.body);
       const actor = { ...actorOf(request), name: 'e2e fixtures' };
       reply.code(201);
-      return makeWorld(app.deps.db, actor, input);
+      return makeWorld(app.deps.db, app.deps.secrets, actor, input);
     },
   );
   r.post(

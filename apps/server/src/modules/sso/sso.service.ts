@@ -20,6 +20,7 @@ import type { Tx } from '../../db/connection.js';
 import { diffChanges, recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { AppError, NotAuthenticatedError, ValidationError } from '../../platform/errors.js';
+import { seal, unseal } from '../../platform/sealed-secrets.js';
 import { readOnly, runInTenant, SYSTEM_TX } from '../../platform/service-context.js';
 import { hashToken } from '../../platform/tokens.js';
 import { checkTotp } from '../../platform/totp.js';
@@ -120,7 +121,7 @@ export async function putSsoConfig(
       enabled: input.enabled,
       updatedAt: clock.now(),
       updatedByName: actor.name.slice(0, 200),
-      ...(secret !== '' ? { clientSecret: secret } : {}),
+      ...(secret !== '' ? { clientSecret: seal(deps.secrets, 'sso_client_secret', secret) } : {}),
     };
     const [row] = before
       ? await tx
@@ -240,8 +241,13 @@ export async function passwordSignInRefused(
   });
 }
 
-function settingsOf(c: ConfigRow): OidcClientSettings {
-  return { issuer: c.issuer, clientId: c.clientId, clientSecret: c.clientSecret };
+/** The client settings, with the client secret unsealed (it is stored sealed). */
+function settingsOf(deps: Pick<AppDeps, 'secrets'>, c: ConfigRow): OidcClientSettings {
+  return {
+    issuer: c.issuer,
+    clientId: c.clientId,
+    clientSecret: unseal(deps.secrets, 'sso_client_secret', c.clientSecret),
+  };
 }
 
 /** The state sent to the provider: the customer id, a dot, then the random part. */
@@ -271,7 +277,7 @@ export async function startSignIn(
   const state = `${config.customerId}.${secrets.state}`;
   let url: string;
   try {
-    url = await authorizationUrl(settingsOf(config), {
+    url = await authorizationUrl(settingsOf(deps, config), {
       redirectUri: input.redirectUri,
       codeVerifier: secrets.codeVerifier,
       state,
@@ -373,7 +379,7 @@ export async function finishSignIn(
       tx.select().from(productUsers).where(eq(productUsers.id, userId)),
     );
     if (!user?.isActive || !user.totpSecret) return fail('deactivated_user', parsed.customerId);
-    const step = await checkTotp(user.totpSecret, input.totp, now);
+    const step = await checkTotp(unseal(deps.secrets, 'totp', user.totpSecret), input.totp, now);
     const accepted = step !== null && (await acceptTotpStep(deps, user.id, step));
     if (!accepted) {
       await deps.db.transaction(SYSTEM_TX, (tx) =>
@@ -431,7 +437,7 @@ export async function finishSignIn(
   if (input.iss !== undefined) params.iss = input.iss;
   let claims: Awaited<ReturnType<typeof exchangeCode>>;
   try {
-    claims = await exchangeCode(settingsOf(config), {
+    claims = await exchangeCode(settingsOf(deps, config), {
       redirectUri: state.redirectUri,
       params,
       codeVerifier: state.codeVerifier,

@@ -15,9 +15,9 @@ import { customers } from '../customers/customers.table.js';
 
 /**
  * A customer's sign-in through its identity provider (OpenID Connect, issue 30): one per
- * customer. The client secret is kept here and never answered (the API says only whether one is
- * set); the project has no encryption helper for stored secrets (TOTP secrets are kept the same
- * way). Staff whose email domain is in `allowed_domains` start their sign-in here.
+ * customer. The client secret is kept here sealed (platform/sealed-secrets.ts, as TOTP secrets
+ * are) and never answered (the API says only whether one is set). Staff whose email domain is in
+ * `allowed_domains` start their sign-in here.
  */
 export const customerSsoConfigs = pgTable(
   'customer_sso_configs',

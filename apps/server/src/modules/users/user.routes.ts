@@ -16,6 +16,7 @@ import { diffChanges, recordAudit } from '../../platform/audit.js';
 import type { SessionUser } from '../../platform/context.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
 import { parseBody } from '../../platform/query-params.js';
+import { seal, unsealOrNull } from '../../platform/sealed-secrets.js';
 import { crossTenantTx, SYSTEM_TX } from '../../platform/service-context.js';
 import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
@@ -187,7 +188,7 @@ export async function userRoutes(app: FastifyInstance) {
       await deps.db.transaction(SYSTEM_TX, async (tx) => {
         await tx
           .update(productUsers)
-          .set({ totpPendingSecret: secret })
+          .set({ totpPendingSecret: seal(deps.secrets, 'totp', secret) })
           .where(eq(productUsers.id, user.id));
         await recordAudit(tx, actorOf(request), {
           verb: 'totp_generated',
@@ -209,8 +210,10 @@ export async function userRoutes(app: FastifyInstance) {
     const user = productOnly(request);
     await deps.rateLimiter.hit(limitKeys(request, 'totp', String(user.id)));
     const row = await deps.db.transaction(SYSTEM_TX, (tx) => getProductUser(tx, user.id));
+    // `secret` is the stored (sealed) value: the change below requires it unchanged
     const secret = which === 'pending' ? row?.totpPendingSecret : row?.totpSecret;
-    const step = secret ? await checkTotp(secret, code, deps.clock.now()) : null;
+    const plain = unsealOrNull(deps.secrets, 'totp', secret);
+    const step = plain ? await checkTotp(plain, code, deps.clock.now()) : null;
     if (step === null || !secret) return refuseCode(request, user, 'totp_failed');
     return { user, step, secret };
   }
@@ -300,7 +303,7 @@ export async function userRoutes(app: FastifyInstance) {
         request,
         checked,
         'pending',
-        // the pending secret the code matched (the update requires it still pending)
+        // the pending secret the code matched, still sealed (the update requires it still pending)
         { totpSecret: checked.secret, totpPendingSecret: null, totpEnabled: true },
         'totp_enabled',
       );
