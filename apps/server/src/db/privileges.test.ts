@@ -45,6 +45,13 @@ const CASE_DATA = Object.fromEntries(
 );
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
+    // issue 32: a council's licensing set-up kept; licences never deleted, their trail history
+    licence_groups: CRUD,
+    licence_sub_groups: CRUD,
+    licence_definitions: CRUD,
+    lms_application_portals: CRUD,
+    licences: KEEP,
+    licence_events: 'INSERT, SELECT',
     // issue 31: cycles and subscriptions kept; periods and billing recorded, never changed
     cycles: CRUD,
     subscriptions: CRUD,
@@ -124,6 +131,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // issue 32: licensing read (the system: the public council pages, published rows only)
+    licence_groups: 'SELECT',
+    licence_sub_groups: 'SELECT',
+    licence_definitions: 'SELECT',
+    lms_application_portals: 'SELECT',
+    licences: 'SELECT',
+    licence_events: 'SELECT',
     // issue 31: cycles and subscriptions read
     cycles: 'SELECT',
     subscriptions: 'SELECT',
@@ -181,6 +195,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: KEEP,
   },
   [SYSTEM_ROLE]: {
+    // issue 32: licensing read (the system: the public council pages, published rows only)
+    licence_groups: 'SELECT',
+    licence_sub_groups: 'SELECT',
+    licence_definitions: 'SELECT',
+    lms_application_portals: 'SELECT',
+    licences: 'SELECT',
+    licence_events: 'SELECT',
     // issue 31: cycles and subscriptions read
     cycles: 'SELECT',
     subscriptions: 'SELECT',

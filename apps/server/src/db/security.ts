@@ -220,6 +220,21 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // licensing (issue 32): a council keeps its groups, sub-groups, definitions and application
+  // portals (tenant context); the system reads what is published (the public council pages run
+  // as the system, published rows only); ops read them. Subjects apply through the system's
+  // public endpoints and read none of a council's set-up directly.
+  {
+    tables: 'licence_groups, licence_sub_groups, licence_definitions, lms_application_portals',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  // issued licences are records (never deleted: suspended, revoked, expired, surrendered), and
+  // their status trail is history, never changed
+  { tables: 'licences', app: KEEP, ops: 'SELECT', system: 'SELECT', subject: '' },
+  { tables: 'licence_events', app: MAKE, ops: 'SELECT', system: 'SELECT', subject: '' },
   // organisation sign-in (issue 30): the administrator keeps the customer's configuration
   // (tenant context); the system finds it by email domain and runs the sign-in (its states)
   {

@@ -24,6 +24,13 @@ import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { cycles, subscriptions } from '../modules/cycles/cycles.table.js';
+import {
+  licenceDefinitions,
+  licenceGroups,
+  licenceSubGroups,
+  licences,
+  lmsApplicationPortals,
+} from '../modules/lms/lms.table.js';
 import { customerPaymentMethods } from '../modules/payments/payment-methods.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
 import { segments } from '../modules/segments/segments.table.js';
@@ -64,6 +71,11 @@ const TENANT = [
   'payment-methods',
   'segments',
   'subscriptions',
+  // licensing (issue 32): /api/lms/<resource>/:id/
+  'lms/licence-groups',
+  'lms/licence-sub-groups',
+  'lms/definitions',
+  'lms/licences',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -155,6 +167,36 @@ const BODIES: Record<string, unknown> = {
     segments: [],
   },
   'PUT /api/roles/:id/': { name: 'Renamed', permissions: ['cases.view_case'] },
+  'PUT /api/lms/licence-groups/:id/': { name: 'Renamed', description: '', is_published: false },
+  'PUT /api/lms/licence-sub-groups/:id/': {
+    name: 'Renamed',
+    code: 'REN',
+    description: '',
+    is_published: false,
+  },
+  'PUT /api/lms/definitions/:id/': {
+    name: 'Renamed',
+    description: '',
+    duration_years: 1,
+    fee_pence: 100,
+    requirements: [],
+    documents: [],
+    declarations: [],
+    is_published: false,
+  },
+  'PUT /api/lms/definitions/:id/application_portals/:appId/': {
+    title: 'Renamed',
+    introduction: '',
+    is_open: false,
+    kind: 'new',
+    fee_pence: 100,
+  },
+  'POST /api/lms/definitions/:id/application_portals/': { title: 'Walk', fee_pence: 100 },
+  'PATCH /api/lms/licences/:id/': { conditions: '' },
+  'POST /api/lms/licences/:id/suspend/': { reason: 'Walk' },
+  'POST /api/lms/licences/:id/revoke/': { reason: 'Walk' },
+  'POST /api/lms/licences/:id/reinstate/': { reason: 'Walk' },
+  'POST /api/lms/licences/:id/surrender/': { reason: 'Walk' },
 };
 
 let t: TestApp;
@@ -164,6 +206,8 @@ const ids: Record<'mine' | 'theirs', Record<Resource, number | string>> = {
 };
 /** Each customer's cycle (issue 31), the second id of /api/processes/:id/cycles/:cycleId/. */
 const cycleIds = { mine: 0, theirs: 0 };
+/** Each council's application portal (issue 32), the second id of its definition's routes. */
+const portalIds = { mine: 0, theirs: 0 };
 let admin: Client;
 let nobody: Client;
 
@@ -276,6 +320,39 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         nextDueAt: new Date(Date.now() + 86_400_000),
       })
       .returning({ id: subscriptions.id });
+    const [group] = await tx
+      .insert(licenceGroups)
+      .values({ customerId, name: `Taxis of ${domain}` })
+      .returning({ id: licenceGroups.id });
+    const [subGroup] = await tx
+      .insert(licenceSubGroups)
+      .values({ customerId, groupId: group?.id ?? 0, name: 'Drivers', code: 'HCD' })
+      .returning({ id: licenceSubGroups.id });
+    const [definition] = await tx
+      .insert(licenceDefinitions)
+      .values({
+        customerId,
+        subGroupId: subGroup?.id ?? 0,
+        name: 'Driver',
+        durationYears: 3,
+        feePence: 100,
+      })
+      .returning({ id: licenceDefinitions.id });
+    const [portal] = await tx
+      .insert(lmsApplicationPortals)
+      .values({ customerId, definitionId: definition?.id ?? 0, title: 'Apply', feePence: 100 })
+      .returning({ id: lmsApplicationPortals.id });
+    const [licence] = await tx
+      .insert(licences)
+      .values({
+        customerId,
+        definitionId: definition?.id ?? 0,
+        holderId: subject.id,
+        number: 'HCD/2026/00001',
+        issueDate: '2026-01-01',
+        expiryDate: '2028-12-31',
+      })
+      .returning({ id: licences.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
@@ -309,7 +386,12 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       segments: segment?.id ?? 0,
       'payment-methods': card?.id ?? 0,
       subscriptions: subscription?.id ?? 0,
+      'lms/licence-groups': group?.id ?? 0,
+      'lms/licence-sub-groups': subGroup?.id ?? 0,
+      'lms/definitions': definition?.id ?? 0,
+      'lms/licences': licence?.id ?? 0,
       cycle: cycle?.id ?? 0,
+      portal: portal?.id ?? 0,
     };
   });
 }
@@ -322,16 +404,22 @@ beforeAll(async () => {
   const theirs = await t.owner((tx) =>
     createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup', 'cycles'] }),
   );
-  const { cycle: myCycle, ...myIds } = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
-  const { cycle: theirCycle, ...theirIds } = await tenantObjects(
-    theirs.id,
-    'admin@theirs.test',
-    'theirs.test',
-  );
+  const {
+    cycle: myCycle,
+    portal: myPortal,
+    ...myIds
+  } = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
+  const {
+    cycle: theirCycle,
+    portal: theirPortal,
+    ...theirIds
+  } = await tenantObjects(theirs.id, 'admin@theirs.test', 'theirs.test');
   ids.mine = myIds;
   ids.theirs = theirIds;
   cycleIds.mine = myCycle;
   cycleIds.theirs = theirCycle;
+  portalIds.mine = myPortal;
+  portalIds.theirs = theirPortal;
   await t.owner(async (tx) => {
     const none = await createRole(tx, { customerId: mine.id, name: 'nothing', permissions: [] });
     await createProductUser(tx, {
@@ -357,7 +445,10 @@ const productRoutes = () =>
 
 /** The route of a walked URL: its ids back to `:id` (and a cycle's to `:cycleId`). */
 const routeOf = (url: string) =>
-  url.replace(/\/\d+\//, '/:id/').replace(/\/cycles\/\d+\//, '/cycles/:cycleId/');
+  url
+    .replace(/\/\d+\//, '/:id/')
+    .replace(/\/cycles\/\d+\//, '/cycles/:cycleId/')
+    .replace(/\/application_portals\/\d+\//, '/application_portals/:appId/');
 
 function call(client: Client, method: string, url: string) {
   return t.app.inject({
@@ -373,7 +464,11 @@ function call(client: Client, method: string, url: string) {
 describe('walking the route table', () => {
   it('answers 404 for another customer object on every customer-workspace :id route', async () => {
     const routes = productRoutes().filter((r) => r.url.includes('/:id/'));
-    const resourceOf = (url: string) => url.split('/')[2] ?? '';
+    // /api/<resource>/:id/, or /api/lms/<resource>/:id/
+    const resourceOf = (url: string) => {
+      const [, , first, second] = url.split('/');
+      return first === 'lms' ? `lms/${second}` : (first ?? '');
+    };
     const unknown = routes.filter(
       (r) => !TENANT.includes(resourceOf(r.url) as Resource) && !SHARED.includes(resourceOf(r.url)),
     );
@@ -386,14 +481,19 @@ describe('walking the route table', () => {
         r.method,
         r.url
           .replace(':id', String(ids.theirs[resource]))
-          .replace(':cycleId', String(cycleIds.theirs)),
+          .replace(':cycleId', String(cycleIds.theirs))
+          .replace(':appId', String(portalIds.theirs)),
       );
       answers.push(`${r.method} ${r.url} ${theirs.statusCode}`);
       expect([r.method, r.url, theirs.json()]).toEqual([r.method, r.url, { detail: 'Not found.' }]);
       if (r.method === 'GET') {
         // the caller's own object is there: the 404 above is the tenant's doing, not the id's
         const url = r.url.replace(':id', String(ids.mine[resource]));
-        const mine = await call(admin, r.method, url.replace(':cycleId', String(cycleIds.mine)));
+        const mine = await call(
+          admin,
+          r.method,
+          url.replace(':cycleId', String(cycleIds.mine)).replace(':appId', String(portalIds.mine)),
+        );
         expect([r.url, mine.statusCode]).toEqual([r.url, 200]);
       }
     }

@@ -42,7 +42,7 @@ import {
   licenceSubGroups,
   licences,
   lmsApplicationPortals,
-} from './lms-tables.js';
+} from './lms.table.js';
 
 export const GROUP_CT = 'lms_definitions.licencegroup';
 export const SUB_GROUP_CT = 'lms_definitions.licencesubgroup';

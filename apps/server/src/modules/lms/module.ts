@@ -1,0 +1,13 @@
+import type { KestrelModule } from '../../platform/module.js';
+import { lmsRoutes } from './lms.routes.js';
+import { DEFINITION_CT, GROUP_CT, LICENCE_CT, PORTAL_CT, SUB_GROUP_CT } from './lms.service.js';
+
+/**
+ * Licensing, the council's side (issue 32): licence groups and sub-groups, licence definitions
+ * with their requirements, application portals, and issued licences with their status trail.
+ */
+export default {
+  name: 'lms',
+  routes: lmsRoutes,
+  contentTypes: [GROUP_CT, SUB_GROUP_CT, DEFINITION_CT, PORTAL_CT, LICENCE_CT],
+} satisfies KestrelModule;
