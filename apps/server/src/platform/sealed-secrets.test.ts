@@ -1,5 +1,5 @@
-import { generate } from 'otplib';
 import { eq, sql } from 'drizzle-orm';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
