@@ -66,6 +66,8 @@ export interface AppConfig {
     perAccount: number;
     /** attempts per window per address */
     perAddress: number;
+    /** public reads (the licensing council pages' API) per window per address */
+    publicReadsPerAddress: number;
     windowMs: number;
     /** login attempts on one account, from anywhere, that make it "under attack" */
     accountUnderAttack: number;
@@ -144,6 +146,7 @@ export const defaultConfig: AppConfig = {
   rateLimits: {
     perAccount: 10,
     perAddress: 50,
+    publicReadsPerAddress: 900,
     windowMs: 15 * 60_000,
     accountUnderAttack: 100,
     perSourceUnderAttack: 3,

@@ -22,6 +22,7 @@ beforeAll(async () => {
       rateLimits: {
         perAccount: 10,
         perAddress: 50,
+        publicReadsPerAddress: 900,
         windowMs,
         accountUnderAttack: 30,
         perSourceUnderAttack: 3,

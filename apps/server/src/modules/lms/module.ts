@@ -1,4 +1,5 @@
 import type { KestrelModule } from '../../platform/module.js';
+import { lmsPublicRoutes } from './lms.public.js';
 import { lmsRoutes } from './lms.routes.js';
 import { DEFINITION_CT, GROUP_CT, LICENCE_CT, PORTAL_CT, SUB_GROUP_CT } from './lms.service.js';
 
@@ -8,6 +9,9 @@ import { DEFINITION_CT, GROUP_CT, LICENCE_CT, PORTAL_CT, SUB_GROUP_CT } from './
  */
 export default {
   name: 'lms',
-  routes: lmsRoutes,
+  routes: async (app) => {
+    await lmsRoutes(app);
+    await lmsPublicRoutes(app);
+  },
   contentTypes: [GROUP_CT, SUB_GROUP_CT, DEFINITION_CT, PORTAL_CT, LICENCE_CT],
 } satisfies KestrelModule;
