@@ -43,6 +43,26 @@ describe('the demo data', () => {
     expect(await seedDemo(db)).toBe(false);
   });
 
+  it("publishes Northgate Council's licensing, and shows its officer the licences in every status", async () => {
+    const councils = await get({}, '/api/lms/public/customers/');
+    expect(councils.body.results.map((c: { name: string }) => c.name)).toEqual([
+      'Northgate Council',
+    ]);
+    const portals = await get({}, '/api/lms/public/application-portals/');
+    expect(portals.body.count).toBe(3); // the renewal portal is closed
+    const officer = await login(app, 'admin@northgate.test', DEMO_PASSWORD);
+    const listed = await get(officer.headers, '/api/lms/licences/');
+    expect(listed.status).toBe(200);
+    expect(listed.body.results.map((l: { status: string }) => l.status).sort()).toEqual([
+      'active',
+      'expired',
+      'revoked',
+      'suspended',
+    ]);
+    const groups = await get(officer.headers, '/api/lms/licence-groups/');
+    expect(groups.body.count).toBe(2); // one not yet published
+  });
+
   it('lets every printed login in with the demo password (the TOTP one with its code)', async () => {
     for (const [username] of DEMO_LOGINS) {
       const totp =

@@ -1,6 +1,7 @@
 import type { KestrelModule } from '../../platform/module.js';
 import { lmsPublicRoutes } from './lms.public.js';
 import { lmsRoutes } from './lms.routes.js';
+import { seedLmsDemo } from './lms.seed.js';
 import { DEFINITION_CT, GROUP_CT, LICENCE_CT, PORTAL_CT, SUB_GROUP_CT } from './lms.service.js';
 
 /**
@@ -14,4 +15,7 @@ export default {
     await lmsPublicRoutes(app);
   },
   contentTypes: [GROUP_CT, SUB_GROUP_CT, DEFINITION_CT, PORTAL_CT, LICENCE_CT],
+  // Northgate Council's licensing: after the subjects and the ops customers' demo
+  seedDemo: seedLmsDemo,
+  seedOrder: 240,
 } satisfies KestrelModule;

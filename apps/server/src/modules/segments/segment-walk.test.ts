@@ -72,6 +72,9 @@ const ORGANISATION = [
   'activity-types',
   'content-types',
   'verbs',
+  // licensing (issue 32): a council's licence set-up and its register of licences are the
+  // council's, not a segment's (a licence is not a case of a segment's process)
+  'lms',
 ];
 
 /** Words only the other segment's rows carry (its subject's name and email, its process). */
