@@ -23,6 +23,14 @@ export function queryString(query: unknown, name: string): string | undefined {
   return Array.isArray(raw) ? raw.map(String).join(',') : String(raw);
 }
 
+/** `?name=` as an id: null when absent or empty, 400 `{name: ['Invalid id.']}` otherwise. */
+export function queryId(query: unknown, name: string): number | null {
+  const raw = queryString(query, name);
+  if (raw === undefined || raw === '') return null;
+  if (!/^\d{1,9}$/.test(raw)) throw ValidationError.of(name, 'Invalid id.');
+  return Number(raw);
+}
+
 /** `?name=YYYY-MM-DD` → the UTC midnight of that day; 400 for another shape. */
 export function queryDate(query: unknown, name: string): Date | undefined {
   const raw = queryString(query, name);

@@ -10,6 +10,7 @@ import {
   publicLicenceSubGroupOut,
 } from '@kestrel/domain';
 import { and, asc, eq, exists, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import type { Tx } from '../../db/connection.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
-import { queryString } from '../../platform/query-params.js';
+import { queryId, queryString } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { SYSTEM_TX } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -48,14 +49,6 @@ const subGroupPublished = and(
       and g.id = ${licenceSubGroups.groupId} and g.is_published)`,
   ),
 ) as SQL;
-
-/** An id filter of the query: null when absent, 400 when not an id. */
-function idFilter(query: unknown, name: string): number | null {
-  const raw = queryString(query, name);
-  if (raw === undefined || raw === '') return null;
-  if (!/^\d{1,9}$/.test(raw)) throw new ValidationError({ [name]: ['Invalid id.'] });
-  return Number(raw);
-}
 
 // ---- councils ----
 
@@ -153,15 +146,9 @@ async function portals(
     filter.subGroup ? eq(licenceSubGroups.id, filter.subGroup) : undefined,
     filter.id === undefined ? undefined : eq(lmsApplicationPortals.id, filter.id),
   );
-  const base = () =>
-    tx
-      .select({
-        portal: lmsApplicationPortals,
-        definition: licenceDefinitions,
-        subGroup: licenceSubGroups,
-        customerName: customers.name,
-      })
-      .from(lmsApplicationPortals)
+  // a portal with its definition and sub-group (the count and the page join alike)
+  const joined = <Q extends PgSelect>(q: Q) =>
+    q
       .innerJoin(
         licenceDefinitions,
         and(
@@ -176,27 +163,20 @@ async function portals(
           eq(licenceSubGroups.id, licenceDefinitions.subGroupId),
         ),
       )
-      .innerJoin(customers, eq(customers.id, lmsApplicationPortals.customerId))
       .where(where);
-  const [total] = await tx
-    .select({ n: countOf })
-    .from(lmsApplicationPortals)
-    .innerJoin(
-      licenceDefinitions,
-      and(
-        eq(licenceDefinitions.customerId, lmsApplicationPortals.customerId),
-        eq(licenceDefinitions.id, lmsApplicationPortals.definitionId),
-      ),
-    )
-    .innerJoin(
-      licenceSubGroups,
-      and(
-        eq(licenceSubGroups.customerId, licenceDefinitions.customerId),
-        eq(licenceSubGroups.id, licenceDefinitions.subGroupId),
-      ),
-    )
-    .where(where);
-  const rows = await base()
+  const [total] = await joined(tx.select({ n: countOf }).from(lmsApplicationPortals).$dynamic());
+  const rows = await joined(
+    tx
+      .select({
+        portal: lmsApplicationPortals,
+        definition: licenceDefinitions,
+        subGroup: licenceSubGroups,
+        customerName: customers.name,
+      })
+      .from(lmsApplicationPortals)
+      .innerJoin(customers, eq(customers.id, lmsApplicationPortals.customerId))
+      .$dynamic(),
+  )
     .orderBy(asc(customers.name), asc(lmsApplicationPortals.title), asc(lmsApplicationPortals.id))
     .limit(page.pageSize)
     .offset(page.offset);
@@ -308,14 +288,14 @@ export async function lmsPublicRoutes(app: FastifyInstance) {
     '/api/lms/public/licence-groups/',
     publicLicenceGroupOut,
     listQuerySchema.extend({ customer: opt('one council id') }),
-    (tx, page, q) => groups(tx, page, { customer: idFilter(q, 'customer') }),
+    (tx, page, q) => groups(tx, page, { customer: queryId(q, 'customer') }),
     (tx, id) => groups(tx, ONE, { id }),
   );
   list(
     '/api/lms/public/licence-sub-groups/',
     publicLicenceSubGroupOut,
     listQuerySchema.extend({ group: opt('one group id') }),
-    (tx, page, q) => subGroups(tx, page, { group: idFilter(q, 'group') }),
+    (tx, page, q) => subGroups(tx, page, { group: queryId(q, 'group') }),
     (tx, id) => subGroups(tx, ONE, { id }),
   );
   list(
@@ -327,8 +307,8 @@ export async function lmsPublicRoutes(app: FastifyInstance) {
     }),
     (tx, page, q) =>
       portals(tx, page, {
-        customer: idFilter(q, 'customer'),
-        subGroup: idFilter(q, 'sub_group'),
+        customer: queryId(q, 'customer'),
+        subGroup: queryId(q, 'sub_group'),
       }),
     (tx, id) => portals(tx, ONE, { id }),
   );

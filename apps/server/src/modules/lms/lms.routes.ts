@@ -28,7 +28,7 @@ import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { ValidationError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
-import { queryString } from '../../platform/query-params.js';
+import { queryId, queryString } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import {
@@ -68,14 +68,6 @@ const ADD_LIC = gate('lms_licences.add_licence');
 const CHANGE_LIC = gate('lms_licences.change_licence');
 const portalParams = idParams.extend({ appId: z.string().max(20) });
 const opt = (d: string) => z.string().max(200).optional().describe(d);
-
-/** An optional id filter: null when absent, 400 `{name: ['Invalid id.']}` when not an id. */
-function idFilter(query: unknown, name: string): number | null {
-  const raw = queryString(query, name);
-  if (raw === undefined || raw === '') return null;
-  if (!/^\d{1,9}$/.test(raw)) throw new ValidationError({ [name]: ['Invalid id.'] });
-  return Number(raw);
-}
 
 function isStatus(s: string): s is LicenceStatus {
   return (LICENCE_STATUSES as readonly string[]).includes(s);
@@ -138,7 +130,7 @@ export async function lmsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const page = listPage(request.query);
-      const group = idFilter(request.query, 'group');
+      const group = queryId(request.query, 'group');
       const out = await tenant(request, (ctx) => listSubGroups(ctx, page, group), true);
       const path = '/api/lms/licence-sub-groups/';
       return pageResponse(request, path, page.page, page.pageSize, out.count, out.results);
@@ -183,7 +175,7 @@ export async function lmsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const page = listPage(request.query);
-      const sub = idFilter(request.query, 'sub_group');
+      const sub = queryId(request.query, 'sub_group');
       const out = await tenant(request, (ctx) => listDefinitions(ctx, page, sub), true);
       const path = '/api/lms/definitions/';
       return pageResponse(request, path, page.page, page.pageSize, out.count, out.results);
@@ -362,9 +354,9 @@ export async function lmsRoutes(app: FastifyInstance) {
       const q = (queryString(request.query, 'q') ?? '').trim().toLowerCase();
       const filters = {
         status: status.filter(isStatus),
-        group: idFilter(request.query, 'group'),
-        subGroup: idFilter(request.query, 'sub_group'),
-        definition: idFilter(request.query, 'definition'),
+        group: queryId(request.query, 'group'),
+        subGroup: queryId(request.query, 'sub_group'),
+        definition: queryId(request.query, 'definition'),
         q: q === '' ? null : q,
         dob: dob === '' ? null : dob,
       };
