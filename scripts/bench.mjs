@@ -17,10 +17,16 @@
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
 // user that may create databases and roles. Exit code 1 when a PostgreSQL target fails.
 import { execFileSync, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ensureDependencies, projectNode, root, serverNodeFlags, sourceNodeFlags } from './lib.mjs';
+
+// The children run as production (NODE_ENV=production); on PostgreSQL a production server needs
+// its encryption keys (README, encryption at rest): one key for this run, the same in every child.
+const benchKeys = process.env.ENCRYPTION_KEYS ?? `bench:${randomBytes(32).toString('base64')}`;
+const benchIndexKey = process.env.ENCRYPTION_INDEX_KEY ?? randomBytes(32).toString('base64');
 
 ensureDependencies();
 const { default: pg } = await import('pg');
@@ -174,6 +180,8 @@ function runChild(env, execPath = process.execPath) {
         TZ: 'UTC',
         LOG_LEVEL: 'silent',
         NODE_ENV: 'production',
+        ENCRYPTION_KEYS: benchKeys,
+        ENCRYPTION_INDEX_KEY: benchIndexKey,
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -304,7 +312,15 @@ function forkScenario(name, env) {
     const c = fork(join(root, `apps/server/bench/${name}.ts`), [], {
       cwd: join(root, 'apps/server'),
       execArgv: [...serverNodeFlags, ...sourceNodeFlags],
-      env: { ...process.env, ...env, TZ: 'UTC', LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+      env: {
+        ...process.env,
+        ...env,
+        TZ: 'UTC',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: benchKeys,
+        ENCRYPTION_INDEX_KEY: benchIndexKey,
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child = c;
@@ -673,7 +689,13 @@ function runPart(part) {
       cwd: join(root, 'apps/server'),
       execPath: projectNode,
       execArgv: [...serverNodeFlags, ...sourceNodeFlags],
-      env: { ...process.env, BENCH_PG_URL: PG_URL, BENCH_DURATION: String(DURATION) },
+      env: {
+        ...process.env,
+        BENCH_PG_URL: PG_URL,
+        BENCH_DURATION: String(DURATION),
+        ENCRYPTION_KEYS: benchKeys,
+        ENCRYPTION_INDEX_KEY: benchIndexKey,
+      },
       stdio: 'inherit',
     });
     child = proc;

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import { BOOTSTRAP_READS, ROUTE_READS } from './src/app/bootstrap-preloads';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
@@ -83,7 +84,13 @@ export function routePreloads(
   };
   const screens = Object.keys(manifest).filter((k) => /^src\/features\/[^/]+\/screens\//.test(k));
   const entry = closure(manifest, ['index.html']);
-  const routes: { pattern: string; audience: string; files: string[]; css: string[] }[] = [];
+  const routes: {
+    name: string;
+    pattern: string;
+    audience: string;
+    files: string[];
+    css: string[];
+  }[] = [];
   const start = routeTable.indexOf('export const ROUTES');
   const calls = routeTable
     .slice(start)
@@ -121,7 +128,7 @@ export function routePreloads(
       files.push(chunk.file);
       for (const c of chunk.css ?? []) css.add(c);
     }
-    routes.push({ pattern, audience, files, css: [...css] });
+    routes.push({ name, pattern, audience, files, css: [...css] });
   }
   return { routes };
 }
@@ -150,24 +157,94 @@ function writeRoutePreloads(): Plugin {
       root = config.root;
     },
     closeBundle() {
-      const dir = join(root, outDir, '.vite');
+      const dir = resolve(root, outDir, '.vite');
       const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
       const table = readFileSync(join(root, 'src/app/route-table.ts'), 'utf8');
       const paths = readFileSync(join(root, 'src/config/paths.ts'), 'utf8');
-      const out = routePreloads(table, paths, manifest);
+      const { routes } = routePreloads(table, paths, manifest);
+      const reads: Readonly<Record<string, readonly string[]>> = ROUTE_READS;
+      // A signed-in first visit passes through the bootstrap step (navigation.ts) before its
+      // screen: its chunk comes with the protected routes' own.
+      const bootstrap = routes.find((r) => r.name === 'bootstrap')?.files ?? [];
+      const signedIn = new Set(['product', 'ops', 'subject']);
+      const out = {
+        routes: routes
+          .map((r) =>
+            signedIn.has(r.audience)
+              ? { ...r, files: [...new Set([...r.files, ...bootstrap])] }
+              : r,
+          )
+          .map((r) => (reads[r.name] ? { ...r, reads: reads[r.name] } : r)),
+        fetch: BOOTSTRAP_READS,
+      };
       if (out.routes.length < 20) throw new Error('route-preloads: the route table was not read');
       writeFileSync(join(dir, 'route-preloads.json'), JSON.stringify(out));
     },
   };
 }
 
-// Vendor code every page needs goes in one long-cached chunk; everything else is split per route.
+/**
+ * Moves the app's stylesheet from the head to just before #root, after the loader the HTML
+ * carries (styled inline, index.html): the loader is painted as soon as the HTML arrives instead
+ * of after the stylesheet, and the scripts still wait for the stylesheet before they run (a
+ * parser-inserted stylesheet blocks scripts), so the app never renders unstyled (issue 28: the
+ * first paint in the HTML). Before #root, so the theme's variables MantineProvider writes there
+ * override the stylesheet's defaults, as they did from the head.
+ */
+function paintBeforeStyles(): Plugin {
+  return {
+    name: 'kestrel-paint-before-styles',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const links = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+        let out = html;
+        for (const link of links) out = out.replace(link, '');
+        const root = out.indexOf('<div id="root">');
+        if (links.length === 0 || root === -1) return html;
+        return `${out.slice(0, root)}${links.map((l) => `${l.trim()}\n    `).join('')}${out.slice(root)}`;
+      },
+    },
+  };
+}
+
+const REACT =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
+
+/**
+ * Chunks (issue 28, first loads on a phone, where every request costs a round trip): React in
+ * one long-cached chunk; everything else the entry reaches through static imports (Mantine's
+ * core parts, the session, the sign-in page) in one 'base' chunk instead of the ~25 small shared
+ * chunks automatic splitting made of it (rolldown's `$initial` tag follows the imports each
+ * module really uses, not the barrels'); the Mantine component CSS that screens import in one
+ * chunk. The rest is split per route, and the small common chunks that splitting makes are
+ * inlined into the chunks that use them (below), so a subject's dashboard loads about 10 files
+ * after the entry's 4, not 43.
+ */
 const vendorGroups = [
+  { name: 'react', test: REACT, priority: 4 },
   {
-    name: 'react',
-    test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+    name: 'base',
+    tags: ['$initial' as const],
+    test: (id: string) => !REACT.test(id) && !/[\\/]src[\\/]main\.tsx$/.test(id),
+    priority: 3,
+  },
+  {
+    name: 'app-styles',
+    test: /([\\/]@mantine[\\/][a-z]+[\\/]styles[\\/].*\.css|[\\/]src[\\/]app[\\/]styles-app\.ts)$/,
+    priority: 2,
   },
 ];
+
+/**
+ * Common chunks smaller than this (source bytes, before minifying) are copied into the chunks
+ * that use them (rolldown's inline common chunks: one module state through its runtime registry;
+ * a chunk whose static import already carries a copy uses that one). 32 KB keeps every route
+ * chunk far under its 60 KB budget (e2e/budget.test.ts) while most of a screen's helpers and
+ * Mantine parts come with it.
+ */
+const INLINE_COMMON_CHUNKS_BELOW = 32_000;
 
 /**
  * The chunks the entry imports statically (loaded before any route): a lazy route's preload
@@ -196,7 +273,13 @@ function collectEntryStatic(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), collectEntryStatic(), writeRoutePreloads(), precompress()],
+  plugins: [
+    react(),
+    paintBeforeStyles(),
+    collectEntryStatic(),
+    writeRoutePreloads(),
+    precompress(),
+  ],
   resolve: { conditions: ['kestrel-source', ...defaultClientConditions] },
   server: { proxy: { '/api': 'http://localhost:8080' } },
   build: {
@@ -207,7 +290,10 @@ export default defineConfig({
     // the entry chunk (the invitation link's 150 KB budget, e2e/budget.test.ts).
     modulePreload: {
       polyfill: false,
-      resolveDependencies: (_file, deps) => deps.filter((dep) => !entryStatic.has(dep)),
+      // The HTML preloads the entry's own imports (React and the sign-in frame), fetched with the
+      // entry instead of after it was parsed.
+      resolveDependencies: (_file, deps, { hostType }) =>
+        hostType === 'html' ? deps : deps.filter((dep) => !entryStatic.has(dep)),
     },
     // dist/.vite/manifest.json: the budget test maps routes to the chunks they download.
     manifest: true,
@@ -227,7 +313,14 @@ export default defineConfig({
           info.names.some((n) => n.endsWith('.css'))
             ? 'css/[name]-[hash][extname]'
             : 'assets/[name]-[hash][extname]',
-        codeSplitting: { groups: vendorGroups },
+        codeSplitting: {
+          groups: vendorGroups,
+          experimentalInlineCommonChunks: {
+            maxSize: INLINE_COMMON_CHUNKS_BELOW,
+            // Vite's CSS plugin emits a style module's CSS from every chunk that lists it.
+            exclude: /\.(css|scss|sass|less|styl|stylus|pcss|postcss|sss)(\?|$)/,
+          },
+        },
       },
     },
   },

@@ -1,5 +1,6 @@
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './e2e/sequencer';
 
 // End-to-end tests: real Chromium (Debian's /usr/bin/chromium through playwright-core) against
 // the real server. Needs `npm run build -w @kestrel/web` first.
@@ -16,6 +17,9 @@ export default defineConfig({
     // server, so a file that changes what every screen shows (maintenance) is seen by no other.
     fileParallelism: true,
     maxWorkers: 3,
+    // The longest files first (e2e/sequencer.ts, by e2e/durations.json): a long file taken last
+    // would leave its worker running alone at the end.
+    sequence: { sequencer: LongestFirst },
     // A journey that looks at each screen light and dark (lookLightAndDark: two reloads and two axe
     // runs a screen) takes about 55 s alone and up to 90 s beside two others here; CI's machine ran
     // the suite about three times slower than a quiet one (its run of 5adf8fd: ten journeys past

@@ -26,7 +26,7 @@ export interface Figure {
 const TICKS_PER_S = 100;
 
 /** User plus system CPU of the processes `pids`, in microseconds (those gone read as 0). */
-function cpuOfPids(pids: readonly number[]): number {
+export function cpuOfPids(pids: readonly number[]): number {
   let ticks = 0;
   for (const pid of pids) {
     try {

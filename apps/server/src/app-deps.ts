@@ -9,6 +9,7 @@ import type { RateLimiter } from './platform/rate-limit.js';
 import type { ServerSecrets } from './platform/server-secrets.js';
 import type { SessionStore } from './platform/sessions.js';
 import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
+import type { SmsProvider } from './providers/sms/provider.js';
 import type { DocumentStorage } from './providers/storage/provider.js';
 
 /** Everything routes and services need, built once in buildApp (`request.server.deps`). */
@@ -30,6 +31,8 @@ export interface AppDeps {
   osDatahub: OsDatahubTokenProvider | null;
   /** Where case documents' files are kept (local disk or an S3-compatible bucket). */
   storage: DocumentStorage;
+  /** Text messages (issue 33): GOV.UK Notify when NOTIFY_API_KEY is set, else the simulator. */
+  sms: SmsProvider;
 }
 
 declare module 'fastify' {

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifySwagger from '@fastify/swagger';
 import { OS_PLACES_ORIGIN } from '@kestrel/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.js';
 import { type AppConfig, defaultConfig } from './config.js';
 import type { Database } from './db/connection.js';
@@ -15,6 +10,8 @@ import { jobKinds } from './jobs/index.js';
 import { contentTypes } from './modules/bootstrap/bootstrap.table.js';
 import { discoverModules } from './modules/discover.js';
 import { e2eFixturesRoutes } from './modules/e2e-fixtures/e2e-fixtures.routes.js';
+import { installFieldCipher, loadFieldCipher } from './modules/encryption/field-cipher.js';
+import { loadKeyRing } from './modules/encryption/key-ring.js';
 import { checkAccess, type RouteAccess } from './platform/access.js';
 import { AnonymousCsrf } from './platform/anonymous-csrf.js';
 import { registerBodyParsing } from './platform/body-parsing.js';
@@ -25,6 +22,7 @@ import { loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { MaintenanceService } from './platform/maintenance.js';
 import type { KestrelModule } from './platform/module.js';
+import { registerApiDocs, registerOpenApi } from './platform/openapi.js';
 import { RateLimiter } from './platform/rate-limit.js';
 import { registeredContentTypes } from './platform/resource-router.js';
 import { SEALING_KEY_SECRET, sealStoredSecrets } from './platform/sealed-secrets.js';
@@ -34,6 +32,9 @@ import { SessionStore } from './platform/sessions.js';
 import { registerWebStatic } from './platform/web-static.js';
 import { createOsDatahubClient } from './providers/os-datahub/client.js';
 import type { OsDatahubTokenProvider } from './providers/os-datahub/provider.js';
+import { createSmsProvider, smsSettingsFromEnv } from './providers/sms/index.js';
+import type { SmsProvider } from './providers/sms/provider.js';
+import { EncryptingStorage } from './providers/storage/encrypted.js';
 import type { DocumentStorage } from './providers/storage/provider.js';
 import { createStorage } from './providers/storage/select.js';
 
@@ -52,6 +53,8 @@ export interface BuildAppOptions {
   extraJobs?: JobKind<unknown, AppDeps>[];
   /** OS Data Hub tokens; default: the real client when the configuration has credentials. */
   osDatahub?: OsDatahubTokenProvider | null;
+  /** Text messages; default: Notify when NOTIFY_API_KEY is set, else the simulator. */
+  sms?: SmsProvider;
 }
 
 /** One registered route (tests walk them, e.g. for CSRF). */
@@ -97,6 +100,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   ]);
   // Secrets stored before sealing (and the demo seed's) are sealed before anything reads them.
   await sealStoredSecrets(db, secrets);
+  const storage =
+    opts.storage ?? createStorage(config.storage, await loadKeyRing(db, config.encryption));
+  // the most sensitive fields encrypted in the database under the same master keys, loaded once
+  // for the process (modules/encryption/field-cipher.ts, decision 027)
+  installFieldCipher(
+    await loadFieldCipher(
+      db,
+      config.encryption,
+      storage instanceof EncryptingStorage ? storage.keys : undefined,
+    ),
+  );
   const deps: AppDeps = {
     db,
     clock,
@@ -111,7 +125,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rateLimiter: new RateLimiter(db, clock, config.rateLimits.windowMs),
     secrets,
     anonymousCsrf: new AnonymousCsrf(secrets),
-    storage: opts.storage ?? createStorage(config.storage),
+    // documents encrypted at rest under this installation's master keys (modules/encryption)
+    storage,
     jobs: new JobQueue<AppDeps>(db, [...jobKinds, ...(opts.extraJobs ?? [])], () => deps, {
       workers: config.jobWorkers,
       pollingSeconds: config.jobPollingSeconds,
@@ -127,6 +142,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
               clock,
             })
           : null,
+    sms: opts.sms ?? createSmsProvider(smsSettingsFromEnv(process.env)),
   };
   // Sessions forgotten by another server process are forgotten here too (database notifications).
   await deps.sessions.start();
@@ -175,18 +191,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   app.addHook('onRequest', checkAccess);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Kestrel API', version: '1.0.0' },
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'kestrel_session' },
-          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
-        },
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await registerOpenApi(app, config.publicUrl);
 
   app.get('/healthz', async (_request, reply) => {
     try {
@@ -197,17 +202,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       return { status: 'unavailable' };
     }
   });
-  const docs = async () => app.swagger();
-  app.get(
-    '/api/docs/',
-    { schema: { hide: true }, config: { access: { audience: 'public' } } },
-    docs,
-  );
-  app.get(
-    '/api/docs/openapi.json',
-    { schema: { hide: true }, config: { access: { audience: 'public' } } },
-    docs,
-  );
+  registerApiDocs(app);
 
   const names = new Set<string>();
   for (const m of modules) {

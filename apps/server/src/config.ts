@@ -1,4 +1,16 @@
 import { resolve } from 'node:path';
+import {
+  KEY_ID,
+  type MasterKey,
+  parseKeyMaterial,
+  parseMasterKeys,
+} from './providers/storage/key-ring.js';
+
+/** The self-initiate registrations' limits a configuration that names none has (issue 31). */
+export const REGISTRATION_RATE_LIMITS = {
+  registrationsPerAddress: 20,
+  registrationsPerPortal: 300,
+} as const;
 
 /** Runtime configuration, read once from the environment by main.ts and passed to buildApp. */
 export interface AppConfig {
@@ -52,6 +64,8 @@ export interface AppConfig {
   osDatahubSecret: string | null;
   /** Where document files are kept and how large an upload may be (README "Configuration"). */
   storage: StorageConfig;
+  /** The master keys that encrypt document files at rest (docs/decisions/026-encryption-at-rest.md). */
+  encryption: EncryptionConfig;
   /** The online identity check's provider (providers/idv, README "Configuration"). */
   idv: IdvConfig;
   /**
@@ -61,6 +75,11 @@ export interface AppConfig {
    * about a minute (docs/decisions/019-simulator-speed.md).
    */
   checksSimulatorDaySeconds: number;
+  /**
+   * Webhook deliveries may go to private, loopback and link-local addresses
+   * (WEBHOOKS_ALLOW_PRIVATE=1; tests and a local set-up). Off: such endpoints are refused.
+   */
+  webhooksAllowPrivate?: boolean;
   rateLimits: {
     /** attempts per window per account (a login: per account and address) */
     perAccount: number;
@@ -73,6 +92,12 @@ export interface AppConfig {
     accountUnderAttack: number;
     /** failed logins per account and address while the account is under attack */
     perSourceUnderAttack: number;
+    /** requests per window per API key (issue 33); default API_KEY_REQUESTS_PER_WINDOW */
+    apiKeyRequests?: number;
+    /** self-initiate registrations per window per address, every portal together (issue 31) */
+    registrationsPerAddress?: number;
+    /** self-initiate registrations per window per portal, every address together (issue 31) */
+    registrationsPerPortal?: number;
   };
 }
 
@@ -86,6 +111,22 @@ export interface IdvConfig {
   apiUrl: string | null;
   apiKey: string | null;
   callbackSecret: string | null;
+}
+
+/**
+ * Encryption at rest: ENCRYPTION_KEYS (`id:key` pairs, keys of 32 bytes as hex or base64) and
+ * ENCRYPTION_CURRENT_KEY (the id new files are wrapped with; default the first listed). No keys:
+ * the installation's development key (made at random on the first start and kept in
+ * `server_secrets`), logged as such; refused in production.
+ */
+export interface EncryptionConfig {
+  keys: MasterKey[];
+  currentKeyId: string | null;
+  /**
+   * ENCRYPTION_INDEX_KEY: the key of the keyed hashes beside encrypted fields (exact-match
+   * search, modules/encryption/field-cipher.ts); it does not rotate. Absent: the development one.
+   */
+  indexKey?: Buffer | null;
 }
 
 /** Document storage: local disk (default) or an S3-compatible bucket. */
@@ -133,6 +174,7 @@ export const defaultConfig: AppConfig = {
   osDatahubKey: null,
   osDatahubSecret: null,
   idv: { provider: 'simulator', apiUrl: null, apiKey: null, callbackSecret: null },
+  encryption: { keys: [], currentKeyId: null },
   // apps built by tests keep real timelines: they move their clocks themselves
   checksSimulatorDaySeconds: 86_400,
   storage: {
@@ -150,6 +192,7 @@ export const defaultConfig: AppConfig = {
     windowMs: 15 * 60_000,
     accountUnderAttack: 100,
     perSourceUnderAttack: 3,
+    ...REGISTRATION_RATE_LIMITS,
   },
 };
 
@@ -220,6 +263,54 @@ export function readStorageConfig(
   };
 }
 
+/**
+ * ENCRYPTION_KEYS, ENCRYPTION_CURRENT_KEY and ENCRYPTION_INDEX_KEY (EncryptionConfig). A
+ * production installation (NODE_ENV=production on PostgreSQL: DATABASE_URL) without master keys
+ * or without the index key stops the start, as a real
+ * provider without its callback secret does: the development key lives in the database beside
+ * the data it protects. The embedded demo (`npm start` without DATABASE_URL) keeps working.
+ */
+export function readEncryptionConfig(env: NodeJS.ProcessEnv): EncryptionConfig {
+  const keys = parseMasterKeys(env.ENCRYPTION_KEYS ?? '');
+  const current = env.ENCRYPTION_CURRENT_KEY || null;
+  const indexKey = env.ENCRYPTION_INDEX_KEY
+    ? parseKeyMaterial('ENCRYPTION_INDEX_KEY', env.ENCRYPTION_INDEX_KEY)
+    : null;
+  const production = env.NODE_ENV === 'production' && Boolean(env.DATABASE_URL);
+  const withIndex = (): { indexKey?: Buffer } => {
+    if (indexKey) return { indexKey };
+    if (!production) return {};
+    throw new Error(
+      'ENCRYPTION_INDEX_KEY is required in production (NODE_ENV=production with DATABASE_URL): ' +
+        'the key of the searchable hashes of encrypted fields, 32 random bytes as hex or base64 ' +
+        '(e.g. `openssl rand -base64 32`), kept for good (it does not rotate)',
+    );
+  };
+  if (keys.length === 0) {
+    if (current) throw new Error('ENCRYPTION_CURRENT_KEY needs ENCRYPTION_KEYS');
+    if (production) {
+      throw new Error(
+        'ENCRYPTION_KEYS is required in production (NODE_ENV=production with DATABASE_URL): ' +
+          'id:key pairs, each key 32 random bytes as hex or base64 (e.g. `openssl rand -base64 32`)',
+      );
+    }
+    return { keys: [], currentKeyId: null, ...withIndex() };
+  }
+  if (current !== null && !KEY_ID.test(current)) {
+    throw new Error(`ENCRYPTION_CURRENT_KEY: invalid key id ${JSON.stringify(current)}`);
+  }
+  const currentKeyId = current ?? keys[0]?.id ?? null;
+  if (!keys.some((k) => k.id === currentKeyId)) {
+    throw new Error(`ENCRYPTION_CURRENT_KEY ${currentKeyId} is not one of ENCRYPTION_KEYS`);
+  }
+  const seen = new Set<string>();
+  for (const k of keys) {
+    if (seen.has(k.id)) throw new Error(`ENCRYPTION_KEYS names ${k.id} twice`);
+    seen.add(k.id);
+  }
+  return { keys, currentKeyId, ...withIndex() };
+}
+
 /** IDV_*: the api provider without its URL, key or callback secret stops the start. */
 export function readIdvConfig(env: NodeJS.ProcessEnv): IdvConfig {
   const provider = env.IDV_PROVIDER || 'simulator';
@@ -270,6 +361,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     dataDir,
     storage: readStorageConfig(env, cwd, dataDir),
     idv: readIdvConfig(env),
+    encryption: readEncryptionConfig(env),
     checksSimulatorDaySeconds: readSimulatorDaySeconds(env),
     databaseUrl: env.DATABASE_URL || null,
     databaseAppUrl: env.DATABASE_APP_URL || null,
@@ -286,6 +378,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
     osDatahubKey: env.OS_DATAHUB_KEY || null,
     osDatahubSecret: env.OS_DATAHUB_SECRET || null,
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1',
     rateLimits: {
       ...defaultConfig.rateLimits,
       // Many people behind one address (an office's NAT, a test suite) may need more.

@@ -67,6 +67,8 @@ const loading = Promise.all([
   import('./modules/discover.js').then(async (m) => m.discoverModules()),
   import('./platform/clock.js'),
   import('./providers/storage/select.js'),
+  import('./modules/encryption/key-ring.js'),
+  import('./modules/encryption/document-keys-job.js'),
 ]);
 const [db, loaded] = await Promise.all([opening, loading]);
 const [
@@ -78,13 +80,17 @@ const [
   modules,
   { systemClock },
   { createStorage },
+  { describeKeyRing, loadKeyRing },
+  { enqueueDocumentKeysAtStart },
 ] = loaded;
 mark('server: database open, modules loaded');
 await whenReachable(db);
 await migrateDatabase(db);
 mark('server: migrations checked');
 // One document store for the demo seed and the server (the seed's documents are the server's).
-const storage = createStorage(config.storage);
+// Encrypted at rest under the configured master keys (ENCRYPTION_KEYS), else the development key.
+const keys = await loadKeyRing(db, config.encryption);
+const storage = createStorage(config.storage, keys);
 const seeded = await seedDemo(db, systemClock, storage);
 // a first start's demo data, counted for the planner (the recurring 'statistics' job keeps it so)
 if (seeded) await refreshStatistics(db);
@@ -98,6 +104,8 @@ const app = await buildApp({
 });
 mark('server: app built');
 for (const warning of await servingRoleWarnings(db)) app.log.warn(warning);
+const encryption = describeKeyRing(keys);
+app.log[encryption.level](encryption.message);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -117,8 +125,22 @@ async function shutdown(signal: string) {
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// A server started by a test run (KESTREL_EXIT_WITH_PARENT: the runner's pid) stops when that run
+// is gone: a runner killed without its teardown left servers that kept working the queues of the
+// next run's databases of the same names (its jobs done by old code with other simulators).
+const parentPid = Number(process.env.KESTREL_EXIT_WITH_PARENT ?? 0);
+if (parentPid > 0) {
+  setInterval(() => {
+    if (process.ppid !== parentPid) void shutdown('parent gone');
+  }, 1_000).unref();
+}
 
 await app.listen({ port: config.port, host: config.host });
+// files from before encryption, or wrapped by a key no longer current: re-done in batches (the
+// queues exist once the app is ready)
+await enqueueDocumentKeysAtStart(db, keys.current.id).catch((err: unknown) =>
+  app.log.warn({ err }, 'the document-keys sweep could not be enqueued'),
+);
 mark('server: listening');
 const where = config.databaseUrl
   ? 'PostgreSQL (DATABASE_URL)'

@@ -18,6 +18,8 @@ export const REFERENCE_TABLES: Record<string, string> = {
     "subjects' logins: one person, one login, across the customers holding their records",
   maintenance_windows: 'announced maintenance of the whole service (ops), no customer',
   outbox_emails: 'the outgoing mail queue of every customer, drained by any process (coordinator)',
+  outbox_sms:
+    'the text messages sent, beside outbox_emails: a record of every customer (coordinator)',
   rate_limits: 'throttle counters keyed by address or login, counted before a customer is known',
   server_secrets: 'keys of the service itself (signing, encryption), no customer',
 };

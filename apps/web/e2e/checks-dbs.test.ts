@@ -20,6 +20,7 @@ import {
   newPage,
   PHONE,
   send,
+  steady,
   uploadIdentityPage,
   writeScreenshots,
 } from './helpers';
@@ -73,7 +74,7 @@ async function look(page: Page, name: string, panel?: Locator) {
     ['phone', PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
+    await steady(page);
     expect(await axeClean(page), `${name} at ${size}`).toEqual([]);
     const small = await page
       .locator('[data-testid="activity-result"] :is(button, a.mantine-Button-root)')

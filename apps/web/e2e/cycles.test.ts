@@ -1,7 +1,16 @@
+import { formatDate } from '@kestrel/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { type Api, launch, lookAtWidths, send, settle } from './helpers';
+import {
+  type Api,
+  launch,
+  lookAtWidths,
+  lookLightAndDark,
+  send,
+  settle,
+  writeScreenshots,
+} from './helpers';
 
 // Cycles and subscriptions (issue 31): a process's cycles, the add form, all subscriptions and
 // a subject's subscriptions tab, at 1280 px and 360 px, axe clean.
@@ -17,7 +26,12 @@ beforeAll(async () => {
   world = await newWorld({
     entitlements: ['cycles'],
     processes: [{ name: 'Drivers', requirements: ['dbs-update', 'driver-data'] }],
-    subjects: [{ key: 'sam', firstName: 'Sam', lastName: 'Green' }],
+    subjects: [
+      { key: 'sam', firstName: 'Sam', lastName: 'Green' },
+      { key: 'pat', firstName: 'Pat', lastName: 'Moss' },
+      { key: 'lee', firstName: 'Lee', lastName: 'Hart' },
+    ],
+    ops: true,
   });
   admin = await world.api('admin');
 }, 300_000);
@@ -46,6 +60,8 @@ describe('cycles and subscriptions screens', () => {
     await settle(page);
     await expect.poll(() => page.getByText('Every 6 months').count()).toBeGreaterThan(0);
     await lookAtWidths(page, shots, 'cycles');
+    // light and dark (every-screen checks both with axe on CI; the pictures are for looking at)
+    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'cycles');
     await page.goto(`/processes/${processId}/cycles/add`);
     await settle(page);
     await lookAtWidths(page, shots, 'cycle-add');
@@ -53,6 +69,24 @@ describe('cycles and subscriptions screens', () => {
     await settle(page);
     await expect.poll(() => page.getByText('Sam Green').count()).toBeGreaterThan(0);
     await lookAtWidths(page, shots, 'subscriptions');
+    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'subscriptions');
+    // in bulk from the subjects list: Sam (already subscribed, left) and Lee
+    await page.goto('/subjects');
+    await settle(page);
+    await page.getByRole('checkbox', { name: 'Choose Sam Green' }).check();
+    await page.getByRole('checkbox', { name: 'Choose Lee Hart' }).check();
+    await page.getByText('2 subjects chosen').waitFor();
+    await lookAtWidths(page, shots, 'subjects-chosen');
+    await page.getByRole('button', { name: 'Subscribe to a cycle' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Subscribe 2 subjects to a cycle' });
+    await dialog.getByRole('combobox', { name: 'Cycle', exact: true }).click();
+    await page.getByRole('option', { name: /^Update service/ }).click();
+    await dialog.getByRole('button', { name: 'Subscribe' }).click();
+    await page
+      .getByText('1 subject subscribed; 1 already subscribed, left as they were.')
+      .waitFor();
+    await page.goto('/subscriptions');
+    await expect.poll(() => page.getByText('Lee Hart').count()).toBeGreaterThan(0);
     await page.goto(`/subjects/${subjectId}/subscriptions`);
     await settle(page);
     await expect.poll(() => page.getByText('Update service').count()).toBeGreaterThan(0);
@@ -60,5 +94,75 @@ describe('cycles and subscriptions screens', () => {
     await page.goto(`/subjects/${subjectId}/subscriptions/add`);
     await settle(page);
     await lookAtWidths(page, shots, 'subject-subscription-add');
+    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'subject-subscription-add');
+  });
+
+  it('a six-monthly update-service cycle: the clock moves, a case opens once and the subject is invited', async () => {
+    const processId = world.processes.Drivers;
+    const pat = world.subjects.pat;
+    if (!pat) throw new Error('no subject');
+    await send(admin, 'post', `/api/processes/${processId}/cycles/`, {
+      name: 'Six-monthly update',
+      requirements: ['dbs-update'],
+      repeat_interval: 6,
+      repeat_unit: 'monthly',
+      billing_interval: 1,
+      billing_triggered: 'yearly',
+    });
+    // the administrator subscribes Pat, first due tomorrow
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const { page } = await world.signedIn(browser, 'admin');
+    await page.goto(`/subjects/${pat.id}/subscriptions/add`);
+    await page.getByRole('combobox', { name: 'Cycle', exact: true }).click();
+    await page.getByRole('option', { name: /Six-monthly update/ }).click();
+    await page.getByLabel('First due date').fill(tomorrow);
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL(`**/subjects/${pat.id}/subscriptions`);
+    const row = page.getByRole('row', { name: /Six-monthly update/ });
+    await expect.poll(() => row.textContent()).toContain(formatDate(`${tomorrow}T00:00:00Z`));
+
+    const ops = await world.api('ops');
+    const casesOfPat = async () =>
+      (
+        (await (await admin.api.get('/api/cases/', { params: { subject: pat.id } })).json()) as {
+          count: number;
+          results: { id: number }[];
+        }
+      ).results.map((c) => c.id);
+    const mailsToPat = async () =>
+      (
+        (await (await ops.api.get('/api/ops/outbox/', { params: { to: pat.email } })).json()) as {
+          count: number;
+        }
+      ).count;
+    const due = (at: string) =>
+      send(admin, 'post', '/api/test-fixtures/subscriptions-due/', {
+        customer: world.customer.id,
+        at,
+      });
+    expect(await casesOfPat()).toEqual([]);
+
+    // the clock reaches the first due date: one case, the subject invited; run again: nothing more
+    await due(`${tomorrow}T01:00:00Z`);
+    await due(`${tomorrow}T01:05:00Z`);
+    const first = await casesOfPat();
+    expect(first).toHaveLength(1);
+    await expect.poll(mailsToPat, { timeout: 30_000 }).toBe(1);
+    const sixMonths = new Date(`${tomorrow}T00:00:00Z`);
+    sixMonths.setUTCMonth(sixMonths.getUTCMonth() + 6);
+    await page.reload();
+    await expect.poll(() => row.textContent()).toContain(formatDate(sixMonths.toISOString()));
+    await lookAtWidths(page, shots, 'subject-subscriptions-after-due');
+
+    // six months on: the next period's case, once, and a second invitation
+    const later = new Date(sixMonths.getTime() + 3_600_000).toISOString();
+    await due(later);
+    await due(later);
+    expect(await casesOfPat()).toHaveLength(2);
+    await expect.poll(mailsToPat, { timeout: 30_000 }).toBe(2);
+    await page.goto(`/cases/${first[0]}`);
+    await page.getByRole('heading', { name: `Case #${first[0]}`, level: 1 }).waitFor();
+    await page.getByText('Awaiting subject').first().waitFor();
+    await ops.api.dispose();
   });
 });

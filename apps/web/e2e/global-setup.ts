@@ -110,6 +110,11 @@ async function startServer(index: number): Promise<Running> {
       CHECKS_SIMULATOR_CONTROL: '1',
       // Each test file's own world (e2e/fixtures.ts): the test-only POST /api/test-fixtures/worlds/.
       KESTREL_E2E_FIXTURES: '1',
+      // Webhook receivers started by the tests listen on 127.0.0.1 (api-access.test.ts).
+      WEBHOOKS_ALLOW_PRIVATE: '1',
+      // The server stops when this run is gone (killed without its teardown), never left working
+      // the queues of the next run's databases of the same names.
+      KESTREL_EXIT_WITH_PARENT: String(process.pid),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -153,7 +158,10 @@ export default async function setup(project: TestProject) {
     stdio: 'inherit',
   });
   if (build.status !== 0) throw new Error(`building the server failed (${build.status})`);
-  const workers = Math.max(1, project.config.maxWorkers || 1);
+  // One server per worker, and no more workers than files: a run of one file starts one server
+  // (each first start migrates and seeds, the heaviest minute of a short run).
+  const files = project.vitest.state.getPaths().length;
+  const workers = Math.max(1, Math.min(project.config.maxWorkers || 1, files || Infinity));
   // On PostgreSQL the first start creates the cluster's roles (two at once collide): it goes
   // first, the others after it.
   const first = process.env.KESTREL_E2E_PG_URL ? await Promise.allSettled([startServer(0)]) : [];

@@ -192,7 +192,12 @@ export const AXE_EXTRA_RULES = ['label-content-name-mismatch'] as const;
  * (expected: none).
  */
 export async function axe(page: Page) {
+  // Legacy mode runs axe.run in the page itself, same-origin frames included (the app has no
+  // other); the default runs a partial in each frame, then opens a blank tab, evaluates axe-core
+  // there again and finishes in it: the same violations, at two to three times the time (a case
+  // page on a loaded 2-core machine: 16 s against 5 s).
   const result = await new AxeBuilder({ page })
+    .setLegacyMode(true)
     .options({
       rules: Object.fromEntries(AXE_EXTRA_RULES.map((rule) => [rule, { enabled: true }])),
       // only the violations come back in full (passes and the rest: one node each), which
@@ -234,25 +239,75 @@ export async function lookAtWidths(
     ['360', { ...PHONE, width: 360 }],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
+    await steady(page);
     if (check) expect(await axeClean(page), `${name} at ${size}`).toEqual([]);
     await page.screenshot({ path: join(dir, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
+  // drawn again at the desktop width before the test goes on (a form typed into mid-layout)
+  await steady(page);
+}
+
+/**
+ * The page has drawn what its last change (a new viewport, a click) brought: a few frames later,
+ * no transition or finite animation is still running (a loader's endless spin is not waited for).
+ * At most about a second: a page that keeps animating is looked at as it is then.
+ */
+export async function steady(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        const until = performance.now() + 1_000;
+        let frames = 0;
+        const running = () =>
+          document
+            .getAnimations()
+            .some(
+              (a) =>
+                a.playState === 'running' &&
+                Number.isFinite(Number(a.effect?.getComputedTiming().endTime)),
+            );
+        const next = () => {
+          frames += 1;
+          if ((frames >= 3 && !running()) || performance.now() > until) done();
+          else requestAnimationFrame(next);
+        };
+        requestAnimationFrame(next);
+      }),
+  );
 }
 
 /** Whom a screen is looked at as: an API session, or a user name (signed in for the call). */
 export type Viewer = Api | string;
 
+/** One API session per user name and host for `setDark`, signed in at its first use. */
+const viewers = new Map<string, Promise<Api>>();
+function viewerApi(username: string): Promise<Api> {
+  const key = `${baseUrl()} ${username}`;
+  let as = viewers.get(key);
+  if (!as) {
+    as = apiAs(username);
+    viewers.set(key, as);
+    // a failed sign-in is not kept: the next call tries again
+    as.catch(() => viewers.delete(key));
+  }
+  return as;
+}
+
 /** Sets the user's profile dark mode (the app follows it from the next page load). */
 export async function setDark(who: Viewer, dark: boolean): Promise<void> {
-  const as = typeof who === 'string' ? await apiAs(who) : who;
-  const res = await as.api.put('/api/user/', {
-    data: { dark_mode: dark },
-    headers: { 'X-CSRFToken': as.csrf() },
-  });
+  const put = async (as: Api) =>
+    as.api.put('/api/user/', {
+      data: { dark_mode: dark },
+      headers: { 'X-CSRFToken': as.csrf() },
+    });
+  let res = await put(typeof who === 'string' ? await viewerApi(who) : who);
+  if (typeof who === 'string' && (res.status() === 401 || res.status() === 403)) {
+    // the kept session was ended (a sign-out everywhere): sign in again
+    viewers.delete(`${baseUrl()} ${who}`);
+    res = await put(await viewerApi(who));
+  }
   expect(res.status(), await res.text()).toBe(200);
-  if (typeof who === 'string') await as.api.dispose();
 }
 
 /** The page drawn: its first level-1 heading shown, the network quiet, no skeleton left. */
@@ -261,6 +316,10 @@ export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   await expect.poll(() => page.locator('.mantine-Skeleton-root').count()).toBe(0);
 }
+
+/** The colour scheme the page is drawn in ('light', 'dark'; undefined before the app starts). */
+const colorScheme = (page: Page) =>
+  page.evaluate(() => document.documentElement.dataset.mantineColorScheme);
 
 /** Reloads the page in `scheme` (the viewer's dark mode) and waits until it is drawn in it. */
 export async function reloadInScheme(
@@ -271,18 +330,22 @@ export async function reloadInScheme(
   await setDark(who, scheme === 'dark');
   await page.reload();
   await settle(page);
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
-    .toBe(scheme);
+  await expect.poll(() => colorScheme(page)).toBe(scheme);
 }
 
 /**
  * The screen light and dark at its viewport (1280 px in the callers): axe clean in both, a
  * full-page screenshot `{name}-1280-{scheme}.png` of each in `dir`; then light again, reloaded.
+ * A screen already drawn light is looked at as it is (no reload first).
  */
 export async function lookLightAndDark(page: Page, who: Viewer, dir: string, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
-    await reloadInScheme(page, who, scheme);
+    if (scheme === 'dark' || (await colorScheme(page)) !== 'light') {
+      await reloadInScheme(page, who, scheme);
+    } else {
+      await setDark(who, false);
+      await settle(page);
+    }
     expect(await axeClean(page), `${name} ${scheme}`).toEqual([]);
     await page.screenshot({ path: join(dir, `${name}-1280-${scheme}.png`), fullPage: true });
   }

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, axeClean, launch, loginUi, newPage, PHONE, place, signedIn } from './helpers';
+import {
+  apiAs,
+  axeClean,
+  launch,
+  loginUi,
+  newPage,
+  PHONE,
+  place,
+  signedIn,
+  steady,
+} from './helpers';
 
 // Operations' queue: checks of every customer waiting for ops, the one opened, and its case
 // worked inside the customer's workspace (an ops session for that customer).
@@ -86,7 +96,7 @@ describe('ops outstanding activities', () => {
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'detail-desktop');
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(300);
+    await steady(page);
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'detail-phone');
 

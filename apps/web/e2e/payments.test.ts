@@ -15,6 +15,7 @@ import {
   reloadInScheme,
   send,
   setDark,
+  steady,
 } from './helpers';
 
 // The customer's payments (issue 30): the demo administrator's payments list (filters in the URL)
@@ -48,7 +49,7 @@ async function look(page: Page, who: Api, name: string, again?: () => Promise<vo
       ['360', { ...PHONE, width: 360 }],
     ] as const) {
       await page.setViewportSize(viewport);
-      await page.waitForTimeout(300);
+      await steady(page);
       expect(await axeClean(page), `${name} ${scheme} ${size}`).toEqual([]);
       await page.screenshot({
         path: join(shots, `${name}-${size}-${scheme}.png`),

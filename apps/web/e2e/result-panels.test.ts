@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARE_WORKER_CHECKS, newWorld, WORLD_PASSWORD, type World } from './fixtures';
-import { axeClean, launch, loginUi, newPage, PHONE } from './helpers';
+import { axeClean, launch, loginUi, newPage, PHONE, steady } from './helpers';
 
 // The criminal-record result panels (issue 17) for customer staff and operations: a complete
 // enhanced result, a partial one awaiting a top-up, and an adult-first request through its
@@ -171,7 +171,7 @@ describe('result panels', () => {
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'customer-complete-desktop');
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(300);
+    await steady(page);
     expect(await axeClean(page)).toEqual([]);
     await shot(page, 'customer-complete-phone');
 
@@ -195,7 +195,7 @@ describe('result panels', () => {
     expect(await smallTargets(page)).toEqual([]);
     await shot(page, 'customer-partial-phone');
     await page.setViewportSize({ width: 1366, height: 860 });
-    await page.waitForTimeout(300);
+    await steady(page);
     await shot(page, 'customer-partial-desktop');
     await context.close();
 
@@ -224,7 +224,7 @@ describe('result panels', () => {
     await form.getByRole('button', { name: 'Save request' }).click();
     await form.getByRole('button', { name: 'Save result' }).waitFor();
     await p.setViewportSize(PHONE);
-    await p.waitForTimeout(300);
+    await steady(p);
     expect(await axeClean(p)).toEqual([]);
     await shot(p, 'ops-adult-first-requested-phone');
     await p.setViewportSize({ width: 1366, height: 860 });
@@ -251,7 +251,7 @@ describe('result panels', () => {
     expect(await axeClean(p)).toEqual([]);
     await shot(p, 'ops-case-desktop');
     await p.setViewportSize(PHONE);
-    await p.waitForTimeout(300);
+    await steady(p);
     expect(await axeClean(p)).toEqual([]);
     expect(await smallTargets(p)).toEqual([]);
     await shot(p, 'ops-case-phone');

@@ -10,6 +10,7 @@ import {
   newPage,
   PHONE,
   screenshot,
+  steady,
 } from './helpers';
 
 // The screens of the demo itself, as its users see them: this file only reads, so it signs in
@@ -89,7 +90,7 @@ describe.each(['localhost', '127.0.0.1'] as const)('brand on %s', (host) => {
     expect(await axe(page)).toEqual([]);
     await screenshot(page, `${layout}-${host}-desktop`);
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(300);
+    await steady(page);
     await screenshot(page, `${layout}-${host}-phone`);
     expect(await axe(page)).toEqual([]);
     await context.close();

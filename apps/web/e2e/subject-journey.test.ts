@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERY_CHECK, newWorld, type World } from './fixtures';
-import { axeClean, DESKTOP, launch, loginUi, newPage, PHONE } from './helpers';
+import { axeClean, DESKTOP, launch, loginUi, newPage, PHONE, steady } from './helpers';
 
 // Issue 16 "Done when", end to end in Chromium as a new subject would, at phone width: a customer
 // opens a case for a new person with a process needing every check (the demo's 'Full check (every
@@ -85,7 +85,7 @@ async function look(page: Page, name: string) {
     ['phone', PHONE],
   ] as const) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(300);
+    await steady(page);
     const found = await axeClean(page);
     if (found.length) violations[`${name} ${size}`] = found;
     if (size === 'phone') {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Browser, type Locator, type Page, request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { type Api, axeClean, baseUrl, launch, loginUi, newPage, send } from './helpers';
+import { type Api, axeClean, baseUrl, launch, loginUi, newPage, send, steady } from './helpers';
 
 // The DBS update service result panel (activity kind dbs-update) for the three audiences:
 // customer staff, the subject (the restricted view) and operations. On a world of its own
@@ -147,7 +147,13 @@ async function look(
   expect(await facts(panel), `${audience} ${answer}`).toEqual(EXPECTED[answer]);
   const result = card.getByTestId('activity-result');
   expect(await result.getAttribute('data-audience')).toBe(audience);
-  const text = (await page.locator('main').textContent()) ?? '';
+  // The page's text but its 'Who saw what' record (issue 34): that record names every viewer,
+  // operations staff included, to the customer's audit readers, as the audit log does.
+  const text = await page.locator('main').evaluate((main) => {
+    const copy = main.cloneNode(true) as HTMLElement;
+    for (const views of copy.querySelectorAll('[data-testid="case-views"]')) views.remove();
+    return copy.textContent ?? '';
+  });
   if (audience === 'ops') {
     await card.getByTestId('notes-accordion').waitFor();
   } else {
@@ -171,7 +177,7 @@ async function look(
   }
   for (const [width, viewport] of widths) {
     await page.setViewportSize(viewport);
-    await page.waitForTimeout(200);
+    await steady(page);
     // The card in the middle of the window (the case pages are long: the case data follows).
     await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const [pageOverflow, panelOverflow] = await overflow(page, panel);

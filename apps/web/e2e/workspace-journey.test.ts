@@ -279,7 +279,8 @@ describe('customer workspace journey, as a new customer', () => {
     await page.waitForURL(/\/cases\/\d+$/);
     ids.secondCase = idFromUrl(page);
     await page.getByRole('button', { name: 'Cancel case' }).click();
-    await page.getByLabel('Reason').fill('Candidate withdrew');
+    // the dialog's Reason (the case page also has its legal hold's reason, issue 34)
+    await page.getByRole('dialog').getByLabel('Reason').fill('Candidate withdrew');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel case' }).click();
     await page.getByRole('alert').filter({ hasText: 'Candidate withdrew' }).waitFor();
     expect(await page.locator('[data-state="cancelled"]').count()).toBe(1);
@@ -448,11 +449,13 @@ describe('customer workspace journey, as a new customer', () => {
     }
     expect(await page.getByRole('cell', { name: 'reminder_sent', exact: true }).count()).toBe(0);
     await screenshot(page, 'workspace-audit-log');
+    // the audit actions' table (the page also holds 'Who saw what', issue 34)
+    const auditRows = () => page.getByRole('region', { name: 'Audit actions' }).getByRole('row');
     await choose(page, 'Verb', 'archived');
-    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await expect.poll(() => auditRows().count()).toBe(2);
     await page.getByLabel('Object id').fill(String(ids.secondCase));
     await choose(page, 'Verb', 'cancelled');
-    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await expect.poll(() => auditRows().count()).toBe(2);
     // the flag resolved by hand, with its message
     await page.getByLabel('Object id').fill('');
     await choose(page, 'Verb', 'resolved');

@@ -112,7 +112,7 @@ describe('subjects', () => {
     expect(merged.is_archived).toBe(true);
 
     await page.goto(`/subjects/${kept}`);
-    await page.getByRole('link', { name: 'Archive' }).click();
+    await page.getByRole('link', { name: 'Archive', exact: true }).click();
     await page.getByRole('heading', { name: 'Archive subject' }).waitFor();
     await screenshot(page, 'workspace-subject-archive');
     await page.getByRole('button', { name: 'Archive subject' }).click();

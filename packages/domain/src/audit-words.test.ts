@@ -12,6 +12,10 @@ describe('the audit log in words', () => {
   it('object types', () => {
     expect(contentTypeName('users.productuser')).toBe('User');
     expect(contentTypeName('cases.caseactivity')).toBe('Check');
+    // issue 34's: erasure requests, a case's retention (legal hold), redacted documents
+    expect(contentTypeName('data_requests.erasurerequest')).toBe('Erasure request');
+    expect(contentTypeName('retention.caseretention')).toBe('Case retention');
+    expect(contentTypeName('cases.casedocument')).toBe('Document');
     expect(contentTypeName('billing.price_book')).toBe('Price book');
     expect(contentTypeName('noseparator')).toBe('Noseparator');
     expect(contentTypeName('')).toBe('');

@@ -14,7 +14,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { type Figure, login, measure, verify } from '../load.js';
+import { cpuOfPids, type Figure, login, measure, verify } from '../load.js';
 import { BENCH_PASSWORD } from '../seed.js';
 
 const HOST = '127.0.0.1';
@@ -101,6 +101,49 @@ interface Row {
   listCeiling: Figure;
 }
 
+/** The PostgreSQL backends serving the bench database (their CPU time: `db cpu µs/req`). */
+async function dbPids(): Promise<number[]> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1',
+      [DB_NAME],
+    );
+    return rows.map((r) => Number(r.pid));
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A figure with the CPU time per request of the server processes and of PostgreSQL's backends
+ * (read from /proc: PostgreSQL on this machine): what a request costs, which moves far less with
+ * the machine's other work than req/s (on the shared 2-core host, load averages of 15-40).
+ */
+interface Costed extends Figure {
+  serverCpuUs: number;
+}
+
+async function measureCosted(
+  name: string,
+  url: string,
+  cookies: string[],
+  opts: { warmup: number; duration: number },
+): Promise<Costed> {
+  const pids = servers.map((c) => c.pid).filter((p): p is number => p !== undefined);
+  let s0 = 0;
+  const f = await measure(name, url, cookies, {
+    ...opts,
+    dbPids: async () => {
+      s0 = cpuOfPids(pids);
+      return dbPids();
+    },
+  });
+  const serverCpu = cpuOfPids(pids) - s0;
+  return { ...f, serverCpuUs: f.total ? Math.round(serverCpu / f.total) : 0 };
+}
+
 const pct = (f: Figure, ceiling: Figure) => (ceiling.rps ? (100 * f.rps) / ceiling.rps : 0);
 const load = () =>
   loadavg()
@@ -118,12 +161,15 @@ async function measureAll(workers: number, cookies: string[]): Promise<Row> {
   const opts = { warmup: WARMUP, duration: DURATION };
   const appUrl = `http://${HOST}:${PORT}`;
   const plainUrl = `http://${HOST}:${PLAIN_PORT}/bare`;
-  const show = (f: Figure, ceiling?: Figure) =>
+  const show = (f: Figure | Costed, ceiling?: Figure) =>
     console.log(
       `  ${workers} process${workers > 1 ? 'es' : ''}  ${f.name.padEnd(22)} ${Math.round(f.rps)
         .toString()
         .padStart(6)} req/s  p50 ${f.p50} ms  p99 ${f.p99} ms` +
         (ceiling ? `  ${pct(f, ceiling).toFixed(1)}% of ${Math.round(ceiling.rps)}` : '') +
+        ('serverCpuUs' in f
+          ? `  server cpu ${f.serverCpuUs} µs/req, db cpu ${f.dbCpuUs ?? '?'} µs/req`
+          : '') +
         (f.failed ? `  (${f.failed} failed of ${f.total})` : '') +
         `  (load ${load()})`,
     );
@@ -136,14 +182,14 @@ async function measureAll(workers: number, cookies: string[]): Promise<Row> {
     b.authenticated === true ? null : 'not authenticated',
   );
   const sessionCeiling = await measure('bare Fastify', plainUrl, [], opts);
-  const sessionFigure = await measure('check-session', session, cookies, opts);
+  const sessionFigure = await measureCosted('check-session', session, cookies, opts);
   show(sessionFigure, sessionCeiling);
   const list = `${appUrl}/api/cases/?page_size=25`;
   await verify('case list', list, cookies[0], (b) =>
     Array.isArray(b.results) && b.results.length === 25 ? null : `count ${b.count}`,
   );
   const listCeiling = await measure('bare Fastify', plainUrl, [], opts);
-  const listFigure = await measure('case list', list, cookies, opts);
+  const listFigure = await measureCosted('case list', list, cookies, opts);
   show(listFigure, listCeiling);
   return {
     workers,

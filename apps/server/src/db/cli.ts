@@ -1,7 +1,12 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readConfig } from '../config.js';
+import { sweepAllDocumentKeys } from '../modules/encryption/document-keys-job.js';
+import { loadFieldCipher } from '../modules/encryption/field-cipher.js';
+import { sweepAllFieldKeys } from '../modules/encryption/field-keys-job.js';
+import { loadKeyRing } from '../modules/encryption/key-ring.js';
 import { systemClock } from '../platform/clock.js';
+import { EncryptingStorage } from '../providers/storage/encrypted.js';
 import { createStorage } from '../providers/storage/select.js';
 import { openDatabase } from './connection.js';
 import { migrateDatabase } from './migrate.js';
@@ -29,10 +34,31 @@ const db = await openDatabase(config);
 await migrateDatabase(db, { force: true });
 if (command === 'seed' || command === 'reset') {
   // the demo documents' files go where the server reads them (STORAGE_DIR, else DATA_DIR)
-  const seeded = await seedDemo(db, systemClock, createStorage(config.storage));
+  const keys = await loadKeyRing(db, config.encryption);
+  const seeded = await seedDemo(db, systemClock, createStorage(config.storage, keys));
   console.log(seeded ? 'Demo data loaded.' : 'Data exists already; nothing seeded.');
+} else if (command === 'document-keys') {
+  // the document-keys job's sweep, every batch now: encrypts files from before encryption and
+  // re-wraps data keys under the current master key (ENCRYPTION_CURRENT_KEY)
+  const storage = createStorage(config.storage, await loadKeyRing(db, config.encryption));
+  if (storage instanceof EncryptingStorage) {
+    const done = await sweepAllDocumentKeys(db, storage);
+    console.log(
+      `Document files: ${done.encrypted} encrypted, ${done.rewrapped} re-wrapped under ${storage.keys.current.id}, ${done.unchanged} unchanged, ${done.unknownKey} under a key not configured.`,
+    );
+  }
+  // and the encrypted fields in the database (the field-keys job's sweep)
+  const fields = await loadFieldCipher(
+    db,
+    config.encryption,
+    storage instanceof EncryptingStorage ? storage.keys : undefined,
+  );
+  const f = await sweepAllFieldKeys(db, fields);
+  console.log(
+    `Encrypted fields: ${f.encrypted} encrypted, ${f.reencrypted} re-encrypted under ${fields.keys.current.id}, ${f.hashed} hashed, ${f.unknownKey} unreadable or under a key not configured, ${f.skipped} changed meanwhile.`,
+  );
 } else if (command !== 'migrate') {
-  console.error('usage: cli.ts migrate|seed|reset');
+  console.error('usage: cli.ts migrate|seed|reset|document-keys');
   process.exitCode = 1;
 }
 await db.close();

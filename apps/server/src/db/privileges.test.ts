@@ -45,6 +45,22 @@ const CASE_DATA = Object.fromEntries(
 );
 const ALLOWED: Record<string, Record<string, string>> = {
   [APP_ROLE]: {
+    // issue 34: erasure requests kept (decided, never deleted)
+    erasure_requests: KEEP,
+    // issue 33: API keys kept (revoked, never deleted), webhook endpoints, deliveries logged
+    api_keys: KEEP,
+    webhook_endpoints: CRUD,
+    webhook_deliveries: KEEP,
+    // issue 33: a case's invitation (expired, resent) and its automatic reminders
+    case_invitations: 'INSERT, SELECT, UPDATE',
+    case_reminders: 'INSERT, SELECT',
+    // issue 33: the expiry calendar's reminders, overdue checks' escalations
+    expiry_reminders: 'INSERT, SELECT',
+    check_escalations: 'INSERT, SELECT, UPDATE',
+    // issue 34: retention settings and holds kept, redactions recorded
+    retention_settings: 'INSERT, SELECT, UPDATE',
+    case_retention: 'INSERT, SELECT, UPDATE',
+    retention_redactions: 'INSERT, SELECT',
     // issue 32: a council's licensing set-up kept; licences never deleted, their trail history
     licence_groups: CRUD,
     licence_sub_groups: CRUD,
@@ -52,6 +68,14 @@ const ALLOWED: Record<string, Record<string, string>> = {
     lms_application_portals: CRUD,
     licences: KEEP,
     licence_events: 'INSERT, SELECT',
+    licence_update_checks: KEEP,
+    // issue 32: applications kept (decided, never deleted), their trail history
+    lms_applications: KEEP,
+    lms_application_events: 'INSERT, SELECT',
+    // issue 31: registration portals kept; registrations kept (expired, never deleted)
+    registration_portals: CRUD,
+    portal_registrations: KEEP,
+    portal_registration_events: 'INSERT, SELECT',
     // issue 31: cycles and subscriptions kept; periods and billing recorded, never changed
     cycles: CRUD,
     subscriptions: CRUD,
@@ -97,6 +121,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     product_users: CRUD,
     roles: CRUD,
     security_refusals: 'SELECT',
+    record_views: 'SELECT',
     subject_consents: CRUD,
     subject_users: 'SELECT',
     subjects: CRUD,
@@ -104,6 +129,10 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [SUBJECT_ROLE]: {
+    // issue 34: a subject asks for the erasure of its own record (policy by subject_id)
+    erasure_requests: 'INSERT, SELECT',
+    // issue 32: a subject reads its own licence applications (policy by subject_id)
+    lms_applications: 'SELECT',
     // issue 31: its own subscriptions and its customer's cycles (the case portal)
     cycles: 'SELECT',
     subscriptions: 'SELECT',
@@ -131,6 +160,19 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: 'SELECT',
   },
   [OPS_ROLE]: {
+    // issue 34: erasure requests read
+    erasure_requests: 'SELECT',
+    // issue 34: retention settings, holds and redactions read
+    retention_settings: 'SELECT',
+    case_retention: 'SELECT',
+    retention_redactions: 'SELECT',
+    // issue 33: invitations and reminders read, the local text messages read
+    case_invitations: 'SELECT',
+    case_reminders: 'SELECT',
+    outbox_sms: 'SELECT',
+    // issue 33: the expiry calendar's reminders and the escalations read
+    expiry_reminders: 'SELECT',
+    check_escalations: 'SELECT',
     // issue 32: licensing read (the system: the public council pages, published rows only)
     licence_groups: 'SELECT',
     licence_sub_groups: 'SELECT',
@@ -138,6 +180,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     lms_application_portals: 'SELECT',
     licences: 'SELECT',
     licence_events: 'SELECT',
+    licence_update_checks: 'SELECT',
+    lms_applications: 'SELECT',
+    lms_application_events: 'SELECT',
+    // issue 31: registration portals and registrations read
+    registration_portals: 'SELECT',
+    portal_registrations: 'SELECT',
+    portal_registration_events: 'SELECT',
     // issue 31: cycles and subscriptions read
     cycles: 'SELECT',
     subscriptions: 'SELECT',
@@ -169,7 +218,8 @@ const ALLOWED: Record<string, Record<string, string>> = {
     // operations approve an identity check by hand
     case_online_idv: 'INSERT, SELECT, UPDATE',
     cases: 'SELECT, UPDATE',
-    customer_activity_types: 'SELECT',
+    // the ops customer edit switches a customer's activity types on and off (and adds one)
+    customer_activity_types: 'INSERT, SELECT, UPDATE',
     // the ops customer screens: create, change, entitlements replaced
     customer_entitlements: CRUD,
     customers: 'INSERT, SELECT, UPDATE',
@@ -184,6 +234,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     product_users: 'SELECT',
     roles: 'SELECT',
     security_refusals: 'SELECT',
+    record_views: 'SELECT',
     // issue 30: the ops customer screen lists a customer's segments
     segment_users: 'SELECT',
     segments: 'SELECT',
@@ -195,6 +246,18 @@ const ALLOWED: Record<string, Record<string, string>> = {
     trust_to_ride_sessions: KEEP,
   },
   [SYSTEM_ROLE]: {
+    // issue 34: a person's erasure requests read across customers, the sign-in's outcome noted
+    erasure_requests: KEEP,
+    // issue 33: a bearer key found by its hash, its last use noted
+    api_keys: 'SELECT, UPDATE',
+    // issue 34: the due redactions found across customers
+    retention_settings: 'SELECT',
+    case_retention: 'SELECT',
+    retention_redactions: 'SELECT',
+    // issue 33: the due reminders and expiries found across customers; text messages kept
+    case_invitations: 'SELECT',
+    case_reminders: 'SELECT',
+    outbox_sms: 'INSERT, SELECT',
     // issue 32: licensing read (the system: the public council pages, published rows only)
     licence_groups: 'SELECT',
     licence_sub_groups: 'SELECT',
@@ -202,6 +265,13 @@ const ALLOWED: Record<string, Record<string, string>> = {
     lms_application_portals: 'SELECT',
     licences: 'SELECT',
     licence_events: 'SELECT',
+    licence_update_checks: 'SELECT',
+    lms_applications: 'SELECT',
+    lms_application_events: 'SELECT',
+    // issue 31: a portal found by its link, a registration by its token; expiry and payment
+    registration_portals: 'SELECT',
+    portal_registrations: KEEP,
+    portal_registration_events: 'INSERT, SELECT',
     // issue 31: cycles and subscriptions read
     cycles: 'SELECT',
     subscriptions: 'SELECT',
@@ -247,6 +317,7 @@ const ALLOWED: Record<string, Record<string, string>> = {
     rate_limits: CRUD,
     roles: 'INSERT, SELECT',
     security_refusals: CRUD,
+    record_views: CRUD,
     // issue 30: a case's segment (its employer name)
     segment_users: 'SELECT',
     segments: 'SELECT',

@@ -41,6 +41,21 @@ export const VERBS = [
   ['pdf_generated', 'PDF generated'],
   ['resolved', 'Resolved'],
   ['rejected', 'Rejected'],
+  // issue 33: the invitation lifecycle and the ops jobs screen
+  ['invitation_expired', 'Invitation expired'],
+  ['invitation_resent', 'Invitation resent'],
+  ['job_retried', 'Job retried'],
+  ['job_discarded', 'Job discarded'],
+  // issue 34: data protection (subject access, erasure, retention)
+  ['erasure_requested', 'Erasure requested'],
+  ['erasure_refused', 'Erasure refused'],
+  ['erasure_approved', 'Erasure approved'],
+  ['erasure_carried_out', 'Erasure carried out'],
+  ['sign_in_closed', 'Sign-in closed'],
+  ['data_archive_downloaded', 'Data archive downloaded'],
+  ['legal_hold_set', 'Legal hold set'],
+  ['legal_hold_lifted', 'Legal hold lifted'],
+  ['redacted', 'Redacted'],
 ] as const;
 export type VerbCode = (typeof VERBS)[number][0];
 

@@ -57,6 +57,9 @@ const GRANTS: Grant[] = [
   },
   // refusals are counted by the system; a customer's staff and ops read them
   { tables: 'security_refusals', app: 'SELECT', ops: 'SELECT', system: CRUD, subject: '' },
+  // who saw what (issue 34): views are counted by the system; a customer's audit viewers and ops
+  // read them
+  { tables: 'record_views', app: 'SELECT', ops: 'SELECT', system: CRUD, subject: '' },
   // the installation's secrets (anonymous CSRF key, simulators' secrets): made and read at start
   // by the owner (platform/server-secrets.ts), never by a role a request or job runs as
   { tables: 'server_secrets', app: '', ops: '', system: '', subject: '' },
@@ -92,11 +95,12 @@ const GRANTS: Grant[] = [
   },
   // ops replace a customer's entitlements (ops.routes); sign-up gives the first ones
   { tables: 'customer_entitlements', app: 'SELECT', ops: CRUD, system: CRUD, subject: 'SELECT' },
-  // sign-up (the system) gives a new customer its activity types; changed by migrations only
+  // sign-up (the system) gives a new customer its activity types; ops switch them on and off
+  // (the ops customer edit: a type the customer never had is added)
   {
     tables: 'customer_activity_types',
     app: 'SELECT',
-    ops: 'SELECT',
+    ops: KEEP,
     system: MAKE,
     subject: 'SELECT',
   },
@@ -220,6 +224,20 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // registration portals (issue 31): a customer's own set-up and its registrations (tenant
+  // context: the public registration runs in the portal's customer's tenant once the portal is
+  // found); the system finds a portal by its link, a registration by its confirmation token,
+  // the customers with registrations to expire, and settles a registration's payment (the
+  // webhook); ops read them. Registrations are kept (expired, never deleted); events are history.
+  {
+    tables: 'registration_portals',
+    app: CRUD,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  { tables: 'portal_registrations', app: KEEP, ops: 'SELECT', system: KEEP, subject: '' },
+  { tables: 'portal_registration_events', app: MAKE, ops: 'SELECT', system: MAKE, subject: '' },
   // licensing (issue 32): a council keeps its groups, sub-groups, definitions and application
   // portals (tenant context); the system reads what is published (the public council pages run
   // as the system, published rows only); ops read them. Subjects apply through the system's
@@ -235,6 +253,15 @@ const GRANTS: Grant[] = [
   // their status trail is history, never changed
   { tables: 'licences', app: KEEP, ops: 'SELECT', system: 'SELECT', subject: '' },
   { tables: 'licence_events', app: MAKE, ops: 'SELECT', system: 'SELECT', subject: '' },
+  // the DBS update service cycles of licensed drivers: one row per licence and period, written
+  // by the council's job (its tenant), never changed but for the check it started
+  { tables: 'licence_update_checks', app: KEEP, ops: 'SELECT', system: 'SELECT', subject: '' },
+  // applications (issue 32): the council decides them in its tenant, and the subject's apply runs
+  // in the portal's council's tenant on the subject's behalf (its record and case are the
+  // council's); the system reads them for the subject's lists across councils; a subject reads
+  // its own (policy by subject_id); decided ones are kept, their trail is history
+  { tables: 'lms_applications', app: KEEP, ops: 'SELECT', system: 'SELECT', subject: 'SELECT' },
+  { tables: 'lms_application_events', app: MAKE, ops: 'SELECT', system: 'SELECT', subject: '' },
   // organisation sign-in (issue 30): the administrator keeps the customer's configuration
   // (tenant context); the system finds it by email domain and runs the sign-in (its states)
   {
@@ -276,6 +303,58 @@ const GRANTS: Grant[] = [
     system: 'SELECT',
     subject: '',
   },
+  // API keys and webhooks (issue 33): an administrator keeps the customer's keys (revoked, never
+  // deleted) and webhook endpoints (tenant context); the system finds a key by its hash for a
+  // request's bearer token and notes its last use; deliveries are made and logged by the
+  // customer's jobs (tenant context); neither ops nor subjects read them
+  { tables: 'api_keys', app: KEEP, ops: '', system: 'SELECT, UPDATE', subject: '' },
+  { tables: 'webhook_endpoints', app: CRUD, ops: '', system: '', subject: '' },
+  { tables: 'webhook_deliveries', app: KEEP, ops: '', system: '', subject: '' },
+  // reminders (issue 33): a case's invitation (expired, resent) and its automatic reminders,
+  // written by the customer's staff and the customer's jobs (tenant context); the system finds
+  // the due ones across customers; ops read them. Text messages kept locally, like the email
+  // outbox: written by the system's job, read by ops
+  {
+    tables: 'case_invitations',
+    app: 'SELECT, INSERT, UPDATE',
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  { tables: 'case_reminders', app: 'SELECT, INSERT', ops: 'SELECT', system: 'SELECT', subject: '' },
+  { tables: 'outbox_sms', app: '', ops: 'SELECT', system: 'SELECT, INSERT', subject: '' },
+  // the expiry calendar's reminders and overdue checks' escalations (issue 33): written by the
+  // customer's jobs (tenant context: a reminder once per step, an escalation once per expected
+  // date, resolved when the check is done); ops read them (escalations: their list)
+  { tables: 'expiry_reminders', app: 'SELECT, INSERT', ops: 'SELECT', system: '', subject: '' },
+  {
+    tables: 'check_escalations',
+    app: 'SELECT, INSERT, UPDATE',
+    ops: 'SELECT',
+    system: '',
+    subject: '',
+  },
+  // erasure requests (issue 34): recorded and decided by the customer (tenant context), never
+  // deleted; the subject asks for its own (policy by subject_id); the system reads a person's
+  // across customers and notes the sign-in's outcome; ops read them
+  {
+    tables: 'erasure_requests',
+    app: KEEP,
+    ops: 'SELECT',
+    system: KEEP,
+    subject: 'SELECT, INSERT',
+  },
+  // retention (issue 34): a customer's settings and its cases' holds kept by its administrator
+  // (tenant context); redactions recorded by the customer's retention job (tenant context),
+  // never changed; the system finds the due items across customers; ops read them
+  {
+    tables: 'retention_settings, case_retention',
+    app: KEEP,
+    ops: 'SELECT',
+    system: 'SELECT',
+    subject: '',
+  },
+  { tables: 'retention_redactions', app: MAKE, ops: 'SELECT', system: 'SELECT', subject: '' },
 ];
 const DEFAULT_GRANT: Omit<Grant, 'tables'> = {
   app: CRUD,
@@ -318,7 +397,11 @@ function grantSql(table: string, g: Omit<Grant, 'tables'>): string {
  * - every table with case_id, subject_id or process_id: rows whose case, subject or process is
  *   visible (the subqueries read those tables under their own policies);
  * - audit_actions (read only): entries about a visible case or subject, none about other objects.
- * The scope is read once per statement (an InitPlan), so unlimited users pay one short lookup.
+ * The scope is read once per statement and policy (an InitPlan), so unlimited users pay one short
+ * lookup per table a statement reads. The function is PL/pgSQL, whose statements' plans are kept
+ * for the session: a LANGUAGE sql function that is not inlined (it has a SET clause and a FROM) is
+ * planned again at every call, which cost a case list ~1 ms of PostgreSQL's CPU per request
+ * (four policies read it) against ~0.05 ms per call (issue 28).
  * Kept counts (case_counts) cannot be narrowed: a limited user's totals are counted from cases
  * (segments/segment-scope.ts). One filter, here, for every list, detail, export and count.
  */
@@ -328,15 +411,17 @@ DO $$ DECLARE t record; cond text; s text := '(SELECT kestrel_segment_scope())';
     RETURN;
   END IF;
   EXECUTE $f$CREATE OR REPLACE FUNCTION kestrel_segment_scope() RETURNS integer[]
-    LANGUAGE sql STABLE SET search_path = public, pg_temp AS $b$
-      SELECT CASE WHEN x.me IS NULL OR EXISTS (
+    LANGUAGE plpgsql STABLE SET search_path = public, pg_temp AS $b$
+    DECLARE me integer := nullif(current_setting('app.user_id', true), '')::integer;
+    BEGIN
+      IF me IS NULL OR EXISTS (
           SELECT 1 FROM product_user_roles ur JOIN roles r ON r.id = ur.role_id
-          WHERE ur.user_id = x.me AND r.name = 'admin')
-        THEN NULL
-        ELSE (SELECT array_agg(su.segment_id ORDER BY su.segment_id) FROM segment_users su
-              WHERE su.user_id = x.me)
-      END
-      FROM (SELECT nullif(current_setting('app.user_id', true), '')::integer AS me) x
+          WHERE ur.user_id = me AND r.name = 'admin') THEN
+        RETURN NULL;
+      END IF;
+      RETURN (SELECT array_agg(su.segment_id ORDER BY su.segment_id) FROM segment_users su
+              WHERE su.user_id = me);
+    END
     $b$ $f$;
   FOR t IN SELECT c.relname,
              EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid

@@ -135,6 +135,28 @@ export async function auditRefusal(request: FastifyRequest, reason: string): Pro
   );
 }
 
+/**
+ * Resolves an `Authorization: Bearer <key>` to the state a request acts with (issue 33: a
+ * customer's API key, modules/api-keys): a product actor of the key's customer holding exactly
+ * its scopes. It throws 401 for an unknown or revoked key and 429 past the key's rate limit.
+ */
+export type BearerResolver = (request: FastifyRequest, token: string) => Promise<SessionState>;
+let bearerResolver: BearerResolver | null = null;
+
+/** Sets how bearer tokens are resolved (the api-keys module, when its routes register). */
+export function useBearerResolver(resolve: BearerResolver): void {
+  bearerResolver = resolve;
+}
+
+/** The token of an `Authorization: Bearer ...` header, or null when there is none. */
+export function bearerTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string' || !/^Bearer\s/i.test(header)) return null;
+  const m = /^Bearer\s+(\S{1,200})\s*$/i.exec(header);
+  if (!m?.[1]) throw new NotAuthenticatedError('Invalid API key.');
+  return m[1];
+}
+
 /** Routes of the signed-in person's own account. */
 const ownAccount = (route: string) =>
   route.startsWith('/api/user/') || route.startsWith('/api/accounts/');
@@ -158,7 +180,14 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
   // Unknown /api/ paths (and the static wildcard) are not API routes: they answer 404.
   if (!api || route === undefined) return;
   const { sessions, maintenance, config } = request.server.deps;
-  const session = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+  // A bearer key stands instead of the cookie: no session, so no CSRF to check (a browser never
+  // adds the header by itself to another site's request).
+  const bearer = bearerTokenOf(request);
+  if (bearer !== null && !bearerResolver) throw new NotAuthenticatedError('Invalid API key.');
+  const session =
+    bearer !== null && bearerResolver
+      ? await bearerResolver(request, bearer)
+      : await sessions.resolve(request.cookies[SESSION_COOKIE]);
   request.session = session;
   const access = request.routeOptions.config.access ?? {};
   const user = session?.user ?? null;
@@ -168,7 +197,7 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
     if (open) throw new MaintenanceError(viewWindow(open));
   }
 
-  if (UNSAFE.has(request.method)) {
+  if (UNSAFE.has(request.method) && bearer === null) {
     const origin = request.headers.origin;
     if (origin && !isSameOrigin(request, origin, config.publicUrl)) throw new CsrfError();
     const sent = request.headers[CSRF_HEADER];
@@ -184,6 +213,8 @@ export async function checkAccess(request: FastifyRequest, reply: FastifyReply):
   const audience = audienceOf(route, access.audience);
   if (audience === 'public') return;
   if (!user) throw new NotAuthenticatedError();
+  // A key acts for its customer's product screens only: never ops, a subject, or an account.
+  if (bearer !== null && (audience !== 'product' || ownAccount(route))) deny('api key audience');
   if (audience === 'product' && user.type !== 'ProductUser') deny('audience');
   if (audience === 'subject' && user.type !== 'SubjectUser') deny('audience');
   if (audience === 'ops' && !user.isOps) deny('audience');

@@ -37,8 +37,8 @@ type Doc = { paths: Record<string, Record<string, Operation>> };
  * that no longer matches a loose operation fails too (see below), so the list cannot go stale.
  */
 const ALLOWED: Record<string, string> = {
-  'GET /healthz': 'response: the liveness probe, outside the API (`{status}`, 200 or 503)',
   'GET /api/cases/export/': 'response: a CSV file download, not JSON',
+  'GET /api/expiry-calendar/export/': 'response: a CSV file download, not JSON',
   'POST /api/ops/imports/': 'body: a multipart upload (the file and its fields), streamed',
   'POST /api/ops/imports/{id}/validate/': 'body: an action that takes none',
   'POST /api/ops/imports/{id}/run/': 'body: an action that takes none',
@@ -46,6 +46,9 @@ const ALLOWED: Record<string, string> = {
   'POST /api/accounts/logout/': 'body: takes none (ends the session)',
   'POST /api/cases/{id}/archive/': 'body: an action that takes none',
   'POST /api/cases/{id}/send-reminder/': 'body: an action that takes none',
+  'POST /api/cases/{id}/resend-invitation/': 'body: an action that takes none',
+  'POST /api/ops/jobs/{id}/retry/': 'body: an action that takes none',
+  'POST /api/ops/jobs/{id}/discard/': 'body: an action that takes none',
   'POST /api/cases/{id}/log-pdf-generation/': 'body: an action that takes none',
   'POST /api/subjects/{id}/archive/': 'body: an action that takes none',
   'POST /api/subjects/{id}/resend-invitation/': 'body: an action that takes none',
@@ -89,11 +92,23 @@ const ALLOWED: Record<string, string> = {
   'POST /api/subscriptions/{id}/pause/': 'body: an action that takes none',
   'POST /api/subscriptions/{id}/resume/': 'body: an action that takes none',
   'POST /api/subscriptions/{id}/end/': 'body: an action that takes none',
+  // issue 31: a signed-in subject registers with their account's details; a resend
+  'POST /api/s/self-initiate/{segmentId}/{portalPath}/':
+    'body: takes none (the account is the details)',
+  'POST /api/portal-registrations/{id}/resend-confirmation/': 'body: an action that takes none',
+  'POST /api/lms/applications/{id}/tax-check/': 'body: an action that takes none',
+  'POST /api/lms/s/applications/{id}/withdraw/': 'body: an action that takes none',
   // issue 30: users and roles
   'POST /api/users/{id}/deactivate/': 'body: an action that takes none',
   'POST /api/users/{id}/reactivate/': 'body: an action that takes none',
   'POST /api/users/{id}/resend-invitation/': 'body: an action that takes none',
   'POST /api/users/{id}/revoke-invitation/': 'body: an action that takes none',
+  // issue 33: a webhook endpoint's test event, a delivery sent again
+  'POST /api/webhook-endpoints/{id}/test/': 'body: an action that takes none',
+  'POST /api/webhook-deliveries/{id}/resend/': 'body: an action that takes none',
+  // issue 34: the subject access archive is a ZIP file
+  'GET /api/subjects/{id}/data-archive/': 'response: a ZIP archive (subject access), not JSON',
+  'GET /api/s/data-archive/': 'response: a ZIP archive (subject access), not JSON',
 };
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);

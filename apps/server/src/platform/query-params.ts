@@ -40,6 +40,21 @@ export function queryDate(query: unknown, name: string): Date | undefined {
 }
 
 /**
+ * `?name=YYYY-MM-DD` as that day's string: null when absent or empty; 400 `{name: [message]}` for
+ * another shape or no such day (0000-01-01, 1985-02-30: PostgreSQL refuses them).
+ */
+export function queryIsoDate(
+  query: unknown,
+  name: string,
+  message: string = API_MESSAGES.validDate,
+): string | null {
+  const raw = queryString(query, name) ?? '';
+  if (raw === '') return null;
+  if (!isIsoDate(raw)) throw ValidationError.of(name, message);
+  return raw;
+}
+
+/**
  * `?name=YYYY-MM-DD` as the end of an inclusive date range: the start of the next day (UTC), to
  * compare with `<`. Undefined when absent, or when that day is past the last representable date
  * (9999-12-31 includes everything: no bound); 400 for another shape.

@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from '../../test/helpers.js';
 import { caseActivities } from '../modules/activities/activities.table.js';
+import { apiKeys } from '../modules/api-keys/api-keys.table.js';
 import {
   createCaseAddress,
   createCaseDrivingLicence,
@@ -24,6 +25,7 @@ import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
 import { cycles, subscriptions } from '../modules/cycles/cycles.table.js';
+import { erasureRequests } from '../modules/data-requests/erasure-requests.table.js';
 import {
   licenceDefinitions,
   licenceGroups,
@@ -31,9 +33,15 @@ import {
   licences,
   lmsApplicationPortals,
 } from '../modules/lms/lms.table.js';
+import { lmsApplications } from '../modules/lms/lms-applications.table.js';
 import { customerPaymentMethods } from '../modules/payments/payment-methods.table.js';
 import { createPayment, createPaymentIntent } from '../modules/payments/payments.factories.js';
+import {
+  portalRegistrations,
+  registrationPortals,
+} from '../modules/regportals/regportals.table.js';
 import { segments } from '../modules/segments/segments.table.js';
+import { webhookDeliveries, webhookEndpoints } from '../modules/webhooks/webhooks.table.js';
 import { audienceOf } from './access.js';
 import { auditActions, securityRefusals } from './tables/audit.table.js';
 
@@ -71,11 +79,20 @@ const TENANT = [
   'payment-methods',
   'segments',
   'subscriptions',
+  // issue 31: a customer's portal registrations (its portals are a process's: processes)
+  'portal-registrations',
   // licensing (issue 32): /api/lms/<resource>/:id/
   'lms/licence-groups',
   'lms/licence-sub-groups',
   'lms/definitions',
   'lms/licences',
+  'lms/applications',
+  // issue 33: API keys, webhook endpoints and their deliveries
+  'api-keys',
+  'webhook-endpoints',
+  'webhook-deliveries',
+  // issue 34: erasure requests
+  'erasure-requests',
 ] as const;
 type Resource = (typeof TENANT)[number];
 /** `:id` routes of reference data, the same for every customer. */
@@ -106,6 +123,9 @@ const BODIES: Record<string, unknown> = {
     dob: '1990-01-01',
   },
   'POST /api/cases/:id/record_decision/': { decision: 'satisfactory' },
+  'POST /api/cases/:id/legal-hold/': { reason: 'Tribunal claim' },
+  'POST /api/cases/:id/legal-hold/lift/': { reason: 'Settled' },
+  'PUT /api/cases/:id/employment-end/': { employment_ended_on: '2026-01-01' },
   'POST /api/flags/:id/resolve/': { comment: 'Checked' },
   'POST /api/case-documents/:id/reject/': { reason: 'Unreadable' },
   'POST /api/case-activities/:id/rtw-check/': { outcome: 'no-right' },
@@ -118,6 +138,8 @@ const BODIES: Record<string, unknown> = {
     invitation_message: '',
   },
   'PUT /api/processes/:id/requirements/': [],
+  'PATCH /api/webhook-endpoints/:id/': { description: 'Walk' },
+  'POST /api/erasure-requests/:id/decide/': { decision: 'refuse', reason: 'Walk' },
   'POST /api/subjects/:id/merge/': { duplicate: 1 },
   'PUT /api/subjects/:id/': {
     first_name: 'Pat',
@@ -148,6 +170,8 @@ const BODIES: Record<string, unknown> = {
     billing_triggered: 'yearly',
   },
   'POST /api/subjects/:id/subscriptions/': { cycle: 1 },
+  'POST /api/processes/:id/registration-portals/': { segment_id: 1, path: 'walk', title: 'Walk' },
+  'PATCH /api/processes/:id/registration-portals/:regPortalId/': { open: false },
   'PUT /api/processes/:id/cycles/:cycleId/': {
     name: 'Yearly',
     requirements: ['dbs-update'],
@@ -192,11 +216,14 @@ const BODIES: Record<string, unknown> = {
     fee_pence: 100,
   },
   'POST /api/lms/definitions/:id/application_portals/': { title: 'Walk', fee_pence: 100 },
+  'PATCH /api/lms/definitions/:id/requirements/:activityType/': { config: {} },
   'PATCH /api/lms/licences/:id/': { conditions: '' },
   'POST /api/lms/licences/:id/suspend/': { reason: 'Walk' },
   'POST /api/lms/licences/:id/revoke/': { reason: 'Walk' },
   'POST /api/lms/licences/:id/reinstate/': { reason: 'Walk' },
   'POST /api/lms/licences/:id/surrender/': { reason: 'Walk' },
+  'POST /api/lms/applications/:id/refuse/': { reason: 'Walk' },
+  'POST /api/lms/applications/:id/request-info/': { message: 'Walk' },
 };
 
 let t: TestApp;
@@ -206,6 +233,8 @@ const ids: Record<'mine' | 'theirs', Record<Resource, number | string>> = {
 };
 /** Each customer's cycle (issue 31), the second id of /api/processes/:id/cycles/:cycleId/. */
 const cycleIds = { mine: 0, theirs: 0 };
+/** Each customer's registration portal (issue 31), the second id of its process's routes. */
+const regPortalIds = { mine: 0, theirs: 0 };
 /** Each council's application portal (issue 32), the second id of its definition's routes. */
 const portalIds = { mine: 0, theirs: 0 };
 let admin: Client;
@@ -320,6 +349,33 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         nextDueAt: new Date(Date.now() + 86_400_000),
       })
       .returning({ id: subscriptions.id });
+    const [regPortal] = await tx
+      .insert(registrationPortals)
+      .values({
+        customerId,
+        processId: process.id,
+        segmentId: segment?.id ?? 0,
+        path: 'walk',
+        title: 'Walk',
+        askEmail: 'required',
+        askDob: 'optional',
+        askPhone: 'optional',
+      })
+      .returning({ id: registrationPortals.id });
+    const [registration] = await tx
+      .insert(portalRegistrations)
+      .values({
+        customerId,
+        regPortalId: regPortal?.id ?? 0,
+        processId: process.id,
+        firstName: 'Pat',
+        lastName: 'Walk',
+        email: `pat@${domain}`,
+        state: 'started',
+        startedAt: new Date(),
+        expiresAt: new Date(Date.now() + 48 * 3_600_000),
+      })
+      .returning({ id: portalRegistrations.id });
     const [group] = await tx
       .insert(licenceGroups)
       .values({ customerId, name: `Taxis of ${domain}` })
@@ -353,10 +409,56 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         expiryDate: '2028-12-31',
       })
       .returning({ id: licences.id });
+    const [application] = await tx
+      .insert(lmsApplications)
+      .values({
+        customerId,
+        portalId: portal?.id ?? 0,
+        definitionId: definition?.id ?? 0,
+        subjectId: subject.id,
+        kind: 'new',
+        state: 'in_progress',
+        feePence: 100,
+        taxCheckNeed: 'confirm',
+      })
+      .returning({ id: lmsApplications.id });
     const [entitlement] = await tx
       .select({ id: customerEntitlements.id })
       .from(customerEntitlements)
       .where(eq(customerEntitlements.customerId, customerId));
+    const [apiKey] = await tx
+      .insert(apiKeys)
+      .values({
+        customerId,
+        name: 'Walk',
+        prefix: 'kst_walk',
+        secretHash: '0'.repeat(64),
+        scopes: [],
+      })
+      .returning();
+    const [endpoint] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        customerId,
+        url: 'https://hooks.example.test/',
+        events: ['case.created'],
+        secret: 'whsec_walk',
+      })
+      .returning();
+    const [delivery] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        customerId,
+        endpointId: endpoint?.id ?? 0,
+        event: 'case.created',
+        eventId: 'evt_walk',
+        payload: {},
+      })
+      .returning();
+    const [erasure] = await tx
+      .insert(erasureRequests)
+      .values({ customerId, subjectId: subject.id, requestedByType: 'ProductUser' })
+      .returning();
     return {
       cases: c.id,
       subjects: subject.id,
@@ -386,11 +488,18 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       segments: segment?.id ?? 0,
       'payment-methods': card?.id ?? 0,
       subscriptions: subscription?.id ?? 0,
+      'portal-registrations': registration?.id ?? 0,
       'lms/licence-groups': group?.id ?? 0,
       'lms/licence-sub-groups': subGroup?.id ?? 0,
       'lms/definitions': definition?.id ?? 0,
       'lms/licences': licence?.id ?? 0,
+      'lms/applications': application?.id ?? 0,
+      'api-keys': apiKey?.id ?? 0,
+      'webhook-endpoints': endpoint?.id ?? 0,
+      'webhook-deliveries': delivery?.id ?? 0,
+      'erasure-requests': erasure?.id ?? 0,
       cycle: cycle?.id ?? 0,
+      regPortal: regPortal?.id ?? 0,
       portal: portal?.id ?? 0,
     };
   });
@@ -399,18 +508,20 @@ async function tenantObjects(customerId: number, username: string, domain: strin
 beforeAll(async () => {
   t = await buildTestApp();
   const mine = await t.owner((tx) =>
-    createCustomer(tx, { name: 'Mine', entitlements: ['subject_dedup', 'cycles'] }),
+    createCustomer(tx, { name: 'Mine', entitlements: ['subject_dedup', 'cycles', 'regportals'] }),
   );
   const theirs = await t.owner((tx) =>
-    createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup', 'cycles'] }),
+    createCustomer(tx, { name: 'Theirs', entitlements: ['subject_dedup', 'cycles', 'regportals'] }),
   );
   const {
     cycle: myCycle,
+    regPortal: myRegPortal,
     portal: myPortal,
     ...myIds
   } = await tenantObjects(mine.id, 'admin@mine.test', 'mine.test');
   const {
     cycle: theirCycle,
+    regPortal: theirRegPortal,
     portal: theirPortal,
     ...theirIds
   } = await tenantObjects(theirs.id, 'admin@theirs.test', 'theirs.test');
@@ -418,6 +529,8 @@ beforeAll(async () => {
   ids.theirs = theirIds;
   cycleIds.mine = myCycle;
   cycleIds.theirs = theirCycle;
+  regPortalIds.mine = myRegPortal;
+  regPortalIds.theirs = theirRegPortal;
   portalIds.mine = myPortal;
   portalIds.theirs = theirPortal;
   await t.owner(async (tx) => {
@@ -448,6 +561,7 @@ const routeOf = (url: string) =>
   url
     .replace(/\/\d+\//, '/:id/')
     .replace(/\/cycles\/\d+\//, '/cycles/:cycleId/')
+    .replace(/\/registration-portals\/\d+\//, '/registration-portals/:regPortalId/')
     .replace(/\/application_portals\/\d+\//, '/application_portals/:appId/');
 
 function call(client: Client, method: string, url: string) {
@@ -482,6 +596,7 @@ describe('walking the route table', () => {
         r.url
           .replace(':id', String(ids.theirs[resource]))
           .replace(':cycleId', String(cycleIds.theirs))
+          .replace(':regPortalId', String(regPortalIds.theirs))
           .replace(':appId', String(portalIds.theirs)),
       );
       answers.push(`${r.method} ${r.url} ${theirs.statusCode}`);
@@ -492,7 +607,10 @@ describe('walking the route table', () => {
         const mine = await call(
           admin,
           r.method,
-          url.replace(':cycleId', String(cycleIds.mine)).replace(':appId', String(portalIds.mine)),
+          url
+            .replace(':cycleId', String(cycleIds.mine))
+            .replace(':regPortalId', String(regPortalIds.mine))
+            .replace(':appId', String(portalIds.mine)),
         );
         expect([r.url, mine.statusCode]).toEqual([r.url, 200]);
       }

@@ -16,7 +16,7 @@ import type { SecretSource } from './server-secrets.js';
  */
 export const SEALING_KEY_SECRET = 'sealing_key';
 
-export type SealPurpose = 'totp' | 'sso_client_secret';
+export type SealPurpose = 'totp' | 'sso_client_secret' | 'webhook_secret';
 
 const PREFIX = 'v1:';
 
@@ -67,6 +67,7 @@ const SEALED_COLUMNS: readonly [string, string, SealPurpose][] = [
   ['product_users', 'totp_secret', 'totp'],
   ['product_users', 'totp_pending_secret', 'totp'],
   ['customer_sso_configs', 'client_secret', 'sso_client_secret'],
+  ['webhook_endpoints', 'secret', 'webhook_secret'],
 ];
 
 /**

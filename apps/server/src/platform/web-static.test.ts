@@ -22,9 +22,23 @@ beforeAll(() => {
       files: ['js/subject-layout-1.js', 'js/dashboard-page-1.js'],
       css: ['css/user-menu-1.css'],
     },
-    { pattern: '/payment-portal/:id', audience: 'public', files: ['js/pay-1.js'], css: [] },
+    {
+      pattern: '/payment-portal/:id',
+      audience: 'public',
+      files: ['js/pay-1.js'],
+      css: [],
+      reads: ['/api/public/payment-portal/:id/'],
+    },
+    {
+      pattern: '/s/case-portal/:id/:section?',
+      audience: 'subject',
+      files: ['js/portal-1.js'],
+      css: [],
+      reads: ['/api/s/case-portal/:id/', '/api/s/other/:missing/'],
+    },
   ];
-  writeFileSync(join(dist, '.vite', 'route-preloads.json'), JSON.stringify({ routes }));
+  const fetch = { subject: ['/api/user/', '/api/s/content-types/?page_size=100'] };
+  writeFileSync(join(dist, '.vite', 'route-preloads.json'), JSON.stringify({ routes, fetch }));
 });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
@@ -60,6 +74,37 @@ describe('the SPA page of an address', () => {
     expect(signedIn).toContain(
       '<link rel="preload" as="style" crossorigin href="/css/user-menu-1.css">',
     );
+  });
+
+  it("preloads a signed-in audience's bootstrap reads, never for a visitor or a public page", () => {
+    const pageFor = spaPages(dist, 'kestrel_session');
+    const signedIn = pageFor('/s/dashboard', 'kestrel_session=abc').html;
+    expect(signedIn).toContain('<link rel="preload" as="fetch" crossorigin href="/api/user/">');
+    expect(signedIn).toContain(
+      '<link rel="preload" as="fetch" crossorigin href="/api/s/content-types/?page_size=100">',
+    );
+    expect(pageFor('/s/dashboard', undefined).html).not.toContain('as="fetch"');
+    expect(pageFor('/login', 'kestrel_session=abc').html).not.toContain('as="fetch"');
+    expect(pageFor('/cases/7', 'kestrel_session=abc').html).not.toContain('as="fetch"');
+  });
+
+  it("preloads a route's first reads with the address's parameters, encoded", () => {
+    const pageFor = spaPages(dist, 'kestrel_session');
+    const pay = pageFor('/payment-portal/pit_A', undefined).html;
+    expect(pay).toContain(
+      '<link rel="preload" as="fetch" crossorigin href="/api/public/payment-portal/pit_A/">',
+    );
+    expect(pageFor('/payment-portal/pit_B', undefined).html).toContain('payment-portal/pit_B/');
+    const portal = pageFor('/s/case-portal/80/done', 'kestrel_session=abc').html;
+    expect(portal).toContain('href="/api/s/case-portal/80/"');
+    expect(portal).toContain('href="/api/user/"');
+    // A parameter the address does not give: that read is left out.
+    expect(portal).not.toContain('/api/s/other/');
+    // Without a session cookie a protected route preloads nothing.
+    expect(pageFor('/s/case-portal/80', undefined).html).toBe(INDEX);
+    const odd = pageFor('/payment-portal/%22%3E%3Cscript%3E', undefined).html;
+    expect(odd).toContain('href="/api/public/payment-portal/%22%3E%3Cscript%3E/"');
+    expect(odd).not.toContain('<script>');
   });
 
   it('prefers static segments over parameters, and serves index.html for the rest', () => {

@@ -19,6 +19,14 @@ interface RoutePreload {
   audience: string;
   files: string[];
   css: string[];
+  /** The screen's first API reads, `:name` standing for the route's parameter. */
+  reads?: string[];
+}
+
+interface PreloadsFile {
+  routes: RoutePreload[];
+  /** API reads the app makes at once for a signed-in audience (its bootstrap), by audience. */
+  fetch?: Record<string, string[]>;
 }
 
 /** A react-router pattern ('/cases/:id', '/docs/*', '/a/:b?') as an anchored regular expression. */
@@ -39,22 +47,58 @@ export function patternRegExp(pattern: string): RegExp {
 
 const PROTECTED = new Set(['product', 'ops', 'subject']);
 
+/** A route's reads with its parameters taken from the address (encoded: they go in an attribute). */
+export function readsFor(pattern: string, path: string, reads: readonly string[]): string[] {
+  const names = pattern.split('/');
+  const values = path.split('/');
+  const params = new Map<string, string>();
+  names.forEach((seg, i) => {
+    const value = values[i];
+    if (seg.startsWith(':') && value) params.set(seg.slice(1).replace(/\?$/, ''), value);
+  });
+  const out: string[] = [];
+  for (const url of reads) {
+    let missing = false;
+    const filled = url.replace(/:(\w+)/g, (_m, name: string) => {
+      const value = params.get(name);
+      if (value === undefined) missing = true;
+      return encodeURIComponent(safeDecode(value ?? ''));
+    });
+    if (!missing) out.push(filled);
+  }
+  return out;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /**
  * The SPA page for one address: index.html with `<link rel=modulepreload>` for the matched route's
  * layout and screen chunks (from dist/.vite/route-preloads.json, written by the web build) and
  * `<link rel=preload as=style>` for their CSS, so a first visit fetches them with the entry instead
  * of after the entry ran and the guard decided. A protected route preloads only for a request that
  * carries a session cookie: a visitor without one is sent to sign in, whose page is in the entry.
+ * With the cookie, the audience's bootstrap reads (the `fetch` lists of the same file, e.g. the
+ * subject's profile) are preloaded too (`<link rel=preload as=fetch>`): the app's own requests
+ * for them, made once check-session answered, take the answers already on their way; so do a
+ * route's own first reads (`reads`, e.g. the subject's dashboard lists, the case portal's case).
  * Pages are built once per route and session state, with brotli and gzip copies.
  */
 export function spaPages(dist: string, sessionCookie: string) {
   const index = readFileSync(join(dist, 'index.html'), 'utf8');
   let preloads: RoutePreload[] = [];
+  let fetches: Record<string, string[]> = {};
   try {
-    const parsed = JSON.parse(readFileSync(join(dist, '.vite', 'route-preloads.json'), 'utf8')) as {
-      routes: RoutePreload[];
-    };
+    const parsed = JSON.parse(
+      readFileSync(join(dist, '.vite', 'route-preloads.json'), 'utf8'),
+    ) as PreloadsFile;
     preloads = parsed.routes;
+    fetches = parsed.fetch ?? {};
   } catch {
     // An older build without the file: the plain index.html.
   }
@@ -74,16 +118,24 @@ export function spaPages(dist: string, sessionCookie: string) {
   const plain = make(index);
   return (path: string, cookieHeader: string | undefined): Page => {
     const route = routes.find((r) => r.re.test(path));
-    if (!route || (route.files.length === 0 && route.css.length === 0)) return plain;
+    if (!route) return plain;
+    if (route.files.length === 0 && route.css.length === 0 && !route.reads?.length) return plain;
     if (PROTECTED.has(route.audience) && !cookieRe.test(cookieHeader ?? '')) return plain;
-    const cached = pages.get(route.pattern);
+    // A page whose reads name the route's parameters is made for its address (not kept: one
+    // per address would grow without end); the others once per route.
+    const perAddress = (route.reads ?? []).some((url) => url.includes(':'));
+    const cached = perAddress ? undefined : pages.get(route.pattern);
     if (cached) return cached;
     const links = [
+      ...[
+        ...(PROTECTED.has(route.audience) ? (fetches[route.audience] ?? []) : []),
+        ...readsFor(route.pattern, path, route.reads ?? []),
+      ].map((url) => `<link rel="preload" as="fetch" crossorigin href="${url}">`),
       ...route.css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
       ...route.files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
     ].join('\n    ');
     const page = make(index.replace('</head>', `    ${links}\n  </head>`));
-    pages.set(route.pattern, page);
+    if (!perAddress) pages.set(route.pattern, page);
     return page;
   };
 }

@@ -1,6 +1,6 @@
 import './styles';
 import { MantineProvider } from '@mantine/core';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onFirstNotification } from '../lib/notify';
 import { currentBrand } from './brands';
@@ -24,6 +24,10 @@ function Toasts() {
 
 export function App() {
   const [router] = useState(createAppRouter);
+  // The loader index.html paints before the scripts ran goes at the first render.
+  useLayoutEffect(() => {
+    document.getElementById('boot-loader')?.remove();
+  }, []);
   return (
     <MantineProvider
       theme={theme}

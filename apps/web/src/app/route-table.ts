@@ -136,7 +136,6 @@ const opsScreens = {
 const lmsView = need('lms_licences.view_licence');
 const defView = need('lms_definitions.view_definition');
 const defChange = need('lms_definitions.change_definition');
-const groupChange = need('lms_licences.change_licence');
 const procView = need('processes.view_process');
 const procChange = need('processes.change_process');
 const segView = need('segments.view_segment');
@@ -200,6 +199,19 @@ export const ROUTES: readonly RouteDef[] = [
   r('application-portal', 'public', 'Apply for a licence', coming, {
     subjectEquivalent: 's:application-portal',
   }),
+  // Council licence browsing (issue 32): public pages, the /s/ forms for a signed-in subject.
+  r('lms-council-list', 'public', 'Apply for a licence', coming, {
+    subjectEquivalent: 's:lms-council-list',
+  }),
+  r('lms-council', 'public', 'Council licences', coming, {
+    subjectEquivalent: 's:lms-council',
+  }),
+  r('lms-licence-group', 'public', 'Licence group', coming, {
+    subjectEquivalent: 's:lms-licence-group',
+  }),
+  r('lms-licence-sub-group', 'public', 'Licence sub-group', coming, {
+    subjectEquivalent: 's:lms-licence-sub-group',
+  }),
   r('bootstrap', 'public', 'Loading', auth.bootstrap, { frame: 'bare' }),
 
   // Product users
@@ -209,22 +221,56 @@ export const ROUTES: readonly RouteDef[] = [
   r('profile-totp', 'product', 'Two-factor authentication', profile.totp),
   r('profile-totp-remove', 'product', 'Turn off two-factor authentication', profile.totpRemove),
   r('customer-account', 'product', 'Organisation account', coming, need('customers.view_customer')),
+  // retention and automatic redaction (issue 34): the rules, and what falls due in 30 days
+  r(
+    'customer-account-retention',
+    'product',
+    'Data retention',
+    coming,
+    need('customers.view_customer'),
+  ),
+  r(
+    'customer-account-retention-due',
+    'product',
+    'Due for redaction',
+    coming,
+    need('customers.view_customer', 'cases.view_case'),
+  ),
   r('support', 'product', 'Support', () => import('../features/support/support-page')),
   r('definitions', 'product', 'Licence definitions', coming, defView),
   r('definition-add', 'product', 'Add definition', coming, need('lms_definitions.add_definition')),
   r('definition', 'product', 'Definition', coming, defView),
   r('definition-details', 'product', 'Definition details', coming, defChange),
-  r('definition-requirements', 'product', 'Requirements', coming, defChange),
+  r('definition-requirements', 'product', 'Requirements', coming, defView),
   r('definition-application-portals', 'product', 'Application portals', coming, defView),
-  r('definition-application-portal-add', 'product', 'Add application portal', coming, defChange),
-  r('definition-application-portal', 'product', 'Application portal', coming, defChange),
-  r('licence-groups', 'product', 'Licence groups', coming, lmsView),
-  r('licence-group-add', 'product', 'Add licence group', coming, need('lms_licences.add_licence')),
-  r('licence-group', 'product', 'Licence group', coming, lmsView),
-  r('licence-group-details', 'product', 'Licence group details', coming, groupChange),
-  r('licence-sub-groups', 'product', 'Sub-groups', coming, lmsView),
-  r('licence-sub-group-add', 'product', 'Add sub-group', coming, groupChange),
-  r('licence-sub-group', 'product', 'Sub-group', coming, groupChange),
+  r(
+    'definition-application-portal-add',
+    'product',
+    'Add application portal',
+    coming,
+    need('lms_definitions.add_definition'),
+  ),
+  r('definition-application-portal', 'product', 'Application portal', coming, defView),
+  // Groups and sub-groups are the definitions' frame: the API guards them with lms_definitions.*.
+  r('licence-groups', 'product', 'Licence groups', coming, defView),
+  r(
+    'licence-group-add',
+    'product',
+    'Add licence group',
+    coming,
+    need('lms_definitions.add_definition'),
+  ),
+  r('licence-group', 'product', 'Licence group', coming, defView),
+  r('licence-group-details', 'product', 'Licence group details', coming, defChange),
+  r('licence-sub-groups', 'product', 'Sub-groups', coming, defView),
+  r(
+    'licence-sub-group-add',
+    'product',
+    'Add sub-group',
+    coming,
+    need('lms_definitions.add_definition'),
+  ),
+  r('licence-sub-group', 'product', 'Sub-group', coming, defView),
   r('licences', 'product', 'Licences', coming, lmsView),
   r('processes', 'product', 'Processes', ws.processes, procView),
   r('process-add', 'product', 'Add process', ws.processAdd, need('processes.add_process')),
@@ -272,8 +318,18 @@ export const ROUTES: readonly RouteDef[] = [
   r('outstanding-activity', 'product', 'Outstanding activity', ws.outstandingDetail, activityView),
   r('case-activities', 'product', 'Case activities', ws.caseActivities, activityView),
   r('audit-log', 'product', 'Audit log', ws.auditLog, need('audit.view_auditaction')),
+  // issue 33: what expires in the next 90 days (features/expiry-calendar/screens)
+  r('expiry-calendar', 'product', 'Expiry calendar', coming, subjView),
   r('cases', 'product', 'Cases', ws.cases, caseView),
   r('case-add', 'product', 'Add case', ws.caseAdd, need('cases.add_case')),
+  // issue 33: a case each for the people of a CSV (features/bulk-invite/screens)
+  r(
+    'case-bulk-invite',
+    'product',
+    'Bulk invite',
+    coming,
+    need('cases.add_case', 'subjects.add_subject'),
+  ),
   r('case-detail', 'product', 'Case', ws.caseDetail, caseView),
   r(
     'case-archive',
@@ -286,8 +342,18 @@ export const ROUTES: readonly RouteDef[] = [
   r('payments', 'product', 'Payments', coming, payView),
   r('payment', 'product', 'Payment', coming, payView),
   r('subjects', 'product', 'Subjects', ws.subjects, subjView),
-  r('subject-registrations', 'product', 'Registrations', coming, subjView),
+  r('subject-registrations', 'product', 'Registrations', coming, {
+    ...subjView,
+    entitlements: ['regportals'],
+  }),
   r('subject-consents', 'product', 'Consents', coming, subjView),
+  r(
+    'subject-data-requests',
+    'product',
+    'Erasure requests',
+    () => import('../features/data-requests/data-requests-page'),
+    subjView,
+  ),
   r('subject-duplicates', 'product', 'Possible duplicates', ws.subjectDuplicates, {
     ...subjView,
     entitlements: ['subject_dedup'],
@@ -309,22 +375,13 @@ export const ROUTES: readonly RouteDef[] = [
     ws.subjectArchive,
     need('subjects.view_subject', 'subjects.archive'),
   ),
-  r('portal-registration', 'product', 'Portal registration', coming, subjView),
+  r('portal-registration', 'product', 'Portal registration', coming, {
+    ...subjView,
+    entitlements: ['regportals'],
+  }),
   r('subscriptions', 'product', 'Subscriptions', coming, {
     ...need('subscriptions.view_subscription'),
     entitlements: ['cycles'],
-  }),
-  r('lms-council-list', 'product', 'Councils', coming, {
-    subjectEquivalent: 's:lms-council-list',
-  }),
-  r('lms-council', 'product', 'Council licences', coming, {
-    subjectEquivalent: 's:lms-council',
-  }),
-  r('lms-licence-group', 'product', 'Licence group', coming, {
-    subjectEquivalent: 's:lms-licence-group',
-  }),
-  r('lms-licence-sub-group', 'product', 'Licence sub-group', coming, {
-    subjectEquivalent: 's:lms-licence-sub-group',
   }),
 
   // Operations
@@ -408,6 +465,10 @@ export const ROUTES: readonly RouteDef[] = [
     coming,
     need('customers.ops_access', 'payments.view_all_product_payments'),
   ),
+  // issue 33: dead jobs, retried or discarded (features/ops-jobs/screens/ops-jobs.tsx)
+  r('ops:jobs', 'ops', 'Jobs', coming, ops),
+  // issue 33: checks past their expected date (features/ops-escalations/screens/ops-escalations.tsx)
+  r('ops:escalations', 'ops', 'Escalations', coming, ops),
   r('ops:outbox', 'ops', 'Outbox', opsScreens.outbox, opsOutbox),
   r('ops:outbox-email', 'ops', 'Email', opsScreens.outboxEmail, opsOutbox),
   r(
@@ -430,7 +491,8 @@ export const ROUTES: readonly RouteDef[] = [
   r('subject-case-detail', 'subject', 'Case', subj.caseDetail),
   r('s:consents', 'subject', 'Consents', subj.consents),
   r('s:application-portal', 'subject', 'Apply for a licence'),
-  r('s:lms-council-list', 'subject', 'Councils'),
+  r('s:lms-application', 'subject', 'Your licence application'),
+  r('s:lms-council-list', 'subject', 'Apply for a licence'),
   r('s:lms-council', 'subject', 'Council licences'),
   r('s:lms-licence-group', 'subject', 'Licence group'),
   r('s:lms-licence-sub-group', 'subject', 'Licence sub-group'),

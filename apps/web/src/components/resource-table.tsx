@@ -1,5 +1,6 @@
 import {
   Anchor,
+  Checkbox,
   Group,
   Paper,
   ScrollArea,
@@ -58,6 +59,15 @@ export interface ResourceTableProps<T extends { id: number | string }> {
   empty?: EmptyState;
   /** Filters kept outside the table (e.g. the audit log's form): set, and how to clear them. */
   externalFilters?: { active: boolean; clear: () => void };
+  /**
+   * Rows chosen for an action on many (a checkbox per row, and one for the page): the ids
+   * chosen, across pages, and each row's name for its checkbox's label.
+   */
+  selection?: {
+    selected: ReadonlySet<T['id']>;
+    onChange: (next: Set<T['id']>) => void;
+    label: (row: T) => string;
+  };
 }
 
 /** A paginated, searchable, filterable list of one API resource. */
@@ -72,6 +82,7 @@ export function ResourceTable<T extends { id: number | string }>({
   caption,
   empty,
   externalFilters,
+  selection,
 }: ResourceTableProps<T>) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
@@ -91,6 +102,17 @@ export function ResourceTable<T extends { id: number | string }>({
     Object.values(filterValues).some(Boolean) ||
     Boolean(externalFilters?.active);
   const state = listStateOf(query, filtered);
+  const rows = data?.results ?? [];
+  const chosenOnPage = selection ? rows.filter((r) => selection.selected.has(r.id)).length : 0;
+  const toggle = (ids: T['id'][], on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    selection.onChange(next);
+  };
   const clear = () => {
     setSearch('');
     setFilterValues({});
@@ -156,6 +178,22 @@ export function ResourceTable<T extends { id: number | string }>({
           {caption && <Table.Caption>{caption}</Table.Caption>}
           <Table.Thead>
             <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={`Choose every ${resource.names.item ?? resource.names.plural} on this page`}
+                    checked={rows.length > 0 && chosenOnPage === rows.length}
+                    indeterminate={chosenOnPage > 0 && chosenOnPage < rows.length}
+                    disabled={rows.length === 0}
+                    onChange={(e) =>
+                      toggle(
+                        rows.map((r) => r.id),
+                        e.currentTarget.checked,
+                      )
+                    }
+                  />
+                </Table.Th>
+              )}
               {columns.map((c) => (
                 <Table.Th key={c.key}>{c.header}</Table.Th>
               ))}
@@ -165,6 +203,7 @@ export function ResourceTable<T extends { id: number | string }>({
             {query.isPending
               ? [0, 1, 2].map((i) => (
                   <Table.Tr key={i}>
+                    {selection && <Table.Td />}
                     {columns.map((c) => (
                       <Table.Td key={c.key}>
                         <Skeleton h={14} />
@@ -174,6 +213,15 @@ export function ResourceTable<T extends { id: number | string }>({
                 ))
               : data?.results.map((row) => (
                   <Table.Tr key={row.id}>
+                    {selection && (
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Choose ${selection.label(row)}`}
+                          checked={selection.selected.has(row.id)}
+                          onChange={(e) => toggle([row.id], e.currentTarget.checked)}
+                        />
+                      </Table.Td>
+                    )}
                     {columns.map((c, i) => (
                       <Table.Td key={c.key} data-label={c.header}>
                         {i === 0 && rowHref ? (

@@ -61,6 +61,8 @@ export const customerUpdate = z.object({
   demo_mode: z.boolean(),
   is_active: z.boolean(),
   entitlements: z.array(entitlement),
+  /** The activity types it may order (absent: unchanged); the others are switched off. */
+  activity_types: z.array(idSchema).max(100).optional(),
 });
 
 /** A customer organisation as operations staff see it (/api/ops/customers/). */

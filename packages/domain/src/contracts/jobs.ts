@@ -25,6 +25,8 @@ export const jobOut = z.strictObject({
   completed_on: nullableTimestampOut,
   /** The last failure's message (a failed or retrying job). */
   error: z.string().nullable(),
+  /** Its payload in a line, without bodies or links (issue 33: the ops jobs screen). */
+  data_summary: z.string(),
 });
 export type JobOut = z.infer<typeof jobOut>;
 

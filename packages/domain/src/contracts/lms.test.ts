@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   applicationPortalCreate,
+  isRequirementFieldShown,
   licenceActionInput,
   licenceCreate,
   licenceDefinitionCreate,
   licenceGroupCreate,
   licenceNumberFormatInput,
   licenceSubGroupCreate,
+  requirementConfigFields,
+  requirementSettingNotUsed,
+  setRequirementFields,
 } from './lms.js';
 
 const messages = (r: {
@@ -82,5 +86,44 @@ describe('licensing contracts', () => {
   it('checks a council number format', () => {
     expect(licenceNumberFormatInput.parse('ngc/{YYYY}/{SEQ}')).toBe('NGC/{YYYY}/{SEQ}');
     expect(licenceNumberFormatInput.safeParse('NGC').success).toBe(false);
+  });
+});
+
+describe("a licence check's settings", () => {
+  it('lists the settings each kind takes, none for a kind without settings', () => {
+    expect(requirementConfigFields('driver-data')).toEqual(['include_cpc', 'include_tacho']);
+    expect(requirementConfigFields('dbs-enhanced')).toContain('child_barred_list');
+    expect(requirementConfigFields('dbs-basic')).not.toContain('workforce');
+    expect(requirementConfigFields('knowledge-test')).toEqual([]);
+  });
+
+  it('shows a dependent setting only when the field it depends on holds its value', () => {
+    expect(isRequirementFieldShown('other_purpose', { purpose: 'other' })).toBe(true);
+    expect(isRequirementFieldShown('other_purpose', { purpose: 'employment' })).toBe(false);
+    expect(isRequirementFieldShown('employer_name', { employer_name_source: 'custom' })).toBe(true);
+    expect(isRequirementFieldShown('employer_name', {})).toBe(false);
+    const paper = requirementConfigFields('dbs-enhanced').find((f) => f.startsWith('paper_cert_'));
+    expect(paper).toBeDefined();
+    if (paper) {
+      expect(isRequirementFieldShown(paper, { paper_cert: true })).toBe(true);
+      expect(isRequirementFieldShown(paper, { paper_cert: false })).toBe(false);
+    }
+    expect(isRequirementFieldShown('include_cpc', {})).toBe(true);
+  });
+
+  it('names a setting the kind does not take, and keeps only the settings holding a value', () => {
+    expect(requirementSettingNotUsed('Driver data')).toBe(
+      'This setting does not apply to the Driver data check.',
+    );
+    expect(
+      setRequirementFields({
+        include_cpc: true,
+        include_tacho: false,
+        collectors: [],
+        employer_name: '',
+        other_purpose: undefined,
+        purpose: null,
+      }),
+    ).toEqual(['include_cpc', 'include_tacho']);
   });
 });

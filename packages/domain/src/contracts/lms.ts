@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ActivityConfig, activityConfigSchema } from '../activity-config.js';
 import {
   APPLICATION_KINDS,
   isLicenceNumberFormat,
@@ -157,6 +158,110 @@ export const licenceDefinitionCreate = z.object({
   is_published: definitionFields.is_published.default(false),
 });
 export type LicenceDefinitionCreate = z.output<typeof licenceDefinitionCreate>;
+/** A setting of a licence's check: one field of spec point 3's activity configuration. */
+export type RequirementConfigField = keyof ActivityConfig;
+
+const DBS_SETTINGS: readonly RequirementConfigField[] = [
+  'purpose',
+  'other_purpose',
+  'employment_sector',
+  'employer_name_source',
+  'employer_name',
+  'position',
+  'online_cert_email',
+  'paper_cert',
+  'paper_cert_name',
+  'paper_cert_department',
+  'paper_cert_line_one',
+  'paper_cert_line_two',
+  'paper_cert_town',
+  'paper_cert_postcode',
+  'volunteer',
+];
+
+/**
+ * The settings each kind of check takes (spec point 3's config fields): a process's requirement
+ * and a licence's check alike; a kind not named here takes none.
+ */
+export const REQUIREMENT_CONFIG_FIELDS: Readonly<
+  Partial<Record<string, readonly RequirementConfigField[]>>
+> = {
+  'dbs-basic': DBS_SETTINGS,
+  'dbs-standard': [...DBS_SETTINGS, 'workforce'],
+  'dbs-enhanced': [
+    ...DBS_SETTINGS,
+    'workforce',
+    'adult_barred_list',
+    'child_barred_list',
+    'working_at_home_address',
+  ],
+  'document-collection': ['collectors'],
+  'online-idv': ['scheme_type'],
+  'driver-data': ['include_cpc', 'include_tacho'],
+};
+
+/** A check setting's name, as the council reads it (the editor's labels, the summaries). */
+export const REQUIREMENT_CONFIG_LABELS: Readonly<Record<RequirementConfigField, string>> = {
+  purpose: 'Purpose',
+  other_purpose: 'Other purpose',
+  employment_sector: 'Employment sector',
+  employer_name_source: 'Employer name source',
+  employer_name: 'Employer name',
+  position: 'Position',
+  online_cert_email: 'Online certificate email',
+  paper_cert: 'Paper certificate',
+  paper_cert_name: 'Certificate recipient name',
+  paper_cert_department: 'Department',
+  paper_cert_line_one: 'Address line one',
+  paper_cert_line_two: 'Address line two',
+  paper_cert_town: 'Town',
+  paper_cert_postcode: 'Postcode',
+  workforce: 'Workforce',
+  volunteer: 'Volunteer',
+  adult_barred_list: 'Working with vulnerable adults (adult barred list)',
+  child_barred_list: 'Working with children (children barred list)',
+  working_at_home_address: 'Working at home address',
+  collectors: 'Document collectors',
+  scheme_type: 'Scheme type',
+  include_cpc: 'Include CPC',
+  include_tacho: 'Include tacho cards',
+};
+
+/** A setting shown only when another holds a given value (spec point 3's dependent fields). */
+export function isRequirementFieldShown(
+  field: RequirementConfigField,
+  config: { purpose?: unknown; employer_name_source?: unknown; paper_cert?: unknown },
+): boolean {
+  if (field === 'other_purpose') return config.purpose === 'other';
+  if (field === 'employer_name') return config.employer_name_source === 'custom';
+  if (field.startsWith('paper_cert_')) return config.paper_cert === true;
+  return true;
+}
+
+/** The settings `kind` takes (none for a kind without settings). */
+export function requirementConfigFields(kind: string): readonly RequirementConfigField[] {
+  return REQUIREMENT_CONFIG_FIELDS[kind] ?? [];
+}
+
+/** A setting given that the check's kind does not take (400 on `config.{field}`). */
+export const requirementSettingNotUsed = (checkName: string) =>
+  `This setting does not apply to the ${checkName} check.`;
+
+/** The settings of a licence's check that hold a value (null, '' and [] hold none). */
+export function setRequirementFields(config: ActivityConfig): RequirementConfigField[] {
+  return (Object.keys(config) as RequirementConfigField[]).filter((f) => {
+    const v = config[f];
+    return !(v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
+  });
+}
+
+/**
+ * PATCH /api/lms/definitions/{id}/requirements/{activity_type}/: the whole configuration of one
+ * check of the licence (spec point 3's fields and rules; fields of other kinds are refused).
+ */
+export const licenceRequirementConfigInput = z.object({ config: activityConfigSchema });
+export type LicenceRequirementConfigInput = z.output<typeof licenceRequirementConfigInput>;
+
 export const licenceRequirementOut = z.strictObject({
   activity_type: z.string(),
   /** 'Enhanced DBS' (the activity kind's name). */
@@ -271,6 +376,23 @@ export const licenceEventOut = z.strictObject({
 });
 export type LicenceEventOut = z.infer<typeof licenceEventOut>;
 
+/**
+ * A licence's latest DBS update service cycle (issue 32): the period it was due, the check's
+ * state, and the update service's answer once given (`certificate_status`, its meaning shown).
+ */
+export const licenceUpdateCheckOut = z.strictObject({
+  due_on: z.string(),
+  case: z.number(),
+  state: z.string(),
+  /** 'In progress', 'Complete'… */
+  state_label: z.string(),
+  certificate_status: z.string().nullable(),
+  /** The status's meaning (spec point 4), or null before the answer. */
+  certificate_status_meaning: z.string().nullable(),
+  checked_on: z.string().nullable(),
+  new_information: z.boolean(),
+});
+export type LicenceUpdateCheckOut = z.infer<typeof licenceUpdateCheckOut>;
 export const licenceOut = z.strictObject({
   id: z.number(),
   number: z.string(),
@@ -293,6 +415,8 @@ export const licenceOut = z.strictObject({
   expiry_date: z.string(),
   conditions: z.string(),
   events: z.array(licenceEventOut),
+  /** The latest six-monthly DBS update service check of its holder's certificate, if any. */
+  update_service: licenceUpdateCheckOut.nullable(),
   created_at: timestampOut,
   updated_at: timestampOut,
   status_changed_at: nullableTimestampOut,

@@ -86,5 +86,20 @@ export const paymentRefundCreate = z.strictObject({
 });
 export type PaymentRefundCreate = z.infer<typeof paymentRefundCreate>;
 
+/**
+ * A refund whose answer never came (the provider asked again with the same key, without an
+ * answer) stays pending; past this many hours operations are alerted (the ops dashboard, the
+ * payments lists' `refund=unanswered`) to settle it with the provider by hand.
+ */
+export const REFUND_UNANSWERED_HOURS = 1;
+
 /** The list's further query parameters (besides status, customer, search). */
-export const opsPaymentDateFilters = auditDateFilters;
+export const opsPaymentDateFilters = {
+  ...auditDateFilters,
+  refund: z
+    .enum(['unanswered'])
+    .optional()
+    .describe(
+      `unanswered: only payments with a refund the provider has not answered for over ${REFUND_UNANSWERED_HOURS} hour`,
+    ),
+};

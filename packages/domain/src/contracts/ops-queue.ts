@@ -72,8 +72,17 @@ export const opsDashboardOut = z.strictObject({
   provider_errors: z.number(),
   /** Jobs whose retries are exhausted (the dead-letter list of /api/ops/jobs/?state=failed). */
   dead_jobs: z.number(),
-  /** Top-up payments declined, or awaiting payment for over a day. */
-  payments: z.strictObject({ declined: z.number(), awaiting: z.number() }),
+  /** Checks past their expected date escalated to operations and still open (issue 33). */
+  open_escalations: z.number(),
+  /**
+   * Top-up payments declined, or awaiting payment for over a day; refunds the payments provider
+   * has not answered for over REFUND_UNANSWERED_HOURS (still pending after the retries).
+   */
+  payments: z.strictObject({
+    declined: z.number(),
+    awaiting: z.number(),
+    refunds_unanswered: z.number(),
+  }),
   /** Imports running, when the imports module is there (null without it). */
   imports_running: z.number().nullable(),
 });

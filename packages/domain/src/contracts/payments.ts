@@ -59,8 +59,9 @@ export const paymentIntentOut = z.strictObject({
   id: z.number(),
   /** The payment portal's id (/payment-portal/{public_id}). */
   public_id: z.string(),
-  case: z.number(),
-  case_activity: z.number(),
+  /** The case and activity of a top-up; null for an intent of another purpose (no case yet). */
+  case: z.number().nullable(),
+  case_activity: z.number().nullable(),
   amount_pence: z.number().int(),
   /** The amount as shown: pounds with two decimals ('£3.50'). */
   amount_display: z.string(),
@@ -81,7 +82,7 @@ export type PaymentIntentOut = z.infer<typeof paymentIntentOut>;
 export const paymentOut = z.strictObject({
   id: z.number(),
   payment_intent: z.number(),
-  case_activity: z.number(),
+  case_activity: z.number().nullable(),
   amount_pence: z.number().int(),
   amount_display: z.string(),
   currency: z.literal('gbp'),
@@ -103,7 +104,8 @@ export const paymentPortalOut = z.strictObject({
   /** What is being paid for, e.g. 'Paper certificate by post: Basic DBS check'. */
   description: z.string(),
   reason: z.string(),
-  check_name: z.string(),
+  /** The check a top-up pays for; null when the intent is for something else. */
+  check_name: z.string().nullable(),
   amount_pence: z.number().int(),
   amount_display: z.string(),
   currency: z.literal('gbp'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ActivityConfig, activityConfigSchema } from '../activity-config.js';
 import { MESSAGES, maxCharacters } from '../messages.js';
+import { invitationExpiryDaysSchema, reminderScheduleSchema } from '../reminders.js';
 import { timestampOut } from './common.js';
 
 /** The longest process description, on the form and on the server. */
@@ -38,6 +39,12 @@ export const processUpdate = z.object({
   send_invitation: z.boolean(),
   reminder_days: reminderDays,
   invitation_message: invitationMessage,
+  /** Issue 33: the automatic reminder cadence (null: none); absent on a PUT, unchanged. */
+  reminder_schedule: reminderScheduleSchema.nullable().optional(),
+  /** Days the invitation stays valid (0: never expires). */
+  invitation_expiry_days: invitationExpiryDaysSchema.optional(),
+  /** Reminders also go by text message to a subject with a mobile number. */
+  reminder_sms: z.boolean().optional(),
 });
 
 /** POST /api/processes/. */
@@ -48,6 +55,9 @@ export const processCreate = z.object({
   send_invitation: z.boolean().default(true),
   reminder_days: reminderDays.default(7),
   invitation_message: invitationMessage.default(''),
+  reminder_schedule: reminderScheduleSchema.nullable().default(null),
+  invitation_expiry_days: invitationExpiryDaysSchema.default(0),
+  reminder_sms: z.boolean().default(false),
   requirements: requirementsInput.default([]),
 });
 
@@ -83,6 +93,9 @@ export const processOut = z.strictObject({
   send_invitation: z.boolean(),
   reminder_days: z.number(),
   invitation_message: z.string(),
+  reminder_schedule: reminderScheduleSchema.nullable(),
+  invitation_expiry_days: z.number(),
+  reminder_sms: z.boolean(),
   created_at: timestampOut,
   requirements: z.array(requirementOut),
   can_edit_requirements: z.boolean(),

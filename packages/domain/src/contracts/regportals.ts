@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateSchema } from '../dates.js';
 import { MESSAGES, maxCharacters } from '../messages.js';
+import { passwordStrengthSchema } from '../password.js';
 import { LIMITS } from '../session.js';
 import { emailSchema, forenameSchema, phoneSchema, surnameSchema } from '../text-rules.js';
 import { idSchema, nullableTimestampOut, timestampOut } from './common.js';
@@ -193,3 +194,54 @@ export const portalRegistrationDetailOut = portalRegistrationOut.extend({
   events: z.array(portalRegistrationEventOut),
 });
 export type PortalRegistrationDetailOut = z.output<typeof portalRegistrationDetailOut>;
+
+/**
+ * POST /api/public/self-initiate/{segmentId}/{portalPath}/confirm/: the emailed link's token and
+ * the password the person chooses. The answer signs them in (the session cookie as login sets
+ * it) and is a registrationResultOut. The server adds its password rule (the common-passwords
+ * list), whose message comes back on `password`.
+ */
+export const registrationConfirm = z.object({
+  token: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(200),
+  password: z
+    .string({ error: MESSAGES.required })
+    .max(200, maxCharacters(200))
+    .pipe(passwordStrengthSchema({ minLength: 12, mixedCase: false, special: false })),
+});
+export type RegistrationConfirm = z.output<typeof registrationConfirm>;
+
+/** The messages of the registration endpoints (400s: `{"field": [message]}`, else `{detail}`). */
+export const REGISTRATION_MESSAGES = {
+  invalidToken: 'This confirmation link is invalid or has expired.',
+  expired: 'This registration has expired: please register again.',
+  pathTaken: 'This segment already has a registration portal with this path.',
+  segmentNotFound: 'Invalid pk - object does not exist.',
+  notStarted: 'Only a registration that is started can have its confirmation sent again.',
+  confirmationSent: 'The confirmation email has been sent again.',
+  portalInUse: 'This registration portal has registrations: close it instead.',
+  missingDetails: 'Your account needs a first name, last name and email to register.',
+} as const;
+
+const listParam = (description: string) =>
+  z
+    .union([z.string().max(2000), z.array(z.string().max(2000)).max(100)])
+    .optional()
+    .describe(description);
+
+/** GET /api/portal-registrations/: newest first; text as sent, read with the API's rules. */
+export const portalRegistrationListFilters = {
+  state: listParam(`registration states, comma-separated (${REGISTRATION_STATES.join(', ')})`),
+  reg_portal: listParam('registration portal ids, comma-separated (any of them)'),
+  process: listParam('process ids, comma-separated (any of them)'),
+  q: listParam('part of the first name, last name or email, any case'),
+  started_from: listParam('started on or after this date, YYYY-MM-DD (UTC)'),
+  started_to: listParam('started on or before this date, YYYY-MM-DD (UTC)'),
+};
+
+/** The whole query of GET /api/portal-registrations/ (with page and page_size, max 100). */
+export const portalRegistrationListQuery = z.object({
+  ...portalRegistrationListFilters,
+  page: listParam('the page, from 1'),
+  page_size: listParam('rows per page (at most 100)'),
+});
+export type PortalRegistrationListQuery = z.input<typeof portalRegistrationListQuery>;

@@ -100,6 +100,7 @@ const samples: [string, z.ZodType, Record<string, unknown>][] = [
       started_on: at,
       completed_on: null,
       error: 'SMTP down',
+      data_summary: 'to=a@b.com, subject=Hi',
     },
   ],
   [

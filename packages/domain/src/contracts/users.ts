@@ -139,6 +139,12 @@ export const productProfileOut = z.strictObject({
   session_permissions: z.array(z.enum(PERMISSIONS)),
   entitlements: z.array(z.enum(ENTITLEMENTS)),
   terms_agreed_at: nullableTimestampOut,
+  /**
+   * The segments the user is limited to (a user of segments who is not an administrator): they
+   * see only those segments' cases and may not change who or what is in a segment. [] (or
+   * absent): the whole organisation.
+   */
+  segments: z.array(z.number()).optional(),
 });
 export type ProductProfileOut = z.infer<typeof productProfileOut>;
 

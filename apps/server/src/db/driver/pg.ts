@@ -139,7 +139,10 @@ export function openPgPool(
 ): pg.Pool {
   // Generic plans for prepared statements: every query is tenant-scoped by row-level security and
   // served by (customer_id, ...) indexes, so a plan made once fits every tenant; re-planning per
-  // execution (the default's custom plans) cost more than executing a page.
+  // execution (the default's custom plans) cost more than executing a page. No JIT: a generic
+  // plan's estimates (every customer's rows, the row-level security subplans) pass
+  // jit_above_cost, and compiling the case list's expressions took 250-600 ms per execution
+  // against 0.1-2 ms without (issue 28); these short statements never gain from it.
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -149,7 +152,7 @@ export function openPgPool(
     // network gone) while it waits idle in the pool, so it is dropped rather than handed out.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    options: '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan',
+    options: '-c TimeZone=UTC -c plan_cache_mode=force_generic_plan -c jit=off',
   });
   pool.on('error', () => {
     // An idle client died (server restart); the pool replaces it. Queries report their own errors.

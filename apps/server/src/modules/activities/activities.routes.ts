@@ -32,6 +32,7 @@ import {
 } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
+import { recordsViews } from '../access-log/access-log.service.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
 import { checkHandEdit } from '../checks/hooks.js';
@@ -254,6 +255,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
           response: { 200: pageOut(caseActivityListItemOut) },
         },
         config: view,
+        onSend: recordsViews('activities'),
       },
       async (request) => {
         const { page, pageSize, offset } = listPage(request.query);
@@ -281,6 +283,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
       {
         schema: { tags: ['cases'], params: idParams, response: { 200: caseActivityListItemOut } },
         config: view,
+        onSend: recordsViews('activity'),
       },
       async (request) => {
         const id = parseId(request.params.id);

@@ -17,6 +17,7 @@ import { type CaseRow, caseRepr, followActivities, lockCase } from '../cases/cas
 import { cases } from '../cases/cases.table.js';
 import { resetDbsVerification } from '../dbs-details/dbs-reset.js';
 import { getSubject } from '../subjects/subjects.service.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { caseActivities } from './activities.table.js';
 import {
   ACTIVITY_CT,
@@ -127,6 +128,13 @@ export async function writeActivity(
     },
   });
   if (!set.state) return { activity: updated, caseRow: c };
+  await emitWebhookEvent(
+    tx,
+    c.customerId,
+    'activity.state_changed',
+    { activity: { id: before.id, case: c.id, from, to: set.state } },
+    now,
+  );
   // the case as this transaction left it (an earlier write in it may have moved it)
   const [current] = await tx.select().from(cases).where(eq(cases.id, c.id)).limit(1);
   const caseRow = await followActivities(tx, actor, current ?? c, subject, now);

@@ -21,6 +21,7 @@ import {
   runInOps,
   runInTenant,
 } from '../../platform/service-context.js';
+import { recordsViews } from '../access-log/access-log.service.js';
 import { retryActivity } from '../checks/engine.js';
 import { subjectCaseActor } from '../portal/subject-scope.js';
 import { caseActivities } from './activities.table.js';
@@ -138,6 +139,7 @@ export async function activityOpsRoutes(app: FastifyInstance) {
     '/api/s/case-activities/:id/result/',
     {
       schema: { tags: ['cases'], params: idParams, response: { 200: subjectActivityResultOut } },
+      onSend: recordsViews('activity'),
     },
     async (request) => {
       const id = parseId(request.params.id);

@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
+import { decryptRecord, encryptValues } from '../encryption/field-cipher.js';
 import {
   allowCase,
   CASE_REF_COLUMNS,
@@ -171,6 +172,25 @@ function param(kind: FieldKind, value: unknown): SQL {
   return sql`${value}`;
 }
 
+/**
+ * The columns a record's values are stored in: the editable fields, the encrypted ones as their
+ * ciphertext (modules/encryption/field-cipher.ts) with their keyed hashes beside them.
+ */
+function storedColumns(res: CaseDataResource, values: Record_): [string, SQL][] {
+  const stored = encryptValues(res.table, values);
+  return [
+    ...Object.entries(res.fields).map(([f, kind]): [string, SQL] => [f, param(kind, stored[f])]),
+    ...Object.keys(stored)
+      .filter((k) => !(k in res.fields))
+      .map((k): [string, SQL] => [k, sql`${stored[k]}`]),
+  ];
+}
+
+/** A row as the service works with it: encrypted fields decrypted, their hashes left out. */
+function readRecord(res: CaseDataResource, record: Record_): Record_ {
+  return decryptRecord(res.table, record);
+}
+
 async function insertRecord(
   tx: Tx,
   res: CaseDataResource,
@@ -178,16 +198,14 @@ async function insertRecord(
   values: Record_,
   extra: Record_ = {},
 ): Promise<Record_> {
-  const columns = [...Object.keys(res.fields), ...Object.keys(extra)];
-  const params = [
-    ...Object.entries(res.fields).map(([f, kind]) => param(kind, values[f])),
-    ...Object.values(extra).map((v) => sql`${v}`),
-  ];
+  const stored = storedColumns(res, values);
+  const columns = [...stored.map(([c]) => c), ...Object.keys(extra)];
+  const params = [...stored.map(([, p]) => p), ...Object.values(extra).map((v) => sql`${v}`)];
   const rows = await tx.execute<{ record: Record_ }>(sql`
     insert into ${table(res)} as t (customer_id, case_id, ${list(columns.map((c) => sql.identifier(c)))})
     values (${ref.customerId}, ${ref.id}, ${list(params)})
     returning to_jsonb(t) as record`);
-  return rows[0]?.record ?? {};
+  return readRecord(res, rows[0]?.record ?? {});
 }
 
 async function updateRecord(
@@ -196,13 +214,11 @@ async function updateRecord(
   where: SQL,
   values: Record_,
 ): Promise<Record_> {
-  const sets = Object.entries(res.fields).map(
-    ([f, kind]) => sql`${sql.identifier(f)} = ${param(kind, values[f])}`,
-  );
+  const sets = storedColumns(res, values).map(([c, p]) => sql`${sql.identifier(c)} = ${p}`);
   const rows = await tx.execute<{ record: Record_ }>(sql`
     update ${table(res)} as t set ${list(sets)}, updated_at = now()
     where ${where} returning to_jsonb(t) as record`);
-  return rows[0]?.record ?? {};
+  return readRecord(res, rows[0]?.record ?? {});
 }
 
 /** The person a licence number is checked against: the case's basic details, else its subject. */
@@ -258,7 +274,7 @@ async function loadSingle(tx: Tx, res: SingleResource, caseId: number): Promise<
   const row = rows[0];
   const ref = caseRefOf(row);
   if (!row || !ref) return null;
-  return { ref, record: isRecord(row.record) ? row.record : null, subject: row };
+  return { ref, record: isRecord(row.record) ? readRecord(res, row.record) : null, subject: row };
 }
 
 /** Basic details not saved yet: the subject's names, date of birth and phone. */
@@ -377,7 +393,9 @@ export async function listMany(
         from ${table(res)} r where r.customer_id = c.customer_id and r.case_id = c.id), '[]'::jsonb) as records
     from cases c where c.id = ${caseId}`);
   const ref = allowCase(caseRefOf(rows[0]), audience, 'read');
-  const records = Array.isArray(rows[0]?.records) ? rows[0].records.filter(isRecord) : [];
+  const records = Array.isArray(rows[0]?.records)
+    ? rows[0].records.filter(isRecord).map((r) => readRecord(res, r))
+    : [];
   const results = records.map((r) => present(res, ref.id, r));
   const page: Record_ = { count: results.length, next: null, previous: null, results };
   if (res.gaps) {
@@ -405,7 +423,7 @@ async function loadItem(
     where r.id = ${id}`);
   const ref = caseRefOf(rows[0]);
   const record = rows[0]?.record;
-  return ref && isRecord(record) ? { ref, record } : null;
+  return ref && isRecord(record) ? { ref, record: readRecord(res, record) } : null;
 }
 
 /** 400 on `current` when another address of the case is current already. */

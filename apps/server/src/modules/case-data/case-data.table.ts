@@ -26,6 +26,11 @@ const str = (name: string, length: number) => varchar(name, { length }).notNull(
 const day = (name: string) => date(name, { mode: 'string' });
 const updatedAt = () => tstz('updated_at').notNull().defaultNow();
 const lockedFields = () => text('idsp_fields').array().notNull().default(sql`'{}'::text[]`);
+// Encrypted at rest (modules/encryption/field-cipher.ts, decision 027): the ciphertext
+// `f1:<key id>:<base64url>` fits 256 characters for the values of at most 30 characters the contracts allow;
+// `*_hash` is its keyed hash (hex) for exact-match search, '' for a blank value.
+const encrypted = (name: string) => str(name, 256);
+const hashOf = (name: string) => str(name, 64);
 
 /** Basic details of the person checked (the email is the subject's, not stored here). */
 export const caseBasicDetails = pgTable(
@@ -44,7 +49,8 @@ export const caseBasicDetails = pgTable(
     emailDbs: str('email_dbs', 100),
     dob: day('dob'),
     phoneNumber: str('phone_number', 40),
-    nin: str('nin', 9),
+    nin: encrypted('nin'),
+    ninHash: hashOf('nin_hash'),
     nationality: str('nationality', 3),
     onlineIdv: boolean('online_idv').notNull().default(false),
     idspFields: lockedFields(),
@@ -58,6 +64,9 @@ export const caseBasicDetails = pgTable(
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],
     }).onDelete('cascade'),
+    index('case_basic_details_nin_hash_idx')
+      .on(t.customerId, t.ninHash)
+      .where(sql`${t.ninHash} <> ''`),
   ],
 );
 
@@ -163,7 +172,8 @@ export const casePassports = pgTable(
   {
     customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
     caseId: integer('case_id').notNull(),
-    number: str('number', 30),
+    number: encrypted('number'),
+    numberHash: hashOf('number_hash'),
     country: str('country', 3),
     countryDbs: str('country_dbs', 3),
     dob: day('dob'),
@@ -180,6 +190,9 @@ export const casePassports = pgTable(
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],
     }).onDelete('cascade'),
+    index('case_passports_number_hash_idx')
+      .on(t.customerId, t.numberHash)
+      .where(sql`${t.numberHash} <> ''`),
   ],
 );
 
@@ -190,7 +203,8 @@ export const caseDrivingLicences = pgTable(
     customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
     caseId: integer('case_id').notNull(),
     licenceType: varchar('licence_type', { length: 10 }).notNull(),
-    number: str('number', 18),
+    number: encrypted('number'),
+    numberHash: hashOf('number_hash'),
     country: str('country', 3),
     countryDbs: str('country_dbs', 3),
     dob: day('dob'),
@@ -208,6 +222,9 @@ export const caseDrivingLicences = pgTable(
       columns: [t.customerId, t.caseId],
       foreignColumns: [cases.customerId, cases.id],
     }).onDelete('cascade'),
+    index('case_driving_licences_number_hash_idx')
+      .on(t.customerId, t.numberHash)
+      .where(sql`${t.numberHash} <> ''`),
   ],
 );
 

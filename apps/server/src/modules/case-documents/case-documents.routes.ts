@@ -22,6 +22,7 @@ import { parseBody } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly } from '../../platform/service-context.js';
 import { runForCaseRequest } from '../../platform/subject-access.js';
+import { recordsViews } from '../access-log/access-log.service.js';
 import { DOCUMENT_PATHS } from './case-documents.presenter.js';
 import {
   changeDocumentPages,
@@ -275,7 +276,7 @@ export async function caseDocumentsRoutes(app: FastifyInstance): Promise<void> {
 
     r.get(
       `${item}download/`,
-      { schema: { tags, params: idParams }, config: read },
+      { schema: { tags, params: idParams }, config: read, onSend: recordsViews('document') },
       async (request, reply) => {
         const id = parseId(request.params.id);
         const q = parseBody(caseDocumentDownloadQuery, request.query);

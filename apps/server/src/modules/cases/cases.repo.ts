@@ -74,6 +74,11 @@ export interface CaseListWhere {
   counter: SQL[] | null;
   /** The customer's placeholder when the list is one customer's (else null: ops across customers). */
   customer: number | Placeholder | null;
+  /**
+   * The session customer's list (scope `tenant`): a user limited to segments is totalled from the
+   * cases their policies show, not the kept counts (which count every case of the customer).
+   */
+  segmentScoped: boolean;
 }
 
 /**
@@ -147,6 +152,9 @@ export function caseListConditions(
     counter = null;
     conds.push(subjectSearchCondition(term, b.bind));
   }
+  // The tenant list's total reads the segment scope (caseListQuery), the ops list's does not: two
+  // statements, so two shapes (the same filters would otherwise share one prepared query).
+  if (scope === 'tenant') b.mark('segment-scoped');
   return {
     conds,
     subject: Boolean(term),
@@ -154,16 +162,8 @@ export function caseListConditions(
     values: b.values,
     counter,
     customer,
+    segmentScoped: scope === 'tenant',
   };
-}
-
-/**
- * The same conditions totalled from the cases rather than the kept counts: for a user limited to
- * segments (segments/segments.service.ts segmentScope), whose policies hide some of the cases
- * case_counts counts.
- */
-export function withoutCounters(where: CaseListWhere): CaseListWhere {
-  return where.counter === null ? where : { ...where, counter: null, key: `${where.key},live` };
 }
 
 const CASE_ORDERING = {
@@ -282,16 +282,26 @@ export function caseListQuery(
   // Exact from the counters; else counted up to COUNT_CAP + 1 (a search or a filter of a large
   // customer matches tens of thousands: issue 28), `capped` in the page.
   const base = tx.select({ one: sql`1` }).from(cases);
+  const live = cappedCount(
+    where.subject
+      ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
+      : base.where(and(...where.conds)),
+  );
+  // A user limited to segments (kestrel_segment_scope() not null) is counted from the cases their
+  // policies let them see, not from the kept counts (which count every case of the customer). The choice is made in the statement
+  // (InitPlans run only when read, so only one branch counts), not by a round trip of its own
+  // before it (issue 28); `live` tells the caller which total it got.
+  const scoped = sql`(select kestrel_segment_scope()) is not null`;
+  const byScope = where.counter !== null && where.segmentScoped;
   const counted = where.counter
     ? tx
         .select({ n: sql`coalesce(sum(${caseCounts.n}), 0)` })
         .from(caseCounts)
         .where(and(...where.counter))
-    : cappedCount(
-        where.subject
-          ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
-          : base.where(and(...where.conds)),
-      );
+    : live;
+  const total = byScope
+    ? sql`select case when ${scoped} then (${live}) else (${counted}) end`
+    : counted;
   const pageOf = tx.select(casePageColumns);
   const casesPage = () =>
     pageOf
@@ -344,7 +354,13 @@ export function caseListQuery(
     .limit(1)
     .as('subjects');
   return tx
-    .select({ ...caseListColumns, total: totalColumn(counted) })
+    .select({
+      ...caseListColumns,
+      total: totalColumn(total),
+      live: byScope
+        ? sql<boolean>`${scoped}`
+        : sql<boolean>`${sql.raw(String(where.counter === null))}`,
+    })
     .from(page)
     .crossJoinLateral(subject)
     .orderBy(...order);
@@ -401,7 +417,7 @@ export async function selectCaseListJson(
     );
   });
   // counted up to COUNT_CAP + 1 unless the counters gave it
-  return { json, count: Number(rows[0]?.[15] ?? 0), capped: where.counter === null };
+  return { json, count: Number(rows[0]?.[15] ?? 0), capped: rows[0]?.[16] !== false };
 }
 
 /** The page and total: the query built once per shape (compileDb), run with this request's values. */
@@ -417,7 +433,7 @@ export async function selectCaseList(
     limit,
     offset,
   });
-  return { rows, count: rows[0]?.total ?? 0, capped: where.counter === null };
+  return { rows, count: rows[0]?.total ?? 0, capped: rows[0]?.live !== false };
 }
 
 export function presentCaseListItem(r: CaseListRow) {

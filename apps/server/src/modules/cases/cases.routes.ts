@@ -20,7 +20,7 @@ import { pageJson } from '../../platform/json-sql.js';
 import { listQuerySchema, pageOf } from '../../platform/pagination.js';
 import { idParams, pageResponse, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps, runInTenant } from '../../platform/service-context.js';
-import { segmentScope } from '../segments/segments.service.js';
+import { recordsViews } from '../access-log/access-log.service.js';
 import {
   CSV_HEADER,
   caseListConditions,
@@ -28,7 +28,6 @@ import {
   csvRow,
   selectCaseList,
   selectCaseListJson,
-  withoutCounters,
 } from './cases.repo.js';
 import {
   archiveCase,
@@ -75,12 +74,10 @@ export async function casesRoutes(app: FastifyInstance) {
           scope,
           async ({ tx, actor }) => {
             const where = caseListConditions(request.query, actor, scope);
+            // a user limited to segments: the total of the cases they see (in the same statement)
             const found = await selectCaseListJson(
               tx,
-              // a user limited to segments: the total of the cases they see, not the kept counts
-              scope === 'tenant' && (await segmentScope(tx)) !== null
-                ? withoutCounters(where)
-                : where,
+              where,
               caseOrdering(request.query.ordering),
               pageSize,
               (page - 1) * pageSize,
@@ -107,6 +104,7 @@ export async function casesRoutes(app: FastifyInstance) {
     {
       schema: { tags: ['cases'], querystring: listQuerySchema.extend(caseListFilters) },
       config: view,
+      onSend: recordsViews('cases', 'export'),
     },
     async (request, reply) => {
       const rows = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
@@ -154,6 +152,7 @@ export async function casesRoutes(app: FastifyInstance) {
     {
       schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
       config: view,
+      onSend: recordsViews('case'),
     },
     async (request) => {
       const id = parseId(request.params.id);
@@ -171,6 +170,7 @@ export async function casesRoutes(app: FastifyInstance) {
     {
       schema: { tags: ['cases'], params: idParams, response: { 200: caseDetailOut } },
       config: view,
+      onSend: recordsViews('case'),
     },
     async (request) => {
       const id = parseId(request.params.id);
@@ -268,6 +268,7 @@ export async function casesRoutes(app: FastifyInstance) {
     {
       schema: { tags: ['cases'], params: idParams, response: { 200: detailOut } },
       config: view,
+      onSend: recordsViews('case', 'export'),
     },
     async (request) => {
       const id = parseId(request.params.id);

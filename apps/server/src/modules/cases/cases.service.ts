@@ -30,6 +30,7 @@ import {
   subjectColumns,
 } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { flaggedSql } from './cases.repo.js';
 import { cases } from './cases.table.js';
 
@@ -196,6 +197,20 @@ export async function recordDecision(
     objectRepr: await reprOf(tx, c),
     changes: { state: [c.state, 'complete'], decision: [c.decision, input.decision] },
   });
+  await emitWebhookEvent(
+    tx,
+    c.customerId,
+    'case.completed',
+    {
+      case: {
+        id,
+        state: 'complete',
+        decision: input.decision,
+        completed_at: now.toISOString(),
+      },
+    },
+    now,
+  );
   return caseDetail(tx, id, actor);
 }
 
@@ -325,5 +340,14 @@ export async function followActivities(
     objectRepr: caseRepr(c.id, subject ?? (await getSubject(tx, c.subjectId))),
     changes: { state: [current, derived] },
   });
+  if (derived === 'complete') {
+    await emitWebhookEvent(
+      tx,
+      c.customerId,
+      'case.completed',
+      { case: { id: c.id, state: derived, decision: c.decision, completed_at: now.toISOString() } },
+      now,
+    );
+  }
   return moved ?? c;
 }

@@ -30,7 +30,7 @@ import { cases } from '../cases/cases.table.js';
 import { inviteSubject } from '../cases/commands/open-case.js';
 import type { CaseMailDeps } from '../cases/commands/subject-email.js';
 import { customerEntitlements } from '../customers/customers.table.js';
-import { holdCaseForPayment } from '../payments/case-payment.js';
+import { chargeSubscriptionPeriod } from '../payments/case-payment.js';
 import { invoicedOn } from '../payments/payment-methods.js';
 import { processes } from '../processes/processes.table.js';
 import { type SubjectRow, subjectColumns } from '../subjects/subjects.service.js';
@@ -336,8 +336,9 @@ export const DUE_BATCH = 50;
 
 /**
  * Opens the case of a subscription's period: the cycle's process with the cycle's requirements
- * (one activity each, the process's configuration of that type), the case's charge held as any
- * new case's (holdCaseForPayment), and the subject invited as openCase does when not held.
+ * (one activity each, the process's configuration of that type), and the subject invited as
+ * openCase does. Not charged per case: its subscription's billing periods
+ * are (billPeriod).
  */
 export async function openCycleCase(
   ctx: ServiceContext,
@@ -398,13 +399,8 @@ export async function openCycleCase(
       cycle: cycle.id,
     },
   });
-  const held = await holdCaseForPayment(ctx, {
-    customerId,
-    caseId: c.id,
-    processId: process.id,
-    processName: process.name,
-  });
-  if (process.sendInvitation && !held) {
+  // not charged per case: the subscription's billing periods pay for it (billPeriod)
+  if (process.sendInvitation) {
     await inviteSubject(ctx, mail, subject, c.id, process.invitationMessage);
   }
   return c.id;
@@ -412,14 +408,15 @@ export async function openCycleCase(
 
 /**
  * Records a billing period of a subscription once (unique per subscription and period): an
- * invoice line when the customer's pricebook in force says invoiced, else a card charge owed.
+ * invoice line when the customer's pricebook in force says invoiced, else a charge to the
+ * customer's default card (chargeSubscriptionPeriod: a product payment of no case and its job).
  * Nothing when the cycle has no price.
  */
 async function billPeriod(ctx: ServiceContext, s: SubscriptionRow, cycle: CycleRow, at: Date) {
   const quote = await quoteCycle(ctx.tx, s.customerId, at, cycle);
   if (quote.total_pence <= 0) return;
   const invoiced = await invoicedOn(ctx.tx, s.customerId, at.toISOString().slice(0, 10));
-  await ctx.tx
+  const [charge] = await ctx.tx
     .insert(subscriptionCharges)
     .values({
       customerId: s.customerId,
@@ -431,7 +428,17 @@ async function billPeriod(ctx: ServiceContext, s: SubscriptionRow, cycle: CycleR
       description: `${cycle.name} (subscription ${s.id}, ${at.toISOString().slice(0, 10)})`,
       createdAt: ctx.clock.now(),
     })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning();
+  // recorded now (not by an earlier run): a card period is charged, once
+  if (charge?.kind === 'card') {
+    await chargeSubscriptionPeriod(ctx, {
+      customerId: s.customerId,
+      chargeId: charge.id,
+      amountPence: charge.amountPence,
+      description: charge.description,
+    });
+  }
 }
 
 /** Billing periods recorded at most per run for one subscription (a long stop catches up). */

@@ -28,6 +28,7 @@ import {
   caseRefOf,
 } from '../case-data/case-access.js';
 import { gateOpened } from '../checks/hooks.js';
+import { decryptRecord, encryptValues } from '../encryption/field-cipher.js';
 import { DBS_DETAILS_CONTENT_TYPE } from './dbs-reset.js';
 
 // DBS details and right-to-work details of a case (spec point 3), for staff, ops and the subject
@@ -68,7 +69,11 @@ async function load(
     where c.id = ${caseId}${lock ? sql` for update of c` : sql``}`);
   const row = rows[0];
   const record = row?.record;
-  return { ref: caseRefOf(row), record: isRow(record) ? record : null } satisfies Loaded;
+  // the share code is encrypted at rest (decision 027): answered plain
+  return {
+    ref: caseRefOf(row),
+    record: isRow(record) ? decryptRecord(table, record) : null,
+  } satisfies Loaded;
 }
 
 function throwIssues(issues: readonly { path: PropertyKey[]; message: string }[]): never {
@@ -470,15 +475,16 @@ export async function patchRtwDetails(
   };
   const changes = changesOf(before, after);
   if (Object.keys(changes).length === 0) return presentRtw(ref.id, loaded.record);
+  const shareCode = encryptValues('case_rtw_details', { share_code: after.share_code }).share_code;
   const rows = loaded.record
     ? await ctx.tx.execute<{ record: Row }>(sql`
-        update case_rtw_details as t set route = ${after.route}, share_code = ${after.share_code},
+        update case_rtw_details as t set route = ${after.route}, share_code = ${shareCode},
           updated_at = now()
         where t.customer_id = ${ref.customerId} and t.case_id = ${ref.id}
         returning to_jsonb(t) as record`)
     : await ctx.tx.execute<{ record: Row }>(sql`
         insert into case_rtw_details as t (customer_id, case_id, route, share_code)
-        values (${ref.customerId}, ${ref.id}, ${after.route}, ${after.share_code})
+        values (${ref.customerId}, ${ref.id}, ${after.route}, ${shareCode})
         returning to_jsonb(t) as record`);
   await audit(
     ctx,
@@ -488,7 +494,8 @@ export async function patchRtwDetails(
     loaded.record ? 'updated' : 'created',
     changes,
   );
-  return presentRtw(ref.id, rows[0]?.record ?? null);
+  const saved = rows[0]?.record;
+  return presentRtw(ref.id, saved ? decryptRecord('case_rtw_details', saved) : null);
 }
 
 /**

@@ -57,7 +57,8 @@ export const caseRtwDetails = pgTable(
     customerId: customerIdColumn().references(() => customers.id, { onDelete: 'cascade' }),
     caseId: integer('case_id').notNull(),
     route: str('route', 20),
-    shareCode: str('share_code', 9),
+    // encrypted at rest (modules/encryption/field-cipher.ts, decision 027): `f1:<key id>:…`
+    shareCode: str('share_code', 256),
     verificationMethodDisplay: str('verification_method_display', 100),
     checkedBy: varchar('checked_by', { length: 200 }),
     checkedAt: tstz('checked_at'),

@@ -12,6 +12,7 @@ import {
   createRole,
   createSubjectUser,
 } from '../../db/factories.js';
+import { jobActor } from '../../jobs/service-job.js';
 import { actorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
@@ -19,6 +20,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import { parseBody } from '../../platform/query-params.js';
 import { seal } from '../../platform/sealed-secrets.js';
 import type { SecretSource } from '../../platform/server-secrets.js';
+import { runInTenant } from '../../platform/service-context.js';
 import { TestPlatformSimulator } from '../../providers/test-platform/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import {
@@ -32,6 +34,8 @@ import {
 import { cases } from '../cases/cases.table.js';
 import { testPlatformProvider } from '../checks/knowledge-test/providers.js';
 import { checkEngine, providerOf } from '../checks/providers.js';
+import { DUE_BATCH, runDueBatch } from '../cycles/subscriptions.service.js';
+import { runRemindersDue } from '../reminders/reminders-due-job.js';
 import { subjects } from '../subjects/subjects.table.js';
 
 /**
@@ -53,6 +57,19 @@ export const E2E_FIXTURES_ENV = 'KESTREL_E2E_FIXTURES';
 export const WORLDS_PATH = '/api/test-fixtures/worlds/';
 export const CASE_DATA_PATH = '/api/test-fixtures/case-data/';
 export const TEST_PLATFORM_CALLBACK_PATH = '/api/test-fixtures/test-platform-callback/';
+/**
+ * `POST {customer, at}`: the subscriptions' due job run for one world's customer as if the clock
+ * said `at` (the browser journey of a cycle's next period: the clock moves for that customer's
+ * subscriptions only, never for the server's sessions or another file's world).
+ */
+export const SUBSCRIPTIONS_DUE_PATH = '/api/test-fixtures/subscriptions-due/';
+
+/**
+ * POST {customer, at}: runs the reminders-due job (issue 33) for that customer only, as if it
+ * were `at` (a reminder's cadence or an invitation's expiry in a browser journey; the server's
+ * sessions and the other worlds keep the real time).
+ */
+export const REMINDERS_DUE_PATH = '/api/test-fixtures/reminders-due/';
 
 export function e2eFixturesEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   return env[E2E_FIXTURES_ENV] === '1';
@@ -336,6 +353,11 @@ export async function postTestPlatformCallback(
   return { status: res.statusCode, body: answer };
 }
 
+const subscriptionsDueIn = z.object({
+  customer: z.number().int().positive(),
+  at: z.iso.datetime(),
+});
+
 /** Mounted by app.ts; registers nothing unless KESTREL_E2E_FIXTURES=1. */
 export async function e2eFixturesRoutes(app: FastifyInstance) {
   if (!e2eFixturesEnabled()) return;
@@ -376,6 +398,39 @@ export async function e2eFixturesRoutes(app: FastifyInstance) {
     async (request) => {
       const input = parseBody(testPlatformCallbackIn, request.body);
       return postTestPlatformCallback(app, input.activity);
+    },
+  );
+  r.post(
+    SUBSCRIPTIONS_DUE_PATH,
+    {
+      schema: { hide: true, body: subscriptionsDueIn },
+      config: { access: { audience: 'public' } },
+    },
+    async (request) => {
+      const input = parseBody(subscriptionsDueIn, request.body);
+      const at = new Date(input.at);
+      const deps = { ...app.deps, clock: { now: () => at } };
+      let handled = 0;
+      for (;;) {
+        const n = await runInTenant(deps, jobActor(input.customer), (ctx) =>
+          runDueBatch(ctx, { publicUrl: app.deps.config.publicUrl }),
+        );
+        handled += n;
+        if (n < DUE_BATCH) break;
+      }
+      return { handled };
+    },
+  );
+  r.post(
+    REMINDERS_DUE_PATH,
+    {
+      schema: { hide: true, body: subscriptionsDueIn },
+      config: { access: { audience: 'public' } },
+    },
+    async (request) => {
+      const input = parseBody(subscriptionsDueIn, request.body);
+      const at = new Date(input.at);
+      return runRemindersDue({ ...app.deps, clock: { now: () => at } }, input.customer);
     },
   );
 }

@@ -14,6 +14,7 @@ import { registerResource } from '../../platform/resource-router.js';
 import { runInTenant } from '../../platform/service-context.js';
 import { cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { flags } from './flags.table.js';
 
 type FlagRow = typeof flags.$inferSelect;
@@ -149,6 +150,13 @@ export async function flagsRoutes(app: FastifyInstance) {
           })
           .returning();
         if (!row) throw new NotFoundError();
+        await emitWebhookEvent(
+          tx,
+          row.customerId,
+          'flag.raised',
+          { flag: { id: row.id, kind: row.kind, case: row.caseId, subject: row.subjectId } },
+          row.createdAt,
+        );
         return row;
       },
     },

@@ -11,8 +11,10 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { defaultConfig } from '../../config.js';
+import { jobActor } from '../../jobs/service-job.js';
 import { multipart } from '../case-documents/test-files.js';
 import { cases } from '../cases/cases.table.js';
+import { insertSubject } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { RUN_BATCH, runImport } from './imports.service.js';
 import { importRows, imports } from './imports.table.js';
@@ -368,6 +370,54 @@ describe('/api/ops/imports/', () => {
     );
     expect(outcomes).toEqual([{ o: 'imported', n: 1_200 }]);
   }, 120_000);
+
+  it('all or nothing: a row refused at run time (its email taken since validation) imports nothing', async () => {
+    const n = RUN_BATCH + 5;
+    const { id, validated } = await uploadAndValidate(peopleCsv(n, 'late'), 'all_or_nothing');
+    expect(validated).toMatchObject({ valid_rows: n, invalid_rows: 0 });
+    // after validation, the customer gets a subject with the email of a row of the last batch
+    await t.owner((tx) =>
+      insertSubject(tx, jobActor(acme), acme, {
+        first_name: 'Late',
+        last_name: 'Comer',
+        email: `LATE.${n}@example.com`,
+      }),
+    );
+    const run = await post(ops, `/api/ops/imports/${id}/run/`);
+    expect(run.statusCode).toBe(202);
+    await runImport(t.app.deps, acme, id);
+    expect(await subjectCount('late')).toEqual({ n: 1, distinct: 1 });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(me.json()).toMatchObject({
+      state: 'failed',
+      imported_rows: 0,
+      valid_rows: n - 1,
+      invalid_rows: 1,
+      error:
+        '1 row is no longer valid (see the rows): nothing was imported. Correct the file and import it again, or import the valid rows only.',
+    });
+    const rows = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/rows/?invalid=true`,
+      headers: ops.headers,
+    });
+    expect(
+      rows
+        .json()
+        .results.map((r: { row_number: number; errors: Record<string, string[]> }) => [
+          r.row_number,
+          r.errors,
+        ]),
+    ).toEqual([[n + 1, { email: ['A subject with this email already exists.'] }]]);
+    // run again: still nothing imported
+    expect((await post(ops, `/api/ops/imports/${id}/run/`)).statusCode).toBe(202);
+    await runImport(t.app.deps, acme, id);
+    expect(await subjectCount('late')).toEqual({ n: 1, distinct: 1 });
+  }, 60_000);
 
   it('an email already held by the customer, or repeated in the file, is reported on its row', async () => {
     const csv = [

@@ -376,6 +376,10 @@ export interface RunHooks {
  * same transaction as its subject: the import id and row number are the idempotency key), so a
  * run killed mid-way keeps whole batches only and its re-run goes on from there, making no
  * duplicate. A row refused on insert (its email taken since validation) is reported invalid.
+ * All or nothing: before the first batch every valid row's email is checked again (under the
+ * import's lock); one taken fails the run with nothing imported. A subject added with a row's
+ * email while the batches run (after that check) is still refused on its row alone: the batches
+ * before it stay (the run's report lists it), as a run's batches are its own transactions.
  */
 export async function runImport(
   deps: AppDeps,
@@ -389,6 +393,26 @@ export async function runImport(
     const [row] = await tx.select().from(imports).where(where).for('update');
     // only a started run (or a failed one, run again) goes on; the rows say what is left
     if (!row || (row.state !== 'running' && row.state !== 'failed')) return null;
+    // all or nothing, before anything is imported: a row no longer valid (its email taken since
+    // validation) fails the run with nothing imported, however often it is run again
+    if (row.mode === 'all_or_nothing' && row.importedRows === 0) {
+      const taken = await markHeldSinceValidation(tx, row);
+      const invalid = row.invalidRows + taken;
+      if (invalid > 0) {
+        const rows = invalid === 1 ? '1 row is' : `${invalid} rows are`;
+        await tx
+          .update(imports)
+          .set({
+            state: 'failed',
+            validRows: row.validRows - taken,
+            invalidRows: invalid,
+            finishedAt: clock.now(),
+            error: `${rows} no longer valid (see the rows): nothing was imported. Correct the file and import it again, or import the valid rows only.`,
+          })
+          .where(where);
+        return null;
+      }
+    }
     await tx
       .update(imports)
       .set({ state: 'running', error: null, startedAt: row.startedAt ?? clock.now() })
@@ -411,6 +435,63 @@ export async function runImport(
   });
   // the tables grew by up to the file's rows: the embedded database's planner is told at once
   await refreshStatistics(deps.db, ['subjects', 'cases', 'import_rows']);
+}
+
+/**
+ * Marks invalid the valid rows of `row` whose email the customer holds now (taken since
+ * validation), a page at a time; their count.
+ */
+async function markHeldSinceValidation(tx: Tx, row: ImportRow): Promise<number> {
+  let after = 0;
+  let taken = 0;
+  for (;;) {
+    const page = await tx
+      .select({ n: importRows.rowNumber, cells: importRows.cells })
+      .from(importRows)
+      .where(
+        and(
+          eq(importRows.customerId, row.customerId),
+          eq(importRows.importId, row.id),
+          eq(importRows.outcome, 'valid'),
+          gt(importRows.rowNumber, after),
+        ),
+      )
+      .orderBy(asc(importRows.rowNumber))
+      .limit(IMPORT_BATCH);
+    if (page.length === 0) return taken;
+    after = page[page.length - 1]?.n ?? after;
+    const byEmail = new Map<string, number>();
+    for (const r of page) {
+      const checked = checkRow(rowBody(row.headers, row.mapping, r.cells));
+      if (checked.ok) byEmail.set(checked.data.email.toLowerCase(), r.n);
+    }
+    if (byEmail.size === 0) continue;
+    const held = await tx
+      .select({ e: subjects.searchEmail })
+      .from(subjects)
+      .where(
+        and(
+          eq(subjects.customerId, row.customerId),
+          inArray(subjects.searchEmail, [...byEmail.keys()]),
+        ),
+      );
+    const numbers = held.flatMap((h) => {
+      const n = h.e === null ? undefined : byEmail.get(h.e);
+      return n === undefined ? [] : [n];
+    });
+    if (numbers.length === 0) continue;
+    await tx
+      .update(importRows)
+      .set({ outcome: 'invalid', errors: { email: [EMAIL_HELD] } })
+      .where(
+        and(
+          eq(importRows.customerId, row.customerId),
+          eq(importRows.importId, row.id),
+          inArray(importRows.rowNumber, numbers),
+        ),
+      );
+    taken += numbers.length;
+  }
 }
 
 /**

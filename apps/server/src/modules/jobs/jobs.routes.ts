@@ -9,6 +9,7 @@ import { JOB_STATES, queueJobs } from '../../platform/jobs.js';
 import { listQuerySchema, pageOf, pageSchema } from '../../platform/pagination.js';
 import { pageResponse } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
+import { summariseJobData } from '../ops-jobs/job-summary.js';
 
 const PATH = '/api/ops/jobs/';
 
@@ -91,6 +92,7 @@ export async function jobsRoutes(app: FastifyInstance) {
         started_on: iso(j.startedOn),
         completed_on: iso(j.completedOn),
         error: errorOf(j.output),
+        data_summary: summariseJobData(j.data),
       }));
       return pageResponse(request, PATH, page, pageSize, total, results);
     },

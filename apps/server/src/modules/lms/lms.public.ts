@@ -15,10 +15,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
-import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
-import { queryId, queryString } from '../../platform/query-params.js';
+import { queryId } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { SYSTEM_TX } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -133,7 +133,8 @@ async function subGroups(
 
 // ---- application portals ----
 
-async function portals(
+/** Open portals of published definitions in published sub-groups (also the subject's list). */
+export async function publicPortals(
   tx: Tx,
   page: { pageSize: number; offset: number },
   filter: { customer?: number | null; subGroup?: number | null; id?: number },
@@ -306,10 +307,10 @@ export async function lmsPublicRoutes(app: FastifyInstance) {
       sub_group: opt('one sub-group id'),
     }),
     (tx, page, q) =>
-      portals(tx, page, {
+      publicPortals(tx, page, {
         customer: queryId(q, 'customer'),
         subGroup: queryId(q, 'sub_group'),
       }),
-    (tx, id) => portals(tx, ONE, { id }),
+    (tx, id) => publicPortals(tx, ONE, { id }),
   );
 }

@@ -14,10 +14,12 @@ import {
   licenceGroupOut,
   licenceGroupUpdate,
   licenceOut,
+  licenceRequirementConfigInput,
   licenceSubGroupCreate,
   licenceSubGroupOut,
   licenceSubGroupUpdate,
   licenceUpdate,
+  MESSAGES,
   pageOut,
 } from '@kestrel/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,9 +30,10 @@ import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { ValidationError } from '../../platform/errors.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
-import { queryId, queryString } from '../../platform/query-params.js';
+import { queryId, queryIsoDate, queryString } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
+import { lmsE2eRoutes } from './lms.e2e.js';
 import {
   actOnLicence,
   createDefinition,
@@ -55,6 +58,7 @@ import {
   updateGroup,
   updateLicenceConditions,
   updatePortal,
+  updateRequirementConfig,
   updateSubGroup,
 } from './lms.service.js';
 
@@ -67,6 +71,7 @@ const VIEW_LIC = gate('lms_licences.view_licence');
 const ADD_LIC = gate('lms_licences.add_licence');
 const CHANGE_LIC = gate('lms_licences.change_licence');
 const portalParams = idParams.extend({ appId: z.string().max(20) });
+const requirementParams = idParams.extend({ activityType: z.string().max(50) });
 const opt = (d: string) => z.string().max(200).optional().describe(d);
 
 function isStatus(s: string): s is LicenceStatus {
@@ -83,6 +88,8 @@ export async function lmsRoutes(app: FastifyInstance) {
     read = false,
   ) => runInTenant(deps, actorOf(request), fn, read ? readOnly : {});
   const tags = ['lms'];
+  // the browser tests' fixtures (only with KESTREL_E2E_FIXTURES=1)
+  await lmsE2eRoutes(app);
 
   // ---- groups ----
   r.get(
@@ -204,6 +211,24 @@ export async function lmsRoutes(app: FastifyInstance) {
         async (ctx) => presentDefinition(ctx, await findDefinition(ctx.tx, id)),
         true,
       );
+    },
+  );
+  // one check's configuration (issue 32): the whole of its settings, as the editor holds them
+  r.patch(
+    '/api/lms/definitions/:id/requirements/:activityType/',
+    {
+      schema: {
+        tags,
+        params: requirementParams,
+        body: licenceRequirementConfigInput,
+        response: { 200: licenceDefinitionOut },
+      },
+      config: CHANGE_DEF,
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const { activityType } = request.params;
+      return tenant(request, (ctx) => updateRequirementConfig(ctx, id, activityType, request.body));
     },
   );
   r.get(
@@ -347,10 +372,7 @@ export async function lmsRoutes(app: FastifyInstance) {
       const status = statusRaw.split(',').filter((s) => s !== '');
       const bad = status.filter((s) => !isStatus(s));
       if (bad.length) throw new ValidationError({ status: [`Unknown status '${bad[0]}'.`] });
-      const dob = queryString(request.query, 'dob') ?? '';
-      if (dob !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(dob)) {
-        throw new ValidationError({ dob: ['Invalid date'] });
-      }
+      const dob = queryIsoDate(request.query, 'dob', MESSAGES.invalidDate);
       const q = (queryString(request.query, 'q') ?? '').trim().toLowerCase();
       const filters = {
         status: status.filter(isStatus),
@@ -358,7 +380,7 @@ export async function lmsRoutes(app: FastifyInstance) {
         subGroup: queryId(request.query, 'sub_group'),
         definition: queryId(request.query, 'definition'),
         q: q === '' ? null : q,
-        dob: dob === '' ? null : dob,
+        dob,
       };
       const out = await tenant(request, (ctx) => listLicences(ctx, page, filters), true);
       const path = '/api/lms/licences/';

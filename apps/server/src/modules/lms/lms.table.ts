@@ -81,6 +81,11 @@ export const licenceDefinitions = pgTable(
     requirements: jsonb('requirements').$type<RequirementInput[]>().notNull().default([]),
     documents: jsonb('documents').$type<string[]>().notNull().default([]),
     declarations: jsonb('declarations').$type<string[]>().notNull().default([]),
+    /**
+     * The council's process its applications' cases run (issue 32: the requirements as process
+     * requirements, kept in step when an application opens its case); null until the first.
+     */
+    caseProcessId: integer('case_process_id'),
     isPublished: boolean('is_published').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),

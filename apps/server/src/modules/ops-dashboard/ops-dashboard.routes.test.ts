@@ -14,6 +14,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { caseActivities } from '../activities/activities.table.js';
+import { checkEscalations } from '../escalation/check-escalations.table.js';
 import { imports } from '../imports/imports.table.js';
 import { createPaymentIntent } from '../payments/payments.factories.js';
 
@@ -97,6 +98,30 @@ beforeAll(async () => {
         outcome,
       });
     };
+    // escalations of overdue checks (issue 33): two open (two customers), one resolved
+    const escalate = async (customerId: number, resolved: boolean) => {
+      const c = await createCase(tx, {
+        customerId,
+        processId: customerId === acme ? enhanced.id : knowledge.id,
+        activityStates: ['ca-in-progress'],
+        createdAt: ago(30),
+      });
+      const [act] = await tx
+        .select({ id: caseActivities.id })
+        .from(caseActivities)
+        .where(eq(caseActivities.caseId, c.id));
+      await tx.insert(checkEscalations).values({
+        customerId,
+        caseId: c.id,
+        caseActivityId: act?.id ?? 0,
+        expectedOn: '2026-11-20',
+        escalatedAt: ago(6),
+        resolvedAt: resolved ? ago(1) : null,
+      });
+    };
+    await escalate(acme, false);
+    await escalate(other, false);
+    await escalate(acme, true);
     await intent('declined');
     const late = await intent('awaiting');
     await tx.execute(
@@ -166,7 +191,8 @@ describe('GET /api/ops/dashboard/', () => {
     expect(d.completed_by_week.reduce((s: number, w: { count: number }) => s + w.count, 0)).toBe(3);
     expect(d.provider_errors).toBe(1);
     expect(d.dead_jobs).toBe(0);
-    expect(d.payments).toEqual({ declined: 1, awaiting: 1 });
+    expect(d.open_escalations).toBe(2);
+    expect(d.payments).toEqual({ declined: 1, awaiting: 1, refunds_unanswered: 0 });
     expect(d.imports_running).toBe(1);
   });
 
@@ -187,5 +213,11 @@ describe('GET /api/ops/dashboard/', () => {
     expect(await list('newer_than_days=1')).toBe(2);
     expect(await list('assignee=unassigned')).toBe(5);
     expect(await list('state=ca-error-initiating')).toBe(1);
+    const escalations = await t.app.inject({
+      method: 'GET',
+      url: '/api/ops/escalations/?status=open',
+      headers: ops.headers,
+    });
+    expect(escalations.json().count).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import { OPS_AGE_BUCKETS, type OpsDashboardOut, opsTargetHours, weekStarts } from '@kestrel/domain';
-import { and, count, gte, inArray, isNull, min, sql } from 'drizzle-orm';
+import { and, count, gte, inArray, isNull, lt, min, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { queueJobs } from '../../platform/jobs.js';
 import { openCase, opsTurn } from '../activities/activities.routes.js';
@@ -7,8 +7,11 @@ import { caseActivities } from '../activities/activities.table.js';
 import { pastTargetSql } from '../activities/activity-claims.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
+import { countOpenEscalations } from '../escalation/escalation.service.js';
 import { imports } from '../imports/imports.table.js';
+import { refundUnansweredBefore } from '../payments/ops-payments.js';
 import { paymentIntents } from '../payments/payments.table.js';
+import { paymentRefunds } from '../payments/product-payments.table.js';
 
 const DAY_MS = 86_400_000;
 const WEEKS = 12;
@@ -16,8 +19,8 @@ const WEEKS = 12;
 /**
  * Operations' morning view (issue 29): what waits for them by kind and by age (over the
  * outstanding list's own conditions, through its (state, updated_at) index), the activities
- * completed per week (completed_at's index), provider errors, dead jobs and top-up payments
- * needing attention, and the imports running.
+ * completed per week (completed_at's index), provider errors, dead jobs, open escalations of overdue checks, top-up payments and
+ * unanswered refunds needing attention, and the imports running.
  */
 export async function opsDashboard(
   tx: Tx,
@@ -96,11 +99,25 @@ export async function opsDashboard(
     .from(paymentIntents)
     .where(inArray(paymentIntents.outcome, ['declined', 'awaiting']));
 
+  // refunds whose answer never came: still pending past the threshold (the retries gave up)
+  const [unanswered] = await tx
+    .select({ n: count() })
+    .from(paymentRefunds)
+    .where(
+      and(
+        inArray(paymentRefunds.status, ['pending']),
+        lt(paymentRefunds.createdAt, refundUnansweredBefore(now)),
+      ),
+    );
+
   // the imports of every customer running now (a small table: uploads, not their rows)
   const [running] = await tx
     .select({ n: count() })
     .from(imports)
     .where(inArray(imports.state, ['running']));
+
+  // checks past their expected date escalated to operations, not yet resolved (issue 33)
+  const openEscalations = await countOpenEscalations(tx);
 
   const ageOf = (row: Record<string, unknown>, i: number) => Number(row[`age${i}`] ?? 0);
   const byKind = kinds
@@ -140,7 +157,12 @@ export async function opsDashboard(
     }),
     provider_errors: Number(errors?.n ?? 0),
     dead_jobs: Number(dead?.n ?? 0),
-    payments: { declined: pay?.declined ?? 0, awaiting: pay?.awaiting ?? 0 },
+    open_escalations: openEscalations,
+    payments: {
+      declined: pay?.declined ?? 0,
+      awaiting: pay?.awaiting ?? 0,
+      refunds_unanswered: Number(unanswered?.n ?? 0),
+    },
     imports_running: Number(running?.n ?? 0),
   };
 }

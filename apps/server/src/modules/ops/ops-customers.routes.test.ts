@@ -1,3 +1,4 @@
+import { brandDetails } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { customers } from '../customers/customers.table.js';
+import { customerActivityTypes, customers } from '../customers/customers.table.js';
 import { productUsers } from '../users/users.table.js';
 
 const mailer = new MemoryMailer();
@@ -114,6 +115,9 @@ describe('POST /api/ops/customers/', () => {
     const mail = mailer.sent.at(-1);
     expect(mail?.to).toBe('nora@newton.test');
     expect(mail?.text).toContain('/auth/set-password?token=');
+    // in the new customer's brand, not the brand of the host operations used
+    expect(mail?.subject).toBe(`Your ${brandDetails('harrier').name} account`);
+    expect(mail?.text).not.toContain(brandDetails('kestrel').name);
     // the administrator holds the customer's admin role and sets a password from the email
     const token = decodeURIComponent(/token=(\S+)/.exec(mail?.text ?? '')?.[1] ?? '');
     const anon = await t.app.inject({ method: 'GET', url: '/api/accounts/check-session/' });
@@ -211,6 +215,71 @@ describe('PATCH /api/ops/customers/{id}/ (edit, entitlements)', () => {
       { 'entitlement.cycles': [false, true] },
       { 'entitlement.subject_dedup': [true, false] },
     ]);
+  });
+});
+
+describe('PATCH /api/ops/customers/{id}/ (activity types)', () => {
+  it('switches activity types on and off (a new one added), one audit row each', async () => {
+    const [a, b, c] = typeIds;
+    if (a === undefined || b === undefined || c === undefined) throw new Error('three types');
+    const rowsOf = () =>
+      t.owner((tx) =>
+        tx.select().from(customerActivityTypes).where(eq(customerActivityTypes.customerId, other)),
+      );
+    // Start from one type only: the others off, or never given.
+    const first = await inject(ops, 'PATCH', `/api/ops/customers/${other}/`, {
+      activity_types: [a],
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().activity_types).toEqual([a]);
+    const res = await inject(ops, 'PATCH', `/api/ops/customers/${other}/`, {
+      activity_types: [b, c, c],
+    });
+    expect(res.statusCode).toBe(200);
+    expect([...res.json().activity_types].sort()).toEqual([b, c].sort());
+    const rows = await rowsOf();
+    expect(
+      rows
+        .filter((r) => r.enabled)
+        .map((r) => r.activityTypeId)
+        .sort(),
+    ).toEqual([b, c].sort());
+    // switched off, not deleted: its past cases keep it
+    expect(rows.find((r) => r.activityTypeId === a)?.enabled).toBe(false);
+    const audit = await t.owner((tx) =>
+      tx.select().from(auditActions).where(eq(auditActions.customerId, other)),
+    );
+    const last = audit
+      .filter((r) => Object.keys(r.changes).some((k) => k.startsWith('activity_type.')))
+      .slice(-3)
+      .map((r) => r.changes);
+    expect(last).toEqual(
+      expect.arrayContaining([
+        { [`activity_type.${a}`]: [true, false] },
+        { [`activity_type.${b}`]: [false, true] },
+        { [`activity_type.${c}`]: [false, true] },
+      ]),
+    );
+  });
+
+  it('refuses an unknown activity type and changes nothing; customer staff 403', async () => {
+    const before = (await inject(ops, 'GET', `/api/ops/customers/${other}/`)).json().activity_types;
+    const res = await inject(ops, 'PATCH', `/api/ops/customers/${other}/`, {
+      name: 'Renamed Ltd',
+      activity_types: [999_999],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      activity_types: ['Invalid pk "999999" - object does not exist.'],
+    });
+    const after = (await inject(ops, 'GET', `/api/ops/customers/${other}/`)).json();
+    expect(after.activity_types).toEqual(before);
+    expect(after.name).not.toBe('Renamed Ltd');
+    const admin = await login(t.app, 'admin@acme.test');
+    const refused = await inject(admin, 'PATCH', `/api/ops/customers/${acme}/`, {
+      activity_types: [],
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
 

@@ -9,7 +9,6 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
-import { emailSite } from '../../platform/email-site.js';
 import { brandedEmail } from '../../platform/email-template.js';
 import { API_MESSAGES, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
@@ -23,7 +22,7 @@ import {
 } from '../customers/customers.table.js';
 import { type InvitationDeps, SET_PASSWORD_TTL_MS } from '../users/commands/invite-user.js';
 import { findLoginCandidate } from '../users/users.repo.js';
-import { usersExtra } from '../users/users.service.js';
+import { customerEmailSite, usersExtra } from '../users/users.service.js';
 import { productUserRoles, productUsers, roles } from '../users/users.table.js';
 
 export const CUSTOMER_CT = 'customers.customer';
@@ -214,7 +213,8 @@ async function inviteStaff(
     changes: { email, first_name: u.firstName, last_name: u.lastName, roles: roleIds },
     customerId,
   });
-  const site = emailSite(actor.brandAddress, deps.publicUrl);
+  // the customer's brand (and its host when operations used it), as /api/users/ invites do
+  const site = await customerEmailSite(tx, customerId, actor.brandAddress, deps.publicUrl);
   const link = `${site.publicUrl}/auth/set-password?token=${encodeURIComponent(token)}`;
   await ctx.enqueue(
     emailJob(
@@ -232,6 +232,58 @@ async function inviteStaff(
 }
 
 /** The customer row, or 404. */
+/**
+ * Sets the activity types a customer may order (the ops customer edit): each listed type on (a
+ * type it never had is added), every other one off (kept, with its note, for its past cases).
+ * An unknown id refuses the whole change; each type switched is audited.
+ */
+export async function setCustomerActivityTypes(
+  ctx: ServiceContext,
+  customer: CustomerRow,
+  ids: readonly number[],
+): Promise<void> {
+  const { tx } = ctx;
+  const wanted = new Set(ids);
+  const all = await tx
+    .select({ id: activityTypes.id, name: activityTypes.name })
+    .from(activityTypes);
+  const unknown = [...wanted].find((id) => !all.some((t) => t.id === id));
+  if (unknown !== undefined) throw ValidationError.doesNotExist('activity_types', unknown);
+  const rows = await tx
+    .select({ id: customerActivityTypes.activityTypeId, enabled: customerActivityTypes.enabled })
+    .from(customerActivityTypes)
+    .where(eq(customerActivityTypes.customerId, customer.id));
+  for (const type of all) {
+    const row = rows.find((r) => r.id === type.id);
+    const on = wanted.has(type.id);
+    const was = row?.enabled ?? false;
+    if (was === on) continue;
+    if (row) {
+      await tx
+        .update(customerActivityTypes)
+        .set({ enabled: on })
+        .where(
+          and(
+            eq(customerActivityTypes.customerId, customer.id),
+            eq(customerActivityTypes.activityTypeId, type.id),
+          ),
+        );
+    } else {
+      await tx
+        .insert(customerActivityTypes)
+        .values({ customerId: customer.id, activityTypeId: type.id });
+    }
+    await recordAudit(tx, ctx.actor, {
+      verb: 'updated',
+      contentType: CUSTOMER_CT,
+      objectId: customer.id,
+      objectRepr: `${customer.name}: ${type.name}`,
+      changes: { [`activity_type.${type.id}`]: [was, on] },
+      customerId: customer.id,
+    });
+  }
+}
+
 export async function customerRow(tx: Tx, id: number): Promise<CustomerRow> {
   const [row] = await tx.select().from(customers).where(eq(customers.id, id)).limit(1);
   if (!row) throw new NotFoundError();

@@ -26,6 +26,7 @@ import {
   customerUsers,
   inviteCustomerUser,
   presentCustomer,
+  setCustomerActivityTypes,
   setCustomerUserActive,
 } from './ops-customers.service.js';
 
@@ -76,7 +77,7 @@ export async function opsRoutes(app: FastifyInstance) {
           ...(d.contact_email !== undefined ? { contactEmail: d.contact_email } : {}),
           ...(d.contact_phone !== undefined ? { contactPhone: d.contact_phone } : {}),
         };
-        // Nothing to set (an empty PATCH, or entitlements only): the row as it is.
+        // Nothing to set (an empty PATCH, or entitlements or activity types only): the row as it is.
         const [row] =
           Object.keys(set).length > 0
             ? await ctx.tx
@@ -115,6 +116,7 @@ export async function opsRoutes(app: FastifyInstance) {
             });
           }
         }
+        if (d.activity_types) await setCustomerActivityTypes(ctx, existing, d.activity_types);
         // Sessions cache the customer's entitlements and demo mode.
         ctx.afterCommit(() => app.deps.sessions.forgetAll());
         return row;

@@ -77,9 +77,8 @@ export async function chargeCase(deps: AppDeps, job: CaseChargeJob): Promise<voi
             eq(productPayments.id, job.product_payment_id),
           ),
         );
-      if (row?.status !== 'processing' || row.paymentMethodId === null || row.caseId === null) {
-        return null;
-      }
+      // a case's charge, or a subscription's billing period (no case)
+      if (row?.status !== 'processing' || row.paymentMethodId === null) return null;
       const [card] = await ctx.tx
         .select()
         .from(customerPaymentMethods)
@@ -119,7 +118,7 @@ export async function chargeCase(deps: AppDeps, job: CaseChargeJob): Promise<voi
           description: row.description,
           metadata: {
             kestrel_product_payment: String(row.id),
-            case: String(row.caseId),
+            ...(row.caseId !== null ? { case: String(row.caseId) } : {}),
             customer: String(row.customerId),
           },
           idempotency_key:

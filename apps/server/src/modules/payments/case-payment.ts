@@ -48,6 +48,10 @@ type PaymentRow = typeof productPayments.$inferSelect;
 export const chargeKey = (customerId: number, caseId: number, attempt: number) =>
   `kestrel-case-${customerId}-${caseId}-${attempt}`;
 
+/** The provider's idempotency key of a subscription's billing period (subscription_charges' id). */
+export const subscriptionChargeKey = (customerId: number, chargeId: number) =>
+  `kestrel-subscription-${customerId}-${chargeId}`;
+
 function chargeJob(r: Pick<PaymentRow, 'customerId' | 'id'>) {
   return {
     name: CASE_CHARGE_JOB,
@@ -70,12 +74,19 @@ async function defaultCard(tx: Tx, customerId: number) {
 }
 
 /**
- * Records a new attempt at a case's charge in the caller's transaction: `processing` with the
- * default card (its job enqueued), or `failed` at once when no card is saved. Audited.
+ * Records a new attempt at a charge to the customer's card in the caller's transaction (a
+ * case's, or a subscription's billing period: `caseId` null and its own key): `processing` with
+ * the default card (its job enqueued), or `failed` at once when no card is saved. Audited.
  */
 async function recordAttempt(
   ctx: ServiceContext,
-  c: { customerId: number; caseId: number; amountPence: number; description: string },
+  c: {
+    customerId: number;
+    caseId: number | null;
+    amountPence: number;
+    description: string;
+    key?: string;
+  },
   attempt: number,
 ): Promise<PaymentRow> {
   const card = await defaultCard(ctx.tx, c.customerId);
@@ -91,7 +102,7 @@ async function recordAttempt(
       status: card ? 'processing' : 'failed',
       attempt,
       paymentMethodId: card?.id ?? null,
-      idempotencyKey: chargeKey(c.customerId, c.caseId, attempt),
+      idempotencyKey: c.key ?? chargeKey(c.customerId, c.caseId ?? 0, attempt),
       failureCode: card ? null : 'no_payment_method',
       failureMessage: card ? null : CASE_PAYMENT_REASONS.noPaymentMethod,
       createdAt: now,
@@ -142,6 +153,29 @@ export async function holdCaseForPayment(
   // shown 'Awaiting payment' (not 'Awaiting subject') until the charge succeeds
   await holdForPayment(ctx.tx, ctx.actor, c.customerId, c.caseId, ctx.clock.now());
   return true;
+}
+
+/**
+ * A subscription's billing period owed by card (cycles' billPeriod, in its transaction): one
+ * product payment of no case, charged to the default card by the same job as a case's, with the
+ * period's own idempotency key (the period is recorded once, so it is charged once). A missing
+ * card records it failed, as a case's would be.
+ */
+export async function chargeSubscriptionPeriod(
+  ctx: ServiceContext,
+  c: { customerId: number; chargeId: number; amountPence: number; description: string },
+): Promise<void> {
+  await recordAttempt(
+    ctx,
+    {
+      customerId: c.customerId,
+      caseId: null,
+      amountPence: c.amountPence,
+      description: c.description,
+      key: subscriptionChargeKey(c.customerId, c.chargeId),
+    },
+    1,
+  );
 }
 
 async function latestAttempt(tx: Tx, customerId: number, caseId: number) {

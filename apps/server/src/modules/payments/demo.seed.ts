@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, notInArray } from 'drizzle-orm';
 import type { DemoSeedContext } from '../../platform/module.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { seedPaymentMethodsDemo } from './payment-methods.seed.js';
@@ -15,10 +15,12 @@ export async function seedPaymentsDemo(ctx: DemoSeedContext): Promise<void> {
   const { tx, clock } = ctx;
   const now = clock.now().getTime();
   const acme = ctx.customers.acme;
+  // an intent of another purpose (a registration's fee) has no activity: a NULL in `not in`
+  // would leave no activity at all
   const taken = tx
     .select({ id: paymentIntents.caseActivityId })
     .from(paymentIntents)
-    .where(eq(paymentIntents.customerId, acme));
+    .where(and(eq(paymentIntents.customerId, acme), isNotNull(paymentIntents.caseActivityId)));
   const activities = await tx
     .select({ id: caseActivities.id, caseId: caseActivities.caseId })
     .from(caseActivities)

@@ -1,5 +1,10 @@
-import type { OpsPaymentDetailOut, OpsPaymentRecordOut } from '@kestrel/domain';
-import { and, eq } from 'drizzle-orm';
+import {
+  type OpsDashboardOut,
+  type OpsPaymentDetailOut,
+  type OpsPaymentRecordOut,
+  REFUND_UNANSWERED_HOURS,
+} from '@kestrel/domain';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   buildTestApp,
@@ -12,11 +17,13 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { queueJobs } from '../../platform/jobs.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { PaymentsSimulator } from '../../providers/payments/simulator.js';
+import { PaymentsProviderError } from '../../providers/payments/provider.js';
+import { PaymentsSimulator, SimulatorRefusal } from '../../providers/payments/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { paymentsOf } from './config.js';
-import { REFUND_CONTENT_TYPE } from './ops-payments.js';
+import { REFUND_CONTENT_TYPE, REFUND_RETRY_JOB, retryRefund } from './ops-payments.js';
 import { createPayment, createPaymentIntent } from './payments.factories.js';
 import { paymentIntents } from './payments.table.js';
 import { paymentRefunds, productPayments } from './product-payments.table.js';
@@ -229,6 +236,136 @@ describe('ops portal payments', () => {
         .where(and(eq(paymentRefunds.source, 'portal'), eq(paymentRefunds.paymentId, a.id))),
     );
     expect(stored.reduce((n, r) => n + r.amountPence, 0)).toBe(1000);
+  });
+});
+
+/** The refund-retry jobs enqueued for refund `id`. */
+const retryJobsOf = (id: number) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(queueJobs)
+      .where(
+        and(
+          eq(queueJobs.name, REFUND_RETRY_JOB),
+          sql`${queueJobs.data}->>'refund_id' = ${String(id)}`,
+        ),
+      ),
+  );
+
+describe('a refund whose answer was lost', () => {
+  it('stays pending (still counted), and its job asks again with the same key: refunded once', async () => {
+    const a = await portalPayment(acme, 1000);
+    const url = `/api/ops/portal-payments/${a.id}/refund/`;
+    const original = sim().createRefund.bind(sim());
+    // the provider refunds, then its answer is lost (a timeout)
+    const create = vi.spyOn(sim(), 'createRefund').mockImplementationOnce(async (input) => {
+      await original(input);
+      throw new PaymentsProviderError('The payments provider did not answer in time.', true);
+    });
+    const first = await refund(ops, url, { amount_pence: 600 }, 'lost-1');
+    expect(first.statusCode).toBe(201);
+    const d1 = first.json() as OpsPaymentDetailOut;
+    expect(d1.refunds).toHaveLength(1);
+    expect(d1.refunds[0]).toMatchObject({ amount_pence: 600, status: 'pending' });
+    // still counted against what was paid: a second refund of the rest only
+    expect(d1).toMatchObject({ refunded_pence: 600, refundable_pence: 400 });
+    expect((await refund(ops, url, { amount_pence: 600 }, 'lost-2')).statusCode).toBe(400);
+    const id = d1.refunds[0]?.id ?? 0;
+    const jobs = await retryJobsOf(id);
+    expect(jobs).toHaveLength(1);
+    // the job asks the provider again with the same key: the refund it made, not a second one
+    await retryRefund(t.app.deps, { customer_id: acme, refund_id: id });
+    expect(create).toHaveBeenCalledTimes(2);
+    const keys = create.mock.calls.map((c) => c[0].idempotency_key);
+    expect(keys[0]).toBe(`kestrel-refund-${acme}-${id}`);
+    expect(keys[1]).toBe(keys[0]);
+    const d2 = (await get(ops, `/api/ops/portal-payments/${a.id}/`)).json() as OpsPaymentDetailOut;
+    expect(d2.refunds[0]).toMatchObject({ status: 'succeeded', failure_message: null });
+    expect(d2.refunds[0]?.provider_refund_id).toMatch(/^re_sim_/);
+    expect(d2).toMatchObject({ refunded_pence: 600, state: 'partially_refunded' });
+    // once settled, another run changes nothing and asks nothing
+    await retryRefund(t.app.deps, { customer_id: acme, refund_id: id });
+    expect(create).toHaveBeenCalledTimes(2);
+    create.mockRestore();
+  });
+
+  it('a job whose provider is still out throws (the queue retries); a refusal marks it failed', async () => {
+    const a = await portalPayment(acme, 500);
+    const url = `/api/ops/portal-payments/${a.id}/refund/`;
+    const create = vi
+      .spyOn(sim(), 'createRefund')
+      .mockRejectedValueOnce(new SimulatorRefusal(503, 'unavailable', 'Service unavailable.'))
+      .mockRejectedValueOnce(new DOMException('The operation timed out.', 'TimeoutError'))
+      .mockRejectedValueOnce(new SimulatorRefusal(400, 'charge_not_refundable', 'Refused.'));
+    const first = (await refund(ops, url, {}, 'out-1')).json() as OpsPaymentDetailOut;
+    expect(first.refunds[0]).toMatchObject({ status: 'pending' });
+    const id = first.refunds[0]?.id ?? 0;
+    await expect(retryRefund(t.app.deps, { customer_id: acme, refund_id: id })).rejects.toThrow();
+    const d1 = (await get(ops, `/api/ops/portal-payments/${a.id}/`)).json() as OpsPaymentDetailOut;
+    expect(d1.refunds[0]).toMatchObject({ status: 'pending' });
+    await retryRefund(t.app.deps, { customer_id: acme, refund_id: id });
+    const d2 = (await get(ops, `/api/ops/portal-payments/${a.id}/`)).json() as OpsPaymentDetailOut;
+    expect(d2.refunds[0]).toMatchObject({ status: 'failed', failure_message: 'Refused.' });
+    expect(d2).toMatchObject({ refunded_pence: 0, state: 'paid' });
+    create.mockRestore();
+  });
+
+  it('a definite refusal at once marks it failed, with no job', async () => {
+    const a = await portalPayment(acme, 300);
+    const create = vi
+      .spyOn(sim(), 'createRefund')
+      .mockRejectedValueOnce(new PaymentsProviderError('The provider refused.', false, 400));
+    const url = `/api/ops/portal-payments/${a.id}/refund/`;
+    const d = (await refund(ops, url, {}, 'no-1')).json() as OpsPaymentDetailOut;
+    expect(d.refunds[0]).toMatchObject({ status: 'failed' });
+    expect(await retryJobsOf(d.refunds[0]?.id ?? 0)).toHaveLength(0);
+    create.mockRestore();
+  });
+});
+
+describe('a refund never answered', () => {
+  it('alerts ops past the threshold: the dashboard counts it, the list filters it', async () => {
+    const dashboard = async () =>
+      ((await get(ops, '/api/ops/dashboard/')).json() as OpsDashboardOut).payments;
+    const unanswered = async (source: 'portal' | 'product') =>
+      (
+        (await get(ops, `/api/ops/${source}-payments/?refund=unanswered`)).json() as {
+          results: OpsPaymentRecordOut[];
+        }
+      ).results.map((p) => p.id);
+    const before = (await dashboard()).refunds_unanswered;
+    const a = await portalPayment(beta, 800);
+    const other = await portalPayment(beta, 900);
+    const create = vi
+      .spyOn(sim(), 'createRefund')
+      .mockRejectedValueOnce(new SimulatorRefusal(503, 'unavailable', 'Service unavailable.'));
+    const url = `/api/ops/portal-payments/${a.id}/refund/`;
+    const d = (await refund(ops, url, {}, 'never-1')).json() as OpsPaymentDetailOut;
+    const id = d.refunds[0]?.id ?? 0;
+    expect(d.refunds[0]).toMatchObject({ status: 'pending' });
+    // just asked: the retries are still at work, no alert yet
+    expect((await dashboard()).refunds_unanswered).toBe(before);
+    expect(await unanswered('portal')).not.toContain(a.id);
+    // past the threshold, still pending: the alert and its list (that payment, not another)
+    const asked = new Date(t.clock.now().getTime() - (REFUND_UNANSWERED_HOURS * 60 + 1) * 60_000);
+    await t.owner((tx) =>
+      tx
+        .update(paymentRefunds)
+        .set({ createdAt: asked })
+        .where(and(eq(paymentRefunds.customerId, beta), eq(paymentRefunds.id, id))),
+    );
+    expect((await dashboard()).refunds_unanswered).toBe(before + 1);
+    const listed = await unanswered('portal');
+    expect(listed).toContain(a.id);
+    expect(listed).not.toContain(other.id);
+    expect(await unanswered('product')).toEqual([]);
+    expect((await get(ops, '/api/ops/portal-payments/?refund=sometime')).statusCode).toBe(400);
+    // answered at last (the job's next ask): no longer an alert
+    await retryRefund(t.app.deps, { customer_id: beta, refund_id: id });
+    expect((await dashboard()).refunds_unanswered).toBe(before);
+    expect(await unanswered('portal')).not.toContain(a.id);
+    create.mockRestore();
   });
 });
 

@@ -9,16 +9,21 @@ import {
   type PaymentRefundOut,
   type PaymentSource,
   paymentRefundCreate,
+  REFUND_UNANSWERED_HOURS,
 } from '@kestrel/domain';
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
+import { jobActor } from '../../jobs/service-job.js';
 import { opsActorOf } from '../../platform/access.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { JobKind, JobRequest } from '../../platform/jobs.js';
 import { queryDate, queryDateEnd } from '../../platform/query-params.js';
 import type { ResourceContext } from '../../platform/resource-definition.js';
 import type { Binder } from '../../platform/resource-query.js';
@@ -31,6 +36,8 @@ import {
   runInOps,
 } from '../../platform/service-context.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { PaymentsProviderError } from '../../providers/payments/provider.js';
+import { SimulatorRefusal } from '../../providers/payments/simulator.js';
 import { customers } from '../customers/customers.table.js';
 import { type PaymentsDeps, paymentsOf } from './config.js';
 import { paymentIntents, payments } from './payments.table.js';
@@ -188,6 +195,29 @@ const dateWhere =
       before ? lt(col, b.bind('before', before)) : undefined,
     );
   };
+
+/**
+ * The lists' dates, and with `refund=unanswered` only the payments with a refund still pending
+ * past REFUND_UNANSWERED_HOURS (its answer lost, the retries without one): the ops alert's list.
+ */
+const listWhere =
+  (source: PaymentSource, table: { customerId: PgColumn; id: PgColumn; createdAt: PgColumn }) =>
+  (ctx: ResourceContext, b: Binder): SQL | undefined => {
+    const dates = dateWhere(table.createdAt)(ctx, b);
+    if (ctx.query.refund !== 'unanswered') return dates;
+    return and(
+      dates,
+      sql`exists (select 1 from ${paymentRefunds} r where r.customer_id = ${table.customerId}
+        and r.payment_id = ${table.id} and r.source = ${sql.raw(`'${source}'`)}
+        and r.status = 'pending'
+        and r.created_at < ${b.bind('refund_before', refundUnansweredBefore(ctx.clock.now()))})`,
+    );
+  };
+
+/** Refunds created before this and still pending are unanswered (the ops alert). */
+export function refundUnansweredBefore(now: Date): Date {
+  return new Date(now.getTime() - REFUND_UNANSWERED_HOURS * 3_600_000);
+}
 
 function refundOut(r: RefundRow): PaymentRefundOut {
   return {
@@ -347,7 +377,10 @@ export interface RefundRequest {
  * Refunds a payment, all that is left or `amount_pence` of it, once per key: the refund is stored
  * pending under a lock of the payment (so concurrent refunds never exceed what was paid), asked of
  * the provider (its idempotency key the refund's), and settled; a repeated key answers the refund
- * it made (a pending one is asked of the provider again: it refunds once). Audited.
+ * it made (a pending one is asked of the provider again: it refunds once). Audited. A call whose
+ * answer is lost (an outage, a 5xx, a timeout: the provider may have refunded) leaves the refund
+ * pending, still counted against what was paid, and enqueues REFUND_RETRY_JOB, which asks again
+ * with the same key until the provider answers; only a definite refusal marks it failed.
  */
 export async function refundPayment(
   deps: ContextDeps & PaymentsDeps,
@@ -409,27 +442,90 @@ export async function refundPayment(
   if (row.status !== 'pending' || !base.provider_payment_id) {
     return { refund: refundOut(row), created: prepared.created };
   }
+  const answer = await askProvider(deps, row, base);
+  if (answer.kind === 'lost') {
+    // the provider may have refunded: the refund stays pending (counted) and a job asks again
+    // with the same key until it answers
+    await runAsSystem(deps, (ctx) => ctx.enqueue(refundRetryJobOf(row)), actor);
+    return { refund: refundOut(row), created: prepared.created };
+  }
+  const settled = await settleRefund(deps, actor, row, base, answer);
+  return { refund: refundOut(settled), created: prepared.created };
+}
+
+/** What the provider answered a refund: made, refused, or nothing known (its answer lost). */
+type ProviderAnswer =
+  | {
+      kind: 'settled';
+      status: 'succeeded' | 'failed';
+      providerRefundId: string | null;
+      failure: string | null;
+    }
+  | { kind: 'lost'; error: unknown };
+
+/**
+ * A definite refusal: the provider will answer the same however often it is asked (a 4xx other
+ * than 409 and 429). Anything else (an outage, a 5xx, a timeout or abort, a network error) may
+ * have refunded: its answer is lost.
+ */
+function isRefusal(e: unknown): e is Error {
+  if (e instanceof PaymentsProviderError) return !e.retryable;
+  return e instanceof SimulatorRefusal && e.status < 500 && e.status !== 409 && e.status !== 429;
+}
+
+/** Asks the provider for refund `row` (its idempotency key the refund's, so it refunds once). */
+async function askProvider(
+  deps: ContextDeps & PaymentsDeps,
+  row: RefundRow,
+  base: Base,
+): Promise<ProviderAnswer> {
   const { provider } = paymentsOf(deps);
-  let status: 'succeeded' | 'failed' = 'failed';
-  let providerRefundId: string | null = null;
-  let failure: string | null = null;
+  if (!base.provider_payment_id) {
+    return {
+      kind: 'settled',
+      status: 'failed',
+      providerRefundId: null,
+      failure: 'Nothing to refund.',
+    };
+  }
   try {
     const r = await provider.createRefund(
       {
         payment_intent: base.provider_payment_id,
         amount_pence: row.amountPence,
-        metadata: { source, payment: String(base.id), customer: String(base.customer) },
+        metadata: { source: row.source, payment: String(base.id), customer: String(base.customer) },
         idempotency_key: `kestrel-refund-${row.customerId}-${row.id}`,
       },
       AbortSignal.timeout(15_000),
     );
-    providerRefundId = r.id;
-    status = r.status === 'failed' || r.status === 'canceled' ? 'failed' : 'succeeded';
-    if (status === 'failed') failure = 'The payments provider refused the refund.';
+    const failed = r.status === 'failed' || r.status === 'canceled';
+    return {
+      kind: 'settled',
+      status: failed ? 'failed' : 'succeeded',
+      providerRefundId: r.id,
+      failure: failed ? 'The payments provider refused the refund.' : null,
+    };
   } catch (e) {
-    failure = e instanceof Error ? e.message.slice(0, 500) : 'The refund failed.';
+    if (!isRefusal(e)) return { kind: 'lost', error: e };
+    return {
+      kind: 'settled',
+      status: 'failed',
+      providerRefundId: null,
+      failure: e.message.slice(0, 500) || 'The refund failed.',
+    };
   }
-  const settled = await runAsSystem(
+}
+
+/** Settles a pending refund with the provider's answer (once: a settled one is answered as is). */
+async function settleRefund(
+  deps: ContextDeps,
+  actor: Actor,
+  row: RefundRow,
+  base: Base,
+  answer: Extract<ProviderAnswer, { kind: 'settled' }>,
+): Promise<RefundRow> {
+  const { status, providerRefundId, failure } = answer;
+  return runAsSystem(
     deps,
     async (ctx) => {
       const [u] = await ctx.tx
@@ -463,8 +559,63 @@ export async function refundPayment(
     },
     actor,
   );
-  return { refund: refundOut(settled), created: prepared.created };
 }
+
+/** The job that asks the provider again for a refund whose answer was lost. */
+export const REFUND_RETRY_JOB = 'payments-refund-retry';
+const refundRetryPayload = z.object({
+  customer_id: z.number().int().positive(),
+  refund_id: z.number().int().positive(),
+});
+export type RefundRetryJob = z.infer<typeof refundRetryPayload>;
+
+function refundRetryJobOf(row: RefundRow): JobRequest {
+  return {
+    name: REFUND_RETRY_JOB,
+    data: refundRetryPayload.parse({ customer_id: row.customerId, refund_id: row.id }),
+  };
+}
+
+/**
+ * Asks the provider again for a pending refund (same idempotency key: a refund it made is
+ * answered, never made twice) and settles it; a refund settled meanwhile needs nothing. A call
+ * whose answer is lost again throws: the queue retries the job (with back-off).
+ */
+export async function retryRefund(
+  deps: ContextDeps & PaymentsDeps,
+  job: RefundRetryJob,
+): Promise<void> {
+  const actor = jobActor(job.customer_id);
+  const found = await runAsSystem(
+    deps,
+    async (ctx) => {
+      const [row] = await ctx.tx
+        .select()
+        .from(paymentRefunds)
+        .where(
+          and(eq(paymentRefunds.customerId, job.customer_id), eq(paymentRefunds.id, job.refund_id)),
+        );
+      if (row?.status !== 'pending') return null;
+      const source: PaymentSource = row.source === 'product' ? 'product' : 'portal';
+      const base = await loadBase(ctx.tx, source, row.paymentId, false);
+      return base ? { row, base } : null;
+    },
+    actor,
+  );
+  if (!found) return;
+  const answer = await askProvider(deps, found.row, found.base);
+  if (answer.kind === 'lost') throw answer.error;
+  await settleRefund(deps, actor, found.row, found.base, answer);
+}
+
+/** Registered in jobs/index.ts. */
+export const refundRetryJob: JobKind<RefundRetryJob, AppDeps> = {
+  name: REFUND_RETRY_JOB,
+  payload: refundRetryPayload,
+  retry: { limit: 8, delaySeconds: 30, backoff: true },
+  expireInSeconds: 60,
+  handle: (data, deps) => retryRefund(deps, data),
+};
 
 const READ_PORTAL = { permissions: ['payments.view_all_portal_payments' as const] };
 const READ_PRODUCT = { permissions: ['payments.view_all_product_payments' as const] };
@@ -491,7 +642,7 @@ export async function opsPaymentsRoutes(app: FastifyInstance): Promise<void> {
     ordering: { created_at: paymentIntents.createdAt, id: paymentIntents.id },
     defaultOrdering: '-created_at',
     queryParams: opsPaymentDateFilters,
-    where: dateWhere(paymentIntents.createdAt),
+    where: listWhere('portal', paymentIntents),
   });
   registerResource(app, {
     path: '/api/ops/product-payments/',
@@ -513,7 +664,7 @@ export async function opsPaymentsRoutes(app: FastifyInstance): Promise<void> {
     ordering: { created_at: productPayments.createdAt, id: productPayments.id },
     defaultOrdering: '-created_at',
     queryParams: opsPaymentDateFilters,
-    where: dateWhere(productPayments.createdAt),
+    where: listWhere('product', productPayments),
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -5,7 +5,7 @@ import {
   type PaymentMethodOut,
   type SetupIntentOut,
 } from '@kestrel/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -14,6 +14,7 @@ import {
   createCustomer,
   createProcess,
   createProductUser,
+  createSubjectUser,
   login,
   MemoryMailer,
   type TestApp,
@@ -31,6 +32,10 @@ import {
   type SignedEvent,
   TEST_CARDS,
 } from '../../providers/payments/simulator.js';
+import { cases } from '../cases/cases.table.js';
+import { customerEntitlements } from '../customers/customers.table.js';
+import { subscriptionCharges } from '../cycles/cycles.table.js';
+import { runSubscriptionsDue } from '../cycles/subscriptions-due-job.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { chargeCase } from './case-charge.js';
 import { paymentsOf, usePayments } from './config.js';
@@ -825,6 +830,76 @@ describe("a case's charge", () => {
       400,
       { non_field_errors: [PAYMENT_METHOD_MESSAGES.nothingToRetry] },
     ]);
+  });
+
+  it("a subscription's case is not charged per case: the billing period is charged to the card, once", async () => {
+    await removeAll(staff);
+    await saveCard(staff);
+    const subject = await t.owner(async (tx) => {
+      await tx.insert(customerEntitlements).values({ customerId: customer, entitlement: 'cycles' });
+      const [pb] = await tx.select().from(pricebooks).where(eq(pricebooks.customerId, customer));
+      await tx.insert(pricebookPrices).values({
+        customerId: customer,
+        pricebookId: pb?.id ?? 0,
+        activityType: 'dbs-update',
+        level: '',
+        amountPence: 1300,
+      });
+      return (await createSubjectUser(tx, { customerId: customer, email: 'cyc@example.test' })).id;
+    });
+    staff = await login(t.app, 'admin@gamma.test'); // entitlements are read at sign-in
+    const made = await call(staff, 'POST', `/api/processes/${process}/cycles/`, {
+      name: 'Update service',
+      requirements: ['dbs-update'],
+      repeat_interval: 6,
+      repeat_unit: 'monthly',
+      billing_interval: 1,
+      billing_triggered: 'yearly',
+    });
+    expect(made.statusCode).toBe(201);
+    const start = new Date(t.clock.now().getTime() + 86_400_000);
+    const sub = await call(staff, 'POST', `/api/subjects/${subject}/subscriptions/`, {
+      cycle: made.json().id,
+      starts_at: start.toISOString(),
+    });
+    expect(sub.statusCode).toBe(201);
+    t.clock.advance(2 * 86_400_000);
+    staff = await login(t.app, 'admin@gamma.test'); // the session idled out
+    await runSubscriptionsDue(t.app.deps);
+    await runSubscriptionsDue(t.app.deps); // a second run (a restart) charges nothing more
+    await t.settle();
+    const opened = await t.owner((tx) =>
+      tx
+        .select()
+        .from(cases)
+        .where(and(eq(cases.customerId, customer), eq(cases.subjectId, subject))),
+    );
+    expect(opened).toHaveLength(1);
+    const c = await detail(opened[0]?.id ?? 0);
+    // the case goes on at once: no charge of its own, the subject invited
+    expect(c).toMatchObject({ state: 'awaiting-subject', payment: null });
+    expect(invited('cyc@example.test')).toBe(1);
+    const [charge, ...more] = await t.owner((tx) =>
+      tx
+        .select()
+        .from(subscriptionCharges)
+        .where(eq(subscriptionCharges.subscriptionId, sub.json().id)),
+    );
+    expect(more).toHaveLength(0);
+    expect(charge).toMatchObject({ kind: 'card', amountPence: 1300 });
+    const paid = await t.owner((tx) =>
+      tx
+        .select()
+        .from(productPayments)
+        .where(and(eq(productPayments.customerId, customer), isNull(productPayments.caseId))),
+    );
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({
+      status: 'succeeded',
+      amountPence: 1300,
+      idempotencyKey: `kestrel-subscription-${customer}-${charge?.id}`,
+    });
+    expect(paid[0]?.providerPaymentId).toMatch(/^pi_sim_/);
   });
 
   it('a case cancelled while its charge processes stays cancelled once paid: nobody is invited', async () => {

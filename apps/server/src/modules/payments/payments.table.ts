@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   foreignKey,
   index,
@@ -23,8 +24,15 @@ export const paymentIntents = pgTable(
     customerId: customerIdColumn(),
     id: idColumn(),
     publicId: varchar('public_id', { length: 40 }).notNull(),
-    caseId: integer('case_id').notNull(),
-    caseActivityId: integer('case_activity_id').notNull(),
+    /**
+     * What the intent pays for: `top_up`, a case activity's top-up (case_id and case_activity_id
+     * set), or another module's purpose (intent-purposes.ts: a self-initiated registration, a
+     * licence application's fee) named by `purpose_id`, with no case yet.
+     */
+    purpose: varchar('purpose', { length: 30 }).notNull().default('top_up'),
+    purposeId: integer('purpose_id'),
+    caseId: integer('case_id'),
+    caseActivityId: integer('case_activity_id'),
     amountPence: integer('amount_pence').notNull(),
     currency: varchar('currency', { length: 3 }).notNull().default('gbp'),
     reason: varchar('reason', { length: 200 }).notNull(),
@@ -44,6 +52,11 @@ export const paymentIntents = pgTable(
     uniqueIndex('payment_intents_public_id_idx').on(t.publicId),
     uniqueIndex('payment_intents_provider_intent_idx').on(t.providerIntentId),
     uniqueIndex('payment_intents_activity_idx').on(t.customerId, t.caseActivityId),
+    // one intent awaiting payment per thing paid for (a declined one is followed by a new one)
+    uniqueIndex('payment_intents_purpose_awaiting_idx')
+      .on(t.customerId, t.purpose, t.purposeId)
+      .where(sql`outcome = 'awaiting' and purpose_id is not null`),
+    index('payment_intents_purpose_idx').on(t.customerId, t.purpose, t.purposeId),
     index('payment_intents_created_idx').on(t.customerId, t.createdAt),
     // operations' list of every customer's portal payments, newest first (issue 29)
     index('payment_intents_all_created_idx').on(t.createdAt),
@@ -64,8 +77,8 @@ export const payments = pgTable(
     customerId: customerIdColumn(),
     id: idColumn(),
     paymentIntentId: integer('payment_intent_id').notNull(),
-    caseId: integer('case_id').notNull(),
-    caseActivityId: integer('case_activity_id').notNull(),
+    caseId: integer('case_id'),
+    caseActivityId: integer('case_activity_id'),
     amountPence: integer('amount_pence').notNull(),
     currency: varchar('currency', { length: 3 }).notNull().default('gbp'),
     /** succeeded or failed. */

@@ -62,10 +62,17 @@ export async function makeProviderIntent(deps: AppDeps, job: ProviderIntentJob):
     description: intentDescription(intent.reason, found.checkName),
     metadata: {
       kestrel_payment_intent: intent.publicId,
-      case_activity: String(intent.caseActivityId),
+      ...(intent.caseActivityId !== null
+        ? { case_activity: String(intent.caseActivityId) }
+        : { purpose: intent.purpose, purpose_id: String(intent.purposeId) }),
       customer: String(intent.customerId),
     },
-    idempotency_key: `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`,
+    // a top-up's key is its activity's (as before); another purpose's, its intent's (a fee
+    // declined is asked again with a new intent)
+    idempotency_key:
+      intent.caseActivityId !== null
+        ? `kestrel-top-up-${intent.customerId}-${intent.caseActivityId}`
+        : `kestrel-${intent.purpose}-${intent.customerId}-${intent.purposeId}-${intent.id}`,
   };
   const { provider, config } = paymentsOf(deps);
   let created: ProviderPaymentIntent;
@@ -136,10 +143,13 @@ async function storeOnIntent(
         changes,
         customerId: updated.customerId,
       });
-      await recordEvent(ctx, updated.caseActivityId, {
-        at: ctx.clock.now().toISOString(),
-        ...event(updated),
-      });
+      // a top-up's provider log is its activity's; an intent of another purpose has none
+      if (updated.caseActivityId !== null) {
+        await recordEvent(ctx, updated.caseActivityId, {
+          at: ctx.clock.now().toISOString(),
+          ...event(updated),
+        });
+      }
     },
     jobActor(job.customer_id),
   );

@@ -11,7 +11,7 @@ import {
   type PaymentProviderName,
   paymentPortalPath,
 } from '@kestrel/domain';
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
@@ -130,6 +130,94 @@ export async function createTopUpIntent(
   return { id: publicId, url: paymentPortalPath(publicId), created: true, row };
 }
 
+/**
+ * The payment intent of something another module sells (`purpose`, its row `purposeId`: a
+ * self-initiated registration, a licence application's fee): the one awaiting payment (or paid)
+ * is answered again; after a declined one, a new one. No case yet, so no activity. In the caller's transaction (a system one: subjects
+ * may not add intents), which also enqueues the job making the provider's intent. The module's
+ * `paymentPurposes[purpose].settle` is called by the webhook when it is paid or declined.
+ */
+export async function createPurposeIntent(
+  ctx: ServiceContext,
+  p: {
+    customerId: number;
+    purpose: string;
+    purposeId: number;
+    amountPence: number;
+    reason: string;
+  },
+): Promise<{ row: IntentRow; url: string; created: boolean }> {
+  // the one awaiting payment, or the paid one; a declined one is followed by a new intent
+  const [existing] = await ctx.tx
+    .select()
+    .from(paymentIntents)
+    .where(
+      and(
+        eq(paymentIntents.customerId, p.customerId),
+        eq(paymentIntents.purpose, p.purpose),
+        eq(paymentIntents.purposeId, p.purposeId),
+        inArray(paymentIntents.outcome, ['awaiting', 'paid']),
+      ),
+    )
+    .limit(1);
+  if (existing) return { row: existing, url: paymentPortalPath(existing.publicId), created: false };
+  const publicId = newPublicId();
+  const [row] = await ctx.tx
+    .insert(paymentIntents)
+    .values({
+      customerId: p.customerId,
+      publicId,
+      purpose: p.purpose,
+      purposeId: p.purposeId,
+      amountPence: p.amountPence,
+      reason: p.reason.slice(0, 200),
+      provider: paymentProviderName(),
+      createdAt: ctx.clock.now(),
+      updatedAt: ctx.clock.now(),
+    })
+    .returning();
+  if (!row) throw new Error('payment intent not stored');
+  await ctx.enqueue(providerIntentJobOf(row));
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'created',
+    contentType: INTENT_CONTENT_TYPE,
+    objectId: row.id,
+    objectRepr: publicId,
+    changes: { amount_pence: row.amountPence, purpose: p.purpose, purpose_id: p.purposeId },
+    customerId: row.customerId,
+  });
+  return { row, url: paymentPortalPath(publicId), created: true };
+}
+
+/** Cancels a purpose's intent still awaiting payment (never a paid one); true when it did. */
+export async function cancelPurposeIntent(
+  ctx: ServiceContext,
+  p: { customerId: number; purpose: string; purposeId: number },
+): Promise<boolean> {
+  const [r] = await ctx.tx
+    .update(paymentIntents)
+    .set({ status: 'canceled', outcome: 'declined', updatedAt: ctx.clock.now() })
+    .where(
+      and(
+        eq(paymentIntents.customerId, p.customerId),
+        eq(paymentIntents.purpose, p.purpose),
+        eq(paymentIntents.purposeId, p.purposeId),
+        eq(paymentIntents.outcome, 'awaiting'),
+      ),
+    )
+    .returning();
+  if (!r) return false;
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'updated',
+    contentType: INTENT_CONTENT_TYPE,
+    objectId: r.id,
+    objectRepr: r.publicId,
+    changes: { status: 'canceled', outcome: ['awaiting', 'declined'] },
+    customerId: r.customerId,
+  });
+  return true;
+}
+
 export function intentOut(r: IntentRow): PaymentIntentOut {
   return {
     id: r.id,
@@ -166,27 +254,30 @@ export function paymentOutOf(p: PaymentRow): PaymentOut {
   };
 }
 
-/** The intent `where` picks, with the name of its activity's check (what is paid for). */
+/**
+ * The intent `where` picks, with the name of its activity's check (what is paid for; null for an
+ * intent of another purpose, which has no activity).
+ */
 export async function intentWithCheck(tx: Tx, where: SQL | undefined) {
   const [r] = await tx
     .select({ intent: paymentIntents, checkName: activityTypes.name })
     .from(paymentIntents)
-    .innerJoin(
+    .leftJoin(
       caseActivities,
       and(
         eq(caseActivities.customerId, paymentIntents.customerId),
         eq(caseActivities.id, paymentIntents.caseActivityId),
       ),
     )
-    .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+    .leftJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
     .where(where)
     .limit(1);
   return r ?? null;
 }
 
 /** What an intent pays for, as the portal and the provider show it. */
-export function intentDescription(reason: string, checkName: string): string {
-  return `${reason}: ${checkName}`;
+export function intentDescription(reason: string, checkName: string | null): string {
+  return checkName === null ? reason : `${reason}: ${checkName}`;
 }
 
 /**

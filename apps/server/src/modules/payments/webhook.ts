@@ -11,6 +11,7 @@ import {
   type SettlingEvent,
 } from '../../providers/payments/provider.js';
 import { settleTopUp } from '../checks/top-up.js';
+import { discoverModules } from '../discover.js';
 import { releaseCase } from './case-charge.js';
 import { CASE_PAYMENT_CT } from './case-payment.js';
 import { paymentIntents, payments } from './payments.table.js';
@@ -130,7 +131,16 @@ export async function receivePaymentEvent(
     changes: { status: [intent.status, pi.status], outcome: [intent.outcome, outcome] },
     customerId: intent.customerId,
   });
-  await settleTopUp(ctx, intent.caseActivityId, outcome, intent.publicId);
+  if (intent.caseActivityId !== null) {
+    await settleTopUp(ctx, intent.caseActivityId, outcome, intent.publicId);
+  } else {
+    // another module's purpose (a registration, a licence application): settled by it, here
+    const purpose = (await discoverModules())
+      .map((m) => m.paymentPurposes?.[intent.purpose])
+      .find((p) => p !== undefined);
+    if (!purpose) throw new Error(`no module settles payments for ${intent.purpose}`);
+    await purpose.settle(ctx, intent, outcome, deps);
+  }
   return 'settled';
 }
 

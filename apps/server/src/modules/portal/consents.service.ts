@@ -20,6 +20,7 @@ import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { customers } from '../customers/customers.table.js';
 import { subjectUsers } from '../users/users.table.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { subjectConsents } from './consents.table.js';
 import { lockOwnCase } from './subject-scope.js';
 
@@ -223,6 +224,20 @@ export async function withdrawConsent(ctx: ServiceContext, id: number): Promise<
     objectRepr: `Consent ${id} withdrawn`,
     changes: { withdrawn_at: [null, now.toISOString()] },
   });
+  await emitWebhookEvent(
+    ctx.tx,
+    row.customerId,
+    'consent.withdrawn',
+    {
+      consent: {
+        id,
+        kind: row.kind,
+        case_activity: row.caseActivityId,
+        withdrawn_at: now.toISOString(),
+      },
+    },
+    now,
+  );
   const [activity] = await ctx.tx
     .select({ state: caseActivities.state })
     .from(caseActivities)

@@ -20,17 +20,12 @@ import { readOnly, runInTenant } from '../../platform/service-context.js';
 import {
   caseOfSubjectRecord,
   runForSubjectCase,
-  runForSubjectRecord,
   runSystemForSubjectCase,
   subjectCustomerIds,
 } from '../../platform/subject-access.js';
 import { cases } from '../cases/cases.table.js';
-import {
-  consentsInTenant,
-  giveConsent,
-  renewDvlaConsent,
-  withdrawConsent,
-} from './consents.service.js';
+import { renewDvlaMandate } from '../expiry-calendar/dvla-reconsent.service.js';
+import { consentsInTenant, giveConsent, withdrawConsent } from './consents.service.js';
 import {
   caseFacts,
   portalPayload,
@@ -229,12 +224,17 @@ export async function portalRoutes(app: FastifyInstance) {
       config: subject,
     },
     async (request, reply) => {
-      const out = await runForSubjectRecord(
+      // the system on behalf of the subject (as a withdrawal), once the policy allowed the
+      // consent's case: the renewal also tells the customer's administrators
+      const actor = actorOf(request);
+      const id = request.body.consent;
+      const caseId = await caseOfSubjectRecord(deps, actor, 'subject_consents', id);
+      if (caseId === null) throw new NotFoundError();
+      const out = await runSystemForSubjectCase(
         deps,
-        actorOf(request),
-        'subject_consents',
-        request.body.consent,
-        (ctx) => renewDvlaConsent(ctx, request.body.consent),
+        actor,
+        caseId,
+        (ctx) => renewDvlaMandate(ctx, { publicUrl: deps.config.publicUrl }, id),
         { intent: 'any' },
       );
       return reply.code(201).send(out);

@@ -77,6 +77,9 @@ export async function processesRoutes(app: FastifyInstance) {
             sendInvitation: fields.send_invitation,
             reminderDays: fields.reminder_days,
             invitationMessage: fields.invitation_message,
+            reminderSchedule: fields.reminder_schedule,
+            invitationExpiryDays: fields.invitation_expiry_days,
+            reminderSms: fields.reminder_sms,
           })
           .returning();
         if (!row) throw new NotFoundError();
@@ -98,6 +101,13 @@ export async function processesRoutes(app: FastifyInstance) {
             ...(data.invitation_message !== undefined
               ? { invitationMessage: data.invitation_message }
               : {}),
+            ...(data.reminder_schedule !== undefined
+              ? { reminderSchedule: data.reminder_schedule }
+              : {}),
+            ...(data.invitation_expiry_days !== undefined
+              ? { invitationExpiryDays: data.invitation_expiry_days }
+              : {}),
+            ...(data.reminder_sms !== undefined ? { reminderSms: data.reminder_sms } : {}),
             updatedAt: clock.now(),
           })
           .where(eq(processes.id, existing.id))

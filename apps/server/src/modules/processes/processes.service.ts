@@ -25,6 +25,9 @@ export function presentProcess(p: ProcessRow) {
     send_invitation: p.sendInvitation,
     reminder_days: p.reminderDays,
     invitation_message: p.invitationMessage,
+    reminder_schedule: p.reminderSchedule,
+    invitation_expiry_days: p.invitationExpiryDays,
+    reminder_sms: p.reminderSms,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -1,4 +1,4 @@
-import type { ActivityConfig } from '@kestrel/domain';
+import type { ActivityConfig, ReminderSchedule } from '@kestrel/domain';
 import {
   boolean,
   foreignKey,
@@ -32,6 +32,12 @@ export const processes = pgTable(
     updatedAt: tstz('updated_at').notNull().defaultNow(),
     /** The segment it belongs to (issue 30), or null: the whole organisation's. */
     segmentId: integer('segment_id'),
+    /** Issue 33: the automatic reminder cadence (null: none), see @kestrel/domain reminders. */
+    reminderSchedule: jsonb('reminder_schedule').$type<ReminderSchedule>(),
+    /** Days an invitation stays valid (0: it never expires). */
+    invitationExpiryDays: smallint('invitation_expiry_days').notNull().default(0),
+    /** Reminders also go by text message (to a subject with a mobile number). */
+    reminderSms: boolean('reminder_sms').notNull().default(false),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),

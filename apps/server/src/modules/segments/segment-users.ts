@@ -1,7 +1,15 @@
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { ValidationError } from '../../platform/errors.js';
+import { segmentScope } from './segments.service.js';
 import { segments, segmentUsers } from './segments.table.js';
+
+/**
+ * A user limited to segments gives another (or themself) segments within their own only, and
+ * at least one: no segment means the whole organisation, more than they see themselves.
+ */
+export const LIMITED_USER_SEGMENTS =
+  'Choose one or more of your own segments: you are limited to them, so the users you add or change are too.';
 
 /**
  * The segments of each of `userIds` (customer `customerId`), ids ascending; a user of no
@@ -49,7 +57,9 @@ export async function requireSegments(
  * Makes `segmentIds` the segments of user `userId` (customer `customerId`): rows added and
  * removed, nothing else touched. Each id must be one of the customer's segments (else 400 on
  * `segments`, nothing changed). The caller's transaction and audit (the user's change) cover it.
- * An empty list leaves the user unlimited (every case of the customer).
+ * An empty list leaves the user unlimited (every case of the customer). An acting user limited
+ * to segments may give only a non-empty part of their own (else 400 on `segments`): read before
+ * any change, as their own segments may be the ones changed.
  */
 export async function setUserSegments(
   tx: Tx,
@@ -58,6 +68,10 @@ export async function setUserSegments(
   segmentIds: readonly number[],
 ): Promise<void> {
   const wanted = await requireSegments(tx, customerId, segmentIds);
+  const scope = await segmentScope(tx);
+  if (scope !== null && (wanted.length === 0 || wanted.some((id) => !scope.includes(id)))) {
+    throw ValidationError.of('segments', LIMITED_USER_SEGMENTS);
+  }
   const mine = and(eq(segmentUsers.customerId, customerId), eq(segmentUsers.userId, userId));
   await tx
     .delete(segmentUsers)

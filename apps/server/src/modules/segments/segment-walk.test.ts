@@ -26,8 +26,10 @@ import {
 import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
 import { createCaseDocument } from '../case-documents/case-documents.factories.js';
 import { cycles, subscriptions } from '../cycles/cycles.table.js';
+import { erasureRequests } from '../data-requests/erasure-requests.table.js';
 import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
 import { processes } from '../processes/processes.table.js';
+import { portalRegistrations, registrationPortals } from '../regportals/regportals.table.js';
 import { segments, segmentUsers } from './segments.table.js';
 
 // Walks the route table as a user limited to one segment (issue 30): every GET route of the
@@ -60,6 +62,10 @@ const SEGMENTED = [
   'payment-intents',
   'payments',
   'subscriptions',
+  // issue 31: a registration through a portal of the segment's process
+  'portal-registrations',
+  // issue 34: an erasure request for a subject of the segment
+  'erasure-requests',
 ] as const;
 type Resource = (typeof SEGMENTED)[number];
 /** The organisation's own set-up and reference data: the same for every user of the customer. */
@@ -75,6 +81,9 @@ const ORGANISATION = [
   // licensing (issue 32): a council's licence set-up and its register of licences are the
   // council's, not a segment's (a licence is not a case of a segment's process)
   'lms',
+  // the organisation's systems integration (issue 33): its webhook endpoints are an
+  // administrator's set-up, not a segment's
+  'webhook-endpoints',
 ];
 
 /** Words only the other segment's rows carry (its subject's name and email, its process). */
@@ -90,6 +99,8 @@ let admin: Client;
 let limited: Client;
 /** Each segment's cycle (of its process: `/api/processes/:id/cycles/:cycleId/`). */
 const cycleOf = { mine: 0, theirs: 0 };
+/** Each segment's registration portal (`/api/processes/:id/registration-portals/:regPortalId/`). */
+const regPortalOf = { mine: 0, theirs: 0 };
 
 async function segmentObjects(
   segmentId: number,
@@ -190,6 +201,39 @@ async function segmentObjects(
       .values({ customerId, cycleId: cycle?.id ?? 0, subjectId: subject.id, startedAt: at })
       .returning({ id: subscriptions.id });
     cycleOf[who.first === 'Alpha' ? 'mine' : 'theirs'] = cycle?.id ?? 0;
+    // a registration portal of the segment's process, and a registration through it (issue 31)
+    const [regPortal] = await tx
+      .insert(registrationPortals)
+      .values({
+        customerId,
+        processId: process.id,
+        segmentId,
+        path: 'walk',
+        title: `${who.first} portal`,
+        askEmail: 'required',
+        askDob: 'optional',
+        askPhone: 'optional',
+      })
+      .returning({ id: registrationPortals.id });
+    const [registration] = await tx
+      .insert(portalRegistrations)
+      .values({
+        customerId,
+        regPortalId: regPortal?.id ?? 0,
+        processId: process.id,
+        firstName: who.first,
+        lastName: 'Person',
+        email: who.email,
+        state: 'started',
+        startedAt: at,
+        expiresAt: new Date(at.getTime() + 48 * 3_600_000),
+      })
+      .returning({ id: portalRegistrations.id });
+    regPortalOf[who.first === 'Alpha' ? 'mine' : 'theirs'] = regPortal?.id ?? 0;
+    const [erasure] = await tx
+      .insert(erasureRequests)
+      .values({ customerId, subjectId: subject.id, requestedByType: 'ProductUser' })
+      .returning({ id: erasureRequests.id });
     return {
       cases: c.id,
       subjects: subject.id,
@@ -214,6 +258,8 @@ async function segmentObjects(
       // the customer's payments are named by kind (product-N, portal-N)
       payments: `portal-${intent.id}`,
       subscriptions: subscription?.id ?? 0,
+      'portal-registrations': registration?.id ?? 0,
+      'erasure-requests': erasure?.id ?? 0,
     };
   });
 }
@@ -319,6 +365,7 @@ describe('a user limited to one segment, walking every GET route', () => {
         r.url
           .replace(':id', String(ids[which][resource]))
           .replace(':cycleId', String(cycleOf[which]))
+          .replace(':regPortalId', String(regPortalOf[which]))
           .replace(/:[a-zA-Z]+/g, '1');
       const theirs = await get(limited, url('theirs'));
       answers.push(`${r.url} ${theirs.statusCode}`);

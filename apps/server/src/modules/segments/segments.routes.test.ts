@@ -12,7 +12,7 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { processes } from '../processes/processes.table.js';
-import { LIMITED_USER_PROCESSES } from './segments.routes.js';
+import { LIMITED_USER_MEMBERS, LIMITED_USER_PROCESSES } from './segments.routes.js';
 import { segments, segmentUsers } from './segments.table.js';
 
 let t: TestApp;
@@ -220,6 +220,30 @@ describe('/api/segments/', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ detail: LIMITED_USER_PROCESSES });
+  });
+
+  it('a user limited to segments may not change who is in one (leaving theirs would unlimit them)', async () => {
+    const me = (await call(limited, 'GET', '/api/user/')).json().id;
+    const leave = await call(limited, 'DELETE', `/api/segments/${id}/users/${me}/`);
+    expect(leave.statusCode).toBe(403);
+    expect(leave.json()).toEqual({ detail: LIMITED_USER_MEMBERS });
+    const add = await call(limited, 'POST', `/api/segments/${id}/users/`, { user: colleague });
+    expect(add.statusCode).toBe(403);
+    expect(add.json()).toEqual({ detail: LIMITED_USER_MEMBERS });
+    const members = await call(admin, 'GET', `/api/segments/${id}/users/`);
+    expect(members.json().results.map((u: { id: number }) => u.id)).toEqual([me]);
+  });
+
+  it("names a limited user's segments in their profile (the web hides add and remove by it)", async () => {
+    expect((await call(limited, 'GET', '/api/user/')).json().segments).toEqual([id]);
+    // an administrator, even one in a segment, and ops are not limited
+    const me = (await call(admin, 'GET', '/api/user/')).json().id;
+    await t.owner((tx) =>
+      tx.insert(segmentUsers).values({ customerId: acme, segmentId: id, userId: me }),
+    );
+    expect((await call(admin, 'GET', '/api/user/')).json().segments).toEqual([]);
+    expect((await call(ops, 'GET', '/api/user/')).json().segments).toEqual([]);
+    await t.owner((tx) => tx.delete(segmentUsers).where(eq(segmentUsers.userId, me)));
   });
 
   it('deletes a segment: its processes return to the whole organisation', async () => {

@@ -40,6 +40,13 @@ import { segments } from './segments.table.js';
 export const LIMITED_USER_PROCESSES =
   'Only a user who is not limited to segments can change which processes a segment has.';
 
+/**
+ * Nor who is in a segment: a user who left their only segment would see the whole organisation,
+ * and one who took others out of theirs would widen what those see.
+ */
+export const LIMITED_USER_MEMBERS =
+  'Only a user who is not limited to segments can change who is in a segment.';
+
 const userParams = idParams.extend({ userId: z.string().max(20) });
 const processParams = idParams.extend({ processId: z.string().max(20) });
 const VIEW = { access: { permissions: ['segments.view_segment' as const] } };
@@ -160,9 +167,13 @@ export async function segmentsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const id = parseId(request.params.id);
-      const out = await runInTenant(deps, actorOf(request), async ({ tx, actor }) =>
-        addMember(tx, actor, await findSegment(tx, id, true), request.body.user),
-      );
+      const out = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
+        const segment = await findSegment(tx, id, true);
+        if ((await segmentScope(tx)) !== null) {
+          throw new PermissionDeniedError(LIMITED_USER_MEMBERS);
+        }
+        return addMember(tx, actor, segment, request.body.user);
+      });
       return reply.code(201).send(out);
     },
   );
@@ -176,9 +187,13 @@ export async function segmentsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const id = parseId(request.params.id);
       const userId = parseId(request.params.userId);
-      await runInTenant(deps, actorOf(request), async ({ tx, actor }) =>
-        removeMember(tx, actor, await findSegment(tx, id, true), userId),
-      );
+      await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
+        const segment = await findSegment(tx, id, true);
+        if ((await segmentScope(tx)) !== null) {
+          throw new PermissionDeniedError(LIMITED_USER_MEMBERS);
+        }
+        await removeMember(tx, actor, segment, userId);
+      });
       return reply.code(204).send();
     },
   );

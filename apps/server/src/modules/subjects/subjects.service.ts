@@ -8,6 +8,7 @@ import { API_MESSAGES, NotFoundError, ValidationError } from '../../platform/err
 import { cases } from '../cases/cases.table.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { flags } from '../flags/flags.table.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { subjects } from './subjects.table.js';
 
 /**
@@ -221,6 +222,15 @@ export async function flagLikelyDuplicates(tx: Tx, actor: Actor, row: SubjectRow
     objectRepr: message.slice(0, 200),
     changes: { kind: 'rule', subject: row.id, message },
   });
+  if (flag) {
+    await emitWebhookEvent(
+      tx,
+      row.customerId,
+      'flag.raised',
+      { flag: { id: flag.id, kind: 'rule', case: null, subject: row.id } },
+      new Date(),
+    );
+  }
 }
 
 export async function updateSubject(

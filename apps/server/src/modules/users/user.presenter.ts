@@ -12,6 +12,8 @@ export function presentProductUser(
     entitlements: readonly Entitlement[];
     /** The session's organisation requires two-factor sign-in (customers.require_totp). */
     requireTotp?: boolean;
+    /** The segments the user is limited to ([]: the whole organisation). */
+    segments?: readonly number[];
   },
 ) {
   return {
@@ -34,6 +36,7 @@ export function presentProductUser(
     session_permissions: [...extra.permissions].sort(),
     entitlements: [...extra.entitlements],
     terms_agreed_at: iso(u.termsAgreedAt),
+    segments: [...(extra.segments ?? [])],
   };
 }
 

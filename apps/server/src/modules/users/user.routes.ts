@@ -22,6 +22,7 @@ import { startSession } from '../../platform/session-cookie.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/totp.js';
 import { limitKeys } from '../accounts/accounts.routes.js';
 import { newerTotpStep } from '../accounts/accounts.service.js';
+import { segmentsOfUsers } from '../segments/segment-users.js';
 import { presentProductUser, presentSubjectUser } from './user.presenter.js';
 import { getCustomer, getProductUser, getSubjectUser, roleNamesOf } from './users.repo.js';
 import { productUsers, subjectUsers } from './users.table.js';
@@ -38,8 +39,15 @@ async function profileOf(request: FastifyRequest, tx: Tx, user: SessionUser) {
   if (!row) throw new NotFoundError();
   const customerId = session?.customerId ?? null;
   const customer = customerId === null ? null : await getCustomer(tx, customerId);
+  const roles = await roleNamesOf(tx, user.id);
+  // Limited to segments: a user of segments who is not an administrator (kestrel_segment_scope)
+  const segments =
+    customerId === null || user.isOps || roles.includes('admin')
+      ? []
+      : ((await segmentsOfUsers(tx, customerId, [user.id])).get(user.id) ?? []);
   return presentProductUser(row, {
-    roles: await roleNamesOf(tx, user.id),
+    roles,
+    segments,
     isOps: user.isOps,
     customer: customer
       ? { id: customer.id, name: customer.name, demo_mode: customer.demoMode }

@@ -13,7 +13,8 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { accountTokens } from '../../platform/tables/sessions.table.js';
-import { segments } from '../segments/segments.table.js';
+import { LIMITED_USER_SEGMENTS } from '../segments/segment-users.js';
+import { segments, segmentUsers } from '../segments/segments.table.js';
 import { productUsers } from './users.table.js';
 
 let t: TestApp;
@@ -326,6 +327,72 @@ describe('invitations', () => {
       payload: { segments: [otherSegment] },
     });
     expect(foreignSeg.statusCode).toBe(400);
+  });
+});
+
+describe('a user limited to segments', () => {
+  it('gives the segments only within their own, never none (which would see the whole organisation)', async () => {
+    let south = 0;
+    let me = 0;
+    await t.owner(async (tx) => {
+      const role = await createRole(tx, {
+        customerId: acme,
+        name: 'Segment lead',
+        permissions: [
+          'users.view_productuser',
+          'users.add_productuser',
+          'users.change_productuser',
+          'segments.view_segment',
+        ],
+      });
+      me = (
+        await createProductUser(tx, {
+          customerId: acme,
+          username: 'segment-lead@acme.test',
+          roles: [role.id],
+        })
+      ).id;
+      const [s] = await tx.insert(segments).values({ customerId: acme, name: 'South' }).returning();
+      south = s?.id ?? 0;
+      await tx.insert(segmentUsers).values({ customerId: acme, segmentId: north, userId: me });
+    });
+    const m = await login(t.app, 'segment-lead@acme.test');
+    const invite = (email: string, segs: number[] | undefined) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users/',
+        headers: m.headers,
+        payload: {
+          email,
+          first_name: 'Site',
+          last_name: 'Hand',
+          ...(segs === undefined ? {} : { segments: segs }),
+        },
+      });
+    for (const segs of [undefined, [], [south], [north, south]]) {
+      const res = await invite(`hand-${segs?.length ?? 'none'}@acme.test`, segs);
+      expect([segs, res.statusCode, res.json()]).toEqual([
+        segs,
+        400,
+        { segments: [LIMITED_USER_SEGMENTS] },
+      ]);
+    }
+    const ok = await invite('hand@acme.test', [north]);
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json()).toMatchObject({ segments: [north] });
+    for (const segs of [[], [north, south]]) {
+      const self = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/users/${me}/`,
+        headers: m.headers,
+        payload: { segments: segs },
+      });
+      expect([segs, self.statusCode]).toEqual([segs, 400]);
+    }
+    const mine = await t.owner((tx) =>
+      tx.select().from(segmentUsers).where(eq(segmentUsers.userId, me)),
+    );
+    expect(mine.map((r) => r.segmentId)).toEqual([north]);
   });
 });
 

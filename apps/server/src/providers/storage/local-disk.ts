@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,6 +45,28 @@ export class LocalDiskStorage implements DocumentStorage {
       return null;
     }
     return createReadStream(path);
+  }
+
+  /**
+   * Overwrites the object's first bytes in place (an encrypted file's header when its data key
+   * is re-wrapped): a reader sees the old header or the new one, both opening the same content.
+   * False when there is no object (deleted meanwhile: nothing is brought back).
+   */
+  async writeHead(key: string, head: Buffer): Promise<boolean> {
+    let file: Awaited<ReturnType<typeof open>>;
+    try {
+      file = await open(this.path(key), 'r+');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    try {
+      await file.write(head, 0, head.length, 0);
+      await file.datasync();
+      return true;
+    } finally {
+      await file.close();
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -12,6 +12,7 @@ const OPS_NAV: NavSection[] = [
     items: [
       { route: 'ops:dashboard', label: 'Operations', icon: 'home' },
       { route: 'ops:outstanding-activities', label: 'Outstanding activities', icon: 'list' },
+      { route: 'ops:escalations', label: 'Escalations', icon: 'flag' },
     ],
   },
   {

@@ -25,6 +25,7 @@ function productNav(activeFlags: number): NavSection[] {
         { route: 'outstanding-activities', label: 'Outstanding activities', icon: 'list' },
         { route: 'case-activities', label: 'Case activities', icon: 'check' },
         { route: 'subscriptions', label: 'Subscriptions', icon: 'switch' },
+        { route: 'expiry-calendar', label: 'Expiry calendar', icon: 'flag' },
       ],
     },
     {

@@ -1,10 +1,24 @@
 import { Anchor, Button, Paper, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
-import { href } from '../../config/paths';
+import { Link, useSearchParams } from 'react-router';
+import { href, safeNext } from '../../config/paths';
+import { ApplicantSignupForm } from './applicant-signup-form';
 import { AuthCard } from './auth-card';
 
-/** Sign-up: organisations create an account; people being checked follow their email link. */
+/**
+ * Sign-up: organisations create an account; people being checked follow their email link. A
+ * member of the public sent here to apply (`?next=…&subject=y`, a licence's application portal)
+ * makes their own account and goes back to `next`.
+ */
 export default function SignupPage() {
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  if (params.get('subject') === 'y' && next !== '/') {
+    return (
+      <AuthCard title="Create your account" subtitle="You need an account to apply.">
+        <ApplicantSignupForm next={next} />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard title="Create an account" subtitle="How will you use the service?">
       <Paper withBorder p="lg" radius="md">

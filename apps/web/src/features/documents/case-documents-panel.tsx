@@ -14,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { copyText } from '../../components/copy-button';
 import { Icon } from '../../components/icons';
+import { RedactionNotice } from '../retention';
 import { collectorOf, groupLabel } from './collectors';
 import { DocumentViewer } from './document-viewer';
 import { type DocumentAudience, listCaseDocuments } from './documents-api';
@@ -130,6 +131,9 @@ export function CaseDocumentsPanel({
                     </ActionIcon>
                   )}
                 </Group>
+                {audience === 'customer' && (
+                  <RedactionNotice caseId={caseId} target="document" targetId={doc.id} />
+                )}
                 <DocumentViewer document={doc} />
               </Stack>
             </Paper>

@@ -1,4 +1,9 @@
-import type { OpsPaymentDetailOut, OpsPaymentRecordOut, PaymentSource } from '@kestrel/domain';
+import type {
+  OpsPaymentDetailOut,
+  OpsPaymentRecordOut,
+  PaymentRefundOut,
+  PaymentSource,
+} from '@kestrel/domain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../api/client';
 import { defineResource } from '../../api/resource';
@@ -26,6 +31,19 @@ export function errorText(data: Readonly<Record<string, unknown>>, field: string
     return errorText(errors as Record<string, unknown>, field);
   }
   return typeof data.detail === 'string' ? data.detail : null;
+}
+
+/**
+ * A refund's status in words: pending while the provider has not answered (its answer lost: the
+ * server asks again with the same key, and the amount still counts as refunded), refunded, or
+ * failed with the provider's reason.
+ */
+export function refundStatusText(r: Pick<PaymentRefundOut, 'status' | 'failure_message'>): string {
+  if (r.status === 'pending') {
+    return 'Pending: the payments provider has not answered yet, it is asked again';
+  }
+  if (r.status === 'succeeded') return 'Refunded';
+  return r.failure_message ? `Failed (${r.failure_message})` : 'Failed';
 }
 
 export class RefundRefused extends Error {}

@@ -400,3 +400,75 @@ describe('safeUrl', () => {
     }
   });
 });
+
+describe('after paying: Continue, and a licence fee named as such', () => {
+  function showAt(search: string) {
+    const router = createMemoryRouter(
+      [
+        { path: '/payment-portal/:id', Component: PaymentPortalPage },
+        { path: '/s/self-initiate/:s/:p', element: <h1>Registration</h1> },
+      ],
+      { initialEntries: [`/payment-portal/${ID}${search}`] },
+    );
+    renderWithProviders(<RouterProvider router={router} />);
+  }
+  afterEach(() => window.sessionStorage.clear());
+
+  it("goes on to the link's next page once paid (kept for the return from the bank)", async () => {
+    mockFetch(() => ({
+      status: 200,
+      body: portal(false, { outcome: 'paid', status: 'succeeded' }),
+    }));
+    showAt(`?next=${encodeURIComponent('/s/self-initiate/4/volunteers')}`);
+    await screen.findByText('Payment received');
+    const go = screen.getByRole('link', { name: 'Continue' });
+    expect(go.getAttribute('href')).toBe('/s/self-initiate/4/volunteers');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Pay for your check');
+    fireEvent.click(go);
+    expect(await screen.findByRole('heading', { name: 'Registration' })).toBeTruthy();
+  });
+
+  it('keeps next for the bare address the bank returns to', async () => {
+    window.sessionStorage.setItem(
+      `kestrel-payment-next-${ID}`,
+      JSON.stringify({ next: '/s/dashboard', licence: true }),
+    );
+    mockFetch(() => ({
+      status: 200,
+      body: portal(false, { outcome: 'paid', status: 'succeeded' }),
+    }));
+    showAt('');
+    await screen.findByText('Payment received');
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(
+      '/s/dashboard',
+    );
+  });
+
+  it('names a licence application, not a check, for a licence fee', async () => {
+    mockFetch(() => ({
+      status: 200,
+      body: portal(false, {
+        outcome: 'paid',
+        status: 'succeeded',
+        description: 'Licence application fee: Hackney carriage driver licence',
+        reason: 'Licence application fee: Hackney carriage driver licence',
+        check_name: null,
+      }),
+    }));
+    showAt(`?next=${encodeURIComponent('/s/dashboard')}&for=licence`);
+    await screen.findByText('Payment received');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Pay your licence fee');
+    expect(screen.getByText(/your licence application will now continue/)).toBeTruthy();
+    expect(screen.queryByText(/your check|this check/i)).toBeNull();
+  });
+
+  it('offers no Continue to someone signed out with no next, nor while unpaid', async () => {
+    mockFetch(() => ({
+      status: 200,
+      body: portal(false, { outcome: 'paid', status: 'succeeded' }),
+    }));
+    showAt(`?next=${encodeURIComponent('//evil.example/x')}`);
+    await screen.findByText('Payment received');
+    expect(screen.queryByRole('link', { name: 'Continue' })).toBeNull();
+  });
+});

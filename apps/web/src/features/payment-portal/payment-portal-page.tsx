@@ -17,9 +17,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { request } from '../../api/client';
+import { useSubjectProfile } from '../../lib/session/profile';
 import {
   CARD_FIELDS,
   type CardErrors,
@@ -29,6 +30,16 @@ import {
   safeUrl,
   validateCard,
 } from './card-form';
+import { CONTINUE, continueTo, portalTexts, readLink } from './continue-link';
+
+/** The browser's session storage, or null where it is refused. */
+function sessionStore(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
 
 const FIELD_ID: Record<CardField, string> = {
   name: 'card-name',
@@ -143,6 +154,10 @@ const EMPTY: CardValues = { name: '', number: '', expiry: '', cvc: '' };
 
 export default function PaymentPortalPage() {
   const { id = '' } = useParams();
+  const { search } = useLocation();
+  const link = useMemo(() => readLink(search, id, sessionStore()), [search, id]);
+  const texts = portalTexts(link.licence);
+  const onTo = continueTo(link, useSubjectProfile() !== null);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [values, setValues] = useState<CardValues>(EMPTY);
   const [errors, setErrors] = useState<CardErrors>({});
@@ -259,9 +274,9 @@ export default function PaymentPortalPage() {
   if (load.state !== 'ready') {
     return (
       <Stack gap="md">
-        <Title order={1}>{PAYMENT_TEXTS.title}</Title>
+        <Title order={1}>{texts.title}</Title>
         <Alert color="red" variant="light" role="alert">
-          {load.state === 'missing' ? PAYMENT_TEXTS.notFound : PAYMENT_TEXTS.error}
+          {load.state === 'missing' ? texts.notFound : texts.error}
         </Alert>
       </Stack>
     );
@@ -288,7 +303,7 @@ export default function PaymentPortalPage() {
       const url = safeUrl(action.redirect_to_url.url);
       if (!url) {
         setBusy(false);
-        setSubmitError(PAYMENT_TEXTS.error);
+        setSubmitError(texts.error);
         return;
       }
       window.location.assign(url);
@@ -316,7 +331,7 @@ export default function PaymentPortalPage() {
     <Stack gap="lg">
       <Stack gap={6}>
         <Title order={1} fz={{ base: 26, sm: 30 }}>
-          {PAYMENT_TEXTS.title}
+          {texts.title}
         </Title>
         <Text c="dimmed">{p.brand_name}</Text>
       </Stack>
@@ -334,30 +349,35 @@ export default function PaymentPortalPage() {
       </Paper>
 
       {p.outcome === 'paid' && (
-        <Alert color="teal" variant="light" role="status" title={PAYMENT_TEXTS.paid}>
-          {PAYMENT_TEXTS.paidBody}
+        <Alert color="teal" variant="light" role="status" title={texts.paid}>
+          {texts.paidBody}
         </Alert>
       )}
       {p.outcome === 'declined' && (
-        <Alert color="red" variant="light" role="alert" title={PAYMENT_TEXTS.declined}>
+        <Alert color="red" variant="light" role="alert" title={texts.declined}>
           <Stack gap={4}>
             {p.last_error && <Text size="sm">{p.last_error}</Text>}
-            <Text size="sm">{PAYMENT_TEXTS.declinedBody}</Text>
+            <Text size="sm">{texts.declinedBody}</Text>
           </Stack>
         </Alert>
+      )}
+      {(p.outcome === 'paid' || p.outcome === 'declined') && onTo && (
+        <Button component={Link} to={onTo} size="lg" fullWidth data-testid="payment-continue">
+          {CONTINUE}
+        </Button>
       )}
 
       {step === 'preparing' && (
         <Paper withBorder p="md" radius="md" data-testid="preparing">
           <Group gap="sm" wrap="nowrap" role="status" aria-live="polite">
             <Loader size="sm" aria-hidden />
-            <Text>{PAYMENT_TEXTS.preparing}</Text>
+            <Text>{texts.preparing}</Text>
           </Group>
         </Paper>
       )}
       {step === 'unavailable' && (
         <Alert color="red" variant="light" role="alert">
-          {PAYMENT_TEXTS.unavailable}
+          {texts.unavailable}
         </Alert>
       )}
       {step === 'unavailable' && !refused && (
@@ -367,7 +387,7 @@ export default function PaymentPortalPage() {
       )}
 
       {step === 'challenge' && challengeUrl && (
-        <Alert color="blue" variant="light" role="status" title={PAYMENT_TEXTS.challengePending}>
+        <Alert color="blue" variant="light" role="status" title={texts.challengePending}>
           <Button
             component="a"
             href={challengeUrl}
@@ -379,7 +399,7 @@ export default function PaymentPortalPage() {
             py="xs"
             styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
           >
-            {PAYMENT_TEXTS.challengeContinue}
+            {texts.challengeContinue}
           </Button>
         </Alert>
       )}

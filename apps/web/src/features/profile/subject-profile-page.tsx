@@ -27,6 +27,7 @@ import { ErrorSummary, type SummaryError } from '../../components/form-kit';
 import { PhoneField } from '../../components/phone-field';
 import { href } from '../../config/paths';
 import { useSubjectProfile } from '../../lib/session/profile';
+import { YourDataSection } from '../data-requests';
 import { submitProfile } from './submit-profile';
 
 const schema = z.object({
@@ -194,6 +195,7 @@ export default function SubjectProfilePage() {
           </Text>
         </Stack>
       </Paper>
+      <YourDataSection />
     </Stack>
   );
 }

@@ -14,6 +14,7 @@ import { request } from '../../api/client';
 import { notify } from '../../lib/notify';
 import { useRights } from '../../lib/rights';
 import { useSession } from '../../lib/session/session-store';
+import { RedactionNotice } from '../retention';
 import { ActivityConfigAccordion } from './activity-config-accordion';
 import { NotesAccordion } from './notes-accordion';
 import { type Audience, caseIdOf, type PanelActivity } from './panel-kit';
@@ -129,6 +130,9 @@ export function ActivityResult({
     <Stack gap="sm" data-testid="activity-result" data-audience={audience}>
       {audience === 'ops' && <RetryActivity activity={activity} />}
       {staff && <DecisionReason activity={activity} />}
+      {audience === 'customer' && (
+        <RedactionNotice caseId={caseId} target="activity" targetId={activity.id} />
+      )}
       <Panel activity={activity} audience={audience} dbsDetails={details.data ?? null} />
       {staff && isDbs && (
         <Group justify="space-between" gap="sm">

@@ -10,6 +10,7 @@ import {
   DocumentViewer,
   useCaseDocuments,
 } from '../documents';
+import { RedactionNotice } from '../retention';
 import { familyOf } from './data-panel-kit';
 import { AcceptDocuments, RejectDocument } from './document-review';
 import { type Audience, caseIdOf, Note, type PanelActivity, PanelFrame } from './panel-kit';
@@ -82,6 +83,9 @@ export function DocumentCollectionPanel({
                     </ActionIcon>
                   )}
                 </Group>
+                {audience === 'customer' && (
+                  <RedactionNotice caseId={caseId} target="document" targetId={doc.id} />
+                )}
                 <DocumentViewer document={doc} />
                 {reviewer && open && <RejectDocument doc={doc} family={reviewer} />}
               </Stack>

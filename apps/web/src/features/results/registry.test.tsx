@@ -58,7 +58,6 @@ const isKindsOwnFile = (path: string) =>
  */
 const NAMES_KINDS_BY_DESIGN: Record<string, string> = {
   'features/results/registry.tsx': 'the result-panel registry',
-  'features/processes/components/config-fields.ts': 'the configuration fields of each kind',
   'features/portal/sections/review.tsx': 'the Review section: each section’s summary',
   'features/portal/summaries.tsx': 'the answers of each section, shown on Review (consent kinds)',
   'features/portal/sections/dbs-application/dbs-application-section.tsx':

@@ -11,6 +11,7 @@ import {
 import { ListState } from '../../components/list-states';
 import { href } from '../../config/paths';
 import { useSubjectProfile } from '../../lib/session/profile';
+import { LicenceApplications } from '../lms-public';
 import { CaseCard } from './case-card';
 import { LoadFailed } from './load-failed';
 
@@ -82,6 +83,8 @@ export default function SubjectDashboardPage() {
       ) : (
         ordered.map((c) => <CaseCard key={c.id} item={c} />)
       )}
+      {/* Licence applications (issue 32): their state, and the council's questions. */}
+      <LicenceApplications />
     </Stack>
   );
 }

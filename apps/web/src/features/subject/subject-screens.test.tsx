@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DVLA_MANDATE_LABEL } from '../../components/dvla-mandate';
 import { resetSession, setSession } from '../../lib/session/session-store';
 import { type Call, mockFetch } from '../../test/fetch-mock';
 import { renderWithProviders } from '../../test/render';
@@ -79,7 +80,11 @@ describe('subject dashboard', () => {
       '/s/cases/12',
     );
     expect(screen.queryByTestId('dvla-prompt')).toBeNull();
-    expect(calls.map(pathOf).sort()).toEqual(['/api/s/cases/', '/api/s/consents/']);
+    expect(calls.map(pathOf).sort()).toEqual([
+      '/api/lms/s/applications/',
+      '/api/s/cases/',
+      '/api/s/consents/',
+    ]);
   });
 
   it('after submission, a top-up to pay is the next step, to the payment portal', async () => {
@@ -298,15 +303,17 @@ describe('subject consents', () => {
 });
 
 describe('DVLA reconsent', () => {
-  it('asks for the agreement (summary linked to the box), then renews', async () => {
+  it('asks for the agreement (summary linked to the box), renews, then confirms', async () => {
     const calls = mockFetch((c) =>
       c.method === 'POST'
         ? { status: 201, body: consent({ id: 40 }) }
         : { status: 200, body: page([consent({ status: 'expired' })]) },
     );
-    const router = show('/s/dvla-reconsent', '/s/dvla-reconsent', DvlaReconsentPage);
-    const button = await screen.findByRole('button', { name: 'Renew consent' });
-    expect(screen.getByText(/Ended on 1st Dec 2026/)).toBeTruthy();
+    show('/s/dvla-reconsent', '/s/dvla-reconsent', DvlaReconsentPage);
+    const button = await screen.findByRole('button', { name: 'Renew my consent' });
+    expect(screen.getByText('Your consent ended on 1st Dec 2026.')).toBeTruthy();
+    // the declaration the portal's driver-data section gives, for the customer holding it
+    expect(screen.getByRole('checkbox', { name: DVLA_MANDATE_LABEL })).toBeTruthy();
     fireEvent.click(button);
     const summary = await screen.findByTestId('error-summary');
     const link = within(summary).getByRole('link', { name: 'Please confirm' });
@@ -316,7 +323,10 @@ describe('DVLA reconsent', () => {
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(button);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/s/dashboard'));
+    const done = await screen.findByTestId('dvla-renewed');
+    expect(done.textContent).toContain('Consent renewed');
+    expect(within(done).getByRole('link', { name: 'Back to your checks' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Renew my consent' })).toBeNull();
     const post = calls.find((c) => c.method === 'POST');
     expect(post && pathOf(post)).toBe('/api/s/dvla-reconsent/');
     expect(post?.body).toEqual({ consent: 31 });
@@ -327,6 +337,6 @@ describe('DVLA reconsent', () => {
     show('/s/dvla-reconsent', '/s/dvla-reconsent', DvlaReconsentPage);
     const ok = await screen.findByTestId('dvla-up-to-date');
     expect(ok.textContent).toContain('valid until 1st Dec 2026');
-    expect(screen.queryByRole('button', { name: 'Renew consent' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Renew my consent' })).toBeNull();
   });
 });

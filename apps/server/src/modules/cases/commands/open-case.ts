@@ -17,6 +17,7 @@ import { holdCaseForPayment } from '../../payments/case-payment.js';
 import { processes, processRequirements } from '../../processes/processes.table.js';
 import { insertSubject, type SubjectRow, subjectColumns } from '../../subjects/subjects.service.js';
 import { subjects } from '../../subjects/subjects.table.js';
+import { emitWebhookEvent } from '../../webhooks/webhook-events.js';
 import { CASE_CT, type CaseDetail, caseDetail, caseMoveError, caseRepr } from '../cases.service.js';
 import { cases } from '../cases.table.js';
 import { type CaseMailDeps, subjectEmail } from './subject-email.js';
@@ -37,6 +38,8 @@ export async function openCase(
   ctx: ServiceContext,
   deps: CaseMailDeps,
   input: OpenCaseInput,
+  /** `charge: false`: not charged to the customer (the subject paid, issue 31). */
+  opts: { charge?: boolean } = {},
 ): Promise<CaseDetail> {
   const { tx, actor } = ctx;
   if (actor.customerId === null) throw new PermissionDeniedError();
@@ -115,13 +118,30 @@ export async function openCase(
       activities: reqs.map((q) => q.code),
     },
   });
+  await emitWebhookEvent(
+    tx,
+    c.customerId,
+    'case.created',
+    {
+      case: {
+        id: c.id,
+        state: derived,
+        process: process.id,
+        subject: subject.id,
+        created_at: now.toISOString(),
+      },
+    },
+    now,
+  );
   // A case charged per case waits for its payment: its invitation goes once paid (issue 30).
-  const held = await holdCaseForPayment(ctx, {
-    customerId: c.customerId,
-    caseId: c.id,
-    processId: process.id,
-    processName: process.name,
-  });
+  const held =
+    opts.charge !== false &&
+    (await holdCaseForPayment(ctx, {
+      customerId: c.customerId,
+      caseId: c.id,
+      processId: process.id,
+      processName: process.name,
+    }));
   if (process.sendInvitation && !held) {
     await inviteSubject(ctx, deps, subject, c.id, process.invitationMessage);
   }

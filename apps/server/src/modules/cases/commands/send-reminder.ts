@@ -1,4 +1,4 @@
-import { PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
+import { isReminderTooSoon, PAYMENT_METHOD_MESSAGES, REMINDER_TOO_SOON } from '@kestrel/domain';
 import { eq } from 'drizzle-orm';
 import { emailJob } from '../../../jobs/send-email.js';
 import { recordAudit } from '../../../platform/audit.js';
@@ -13,7 +13,8 @@ import { type CaseMailDeps, subjectEmail } from './subject-email.js';
 /**
  * Reminds the subject of a case waiting for it (cases, subjects, processes, accounts and mail):
  * the email (with a fresh claim link when it has no account yet) enqueued in the context's
- * transaction, the case's last reminder time set, and the reminder audited.
+ * transaction, the case's last reminder time set, and the reminder audited. Refused within 24
+ * hours of the last reminder (automatic or manual).
  */
 export async function sendReminder(
   ctx: ServiceContext,
@@ -28,6 +29,10 @@ export async function sendReminder(
   }
   if (c.state !== 'awaiting-subject' || c.archivedAt) {
     throw ValidationError.of('non_field_errors', 'The case is not waiting for the subject.');
+  }
+  // never two reminders within 24 hours, automatic ones included (issue 33)
+  if (isReminderTooSoon(c.lastReminderAt, ctx.clock.now())) {
+    throw ValidationError.of('non_field_errors', REMINDER_TOO_SOON);
   }
   const subject = await getSubject(tx, c.subjectId);
   const [p] = await tx.select().from(processes).where(eq(processes.id, c.processId));

@@ -29,6 +29,7 @@ import {
   caseBirthDetails,
 } from '../../case-data/case-data.table.js';
 import { lockCase } from '../../cases/cases.service.js';
+import { decryptValue } from '../../encryption/field-cipher.js';
 import { processes } from '../../processes/processes.table.js';
 import { segments } from '../../segments/segments.table.js';
 import { subjects } from '../../subjects/subjects.table.js';
@@ -248,7 +249,7 @@ async function applicationOf(
       gender: basic.gender,
       email: basic.emailDbs || subject?.email || '',
       phone_number: basic.phoneNumber,
-      nin: basic.nin,
+      nin: decryptValue('case_basic_details', 'nin', basic.nin),
       nationality: basic.nationality,
       birth_town: birth ? birth.townDbs || birth.town : '',
       birth_country: birth ? birth.countryDbs || birth.country : '',

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../../../db/connection.js';
 import { caseBasicDetails, caseDrivingLicences } from '../../case-data/case-data.table.js';
 import { cases } from '../../cases/cases.table.js';
+import { decryptValue } from '../../encryption/field-cipher.js';
 import { subjectConsents } from '../../portal/consents.table.js';
 import { subjects } from '../../subjects/subjects.table.js';
 
@@ -66,7 +67,9 @@ export async function caseLicenceOf(tx: Tx, caseId: number): Promise<CaseLicence
     )
     .where(eq(cases.id, caseId));
   const mandateDate = await mandateDateOf(tx, caseId);
-  const number = row?.number?.replace(/\s+/g, '').toUpperCase();
+  const number = decryptValue('case_driving_licences', 'number', row?.number ?? '')
+    .replace(/\s+/g, '')
+    .toUpperCase();
   if (!row || !number || !mandateDate) return null;
   const dob = row.dob ?? row.subjectDob;
   return {

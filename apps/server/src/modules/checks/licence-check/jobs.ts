@@ -13,6 +13,7 @@ import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 import { cases } from '../../cases/cases.table.js';
 import { FLAG_CT } from '../../flags/flags.routes.js';
 import { flags } from '../../flags/flags.table.js';
+import { emitWebhookEvent } from '../../webhooks/webhook-events.js';
 import { jobActorOf, nowIso, saveActivity, today } from '../activity.js';
 import { dailyCron } from '../driver-data/schedule.js';
 import type { KindEngine, LockedActivity } from '../kind.js';
@@ -129,6 +130,15 @@ async function raiseFlag(ctx: ServiceContext, a: LockedActivity, changes: readon
       createdByName: ctx.actor.name,
     })
     .returning({ id: flags.id });
+  if (flag) {
+    await emitWebhookEvent(
+      ctx.tx,
+      a.row.customerId,
+      'flag.raised',
+      { flag: { id: flag.id, kind: 'rule', case: a.row.caseId, subject: c?.subjectId ?? null } },
+      ctx.clock.now(),
+    );
+  }
   await recordAudit(ctx.tx, ctx.actor, {
     customerId: a.row.customerId,
     verb: 'created',

@@ -22,6 +22,7 @@ import type {
 import { caseBasicDetails } from '../../case-data/case-data.table.js';
 import { customers } from '../../customers/customers.table.js';
 import { caseRtwDetails } from '../../dbs-details/dbs-details.table.js';
+import { decryptValue } from '../../encryption/field-cipher.js';
 import { saveActivity } from '../activity.js';
 import { defineKind } from '../kind.js';
 import { homeOfficeRtwProvider } from './providers.js';
@@ -48,7 +49,10 @@ async function routeOf(tx: Tx, caseId: number) {
     .select({ route: caseRtwDetails.route, shareCode: caseRtwDetails.shareCode })
     .from(caseRtwDetails)
     .where(eq(caseRtwDetails.caseId, caseId));
-  return r ?? null;
+  // the share code is encrypted at rest (decision 027): sent to the Home Office plain
+  return r
+    ? { ...r, shareCode: decryptValue('case_rtw_details', 'share_code', r.shareCode) }
+    : null;
 }
 
 /** The right-to-work activity's state and result data for the Home Office's answer. */

@@ -18,6 +18,7 @@ import { caseActivities } from '../../activities/activities.table.js';
 import { activityTypes } from '../../bootstrap/bootstrap.table.js';
 import { caseDbsUpdateDetails } from '../../case-data/case-data.table.js';
 import { customers } from '../../customers/customers.table.js';
+import { flagLicencesOnNewInformation } from '../../lms/licence-flags.js';
 import { saveActivity, today } from '../activity.js';
 import { defineKind, type LockedActivity } from '../kind.js';
 import { updateServiceProvider } from './providers.js';
@@ -135,6 +136,10 @@ export const dbsUpdateKind = defineKind<
       certificate_status: answer.status,
       checked_date: checked,
     });
+    // a licensed driver's new information is flagged to the licensing team (issue 32)
+    if (answer.status === 'NEW_INFO') {
+      await flagLicencesOnNewInformation(ctx, a.row, query.certificate_number, checked);
+    }
     return { row: activity, tracking: false };
   },
 });

@@ -14,6 +14,7 @@ import { DateSelector } from '../../../components/date-selector';
 import { ResourceTable } from '../../../components/resource-table';
 import { useRights } from '../../../lib/rights';
 import { useSession } from '../../../lib/session/session-store';
+import { RecordViews } from '../components/record-views';
 import { RefusedRequests } from '../components/refused-requests';
 
 const time = (iso: string) => iso.slice(11, 16);
@@ -188,6 +189,12 @@ export default function AuditLog() {
             ),
           },
         ]}
+      />
+      <RecordViews
+        people={(users.data ?? []).map((u) => ({
+          value: String(u.id),
+          label: `${u.first_name} ${u.last_name}`.trim() || u.username,
+        }))}
       />
       <RefusedRequests />
     </Stack>

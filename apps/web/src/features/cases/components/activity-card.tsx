@@ -3,6 +3,7 @@ import { Accordion, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core'
 import type { CaseActivity } from '../../../api/cases';
 import { StateBadge } from '../../../components/state-badge';
 import { useProductProfile } from '../../../lib/session/profile';
+import { ExpectedDate } from '../../expected-dates';
 import { ActivityResult, hasResultPanel } from '../../results';
 
 const pretty = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
@@ -41,6 +42,7 @@ export function ActivityCard({
             Updated {formatDate(activity.updated_at)}
             {activity.completed_at ? ` · completed ${formatDate(activity.completed_at)}` : ''}
           </Text>
+          <ExpectedDate activity={activity} />
         </Stack>
         <StateBadge state={activity.state} label={activity.state_display} />
       </Group>

@@ -1,6 +1,6 @@
-import { isCaseOpen } from '@kestrel/domain';
+import { formatDate, type InvitationStatusOut, isCaseOpen } from '@kestrel/domain';
 import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type CaseDetail, cases, useCaseAction } from '../../../api/cases';
@@ -66,6 +66,35 @@ function DecisionChecks({ item }: { item: CaseDetail }) {
   );
 }
 
+/**
+ * An expired invitation (issue 33): its case waits for the customer, who resends it (a new link;
+ * the old one no longer works) or cancels the case.
+ */
+function ResendInvitation({ caseId }: { caseId: number }) {
+  const invitation = useQuery({
+    queryKey: cases.keys.other('invitation', caseId),
+    queryFn: async () => {
+      const r = await request<InvitationStatusOut>('GET', `/api/cases/${caseId}/invitation/`, {
+        expect: 200,
+      });
+      return r.ok ? r.data : null;
+    },
+  });
+  const resend = useCaseAction<{ detail: string }>('resend-invitation', 'Invitation sent');
+  const expired = invitation.data?.is_expired ? invitation.data.expired_at : null;
+  if (!expired) return null;
+  return (
+    <Button
+      variant="default"
+      loading={resend.isPending}
+      title={`The invitation expired on ${formatDate(expired)}`}
+      onClick={() => resend.mutate({ id: caseId })}
+    >
+      Resend expired invitation
+    </Button>
+  );
+}
+
 /** The case's actions, each shown only when the user may take it and the state allows it. */
 export function CaseActions({
   item,
@@ -126,6 +155,7 @@ export function CaseActions({
           Send reminder
         </Button>
       )}
+      {change && item.state === 'in-progress' && <ResendInvitation caseId={item.id} />}
       {change && isCaseOpen(item.state) && (
         <Button variant="default" color="red" onClick={() => show('cancel')}>
           Cancel case

@@ -23,6 +23,7 @@ import { StateBadge } from '../../../components/state-badge';
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { useProductProfile } from '../../../lib/session/profile';
+import { CaseViews } from '../../audit';
 import { CasePaymentBanner } from '../../payments';
 import { DocumentCollectionPanel, resultPanelFor } from '../../results';
 import { ActivityCard } from '../components/activity-card';
@@ -36,6 +37,10 @@ const CaseDataPanel = lazy(() => import('../../case-data'));
 // only when no activity's panel lists them already (`listsDocuments`).
 const CaseDocumentsCard = lazy(() =>
   import('../../documents').then((m) => ({ default: m.CaseDocumentsCard })),
+);
+// The case's legal hold and retention dates (issue 34): the customer's, on a chunk of its own.
+const CaseRetentionCard = lazy(() =>
+  import('../../retention').then((m) => ({ default: m.CaseRetentionCard })),
 );
 
 /**
@@ -182,6 +187,12 @@ export default function CaseDetailPage() {
       <Suspense fallback={<Skeleton h={240} radius="lg" />}>
         <CaseDataPanel caseId={c.id} />
       </Suspense>
+      {audience === 'customer' && (
+        <Suspense fallback={<Skeleton h={120} radius="lg" />}>
+          <CaseRetentionCard caseId={c.id} />
+        </Suspense>
+      )}
+      <CaseViews caseId={c.id} />
     </Stack>
   );
 }

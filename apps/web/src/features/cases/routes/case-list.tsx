@@ -104,6 +104,11 @@ export default function CaseList() {
           <Button variant="default" component="a" href={exportHref} download="cases.csv">
             Export CSV
           </Button>
+          <Can permission={['cases.add_case', 'subjects.add_subject']}>
+            <Button variant="default" component={Link} to={href('case-bulk-invite')}>
+              Bulk invite
+            </Button>
+          </Can>
           <Can permission="cases.add_case">
             <Button component={Link} to={href('case-add')}>
               Add case

@@ -20,6 +20,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router';
 import type { z } from 'zod';
 import { actionErrorMessage, actionSuccessMessage } from '../../../api/messages';
 import { Fact } from '../../../components/fact';
@@ -31,8 +32,10 @@ import {
   TextField,
   useKitForm,
 } from '../../../components/form-kit';
+import { href } from '../../../config/paths';
 import { notify } from '../../../lib/notify';
 import { useRights } from '../../../lib/rights';
+import { ApiKeysSection, WebhooksSection } from '../../api-access';
 import { SsoSettings } from '../../sso';
 import { type CustomerAccount, customerAccountOptions, useSaveCustomerAccount } from '../api';
 
@@ -238,7 +241,10 @@ function Pricebook({ account }: { account: CustomerAccount }) {
   );
 }
 
-/** /customer-account: the organisation's details, entitlements, security and pricebook. */
+/**
+ * /customer-account: the organisation's details, entitlements, security and pricebook; for its
+ * administrators, its API keys and webhooks (issue 33).
+ */
 export default function CustomerAccountScreen() {
   const query = useQuery(customerAccountOptions());
   const { can } = useRights();
@@ -259,6 +265,27 @@ export default function CustomerAccountScreen() {
           <Entitlements account={account} />
           <Security account={account} canChange={canChange} />
           <Pricebook account={account} />
+          <Section title="Data retention">
+            <Text size="sm">
+              How long your checks’ data are kept before they are redacted automatically.
+            </Text>
+            <Group>
+              <Button
+                component={Link}
+                to={href('customer-account-retention')}
+                variant="default"
+                h={44}
+              >
+                Retention rules
+              </Button>
+            </Group>
+          </Section>
+          {canChange && (
+            <>
+              <ApiKeysSection />
+              <WebhooksSection />
+            </>
+          )}
         </>
       )}
     </Stack>

@@ -52,14 +52,7 @@ export function showServerErrors(
 
 const brandOptions = Object.entries(BRAND_NAMES).map(([value, label]) => ({ value, label }));
 
-export function CustomerFields({
-  form,
-  readOnlyActivityTypes = false,
-}: {
-  form: UseFormReturn<CustomerFormValues>;
-  /** Edit shows them only: the server keeps a customer's types as they were added. */
-  readOnlyActivityTypes?: boolean;
-}) {
+export function CustomerFields({ form }: { form: UseFormReturn<CustomerFormValues> }) {
   const types = useQuery(activityTypeChoices());
   const reg = form.register;
   const ctl = form.control;
@@ -130,12 +123,7 @@ export function CustomerFields({
               ) : (
                 <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
                   {(types.data ?? []).map((t) => (
-                    <Checkbox
-                      key={t.id}
-                      value={String(t.id)}
-                      label={t.name}
-                      disabled={readOnlyActivityTypes}
-                    />
+                    <Checkbox key={t.id} value={String(t.id)} label={t.name} />
                   ))}
                 </SimpleGrid>
               )}

@@ -31,7 +31,7 @@ function EditForm({ customer }: { customer: CustomerOut }) {
   });
   const onSubmit = form.handleSubmit(async (v) => {
     setSaving(true);
-    const { admin: _, activity_types: __, ...body } = v;
+    const { admin: _, ...body } = v;
     const r = await request<CustomerOut>('PATCH', `${opsCustomers.path}${customer.id}/`, {
       body,
     });
@@ -49,9 +49,9 @@ function EditForm({ customer }: { customer: CustomerOut }) {
     <Paper withBorder radius="lg" p="xl" maw={900}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="lg">
-          <CustomerFields form={form} readOnlyActivityTypes />
+          <CustomerFields form={form} />
           <Text size="xs" c="dimmed">
-            The checks it may order are set when the customer is added.
+            A check switched off can no longer be ordered; its past cases keep it.
           </Text>
           <Controller
             control={form.control}
@@ -75,7 +75,7 @@ function EditForm({ customer }: { customer: CustomerOut }) {
   );
 }
 
-/** Name, brand, contact, demo mode and active. */
+/** Name, brand, contact, demo mode, the checks it may order, and active. */
 export default function OpsCustomerEdit() {
   return <CustomerFrame>{(c) => <EditForm key={c.id} customer={c} />}</CustomerFrame>;
 }

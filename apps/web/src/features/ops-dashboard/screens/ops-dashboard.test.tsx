@@ -28,7 +28,8 @@ const figures = {
   completed_by_week: [{ week_start: '2026-11-23', count: 3 }],
   provider_errors: 1,
   dead_jobs: 0,
-  payments: { declined: 1, awaiting: 1 },
+  open_escalations: 3,
+  payments: { declined: 1, awaiting: 1, refunds_unanswered: 2 },
   imports_running: null,
 };
 
@@ -43,6 +44,12 @@ describe('ops dashboard', () => {
     const hrefOf = (name: string | RegExp) =>
       screen.getByRole('link', { name }).getAttribute('href');
     expect(hrefOf(/^Past target/)).toBe('/ops/outstanding-activities?past_target=true');
+    // a refund the provider never answered: an alert, to the payments filtered to them
+    expect(hrefOf(/^Refunds unanswered/)).toBe('/ops/portal-payments?refund=unanswered');
+    expect(screen.getByTestId('figure-Refunds unanswered').textContent).toContain('2');
+    // checks past their expected date, escalated and still open (issue 33)
+    expect(hrefOf(/^Escalated checks/)).toBe('/ops/escalations');
+    expect(screen.getByTestId('figure-Escalated checks').textContent).toContain('3');
     expect(hrefOf(/^Unassigned/)).toBe('/ops/outstanding-activities?assignee=unassigned');
     expect(hrefOf(/^Provider errors/)).toBe(
       '/ops/outstanding-activities?state=ca-error-initiating',

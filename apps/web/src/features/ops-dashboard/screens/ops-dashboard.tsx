@@ -95,11 +95,28 @@ export default function OpsDashboard() {
               to={queueHref({ state: 'ca-error-initiating' })}
               alert
             />
-            <Figure label="Dead-letter jobs" value={d.dead_jobs} alert />
+            <Figure
+              label="Dead-letter jobs"
+              value={d.dead_jobs}
+              to={href('ops:jobs', {}, { state: 'failed' })}
+              alert
+            />
+            <Figure
+              label="Escalated checks"
+              value={d.open_escalations}
+              to={href('ops:escalations')}
+              alert
+            />
             <Figure
               label="Payments needing attention"
               value={d.payments.declined + d.payments.awaiting}
               to={href('ops:portal-payments')}
+              alert
+            />
+            <Figure
+              label="Refunds unanswered"
+              value={d.payments.refunds_unanswered}
+              to={href('ops:portal-payments', {}, { refund: 'unanswered' })}
               alert
             />
             {d.imports_running !== null && (

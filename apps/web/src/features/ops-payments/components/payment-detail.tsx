@@ -19,7 +19,7 @@ import { RefundsTable } from '../../../components/refunds-table';
 import { href } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/date-time';
 import { PaymentStateBadge } from '../../payments';
-import { opsPayments, useRefund } from '../api';
+import { opsPayments, refundStatusText, useRefund } from '../api';
 
 const newRequestId = () => crypto.randomUUID();
 
@@ -177,11 +177,7 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
         <Title order={2} size="h4" mb="xs">
           Refunds
         </Title>
-        <RefundsTable
-          refunds={p.refunds}
-          withBy
-          statusOf={(r) => (r.failure_message ? `${r.status} (${r.failure_message})` : r.status)}
-        />
+        <RefundsTable refunds={p.refunds} withBy statusOf={refundStatusText} />
       </Paper>
     </Stack>
   );

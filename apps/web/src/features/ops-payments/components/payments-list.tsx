@@ -1,7 +1,13 @@
-import { formatDate, type OpsPaymentRecordOut, type PaymentSource } from '@kestrel/domain';
-import { Group, Select, Stack, TextInput, Title } from '@mantine/core';
+import {
+  formatDate,
+  type OpsPaymentRecordOut,
+  type PaymentSource,
+  REFUND_UNANSWERED_HOURS,
+} from '@kestrel/domain';
+import { Checkbox, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { customerChoices } from '../../../api/customers';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
@@ -27,8 +33,12 @@ export function PaymentsList({ source, title }: { source: PaymentSource; title: 
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [customer, setCustomer] = useState<string | null>(null);
+  // the ops dashboard's alert links here with ?refund=unanswered
+  const [searchParams] = useSearchParams();
+  const [unanswered, setUnanswered] = useState(searchParams.get('refund') === 'unanswered');
   const params = {
     ordering: '-created_at',
+    ...(unanswered ? { refund: 'unanswered' } : {}),
     ...(from ? { created_after: from } : {}),
     ...(to ? { created_before: to } : {}),
     ...(customer ? { customer } : {}),
@@ -58,6 +68,12 @@ export function PaymentsList({ source, title }: { source: PaymentSource; title: 
           label="To"
           value={to}
           onChange={(e) => setTo(e.currentTarget.value)}
+        />
+        <Checkbox
+          label={`Refunds unanswered for over ${REFUND_UNANSWERED_HOURS} hour`}
+          checked={unanswered}
+          onChange={(e) => setUnanswered(e.currentTarget.checked)}
+          mb={8}
         />
       </Group>
       <ResourceTable<OpsPaymentRecordOut>

@@ -12,9 +12,9 @@ const page = (results: unknown[]) => ({
   results,
 });
 
-function renderList() {
+function renderList(at = '/ops/outbox') {
   const router = createMemoryRouter([{ path: '/ops/outbox', Component: OutboxList }], {
-    initialEntries: ['/ops/outbox'],
+    initialEntries: [at],
   });
   renderWithProviders(<RouterProvider router={router} />);
 }
@@ -55,5 +55,30 @@ describe('outbox list', () => {
     expect(screen.queryByText('No emails yet')).toBeNull();
     // The screen's own count query and the table's first page are the same request.
     expect(calls).toHaveLength(1);
+  });
+
+  it('lists the text messages on the SMS channel (issue 33)', async () => {
+    const calls = mockFetch((call) => ({
+      status: 200,
+      body: call.url.includes('/api/ops/outbox-sms/')
+        ? page([
+            {
+              id: 3,
+              to: '+447911123457',
+              body: 'Kestrel Checks: Acme is waiting for you to complete your checks.',
+              template_id: 'kestrel-case-reminder',
+              brand: 'Kestrel Checks',
+              reference: 'case-9',
+              created_at: '2026-11-23T10:57:42.000Z',
+            },
+          ])
+        : page([]),
+    }));
+    renderList('/ops/outbox?channel=sms');
+    await screen.findByText('+447911123457');
+    expect(
+      screen.getByText('Kestrel Checks: Acme is waiting for you to complete your checks.'),
+    ).toBeTruthy();
+    expect(calls.some((c) => c.url.includes('/api/ops/outbox-sms/'))).toBe(true);
   });
 });

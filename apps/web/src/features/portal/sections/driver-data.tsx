@@ -4,7 +4,6 @@ import {
   checkDrivingLicenceNumber,
   confirmationSchema,
   drivingLicenceFields,
-  formatDate,
   LICENCE_NUMBER_MAX_LENGTH,
   LICENCE_TYPE_LABELS,
   LICENCE_TYPES,
@@ -14,10 +13,11 @@ import {
   NO_SURNAME_LABEL,
   refineDrivingLicence,
 } from '@kestrel/domain';
-import { Alert, Checkbox, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Checkbox, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { DVLA_MANDATE_LABEL, DvlaMandateText } from '../../../components/dvla-mandate';
 import { DateField, schemaResolver } from '../../../components/form-kit';
 import type { PortalSectionProps } from '../section-contract';
 import { SectionShell } from '../section-shell';
@@ -264,18 +264,16 @@ export default function DriverDataSection({
             </FieldAnchor>
           )}
           <Stack gap="xs">
-            <Text size="sm">
-              {portal.portal.customer.name} will ask the DVLA for your licence details,
-              endorsements, entitlements and, when needed, CPC and tachograph cards. Your consent
-              (mandate) lasts {DVLA_MANDATE_YEARS} years{consent ? '' : ' from today'}, until{' '}
-              <strong data-testid="mandate-expiry">{formatDate(until)}</strong>. You can withdraw it
-              at any time from your consents.
-            </Text>
+            <DvlaMandateText
+              customerName={portal.portal.customer.name}
+              until={until}
+              fromToday={!consent}
+            />
             <ConfirmBox
               form={form}
               name="mandate"
               disabled={readOnly || consent !== null}
-              label="I consent to these checks of my driving licence and driver record with the DVLA."
+              label={DVLA_MANDATE_LABEL}
             />
           </Stack>
         </Stack>

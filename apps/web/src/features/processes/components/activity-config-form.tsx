@@ -2,26 +2,26 @@ import {
   type ActivityConfig,
   EMPLOYER_NAME_SOURCES,
   EMPLOYMENT_SECTORS,
+  isRequirementFieldShown,
   PURPOSE_OPTIONS,
+  REQUIREMENT_CONFIG_LABELS,
+  type RequirementConfigField,
+  requirementConfigFields,
   SCHEME_TYPES,
   WORKFORCE_OPTIONS,
 } from '@kestrel/domain';
 import { Checkbox, NativeSelect, SimpleGrid, TagsInput, TextInput } from '@mantine/core';
-import {
-  CONFIG_FIELDS_BY_KIND,
-  CONFIG_LABELS,
-  type ConfigField,
-  isFieldShown,
-} from './config-fields';
 
-const SELECTS: Partial<Record<ConfigField, readonly { value: string; label: string }[]>> = {
+const SELECTS: Partial<
+  Record<RequirementConfigField, readonly { value: string; label: string }[]>
+> = {
   purpose: PURPOSE_OPTIONS,
   employment_sector: EMPLOYMENT_SECTORS,
   employer_name_source: EMPLOYER_NAME_SOURCES,
   workforce: WORKFORCE_OPTIONS,
   scheme_type: SCHEME_TYPES,
 };
-const FLAGS: ConfigField[] = [
+const FLAGS: RequirementConfigField[] = [
   'paper_cert',
   'volunteer',
   'adult_barred_list',
@@ -47,16 +47,16 @@ export function ActivityConfigForm({
   readOnly?: boolean;
   idPrefix: string;
 }) {
-  const fields = (CONFIG_FIELDS_BY_KIND[kind] ?? []).filter((f) => isFieldShown(f, value));
+  const fields = requirementConfigFields(kind).filter((f) => isRequirementFieldShown(f, value));
   if (fields.length === 0) return null;
-  const set = (field: ConfigField, v: unknown) => onChange({ ...value, [field]: v });
+  const set = (field: RequirementConfigField, v: unknown) => onChange({ ...value, [field]: v });
   const flags = fields.filter((f) => FLAGS.includes(f));
   const others = fields.filter((f) => !FLAGS.includes(f));
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         {others.map((field) => {
-          const label = CONFIG_LABELS[field];
+          const label = REQUIREMENT_CONFIG_LABELS[field];
           const options = SELECTS[field];
           const error = errors[field];
           if (options) {
@@ -109,7 +109,7 @@ export function ActivityConfigForm({
             <Checkbox
               key={field}
               id={`${idPrefix}-${field}`}
-              label={CONFIG_LABELS[field]}
+              label={REQUIREMENT_CONFIG_LABELS[field]}
               disabled={readOnly}
               checked={Boolean(value[field])}
               onChange={(e) => set(field, e.currentTarget.checked)}

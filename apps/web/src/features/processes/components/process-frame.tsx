@@ -15,7 +15,13 @@ const TABS = [
     permission: 'processes.change_process',
   },
   { route: 'process-requirements', label: 'Requirements' },
-  // Issue 31: only for a customer holding the cycles entitlement.
+  // Issue 31: each only for a customer holding its entitlement.
+  {
+    route: 'registration-portals',
+    label: 'Registration portals',
+    permission: 'registration_portals.view_registrationportal',
+    entitlement: 'regportals',
+  },
   { route: 'cycles', label: 'Cycles', permission: 'cycles.view_cycle', entitlement: 'cycles' },
 ] as const;
 

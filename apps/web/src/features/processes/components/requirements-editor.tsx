@@ -3,12 +3,12 @@ import {
   type ActivityConfig,
   activityConfigSchema,
   isActivityKindCode,
+  requirementConfigFields,
 } from '@kestrel/domain';
 import { Checkbox, Paper, Stack, Text } from '@mantine/core';
 import type { Requirement } from '../../../api/processes';
 import { useSession } from '../../../lib/session/session-store';
 import { ActivityConfigForm } from './activity-config-form';
-import { CONFIG_FIELDS_BY_KIND } from './config-fields';
 
 export type RequirementErrors = Record<string, Partial<Record<string, string>>>;
 
@@ -85,7 +85,7 @@ export function RequirementsEditor({
               onChange={(e) => toggle(row.code, e.currentTarget.checked)}
               styles={{ label: { fontWeight: 600 } }}
             />
-            {requirement && (CONFIG_FIELDS_BY_KIND[row.code]?.length ?? 0) > 0 && (
+            {requirement && requirementConfigFields(row.code).length > 0 && (
               <Stack gap="xs" mt="sm" pl={{ base: 0, sm: 32 }}>
                 <ActivityConfigForm
                   kind={row.code}

@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { defineResource, type ResourceNames } from '../../../api/resource';
 import { type Column, ResourceTable } from '../../../components/resource-table';
-import { useRights } from '../../../lib/rights';
 import { type Segment, segments } from '../api';
+import { LIMITED_MEMBERS_NOTE, useSegmentRights } from '../segment-rights';
 
 export interface Choice {
   value: string;
@@ -84,7 +84,8 @@ function AddMember<Row extends { id: number }>({
 
 /**
  * A segment's users or processes: the list (search, pages), a remove button on each row and an
- * add form, both only with segments.change_segment.
+ * add form, both only with segments.change_segment and to a user not limited to segments (the
+ * server refuses them: they would widen or leave their own sight).
  */
 export function SegmentMembers<Row extends { id: number }>({
   segment,
@@ -93,8 +94,8 @@ export function SegmentMembers<Row extends { id: number }>({
   segment: Segment;
   kind: MemberKind<Row>;
 }) {
-  const { can } = useRights();
-  const mayChange = can('segments.change_segment');
+  const rights = useSegmentRights();
+  const mayChange = rights.changeMembers;
   const client = useQueryClient();
   const resource = useMemo(
     () => defineResource<Row>(`${segments.path}${segment.id}/${kind.sub}/`, kind.names),
@@ -149,6 +150,11 @@ export function SegmentMembers<Row extends { id: number }>({
       <Text size="sm" c="dimmed">
         {kind.intro}
       </Text>
+      {rights.limited && rights.editDetails && (
+        <Text size="sm" c="dimmed">
+          {LIMITED_MEMBERS_NOTE}
+        </Text>
+      )}
       <ResourceTable<Row> resource={resource} columns={columns} empty={kind.empty} />
       {mayChange && <AddMember kind={kind} onAdd={onAdd} busy={save.isPending} />}
     </Stack>

@@ -46,8 +46,8 @@ function answer(call: Call) {
   return { status: 404, body: {} };
 }
 
-function renderUsers(permissions: Permission[]) {
-  const p = product({ session_permissions: permissions });
+function renderUsers(permissions: Permission[], segments: number[] = []) {
+  const p = product({ session_permissions: permissions, roles: [], segments });
   setSession({ ...productIn(p), bootstrap: boot(p) });
   const router = createMemoryRouter([{ path: '/segments/:id/users', Component: SegmentUsers }], {
     initialEntries: ['/segments/7/users'],
@@ -74,6 +74,22 @@ describe('segment users', () => {
     await screen.findByText('Successfully added segment user');
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.body).toEqual({ user: 32 });
+  });
+
+  it('offers no remove or add to a user limited to segments, as the server refuses them', async () => {
+    const calls = mockFetch(answer);
+    renderUsers(['segments.view_segment', 'segments.change_segment'], [7]);
+    expect(await screen.findByText('Nell Norris')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'You are limited to segments, so only a user who is not can change who or what is in a segment.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Remove/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add user' })).toBeNull();
+    // editing the details stays theirs (the server allows it)
+    expect(screen.getByRole('link', { name: 'Details' })).toBeTruthy();
+    expect(calls.some((c) => c.method !== 'GET')).toBe(false);
   });
 
   it('offers no remove or add without change_segment', async () => {

@@ -5,14 +5,14 @@ import { countLabel } from '../../../components/count-label';
 import { Email } from '../../../components/email';
 import { Fact } from '../../../components/fact';
 import { href } from '../../../config/paths';
-import { useRights } from '../../../lib/rights';
 import type { Segment } from '../api';
 import { DeleteSegment } from '../components/delete-segment';
 import { addressLines } from '../components/segment-fields';
 import { SegmentFrame } from '../components/segment-frame';
+import { useSegmentRights } from '../segment-rights';
 
 function Overview({ segment: s }: { segment: Segment }) {
-  const { can } = useRights();
+  const rights = useSegmentRights();
   const address = addressLines(s);
   return (
     <Stack gap="lg">
@@ -59,7 +59,7 @@ function Overview({ segment: s }: { segment: Segment }) {
               Users of this segment who are not administrators see only its cases.
             </Text>
             <Button component={Link} to={href('segment-users', { id: s.id })} variant="default">
-              {can('segments.change_segment') ? 'Add or remove users' : 'See the users'}
+              {rights.changeMembers ? 'Add or remove users' : 'See the users'}
             </Button>
           </Stack>
         </Paper>
@@ -72,21 +72,19 @@ function Overview({ segment: s }: { segment: Segment }) {
               The cases of these processes belong to this segment.
             </Text>
             <Button component={Link} to={href('segment-processes', { id: s.id })} variant="default">
-              {can('segments.change_segment')
-                ? 'Assign or unassign processes'
-                : 'See the processes'}
+              {rights.changeMembers ? 'Assign or unassign processes' : 'See the processes'}
             </Button>
           </Stack>
         </Paper>
       </SimpleGrid>
-      {(can('segments.change_segment') || can('segments.delete_segment')) && (
+      {(rights.editDetails || rights.remove) && (
         <Group>
-          {can('segments.change_segment') && (
+          {rights.editDetails && (
             <Button component={Link} to={href('segment-details', { id: s.id })}>
               Edit details
             </Button>
           )}
-          {can('segments.delete_segment') && <DeleteSegment segment={s} />}
+          {rights.remove && <DeleteSegment segment={s} />}
         </Group>
       )}
     </Stack>

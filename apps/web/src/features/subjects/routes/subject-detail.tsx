@@ -29,7 +29,9 @@ import { ResendInvitationButton } from '../../../components/resend-invitation-bu
 import { href } from '../../../config/paths';
 import { useRights } from '../../../lib/rights';
 import { SubjectSubscriptionsTab } from '../../cycles';
+import { SubjectDataPanel } from '../../data-requests';
 import { RaiseFlagButton } from '../../flags';
+import { SubjectRegistrationsTab } from '../../regportals';
 import { ConsentsTable } from '../components/consents-table';
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -102,18 +104,6 @@ function SubjectFlags({ subject }: { subject: Subject }) {
   );
 }
 
-/**
- * The registrations tab: none exist until the self-service issue brings them, and the tab says
- * so (no list is read).
- */
-function NoneYet({ part }: { part: 'registrations' }) {
-  return (
-    <Text c="dimmed" py="md">
-      {part === 'registrations' && 'This subject has no portal registrations.'}
-    </Text>
-  );
-}
-
 export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
   const { id = '' } = useParams();
   const { can, entitled } = useRights();
@@ -122,6 +112,8 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
   const s = query.data;
   // Issue 31: the subscriptions tab is for a customer holding the cycles entitlement.
   const showsSubscriptions = entitled('cycles') && can('subscriptions.view_subscription');
+  // Issue 31: the registrations through the portals, for a customer holding regportals.
+  const showsRegistrations = entitled('regportals');
   if (!s) {
     return query.isError ? (
       <Stack>
@@ -202,7 +194,7 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
           <Tabs.List>
             <Tabs.Tab value="cases">Cases</Tabs.Tab>
             {showsSubscriptions && <Tabs.Tab value="subscriptions">Subscriptions</Tabs.Tab>}
-            <Tabs.Tab value="registrations">Registrations</Tabs.Tab>
+            {showsRegistrations && <Tabs.Tab value="registrations">Registrations</Tabs.Tab>}
             <Tabs.Tab value="consents">Consents</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="cases" pt="md">
@@ -213,14 +205,17 @@ export default function SubjectDetail({ tab = 'cases' }: { tab?: string }) {
               <SubjectSubscriptionsTab subject={s} />
             </Tabs.Panel>
           )}
-          <Tabs.Panel value="registrations" pt="md">
-            <NoneYet part="registrations" />
-          </Tabs.Panel>
+          {showsRegistrations && (
+            <Tabs.Panel value="registrations" pt="md">
+              <SubjectRegistrationsTab subjectId={s.id} />
+            </Tabs.Panel>
+          )}
           <Tabs.Panel value="consents" pt="md">
             <ConsentsTable subjectId={s.id} />
           </Tabs.Panel>
         </Tabs>
       </Paper>
+      <SubjectDataPanel subjectId={s.id} />
     </Stack>
   );
 }

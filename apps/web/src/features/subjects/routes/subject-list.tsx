@@ -1,18 +1,27 @@
 import { formatDate, subjectAccountText } from '@kestrel/domain';
 import { Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { fullName, type Subject, subjects } from '../../../api/subjects';
 import { Email } from '../../../components/email';
 import { ResourceTable } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
-import { Can } from '../../../lib/rights';
+import { Can, useRights } from '../../../lib/rights';
+import { BulkSubscribe } from '../../cycles';
 
 export default function SubjectList() {
+  const { can, entitled } = useRights();
+  // subscribing many at once (issue 31): with the cycles entitlement and the permission
+  const bulk = entitled('cycles') && can('subscriptions.add_subscription');
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
   return (
     <Stack gap="lg">
       <Group justify="space-between">
         <Title order={1}>Subjects</Title>
         <Group gap="sm">
+          <Button variant="default" component={Link} to={href('subject-data-requests')}>
+            Erasure requests
+          </Button>
           <Can entitlement="subject_dedup">
             <Button variant="default" component={Link} to={href('subject-duplicates')}>
               Possible duplicates
@@ -25,8 +34,20 @@ export default function SubjectList() {
           </Can>
         </Group>
       </Group>
+      {bulk && chosen.size > 0 && (
+        <BulkSubscribe subjectIds={[...chosen]} onDone={() => setChosen(new Set())} />
+      )}
       <ResourceTable<Subject>
         resource={subjects}
+        {...(bulk
+          ? {
+              selection: {
+                selected: chosen,
+                onChange: setChosen,
+                label: (s: Subject) => fullName(s),
+              },
+            }
+          : {})}
         rowHref={(s) => href('subject', { id: s.id })}
         empty={{
           title: 'No subjects yet',

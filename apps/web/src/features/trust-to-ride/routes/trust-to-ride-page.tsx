@@ -10,7 +10,6 @@ import {
   Button,
   Group,
   NativeSelect,
-  Pagination,
   Paper,
   SegmentedControl,
   SimpleGrid,
@@ -25,6 +24,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { customerChoices } from '../../../api/customers';
 import { Fact } from '../../../components/fact';
+import { ListPagination } from '../../../components/list-states';
 import { notify } from '../../../lib/notify';
 import { SessionForm } from '../session-form';
 import {
@@ -381,17 +381,16 @@ function SessionList() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(sessions.data?.count ?? 0) > PAGE_SIZE && (
-        <Pagination
-          total={Math.ceil((sessions.data?.count ?? 0) / PAGE_SIZE)}
-          value={page}
-          onChange={(p) => {
-            const next = new URLSearchParams(params);
-            next.set('page', String(p));
-            setParams(next);
-          }}
-        />
-      )}
+      <ListPagination
+        total={Math.ceil((sessions.data?.count ?? 0) / PAGE_SIZE)}
+        value={page}
+        onChange={(p) => {
+          const next = new URLSearchParams(params);
+          next.set('page', String(p));
+          setParams(next);
+        }}
+        label="Pages of sessions"
+      />
     </Stack>
   );
 }

@@ -1,0 +1,389 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  anonymous,
+  buildTestApp,
+  type Client,
+  createCase,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { createCaseAddress, createCaseBasicDetails } from '../case-data/case-data.factories.js';
+import { caseAddresses, caseBasicDetails } from '../case-data/case-data.table.js';
+import { createCaseDocument } from '../case-documents/case-documents.factories.js';
+import { caseDocuments } from '../case-documents/case-documents.table.js';
+import { cases } from '../cases/cases.table.js';
+import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
+import { payments } from '../payments/payments.table.js';
+import { caseRetention } from '../retention/retention.table.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { subjectUsers } from '../users/users.table.js';
+import { SUBJECT_ALREADY_ASKED } from './erasure.routes.js';
+import { LEGAL_HOLD_DETAIL, PENDING_DETAIL, REASON_REQUIRED } from './erasure.service.js';
+import { ERASURE_REQUEST_CT } from './erasure-requests.table.js';
+
+let t: TestApp;
+let acme: number;
+let other: number;
+let admin: Client;
+let viewer: Client;
+let otherAdmin: Client;
+
+const send = (client: Client, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: client.headers,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+
+/** The verbs of the audit entries about one object, oldest first. */
+const verbsOf = (contentType: string, objectId: number) =>
+  t.owner(async (tx) =>
+    (
+      await tx
+        .select({ verb: auditActions.verb })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, contentType),
+            eq(auditActions.objectId, String(objectId)),
+          ),
+        )
+        .orderBy(auditActions.id)
+    ).map((a) => a.verb),
+  );
+
+interface Person {
+  id: number;
+  email: string;
+  caseId: number;
+  activityId: number;
+  pageKeys: string[];
+}
+
+/** A subject with a complete case: details, an address, a document, a result and a payment. */
+async function person(customerId: number, first: string): Promise<Person> {
+  return t.owner(async (tx) => {
+    const email = `${first.toLowerCase()}@example.test`;
+    const s = await createSubjectUser(tx, { customerId, firstName: first, lastName: 'Doe', email });
+    const process = await createProcess(tx, { customerId, requirements: ['dbs-basic'] });
+    const c = await createCase(tx, {
+      customerId,
+      processId: process.id,
+      subjectId: s.id,
+      activityStates: ['ca-complete'],
+    });
+    const key = { customerId, caseId: c.id };
+    await createCaseBasicDetails(tx, key, { forename: first, surname: 'Doe', dob: '1980-01-01' });
+    await createCaseAddress(tx, key, {});
+    const doc = await createCaseDocument(tx, t.app.deps.storage, key);
+    const [activity] = await tx
+      .update(caseActivities)
+      .set({
+        resultData: {
+          application: { reference: 'APP-1', status: 'complete', applicant_name: 'Jo Doe' },
+          disclosure: { status: 'clear', certificate_number: '001234567890', content: 'None' },
+        },
+      })
+      .where(and(eq(caseActivities.customerId, customerId), eq(caseActivities.caseId, c.id)))
+      .returning();
+    if (!activity) throw new Error('no activity');
+    const intent = await createPaymentIntent(tx, {
+      customerId,
+      caseId: c.id,
+      caseActivityId: activity.id,
+      outcome: 'paid',
+    });
+    await createPayment(tx, intent);
+    return {
+      id: s.id,
+      email,
+      caseId: c.id,
+      activityId: activity.id,
+      pageKeys: doc.pages.flatMap((p) => [p.key, p.thumbnailKey]),
+    };
+  });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    other = (await createCustomer(tx, { name: 'Other' })).id;
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'admin@acme.test',
+      roles: ['admin'],
+    });
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'viewer@acme.test',
+      roles: ['viewer'],
+    });
+    await createProductUser(tx, {
+      customerId: other,
+      username: 'admin@other.test',
+      roles: ['admin'],
+    });
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  viewer = await login(t.app, 'viewer@acme.test');
+  otherAdmin = await login(t.app, 'admin@other.test');
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('recording an erasure request', () => {
+  it('validates the body, refuses without the permission and for another tenant', async () => {
+    const p = await person(acme, 'Vera');
+    const bad = await send(admin, 'POST', '/api/erasure-requests/', { reason: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json())).toEqual(['subject']);
+    const long = await send(admin, 'POST', '/api/erasure-requests/', {
+      subject: p.id,
+      reason: 'x'.repeat(1001),
+    });
+    expect([long.statusCode, Object.keys(long.json())]).toEqual([400, ['reason']]);
+    const viewerTry = await send(viewer, 'POST', '/api/erasure-requests/', { subject: p.id });
+    expect(viewerTry.statusCode).toBe(403);
+    const theirs = await send(otherAdmin, 'POST', '/api/erasure-requests/', { subject: p.id });
+    expect([theirs.statusCode, theirs.json()]).toEqual([
+      400,
+      { subject: [`Invalid pk "${p.id}" - object does not exist.`] },
+    ]);
+  });
+
+  it('records one pending request (201, audited); a second is refused while it waits', async () => {
+    const p = await person(acme, 'Wanda');
+    const res = await send(admin, 'POST', '/api/erasure-requests/', {
+      subject: p.id,
+      reason: 'Asked by email',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      subject: { id: p.id, name: 'Wanda Doe' },
+      state: 'pending',
+      state_display: 'Awaiting a decision',
+      requested_by: 'staff',
+      reason: 'Asked by email',
+      outcome: null,
+    });
+    const again = await send(admin, 'POST', '/api/erasure-requests/', { subject: p.id });
+    expect([again.statusCode, again.json()]).toEqual([409, { detail: PENDING_DETAIL }]);
+    const list = await send(viewer, 'GET', '/api/erasure-requests/?state=pending');
+    expect(list.json().results.map((r: { id: number }) => r.id)).toContain(res.json().id);
+    const theirs = await send(otherAdmin, 'GET', '/api/erasure-requests/');
+    expect(theirs.json().count).toBe(0);
+    const detail = await send(otherAdmin, 'GET', `/api/erasure-requests/${res.json().id}/`);
+    expect(detail.statusCode).toBe(404);
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.verb, 'erasure_requested'),
+            eq(auditActions.objectId, String(res.json().id)),
+          ),
+        ),
+    );
+    expect(audit).toHaveLength(1);
+  });
+});
+
+describe('deciding an erasure request', () => {
+  async function pending(p: Person): Promise<number> {
+    const res = await send(admin, 'POST', '/api/erasure-requests/', { subject: p.id });
+    expect(res.statusCode).toBe(201);
+    return res.json().id;
+  }
+
+  it('refuses with a reason only; the permission and the tenant are checked', async () => {
+    const p = await person(acme, 'Rita');
+    const id = await pending(p);
+    const url = `/api/erasure-requests/${id}/decide/`;
+    expect((await send(viewer, 'POST', url, { decision: 'refuse', reason: 'x' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await send(otherAdmin, 'POST', url, { decision: 'refuse', reason: 'x' })).statusCode,
+    ).toBe(404);
+    const noReason = await send(admin, 'POST', url, { decision: 'refuse' });
+    expect([noReason.statusCode, noReason.json()]).toEqual([400, { reason: [REASON_REQUIRED] }]);
+    const bad = await send(admin, 'POST', url, { decision: 'maybe' });
+    expect([bad.statusCode, Object.keys(bad.json())]).toEqual([400, ['decision']]);
+    const refused = await send(admin, 'POST', url, {
+      decision: 'refuse',
+      reason: 'Checks still under review',
+    });
+    expect(refused.json()).toMatchObject({
+      state: 'refused',
+      decision_reason: 'Checks still under review',
+      outcome: null,
+    });
+    const again = await send(admin, 'POST', url, { decision: 'approve' });
+    expect(again.statusCode).toBe(409);
+    expect(await verbsOf(ERASURE_REQUEST_CT, id)).toEqual(['erasure_requested', 'erasure_refused']);
+    // nothing was removed
+    const details = await t.owner((tx) =>
+      tx.select().from(caseBasicDetails).where(eq(caseBasicDetails.caseId, p.caseId)),
+    );
+    expect(details).toHaveLength(1);
+  });
+
+  it('carries out an approved erasure: removes what need not be kept, keeps what must be', async () => {
+    const p = await person(acme, 'Erin');
+    const bystander = await person(acme, 'Betty');
+    const id = await pending(p);
+    const res = await send(admin, 'POST', `/api/erasure-requests/${id}/decide/`, {
+      decision: 'approve',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      state: 'completed',
+      state_display: 'Carried out',
+      subject: { id: p.id, name: 'Erased subject' },
+      outcome: {
+        removed: { case_basic_details: 1, case_addresses: 1, case_documents: 1, subjects: 1 },
+        files: 2,
+        results: 1,
+        sign_in: 'disabled',
+      },
+    });
+    expect(res.json().outcome.kept).toContain('Payments');
+    await t.owner(async (tx) => {
+      // removed: answers, documents and their files, the record's details, the sign-in
+      expect(
+        await tx.select().from(caseBasicDetails).where(eq(caseBasicDetails.caseId, p.caseId)),
+      ).toEqual([]);
+      expect(
+        await tx.select().from(caseAddresses).where(eq(caseAddresses.caseId, p.caseId)),
+      ).toEqual([]);
+      const docs = await tx.select().from(caseDocuments).where(eq(caseDocuments.caseId, p.caseId));
+      expect(docs.map((d) => [d.documentType, d.pages])).toEqual([['passport', []]]);
+      const [s] = await tx.select().from(subjects).where(eq(subjects.id, p.id));
+      expect(s).toMatchObject({
+        firstName: 'Erased',
+        lastName: 'subject',
+        dob: null,
+        phoneNumber: '',
+      });
+      expect(s?.email).not.toContain('erin');
+      const [login] = await tx
+        .select()
+        .from(subjectUsers)
+        .where(eq(subjectUsers.id, s?.userId ?? 0));
+      expect(login).toMatchObject({ isActive: false, passwordHash: null, firstName: '' });
+      // kept: the case, its check with its result, the payment, the audit log
+      expect(await tx.select().from(cases).where(eq(cases.id, p.caseId))).toHaveLength(1);
+      const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.id, p.activityId));
+      expect(a).toMatchObject({ state: 'ca-complete' });
+      expect(a?.resultData).toEqual({
+        application: { reference: 'APP-1', status: 'complete' },
+        disclosure: { status: 'clear', certificate_number: '001234567890' },
+      });
+      expect(await tx.select().from(payments).where(eq(payments.caseId, p.caseId))).toHaveLength(1);
+      const audit = await tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.verb, 'erasure_carried_out'),
+            eq(auditActions.objectId, String(p.id)),
+          ),
+        );
+      expect(audit).toHaveLength(1);
+      // the bystander's data untouched
+      expect(
+        await tx
+          .select()
+          .from(caseBasicDetails)
+          .where(eq(caseBasicDetails.caseId, bystander.caseId)),
+      ).toHaveLength(1);
+    });
+    for (const key of p.pageKeys) expect(await t.app.deps.storage.get(key)).toBeNull();
+    for (const key of bystander.pageKeys) expect(await t.app.deps.storage.get(key)).not.toBeNull();
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/accounts/login/',
+      headers: (await anonymous(t.app)).headers,
+      payload: { username: p.email, password: TEST_PASSWORD },
+    });
+    expect(signIn.statusCode).toBe(401);
+    // audited in its own words: the request approved, the erasure carried out on the subject,
+    // the sign-in closed, the document and the result redacted
+    expect(await verbsOf(ERASURE_REQUEST_CT, id)).toEqual([
+      'erasure_requested',
+      'erasure_approved',
+    ]);
+    expect(await verbsOf('subjects.subject', p.id)).toContain('erasure_carried_out');
+    const login = await t.owner(async (tx) => {
+      const [s] = await tx.select().from(subjects).where(eq(subjects.id, p.id));
+      return s?.userId ?? 0;
+    });
+    expect(await verbsOf('users.subjectuser', login)).toContain('sign_in_closed');
+    expect(await verbsOf('cases.caseactivity', p.activityId)).toContain('redacted');
+    // a new request for an erased subject is refused
+    const again = await send(admin, 'POST', '/api/erasure-requests/', { subject: p.id });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('refuses while a case of the subject is under a legal hold', async () => {
+    const p = await person(acme, 'Hollie');
+    const id = await pending(p);
+    await t.owner((tx) =>
+      tx.insert(caseRetention).values({ customerId: acme, caseId: p.caseId, legalHold: true }),
+    );
+    const res = await send(admin, 'POST', `/api/erasure-requests/${id}/decide/`, {
+      decision: 'approve',
+    });
+    expect([res.statusCode, res.json()]).toEqual([409, { detail: LEGAL_HOLD_DETAIL }]);
+    const after = await send(admin, 'GET', `/api/erasure-requests/${id}/`);
+    expect(after.json().state).toBe('pending');
+    const details = await t.owner((tx) =>
+      tx.select().from(caseBasicDetails).where(eq(caseBasicDetails.caseId, p.caseId)),
+    );
+    expect(details).toHaveLength(1);
+  });
+});
+
+describe("the subject's own requests", () => {
+  it('asks once for each organisation holding it, sees the state, and cannot ask twice', async () => {
+    const p = await person(acme, 'Sally');
+    await t.owner((tx) => createSubjectUser(tx, { customerId: other, email: p.email }));
+    const me = await login(t.app, p.email);
+    const res = await send(me, 'POST', '/api/s/erasure-requests/', { reason: 'Please remove me' });
+    expect(res.statusCode).toBe(201);
+    expect(
+      res
+        .json()
+        .results.map((r: { customer: { name: string }; state: string }) => [
+          r.customer.name,
+          r.state,
+        ]),
+    ).toEqual([
+      ['Acme', 'pending'],
+      ['Other', 'pending'],
+    ]);
+    const again = await send(me, 'POST', '/api/s/erasure-requests/', {});
+    expect([again.statusCode, again.json()]).toEqual([409, { detail: SUBJECT_ALREADY_ASKED }]);
+    const list = await send(admin, 'GET', `/api/erasure-requests/?subject=${p.id}`);
+    expect(list.json().results[0]).toMatchObject({
+      requested_by: 'subject',
+      reason: 'Please remove me',
+    });
+    const mine = await send(me, 'GET', '/api/s/erasure-requests/');
+    expect(mine.json().count).toBe(2);
+    expect((await send(admin, 'GET', '/api/s/erasure-requests/')).statusCode).toBe(403);
+  });
+});

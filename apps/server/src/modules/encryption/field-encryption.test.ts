@@ -1,0 +1,312 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createAdminAndViewer,
+  createCase,
+  createCustomer,
+  createSubjectUser,
+  login,
+  ManualClock,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { readEncryptionConfig } from '../../config.js';
+import { KeyRing } from '../../providers/storage/key-ring.js';
+import { createCaseBasicDetails, createCasePassport } from '../case-data/case-data.factories.js';
+import { caseIdentifierCondition } from '../case-data/identifier-search.js';
+import { cases } from '../cases/cases.table.js';
+import { collectSubjectRecord } from '../data-requests/subject-record.js';
+import { enqueueDocumentKeysAtStart } from './document-keys-job.js';
+import {
+  ENCRYPTED_COLUMNS,
+  FieldCipher,
+  fieldCipher,
+  installFieldCipher,
+  loadFieldCipher,
+} from './field-cipher.js';
+import { fieldKeysJob, sweepAllFieldKeys } from './field-keys-job.js';
+import { DEVELOPMENT_KEY_ID } from './key-ring.js';
+
+/** The most sensitive fields encrypted in the database (issue 34, decision 027). */
+let t: TestApp;
+let acme: number;
+let other: number;
+let adaSubject: number;
+let apiCase: number; // written through the API
+let oldCase: number; // rows stored before encryption (plain), for the backfill
+let otherCase: number; // another customer's, same national insurance number
+let admin: Client;
+
+const TODAY = '2026-11-24';
+const NIN = 'AB123456C';
+const PASSPORT = 'GB1234567';
+const SHARE_CODE = 'W1234567X';
+
+const call = (c: Client, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
+
+/** The stored (raw) values of a case's national insurance and passport numbers. */
+async function raw(caseId: number) {
+  return t.owner(async (tx) => {
+    const [b] = await tx.execute<{ nin: string; nin_hash: string }>(
+      sql`select nin, nin_hash from case_basic_details where case_id = ${caseId}`,
+    );
+    const [p] = await tx.execute<{ number: string; number_hash: string }>(
+      sql`select number, number_hash from case_passports where case_id = ${caseId}`,
+    );
+    return { nin: b?.nin, ninHash: b?.nin_hash, passport: p?.number, passportHash: p?.number_hash };
+  });
+}
+
+/** The case ids the identifier search finds for `term`, every customer's (as the owner). */
+async function found(term: string): Promise<number[]> {
+  const where = caseIdentifierCondition(term);
+  if (!where) return [];
+  return t.owner(async (tx) =>
+    (await tx.select({ id: cases.id }).from(cases).where(where).orderBy(cases.id)).map((r) => r.id),
+  );
+}
+
+async function readByApi(caseId: number) {
+  const basic = await call(admin, 'GET', `/api/case-basic-details/${caseId}/`);
+  const passport = await call(admin, 'GET', `/api/case-passports/${caseId}/`);
+  return { basic, passport };
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock: new ManualClock(`${TODAY}T09:00:00Z`) });
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme' })).id;
+    other = (await createCustomer(tx, { name: 'Other' })).id;
+    await createAdminAndViewer(tx, acme);
+    adaSubject = (
+      await createSubjectUser(tx, {
+        customerId: acme,
+        email: 'ada@example.test',
+        firstName: 'Ada',
+        lastName: 'Byron',
+        dob: '1985-12-10',
+      })
+    ).id;
+    apiCase = (await createCase(tx, { customerId: acme, subjectId: adaSubject })).id;
+    oldCase = (await createCase(tx, { customerId: acme })).id;
+    otherCase = (await createCase(tx, { customerId: other })).id;
+    // stored before encryption: plain values and no hashes, as the migration leaves them
+    for (const [customerId, caseId] of [
+      [acme, oldCase],
+      [other, otherCase],
+    ] as const) {
+      const key = { customerId, caseId };
+      await createCaseBasicDetails(
+        tx,
+        key,
+        { forename: 'Old', surname: 'Row', dob: '1980-01-01' },
+        { nin: 'QQ123456C' },
+      );
+      await createCasePassport(tx, key, new Date(`${TODAY}T09:00:00Z`), { number: 'P0LD1234' });
+    }
+  });
+  admin = await login(t.app, 'admin@acme.test');
+});
+afterAll(() => t.close());
+
+describe('fields encrypted in the database', () => {
+  it('stores the national insurance and passport numbers encrypted, with keyed hashes; every read answers them plain', async () => {
+    const basic = await call(admin, 'PUT', `/api/case-basic-details/${apiCase}/`, {
+      gender: 'female',
+      title: 'Ms',
+      forename: 'Ada',
+      surname: 'Byron',
+      dob: '1985-12-10',
+      phone_number: '07911 123456',
+      nin: 'ab 12 34 56 c',
+      nationality: 'GBR',
+    });
+    expect(basic.statusCode, basic.body).toBe(200);
+    expect(basic.json().nin).toBe(NIN);
+    const passport = await call(admin, 'POST', '/api/case-passports/', {
+      case: apiCase,
+      number: 'gb1234567',
+      country: 'FRA',
+      expiry_date: '2030-01-01',
+      dob: '1985-12-10',
+    });
+    expect(passport.statusCode).toBe(201);
+    expect(passport.json().number).toBe(PASSPORT);
+
+    const stored = await raw(apiCase);
+    for (const [value, plain] of [
+      [stored.nin, NIN],
+      [stored.passport, PASSPORT],
+    ] as const) {
+      expect(value).toMatch(new RegExp(`^f1:${DEVELOPMENT_KEY_ID}:[A-Za-z0-9_-]+$`));
+      expect(value).not.toContain(plain);
+      const body = Buffer.from(String(value).split(':')[2] ?? '', 'base64url');
+      expect(body.length).toBeGreaterThan(28);
+      expect(body.includes(plain)).toBe(false);
+    }
+    expect(stored.ninHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.passportHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored.ninHash).not.toBe(stored.passportHash);
+
+    const read = await readByApi(apiCase);
+    expect(read.basic.json().nin).toBe(NIN);
+    expect(read.passport.json().number).toBe(PASSPORT);
+    // a change keeps it encrypted and audits the plain change
+    const patched = await call(admin, 'PATCH', `/api/case-passports/${apiCase}/`, {
+      number: 'GB7654321',
+    });
+    expect(patched.json().number).toBe('GB7654321');
+    expect((await raw(apiCase)).passport).toMatch(/^f1:/);
+    await call(admin, 'PATCH', `/api/case-passports/${apiCase}/`, { number: PASSPORT });
+    // the right-to-work share code (no hash: never searched)
+    const rtw = await call(admin, 'PATCH', `/api/case-rtw-details/${apiCase}/`, {
+      route: 'share-code',
+      share_code: 'w12 345 67x',
+    });
+    expect(rtw.statusCode, rtw.body).toBe(200);
+    expect(rtw.json().share_code).toBe(SHARE_CODE);
+    const [code] = await t.owner((tx) =>
+      tx.execute<{ share_code: string }>(
+        sql`select share_code from case_rtw_details where case_id = ${apiCase}`,
+      ),
+    );
+    expect(code?.share_code).toMatch(/^f1:development:/);
+    expect(code?.share_code).not.toContain(SHARE_CODE);
+    expect((await call(admin, 'GET', `/api/case-rtw-details/${apiCase}/`)).json().share_code).toBe(
+      SHARE_CODE,
+    );
+  });
+
+  it('the subject access archive holds them plain', async () => {
+    const archive = await t.owner((tx) => collectSubjectRecord(tx, acme, adaSubject));
+    const text = JSON.stringify(archive?.record);
+    expect(text).toContain(NIN);
+    expect(text).toContain(PASSPORT);
+    expect(text).toContain(SHARE_CODE);
+    expect(text).not.toContain('f1:');
+    expect(text).not.toContain('nin_hash');
+  });
+
+  it('finds a case by the exact number, however it is typed, and only that case', async () => {
+    expect(await found('ab 12 34 56 c')).toEqual([apiCase]);
+    expect(await found(PASSPORT.toLowerCase())).toEqual([apiCase]);
+    expect(await found('AB123456D')).toEqual([]);
+    expect(caseIdentifierCondition('Ada')).toBeNull();
+  });
+
+  it('the backfill encrypts rows from before encryption once; a second run changes nothing', async () => {
+    expect((await raw(oldCase)).nin).toBe('QQ123456C');
+    expect(await found('QQ123456C')).toEqual([]); // no hash yet
+    const first = await sweepAllFieldKeys(t.db, fieldCipher(), 1);
+    // two old rows of each of the two columns (the API's rows are encrypted already)
+    expect(first).toEqual({ encrypted: 4, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0 });
+    const stored = await raw(oldCase);
+    expect(stored.nin).toMatch(/^f1:development:/);
+    expect(stored.passport).toMatch(/^f1:development:/);
+    expect(await found('QQ123456C')).toEqual([oldCase, otherCase]);
+    const read = await readByApi(oldCase);
+    expect(read.basic.json().nin).toBe('QQ123456C');
+    expect(read.passport.json().number).toBe('P0LD1234');
+    const before = await raw(apiCase);
+    expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual({
+      encrypted: 0,
+      reencrypted: 0,
+      hashed: 0,
+      unknownKey: 0,
+      skipped: 0,
+    });
+    expect(await raw(apiCase)).toEqual(before);
+  });
+
+  it('the start enqueues the field sweep beside the document sweep: a plain row written meanwhile is encrypted', async () => {
+    await t.owner((tx) =>
+      tx.execute(sql`update case_passports set number = 'LATE1234', number_hash = ''
+        where customer_id = ${other} and case_id = ${otherCase}`),
+    );
+    await enqueueDocumentKeysAtStart(t.db, fieldCipher().keys.current.id);
+    await t.settle();
+    const [row] = await t.owner((tx) =>
+      tx.execute<{ number: string; number_hash: string }>(
+        sql`select number, number_hash from case_passports where case_id = ${otherCase}`,
+      ),
+    );
+    expect(row?.number).toMatch(/^f1:development:/);
+    expect(await found('late 1234')).toEqual([otherCase]);
+  });
+
+  it('production needs ENCRYPTION_INDEX_KEY beside ENCRYPTION_KEYS', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/kestrel' };
+    const keys = `k1:${randomBytes(32).toString('hex')}`;
+    expect(() => readEncryptionConfig({ ...production, ENCRYPTION_KEYS: keys })).toThrow(
+      'ENCRYPTION_INDEX_KEY is required in production',
+    );
+    const index = randomBytes(32);
+    const c = readEncryptionConfig({
+      ...production,
+      ENCRYPTION_KEYS: keys,
+      ENCRYPTION_INDEX_KEY: index.toString('base64'),
+    });
+    expect(c.indexKey?.equals(index)).toBe(true);
+    expect(() => readEncryptionConfig({ ENCRYPTION_INDEX_KEY: 'short' })).toThrow('32 bytes');
+    expect(readEncryptionConfig({ NODE_ENV: 'production' }).indexKey).toBeUndefined();
+  });
+
+  it('a rotation re-encrypts every value under the new key (the job, batch by batch); every value stays readable and findable', async () => {
+    const development = fieldCipher();
+    const rotated = await loadFieldCipher(
+      t.db,
+      readEncryptionConfig({ ENCRYPTION_KEYS: `2026-11:${randomBytes(32).toString('hex')}` }),
+    );
+    expect(rotated.keys.ids()).toEqual(['2026-11', DEVELOPMENT_KEY_ID]);
+    installFieldCipher(rotated);
+    try {
+      // before the sweep: old values still readable, new writes under the new key
+      expect((await readByApi(apiCase)).basic.json().nin).toBe(NIN);
+      // the job itself: one batch per run, each run enqueuing the next
+      await fieldKeysJob.handle(fieldKeysJob.payload.parse({}), t.app.deps);
+      await t.settle();
+      for (const id of [apiCase, oldCase]) {
+        const s = await raw(id);
+        expect(s.nin).toMatch(/^f1:2026-11:/);
+        expect(s.passport).toMatch(/^f1:2026-11:/);
+      }
+      expect((await raw(otherCase)).nin).toMatch(/^f1:2026-11:/);
+      expect(await sweepAllFieldKeys(t.db, rotated)).toMatchObject({ reencrypted: 0 });
+      const read = await readByApi(apiCase);
+      expect(read.basic.json().nin).toBe(NIN);
+      expect(read.passport.json().number).toBe(PASSPORT);
+      expect((await readByApi(oldCase)).basic.json().nin).toBe('QQ123456C');
+      // the index key does not rotate: the hashes still find the cases
+      expect(await found(NIN)).toEqual([apiCase]);
+
+      // a wrong key fails clearly: without the key (not configured), or another key of that id
+      const lacking = new FieldCipher(
+        new KeyRing([development.keys.current], DEVELOPMENT_KEY_ID),
+        randomBytes(32),
+      );
+      const nin = ENCRYPTED_COLUMNS[0];
+      if (!nin) throw new Error('no column');
+      const stored = String((await raw(apiCase)).nin);
+      expect(() => lacking.decrypt(nin, stored)).toThrow(
+        'a field encrypted under key 2026-11, not configured',
+      );
+      const impostor = new FieldCipher(
+        new KeyRing([{ id: '2026-11', key: randomBytes(32) }], '2026-11'),
+        randomBytes(32),
+      );
+      expect(() => impostor.decrypt(nin, stored)).toThrow();
+      installFieldCipher(lacking);
+      const refused = await call(admin, 'GET', `/api/case-basic-details/${apiCase}/`);
+      expect(refused.statusCode).toBe(500);
+      expect(refused.body).not.toContain('f1:');
+      // the sweep counts what it cannot open and leaves it
+      // three national insurance numbers, three passports, one share code
+      expect(await sweepAllFieldKeys(t.db, lacking)).toMatchObject({ unknownKey: 7, encrypted: 0 });
+    } finally {
+      installFieldCipher(development);
+    }
+  });
+});

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import type { Database } from '../../db/connection.js';
+import { enqueue, type JobKind, type JobRequest, jobOf } from '../../platform/jobs.js';
+import {
+  ENCRYPTED_COLUMNS,
+  type FieldCipher,
+  fieldCipher,
+  fieldKeyId,
+  isEncryptedField,
+} from './field-cipher.js';
+import { FIELD_PREFIX } from './fields.js';
+import { sweepAll } from './sweep.js';
+
+/** Rows looked at per run of the job. */
+export const FIELD_KEYS_BATCH = 200;
+
+/** Where a sweep goes on from: the column (ENCRYPTED_COLUMNS index) and the last row done. */
+export interface FieldCursor {
+  column: number;
+  customerId: number;
+  caseId: number;
+}
+
+export interface FieldSweepOutcome {
+  /** Values stored before encryption, now encrypted with their hash (the backfill). */
+  encrypted: number;
+  /** Values re-encrypted under the current master key (a rotation). */
+  reencrypted: number;
+  /** Encrypted values whose missing hash was added. */
+  hashed: number;
+  /** Values under a key this installation lacks, or that do not open (left as they are). */
+  unknownKey: number;
+  /** Values another write changed while the batch ran (left to that write). */
+  skipped: number;
+  next: FieldCursor | null;
+}
+
+const ident = sql.identifier;
+
+/**
+ * One batch of the field-keys sweep: the next rows of one encrypted column (every customer's,
+ * read as the tables' owner) whose value is not yet under the current master key or has no hash:
+ * a plain value (from before encryption) is encrypted and hashed, one under an older key is
+ * re-encrypted (its hash, under the index key that does not rotate, stays). Each row is written
+ * only if its value is still the one read (a user's write meanwhile wins). A second sweep finds
+ * nothing to do; an interrupted one goes on from any cursor.
+ */
+export async function sweepFieldKeys(
+  db: Database,
+  cipher: FieldCipher,
+  after: FieldCursor = { column: 0, customerId: 0, caseId: 0 },
+  batch = FIELD_KEYS_BATCH,
+): Promise<FieldSweepOutcome> {
+  const outcome: FieldSweepOutcome = {
+    encrypted: 0,
+    reencrypted: 0,
+    hashed: 0,
+    unknownKey: 0,
+    skipped: 0,
+    next: null,
+  };
+  const c = ENCRYPTED_COLUMNS[after.column];
+  if (!c) return outcome;
+  const current = `${FIELD_PREFIX}${cipher.keys.current.id}:`;
+  const col = ident(c.column);
+  const hash = c.hash ? ident(c.hash) : null;
+  await db.ownerTransaction(async (tx) => {
+    const rows = await tx.execute<{ customer_id: number; case_id: number; value: string }>(sql`
+      select customer_id, case_id, ${col} as value from ${ident(c.table)}
+      where (customer_id, case_id) > (${after.customerId}, ${after.caseId})
+        and ${col} <> ''
+        and (not starts_with(${col}, ${current})${hash ? sql` or ${hash} = ''` : sql``})
+      order by customer_id, case_id
+      limit ${batch}`);
+    for (const r of rows) {
+      const stored = r.value;
+      const keyId = fieldKeyId(stored);
+      if (keyId !== null && cipher.keys.get(keyId) === null) {
+        outcome.unknownKey += 1;
+        continue;
+      }
+      let plain: string;
+      try {
+        plain = cipher.decrypt(c, stored);
+      } catch {
+        // tampered, or under another installation's key of the same id: left for a person
+        outcome.unknownKey += 1;
+        continue;
+      }
+      const value = isEncryptedField(stored)
+        ? (cipher.reencrypt(c, stored) ?? stored)
+        : cipher.encrypt(c, plain);
+      const sets = [sql`${col} = ${value}`];
+      if (hash) sets.push(sql`${hash} = ${cipher.hash(c, plain)}`);
+      const done = await tx.execute(sql`
+        update ${ident(c.table)} set ${sql.join(sets, sql`, `)}
+        where customer_id = ${r.customer_id} and case_id = ${r.case_id} and ${col} = ${stored}
+        returning case_id`);
+      if (done.length === 0) outcome.skipped += 1;
+      else if (!isEncryptedField(stored)) outcome.encrypted += 1;
+      else if (value !== stored) outcome.reencrypted += 1;
+      else outcome.hashed += 1;
+    }
+    const last = rows.at(-1);
+    if (rows.length === batch && last) {
+      outcome.next = {
+        column: after.column,
+        customerId: Number(last.customer_id),
+        caseId: Number(last.case_id),
+      };
+    } else if (after.column + 1 < ENCRYPTED_COLUMNS.length) {
+      outcome.next = { column: after.column + 1, customerId: 0, caseId: 0 };
+    }
+  });
+  return outcome;
+}
+
+/** Every batch of a sweep in turn (tests, the command line); returns the totals. */
+export async function sweepAllFieldKeys(
+  db: Database,
+  cipher: FieldCipher,
+  batch = FIELD_KEYS_BATCH,
+): Promise<Omit<FieldSweepOutcome, 'next'>> {
+  return sweepAll<FieldCursor, FieldSweepOutcome>(
+    { column: 0, customerId: 0, caseId: 0 },
+    (cursor) => sweepFieldKeys(db, cipher, cursor, batch),
+  );
+}
+
+// a scheduled run has no payload: it starts at the beginning
+const position = () => z.number().int().nonnegative().default(0);
+const payload = z.object({
+  column: position(),
+  after_customer: position(),
+  after_case: position(),
+});
+type FieldKeysJob = z.infer<typeof payload>;
+
+/**
+ * The field-keys job: one batch of the sweep per run, the next enqueued by the run before it
+ * ends (as the document-keys job). Started daily (03:45 UTC) and at every start of the server
+ * with the document-keys sweep (`enqueueDocumentKeysAtStart`).
+ */
+export const fieldKeysJob: JobKind<FieldKeysJob, AppDeps> = {
+  name: 'field-keys',
+  payload,
+  retry: { limit: 3, delaySeconds: 60, backoff: true },
+  expireInSeconds: 1800,
+  cron: () => '45 3 * * *',
+  handle: async (data, deps) => {
+    const o = await sweepFieldKeys(deps.db, fieldCipher(), {
+      column: data.column,
+      customerId: data.after_customer,
+      caseId: data.after_case,
+    });
+    const next = o.next;
+    if (next) await deps.db.ownerTransaction((tx) => enqueue(tx, fieldKeysFrom(next)));
+  },
+};
+
+/** The job sweeping from `after` (the start when left out). */
+export function fieldKeysFrom(after?: FieldCursor): JobRequest {
+  return jobOf(fieldKeysJob, {
+    column: after?.column ?? 0,
+    after_customer: after?.customerId ?? 0,
+    after_case: after?.caseId ?? 0,
+  });
+}

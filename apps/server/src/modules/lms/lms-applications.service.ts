@@ -1,0 +1,1553 @@
+import {
+  APPLICATION_KIND_LABELS,
+  APPLICATION_MESSAGES,
+  APPLICATION_STATE_LABELS,
+  type ApplicationApplyInput,
+  type ApplicationApplyOut,
+  type ApplicationDetailOut,
+  type ApplicationOut,
+  type ApplicationState,
+  CASE_ACTIVITY_STATE_LABELS,
+  formatPence,
+  isCaseActivityState,
+  isOpenApplicationState,
+  isoDate,
+  licenceExpiryDate,
+  paymentPortalPath,
+  REGISTER_KIND_LABELS,
+  type RegisterEntryOut,
+  type RegisterKind,
+  type SubjectApplicationOut,
+  type SubjectApplicationPortalOut,
+  TAX_CHECK_CODE_EXPIRED,
+  TAX_CHECK_CODE_REQUIRED,
+  TAX_CHECK_CODE_UNKNOWN,
+  TAX_CHECK_STATUS_LABELS,
+  TAX_RESPONSIBILITIES_REQUIRED,
+  type TaxCheckNeed,
+  type TaxCheckStatus,
+} from '@kestrel/domain';
+import { and, asc, desc, eq, gte, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Tx } from '../../db/connection.js';
+import { jobActor } from '../../jobs/service-job.js';
+import { recordAudit } from '../../platform/audit.js';
+import type { Actor } from '../../platform/context.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import {
+  type ContextDeps,
+  runAsSystem,
+  runInTenant,
+  type ServiceContext,
+} from '../../platform/service-context.js';
+import { ProviderError } from '../../providers/errors.js';
+import type { TaxCheckAnswer } from '../../providers/hmrc-tax-check/provider.js';
+import { taxCheckProvider } from '../../providers/hmrc-tax-check/simulator.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { openCase } from '../cases/commands/open-case.js';
+import type { CaseMailDeps } from '../cases/commands/subject-email.js';
+import { customers } from '../customers/customers.table.js';
+import { paymentIntents } from '../payments/payments.table.js';
+import { createPurposeIntent } from '../payments/service.js';
+import { processes, processRequirements } from '../processes/processes.table.js';
+import { insertSubject } from '../subjects/subjects.service.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { subjectUsers } from '../users/users.table.js';
+import { publicPortals } from './lms.public.js';
+import { findLicence, issueLicence } from './lms.service.js';
+import {
+  licenceDefinitions,
+  licenceEvents,
+  licenceSubGroups,
+  licences,
+  lmsApplicationPortals,
+} from './lms.table.js';
+import { lmsApplicationEvents, lmsApplications } from './lms-applications.table.js';
+
+/*
+ * Licence applications (issue 32). A subject applies on a council's open portal: the council's
+ * record of the person is made if it has none (one login, a record per council), the application
+ * waits for its fee (or, with none, opens its case at once: the definition's requirements as the
+ * council's process for that definition), and the council's licensing team decides it: grant
+ * (issues the licence, or extends the renewed one), refuse with a reason, or ask for more.
+ * The subject's writes run in the portal's council's tenant on the subject's behalf (its record
+ * and case are the council's); its reads across councils run as the system, filtered to its login.
+ */
+
+export const APPLICATION_CT = 'lms_licences.application';
+
+type AppRow = typeof lmsApplications.$inferSelect;
+type Page = { pageSize: number; offset: number };
+type Paged<T> = { count: number; results: T[] };
+
+const iso = (d: Date) => d.toISOString();
+const countOf = sql<number>`count(*)::int`.mapWith(Number);
+/**
+ * The join of an application's row in another tenant table: the same council, the id the
+ * application names (every tenant key carries customer_id: decision 023).
+ */
+const onApplication = (
+  t: { customerId: AnyPgColumn; id: AnyPgColumn },
+  ref: AnyPgColumn,
+): SQL | undefined => and(eq(t.customerId, lmsApplications.customerId), eq(t.id, ref));
+
+const OPEN: ApplicationState[] = ['awaiting_payment', 'in_progress', 'more_info_requested'];
+export const applicationReference = (id: number) => `APP-${String(id).padStart(6, '0')}`;
+export const casePortalUrl = (caseId: number) => `/s/case-portal/${caseId}`;
+const DAY_MS = 86_400_000;
+const daysBefore = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
+const dayAfter = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The actor of a subject's write at a council: no user of the council (no segment scope, the
+ * application role in the council's tenant), named after the applicant for the audit trail.
+ */
+export function applicantActor(actor: Actor, customerId: number): Actor {
+  return {
+    ...actor,
+    type: null,
+    id: null,
+    name: `${actor.name} (applicant)`.slice(0, 200),
+    customerId,
+    isOps: false,
+    permissions: new Set(),
+  };
+}
+
+function loginOf(actor: Actor): number {
+  if (actor.type !== 'SubjectUser' || actor.id === null) throw new NotFoundError();
+  return actor.id;
+}
+
+async function one<T>(rows: Promise<T[]>): Promise<T> {
+  const [row] = await rows;
+  if (!row) throw new NotFoundError();
+  return row;
+}
+
+// ---- the tax check's need ----
+
+/**
+ * What the applicant must give (GOV.UK): a tax check code for a renewal, a re-application
+ * within a year of a lapsed licence of the same definition, or a licence of the same type held
+ * with another authority (declared, or a licence of this login at another council whose
+ * sub-group has the same code); otherwise the confirmation of their tax responsibilities.
+ * Reads across councils (the system).
+ */
+async function taxNeedFor(
+  tx: Tx,
+  login: number,
+  portal: { customer: number; kind: string; definition: number; sub_group: number },
+  today: string,
+  declaredElsewhere = false,
+): Promise<TaxCheckNeed> {
+  if (portal.kind === 'renewal' || declaredElsewhere) return 'code';
+  const mine = tx
+    .select({ id: subjects.id })
+    .from(subjects)
+    .where(and(eq(subjects.userId, login), eq(subjects.customerId, portal.customer)));
+  const [lapsed] = await tx
+    .select({ id: licences.id })
+    .from(licences)
+    .where(
+      and(
+        eq(licences.customerId, portal.customer),
+        eq(licences.definitionId, portal.definition),
+        inArray(licences.holderId, mine),
+        sql`${licences.expiryDate} < ${today}`,
+        gte(licences.expiryDate, daysBefore(today, 365)),
+      ),
+    )
+    .limit(1);
+  if (lapsed) return 'code';
+  const [sub] = await tx
+    .select({ code: licenceSubGroups.code })
+    .from(licenceSubGroups)
+    .where(
+      and(
+        eq(licenceSubGroups.customerId, portal.customer),
+        eq(licenceSubGroups.id, portal.sub_group),
+      ),
+    );
+  if (!sub) return 'confirm';
+  const [elsewhere] = await tx
+    .select({ id: licences.id })
+    .from(licences)
+    .innerJoin(
+      subjects,
+      and(eq(subjects.customerId, licences.customerId), eq(subjects.id, licences.holderId)),
+    )
+    .innerJoin(
+      licenceDefinitions,
+      and(
+        eq(licenceDefinitions.customerId, licences.customerId),
+        eq(licenceDefinitions.id, licences.definitionId),
+      ),
+    )
+    .innerJoin(
+      licenceSubGroups,
+      and(
+        eq(licenceSubGroups.customerId, licences.customerId),
+        eq(licenceSubGroups.id, licenceDefinitions.subGroupId),
+      ),
+    )
+    .where(
+      and(
+        eq(subjects.userId, login),
+        ne(licences.customerId, portal.customer),
+        eq(licenceSubGroups.code, sub.code),
+        inArray(licences.status, ['active', 'suspended']),
+        gte(licences.expiryDate, today),
+      ),
+    )
+    .limit(1);
+  return elsewhere ? 'code' : 'confirm';
+}
+
+// ---- the HMRC tax check ----
+
+const TAX_LICENCE_TYPE = 'taxi and private hire';
+
+interface TaxResult {
+  status: TaxCheckStatus;
+  message: string;
+}
+
+function taxResultOf(a: TaxCheckAnswer): TaxResult {
+  if (a.outcome === 'valid') {
+    return {
+      status: 'confirmed',
+      message: `HMRC confirmed the tax check code (valid until ${a.expires_on ?? 'unknown'}).`,
+    };
+  }
+  if (a.outcome === 'expired') return { status: 'expired', message: TAX_CHECK_CODE_EXPIRED };
+  return { status: 'failed', message: TAX_CHECK_CODE_UNKNOWN };
+}
+
+/** Asks HMRC now (outside any transaction); a failing HMRC is a 400 saying to try again. */
+async function askHmrc(
+  code: string,
+  person: { first: string; last: string; dob: string | null },
+  today: string,
+): Promise<TaxResult> {
+  try {
+    const answer = await taxCheckProvider().confirm(
+      {
+        code,
+        first_name: person.first,
+        last_name: person.last,
+        dob: person.dob,
+        licence_type: TAX_LICENCE_TYPE,
+        today,
+      },
+      AbortSignal.timeout(10_000),
+    );
+    return taxResultOf(answer);
+  } catch (e) {
+    if (e instanceof ProviderError) {
+      throw ValidationError.of(
+        'non_field_errors',
+        'HMRC did not answer the tax check. Try again in a few minutes.',
+      );
+    }
+    throw e;
+  }
+}
+
+// ---- the subject's portals ----
+
+async function myOpenApplication(tx: Tx, login: number, portalIds: number[]) {
+  if (portalIds.length === 0) return [];
+  return tx
+    .select({ app: lmsApplications })
+    .from(lmsApplications)
+    .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+    .where(
+      and(
+        eq(subjects.userId, login),
+        inArray(lmsApplications.portalId, portalIds),
+        inArray(lmsApplications.state, OPEN),
+      ),
+    );
+}
+
+function nextUrlOf(app: AppRow): string | null {
+  if (app.state === 'awaiting_payment') return `/s/lms/applications/${app.id}`;
+  if (app.caseId !== null && isOpenApplicationState(app.state)) return casePortalUrl(app.caseId);
+  if (isOpenApplicationState(app.state)) return `/s/lms/applications/${app.id}`;
+  return null;
+}
+
+/** GET /api/lms/s/application-portals/ (and /{id}/: one): open portals for this subject. */
+export async function subjectPortals(
+  deps: ContextDeps,
+  actor: Actor,
+  page: Page,
+  filter: { customer?: number | null; subGroup?: number | null; id?: number },
+): Promise<Paged<SubjectApplicationPortalOut>> {
+  const login = loginOf(actor);
+  return runAsSystem(
+    deps,
+    async ({ tx, clock }) => {
+      const today = isoDate(clock.now());
+      const found = await publicPortals(tx, page, filter);
+      const mine = await myOpenApplication(
+        tx,
+        login,
+        found.results.map((p) => p.id),
+      );
+      const results: SubjectApplicationPortalOut[] = [];
+      // portals of one definition need the same (a renewal's answer needs no query)
+      const needs = new Map<string, TaxCheckNeed>();
+      const needOf = async (p: (typeof found.results)[number]) => {
+        const key = `${p.customer}:${p.definition}:${p.sub_group}:${p.kind}`;
+        const known = needs.get(key);
+        if (known) return known;
+        const need = await taxNeedFor(tx, login, p, today);
+        needs.set(key, need);
+        return need;
+      };
+      for (const p of found.results) {
+        const open = mine.find(
+          (m) => m.app.portalId === p.id && m.app.customerId === p.customer,
+        )?.app;
+        results.push({
+          ...p,
+          tax_check: await needOf(p),
+          my_application: open
+            ? {
+                id: open.id,
+                reference: applicationReference(open.id),
+                state: open.state,
+                state_label: APPLICATION_STATE_LABELS[open.state],
+                next_url: nextUrlOf(open),
+              }
+            : null,
+        });
+      }
+      return { count: found.count, results };
+    },
+    actor,
+  );
+}
+
+// ---- applying ----
+
+interface PortalFacts {
+  customer: number;
+  portal: number;
+  definition: number;
+  sub_group: number;
+  kind: 'new' | 'renewal';
+  fee: number;
+  login: { email: string; first: string; middle: string; last: string; dob: string | null };
+  subjectId: number | null;
+  need: TaxCheckNeed;
+  /** Renewals: the subject's licence being renewed (active, not expired), or null. */
+  renewable: number | null;
+}
+
+async function portalFacts(
+  deps: ContextDeps,
+  actor: Actor,
+  portalId: number,
+  declaredElsewhere: boolean,
+): Promise<PortalFacts> {
+  const login = loginOf(actor);
+  return runAsSystem(
+    deps,
+    async ({ tx, clock }) => {
+      const today = isoDate(clock.now());
+      const [p] = (await publicPortals(tx, { pageSize: 1, offset: 0 }, { id: portalId })).results;
+      if (!p) {
+        // a closed (or unpublished) portal the subject may know of: say it is closed
+        const [closed] = await tx
+          .select({ id: lmsApplicationPortals.id })
+          .from(lmsApplicationPortals)
+          .where(
+            and(eq(lmsApplicationPortals.id, portalId), eq(lmsApplicationPortals.isOpen, false)),
+          )
+          .limit(1);
+        if (closed) throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.portalClosed);
+        throw new NotFoundError();
+      }
+      const u = await one(
+        tx
+          .select({
+            email: subjectUsers.email,
+            first: subjectUsers.firstName,
+            middle: subjectUsers.middlename,
+            last: subjectUsers.lastName,
+            dob: subjectUsers.dob,
+          })
+          .from(subjectUsers)
+          .where(eq(subjectUsers.id, login)),
+      );
+      const records = await tx
+        .select()
+        .from(subjects)
+        .where(eq(subjects.userId, login))
+        .orderBy(asc(subjects.id));
+      const here = records.find((s) => s.customerId === p.customer && s.mergedIntoId === null);
+      const any = here ?? records[0];
+      let renewable: number | null = null;
+      if (p.kind === 'renewal' && here) {
+        const [lic] = await tx
+          .select({ id: licences.id })
+          .from(licences)
+          .where(
+            and(
+              eq(licences.customerId, p.customer),
+              eq(licences.holderId, here.id),
+              eq(licences.definitionId, p.definition),
+              eq(licences.status, 'active'),
+              gte(licences.expiryDate, today),
+            ),
+          )
+          .orderBy(desc(licences.expiryDate))
+          .limit(1);
+        renewable = lic?.id ?? null;
+      }
+      return {
+        customer: p.customer,
+        portal: p.id,
+        definition: p.definition,
+        sub_group: p.sub_group,
+        kind: p.kind,
+        fee: p.fee_pence,
+        login: {
+          email: u.email,
+          first: u.first || any?.firstName || '',
+          middle: u.middle || any?.middlename || '',
+          last: u.last || any?.lastName || '',
+          dob: u.dob ?? any?.dob ?? null,
+        },
+        subjectId: here?.id ?? null,
+        need: await taxNeedFor(tx, login, p, today, declaredElsewhere),
+        renewable,
+      };
+    },
+    actor,
+  );
+}
+
+/**
+ * The tax check the application starts with: a code where needed (required; a renewal's is
+ * confirmed with HMRC now: an expired or unknown code stops it), else the confirmation.
+ */
+async function startingTaxCheck(
+  need: TaxCheckNeed,
+  input: { tax_check_code?: string | undefined; tax_responsibilities_confirmed?: boolean },
+  renewal: boolean,
+  person: { first: string; last: string; dob: string | null },
+  today: string,
+): Promise<{ code: string | null; result: TaxResult | null; confirmed: boolean }> {
+  if (need === 'confirm') {
+    if (input.tax_responsibilities_confirmed !== true) {
+      throw ValidationError.of('tax_responsibilities_confirmed', TAX_RESPONSIBILITIES_REQUIRED);
+    }
+    return { code: null, result: null, confirmed: true };
+  }
+  const code = input.tax_check_code;
+  if (!code) throw ValidationError.of('tax_check_code', TAX_CHECK_CODE_REQUIRED);
+  if (!renewal) return { code, result: null, confirmed: false };
+  const result = await askHmrc(code, person, today);
+  if (result.status !== 'confirmed') throw ValidationError.of('tax_check_code', result.message);
+  return { code, result, confirmed: false };
+}
+
+async function addAppEvent(
+  ctx: ServiceContext,
+  app: Pick<AppRow, 'customerId' | 'id'>,
+  action: string,
+  from: ApplicationState | null,
+  to: ApplicationState,
+  message = '',
+): Promise<void> {
+  await ctx.tx.insert(lmsApplicationEvents).values({
+    customerId: app.customerId,
+    applicationId: app.id,
+    action,
+    fromState: from,
+    toState: to,
+    message,
+    actorId: ctx.actor.type === 'ProductUser' ? ctx.actor.id : null,
+    actorName: ctx.actor.name.slice(0, 200),
+    createdAt: ctx.clock.now(),
+  });
+}
+
+interface NewApplication {
+  portalId: number;
+  definitionId: number;
+  subjectId: number;
+  kind: 'new' | 'renewal';
+  renewsLicenceId: number | null;
+  fee: number;
+  need: TaxCheckNeed;
+  tax: { code: string | null; result: TaxResult | null; confirmed: boolean };
+  holdsElsewhere: boolean;
+}
+
+/**
+ * Records an application in the council's tenant (the open one of this subject and portal is
+ * answered instead), and opens its case at once when there is no fee.
+ */
+async function createApplication(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  n: NewApplication,
+): Promise<{ app: AppRow; created: boolean }> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null) throw new PermissionDeniedError();
+  // one open application per subject and portal, also between two requests at once
+  await ctx.tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('lms_applications'), ${n.subjectId})`,
+  );
+  const [open] = await ctx.tx
+    .select()
+    .from(lmsApplications)
+    .where(
+      and(
+        eq(lmsApplications.subjectId, n.subjectId),
+        eq(lmsApplications.portalId, n.portalId),
+        inArray(lmsApplications.state, OPEN),
+      ),
+    )
+    .limit(1);
+  if (open) return { app: open, created: false };
+  const now = ctx.clock.now();
+  const state: ApplicationState = n.fee > 0 ? 'awaiting_payment' : 'in_progress';
+  const app = await one(
+    ctx.tx
+      .insert(lmsApplications)
+      .values({
+        customerId,
+        portalId: n.portalId,
+        definitionId: n.definitionId,
+        subjectId: n.subjectId,
+        kind: n.kind,
+        renewsLicenceId: n.renewsLicenceId,
+        state,
+        feePence: n.fee,
+        taxCheckNeed: n.need,
+        taxCheckCode: n.tax.code,
+        taxCheckStatus: n.tax.result?.status ?? 'not_checked',
+        taxCheckAt: n.tax.result ? now : null,
+        taxCheckMessage: n.tax.result?.message ?? '',
+        taxResponsibilitiesConfirmed: n.tax.confirmed,
+        holdsLicenceElsewhere: n.holdsElsewhere,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
+  await addAppEvent(ctx, app, 'apply', null, state);
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'created',
+    contentType: APPLICATION_CT,
+    objectId: app.id,
+    objectRepr: applicationReference(app.id),
+    changes: { portal: n.portalId, subject: n.subjectId, kind: n.kind, state, fee_pence: n.fee },
+  });
+  if (state === 'in_progress') {
+    return { app: await openApplicationCase(ctx, mail, app), created: true };
+  }
+  return { app, created: true };
+}
+
+/**
+ * The definition's requirements as the council's process for its applications' cases (made once,
+ * its requirements kept in step with the definition's).
+ */
+async function caseProcessFor(ctx: ServiceContext, definitionId: number): Promise<number | null> {
+  const def = await one(
+    ctx.tx.select().from(licenceDefinitions).where(eq(licenceDefinitions.id, definitionId)),
+  );
+  if (def.requirements.length === 0) return null;
+  const codes = [...new Set(def.requirements.map((q) => q.activity_type))];
+  const types = await ctx.tx
+    .select({ id: activityTypes.id, code: activityTypes.code })
+    .from(activityTypes)
+    .where(inArray(activityTypes.code, codes));
+  const wanted = def.requirements.flatMap((q, i) => {
+    const t = types.find((x) => x.code === q.activity_type);
+    return t ? [{ activityTypeId: t.id, position: i, config: q.config }] : [];
+  });
+  if (wanted.length === 0) return null;
+  let processId = def.caseProcessId;
+  if (processId !== null) {
+    const [p] = await ctx.tx
+      .select({ id: processes.id })
+      .from(processes)
+      .where(eq(processes.id, processId));
+    if (!p) processId = null;
+  }
+  if (processId === null) {
+    const p = await one(
+      ctx.tx
+        .insert(processes)
+        .values({
+          customerId: def.customerId,
+          name: `Licence: ${def.name}`.slice(0, 100),
+          description: 'The checks of a licence application (licensing).',
+          // the applicant is sent to the case portal by the application itself
+          sendInvitation: false,
+        })
+        .returning({ id: processes.id }),
+    );
+    processId = p.id;
+    await ctx.tx
+      .update(licenceDefinitions)
+      .set({ caseProcessId: processId })
+      .where(eq(licenceDefinitions.id, def.id));
+  }
+  const have = await ctx.tx
+    .select()
+    .from(processRequirements)
+    .where(eq(processRequirements.processId, processId))
+    .orderBy(asc(processRequirements.position), asc(processRequirements.id));
+  const same =
+    have.length === wanted.length &&
+    have.every(
+      (h, i) =>
+        h.activityTypeId === wanted[i]?.activityTypeId &&
+        JSON.stringify(h.config) === JSON.stringify(wanted[i]?.config),
+    );
+  if (!same) {
+    if (have.length > 0) {
+      await ctx.tx.delete(processRequirements).where(eq(processRequirements.processId, processId));
+    }
+    const pid = processId;
+    await ctx.tx
+      .insert(processRequirements)
+      .values(wanted.map((w) => ({ ...w, customerId: def.customerId, processId: pid })));
+  }
+  return processId;
+}
+
+/**
+ * Opens the case of an application exactly once (the row locked; a case already opened is kept):
+ * on applying without a fee, or once the fee is paid. The application goes in progress.
+ */
+export async function openApplicationCase(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  given: AppRow,
+): Promise<AppRow> {
+  const app = await one(
+    ctx.tx
+      .select()
+      .from(lmsApplications)
+      .where(
+        and(eq(lmsApplications.customerId, given.customerId), eq(lmsApplications.id, given.id)),
+      )
+      .for('update'),
+  );
+  if (app.caseId !== null) return app;
+  const processId = await caseProcessFor(ctx, app.definitionId);
+  let caseId: number | null = null;
+  if (processId !== null) {
+    const opened = await openCase(ctx, mail, { process: processId, subject: app.subjectId });
+    caseId = opened.id;
+  }
+  const now = ctx.clock.now();
+  return one(
+    ctx.tx
+      .update(lmsApplications)
+      .set({
+        caseId,
+        state: app.state === 'awaiting_payment' ? 'in_progress' : app.state,
+        updatedAt: now,
+      })
+      .where(and(eq(lmsApplications.customerId, app.customerId), eq(lmsApplications.id, app.id)))
+      .returning(),
+  );
+}
+
+/**
+ * The fee of an application is paid: recorded once, and its case opened exactly once. Called by
+ * the council recording a payment taken elsewhere (POST .../record-payment/), and meant for the
+ * payment portal's success once payments settles licence fees.
+ */
+export async function applicationPaid(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  applicationId: number,
+  note: string,
+): Promise<AppRow> {
+  const app = await lockApp(ctx, applicationId);
+  if (app.state !== 'awaiting_payment') {
+    if (app.paidAt !== null) return app;
+    throw ValidationError.of(
+      'non_field_errors',
+      `An application ${APPLICATION_STATE_LABELS[app.state].toLowerCase()} has no fee to pay.`,
+    );
+  }
+  const now = ctx.clock.now();
+  await ctx.tx
+    .update(lmsApplications)
+    .set({ paidAt: now, updatedAt: now })
+    .where(and(eq(lmsApplications.customerId, app.customerId), eq(lmsApplications.id, app.id)));
+  await addAppEvent(ctx, app, 'paid', 'awaiting_payment', 'in_progress', note);
+  await audit(ctx, app, { paid: formatPence(app.feePence), note });
+  return openApplicationCase(ctx, mail, app);
+}
+
+/**
+ * The payment portal's link of an application's fee: the page names the licence application
+ * (`for=licence`) and, once paid, continues to the applicant's dashboard (`next`), where the
+ * application shows.
+ */
+export function feePaymentLink(url: string): string {
+  return `${url}?next=${encodeURIComponent('/s/dashboard')}&for=licence`;
+}
+
+/** The payment intents' purpose of an application's fee (payments' paymentPurposes). */
+export const FEE_PURPOSE = 'lms_application';
+
+/**
+ * The fee paid through the payment portal (application-paid-job.ts, after the payments webhook):
+ * recorded and the case opened, once; nothing when the application no longer awaits its fee (paid
+ * already, withdrawn, or the council recorded the payment itself).
+ */
+export async function applicationFeePaid(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  applicationId: number,
+  payment: string,
+): Promise<void> {
+  const app = await lockApp(ctx, applicationId);
+  if (app.state !== 'awaiting_payment') return;
+  await applicationPaid(ctx, mail, applicationId, `Paid through the payment portal (${payment}).`);
+}
+
+/**
+ * The payment portal's link of an application awaiting its fee: its intent awaiting payment, made
+ * when there is none (the system's transaction: an applicant may not add intents).
+ */
+async function feePaymentUrl(deps: ContextDeps, app: AppRow): Promise<string> {
+  return runAsSystem(
+    deps,
+    async (ctx) => {
+      const [def] = await ctx.tx
+        .select({ name: licenceDefinitions.name })
+        .from(licenceDefinitions)
+        .where(
+          and(
+            eq(licenceDefinitions.customerId, app.customerId),
+            eq(licenceDefinitions.id, app.definitionId),
+          ),
+        );
+      const made = await createPurposeIntent(ctx, {
+        customerId: app.customerId,
+        purpose: FEE_PURPOSE,
+        purposeId: app.id,
+        amountPence: app.feePence,
+        reason: `Licence application fee: ${def?.name ?? applicationReference(app.id)}`,
+      });
+      return feePaymentLink(made.url);
+    },
+    jobActor(app.customerId),
+  );
+}
+
+/** POST /api/lms/s/application-portals/{id}/apply/. */
+export async function applyOnPortal(
+  deps: ContextDeps,
+  mail: CaseMailDeps,
+  actor: Actor,
+  portalId: number,
+  input: ApplicationApplyInput,
+): Promise<{ out: ApplicationApplyOut; created: boolean }> {
+  const facts = await portalFacts(deps, actor, portalId, input.holds_licence_elsewhere === true);
+  const today = isoDate(deps.clock.now());
+  const renewal = facts.kind === 'renewal';
+  if (renewal && facts.renewable === null) {
+    throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.renewalNeedsLicence);
+  }
+  const existing = facts.subjectId
+    ? await runInTenant(deps, applicantActor(actor, facts.customer), ({ tx }) =>
+        tx
+          .select()
+          .from(lmsApplications)
+          .where(
+            and(
+              eq(lmsApplications.subjectId, facts.subjectId ?? 0),
+              eq(lmsApplications.portalId, facts.portal),
+              inArray(lmsApplications.state, OPEN),
+            ),
+          )
+          .limit(1),
+      )
+    : [];
+  const [open] = existing;
+  if (open) return { out: await applyOutWithFee(deps, open), created: false };
+  const person = { first: facts.login.first, last: facts.login.last, dob: facts.login.dob };
+  const tax = await startingTaxCheck(facts.need, input, renewal, person, today);
+  const { app, created: made } = await runInTenant(
+    deps,
+    applicantActor(actor, facts.customer),
+    async (ctx) => {
+      let subjectId = facts.subjectId;
+      if (subjectId === null) {
+        const row = await insertSubject(ctx.tx, ctx.actor, facts.customer, {
+          first_name: facts.login.first || 'Applicant',
+          middlename: facts.login.middle,
+          last_name: facts.login.last || 'Applicant',
+          email: facts.login.email,
+          dob: facts.login.dob ?? undefined,
+          phone_number: undefined,
+        });
+        subjectId = row.id;
+      }
+      return createApplication(ctx, mail, {
+        portalId: facts.portal,
+        definitionId: facts.definition,
+        subjectId,
+        kind: facts.kind,
+        renewsLicenceId: facts.renewable,
+        fee: facts.fee,
+        need: facts.need,
+        tax,
+        holdsElsewhere: input.holds_licence_elsewhere === true,
+      });
+    },
+  );
+  return { out: await applyOutWithFee(deps, app), created: made };
+}
+
+/** The answer of an application: next, the payment portal when its fee awaits payment. */
+async function applyOutWithFee(deps: ContextDeps, app: AppRow): Promise<ApplicationApplyOut> {
+  return {
+    application_id: app.id,
+    state: app.state,
+    next_url:
+      app.state === 'awaiting_payment'
+        ? await feePaymentUrl(deps, app)
+        : (nextUrlOf(app) ?? `/s/lms/applications/${app.id}`),
+  };
+}
+
+// ---- the subject's applications ----
+
+/** GET /api/lms/s/applications/ (and /{id}/): the login's applications at every council. */
+export async function subjectApplications(
+  deps: ContextDeps,
+  actor: Actor,
+  page: Page,
+  id?: number,
+): Promise<Paged<SubjectApplicationOut>> {
+  const login = loginOf(actor);
+  return runAsSystem(
+    deps,
+    async ({ tx }) => {
+      const where = and(
+        eq(subjects.userId, login),
+        id === undefined ? undefined : eq(lmsApplications.id, id),
+      );
+      const base = () =>
+        tx
+          .select({
+            app: lmsApplications,
+            portalTitle: lmsApplicationPortals.title,
+            definitionName: licenceDefinitions.name,
+            customerName: customers.name,
+            licenceNumber: licences.number,
+            feeIntent: paymentIntents.publicId,
+          })
+          .from(lmsApplications)
+          .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+          .innerJoin(
+            lmsApplicationPortals,
+            onApplication(lmsApplicationPortals, lmsApplications.portalId),
+          )
+          .innerJoin(
+            licenceDefinitions,
+            onApplication(licenceDefinitions, lmsApplications.definitionId),
+          )
+          .innerJoin(customers, eq(customers.id, lmsApplications.customerId))
+          .leftJoin(licences, onApplication(licences, lmsApplications.licenceId))
+          // the fee's intent awaiting payment (at most one: a partial unique index)
+          .leftJoin(
+            paymentIntents,
+            and(
+              eq(paymentIntents.customerId, lmsApplications.customerId),
+              eq(paymentIntents.purpose, FEE_PURPOSE),
+              eq(paymentIntents.purposeId, lmsApplications.id),
+              eq(paymentIntents.outcome, 'awaiting'),
+            ),
+          );
+      const [total] = await tx
+        .select({ n: countOf })
+        .from(lmsApplications)
+        .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+        .where(where);
+      const rows = await base()
+        .where(where)
+        .orderBy(desc(lmsApplications.createdAt), desc(lmsApplications.id))
+        .limit(page.pageSize)
+        .offset(page.offset);
+      return {
+        count: total?.n ?? 0,
+        results: rows.map((r) => ({
+          id: r.app.id,
+          reference: applicationReference(r.app.id),
+          portal: r.app.portalId,
+          portal_title: r.portalTitle,
+          definition_name: r.definitionName,
+          customer: r.app.customerId,
+          customer_name: r.customerName,
+          kind: r.app.kind,
+          kind_label: APPLICATION_KIND_LABELS[r.app.kind],
+          state: r.app.state,
+          state_label: APPLICATION_STATE_LABELS[r.app.state],
+          fee_pence: r.app.feePence,
+          fee_display: formatPence(r.app.feePence),
+          next_url:
+            r.app.state === 'awaiting_payment' && r.feeIntent !== null
+              ? feePaymentLink(paymentPortalPath(r.feeIntent))
+              : nextUrlOf(r.app),
+          case_id: r.app.caseId,
+          licence_number: r.licenceNumber ?? null,
+          submitted_at: iso(r.app.createdAt),
+          info_request: r.app.state === 'more_info_requested' ? r.app.infoRequest : null,
+        })),
+      };
+    },
+    actor,
+  );
+}
+
+/** POST /api/lms/s/applications/{id}/respond/: the subject answers; back in progress. */
+export async function respondToRequest(
+  deps: ContextDeps,
+  actor: Actor,
+  id: number,
+  message: string,
+): Promise<SubjectApplicationOut> {
+  const [mine] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
+  if (!mine) throw new NotFoundError();
+  await runInTenant(deps, applicantActor(actor, mine.customer), async (ctx) => {
+    const app = await lockApp(ctx, id);
+    if (app.state !== 'more_info_requested') {
+      throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.notAwaitingInfo);
+    }
+    await moveApp(ctx, app, 'in_progress', { infoRequest: null });
+    await addAppEvent(ctx, app, 'respond', app.state, 'in_progress', message);
+    await audit(ctx, app, { state: [app.state, 'in_progress'], response: message });
+  });
+  const [after] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
+  if (!after) throw new NotFoundError();
+  return after;
+}
+
+/**
+ * POST /api/lms/s/applications/{id}/withdraw/: the subject withdraws an open application (its
+ * case, if any, stays with the council); 400 once decided.
+ */
+export async function withdrawApplication(
+  deps: ContextDeps,
+  actor: Actor,
+  id: number,
+): Promise<SubjectApplicationOut> {
+  const [mine] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
+  if (!mine) throw new NotFoundError();
+  await runInTenant(deps, applicantActor(actor, mine.customer), async (ctx) => {
+    const app = await lockApp(ctx, id);
+    if (!isOpenApplicationState(app.state)) {
+      throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.notWithdrawable);
+    }
+    await moveApp(ctx, app, 'withdrawn', { decidedAt: ctx.clock.now(), infoRequest: null });
+    await addAppEvent(ctx, app, 'withdraw', app.state, 'withdrawn');
+    await audit(ctx, app, { state: [app.state, 'withdrawn'] });
+  });
+  const [after] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
+  if (!after) throw new NotFoundError();
+  return after;
+}
+
+// ---- the council's side ----
+
+export interface ApplicationFilters {
+  state: ApplicationState[];
+  definition: number | null;
+  portal: number | null;
+  /** Lower-cased: a name or email prefix, or a reference (APP-000012 or 12). */
+  q: string | null;
+}
+
+async function lockApp(ctx: ServiceContext, id: number): Promise<AppRow> {
+  return one(
+    ctx.tx.select().from(lmsApplications).where(eq(lmsApplications.id, id)).limit(1).for('update'),
+  );
+}
+
+async function moveApp(
+  ctx: ServiceContext,
+  app: AppRow,
+  to: ApplicationState,
+  more: Partial<typeof lmsApplications.$inferInsert> = {},
+): Promise<void> {
+  await ctx.tx
+    .update(lmsApplications)
+    .set({ ...more, state: to, updatedAt: ctx.clock.now() })
+    .where(and(eq(lmsApplications.customerId, app.customerId), eq(lmsApplications.id, app.id)));
+}
+
+async function audit(ctx: ServiceContext, app: AppRow, changes: Record<string, unknown>) {
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'updated',
+    contentType: APPLICATION_CT,
+    objectId: app.id,
+    objectRepr: applicationReference(app.id),
+    changes,
+  });
+}
+
+async function presentApplications(tx: Tx, rows: AppRow[]): Promise<ApplicationOut[]> {
+  if (rows.length === 0) return [];
+  const uniq = (xs: number[]) => [...new Set(xs)];
+  const [portals, defs, people, lics, acts] = await Promise.all([
+    tx
+      .select({ id: lmsApplicationPortals.id, title: lmsApplicationPortals.title })
+      .from(lmsApplicationPortals)
+      .where(inArray(lmsApplicationPortals.id, uniq(rows.map((r) => r.portalId)))),
+    tx
+      .select({ id: licenceDefinitions.id, name: licenceDefinitions.name })
+      .from(licenceDefinitions)
+      .where(inArray(licenceDefinitions.id, uniq(rows.map((r) => r.definitionId)))),
+    tx
+      .select()
+      .from(subjects)
+      .where(inArray(subjects.id, uniq(rows.map((r) => r.subjectId)))),
+    tx
+      .select({ id: licences.id, number: licences.number })
+      .from(licences)
+      .where(inArray(licences.id, uniq(rows.flatMap((r) => (r.licenceId ? [r.licenceId] : []))))),
+    tx
+      .select({
+        caseId: caseActivities.caseId,
+        state: caseActivities.state,
+        code: activityTypes.code,
+        name: activityTypes.name,
+        position: caseActivities.position,
+      })
+      .from(caseActivities)
+      .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+      .where(
+        inArray(caseActivities.caseId, uniq(rows.flatMap((r) => (r.caseId ? [r.caseId] : [])))),
+      )
+      .orderBy(asc(caseActivities.position), asc(caseActivities.id)),
+  ]);
+  return rows.map((r) => {
+    const person = people.find((p) => p.id === r.subjectId);
+    const checks = acts
+      .filter((a) => r.caseId !== null && a.caseId === r.caseId)
+      .map((a) => ({
+        kind: a.code,
+        label: a.name,
+        state: a.state,
+        state_label: isCaseActivityState(a.state) ? CASE_ACTIVITY_STATE_LABELS[a.state] : a.state,
+      }));
+    return {
+      id: r.id,
+      reference: applicationReference(r.id),
+      portal: r.portalId,
+      portal_title: portals.find((p) => p.id === r.portalId)?.title ?? '',
+      definition: r.definitionId,
+      definition_name: defs.find((d) => d.id === r.definitionId)?.name ?? '',
+      kind: r.kind,
+      kind_label: APPLICATION_KIND_LABELS[r.kind],
+      renews_licence: r.renewsLicenceId,
+      applicant: {
+        subject: r.subjectId,
+        name: person ? `${person.firstName} ${person.lastName}`.trim() : '',
+        email: person?.email ?? '',
+        dob: person?.dob ?? null,
+      },
+      state: r.state,
+      state_label: APPLICATION_STATE_LABELS[r.state],
+      fee_pence: r.feePence,
+      fee_display: formatPence(r.feePence),
+      payment_intent_id: r.paymentIntentId,
+      case_id: r.caseId,
+      checks,
+      checks_done: checks.filter((c) => c.state === 'ca-complete').length,
+      checks_total: checks.length,
+      tax_check: {
+        needed: r.taxCheckNeed,
+        code: r.taxCheckCode,
+        status: r.taxCheckStatus,
+        status_label: TAX_CHECK_STATUS_LABELS[r.taxCheckStatus],
+        checked_at: r.taxCheckAt ? iso(r.taxCheckAt) : null,
+        message:
+          r.taxCheckNeed === 'confirm'
+            ? r.taxResponsibilitiesConfirmed
+              ? 'The applicant confirmed they are aware of their tax responsibilities.'
+              : ''
+            : r.taxCheckMessage,
+      },
+      decision_reason: r.decisionReason,
+      info_request: r.state === 'more_info_requested' ? r.infoRequest : null,
+      licence_id: r.licenceId,
+      licence_number: lics.find((l) => l.id === r.licenceId)?.number ?? null,
+      submitted_at: iso(r.createdAt),
+      decided_at: r.decidedAt ? iso(r.decidedAt) : null,
+    };
+  });
+}
+
+export async function listApplications(
+  ctx: ServiceContext,
+  page: Page,
+  f: ApplicationFilters,
+): Promise<Paged<ApplicationOut>> {
+  const ref = f.q === null ? null : /^(?:app-?)?0*(\d{1,9})$/.exec(f.q);
+  const where = and(
+    f.state.length ? inArray(lmsApplications.state, f.state) : undefined,
+    f.definition === null ? undefined : eq(lmsApplications.definitionId, f.definition),
+    f.portal === null ? undefined : eq(lmsApplications.portalId, f.portal),
+    f.q === null
+      ? undefined
+      : or(
+          sql`${subjects.searchFull} like ${`${f.q}%`}`,
+          sql`${subjects.searchLast} like ${`${f.q}%`}`,
+          sql`${subjects.searchEmail} like ${`${f.q}%`}`,
+          ref ? eq(lmsApplications.id, Number(ref[1])) : undefined,
+        ),
+  );
+  const from = () =>
+    ctx.tx
+      .select({ a: lmsApplications })
+      .from(lmsApplications)
+      .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId));
+  const [total] = await ctx.tx
+    .select({ n: countOf })
+    .from(lmsApplications)
+    .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+    .where(where);
+  const rows = await from()
+    .where(where)
+    .orderBy(desc(lmsApplications.createdAt), desc(lmsApplications.id))
+    .limit(page.pageSize)
+    .offset(page.offset);
+  return {
+    count: total?.n ?? 0,
+    results: await presentApplications(
+      ctx.tx,
+      rows.map((r) => r.a),
+    ),
+  };
+}
+
+export async function getApplication(
+  ctx: ServiceContext,
+  id: number,
+): Promise<ApplicationDetailOut> {
+  const row = await one(
+    ctx.tx.select().from(lmsApplications).where(eq(lmsApplications.id, id)).limit(1),
+  );
+  const [out] = await presentApplications(ctx.tx, [row]);
+  if (!out) throw new NotFoundError();
+  const events = await ctx.tx
+    .select()
+    .from(lmsApplicationEvents)
+    .where(eq(lmsApplicationEvents.applicationId, id))
+    .orderBy(asc(lmsApplicationEvents.createdAt), asc(lmsApplicationEvents.id));
+  const matches = await registerEntries(ctx.tx, {
+    person: {
+      subjectId: row.subjectId,
+      name: out.applicant.name.toLowerCase(),
+      dob: out.applicant.dob,
+    },
+    excludeApplication: row.id,
+  });
+  return {
+    ...out,
+    register_matches: matches,
+    events: events.map((e) => ({
+      id: e.id,
+      action: e.action,
+      from_state: e.fromState,
+      to_state: e.toState,
+      message: e.message,
+      actor_name: e.actorName,
+      created_at: iso(e.createdAt),
+    })),
+  };
+}
+
+/** POST /api/lms/applications/{id}/grant/: issues the licence (or extends the renewed one). */
+export async function grantApplication(
+  ctx: ServiceContext,
+  id: number,
+  conditions: string,
+): Promise<ApplicationDetailOut> {
+  const app = await lockApp(ctx, id);
+  if (app.state !== 'in_progress') {
+    throw ValidationError.of(
+      'non_field_errors',
+      APPLICATION_MESSAGES.notDecidable(APPLICATION_STATE_LABELS[app.state]),
+    );
+  }
+  const [out] = await presentApplications(ctx.tx, [app]);
+  const pending = (out?.checks ?? []).filter((c) => c.state !== 'ca-complete');
+  if (pending.length > 0) {
+    throw ValidationError.of(
+      'non_field_errors',
+      APPLICATION_MESSAGES.checksIncomplete(pending.map((c) => c.label)),
+    );
+  }
+  if (app.taxCheckNeed === 'code' && app.taxCheckStatus !== 'confirmed') {
+    throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.taxNotConfirmed);
+  }
+  let licenceId: number;
+  if (app.kind === 'renewal' && app.renewsLicenceId !== null) {
+    const old = await findLicence(ctx.tx, app.renewsLicenceId);
+    const def = await one(
+      ctx.tx.select().from(licenceDefinitions).where(eq(licenceDefinitions.id, old.definitionId)),
+    );
+    const expiry = licenceExpiryDate(dayAfter(old.expiryDate), def.durationYears);
+    await ctx.tx
+      .update(licences)
+      .set({
+        expiryDate: expiry,
+        conditions: conditions || old.conditions,
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(licences.id, old.id));
+    await recordAudit(ctx.tx, ctx.actor, {
+      verb: 'updated',
+      contentType: 'lms_licences.licence',
+      objectId: old.id,
+      objectRepr: old.number,
+      changes: { expiry_date: [old.expiryDate, expiry], renewal: applicationReference(app.id) },
+    });
+    licenceId = old.id;
+  } else {
+    const lic = await issueLicence(ctx, {
+      definition: app.definitionId,
+      holder: app.subjectId,
+      conditions,
+    });
+    licenceId = lic.id;
+  }
+  const now = ctx.clock.now();
+  await moveApp(ctx, app, 'granted', { licenceId, decidedAt: now, infoRequest: null });
+  await addAppEvent(ctx, app, 'grant', app.state, 'granted', conditions);
+  await audit(ctx, app, { state: [app.state, 'granted'], licence: licenceId });
+  return getApplication(ctx, id);
+}
+
+/** POST /api/lms/applications/{id}/refuse/ {reason}. */
+export async function refuseApplication(
+  ctx: ServiceContext,
+  id: number,
+  reason: string,
+): Promise<ApplicationDetailOut> {
+  const app = await lockApp(ctx, id);
+  if (!isOpenApplicationState(app.state)) {
+    throw ValidationError.of(
+      'non_field_errors',
+      APPLICATION_MESSAGES.notDecidable(APPLICATION_STATE_LABELS[app.state]),
+    );
+  }
+  await moveApp(ctx, app, 'refused', {
+    decisionReason: reason,
+    decidedAt: ctx.clock.now(),
+    infoRequest: null,
+  });
+  await addAppEvent(ctx, app, 'refuse', app.state, 'refused', reason);
+  await audit(ctx, app, { state: [app.state, 'refused'], reason });
+  return getApplication(ctx, id);
+}
+
+/** POST /api/lms/applications/{id}/request-info/ {message}. */
+export async function requestInfo(
+  ctx: ServiceContext,
+  id: number,
+  message: string,
+): Promise<ApplicationDetailOut> {
+  const app = await lockApp(ctx, id);
+  if (app.state !== 'in_progress') {
+    throw ValidationError.of(
+      'non_field_errors',
+      APPLICATION_MESSAGES.cannotRequestInfo(APPLICATION_STATE_LABELS[app.state]),
+    );
+  }
+  await moveApp(ctx, app, 'more_info_requested', { infoRequest: message });
+  await addAppEvent(ctx, app, 'request_info', app.state, 'more_info_requested', message);
+  await audit(ctx, app, { state: [app.state, 'more_info_requested'], message });
+  return getApplication(ctx, id);
+}
+
+/** POST /api/lms/applications/{id}/record-payment/: the fee taken by the council itself. */
+export async function recordPayment(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  id: number,
+  note: string,
+): Promise<ApplicationDetailOut> {
+  await applicationPaid(ctx, mail, id, note || 'Payment recorded by the council.');
+  return getApplication(ctx, id);
+}
+
+/**
+ * POST /api/lms/applications/{id}/tax-check/: confirms the code with HMRC now (the question
+ * outside the transactions: read, ask, then store the answer).
+ */
+export async function runTaxCheck(
+  deps: ContextDeps,
+  actor: Actor,
+  id: number,
+): Promise<ApplicationDetailOut> {
+  const facts = await runInTenant(deps, actor, async ({ tx }) => {
+    const app = await one(
+      tx.select().from(lmsApplications).where(eq(lmsApplications.id, id)).limit(1),
+    );
+    const person = await one(
+      tx
+        .select({ first: subjects.firstName, last: subjects.lastName, dob: subjects.dob })
+        .from(subjects)
+        .where(eq(subjects.id, app.subjectId)),
+    );
+    return { app, person };
+  });
+  if (!facts.app.taxCheckCode) {
+    throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.noTaxCode);
+  }
+  const result = await askHmrc(facts.app.taxCheckCode, facts.person, isoDate(deps.clock.now()));
+  return runInTenant(deps, actor, async (ctx) => {
+    const app = await lockApp(ctx, id);
+    const now = ctx.clock.now();
+    await ctx.tx
+      .update(lmsApplications)
+      .set({
+        taxCheckStatus: result.status,
+        taxCheckAt: now,
+        taxCheckMessage: result.message,
+        updatedAt: now,
+      })
+      .where(and(eq(lmsApplications.customerId, app.customerId), eq(lmsApplications.id, app.id)));
+    await addAppEvent(ctx, app, 'tax_check', app.state, app.state, result.message);
+    await audit(ctx, app, { tax_check: [app.taxCheckStatus, result.status] });
+    return getApplication(ctx, id);
+  });
+}
+
+/**
+ * POST /api/lms/licences/{id}/renew/ (council): a renewal application of the holder on the
+ * definition's renewal portal (given, or its open one), before the licence expires.
+ */
+export async function renewLicence(
+  deps: ContextDeps,
+  mail: CaseMailDeps,
+  actor: Actor,
+  licenceId: number,
+  input: { portal?: number | undefined; tax_check_code?: string | undefined },
+): Promise<ApplicationDetailOut> {
+  const today = isoDate(deps.clock.now());
+  const facts = await runInTenant(deps, actor, async ({ tx }) => {
+    const lic = await findLicence(tx, licenceId);
+    const portals = await tx
+      .select()
+      .from(lmsApplicationPortals)
+      .where(
+        and(
+          eq(lmsApplicationPortals.definitionId, lic.definitionId),
+          eq(lmsApplicationPortals.kind, 'renewal'),
+          input.portal === undefined
+            ? eq(lmsApplicationPortals.isOpen, true)
+            : eq(lmsApplicationPortals.id, input.portal),
+        ),
+      )
+      .orderBy(asc(lmsApplicationPortals.id))
+      .limit(1);
+    const person = await one(
+      tx
+        .select({ first: subjects.firstName, last: subjects.lastName, dob: subjects.dob })
+        .from(subjects)
+        .where(eq(subjects.id, lic.holderId)),
+    );
+    return { lic, portal: portals[0] ?? null, person };
+  });
+  if (facts.lic.status !== 'active' || facts.lic.expiryDate < today) {
+    throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.renewalNeedsLicence);
+  }
+  if (!facts.portal) {
+    throw ValidationError.of(
+      input.portal === undefined ? 'non_field_errors' : 'portal',
+      input.portal === undefined
+        ? 'This licence type has no open renewal portal.'
+        : 'Invalid pk - object does not exist.',
+    );
+  }
+  const portal = facts.portal;
+  const tax = await startingTaxCheck('code', input, true, facts.person, today);
+  const id = await runInTenant(deps, actor, async (ctx) => {
+    const { app } = await createApplication(ctx, mail, {
+      portalId: portal.id,
+      definitionId: facts.lic.definitionId,
+      subjectId: facts.lic.holderId,
+      kind: 'renewal',
+      renewsLicenceId: facts.lic.id,
+      fee: portal.feePence,
+      need: 'code',
+      tax,
+      holdsElsewhere: false,
+    });
+    return app.id;
+  });
+  return runInTenant(deps, actor, (ctx) => getApplication(ctx, id));
+}
+
+// ---- the register of refusals, suspensions and revocations ----
+
+export interface RegisterFilters {
+  /** Lower-cased name prefix (first, last or full) or licence number prefix. */
+  q: string | null;
+  dob: string | null;
+  licenceNumber: string | null;
+}
+
+interface RegisterQuery {
+  filters?: RegisterFilters;
+  /** The same person: their record, or the same name and date of birth. */
+  person?: { subjectId: number; name: string; dob: string | null };
+  excludeApplication?: number;
+}
+
+/** Refusals (applications) and suspensions and revocations (licence events), newest first. */
+async function registerEntries(tx: Tx, query: RegisterQuery): Promise<RegisterEntryOut[]> {
+  const f = query.filters;
+  const personWhere = query.person
+    ? or(
+        eq(subjects.id, query.person.subjectId),
+        query.person.dob === null
+          ? undefined
+          : and(eq(subjects.searchFull, query.person.name), eq(subjects.dob, query.person.dob)),
+      )
+    : undefined;
+  const nameWhere = (numberCol: SQL | undefined) =>
+    f?.q
+      ? or(
+          sql`${subjects.searchFull} like ${`${f.q}%`}`,
+          sql`${subjects.searchLast} like ${`${f.q}%`}`,
+          sql`${subjects.searchFirst} like ${`${f.q}%`}`,
+          numberCol,
+        )
+      : undefined;
+  const refusals = await tx
+    .select({
+      app: lmsApplications,
+      first: subjects.firstName,
+      last: subjects.lastName,
+      dob: subjects.dob,
+      definitionName: licenceDefinitions.name,
+      licenceNumber: licences.number,
+    })
+    .from(lmsApplications)
+    .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+    .innerJoin(licenceDefinitions, onApplication(licenceDefinitions, lmsApplications.definitionId))
+    .leftJoin(licences, onApplication(licences, lmsApplications.renewsLicenceId))
+    .where(
+      and(
+        eq(lmsApplications.state, 'refused'),
+        query.excludeApplication === undefined
+          ? undefined
+          : ne(lmsApplications.id, query.excludeApplication),
+        personWhere,
+        f?.dob ? eq(subjects.dob, f.dob) : undefined,
+        f?.licenceNumber ? eq(licences.number, f.licenceNumber) : undefined,
+        nameWhere(f?.q ? sql`lower(${licences.number}) like ${`${f.q}%`}` : undefined),
+      ),
+    );
+  const actions = await tx
+    .select({
+      event: licenceEvents,
+      licenceId: licences.id,
+      number: licences.number,
+      holder: licences.holderId,
+      first: subjects.firstName,
+      last: subjects.lastName,
+      dob: subjects.dob,
+      definitionName: licenceDefinitions.name,
+    })
+    .from(licenceEvents)
+    .innerJoin(
+      licences,
+      and(
+        eq(licences.customerId, licenceEvents.customerId),
+        eq(licences.id, licenceEvents.licenceId),
+      ),
+    )
+    .innerJoin(
+      subjects,
+      and(eq(subjects.customerId, licences.customerId), eq(subjects.id, licences.holderId)),
+    )
+    .innerJoin(
+      licenceDefinitions,
+      and(
+        eq(licenceDefinitions.customerId, licences.customerId),
+        eq(licenceDefinitions.id, licences.definitionId),
+      ),
+    )
+    .where(
+      and(
+        inArray(licenceEvents.action, ['suspend', 'revoke']),
+        personWhere,
+        f?.dob ? eq(subjects.dob, f.dob) : undefined,
+        f?.licenceNumber ? eq(licences.number, f.licenceNumber) : undefined,
+        nameWhere(f?.q ? sql`lower(${licences.number}) like ${`${f.q}%`}` : undefined),
+      ),
+    );
+  const entries: (RegisterEntryOut & { at: number })[] = [
+    ...refusals.map((r) => ({
+      kind: 'refusal' as RegisterKind,
+      kind_label: REGISTER_KIND_LABELS.refusal,
+      subject: r.app.subjectId,
+      name: `${r.first} ${r.last}`.trim(),
+      dob: r.dob,
+      licence_id: r.app.renewsLicenceId,
+      licence_number: r.licenceNumber ?? null,
+      application_id: r.app.id,
+      definition_name: r.definitionName,
+      reason: r.app.decisionReason,
+      date: iso(r.app.decidedAt ?? r.app.updatedAt),
+      at: (r.app.decidedAt ?? r.app.updatedAt).getTime(),
+    })),
+    ...actions.map((r) => {
+      const kind: RegisterKind = r.event.action === 'revoke' ? 'revocation' : 'suspension';
+      return {
+        kind,
+        kind_label: REGISTER_KIND_LABELS[kind],
+        subject: r.holder,
+        name: `${r.first} ${r.last}`.trim(),
+        dob: r.dob,
+        licence_id: r.licenceId,
+        licence_number: r.number,
+        application_id: null,
+        definition_name: r.definitionName,
+        reason: r.event.reason,
+        date: iso(r.event.createdAt),
+        at: r.event.createdAt.getTime(),
+      };
+    }),
+  ];
+  entries.sort((a, b) => b.at - a.at);
+  return entries.map(({ at: _at, ...e }) => e);
+}
+
+/** GET /api/lms/register/?q=&dob=&licence_number=: one page of the council's register. */
+export async function searchRegister(
+  ctx: ServiceContext,
+  page: Page,
+  filters: RegisterFilters,
+): Promise<Paged<RegisterEntryOut>> {
+  const all = await registerEntries(ctx.tx, { filters });
+  return { count: all.length, results: all.slice(page.offset, page.offset + page.pageSize) };
+}

@@ -1,0 +1,246 @@
+// @postgres: two app instances run the update service cycles at once; each licence is checked once per period (unique key)
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  createCase,
+  createCustomer,
+  createProcess,
+  createSubjectUser,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { caseActivities } from '../activities/activities.table.js';
+import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import { caseDbsUpdateDetails } from '../case-data/case-data.table.js';
+import { flags } from '../flags/flags.table.js';
+import { licenceUpdateChecks } from './licence-update-checks.table.js';
+import { LICENCE_CT } from './lms.service.js';
+import {
+  licenceDefinitions,
+  licenceGroups,
+  licenceSubGroups,
+  licences,
+  lmsApplicationPortals,
+} from './lms.table.js';
+import { lmsApplications } from './lms-applications.table.js';
+import {
+  plusMonths,
+  runUpdateServiceCycles,
+  updateServiceDueOn,
+} from './update-service-cycles-job.js';
+
+// The DBS update service cycles of licensed drivers (issue 32): every six months from its issue
+// a licence whose holder gave a certificate on the update service is checked again through the
+// check engine and the update service simulator (a certificate starting 4 answers NEW_INFO),
+// once per period even with two server processes, audited; new information flags the licence.
+
+const DAY = 86_400_000;
+let t: TestApp;
+let council: number;
+let other: number;
+let definition: number;
+let portal: number;
+
+const today = () => t.clock.now().toISOString().slice(0, 10);
+
+describe('the period of a licence', () => {
+  it('is its issue plus 6, 12, 18… months, the latest come, while it runs', () => {
+    expect(plusMonths('2026-08-31', 6)).toBe('2027-02-28');
+    expect(plusMonths('2026-01-15', -6)).toBe('2025-07-15');
+    expect(updateServiceDueOn('2026-01-10', '2029-01-09', '2026-07-09')).toBeNull();
+    expect(updateServiceDueOn('2026-01-10', '2029-01-09', '2026-07-10')).toBe('2026-07-10');
+    expect(updateServiceDueOn('2026-01-10', '2029-01-09', '2027-03-01')).toBe('2027-01-10');
+    // a period after the expiry never comes
+    expect(updateServiceDueOn('2026-01-10', '2026-12-31', '2027-03-01')).toBe('2026-07-10');
+  });
+});
+
+/**
+ * A holder of a licence issued `monthsAgo` months ago (status `status`), granted on an
+ * application whose case holds `certificate` (none: no update service).
+ */
+async function driver(
+  key: string,
+  opts: { certificate: string | null; status?: 'active' | 'revoked'; monthsAgo?: number },
+) {
+  return t.owner(async (tx) => {
+    const subject = await createSubjectUser(tx, { customerId: council, lastName: 'Smith' });
+    const issueDate = plusMonths(today(), -(opts.monthsAgo ?? 7));
+    const [licence] = await tx
+      .insert(licences)
+      .values({
+        customerId: council,
+        definitionId: definition,
+        holderId: subject.id,
+        number: `HCD/2026/${key}`,
+        status: opts.status ?? 'active',
+        issueDate,
+        expiryDate: plusMonths(issueDate, 36),
+      })
+      .returning();
+    const p = await createProcess(tx, {
+      customerId: council,
+      requirements: [{ code: 'dbs-update', config: {} }],
+    });
+    const c = await createCase(tx, { customerId: council, processId: p.id, subjectId: subject.id });
+    if (opts.certificate) {
+      await tx.insert(caseDbsUpdateDetails).values({
+        customerId: council,
+        caseId: c.id,
+        certificateNumber: opts.certificate,
+        surname: 'Smith',
+        dob: '1990-01-01',
+      });
+    }
+    await tx.insert(lmsApplications).values({
+      customerId: council,
+      portalId: portal,
+      definitionId: definition,
+      subjectId: subject.id,
+      kind: 'new',
+      state: 'granted',
+      feePence: 0,
+      caseId: c.id,
+      taxCheckNeed: 'confirm',
+      licenceId: licence?.id ?? null,
+    });
+    return { licenceId: licence?.id ?? 0, caseId: c.id };
+  });
+}
+
+const updateChecksOf = (caseId: number) =>
+  t.owner((tx) =>
+    tx
+      .select({
+        id: caseActivities.id,
+        state: caseActivities.state,
+        result: caseActivities.resultData,
+      })
+      .from(caseActivities)
+      .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
+      .where(and(eq(caseActivities.caseId, caseId), eq(activityTypes.code, 'dbs-update'))),
+  );
+const flagsOf = (caseId: number) =>
+  t.owner((tx) => tx.select().from(flags).where(eq(flags.caseId, caseId)));
+
+let newInfo: { licenceId: number; caseId: number };
+let clear: { licenceId: number; caseId: number };
+let noCertificate: { licenceId: number; caseId: number };
+let revoked: { licenceId: number; caseId: number };
+let recent: { licenceId: number; caseId: number };
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await t.owner(async (tx) => {
+    council = (await createCustomer(tx, { name: 'Northgate Council' })).id;
+    other = (await createCustomer(tx, { name: 'Southby Council' })).id;
+    const [g] = await tx
+      .insert(licenceGroups)
+      .values({ customerId: council, name: 'Taxis' })
+      .returning();
+    const [s] = await tx
+      .insert(licenceSubGroups)
+      .values({ customerId: council, groupId: g?.id ?? 0, name: 'Drivers', code: 'HCD' })
+      .returning();
+    const [d] = await tx
+      .insert(licenceDefinitions)
+      .values({
+        customerId: council,
+        subGroupId: s?.id ?? 0,
+        name: 'Driver',
+        durationYears: 3,
+        feePence: 0,
+      })
+      .returning();
+    definition = d?.id ?? 0;
+    const [p] = await tx
+      .insert(lmsApplicationPortals)
+      .values({ customerId: council, definitionId: definition, title: 'Apply', feePence: 0 })
+      .returning();
+    portal = p?.id ?? 0;
+  });
+  newInfo = await driver('00001', { certificate: '400000000021' });
+  clear = await driver('00002', { certificate: '200000000022' });
+  noCertificate = await driver('00003', { certificate: null });
+  revoked = await driver('00004', { certificate: '400000000024', status: 'revoked' });
+  recent = await driver('00005', { certificate: '200000000025', monthsAgo: 2 });
+});
+afterAll(() => t.close());
+
+describe('update service cycles (a moved clock, two processes)', () => {
+  it('checks each licence due once, even with two processes running at once', async () => {
+    const twin = await t.twin();
+    const [a, b] = await Promise.all([
+      runUpdateServiceCycles(t.app.deps, council),
+      runUpdateServiceCycles(twin.deps, council),
+    ]);
+    expect(a.checks + b.checks).toBe(2);
+    // another council's run finds none of this council's licences
+    expect(await runUpdateServiceCycles(t.app.deps, other)).toEqual({ checks: 0 });
+    await t.settle();
+    const periods = await t.owner((tx) => tx.select().from(licenceUpdateChecks));
+    expect(periods.map((p) => p.licenceId).sort()).toEqual(
+      [newInfo.licenceId, clear.licenceId].sort(),
+    );
+    const due = plusMonths(plusMonths(today(), -7), 6);
+    expect(periods.every((p) => p.dueOn === due && p.caseActivityId !== null)).toBe(true);
+    // the checks ran through the engine and the simulator
+    const [checked] = (await updateChecksOf(newInfo.caseId)).filter(
+      (c) => c.state !== 'ca-awaiting-subject',
+    );
+    expect(checked).toMatchObject({
+      state: 'ca-complete',
+      result: { certificate_status: 'NEW_INFO', certificate_number: '400000000021' },
+    });
+    const [clearCheck] = (await updateChecksOf(clear.caseId)).filter(
+      (c) => c.state !== 'ca-awaiting-subject',
+    );
+    expect(clearCheck?.result).toMatchObject({ certificate_status: 'BLANK_NO_NEW_INFO' });
+    // new information: the licence is flagged to the licensing team; no news: no flag
+    const flagged = await flagsOf(newInfo.caseId);
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]?.message).toMatch(/review licence HCD\/2026\/00001/);
+    expect(await flagsOf(clear.caseId)).toHaveLength(0);
+    // no certificate, a revoked licence, a licence issued two months ago: nothing
+    for (const k of [noCertificate, revoked, recent]) {
+      expect(
+        (await updateChecksOf(k.caseId)).filter((c) => c.state !== 'ca-awaiting-subject'),
+      ).toEqual([]);
+    }
+    // audited on the licence
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, LICENCE_CT),
+            eq(auditActions.objectId, String(newInfo.licenceId)),
+          ),
+        ),
+    );
+    expect(audit.map((x) => [x.verb, x.changes.due_on])).toEqual([['requested', due]]);
+  });
+
+  it('a second run in the same period does nothing; the next period checks again', async () => {
+    expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
+    t.clock.advance(100 * DAY);
+    expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
+    // six months on: the next period of both, and the first of the recent licence
+    t.clock.advance(90 * DAY);
+    expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 3 });
+    await t.settle();
+    expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
+    const completed = (await updateChecksOf(newInfo.caseId)).filter(
+      (c) => c.state === 'ca-complete',
+    );
+    expect(completed).toHaveLength(2);
+    expect(await flagsOf(newInfo.caseId)).toHaveLength(2);
+  });
+
+  it('an expired licence is not checked', async () => {
+    t.clock.advance(3 * 365 * DAY);
+    expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
+  });
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { AppDeps } from '../../app-deps.js';
+import { jobActor } from '../../jobs/service-job.js';
+import type { JobKind } from '../../platform/jobs.js';
+import { readOnly, runAsSystem, runInTenant } from '../../platform/service-context.js';
+import { customers } from '../customers/customers.table.js';
+import { findDue, getSettings, redactDueItem } from './retention.service.js';
+
+/**
+ * Applies every customer's retention rules (issue 34): the system lists the customers, then for
+ * each its due items are found in its own tenant (RLS) and each is redacted in its own
+ * transaction as the customer's job actor: the item's row locked with skip locked, its redaction
+ * recorded under a unique key (so two processes, or a run after a failure, redact it once), and
+ * nothing redacted on a case under a legal hold. `customerId` limits the run to one customer (the
+ * e2e fixture). Returns how many items were redacted and how many failed (tried again next run).
+ */
+export async function runRetentionDue(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'storage'>,
+  customerId?: number,
+): Promise<{ redacted: number; failed: number }> {
+  const now = deps.clock.now();
+  const ids =
+    customerId === undefined
+      ? (await runAsSystem(deps, ({ tx }) => tx.select({ id: customers.id }).from(customers))).map(
+          (c) => c.id,
+        )
+      : [customerId];
+  let redacted = 0;
+  let failed = 0;
+  for (const id of ids) {
+    const actor = jobActor(id);
+    const due = await runInTenant(
+      deps,
+      actor,
+      async ({ tx }) => findDue(tx, id, await getSettings(tx, id), now),
+      readOnly,
+    );
+    for (const item of due) {
+      // one item's failure (the store unreachable) rolls back that item only: the next run retries
+      try {
+        if (await runInTenant(deps, actor, (ctx) => redactDueItem(ctx, deps.storage, item))) {
+          redacted += 1;
+        }
+      } catch {
+        failed += 1;
+      }
+    }
+  }
+  return { redacted, failed };
+}
+
+/** The queue's schedule of runRetentionDue: hourly, one run per period across the processes. */
+export const retentionDueJob: JobKind<Record<string, never>, AppDeps> = {
+  name: 'retention-due',
+  payload: z.object({}).strict(),
+  retry: { limit: 2, delaySeconds: 60, backoff: true },
+  expireInSeconds: 3600,
+  cron: () => '23 * * * *',
+  handle: async (_data, deps) => {
+    const { failed } = await runRetentionDue(deps);
+    if (failed > 0) throw new Error(`${failed} retention redactions failed; retried next run`);
+  },
+};

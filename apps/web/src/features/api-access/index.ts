@@ -1,0 +1,2 @@
+export { ApiKeysSection } from './api-keys-section';
+export { WebhooksSection } from './webhooks-section';

@@ -1,0 +1,2 @@
+export { SubjectDataPanel } from './subject-data-panel';
+export { YourDataSection } from './your-data';

@@ -1,0 +1,2 @@
+export { CaseRetentionCard } from './legal-hold-card';
+export { RedactionNotice } from './redaction-notice';

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  csvCell,
+  daysUntil,
+  dueExpiryReminder,
+  EXPIRY_WINDOW_DAYS,
+  type ExpiryItemOut,
+  expiryCalendarCsv,
+  expiryCalendarQuery,
+  maskedNumber,
+  sortExpiryItems,
+} from './expiry-calendar.js';
+
+describe('the expiry calendar', () => {
+  it('counts whole days to a date', () => {
+    expect(daysUntil('2026-01-01', '2026-01-01')).toBe(0);
+    expect(daysUntil('2026-01-01', '2026-03-01')).toBe(59);
+    expect(daysUntil('2026-03-01', '2026-01-01')).toBe(-59);
+  });
+
+  it('reminds at 90, 30 and 7 days, each step once, only the nearest when found late', () => {
+    expect(dueExpiryReminder('2026-06-30', '2026-01-01', [])).toBeNull(); // 180 days ahead
+    expect(dueExpiryReminder('2026-03-31', '2026-01-01', [])).toBe(90);
+    expect(dueExpiryReminder('2026-03-31', '2026-01-01', [90])).toBeNull();
+    expect(dueExpiryReminder('2026-01-31', '2026-01-01', [90])).toBe(30);
+    expect(dueExpiryReminder('2026-01-31', '2026-01-01', [])).toBe(30); // found late: one only
+    expect(dueExpiryReminder('2026-01-05', '2026-01-01', [90, 30])).toBe(7);
+    expect(dueExpiryReminder('2026-01-01', '2026-01-01', [90, 30])).toBe(7); // on the day
+    expect(dueExpiryReminder('2026-01-01', '2026-01-01', [90, 30, 7])).toBeNull();
+    expect(dueExpiryReminder('2025-12-31', '2026-01-01', [])).toBeNull(); // past
+  });
+
+  it('reads its query: 90 days unless told, a kind of its list', () => {
+    expect(expiryCalendarQuery.parse({})).toEqual({ days: EXPIRY_WINDOW_DAYS });
+    expect(expiryCalendarQuery.parse({ days: '30', kind: 'passport' })).toEqual({
+      days: 30,
+      kind: 'passport',
+    });
+    expect(expiryCalendarQuery.safeParse({ days: '0' }).success).toBe(false);
+    expect(expiryCalendarQuery.safeParse({ days: '999' }).success).toBe(false);
+    expect(expiryCalendarQuery.safeParse({ kind: 'visa' }).success).toBe(false);
+  });
+
+  const item = (over: Partial<ExpiryItemOut>): ExpiryItemOut => ({
+    kind: 'passport',
+    kind_label: 'Passport',
+    subject_id: 1,
+    subject_name: 'Ada Lovelace',
+    subject_email: 'ada@example.com',
+    case_id: 7,
+    reference: '…1234',
+    expires_on: '2026-02-01',
+    days_left: 31,
+    ...over,
+  });
+
+  it('sorts by date, then subject, then kind', () => {
+    const a = item({ expires_on: '2026-03-01' });
+    const b = item({ subject_name: 'Bob' });
+    const c = item({ kind: 'licence' });
+    const d = item({});
+    expect(sortExpiryItems([a, b, d, c])).toEqual([c, d, b, a]);
+  });
+
+  it('exports a CSV: quoted cells, formulas neutralised, CRLF', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a, "b"')).toBe('"a, ""b"""');
+    expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
+    expect(csvCell(-3)).toBe('-3');
+    expect(csvCell(null)).toBe('');
+    const csv = expiryCalendarCsv([item({ subject_name: 'Lovelace, Ada', case_id: null })]);
+    expect(csv).toBe(
+      'Expires on,Days left,What,Subject,Email,Case,Reference\r\n' +
+        '2026-02-01,31,Passport,"Lovelace, Ada",ada@example.com,,…1234\r\n',
+    );
+  });
+
+  it('masks a document number but its last four', () => {
+    expect(maskedNumber(' 123456789 ')).toBe('…6789');
+    expect(maskedNumber('12')).toBe('12');
+  });
+});

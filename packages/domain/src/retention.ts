@@ -1,0 +1,317 @@
+import { addMonths } from 'date-fns/addMonths';
+import { z } from 'zod';
+import { formatDate } from './formatting.js';
+
+/*
+ * Retention and automatic redaction (issue 34): the rules a customer's data follow, their safe
+ * defaults, and what a redaction keeps. The server's scheduled job applies them; the customer's
+ * settings page (/customer-account/retention) edits the periods.
+ */
+
+/** The kinds of criminal-record check (their activity kinds' codes). */
+export const CRIMINAL_RECORD_CHECKS = [
+  'dbs-basic',
+  'dbs-standard',
+  'dbs-enhanced',
+  'dbs-update',
+  'adult-first',
+] as const;
+/** The kinds of driving check. */
+export const DRIVING_CHECKS = ['driver-data', 'licence-check'] as const;
+/** The kinds of identity check whose documents are identity document images. */
+export const IDENTITY_CHECKS = ['document-collection', 'online-idv'] as const;
+/** The right-to-work check. */
+export const RTW_CHECKS = ['rtw'] as const;
+
+/** What a rule removes: an activity's result content, a document's files, or a whole case's. */
+export const RETENTION_DATA_KINDS = ['result-content', 'document-images', 'case'] as const;
+export type RetentionDataKind = (typeof RETENTION_DATA_KINDS)[number];
+
+/**
+ * The date a rule counts from: the case's decision (its completion with a decision), the case's
+ * completion, the end of the subject's employment (recorded by the customer per case), or the
+ * case's closing (cancelled or archived).
+ */
+export const RETENTION_BASES = ['decision', 'completion', 'employment-end', 'closure'] as const;
+export type RetentionBasis = (typeof RETENTION_BASES)[number];
+
+export const RETENTION_RULE_CODES = [
+  'criminal-record-content',
+  'criminal-record-images',
+  'identity-images',
+  'rtw-images',
+  'driving-results',
+  'closed-cases',
+] as const;
+export type RetentionRuleCode = (typeof RETENTION_RULE_CODES)[number];
+
+export interface RetentionRule {
+  code: RetentionRuleCode;
+  name: string;
+  /** The kinds of check (activity kinds) it applies to; empty: every kind. */
+  checks: readonly string[];
+  data: RetentionDataKind;
+  basis: RetentionBasis;
+  /** The safe default period, in months after the basis date. */
+  defaultMonths: number;
+  /** Whether a customer inspected by CQC, Ofsted or CSSIW keeps it until its next inspection. */
+  untilInspection: boolean;
+  /** What the redaction keeps, in words (shown on the settings page). */
+  keeps: string;
+}
+
+/** The bounds of a period a customer may set, in months. */
+export const RETENTION_MIN_MONTHS = 1;
+export const RETENTION_MAX_MONTHS = 120;
+
+/** Every rule with its safe default (the DBS code of practice; the Home Office's RTW guidance). */
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  {
+    code: 'criminal-record-content',
+    name: 'Criminal-record disclosure content',
+    checks: CRIMINAL_RECORD_CHECKS,
+    data: 'result-content',
+    basis: 'decision',
+    defaultMonths: 6,
+    untilInspection: true,
+    keeps: 'The date, reference, level, certificate number and outcome',
+  },
+  {
+    code: 'criminal-record-images',
+    name: 'Criminal-record certificate images',
+    checks: CRIMINAL_RECORD_CHECKS,
+    data: 'document-images',
+    basis: 'decision',
+    defaultMonths: 6,
+    untilInspection: true,
+    keeps: 'The document’s type and date',
+  },
+  {
+    code: 'identity-images',
+    name: 'Identity document images',
+    checks: IDENTITY_CHECKS,
+    data: 'document-images',
+    basis: 'completion',
+    defaultMonths: 6,
+    untilInspection: false,
+    keeps: 'The document’s type and date',
+  },
+  {
+    code: 'rtw-images',
+    name: 'Right-to-work evidence',
+    checks: RTW_CHECKS,
+    data: 'document-images',
+    basis: 'employment-end',
+    defaultMonths: 24,
+    untilInspection: false,
+    keeps: 'The document’s type and date',
+  },
+  {
+    code: 'driving-results',
+    name: 'Driving data and results',
+    checks: DRIVING_CHECKS,
+    data: 'result-content',
+    basis: 'completion',
+    defaultMonths: 12,
+    untilInspection: false,
+    keeps: 'The date and outcome',
+  },
+  {
+    code: 'closed-cases',
+    name: 'Cancelled and archived cases',
+    checks: [],
+    data: 'case',
+    basis: 'closure',
+    defaultMonths: 12,
+    untilInspection: false,
+    keeps: 'The case’s reference, dates and state',
+  },
+];
+
+export function retentionRule(code: RetentionRuleCode): RetentionRule {
+  const rule = RETENTION_RULES.find((r) => r.code === code);
+  if (!rule) throw new Error(`Unknown retention rule ${code}`);
+  return rule;
+}
+
+/** The regulators whose inspections let criminal-record information be kept until they come. */
+export const INSPECTORS = ['CQC', 'Ofsted', 'CSSIW'] as const;
+export type Inspector = (typeof INSPECTORS)[number];
+
+/** A customer's settings: its periods per rule (defaults where unset) and its inspector. */
+export interface RetentionSettings {
+  inspector: Inspector | null;
+  /** 'YYYY-MM-DD'. */
+  nextInspectionDate: string | null;
+  months: Partial<Record<RetentionRuleCode, number>>;
+}
+
+/** The period a customer's rule runs for: its own, or the default. */
+export function ruleMonths(settings: RetentionSettings, code: RetentionRuleCode): number {
+  return settings.months[code] ?? retentionRule(code).defaultMonths;
+}
+
+/**
+ * When an item falls due under a rule: the basis date plus the period; for a rule kept until an
+ * inspection, not before the customer's next inspection date when it has an inspector. Null when
+ * the basis date is not known yet (no decision, no recorded end of employment): never due.
+ */
+export function redactionDueAt(
+  settings: RetentionSettings,
+  code: RetentionRuleCode,
+  basisDate: Date | null,
+): Date | null {
+  if (basisDate === null) return null;
+  const due = addMonths(basisDate, ruleMonths(settings, code));
+  const rule = retentionRule(code);
+  if (rule.untilInspection && settings.inspector !== null && settings.nextInspectionDate) {
+    const inspection = new Date(`${settings.nextInspectionDate}T00:00:00Z`);
+    if (inspection > due) return inspection;
+  }
+  return due;
+}
+
+/**
+ * A criminal-record result with only what may be kept (the DBS code of practice): the date,
+ * reference, level (the activity's kind, kept on the activity), certificate number and outcome.
+ */
+export function keptCriminalRecordResult(result: Record<string, unknown>): Record<string, unknown> {
+  const application = asRecord(result.application);
+  const disclosure = asRecord(result.disclosure);
+  const kept: Record<string, unknown> = {};
+  if (application) {
+    kept.application = pick(application, ['reference', 'e_number', 'received_date', 'status']);
+  }
+  if (disclosure) {
+    kept.disclosure = pick(disclosure, ['status', 'certificate_number', 'issue_date']);
+  }
+  return kept;
+}
+
+/** A driving result with only its outcome and dates (no licence, address or endorsements). */
+export function keptDrivingResult(result: Record<string, unknown>): Record<string, unknown> {
+  return pick(result, ['status', 'risk', 'enquiry_code', 'checked_date', 'last_check_date']);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (source[k] !== undefined) out[k] = source[k];
+  return out;
+}
+
+/** The panels' notice on redacted content (spec-literal text). */
+export function redactionNotice(date: string | Date): string {
+  return `Redacted on ${formatDate(date)} under the retention policy`;
+}
+
+/** How far ahead the "due soon" page looks. */
+export const RETENTION_LOOKAHEAD_DAYS = 30;
+
+const isoDay = z.iso.date();
+
+/** PUT /api/customer-account/retention/: the customer's inspector and periods. */
+export const retentionSettingsIn = z
+  .object({
+    inspector: z.enum(INSPECTORS).nullable(),
+    next_inspection_date: isoDay.nullable(),
+    rules: z
+      .array(
+        z.object({
+          code: z.enum(RETENTION_RULE_CODES),
+          months: z.number().int().min(RETENTION_MIN_MONTHS).max(RETENTION_MAX_MONTHS),
+        }),
+      )
+      .max(RETENTION_RULE_CODES.length),
+  })
+  .superRefine((v, ctx) => {
+    if (v.inspector !== null && v.next_inspection_date === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['next_inspection_date'],
+        message: 'Enter the date of the next inspection.',
+      });
+    }
+  });
+export type RetentionSettingsIn = z.infer<typeof retentionSettingsIn>;
+
+export const retentionRuleOut = z.strictObject({
+  code: z.enum(RETENTION_RULE_CODES),
+  name: z.string(),
+  checks: z.array(z.string()),
+  data: z.enum(RETENTION_DATA_KINDS),
+  basis: z.enum(RETENTION_BASES),
+  months: z.number().int(),
+  default_months: z.number().int(),
+  until_inspection: z.boolean(),
+  keeps: z.string(),
+});
+export const retentionSettingsOut = z.strictObject({
+  inspector: z.enum(INSPECTORS).nullable(),
+  next_inspection_date: z.string().nullable(),
+  rules: z.array(retentionRuleOut),
+});
+export type RetentionSettingsOut = z.infer<typeof retentionSettingsOut>;
+
+/** The settings as the API shows them: every rule with its period. */
+export function presentRetentionSettings(settings: RetentionSettings): RetentionSettingsOut {
+  return {
+    inspector: settings.inspector,
+    next_inspection_date: settings.nextInspectionDate,
+    rules: RETENTION_RULES.map((r) => ({
+      code: r.code,
+      name: r.name,
+      checks: [...r.checks],
+      data: r.data,
+      basis: r.basis,
+      months: ruleMonths(settings, r.code),
+      default_months: r.defaultMonths,
+      until_inspection: r.untilInspection,
+      keeps: r.keeps,
+    })),
+  };
+}
+
+/** POST /api/cases/:id/legal-hold/: a hold's reason. */
+export const legalHoldIn = z.object({ reason: z.string().trim().min(1).max(500) });
+/** PUT /api/cases/:id/retention/: when the subject's employment ended (right-to-work evidence). */
+export const employmentEndIn = z.object({ employment_ended_on: isoDay.nullable() });
+
+export const caseRetentionOut = z.strictObject({
+  legal_hold: z.boolean(),
+  hold_reason: z.string(),
+  hold_set_at: z.string().nullable(),
+  hold_set_by: z.string(),
+  employment_ended_on: z.string().nullable(),
+  redactions: z.array(
+    z.strictObject({
+      id: z.number().int(),
+      target: z.enum(['document', 'activity', 'case']),
+      target_id: z.number().int(),
+      rule: z.enum(RETENTION_RULE_CODES),
+      rule_name: z.string(),
+      removed: z.array(z.string()),
+      redacted_at: z.string(),
+    }),
+  ),
+});
+export type CaseRetentionOut = z.infer<typeof caseRetentionOut>;
+
+export const dueRedactionOut = z.strictObject({
+  case_id: z.number().int(),
+  subject_id: z.number().int(),
+  subject_name: z.string(),
+  target: z.enum(['document', 'activity', 'case']),
+  target_id: z.number().int(),
+  what: z.string(),
+  rule: z.enum(RETENTION_RULE_CODES),
+  rule_name: z.string(),
+  due_at: z.string(),
+});
+export type DueRedactionOut = z.infer<typeof dueRedactionOut>;
+export const dueRedactionsOut = z.strictObject({ results: z.array(dueRedactionOut) });
