@@ -6,7 +6,14 @@ import { resetSession, setSession } from '../../../lib/session/session-store';
 import { mockFetch } from '../../../test/fetch-mock';
 import { renderWithProviders } from '../../../test/render';
 import { product, productIn } from '../../../test/sessions';
+import { cases } from '../../../api/cases';
 import { CasePaymentBanner } from './case-payment-banner';
+
+/** The case detail's use of the banner: the case read through its query, the banner fed from it. */
+function CaseWithBanner() {
+  const c = cases.useItem(7).data as { payment: CasePaymentOut | null } | undefined;
+  return c ? <CasePaymentBanner caseId={7} payment={c.payment} /> : null;
+}
 
 const needed: CasePaymentOut = {
   state: 'payment_needed',
@@ -57,12 +64,34 @@ describe('the case payment banner', () => {
     expect(screen.queryByRole('button', { name: 'Retry payment' })).toBeNull();
   });
 
-  it('shows nothing for a case paid, being charged or not charged', () => {
+  it('shows nothing for a case paid or not charged', () => {
     show({ ...needed, state: 'paid', reason: null }, ['payments.add_payment']);
     expect(screen.queryByTestId('case-payment-banner')).toBeNull();
-    show({ ...needed, state: 'pending', reason: null }, ['payments.add_payment']);
     show(null, ['payments.add_payment']);
     expect(screen.queryByTestId('case-payment-banner')).toBeNull();
     expect(screen.queryByText('Payment needed')).toBeNull();
+  });
+
+  it('says a charge is being taken and reads the case again until the decline shows', async () => {
+    setSession(productIn(product({ session_permissions: ['payments.add_payment'] })));
+    let reads = 0;
+    const calls = mockFetch(() => {
+      reads += 1;
+      const payment =
+        reads < 2 ? { ...needed, state: 'pending', state_display: 'Payment in progress' } : needed;
+      return { status: 200, body: { id: 7, payment } };
+    });
+    renderWithProviders(
+      <MemoryRouter>
+        <CaseWithBanner />
+      </MemoryRouter>,
+    );
+    await screen.findByText('Payment in progress');
+    expect(screen.getByText(/Taking £4\.50 from Visa ending 9995/)).toBeTruthy();
+    expect(screen.queryByTestId('case-payment-banner')).toBeNull();
+    // no reload: the pending case is read again and the decline shows with its retry
+    await screen.findByTestId('case-payment-banner', undefined, { timeout: 4000 });
+    expect(screen.getByRole('button', { name: 'Retry payment' })).toBeTruthy();
+    expect(calls.filter((c) => c.url.includes('/api/cases/7/')).length).toBeGreaterThanOrEqual(2);
   });
 });
