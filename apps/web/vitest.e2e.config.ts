@@ -25,6 +25,11 @@ export default defineConfig({
     // the suite about three times slower than a quiet one (its run of 5adf8fd: ten journeys past
     // 150 s). Every journey gets 5 minutes; a test that sets its own asks for no less.
     testTimeout: 300_000,
+    // On CI (.ci/run sets KESTREL_E2E_RETRY=1) a journey that fails is run once more, and the default reporter marks one
+    // that passed the second time '(retry x1)'. Two landings in a row were refused for one
+    // journey each that timed out on a loaded 2-core machine and passed alone (stops 40, 41);
+    // a journey that fails twice still fails the run. Locally a failure is never retried.
+    retry: process.env.KESTREL_E2E_RETRY === '1' ? 1 : 0,
     // expect.poll waits up to 15 s (vitest's default is 1 s): a page's next requests take seconds
     // on a loaded 2-core machine (CI runs the PostgreSQL set beside this suite).
     expect: { poll: { timeout: 15_000, interval: 100 } },
