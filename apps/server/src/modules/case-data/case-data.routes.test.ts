@@ -140,7 +140,9 @@ describe('case basic details', () => {
     });
     const [row] = await auditsOf('cases.casebasicdetails', openCase);
     expect(row).toMatchObject({ verb: 'created', customerId: acme });
-    expect(row?.changes).toMatchObject({ case: openCase, personal: { nin: [null, 'AB123456C'] } });
+    // the national insurance number is stored encrypted: the audit keeps it masked (issue 34)
+    expect(row?.changes).toMatchObject({ case: openCase, personal: { nin: [null, '•••••456C'] } });
+    expect(JSON.stringify(row?.changes)).not.toContain('AB123456C');
   });
 });
 

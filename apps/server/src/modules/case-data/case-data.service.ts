@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { decryptRecord, encryptValues } from '../encryption/field-cipher.js';
+import { decryptRecord, encryptValues, maskedChanges } from '../encryption/field-cipher.js';
 import {
   allowCase,
   CASE_REF_COLUMNS,
@@ -142,7 +142,8 @@ function changesOf(
 /**
  * The audit row of a write, in its transaction, for the case's customer: which fields changed
  * and, under `personal`, their old and new values (the ops audit list leaves `personal` out:
- * personal data stays with the customer's own staff).
+ * personal data stays with the customer's own staff). The identifiers stored encrypted (national
+ * insurance, passport and licence numbers) are kept masked: no plain copy in the audit log.
  */
 async function audit(
   ctx: ServiceContext,
@@ -158,7 +159,11 @@ async function audit(
     objectId,
     objectRepr: `${res.item} of case ${ref.id}`,
     customerId: ref.customerId,
-    changes: { case: ref.id, fields: Object.keys(changes), personal: changes },
+    changes: {
+      case: ref.id,
+      fields: Object.keys(changes),
+      personal: maskedChanges(res.table, changes),
+    },
   });
 }
 

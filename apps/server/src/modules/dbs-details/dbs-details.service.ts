@@ -28,7 +28,7 @@ import {
   caseRefOf,
 } from '../case-data/case-access.js';
 import { gateOpened } from '../checks/hooks.js';
-import { decryptRecord, encryptValues } from '../encryption/field-cipher.js';
+import { decryptRecord, encryptValues, maskedChanges } from '../encryption/field-cipher.js';
 import { DBS_DETAILS_CONTENT_TYPE } from './dbs-reset.js';
 
 // DBS details and right-to-work details of a case (spec point 3), for staff, ops and the subject
@@ -492,7 +492,8 @@ export async function patchRtwDetails(
     RTW_DETAILS_CONTENT_TYPE,
     'right to work details',
     loaded.record ? 'updated' : 'created',
-    changes,
+    // the share code is stored encrypted: the audit keeps it masked
+    maskedChanges('case_rtw_details', changes),
   );
   const saved = rows[0]?.record;
   return presentRtw(ref.id, saved ? decryptRecord('case_rtw_details', saved) : null);

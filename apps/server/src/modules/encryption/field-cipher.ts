@@ -12,6 +12,7 @@ import {
   reencryptField,
 } from './fields.js';
 import { loadKeyRing } from './key-ring.js';
+import { maskOptional } from './mask.js';
 
 /** The `server_secrets` row of the development index key (no ENCRYPTION_INDEX_KEY configured). */
 export const DEVELOPMENT_INDEX_KEY_SECRET = 'encryption_index_development_key';
@@ -156,6 +157,26 @@ export function encryptValues(
     if (c.hash) out[c.hash] = fieldCipher().hash(c, plain);
   }
   return out;
+}
+
+/**
+ * The audit's `{field: [old, new]}` of a write to `table` with its encrypted columns' values
+ * masked (mask.ts): the audit log shows that the number changed and its last characters, and
+ * keeps no plain copy of what the table stores encrypted.
+ */
+export function maskedChanges<C extends Record<string, [unknown, unknown]>>(
+  table: string,
+  changes: C,
+): C {
+  const columns = encryptedColumnsOf(table);
+  if (columns.length === 0) return changes;
+  const out: Record<string, [unknown, unknown]> = { ...changes };
+  const mask = (v: unknown) => (typeof v === 'string' ? maskOptional(v) : v);
+  for (const c of columns) {
+    const pair = out[c.column];
+    if (pair) out[c.column] = [mask(pair[0]), mask(pair[1])];
+  }
+  return out as C;
 }
 
 export { fieldKeyId, isEncryptedField, normaliseForIndex };

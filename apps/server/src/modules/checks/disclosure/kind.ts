@@ -30,6 +30,7 @@ import {
 } from '../../case-data/case-data.table.js';
 import { lockCase } from '../../cases/cases.service.js';
 import { decryptValue } from '../../encryption/field-cipher.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { processes } from '../../processes/processes.table.js';
 import { segments } from '../../segments/segments.table.js';
 import { subjects } from '../../subjects/subjects.table.js';
@@ -82,7 +83,8 @@ const STATUS_LABEL: Record<ApplicationUpdate['status'], string> = {
 /**
  * The applicant as submitted to the provider, for the result panel's applicant details: the
  * names, date of birth, contact details, NI number, nationality, place of birth and current
- * address the application carried (empty ones as null; each within the result's 200 characters).
+ * address the application carried (empty ones as null; each within the result's 200 characters;
+ * the NI number masked, as the audit log keeps it: no plain copy outside the case's details).
  */
 export function applicantResult(a: DisclosureApplicant): DbsApplicant {
   const v = (s: string) => (s.trim() ? s.trim().slice(0, 200) : null);
@@ -94,7 +96,8 @@ export function applicantResult(a: DisclosureApplicant): DbsApplicant {
     dob: v(a.dob),
     email: v(a.email),
     phone_number: v(a.phone_number),
-    nin: v(a.nin),
+    // stored encrypted with the case's basic details: the result keeps it masked (issue 34)
+    nin: v(maskIdentifier(a.nin)),
     nationality: v(a.nationality),
     birth_town: v(a.birth_town),
     birth_country: v(a.birth_country),

@@ -18,6 +18,7 @@ import { createCaseBasicDetails } from '../../case-data/case-data.factories.js';
 import { cases } from '../../cases/cases.table.js';
 import { customers } from '../../customers/customers.table.js';
 import { caseRtwDetails } from '../../dbs-details/dbs-details.table.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { HOME_OFFICE_CHECKER, mapShareCodeAnswer, recordRtwDetails } from './kind.js';
 
 /*
@@ -116,7 +117,7 @@ export async function seedRtwResults(ctx: DemoSeedContext): Promise<void> {
       processing = withEvent(processing, {
         at,
         type: 'request',
-        body: { share_code: query.share_code, company_name: query.company_name },
+        body: { share_code: maskIdentifier(query.share_code), company_name: query.company_name },
       });
       processing = withEvent(processing, { at, type: 'answer', body: { ...answer } });
       await tx

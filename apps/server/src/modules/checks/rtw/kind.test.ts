@@ -1,5 +1,5 @@
 import type { RtwResultData } from '@kestrel/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
 import { kindsWorld } from '../../../../test/kinds.js';
@@ -61,7 +61,8 @@ describe('the online check by share code', () => {
       forename: 'Priya',
       surname: 'Shah',
       nationality: 'French',
-      share_code: 'W12345678',
+      // masked: the share code is stored encrypted with the case's details only (issue 34)
+      share_code: '•••••5678',
       checked_by: 'Home Office online check',
       checked_at: '2026-11-24T09:00:00.000Z',
       follow_up_date: null,
@@ -70,7 +71,25 @@ describe('the online check by share code', () => {
     expect(a.processing_data.reference).toMatch(/^RTW-/);
     // the request is logged without the date of birth
     const request = a.processing_data.events.find((e) => e.type === 'request');
-    expect(request?.body).toEqual({ share_code: 'W12345678', company_name: 'Acme' });
+    expect(request?.body).toEqual({ share_code: '•••••5678', company_name: 'Acme' });
+    // the stored bytes: no plain share code in the activity, nor in the audit log
+    const [stored] = await t.owner((tx) =>
+      tx.execute<{ row: string }>(
+        sql`select (result_data::text || processing_data::text) as row
+          from case_activities where id = ${k.activityId}`,
+      ),
+    );
+    expect(stored?.row).toContain('5678');
+    expect(stored?.row).not.toContain('W12345678');
+    const audits = await t.owner((tx) =>
+      tx.execute<{ changes: string }>(
+        sql`select changes::text as changes from audit_actions
+          where content_type = 'cases.casertwdetails' and object_id = ${String(k.caseId)}`,
+      ),
+    );
+    expect(audits.length).toBeGreaterThan(0);
+    expect(audits.map((a) => a.changes).join()).not.toContain('W12345678');
+    expect(audits.map((a) => a.changes).join()).toContain('•••••5678');
     const details = (await call(admin, 'GET', `/api/case-rtw-details/${k.caseId}/`)).json();
     expect(details).toMatchObject({
       verification_method_display: 'Online check (Home Office share code)',
@@ -119,7 +138,7 @@ describe('the online check by share code', () => {
     expect(a.result_data).toMatchObject({
       method: 'documents',
       outcome: 'permanent',
-      share_code: 'WNF345678',
+      share_code: '•••••5678',
       documents: ['British passport (current or expired)'],
       checked_by: expect.stringContaining(''),
       notes: 'Shown in person.',

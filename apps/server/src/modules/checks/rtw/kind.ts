@@ -23,6 +23,7 @@ import { caseBasicDetails } from '../../case-data/case-data.table.js';
 import { customers } from '../../customers/customers.table.js';
 import { caseRtwDetails } from '../../dbs-details/dbs-details.table.js';
 import { decryptValue } from '../../encryption/field-cipher.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { saveActivity } from '../activity.js';
 import { defineKind } from '../kind.js';
 import { homeOfficeRtwProvider } from './providers.js';
@@ -80,7 +81,8 @@ export function mapShareCodeAnswer(
           ? rtwFollowUpDate(answer.expiry_date, day)
           : null,
       photo: answer.photo,
-      share_code: shareCode,
+      // the share code is stored encrypted with the case's details; the result keeps it masked
+      share_code: maskIdentifier(shareCode),
       checked_by: HOME_OFFICE_CHECKER,
       checked_at: checkedAt.toISOString(),
     },
@@ -198,8 +200,9 @@ export const rtwKind = defineKind<
       applicant: { forename: person.forename, surname: person.surname },
     };
   },
-  // the share code and the employer (not the date of birth)
-  logged: (q) => ({ share_code: q.share_code, company_name: q.company_name }),
+  // the share code (masked: no plain copy outside the case's encrypted details) and the
+  // employer (not the date of birth)
+  logged: (q) => ({ share_code: maskIdentifier(q.share_code), company_name: q.company_name }),
   // a check is a read: asked again, it answers the same
   send: (p, q, call) => p.checkShareCode(q, call.signal),
   async answered(ctx, a, processing, query, answer) {

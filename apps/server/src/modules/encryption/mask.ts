@@ -1,0 +1,27 @@
+/**
+ * Masked copies of the encrypted identifiers (decision 027) for the places that keep a copy but
+ * never need the plain value again: the audit log's before and after of case data, a DBS
+ * check's applicant details, a right-to-work check's result and its logged request. Only the
+ * last characters are kept (at most 4, never more than half of the value), behind a fixed
+ * run of bullets that does not tell the length: `AB123456C` is `•••••456C`.
+ */
+export const MASK_BULLETS = '•••••';
+
+/** True for a value masked already (so masking again changes nothing). */
+export function isMasked(value: string): boolean {
+  return value.startsWith(MASK_BULLETS);
+}
+
+/** The masked form of an identifier ('' stays ''; a masked value stays as it is). */
+export function maskIdentifier(value: string): string {
+  if (isMasked(value)) return value;
+  const v = value.replace(/\s+/g, '').toUpperCase();
+  if (v === '') return '';
+  const shown = Math.min(4, Math.floor(v.length / 2));
+  return `${MASK_BULLETS}${shown > 0 ? v.slice(-shown) : ''}`;
+}
+
+/** `maskIdentifier` of a value that may be absent (null and undefined stay as they are). */
+export function maskOptional<V extends string | null | undefined>(value: V): V | string {
+  return typeof value === 'string' ? maskIdentifier(value) : value;
+}
