@@ -247,6 +247,15 @@ const vendorGroups = [
 const INLINE_COMMON_CHUNKS_BELOW = 32_000;
 
 /**
+ * Web modules that do nothing when imported but define things (components/ and every feature's
+ * index.ts, scripts only: the CSS they import is kept with them when they are used). Unused,
+ * they are dropped with what they import, like the domain's. A module here must not register,
+ * patch or start anything at import time.
+ */
+const PURE_WEB_MODULES =
+  /apps[\\/]web[\\/]src[\\/](components[\\/].*|features[\\/][^\\/]+[\\/]index)\.tsx?$/;
+
+/**
  * The chunks the entry imports statically (loaded before any route): a lazy route's preload
  * list leaves them out, which keeps their names out of the entry's table of chunk names (the
  * sign-in page's 150 KB budget, issue 28). Filled before Vite writes the preload lists.
@@ -301,10 +310,13 @@ export default defineConfig({
     assetsDir: '',
     rolldownOptions: {
       // The domain package is pure (no import-time effects) but does not say so in its
-      // package.json; without this every screen would carry all of its rule tables.
+      // package.json; without this every screen would carry all of its rule tables. So are the
+      // shared components and the features' index files (PURE_WEB_MODULES): a screen importing
+      // one field from the form kit's index gets that field, not the whole kit with the date
+      // selector, the address editors and the phone number rules (issue 28).
       treeshake: {
         moduleSideEffects: (id: string) =>
-          /packages[\\/]domain[\\/]/.test(id) ? false : undefined,
+          /packages[\\/]domain[\\/]/.test(id) || PURE_WEB_MODULES.test(id) ? false : undefined,
       },
       output: {
         entryFileNames: 'js/[name]-[hash:7].js',

@@ -22,6 +22,17 @@ describe('section chunks', () => {
     expect(typeof component).toBe('function');
   });
 
+  it('has Welcome and Done at once, in the page chunk itself (no load, no Suspense)', async () => {
+    for (const section of ['welcome', 'done'] as const) {
+      const component = sectionComponent(section);
+      expect(typeof component, section).toBe('function');
+      expect(isLazy(component), section).toBe(false);
+      expect(sectionLoading(section)).toBeNull();
+      await expect(preloadSection(section)).resolves.toBeUndefined();
+      expect(sectionLoading(section)).toBeNull();
+    }
+  });
+
   it('does nothing for a name without a section file', async () => {
     await expect(preloadSection('no-such-section')).resolves.toBeUndefined();
     expect(sectionLoading('no-such-section')).toBeNull();

@@ -4,19 +4,36 @@ import { loadChunk } from '../../app/chunk-loading';
 import type { PortalSectionModule, PortalSectionProps } from './section-contract';
 
 /**
- * Every section file, found by name (`sections/<section>.tsx`): each one is a chunk of its own,
- * loaded only when the person opens it (a failed load says 'Loading chunk {name} failed').
+ * The sections a first visit opens most (a new case's Welcome, a submitted case's Done), a few
+ * hundred bytes each: in the portal page's own chunk, so those visits paint without waiting for
+ * one more request (issue 28, first loads on a phone).
+ */
+const bundled = import.meta.glob<PortalSectionModule>(
+  ['./sections/welcome.tsx', './sections/done.tsx'],
+  { eager: true },
+);
+
+/**
+ * Every other section file, found by name (`sections/<section>.tsx`): each one is a chunk of its
+ * own, loaded only when the person opens it (a failed load says 'Loading chunk {name} failed').
  */
 const modules = import.meta.glob<PortalSectionModule>([
   './sections/*.tsx',
   '!./sections/*.test.tsx',
+  '!./sections/welcome.tsx',
+  '!./sections/done.tsx',
 ]);
 
 type SectionView = ComponentType<PortalSectionProps>;
 
 const lazies = new Map<string, LazyExoticComponent<SectionView>>();
 /** Sections whose chunk has arrived: rendered at once, without a Suspense fallback in between. */
-const loaded = new Map<string, SectionView>();
+const loaded = new Map<string, SectionView>(
+  Object.entries(bundled).map(([file, module]) => [
+    file.replace(/^\.\/sections\/(.*)\.tsx$/, '$1'),
+    module.default,
+  ]),
+);
 /** Loads under way (started ahead by preloadSection). */
 const pending = new Map<string, Promise<void>>();
 
