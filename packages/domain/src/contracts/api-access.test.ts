@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyCreate, webhookEndpointCreate, webhookEndpointUpdate } from './api-access.js';
+import {
+  apiKeyCreate,
+  consentRenewedEventData,
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_EVENTS,
+  webhookEndpointCreate,
+  webhookEndpointUpdate,
+} from './api-access.js';
 
 describe('API keys and webhook endpoints contract', () => {
   it('takes a key with customer permissions only, each named when refused', () => {
@@ -38,5 +45,28 @@ describe('API keys and webhook endpoints contract', () => {
       expect([url, r.error?.issues[0]?.message]).toEqual([url, 'Enter a valid URL.']);
     }
     expect(webhookEndpointUpdate.parse({ is_enabled: false })).toEqual({ is_enabled: false });
+  });
+
+  it('lists consent.renewed with its words, and its data holds ids and dates only', () => {
+    expect(WEBHOOK_EVENTS).toContain('consent.renewed');
+    expect(WEBHOOK_EVENT_LABELS['consent.renewed']).toBe('Consent renewed');
+    expect(
+      webhookEndpointCreate.parse({ url: 'https://hr.example.test/', events: ['consent.renewed'] })
+        .events,
+    ).toEqual(['consent.renewed']);
+    const consent = {
+      id: 12,
+      replaces: 7,
+      kind: 'driver-data',
+      case: 3,
+      case_activity: 5,
+      renewed_at: '2026-11-29T10:00:00.000Z',
+      expires_at: '2029-11-29T10:00:00.000Z',
+      replaced_expires_at: '2026-12-20T00:00:00.000Z',
+    };
+    expect(consentRenewedEventData.parse({ consent })).toEqual({ consent });
+    expect(
+      consentRenewedEventData.safeParse({ consent: { ...consent, name: 'Ada' } }).success,
+    ).toBe(false);
   });
 });

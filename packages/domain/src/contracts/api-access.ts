@@ -3,6 +3,7 @@ import { MESSAGES, maxCharacters } from '../messages.js';
 import { CUSTOMER_PERMISSIONS } from '../permission-words.js';
 import { isPermission, type Permission } from '../permissions.js';
 import { nullableTimestampOut, timestampOut } from './common.js';
+import { CONSENT_KINDS } from './portal.js';
 
 /*
  * An API for customers' own systems (issue 33): API keys (a bearer token with scopes) and
@@ -20,6 +21,7 @@ export const WEBHOOK_EVENTS = [
   'case.completed',
   'flag.raised',
   'consent.withdrawn',
+  'consent.renewed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -29,7 +31,29 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'case.completed': 'Case completed',
   'flag.raised': 'Flag raised',
   'consent.withdrawn': 'Consent withdrawn',
+  'consent.renewed': 'Consent renewed',
 };
+
+/**
+ * The `data` of a `consent.renewed` delivery: a subject renewed a consent (the DVLA mandate's
+ * re-consent, /s/dvla-reconsent), so a new consent (`id`) replaces the one that was due
+ * (`replaces`). Ids and dates only, as every event's data.
+ */
+export const consentRenewedEventData = z.strictObject({
+  consent: z.strictObject({
+    id: z.number().int(),
+    replaces: z.number().int(),
+    kind: z.enum(CONSENT_KINDS),
+    case: z.number().int(),
+    case_activity: z.number().int(),
+    renewed_at: timestampOut,
+    /** When the new consent ends (a DVLA mandate: 3 years after `renewed_at`). */
+    expires_at: nullableTimestampOut,
+    /** When the consent it replaces ended or would have ended. */
+    replaced_expires_at: nullableTimestampOut,
+  }),
+});
+export type ConsentRenewedEventData = z.infer<typeof consentRenewedEventData>;
 
 /** A delivery's states: waiting to be (re)tried, answered 2xx, or given up after 24 hours. */
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

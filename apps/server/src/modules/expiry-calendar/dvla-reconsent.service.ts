@@ -1,4 +1,4 @@
-import { formatDate, type SubjectConsentOut } from '@kestrel/domain';
+import { type ConsentRenewedEventData, formatDate, type SubjectConsentOut } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { emailJob } from '../../jobs/send-email.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -10,6 +10,7 @@ import { CONSENT_CT, renewDvlaConsent } from '../portal/consents.service.js';
 import { subjectConsents } from '../portal/consents.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { customerEmailSite } from '../users/users.service.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { customerAdministrators } from './expiry-reminders-job.js';
 
 /**
@@ -19,7 +20,8 @@ import { customerAdministrators } from './expiry-reminders-job.js';
  * driver-data section, a new 3-year mandate replacing the old one, noted in the person's
  * `dvla_reconsents`), the old consent's renewal audited, and the customer's administrators told
  * by email. The expiry calendar and its reminders read only consents not renewed, so the old date
- * leaves the calendar and gets no further reminder. Refusals are the renewal's: 404 for a consent
+ * leaves the calendar and gets no further reminder. The customer's webhook endpoints subscribed
+ * to `consent.renewed` hear of it (the event's job enqueued in this transaction). Refusals are the renewal's: 404 for a consent
  * not the subject's or already renewed, 400 for one not due, withdrawn or of another kind.
  */
 export async function renewDvlaMandate(
@@ -61,6 +63,20 @@ export async function renewDvlaMandate(
       expires_at: [old.expiresAt?.toISOString() ?? null, renewed.expires_at],
     },
   });
+  const renewedAt = old.renewedAt ?? ctx.clock.now();
+  const event: ConsentRenewedEventData = {
+    consent: {
+      id: renewed.id,
+      replaces: consentId,
+      kind: renewed.kind,
+      case: renewed.case,
+      case_activity: renewed.case_activity,
+      renewed_at: renewedAt.toISOString(),
+      expires_at: renewed.expires_at,
+      replaced_expires_at: old.expiresAt?.toISOString() ?? null,
+    },
+  };
+  await emitWebhookEvent(ctx.tx, old.customerId, 'consent.renewed', event, renewedAt);
   const name = `${old.first} ${old.last}`.trim() || 'A subject';
   const site = await customerEmailSite(ctx.tx, old.customerId, undefined, deps.publicUrl);
   const ends = renewed.expires_at ? formatDate(renewed.expires_at) : '';

@@ -44,6 +44,7 @@ function verifySignature(secret: string, header: string | undefined, rawBody: st
 }
 
 interface Received {
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
@@ -68,8 +69,8 @@ const call = (client: Client, method: string, url: string, payload?: unknown) =>
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
 
-async function addEndpoint(events: string[], url = receiverUrl) {
-  const res = await call(admin, 'POST', '/api/webhook-endpoints/', { url, events });
+async function addEndpoint(events: string[], url = receiverUrl, by: Client = admin) {
+  const res = await call(by, 'POST', '/api/webhook-endpoints/', { url, events });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; secret: string; url: string };
 }
@@ -85,7 +86,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(answer, { 'content-type': 'application/json' });
       res.end(answer === 200 ? '{"received":true}' : '{"error":"down for maintenance"}');
     });
@@ -459,5 +464,89 @@ describe('webhook endpoints', () => {
       ),
     ).toBe(true);
     await call(admin, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
+  });
+
+  it("emits consent.renewed when a subject renews a DVLA mandate: to the customer's subscribed endpoints only", async () => {
+    const renewedHook = await addEndpoint(['consent.renewed'], `${receiverUrl}/renewed`);
+    const withdrawnHook = await addEndpoint(
+      ['consent.withdrawn', 'case.created'],
+      `${receiverUrl}/withdrawn`,
+    );
+    const otherHook = await addEndpoint(['consent.renewed'], `${receiverUrl}/other`, otherAdmin);
+    const day = 86_400_000;
+    const expiresAt = new Date(t.clock.now().getTime() + 20 * day);
+    const [consentId, caseId, activityId] = await t.owner(async (tx) => {
+      const person = await createSubjectUser(tx, { customerId: acme, email: 'dora@example.test' });
+      const p = await createProcess(tx, { customerId: acme, requirements: ['driver-data'] });
+      const c = await createCase(tx, {
+        customerId: acme,
+        processId: p.id,
+        subjectId: person.id,
+        activityStates: ['ca-complete'],
+      });
+      const [a] = await tx.select().from(caseActivities).where(eq(caseActivities.caseId, c.id));
+      const [row] = await tx
+        .insert(subjectConsents)
+        .values({
+          customerId: acme,
+          caseId: c.id,
+          caseActivityId: a?.id ?? 0,
+          kind: 'driver-data',
+          givenAt: new Date(expiresAt.getTime() - 3 * 365 * day),
+          expiresAt,
+        })
+        .returning();
+      return [row?.id ?? 0, c.id, a?.id ?? 0];
+    });
+    const dora = await login(t.app, 'dora@example.test');
+    const res = await call(dora, 'POST', '/api/s/dvla-reconsent/', { consent: consentId });
+    expect(res.statusCode, res.body).toBe(201);
+    const renewed = res.json() as { id: number; expires_at: string };
+    await t.settle();
+    // one delivery, to Acme's endpoint subscribed to the event; none to the other two
+    expect(received.map((r) => r.url)).toEqual(['/hooks/renewed']);
+    const [got] = received;
+    expect(
+      verifySignature(
+        renewedHook.secret,
+        String(got?.headers['kestrel-signature']),
+        got?.body ?? '',
+      ),
+    ).toBe(true);
+    expect(
+      verifySignature(otherHook.secret, String(got?.headers['kestrel-signature']), got?.body ?? ''),
+    ).toBe(false);
+    const body = JSON.parse(got?.body ?? '{}');
+    expect(body).toMatchObject({ type: 'consent.renewed', id: got?.headers['kestrel-event-id'] });
+    expect(body.data).toEqual({
+      consent: {
+        id: renewed.id,
+        replaces: consentId,
+        kind: 'driver-data',
+        case: caseId,
+        case_activity: activityId,
+        renewed_at: t.clock.now().toISOString(),
+        expires_at: renewed.expires_at,
+        replaced_expires_at: expiresAt.toISOString(),
+      },
+    });
+    const logged = await t.owner((tx) =>
+      tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.event, 'consent.renewed')),
+    );
+    expect(logged.map((d) => [d.endpointId, d.status])).toEqual([[renewedHook.id, 'delivered']]);
+    for (const [by, e] of [
+      [admin, renewedHook],
+      [admin, withdrawnHook],
+      [otherAdmin, otherHook],
+    ] as const) {
+      await call(by, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
+    }
+  });
+
+  it("offers consent.renewed in the OpenAPI document's endpoint events", async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json();
+    const body = JSON.stringify(doc.paths['/api/webhook-endpoints/'].post.requestBody);
+    expect(body).toContain('"consent.renewed"');
+    expect(body).toContain('"consent.withdrawn"');
   });
 });
