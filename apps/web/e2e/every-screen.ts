@@ -176,7 +176,8 @@ async function product(): Promise<string[]> {
   ];
 }
 
-async function ops(): Promise<string[]> {
+/** The operations screens (also looked at on a phone by ops-screens-phone.test.ts). */
+export async function ops(): Promise<string[]> {
   const user = 'ops@kestrel.test';
   const [activityId, emailId, customerId, importId, portalPaymentId, productPaymentId] =
     await Promise.all([

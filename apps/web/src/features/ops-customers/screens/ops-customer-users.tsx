@@ -1,6 +1,5 @@
 import { type CustomerOut, formatDate, type OpsCustomerUserInvite } from '@kestrel/domain';
 import {
-  Badge,
   Button,
   Checkbox,
   Group,
@@ -17,6 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import type { ApiErrorBody } from '../../../api/client';
+import classes from '../../../components/list-table.module.css';
 import { notify } from '../../../lib/notify';
 import { UserStatusBadge } from '../../users';
 import { customerUsersOptions, useCustomerUserActions } from '../api';
@@ -103,7 +103,11 @@ function Users({ customer }: { customer: CustomerOut }) {
     <Stack gap="lg">
       <Paper withBorder radius="lg" p="md">
         <ScrollArea>
-          <Table miw={760} aria-label="Users">
+          <Table
+            aria-label="Users"
+            className={classes.table}
+            style={{ '--list-min-width': '760px' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
@@ -120,17 +124,19 @@ function Users({ customer }: { customer: CustomerOut }) {
             <Table.Tbody>
               {rows.map((u) => (
                 <Table.Tr key={u.id} data-testid={`user-${u.email}`}>
-                  <Table.Td>
+                  <Table.Td data-label="Name">
                     {u.first_name} {u.last_name}
                   </Table.Td>
-                  <Table.Td>{u.email}</Table.Td>
-                  <Table.Td>{u.roles.join(', ') || '—'}</Table.Td>
-                  <Table.Td>{formatDate(u.created_at)}</Table.Td>
-                  <Table.Td>{u.last_login_at ? formatDate(u.last_login_at) : 'Never'}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Email">{u.email}</Table.Td>
+                  <Table.Td data-label="Roles">{u.roles.join(', ') || '—'}</Table.Td>
+                  <Table.Td data-label="Added">{formatDate(u.created_at)}</Table.Td>
+                  <Table.Td data-label="Last sign-in">
+                    {u.last_login_at ? formatDate(u.last_login_at) : 'Never'}
+                  </Table.Td>
+                  <Table.Td data-label="Status">
                     <UserStatusBadge status={u.status} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Actions">
                     <Button
                       size="xs"
                       variant={u.is_active ? 'light' : 'default'}

@@ -11,6 +11,7 @@ import { Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/c
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { request } from '../../../api/client';
+import classes from '../../../components/list-table.module.css';
 import { href } from '../../../config/paths';
 import { BRAND_NAMES, customerUsersOptions } from '../api';
 import { CustomerFrame } from '../components/customer-frame';
@@ -77,7 +78,11 @@ function Overview({ customer }: { customer: CustomerOut }) {
           <Title order={2} size="h4" mb="xs">
             Recent cases
           </Title>
-          <Table>
+          <Table
+            aria-label="Recent cases"
+            className={classes.table}
+            style={{ '--list-min-width': '0px' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Subject</Table.Th>
@@ -89,12 +94,12 @@ function Overview({ customer }: { customer: CustomerOut }) {
             <Table.Tbody>
               {(cases.data?.results ?? []).map((c) => (
                 <Table.Tr key={c.id}>
-                  <Table.Td>
+                  <Table.Td data-label="Subject">
                     {c.subject.first_name} {c.subject.last_name}
                   </Table.Td>
-                  <Table.Td>{c.process.name}</Table.Td>
-                  <Table.Td>{c.state_display}</Table.Td>
-                  <Table.Td>{formatDate(c.created_at)}</Table.Td>
+                  <Table.Td data-label="Process">{c.process.name}</Table.Td>
+                  <Table.Td data-label="State">{c.state_display}</Table.Td>
+                  <Table.Td data-label="Created">{formatDate(c.created_at)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -13,6 +13,7 @@ import {
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import classes from '../../../components/list-table.module.css';
 import { href } from '../../../config/paths';
 import { opsDashboardOptions, queueHref } from '../api';
 import { ThroughputChart } from '../components/throughput-chart';
@@ -134,7 +135,12 @@ export default function OpsDashboard() {
                 <ScrollArea
                   viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Waiting by kind' }}
                 >
-                  <Table verticalSpacing="xs" data-testid="by-kind">
+                  <Table
+                    verticalSpacing="xs"
+                    data-testid="by-kind"
+                    className={classes.table}
+                    style={{ '--list-min-width': '0px' }}
+                  >
                     <Table.Thead>
                       <Table.Tr>
                         <Table.Th>Check</Table.Th>
@@ -147,9 +153,9 @@ export default function OpsDashboard() {
                     <Table.Tbody>
                       {d.by_kind.map((k) => (
                         <Table.Tr key={k.activity_type}>
-                          <Table.Td>{k.activity_type_name}</Table.Td>
-                          <Table.Td>{hours(k.target_hours)}</Table.Td>
-                          <Table.Td>
+                          <Table.Td data-label="Check">{k.activity_type_name}</Table.Td>
+                          <Table.Td data-label="Target">{hours(k.target_hours)}</Table.Td>
+                          <Table.Td data-label="Waiting">
                             <Anchor
                               component={Link}
                               to={queueHref({ activity_type: k.activity_type })}
@@ -158,7 +164,7 @@ export default function OpsDashboard() {
                               {k.count}
                             </Anchor>
                           </Table.Td>
-                          <Table.Td>
+                          <Table.Td data-label="Past target">
                             {k.past_target > 0 ? (
                               <Anchor
                                 component={Link}
@@ -178,7 +184,7 @@ export default function OpsDashboard() {
                               </Text>
                             )}
                           </Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                          <Table.Td data-label="Oldest since" style={{ whiteSpace: 'nowrap' }}>
                             {formatDate(k.oldest_since)}
                           </Table.Td>
                         </Table.Tr>

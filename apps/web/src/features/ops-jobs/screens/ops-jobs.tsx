@@ -17,6 +17,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ListPagination } from '../../../components/list-states';
+import classes from '../../../components/list-table.module.css';
 import { notify } from '../../../lib/notify';
 import { actOnJob, JOBS_PAGE_SIZE, JOBS_PATH, type Job, jobsOptions } from '../api';
 
@@ -117,7 +118,12 @@ export default function OpsJobs() {
       ) : (
         <Paper withBorder radius="lg">
           <ScrollArea viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Jobs' }}>
-            <Table verticalSpacing="sm" miw={760} data-testid="jobs-table">
+            <Table
+              verticalSpacing="sm"
+              data-testid="jobs-table"
+              className={classes.table}
+              style={{ '--list-min-width': '760px' }}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Job</Table.Th>
@@ -132,39 +138,41 @@ export default function OpsJobs() {
               <Table.Tbody>
                 {data.results.map((j) => (
                   <Table.Tr key={j.id} data-testid={`job-${j.id}`}>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Text fw={600} size="sm">
-                          {j.name}
+                    <Table.Td data-label="Job">
+                      <div>
+                        <Group gap="xs" wrap="nowrap">
+                          <Text fw={600} size="sm">
+                            {j.name}
+                          </Text>
+                          <Badge
+                            size="sm"
+                            variant="light"
+                            color={j.state === 'failed' ? 'red' : 'gray'}
+                          >
+                            {j.state === 'failed' ? 'dead' : j.state}
+                          </Badge>
+                        </Group>
+                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                          {j.data_summary || '—'}
                         </Text>
-                        <Badge
-                          size="sm"
-                          variant="light"
-                          color={j.state === 'failed' ? 'red' : 'gray'}
-                        >
-                          {j.state === 'failed' ? 'dead' : j.state}
-                        </Badge>
-                      </Group>
-                      <Text size="xs" c="dimmed">
-                        {j.data_summary || '—'}
-                      </Text>
+                      </div>
                     </Table.Td>
-                    <Table.Td maw={320}>
+                    <Table.Td maw={320} data-label="Error">
                       <Text size="sm" lineClamp={3} style={{ wordBreak: 'break-word' }}>
                         {j.error ?? '—'}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Attempts">
                       <Text size="sm">
                         {j.retry_count + 1} of {j.retry_limit + 1}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Created">
                       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {when(j.created_on)}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label="Actions">
                       <JobActions job={j} onDone={refresh} />
                     </Table.Td>
                   </Table.Tr>

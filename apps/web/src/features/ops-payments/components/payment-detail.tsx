@@ -107,7 +107,10 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
     <Stack gap="lg">
       {back}
       <Group justify="space-between">
-        <Title order={1}>Payment {p.reference}</Title>
+        {/* a provider's reference is one long word: it breaks rather than widen a phone's page */}
+        <Title order={1} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+          Payment {p.reference}
+        </Title>
         <PaymentStateBadge state={p.state} />
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2 }}>

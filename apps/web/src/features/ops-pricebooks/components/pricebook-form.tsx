@@ -15,6 +15,7 @@ import {
   Checkbox,
   Group,
   Paper,
+  SimpleGrid,
   Stack,
   Table,
   TextInput,
@@ -114,7 +115,7 @@ export function PricebookForm({
             {error}
           </Alert>
         )}
-        <Paper withBorder radius="lg" p="xl">
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <Stack gap="md">
             <TextInput
               label="Name"
@@ -122,7 +123,8 @@ export function PricebookForm({
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
             />
-            <Group grow>
+            {/* side by side from a small tablet up; one above the other on a phone */}
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
               <TextInput
                 label="Valid from"
                 type="date"
@@ -137,7 +139,7 @@ export function PricebookForm({
                 value={to}
                 onChange={(e) => setTo(e.currentTarget.value)}
               />
-            </Group>
+            </SimpleGrid>
             <Checkbox
               label="Invoiced"
               description="Cases are not charged to the customer's card; payments are invoiced"
@@ -146,7 +148,7 @@ export function PricebookForm({
             />
           </Stack>
         </Paper>
-        <Paper withBorder radius="lg" p="xl">
+        <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
           <Title order={2} size="h4" mb="sm">
             Prices (£)
           </Title>

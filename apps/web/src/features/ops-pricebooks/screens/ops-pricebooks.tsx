@@ -1,6 +1,7 @@
 import { formatDate } from '@kestrel/domain';
 import { Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import classes from '../../../components/list-table.module.css';
 import { href } from '../../../config/paths';
 import { usePricebooks } from '../api';
 
@@ -42,7 +43,7 @@ export default function OpsPricebooks() {
       {list.isError && <Text c="red">The pricebooks could not be loaded.</Text>}
       {list.data && list.data.length === 0 && <Text>No pricebooks yet.</Text>}
       {list.data && list.data.length > 0 && (
-        <Table striped>
+        <Table striped className={classes.table} aria-label="Pricebooks">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
@@ -56,18 +57,20 @@ export default function OpsPricebooks() {
           <Table.Tbody>
             {list.data.map((pb) => (
               <Table.Tr key={pb.id}>
-                <Table.Td>
+                <Table.Td data-label="Name">
                   <Anchor component={Link} to={href('ops:pricebook-edit', { id, pbId: pb.id })}>
                     {pb.name}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{formatDate(pb.valid_from)}</Table.Td>
-                <Table.Td>{pb.valid_to ? formatDate(pb.valid_to) : 'Open-ended'}</Table.Td>
-                <Table.Td>{pb.prices.length}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Valid from">{formatDate(pb.valid_from)}</Table.Td>
+                <Table.Td data-label="Valid to">
+                  {pb.valid_to ? formatDate(pb.valid_to) : 'Open-ended'}
+                </Table.Td>
+                <Table.Td data-label="Prices">{pb.prices.length}</Table.Td>
+                <Table.Td data-label="Payment">
                   <Marked on={pb.invoiced} color="grape" label="Invoiced" off="Card per case" />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td data-label="Status">
                   <Marked on={pb.active} color="green" label="Active" off="Not active" />
                 </Table.Td>
               </Table.Tr>
