@@ -1,9 +1,28 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/connection.js';
 import { cases } from '../cases/cases.table.js';
 import { ENCRYPTED_COLUMNS, fieldCipher, normaliseForIndex } from '../encryption/field-cipher.js';
 
-/** What an identifier looks like: letters and digits, 5 to 30 of them (spaces aside). */
-const IDENTIFIER = /^[A-Z0-9]{5,30}$/;
+/**
+ * What an identifier looks like: letters and digits, 5 to 30 of them (spaces aside), at least
+ * one a digit (national insurance, passport and licence numbers all have digits; names do not,
+ * so a search by name never pays for the identifier lookup).
+ */
+const IDENTIFIER = /^(?=.*[0-9])[A-Z0-9]{5,30}$/;
+
+/** The term as an identifier is compared (upper case, no spaces), or null when it is none. */
+export function identifierTerm(term: string): string | null {
+  const value = normaliseForIndex(term);
+  return IDENTIFIER.test(value) ? value : null;
+}
+
+/** The searched columns (those with a keyed hash) and the term's hash in each. */
+function hashesOf(value: string) {
+  const cipher = fieldCipher();
+  return ENCRYPTED_COLUMNS.flatMap((c) =>
+    c.hash ? [{ table: c.table, hash: c.hash, value: cipher.hash(c, value) }] : [],
+  );
+}
 
 /**
  * The condition on `cases` (the case list's query) that finds a case by the exact national
@@ -13,17 +32,35 @@ const IDENTIFIER = /^[A-Z0-9]{5,30}$/;
  * (a name, an email), so the caller searches as before.
  */
 export function caseIdentifierCondition(term: string): SQL | null {
-  const value = normaliseForIndex(term);
-  if (!IDENTIFIER.test(value)) return null;
-  const cipher = fieldCipher();
-  const matches = ENCRYPTED_COLUMNS.flatMap((c) =>
-    c.hash
-      ? [
-          sql`exists (select 1 from ${sql.identifier(c.table)} x
-            where x.customer_id = ${cases.customerId} and x.case_id = ${cases.id}
-              and x.${sql.identifier(c.hash)} = ${cipher.hash(c, value)})`,
-        ]
-      : [],
+  const value = identifierTerm(term);
+  if (value === null) return null;
+  const matches = hashesOf(value).map(
+    (h) => sql`exists (select 1 from ${sql.identifier(h.table)} x
+      where x.customer_id = ${cases.customerId} and x.case_id = ${cases.id}
+        and x.${sql.identifier(h.hash)} = ${h.value})`,
   );
   return sql`(${sql.join(matches, sql` or `)})`;
+}
+
+/**
+ * The ids of `customerId`'s cases whose national insurance, passport or driving licence number
+ * is exactly `term` (however spaced or cased), through the keyed hashes and their
+ * (customer_id, hash) indexes; [] for a term that is no identifier. The case list's search asks
+ * this first and, when it finds cases, lists them (cases.repo.ts `caseListWhere`).
+ */
+export async function casesWithIdentifier(
+  tx: Tx,
+  customerId: number,
+  term: string,
+): Promise<number[]> {
+  const value = identifierTerm(term);
+  if (value === null) return [];
+  const lookups = hashesOf(value).map(
+    (h) => sql`select case_id from ${sql.identifier(h.table)}
+      where customer_id = ${customerId} and ${sql.identifier(h.hash)} = ${h.value}`,
+  );
+  const rows = await tx.execute<{ case_id: number | string }>(
+    sql`${sql.join(lookups, sql` union `)} order by case_id`,
+  );
+  return rows.map((r) => Number(r.case_id));
 }

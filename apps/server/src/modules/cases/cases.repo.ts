@@ -35,6 +35,7 @@ import {
   queryString,
 } from '../../platform/query-params.js';
 import { placeholderBinder } from '../../platform/resource-query.js';
+import { casesWithIdentifier } from '../case-data/identifier-search.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
@@ -83,12 +84,16 @@ export interface CaseListWhere {
 
 /**
  * `scope` `tenant` (default): the session customer's cases. `ops` (the cross-tenant list of
- * /api/ops/cases/): every customer's, or one customer's with `?customer=ID`.
+ * /api/ops/cases/): every customer's, or one customer's with `?customer=ID`. `identified`: the
+ * cases whose national insurance, passport or licence number is exactly the search term
+ * (`caseListWhere` looks them up first); when there are any, the search lists those cases, else
+ * it searches the subjects' names and emails.
  */
 export function caseListConditions(
   q: unknown,
   actor: Actor,
   scope: 'tenant' | 'ops' = 'tenant',
+  identified: readonly number[] = [],
 ): CaseListWhere {
   const conds: SQL[] = [];
   const b = placeholderBinder();
@@ -148,22 +153,49 @@ export function caseListConditions(
     b.mark(only ? 'archived' : 'unarchived');
   }
   const term = queryString(q, 'search')?.trim();
+  // An exact identifier found (keyed hashes, decision 027): its cases, by id (a bound array, its
+  // own shape); the subjects are then not searched, nor joined to the page.
+  const byIdentifier = Boolean(term) && identified.length > 0;
   if (term) {
     counter = null;
-    conds.push(subjectSearchCondition(term, b.bind));
+    conds.push(
+      byIdentifier
+        ? sql`${cases.id} = any(${b.bind('identified', [...identified])})`
+        : subjectSearchCondition(term, b.bind),
+    );
   }
   // The tenant list's total reads the segment scope (caseListQuery), the ops list's does not: two
   // statements, so two shapes (the same filters would otherwise share one prepared query).
   if (scope === 'tenant') b.mark('segment-scoped');
   return {
     conds,
-    subject: Boolean(term),
+    subject: Boolean(term) && !byIdentifier,
     key: b.shape.join(','),
     values: b.values,
     counter,
     customer,
     segmentScoped: scope === 'tenant',
   };
+}
+
+/**
+ * `caseListConditions` with the cases a search term identifies exactly (national insurance,
+ * passport or driving licence number, however spaced or cased: `casesWithIdentifier`, through
+ * the keyed hashes) looked up first, in the request's transaction. A term that is no identifier
+ * (no digit: a name, an email) costs no lookup. Only one customer's cases are looked up: the
+ * tenant's list, or the ops list of one `?customer=`.
+ */
+export async function caseListWhere(
+  tx: Tx,
+  q: unknown,
+  actor: Actor,
+  scope: 'tenant' | 'ops' = 'tenant',
+): Promise<CaseListWhere> {
+  const customerId = scope === 'ops' ? opsCustomerFilter(q) : actor.customerId;
+  const term = queryString(q, 'search')?.trim();
+  const identified =
+    term && customerId !== null ? await casesWithIdentifier(tx, customerId, term) : [];
+  return caseListConditions(q, actor, scope, identified);
 }
 
 const CASE_ORDERING = {

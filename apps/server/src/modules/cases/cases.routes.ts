@@ -23,7 +23,7 @@ import { readOnly, runInOps, runInTenant } from '../../platform/service-context.
 import { recordsViews } from '../access-log/access-log.service.js';
 import {
   CSV_HEADER,
-  caseListConditions,
+  caseListWhere,
   caseOrdering,
   csvRow,
   selectCaseList,
@@ -73,7 +73,7 @@ export async function casesRoutes(app: FastifyInstance) {
           request,
           scope,
           async ({ tx, actor }) => {
-            const where = caseListConditions(request.query, actor, scope);
+            const where = await caseListWhere(tx, request.query, actor, scope);
             // a user limited to segments: the total of the cases they see (in the same statement)
             const found = await selectCaseListJson(
               tx,
@@ -112,7 +112,7 @@ export async function casesRoutes(app: FastifyInstance) {
         if (actor.customerId === null) throw new PermissionDeniedError();
         const list = await selectCaseList(
           tx,
-          caseListConditions(request.query, actor),
+          await caseListWhere(tx, request.query, actor),
           caseOrdering(request.query.ordering),
           EXPORT_LIMIT,
           0,

@@ -119,7 +119,8 @@ const applicantOf = (surname: string) => ({
   dob: '1990-01-01',
   email: 'ada.dbs@example.test',
   phone_number: '07911 123456',
-  nin: 'AB123456C',
+  // masked: the NI number is stored encrypted with the case's basic details only (issue 34)
+  nin: '•••••456C',
   nationality: 'GBR',
   birth_town: 'Leeds',
   birth_country: 'GBR',
@@ -450,6 +451,15 @@ describe.each(LEVELS.map((l) => [l.code, l] as const))(
       expect(submitted.processing_data.events.map((e) => e.type)).toEqual(['request', 'answer']);
       // the applicant details, recorded as the provider took the application
       expect(submitted.result_data.applicant).toEqual(applicantOf('Smith'));
+      // no plain copy of the NI number in the stored activity (result and provider log)
+      const [stored] = await t.owner((tx) =>
+        tx.execute<{ row: string }>(
+          sql`select (result_data::text || processing_data::text) as row
+            from case_activities where id = ${k.activityId}`,
+        ),
+      );
+      expect(stored?.row).toContain('456C');
+      expect(stored?.row).not.toContain('AB123456C');
       expect(submitted.result_data.application).toMatchObject({
         certificate_assembled_date: null,
         certificate_despatched_date: null,

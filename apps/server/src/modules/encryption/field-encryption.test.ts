@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { licenceNumberReference } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +29,7 @@ import {
 } from './field-cipher.js';
 import { fieldKeysJob, sweepAllFieldKeys } from './field-keys-job.js';
 import { DEVELOPMENT_KEY_ID } from './key-ring.js';
+import { maskIdentifier } from './mask.js';
 
 /** The most sensitive fields encrypted in the database (issue 34, decision 027). */
 let t: TestApp;
@@ -38,11 +40,20 @@ let apiCase: number; // written through the API
 let oldCase: number; // rows stored before encryption (plain), for the backfill
 let otherCase: number; // another customer's, same national insurance number
 let admin: Client;
+let otherAdmin: Client; // the other customer's
 
 const TODAY = '2026-11-24';
 const NIN = 'AB123456C';
 const PASSPORT = 'GB1234567';
 const SHARE_CODE = 'W1234567X';
+// Ada Byron's photocard licence (the number fits her basic details)
+const LICENCE = licenceNumberReference({
+  forename: 'Ada',
+  middlename: '',
+  surname: 'Byron',
+  dob: '1985-12-10',
+  gender: 'female',
+});
 
 const call = (c: Client, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: c.headers, ...(payload ? { payload } : {}) });
@@ -81,6 +92,7 @@ beforeAll(async () => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     other = (await createCustomer(tx, { name: 'Other' })).id;
     await createAdminAndViewer(tx, acme);
+    await createAdminAndViewer(tx, other, 'other.test');
     adaSubject = (
       await createSubjectUser(tx, {
         customerId: acme,
@@ -109,6 +121,7 @@ beforeAll(async () => {
     }
   });
   admin = await login(t.app, 'admin@acme.test');
+  otherAdmin = await login(t.app, 'admin@other.test');
 });
 afterAll(() => t.close());
 
@@ -180,6 +193,46 @@ describe('fields encrypted in the database', () => {
     );
   });
 
+  it('the audit log keeps them masked: no plain copy of any of them in its stored rows', async () => {
+    const licence = await call(admin, 'POST', '/api/case-driving-licences/', {
+      case: apiCase,
+      licence_type: 'photo',
+      number: LICENCE.toLowerCase(),
+      country: 'GBR',
+      expiry_date: '2031-03-01',
+    });
+    expect(licence.statusCode, licence.body).toBe(201);
+    expect(licence.json().number).toBe(LICENCE);
+    const rows = await t.owner((tx) =>
+      tx.execute<{ content_type: string; changes: string }>(
+        sql`select content_type, changes::text as changes from audit_actions
+          where customer_id = ${acme} and content_type in ('cases.casebasicdetails',
+            'cases.casepassport', 'cases.casedrivinglicence', 'cases.casertwdetails')
+          order by id`,
+      ),
+    );
+    // basic details created; passport created and patched twice; licence; share code
+    expect(rows.map((r) => r.content_type)).toEqual([
+      'cases.casebasicdetails',
+      'cases.casepassport',
+      'cases.casepassport',
+      'cases.casepassport',
+      'cases.casertwdetails',
+      'cases.casedrivinglicence',
+    ]);
+    const stored = rows.map((r) => r.changes).join('\n');
+    for (const plain of [NIN, PASSPORT, 'GB7654321', SHARE_CODE, LICENCE]) {
+      expect(stored).not.toContain(plain);
+      expect(stored).toContain(maskIdentifier(plain));
+    }
+    expect(maskIdentifier('ab 12 34 56 c')).toBe('•••••456C');
+    // what the audit log screen reads: the change, its masked old and new values
+    const trail = await call(admin, 'GET', '/api/audit-actions/?content_type=cases.casepassport');
+    expect(trail.statusCode, trail.body).toBe(200);
+    expect(JSON.stringify(trail.json())).toContain('•••••4321');
+    expect(JSON.stringify(trail.json())).not.toContain(PASSPORT);
+  });
+
   it('the subject access archive holds them plain', async () => {
     const archive = await t.owner((tx) => collectSubjectRecord(tx, acme, adaSubject));
     const text = JSON.stringify(archive?.record);
@@ -235,6 +288,67 @@ describe('fields encrypted in the database', () => {
     );
     expect(row?.number).toMatch(/^f1:development:/);
     expect(await found('late 1234')).toEqual([otherCase]);
+  });
+
+  it('the case list finds a case by its exact NI, passport or licence number, however typed, within the tenant', async () => {
+    const ids = async (c: Client, term: string, path = '/api/cases/') => {
+      const res = await call(c, 'GET', `${path}?search=${encodeURIComponent(term)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().results.map((r: { id: number }) => r.id);
+    };
+    expect(await ids(admin, 'ab 12 34 56 c')).toEqual([apiCase]);
+    expect(await ids(admin, PASSPORT.toLowerCase())).toEqual([apiCase]);
+    expect(await ids(admin, ` ${LICENCE.slice(0, 5)} ${LICENCE.slice(5).toLowerCase()} `)).toEqual([
+      apiCase,
+    ]);
+    // the same NI number at two customers: each finds its own case only
+    expect(await ids(admin, 'qq123456c')).toEqual([oldCase]);
+    expect(await ids(otherAdmin, 'qq123456c')).toEqual([otherCase]);
+    // another customer's number finds nothing (its passport LATE1234)
+    expect(await ids(otherAdmin, 'late 1234')).toEqual([otherCase]);
+    expect(await ids(admin, 'late 1234')).toEqual([]);
+    expect(await ids(admin, 'AB123456D')).toEqual([]);
+    // names and emails are searched as before, between and after identifier searches (shapes)
+    expect(await ids(admin, 'byron')).toEqual([apiCase]);
+    expect(await ids(admin, 'ada@example')).toEqual([apiCase]);
+    expect(await ids(admin, NIN)).toEqual([apiCase]);
+    expect(await ids(admin, 'byro')).toEqual([apiCase]);
+    // the count and the CSV export agree
+    const page = await call(admin, 'GET', '/api/cases/?search=QQ%20123456%20C');
+    expect(page.json().count).toBe(1);
+    const csv = await call(admin, 'GET', '/api/cases/export/?search=qq123456c');
+    expect(csv.statusCode).toBe(200);
+    expect(
+      csv.body
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => Number(l.split(',')[0])),
+    ).toEqual([oldCase]);
+    // a name (no digit) is no identifier: no lookup
+    expect(caseIdentifierCondition('Byron')).toBeNull();
+  });
+
+  it('a missing hash is filled by the sweep; stale ones (a changed index key) by the re-hash sweep', async () => {
+    await t.owner((tx) =>
+      tx.execute(sql`update case_basic_details set nin_hash = ${'f'.repeat(64)}
+        where case_id = ${apiCase}`),
+    );
+    await t.owner((tx) =>
+      tx.execute(sql`update case_passports set number_hash = '' where case_id = ${apiCase}`),
+    );
+    expect(await found(NIN)).toEqual([]);
+    expect(await found(PASSPORT)).toEqual([]);
+    const zero = { encrypted: 0, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0 };
+    expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual({ ...zero, hashed: 1 });
+    expect(await found(PASSPORT)).toEqual([apiCase]);
+    expect(await found(NIN)).toEqual([]); // a stale hash looks like any other
+    // the re-hash sweep, as the job runs it (batch by batch, each run enqueuing the next)
+    await fieldKeysJob.handle(fieldKeysJob.payload.parse({ rehash: true }), t.app.deps);
+    await t.settle();
+    expect(await found(NIN)).toEqual([apiCase]);
+    expect((await raw(apiCase)).ninHash).not.toBe('f'.repeat(64));
+    expect(await sweepAllFieldKeys(t.db, fieldCipher(), 2, { rehash: true })).toEqual(zero);
   });
 
   it('production needs ENCRYPTION_INDEX_KEY beside ENCRYPTION_KEYS', () => {
@@ -303,8 +417,8 @@ describe('fields encrypted in the database', () => {
       expect(refused.statusCode).toBe(500);
       expect(refused.body).not.toContain('f1:');
       // the sweep counts what it cannot open and leaves it
-      // three national insurance numbers, three passports, one share code
-      expect(await sweepAllFieldKeys(t.db, lacking)).toMatchObject({ unknownKey: 7, encrypted: 0 });
+      // three national insurance numbers, three passports, one licence, one share code
+      expect(await sweepAllFieldKeys(t.db, lacking)).toMatchObject({ unknownKey: 8, encrypted: 0 });
     } finally {
       installFieldCipher(development);
     }

@@ -28,7 +28,7 @@ export interface FieldSweepOutcome {
   encrypted: number;
   /** Values re-encrypted under the current master key (a rotation). */
   reencrypted: number;
-  /** Encrypted values whose missing hash was added. */
+  /** Encrypted values whose missing (or, re-hashing, stale) hash was written. */
   hashed: number;
   /** Values under a key this installation lacks, or that do not open (left as they are). */
   unknownKey: number;
@@ -39,19 +39,28 @@ export interface FieldSweepOutcome {
 
 const ident = sql.identifier;
 
+/** `rehash`: every stored hash computed again (a new index key), not only the missing ones. */
+export interface FieldSweepOptions {
+  rehash?: boolean;
+}
+
 /**
  * One batch of the field-keys sweep: the next rows of one encrypted column (every customer's,
  * read as the tables' owner) whose value is not yet under the current master key or has no hash:
  * a plain value (from before encryption) is encrypted and hashed, one under an older key is
- * re-encrypted (its hash, under the index key that does not rotate, stays). Each row is written
- * only if its value is still the one read (a user's write meanwhile wins). A second sweep finds
- * nothing to do; an interrupted one goes on from any cursor.
+ * re-encrypted (its hash, under the index key that does not rotate, stays), a missing hash is
+ * written. With `rehash` every value of a hashed column is read and its hash written where it is
+ * not the one the installed index key gives (after a change of ENCRYPTION_INDEX_KEY, stale hashes
+ * find nothing until then). Each row is written only if its value is still the one read (a user's
+ * write meanwhile wins). A second sweep finds nothing to do; an interrupted one goes on from any
+ * cursor.
  */
 export async function sweepFieldKeys(
   db: Database,
   cipher: FieldCipher,
   after: FieldCursor = { column: 0, customerId: 0, caseId: 0 },
   batch = FIELD_KEYS_BATCH,
+  options: FieldSweepOptions = {},
 ): Promise<FieldSweepOutcome> {
   const outcome: FieldSweepOutcome = {
     encrypted: 0,
@@ -67,11 +76,18 @@ export async function sweepFieldKeys(
   const col = ident(c.column);
   const hash = c.hash ? ident(c.hash) : null;
   await db.ownerTransaction(async (tx) => {
-    const rows = await tx.execute<{ customer_id: number; case_id: number; value: string }>(sql`
-      select customer_id, case_id, ${col} as value from ${ident(c.table)}
+    const rehash = options.rehash === true && hash !== null;
+    const rows = await tx.execute<{
+      customer_id: number;
+      case_id: number;
+      value: string;
+      hash: string;
+    }>(sql`
+      select customer_id, case_id, ${col} as value, ${hash ?? sql`''`} as hash
+      from ${ident(c.table)}
       where (customer_id, case_id) > (${after.customerId}, ${after.caseId})
         and ${col} <> ''
-        and (not starts_with(${col}, ${current})${hash ? sql` or ${hash} = ''` : sql``})
+        ${rehash ? sql`` : sql`and (not starts_with(${col}, ${current})${hash ? sql` or ${hash} = ''` : sql``})`}
       order by customer_id, case_id
       limit ${batch}`);
     for (const r of rows) {
@@ -92,8 +108,11 @@ export async function sweepFieldKeys(
       const value = isEncryptedField(stored)
         ? (cipher.reencrypt(c, stored) ?? stored)
         : cipher.encrypt(c, plain);
+      const hashed = hash ? cipher.hash(c, plain) : '';
+      // re-hashing reads every row: one already right is left alone
+      if (value === stored && (!hash || hashed === r.hash)) continue;
       const sets = [sql`${col} = ${value}`];
-      if (hash) sets.push(sql`${hash} = ${cipher.hash(c, plain)}`);
+      if (hash) sets.push(sql`${hash} = ${hashed}`);
       const done = await tx.execute(sql`
         update ${ident(c.table)} set ${sql.join(sets, sql`, `)}
         where customer_id = ${r.customer_id} and case_id = ${r.case_id} and ${col} = ${stored}
@@ -122,10 +141,11 @@ export async function sweepAllFieldKeys(
   db: Database,
   cipher: FieldCipher,
   batch = FIELD_KEYS_BATCH,
+  options: FieldSweepOptions = {},
 ): Promise<Omit<FieldSweepOutcome, 'next'>> {
   return sweepAll<FieldCursor, FieldSweepOutcome>(
     { column: 0, customerId: 0, caseId: 0 },
-    (cursor) => sweepFieldKeys(db, cipher, cursor, batch),
+    (cursor) => sweepFieldKeys(db, cipher, cursor, batch, options),
   );
 }
 
@@ -135,6 +155,8 @@ const payload = z.object({
   column: position(),
   after_customer: position(),
   after_case: position(),
+  /** Every hash computed again (after a change of the index key): `fieldKeysFrom(, true)`. */
+  rehash: z.boolean().default(false),
 });
 type FieldKeysJob = z.infer<typeof payload>;
 
@@ -150,21 +172,26 @@ export const fieldKeysJob: JobKind<FieldKeysJob, AppDeps> = {
   expireInSeconds: 1800,
   cron: () => '45 3 * * *',
   handle: async (data, deps) => {
-    const o = await sweepFieldKeys(deps.db, fieldCipher(), {
-      column: data.column,
-      customerId: data.after_customer,
-      caseId: data.after_case,
-    });
+    const o = await sweepFieldKeys(
+      deps.db,
+      fieldCipher(),
+      { column: data.column, customerId: data.after_customer, caseId: data.after_case },
+      FIELD_KEYS_BATCH,
+      { rehash: data.rehash },
+    );
     const next = o.next;
-    if (next) await deps.db.ownerTransaction((tx) => enqueue(tx, fieldKeysFrom(next)));
+    if (next) {
+      await deps.db.ownerTransaction((tx) => enqueue(tx, fieldKeysFrom(next, data.rehash)));
+    }
   },
 };
 
-/** The job sweeping from `after` (the start when left out). */
-export function fieldKeysFrom(after?: FieldCursor): JobRequest {
+/** The job sweeping from `after` (the start when left out); `rehash`: every hash again. */
+export function fieldKeysFrom(after?: FieldCursor, rehash = false): JobRequest {
   return jobOf(fieldKeysJob, {
     column: after?.column ?? 0,
     after_customer: after?.customerId ?? 0,
     after_case: after?.caseId ?? 0,
+    rehash,
   });
 }
