@@ -12,15 +12,18 @@
 // Target: p99 during ≤ 1.5 × p99 without, and every email in the outbox exactly once.
 // Knobs: BENCH_EMAILS (default 10,000), BENCH_DURATION (seconds per measurement),
 // BENCH_DRAIN_LIMIT (seconds the drain is followed, default 120; past it the rate is that of the
-// emails sent by then; none sent fails).
+// emails sent by then; none sent fails), and the server's own JOB_CONCURRENCY (e.g.
+// `send-email=1` for one email at a time; default: the send-email kind's `workers`), printed with
+// the figures and the load average at the start and the end of the drain.
 import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { openPgPool, pgDatabase, servingUrl, txQuery } from '../../src/db/connection.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { QUEUE_SCHEMA } from '../../src/db/queue-schema.js';
 import { DEMO_PASSWORD, seedDemo } from '../../src/db/seed.js';
-import { emailJob } from '../../src/jobs/send-email.js';
-import { enqueue } from '../../src/platform/jobs.js';
+import { emailJob, sendEmailJob } from '../../src/jobs/send-email.js';
+import { enqueue, readJobConcurrency } from '../../src/platform/jobs.js';
 import { type Figure, login, measure, verify } from '../load.js';
 import { startServeChild } from '../serve-child.js';
 
@@ -36,6 +39,15 @@ const PLAIN_PORT = PORT + 1;
 const P99_FACTOR = 1.5;
 const DRAIN_LIMIT_MS = Number(process.env.BENCH_DRAIN_LIMIT ?? 120) * 1000;
 const DOMAIN = '@bench-mail.test';
+/** The send-email jobs the server process runs at once (as its JobQueue reads them). */
+const WORKERS = Math.max(
+  1,
+  readJobConcurrency(process.env)[sendEmailJob.name] ?? sendEmailJob.workers ?? 1,
+);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
 
 const dbUrl = (() => {
   const u = new URL(PG_URL);
@@ -135,6 +147,7 @@ try {
     );
   });
   const queuedMs = performance.now() - tq;
+  const loadAtQueueing = load();
   const drainStart = performance.now();
   // The case list is measured once the workers are sending (the first email in the outbox).
   while ((await sent()) === 0 && performance.now() - drainStart < DRAIN_LIMIT_MS) {
@@ -158,6 +171,7 @@ try {
     }
   }
   const drainS = (performance.now() - drainStart) / 1000;
+  const loadAtEnd = load();
   const { rows } = await client.query(
     `select count(*)::int as n, count(distinct "to")::int as d from outbox_emails where "to" like '%${DOMAIN}'`,
   );
@@ -171,7 +185,9 @@ try {
   console.log(
     `\n  PostgreSQL, ${EMAILS.toLocaleString('en-GB')} emails queued at once (in ${queuedMs.toFixed(0)} ms): ` +
       `${n.toLocaleString('en-GB')} sent in ${drainS.toFixed(1)} s = ${(n / drainS).toFixed(1)} emails/s ` +
-      `(${n === EMAILS ? 'all' : `drain followed for BENCH_DRAIN_LIMIT=${DRAIN_LIMIT_MS / 1000} s, not to its end`}; ${once ? 'each once' : 'SOME TWICE'})`,
+      `(${n === EMAILS ? 'all' : `drain followed for BENCH_DRAIN_LIMIT=${DRAIN_LIMIT_MS / 1000} s, not to its end`}; ${once ? 'each once' : 'SOME TWICE'}); ` +
+      `${WORKERS} send-email worker${WORKERS === 1 ? '' : 's'} in the server process; ` +
+      `load average ${loadAtQueueing} at queueing, ${loadAtEnd} at the end`,
   );
   console.log(
     `  case list p99 ${before.p99} ms without, ${during.p99} ms during ` +

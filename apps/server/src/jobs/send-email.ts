@@ -16,13 +16,18 @@ const message = z.object({
  * the mail provider (SMTP or the local outbox) in a worker, from the system's service context
  * (the outbox row is written in it; SMTP talks once it has committed). A provider that fails or
  * hangs is tried again with back-off for four to eight hours (30 s, 1, 2, 4 ... minutes, with
- * jitter); the request that caused it never waits for it.
+ * jitter); the request that caused it never waits for it. Each server process sends up to
+ * SEND_EMAIL_WORKERS at once (JOB_CONCURRENCY=send-email=<n> changes it): one at a time, 10,000
+ * queued emails took about 8 minutes to drain (issue 33's bench, apps/server/bench/README.md).
  */
+export const SEND_EMAIL_WORKERS = 4;
+
 export const sendEmailJob = serviceJob<MailMessage>({
   name: 'send-email',
   payload: message,
   retry: { limit: 9, delaySeconds: 30, backoff: true },
   expireInSeconds: 120,
+  workers: SEND_EMAIL_WORKERS,
   handle: (m, ctx, deps) => deps.mailer.send(m, ctx),
 });
 

@@ -2,11 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, type TestApp } from '../../test/helpers.js';
 import type { AppDeps } from '../app-deps.js';
-import { enqueue, type JobKind, jobOf } from './jobs.js';
+import {
+  enqueue,
+  type JobKind,
+  JobQueue,
+  jobOf,
+  MAX_KIND_WORKERS,
+  readJobConcurrency,
+} from './jobs.js';
 
 /*
  * A kind's `workers`: that many of its jobs run at once in a process (the check engine's start
- * and poll queues of a rate-limited provider), one at a time without it.
+ * and poll queues of a rate-limited provider), one at a time without it; JOB_CONCURRENCY
+ * overrides it per queue (faster drains of queued emails, issue 33).
  */
 
 const payload = z.object({ n: z.number().int() });
@@ -36,13 +44,21 @@ function heldKind(name: string, workers?: number) {
 
 const several = heldKind('test-workers-three', 3);
 const single = heldKind('test-workers-one');
+const configured = heldKind('test-workers-env');
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await buildTestApp({
-    config: { jobPollingSeconds: 0.5 },
-    extraJobs: [several.kind, single.kind],
-  });
+  const was = process.env.JOB_CONCURRENCY;
+  process.env.JOB_CONCURRENCY = 'test-workers-env=2';
+  try {
+    t = await buildTestApp({
+      config: { jobPollingSeconds: 0.5 },
+      extraJobs: [several.kind, single.kind, configured.kind],
+    });
+  } finally {
+    if (was === undefined) delete process.env.JOB_CONCURRENCY;
+    else process.env.JOB_CONCURRENCY = was;
+  }
 });
 afterAll(() => t.close());
 
@@ -82,5 +98,53 @@ describe('a kind’s workers', () => {
     single.state.release();
     await until(() => single.state.done.length === ns.length);
     expect(single.state.most).toBe(1);
+  });
+});
+
+describe('JOB_CONCURRENCY', () => {
+  it('sets a kind without workers to run that many at once in the process', async () => {
+    const ns = [21, 22, 23, 24];
+    await enqueueAll(configured.kind, ns);
+    await until(() => configured.state.inFlight === 2);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(configured.state.inFlight).toBe(2);
+    configured.state.release();
+    await until(() => configured.state.done.length === ns.length);
+    expect(configured.state.most).toBe(2);
+  });
+
+  it('reads <queue>=<n> pairs and refuses anything else', () => {
+    expect(readJobConcurrency({})).toEqual({});
+    expect(readJobConcurrency({ JOB_CONCURRENCY: ' ' })).toEqual({});
+    expect(readJobConcurrency({ JOB_CONCURRENCY: 'send-email=8, webhook-delivery = 4' })).toEqual({
+      'send-email': 8,
+      'webhook-delivery': 4,
+    });
+    for (const bad of [
+      'send-email',
+      'send-email=0',
+      `send-email=${MAX_KIND_WORKERS + 1}`,
+      'send-email=2.5',
+      'send email=2',
+      'send-email=2,',
+    ]) {
+      expect(() => readJobConcurrency({ JOB_CONCURRENCY: bad }), bad).toThrow(/JOB_CONCURRENCY/);
+    }
+  });
+
+  it('refuses a queue no kind has, at start', () => {
+    const queue = (concurrency: Record<string, number>) =>
+      new JobQueue(t.db, [single.kind], () => t.app.deps, {
+        workers: false,
+        pollingSeconds: 1,
+        onError: () => {},
+        concurrency,
+      });
+    expect(() => queue({ 'no-such-queue': 2 })).toThrow(
+      "JOB_CONCURRENCY: no job queue named 'no-such-queue'",
+    );
+    expect(queue({ 'test-workers-one': 3 }).workersOf(single.kind)).toBe(3);
+    expect(queue({}).workersOf(single.kind)).toBe(1);
+    expect(queue({}).workersOf(several.kind)).toBe(3);
   });
 });

@@ -165,9 +165,40 @@ export async function enqueue(tx: Tx, job: JobRequest): Promise<string | null> {
   return id;
 }
 
+/** The most jobs of one kind a process runs at once (each worker may hold a pool connection). */
+export const MAX_KIND_WORKERS = 16;
+
+/**
+ * `JOB_CONCURRENCY`: how many jobs of a kind each server process runs at once, overriding the
+ * kind's own `workers`, as `<queue>=<n>` pairs separated by commas (e.g.
+ * `send-email=8,webhook-delivery=4`; n from 1 to MAX_KIND_WORKERS). Anything else is refused at
+ * start (a mistyped knob should not be silently ignored); unset or empty: each kind's default.
+ */
+export function readJobConcurrency(env: NodeJS.ProcessEnv = process.env): Record<string, number> {
+  const out: Record<string, number> = {};
+  const text = (env.JOB_CONCURRENCY ?? '').trim();
+  if (!text) return out;
+  for (const item of text.split(',')) {
+    const m = /^\s*([A-Za-z0-9_-]+)\s*=\s*(\d+)\s*$/.exec(item);
+    const n = Number(m?.[2]);
+    if (!m?.[1] || !Number.isInteger(n) || n < 1 || n > MAX_KIND_WORKERS) {
+      throw new Error(
+        `JOB_CONCURRENCY: '${item.trim()}' is not <queue>=<1..${MAX_KIND_WORKERS}> (e.g. send-email=8)`,
+      );
+    }
+    out[m[1]] = n;
+  }
+  return out;
+}
+
 export interface JobQueueOptions {
   /** Run workers in this process (else it only enqueues). */
   workers: boolean;
+  /**
+   * Per queue, how many of its jobs this process runs at once, over the kind's `workers`
+   * (default: `readJobConcurrency()` of the environment's JOB_CONCURRENCY).
+   */
+  concurrency?: Readonly<Record<string, number>>;
   /** How often an idle worker looks for due jobs (a commit wakes it at once anyway). */
   pollingSeconds: number;
   /** Queue errors and failed runs (logged by the caller). */
@@ -225,6 +256,7 @@ export class JobQueue<D> {
   private boss: PgBoss | null = null;
   private readonly workerIds = new Map<string, string[]>();
   private readonly kinds = new Map<string, AnyKind<D>>();
+  private readonly concurrency: Readonly<Record<string, number>>;
   private stopped = false;
 
   constructor(
@@ -234,6 +266,15 @@ export class JobQueue<D> {
     private readonly options: JobQueueOptions,
   ) {
     for (const k of kinds) this.kinds.set(k.name, k);
+    this.concurrency = options.concurrency ?? readJobConcurrency();
+    for (const name of Object.keys(this.concurrency)) {
+      if (!this.kinds.has(name)) throw new Error(`JOB_CONCURRENCY: no job queue named '${name}'`);
+    }
+  }
+
+  /** How many jobs of `kind` this process runs at once. */
+  workersOf(kind: { name: string; workers?: number }): number {
+    return Math.max(1, this.concurrency[kind.name] ?? kind.workers ?? 1);
   }
 
   /** The kinds' queue names. */
@@ -265,7 +306,7 @@ export class JobQueue<D> {
     if (this.options.workers) {
       for (const k of this.kinds.values()) {
         const ids: string[] = [];
-        for (let w = 0; w < Math.max(1, k.workers ?? 1); w++) {
+        for (let w = 0; w < this.workersOf(k); w++) {
           const pollingIntervalSeconds =
             w === 0 ? this.options.pollingSeconds : Math.max(this.options.pollingSeconds, 30);
           ids.push(

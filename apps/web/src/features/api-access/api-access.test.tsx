@@ -149,6 +149,8 @@ describe('webhooks section', () => {
       target: { value: 'https://erp.example.test/in' },
     });
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Flag raised' }));
+    // the DVLA re-consent's event (issue 33) is offered with its words
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Consent renewed' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
     expect(await screen.findByText('whsec_ONCE')).toBeTruthy();
     const post = calls.find(
@@ -157,7 +159,7 @@ describe('webhooks section', () => {
     expect(post?.body).toEqual({
       url: 'https://erp.example.test/in',
       description: '',
-      events: ['case.created', 'case.completed', 'flag.raised'],
+      events: ['case.created', 'case.completed', 'flag.raised', 'consent.renewed'],
       is_enabled: true,
     });
   });
