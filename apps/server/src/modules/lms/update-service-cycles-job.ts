@@ -27,10 +27,18 @@ export function plusMonths(iso: string, months: number): string {
   return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
+/** The last day of the month of `iso` (YYYY-MM-DD). */
+function monthEnd(iso: string): string {
+  const [y = 0, m = 1] = iso.split('-').map(Number);
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+}
+
 /**
  * The period of a licence's update service check due by `today`: the latest of its issue date
  * plus 6, 12, 18… months that has come, while the licence runs (not after its expiry); null
- * before the first. Only the latest counts: a period missed (the server down) is not made up.
+ * before the first. A run late by days (the server down on the due date) finds the same period
+ * and makes its check up; a run after a whole period was missed checks the current one only
+ * (one check brings the licence up to date: never two in a period, never one per missed period).
  */
 export function updateServiceDueOn(
   issueDate: string,
@@ -47,7 +55,7 @@ export function updateServiceDueOn(
 
 /**
  * This council's licences whose period has come (in its tenant, as the system; the demo seed's
- * owner too, hence the council named): each active or
+ * owner too, hence the council named), however late the run: each active or
  * suspended, unexpired licence whose holder gave a DBS certificate on the update service (the
  * latest case of its applications holding one) is recorded for its period under its unique key
  * first (a second process, or a second run, finds it there and does nothing), then a dbs-update
@@ -59,7 +67,9 @@ export async function cycleCustomer(ctx: ServiceContext, customerId: number): Pr
   const { tx } = ctx;
   const now = ctx.clock.now();
   const today = now.toISOString().slice(0, 10);
-  const firstDue = plusMonths(today, -UPDATE_SERVICE_CYCLE_MONTHS);
+  // issued by the end of the month six months back: a licence issued on 31 August is due on
+  // 28 February, which `today` minus six months (28 August) would leave out on that day
+  const latestIssue = monthEnd(plusMonths(today, -UPDATE_SERVICE_CYCLE_MONTHS));
   const held = await tx
     .select({
       id: licences.id,
@@ -74,7 +84,7 @@ export async function cycleCustomer(ctx: ServiceContext, customerId: number): Pr
         eq(licences.customerId, customerId),
         inArray(licences.status, ['active', 'suspended']),
         gte(licences.expiryDate, today),
-        lte(licences.issueDate, firstDue),
+        lte(licences.issueDate, latestIssue),
       ),
     );
   if (held.length === 0) return 0;

@@ -62,16 +62,24 @@ describe('the period of a licence', () => {
  */
 async function driver(
   key: string,
-  opts: { certificate: string | null; status?: 'active' | 'revoked'; monthsAgo?: number },
+  opts: {
+    certificate: string | null;
+    status?: 'active' | 'revoked';
+    monthsAgo?: number;
+    /** Another council's set-up (`councilSetUp`), and the licence's issue date. */
+    place?: Place;
+    issueDate?: string;
+  },
 ) {
+  const at = opts.place ?? { council, definition, portal };
   return t.owner(async (tx) => {
-    const subject = await createSubjectUser(tx, { customerId: council, lastName: 'Smith' });
-    const issueDate = plusMonths(today(), -(opts.monthsAgo ?? 7));
+    const subject = await createSubjectUser(tx, { customerId: at.council, lastName: 'Smith' });
+    const issueDate = opts.issueDate ?? plusMonths(today(), -(opts.monthsAgo ?? 7));
     const [licence] = await tx
       .insert(licences)
       .values({
-        customerId: council,
-        definitionId: definition,
+        customerId: at.council,
+        definitionId: at.definition,
         holderId: subject.id,
         number: `HCD/2026/${key}`,
         status: opts.status ?? 'active',
@@ -80,13 +88,17 @@ async function driver(
       })
       .returning();
     const p = await createProcess(tx, {
-      customerId: council,
+      customerId: at.council,
       requirements: [{ code: 'dbs-update', config: {} }],
     });
-    const c = await createCase(tx, { customerId: council, processId: p.id, subjectId: subject.id });
+    const c = await createCase(tx, {
+      customerId: at.council,
+      processId: p.id,
+      subjectId: subject.id,
+    });
     if (opts.certificate) {
       await tx.insert(caseDbsUpdateDetails).values({
-        customerId: council,
+        customerId: at.council,
         caseId: c.id,
         certificateNumber: opts.certificate,
         surname: 'Smith',
@@ -94,9 +106,9 @@ async function driver(
       });
     }
     await tx.insert(lmsApplications).values({
-      customerId: council,
-      portalId: portal,
-      definitionId: definition,
+      customerId: at.council,
+      portalId: at.portal,
+      definitionId: at.definition,
       subjectId: subject.id,
       kind: 'new',
       state: 'granted',
@@ -130,36 +142,46 @@ let noCertificate: { licenceId: number; caseId: number };
 let revoked: { licenceId: number; caseId: number };
 let recent: { licenceId: number; caseId: number };
 
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.owner(async (tx) => {
-    council = (await createCustomer(tx, { name: 'Northgate Council' })).id;
-    other = (await createCustomer(tx, { name: 'Southby Council' })).id;
+interface Place {
+  council: number;
+  definition: number;
+  portal: number;
+}
+
+/** A council with a driver licence definition (three years) and its portal. */
+async function councilSetUp(name: string): Promise<Place> {
+  return t.owner(async (tx) => {
+    const id = (await createCustomer(tx, { name })).id;
     const [g] = await tx
       .insert(licenceGroups)
-      .values({ customerId: council, name: 'Taxis' })
+      .values({ customerId: id, name: 'Taxis' })
       .returning();
     const [s] = await tx
       .insert(licenceSubGroups)
-      .values({ customerId: council, groupId: g?.id ?? 0, name: 'Drivers', code: 'HCD' })
+      .values({ customerId: id, groupId: g?.id ?? 0, name: 'Drivers', code: 'HCD' })
       .returning();
     const [d] = await tx
       .insert(licenceDefinitions)
       .values({
-        customerId: council,
+        customerId: id,
         subGroupId: s?.id ?? 0,
         name: 'Driver',
         durationYears: 3,
         feePence: 0,
       })
       .returning();
-    definition = d?.id ?? 0;
     const [p] = await tx
       .insert(lmsApplicationPortals)
-      .values({ customerId: council, definitionId: definition, title: 'Apply', feePence: 0 })
+      .values({ customerId: id, definitionId: d?.id ?? 0, title: 'Apply', feePence: 0 })
       .returning();
-    portal = p?.id ?? 0;
+    return { council: id, definition: d?.id ?? 0, portal: p?.id ?? 0 };
   });
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  ({ council, definition, portal } = await councilSetUp('Northgate Council'));
+  other = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Southby Council' })).id);
   newInfo = await driver('00001', { certificate: '400000000021' });
   clear = await driver('00002', { certificate: '200000000022' });
   noCertificate = await driver('00003', { certificate: null });
@@ -221,7 +243,7 @@ describe('update service cycles (a moved clock, two processes)', () => {
         ),
     );
     expect(audit.map((x) => [x.verb, x.changes.due_on])).toEqual([['requested', due]]);
-  });
+  }, 120_000);
 
   it('a second run in the same period does nothing; the next period checks again', async () => {
     expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
@@ -243,4 +265,77 @@ describe('update service cycles (a moved clock, two processes)', () => {
     t.clock.advance(3 * 365 * DAY);
     expect(await runUpdateServiceCycles(t.app.deps, council)).toEqual({ checks: 0 });
   });
+});
+
+// A run late by days makes the period's check up (the server down on the due date, the daily job
+// not run); a licence whose whole period passed unchecked gets one check, for the current period;
+// a licence due on a month's last day (issued on the 31st) is checked that day. Two processes
+// running the late run at once still check each licence once. The clock is moved to set dates.
+describe('a run after the server was down (catch-up)', () => {
+  it('checks each licence of a period come, however late, once, with two processes', async () => {
+    const place = await councilSetUp('Eastwick Council');
+    const periodsOf = async () =>
+      (
+        await t.owner((tx) =>
+          tx
+            .select()
+            .from(licenceUpdateChecks)
+            .where(eq(licenceUpdateChecks.customerId, place.council)),
+        )
+      )
+        .map((p) => [p.licenceId, p.dueOn])
+        .sort((x, y) => Number(x[0]) - Number(y[0]));
+    const run = () => runUpdateServiceCycles(t.app.deps, place.council);
+    // due 4 March 2030
+    const late = await driver('10001', {
+      certificate: '200000000031',
+      place,
+      issueDate: '2029-09-04',
+    });
+    // due 20 August 2029 and 20 February 2030, never run for before
+    const missedWhole = await driver('10002', {
+      certificate: '200000000032',
+      place,
+      issueDate: '2029-02-20',
+    });
+    // due 28 February 2030 (31 August + 6 months)
+    const monthEnd = await driver('10003', {
+      certificate: '200000000033',
+      place,
+      issueDate: '2029-08-31',
+    });
+    // 28 February at the job's hour: the month-end licence that day; the one whose first period
+    // passed unchecked once, for its current period
+    t.clock.set('2030-02-28T06:30:00Z');
+    expect(await run()).toEqual({ checks: 2 });
+    expect(await periodsOf()).toEqual([
+      [missedWhole.licenceId, '2030-02-20'],
+      [monthEnd.licenceId, '2030-02-28'],
+    ]);
+    t.clock.set('2030-03-03T06:30:00Z');
+    expect(await run()).toEqual({ checks: 0 });
+    // the server down from 3 to 9 March: the late licence was due on 4 March with no run since;
+    // the first run after, in two processes at once, checks it once, for that period
+    t.clock.set('2030-03-09T06:30:00Z');
+    const twin = await t.twin();
+    const [a, b] = await Promise.all([run(), runUpdateServiceCycles(twin.deps, place.council)]);
+    expect(a.checks + b.checks).toBe(1);
+    expect(await run()).toEqual({ checks: 0 });
+    t.clock.set('2030-04-20T06:30:00Z');
+    expect(await run()).toEqual({ checks: 0 });
+    await t.settle();
+    expect(await periodsOf()).toEqual([
+      [late.licenceId, '2030-03-04'],
+      [missedWhole.licenceId, '2030-02-20'],
+      [monthEnd.licenceId, '2030-02-28'],
+    ]);
+    // each period's one check was started through the engine and answered
+    for (const k of [late, missedWhole, monthEnd]) {
+      const started = (await updateChecksOf(k.caseId)).filter(
+        (c) => c.state !== 'ca-awaiting-subject',
+      );
+      expect(started).toHaveLength(1);
+      expect(started[0]?.result).toMatchObject({ certificate_status: 'BLANK_NO_NEW_INFO' });
+    }
+  }, 120_000);
 });
