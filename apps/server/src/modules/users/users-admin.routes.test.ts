@@ -15,7 +15,8 @@ import { auditActions } from '../../platform/tables/audit.table.js';
 import { accountTokens } from '../../platform/tables/sessions.table.js';
 import { LIMITED_USER_SEGMENTS } from '../segments/segment-users.js';
 import { segments, segmentUsers } from '../segments/segments.table.js';
-import { productUsers } from './users.table.js';
+import { GRANT_REFUSALS } from './users.service.js';
+import { productUserRoles, productUsers, roles } from './users.table.js';
 
 let t: TestApp;
 const mailer = new MemoryMailer();
@@ -553,11 +554,215 @@ describe('/api/roles/', () => {
       payload: { permissions: ['users.view_productuser'] },
     });
     expect(res.json()).toEqual({ non_field_errors: [USER_ADMIN_MESSAGES.selfDemote] });
-    await t.app.inject({
+    // Holding only Managers, the boss may not give themself the admin role back (decision 028:
+    // it holds permissions Managers lacks); the owner restores it for the tests after this.
+    const back = await t.app.inject({
       method: 'PATCH',
       url: `/api/users/${me}/`,
       headers: a.headers,
       payload: { roles: [adminRole] },
     });
+    expect(back.json()).toEqual({ roles: [GRANT_REFUSALS.role(['admin'])] });
+    await t.owner(async (tx) => {
+      await tx.delete(productUserRoles).where(eq(productUserRoles.userId, me));
+      await tx.insert(productUserRoles).values({ customerId: acme, userId: me, roleId: adminRole });
+    });
+    await t.app.deps.sessions.forgetUser('ProductUser', me);
+  });
+});
+
+// Decision 028: a user gives no more than they hold. A role (to a user, by invitation or edit)
+// whose permissions are not all the actor's own is refused, as is a role given, or changed to
+// hold, a permission the actor lacks; keeping what someone already has is not giving.
+describe('no one gives more than they hold', () => {
+  let manager = 0;
+  let managerRole = 0;
+  let seniorRole = 0;
+  const managerPermissions = [
+    'users.view_productuser',
+    'users.add_productuser',
+    'users.change_productuser',
+    'roles.view_role',
+    'roles.add_role',
+    'roles.change_role',
+  ] as const;
+  const rolesOfUser = (userId: number) =>
+    t.owner((tx) =>
+      tx
+        .select({ roleId: productUserRoles.roleId })
+        .from(productUserRoles)
+        .where(eq(productUserRoles.userId, userId))
+        .then((rows) => rows.map((r) => r.roleId).sort((a, b) => a - b)),
+    );
+  const permissionsOfRole = (roleId: number) =>
+    t.owner((tx) =>
+      tx
+        .select({ permissions: roles.permissions })
+        .from(roles)
+        .where(eq(roles.id, roleId))
+        .then((rows) => rows[0]?.permissions),
+    );
+
+  beforeAll(async () => {
+    await t.owner(async (tx) => {
+      managerRole = (
+        await createRole(tx, {
+          customerId: acme,
+          name: 'People manager',
+          permissions: [...managerPermissions],
+        })
+      ).id;
+      seniorRole = (
+        await createRole(tx, {
+          customerId: acme,
+          name: 'Senior manager',
+          permissions: [...managerPermissions, 'cases.view_case'],
+        })
+      ).id;
+      manager = (
+        await createProductUser(tx, {
+          customerId: acme,
+          username: 'people@acme.test',
+          roles: [managerRole],
+        })
+      ).id;
+    });
+  });
+
+  it('a limited user cannot give the admin role, by invitation or edit, nor to themself', async () => {
+    const m = await login(t.app, 'people@acme.test');
+    const invite = (email: string, roleIds: number[]) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/users/',
+        headers: m.headers,
+        payload: { email, first_name: 'Ann', last_name: 'Other', roles: roleIds },
+      });
+    const refused = await invite('escalate@acme.test', [adminRole]);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      { roles: [GRANT_REFUSALS.role(['admin'])] },
+    ]);
+    const both = await invite('escalate@acme.test', [managerRole, viewerRole, seniorRole]);
+    expect(both.json()).toEqual({
+      roles: [GRANT_REFUSALS.role(['viewer', 'Senior manager'])],
+    });
+    const none = await t.owner((tx) =>
+      tx.select().from(productUsers).where(eq(productUsers.username, 'escalate@acme.test')),
+    );
+    expect(none).toEqual([]);
+    // a role whose permissions are all theirs may be given
+    const ok = await invite('hired@acme.test', [managerRole]);
+    expect([ok.statusCode, ok.json().roles]).toEqual([201, [managerRole]]);
+
+    const patch = (userId: number, roleIds: number[]) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/users/${userId}/`,
+        headers: m.headers,
+        payload: { roles: roleIds },
+      });
+    const before = await rolesOfUser(clerk);
+    const edit = await patch(clerk, [...before, adminRole]);
+    expect([edit.statusCode, edit.json()]).toEqual([
+      400,
+      { roles: [GRANT_REFUSALS.role(['admin'])] },
+    ]);
+    expect(await rolesOfUser(clerk)).toEqual(before);
+    const self = await patch(manager, [managerRole, adminRole]);
+    expect([self.statusCode, self.json()]).toEqual([
+      400,
+      { roles: [GRANT_REFUSALS.role(['admin'])] },
+    ]);
+    expect(await rolesOfUser(manager)).toEqual([managerRole]);
+    // keeping a role the user already holds is not giving it: the clerk keeps viewer
+    const keep = await patch(clerk, [...before, managerRole]);
+    expect(keep.statusCode).toBe(200);
+    expect(await rolesOfUser(clerk)).toEqual([...before, managerRole].sort((a, b) => a - b));
+    const back = await patch(clerk, before);
+    expect(back.statusCode).toBe(200);
+  });
+
+  it('a limited user cannot make or change a role to hold a permission they lack', async () => {
+    const m = await login(t.app, 'people@acme.test');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/roles/',
+      headers: m.headers,
+      payload: { name: 'Case readers', permissions: ['cases.view_case', 'users.view_productuser'] },
+    });
+    expect([made.statusCode, made.json()]).toEqual([
+      400,
+      { permissions: [GRANT_REFUSALS.permissions(['cases.view_case'])] },
+    ]);
+    // their own role, given a permission they lack: refused (it would raise them too)
+    const raise = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/roles/${managerRole}/`,
+      headers: m.headers,
+      payload: { permissions: [...managerPermissions, 'cases.view_case', 'cases.add_case'] },
+    });
+    expect([raise.statusCode, raise.json()]).toEqual([
+      400,
+      { permissions: [GRANT_REFUSALS.permissions(['cases.add_case', 'cases.view_case'])] },
+    ]);
+    expect(await permissionsOfRole(managerRole)).toEqual([...managerPermissions]);
+    // within their own permissions: made; a role above them may lose what they lack, or be
+    // renamed (nothing is given)
+    const small = await t.app.inject({
+      method: 'POST',
+      url: '/api/roles/',
+      headers: m.headers,
+      payload: { name: 'User readers', permissions: ['users.view_productuser'] },
+    });
+    expect(small.statusCode).toBe(201);
+    const rename = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/roles/${seniorRole}/`,
+      headers: m.headers,
+      payload: { name: 'Senior managers' },
+    });
+    expect(rename.statusCode).toBe(200);
+    const lower = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/roles/${seniorRole}/`,
+      headers: m.headers,
+      payload: { permissions: [...managerPermissions] },
+    });
+    expect(lower.statusCode).toBe(200);
+    expect(await permissionsOfRole(seniorRole)).toEqual([...managerPermissions].sort());
+  });
+
+  it('an administrator gives the admin role and any customer permission', async () => {
+    const a = await login(t.app, 'boss@acme.test');
+    const give = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${manager}/`,
+      headers: a.headers,
+      payload: { roles: [managerRole, adminRole] },
+    });
+    expect(give.statusCode).toBe(200);
+    expect(await rolesOfUser(manager)).toEqual([managerRole, adminRole].sort((x, y) => x - y));
+    const role = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/roles/${managerRole}/`,
+      headers: a.headers,
+      payload: { permissions: [...managerPermissions, 'cases.view_case'] },
+    });
+    expect(role.statusCode).toBe(200);
+    // now an administrator, the manager may give admin too
+    const m = await login(t.app, 'people@acme.test');
+    const invite = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      headers: m.headers,
+      payload: {
+        email: 'second-admin@acme.test',
+        first_name: 'Sec',
+        last_name: 'Ond',
+        roles: [adminRole],
+      },
+    });
+    expect(invite.statusCode).toBe(201);
   });
 });

@@ -28,6 +28,7 @@ import { checkInvitation, inviteUser } from './commands/invite-user.js';
 import {
   actorIsAdministrator,
   assertAdministratorsKept,
+  assertGrantable,
   findRole,
   findUser,
   presentUser,
@@ -173,7 +174,7 @@ export async function usersRoutes(app: FastifyInstance) {
                 .returning()
             : [existing];
         if (!u) throw new Error('update returned nothing');
-        if (d.roles) await setRoles(tx, customerId, u.id, d.roles);
+        if (d.roles) await setRoles(tx, customerId, u.id, d.roles, actor);
         if (d.segments) await setUserSegments(tx, customerId, u.id, d.segments);
         await assertAdministratorsKept(tx, customerId, actor, wasAdmin);
         ctx.afterCommit(async () => {
@@ -301,6 +302,7 @@ export async function usersRoutes(app: FastifyInstance) {
       run: async ({ tx, actor }, d) => {
         const customerId = tenantOf(actor);
         await checkRoleName(tx, d.name, null);
+        assertGrantable(actor, d.permissions, 'permissions');
         const [row] = await tx
           .insert(roles)
           .values({ customerId, name: d.name, permissions: d.permissions })
@@ -321,6 +323,15 @@ export async function usersRoutes(app: FastifyInstance) {
         if (d.name !== undefined) await checkRoleName(tx, d.name, existing.id);
         // an empty change changes nothing (an UPDATE with no column would fail)
         if (d.name === undefined && d.permissions === undefined) return existing;
+        // what the role gains must be the actor's own; what it keeps or loses gives nothing
+        if (d.permissions !== undefined) {
+          const had = existing.permissions;
+          assertGrantable(
+            actor,
+            d.permissions.filter((p) => !had.includes(p)),
+            'permissions',
+          );
+        }
         const wasAdmin = await actorIsAdministrator(tx, customerId, actor);
         const [row] = await tx
           .update(roles)

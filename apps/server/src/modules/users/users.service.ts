@@ -3,6 +3,7 @@ import {
   type BrandDetails,
   brandDetails,
   knownBrandForHost,
+  permissionWords,
   USER_ADMIN_MESSAGES,
   type UserOut,
   type UserStatus,
@@ -10,6 +11,7 @@ import {
 } from '@kestrel/domain';
 import { and, eq, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
+import type { Actor } from '../../platform/context.js';
 import type { EmailSite } from '../../platform/email-site.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
@@ -133,12 +135,57 @@ export async function findUser(tx: Tx, id: number): Promise<UserRow> {
   return row;
 }
 
-/** Replaces a user's roles with `ids`, which must be roles of the tenant (RLS hides others). */
-export async function setRoles(tx: Tx, customerId: number | null, userId: number, ids: number[]) {
+/**
+ * The refusals of giving more than one holds (decision 028): a role whose permissions are not
+ * all the giver's (named in the order asked), a permission the giver lacks (in words).
+ */
+export const GRANT_REFUSALS = {
+  role: (names: readonly string[]) =>
+    `You cannot give a role with permissions you do not hold yourself: ${names.join(', ')}.`,
+  permissions: (permissions: readonly string[]) =>
+    `You cannot give a role a permission you do not hold yourself: ${permissions.map(permissionWords).join(', ')}.`,
+} as const;
+
+/** Who gives roles or permissions: the acting user's (or API key's) own permissions. */
+export type Giver = Pick<Actor, 'permissions'>;
+
+/**
+ * Refuses (400 on `field`) the permissions of `wanted` that the giver does not hold, in the order
+ * asked (decision 028: no one gives more than they hold).
+ */
+export function assertGrantable(giver: Giver, wanted: readonly string[], field: string): void {
+  const held: ReadonlySet<string> = giver.permissions;
+  const above = [...new Set(wanted)].filter((p) => !held.has(p));
+  if (above.length > 0) throw ValidationError.of(field, GRANT_REFUSALS.permissions(above));
+}
+
+/**
+ * Replaces a user's roles with `ids`, which must be roles of the tenant (RLS hides others). A
+ * role the user does not hold yet is given only when the giver holds all its permissions
+ * (decision 028); keeping one the user holds gives nothing.
+ */
+export async function setRoles(
+  tx: Tx,
+  customerId: number | null,
+  userId: number,
+  ids: number[],
+  giver: Giver,
+) {
   const found = ids.length
-    ? await tx.select({ id: roles.id }).from(roles).where(inArray(roles.id, ids))
+    ? await tx
+        .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+        .from(roles)
+        .where(inArray(roles.id, ids))
     : [];
   if (found.length !== new Set(ids).size) throw ValidationError.of('roles', 'Unknown role.');
+  const [current] = await rolesOf(tx, [userId]);
+  const held: ReadonlySet<string> = giver.permissions;
+  const given = ids.filter((id) => !current?.roles.includes(id));
+  const above = found
+    .filter((r) => given.includes(r.id) && r.permissions.some((p) => !held.has(p)))
+    .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+    .map((r) => r.name);
+  if (above.length > 0) throw ValidationError.of('roles', GRANT_REFUSALS.role(above));
   await tx.delete(productUserRoles).where(eq(productUserRoles.userId, userId));
   if (ids.length) {
     await tx

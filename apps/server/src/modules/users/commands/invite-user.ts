@@ -71,7 +71,7 @@ export async function inviteUser(
     })
     .returning();
   if (!u) throw new Error('insert returned nothing');
-  await setRoles(tx, actor.customerId, u.id, input.roles);
+  await setRoles(tx, actor.customerId, u.id, input.roles, actor);
   await setUserSegments(tx, actor.customerId, u.id, input.segments);
   const out = await userOutOf(tx, u);
   await recordAudit(tx, actor, {
