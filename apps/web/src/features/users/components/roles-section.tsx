@@ -1,4 +1,10 @@
-import { permissionGroups, permissionWords, type RoleCreate, roleCreate } from '@kestrel/domain';
+import {
+  type Permission,
+  permissionGroups,
+  permissionWords,
+  type RoleCreate,
+  roleCreate,
+} from '@kestrel/domain';
 import {
   Badge,
   Button,
@@ -23,6 +29,10 @@ const GROUPS = permissionGroups();
 /** The add or edit dialog of a custom role: a name and permission boxes grouped by module. */
 function RoleDialog({ role, onClose }: { role: Role | null; onClose: () => void }) {
   const save = roles.useSave({ partial: true });
+  const { can } = useRights();
+  // decision 028: a role gains only permissions the user holds; what it has may stay or go
+  const givable = (p: Permission) => can(p) || (role?.permissions ?? []).includes(p);
+  const limited = GROUPS.some((g) => g.permissions.some((p) => !givable(p.permission)));
   const [name, setName] = useState(role?.name ?? '');
   const [held, setHeld] = useState<string[]>(role?.permissions ?? []);
   const [errors, setErrors] = useState<string[]>([]);
@@ -50,12 +60,22 @@ function RoleDialog({ role, onClose }: { role: Role | null; onClose: () => void 
         value={name}
         onChange={(e) => setName(e.currentTarget.value)}
       />
+      {limited && (
+        <Text size="sm" c="dimmed">
+          You can give a role only the permissions you hold yourself.
+        </Text>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
         {GROUPS.map((g) => (
           <Checkbox.Group key={g.module} label={g.label} value={held} onChange={setHeld}>
             <Stack gap={6} mt={6}>
               {g.permissions.map((p) => (
-                <Checkbox key={p.permission} value={p.permission} label={p.words} />
+                <Checkbox
+                  key={p.permission}
+                  value={p.permission}
+                  label={p.words}
+                  disabled={!givable(p.permission)}
+                />
               ))}
             </Stack>
           </Checkbox.Group>

@@ -1,4 +1,4 @@
-import { userCreate } from '@kestrel/domain';
+import { isPermission, userCreate } from '@kestrel/domain';
 import { SimpleGrid, Stack } from '@mantine/core';
 import type { Control } from 'react-hook-form';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import {
   TextField,
   useKitForm,
 } from '../../../components/form-kit';
+import { useRights } from '../../../lib/rights';
 import { roles, segmentChoices, type User, users } from '../api';
 
 /** The pickers hold ids as strings; the contract takes numbers. */
@@ -47,20 +48,31 @@ export function useUserForm(
   });
 }
 
-/** A user's fields: email (fixed once invited), names, job title, roles and segments. */
+/**
+ * A user's fields: email (fixed once invited), names, job title, roles and segments. A role with
+ * a permission the signed-in user lacks cannot be picked unless the user holds it already
+ * (`held`; decision 028: no one gives more than they hold).
+ */
 export function UserFields({
   control,
   editing,
+  held = [],
 }: {
   control: Control<UserValues, unknown, UserOutput>;
   editing: boolean;
+  held?: readonly number[];
 }) {
+  const { can } = useRights();
   const roleList = roles.useList({ page_size: 100 });
   const segmentList = segmentChoices.useList({ page_size: 100 });
+  const givable = (permissions: readonly string[]) =>
+    permissions.every((p) => isPermission(p) && can(p));
   const roleData = (roleList.data?.results ?? []).map((r) => ({
     value: String(r.id),
     label: r.name,
+    disabled: !held.includes(r.id) && !givable(r.permissions),
   }));
+  const limited = roleData.some((r) => r.disabled);
   const segmentData = (segmentList.data?.results ?? []).map((s) => ({
     value: String(s.id),
     label: s.name,
@@ -100,7 +112,11 @@ export function UserFields({
         control={control}
         name="roles"
         label="Roles"
-        description="What they may do: each role's permissions are on the Roles tab of Users"
+        description={
+          limited
+            ? "What they may do: each role's permissions are on the Roles tab of Users. You can give only roles whose permissions you hold yourself"
+            : "What they may do: each role's permissions are on the Roles tab of Users"
+        }
         data={roleData}
         searchable
       />

@@ -13,7 +13,7 @@ function EditForm({ user }: { user: User }) {
   return (
     <KitForm kit={kit} gap="lg" aria-label="Edit user">
       <Paper withBorder radius="lg" p="xl">
-        <UserFields control={kit.form.control} editing />
+        <UserFields control={kit.form.control} editing held={user.roles} />
       </Paper>
       <Group justify="flex-end">
         <Button variant="default" onClick={back}>

@@ -7,6 +7,8 @@ import { type Call, mockFetch } from '../../../test/fetch-mock';
 import { renderWithProviders } from '../../../test/render';
 import { boot, product, productIn } from '../../../test/sessions';
 import UserPage from './user';
+import UserAdd from './user-add';
+import UserEdit from './user-edit';
 import Users from './users';
 
 const at = '2026-11-01T10:00:00Z';
@@ -79,7 +81,9 @@ function render(path: string, permissions: Permission[]) {
   const router = createMemoryRouter(
     [
       { path: '/users', Component: Users },
+      { path: '/users/add', Component: UserAdd },
       { path: '/users/:id', Component: UserPage },
+      { path: '/users/:id/edit', Component: UserEdit },
     ],
     { initialEntries: [path] },
   );
@@ -151,5 +155,40 @@ describe('a user', () => {
     expect(await screen.findByText('Never signed in')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Resend invitation' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Deactivate' })).toBeNull();
+  });
+});
+
+// Decision 028: no one gives more than they hold. The screens offer only what the server allows.
+describe('giving no more than one holds', () => {
+  const LIMITED = 'You can give only roles whose permissions you hold yourself';
+
+  it('a role gains only permissions the user holds; those it has may be taken away', async () => {
+    mockFetch(answer);
+    render('/users?tab=roles', ALL);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Site manager' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('You can give a role only the permissions you hold yourself.'),
+    ).toBeTruthy();
+    const box = (name: string) =>
+      within(dialog).getByRole('checkbox', { name }) as HTMLInputElement;
+    expect(box('View cases').disabled).toBe(false);
+    expect(box('Change cases').disabled).toBe(true);
+    expect(box('View users').disabled).toBe(false);
+  });
+
+  it('a role with a permission the user lacks cannot be given to a new colleague', async () => {
+    mockFetch(answer);
+    render('/users/add', ALL);
+    expect(await screen.findByText(new RegExp(LIMITED))).toBeTruthy();
+  });
+
+  it('a role the user being edited holds already may stay', async () => {
+    mockFetch(answer);
+    render('/users/5/edit', ALL);
+    // Maya holds Site manager (its pill drawn once the roles are read): nothing is held back
+    expect((await screen.findAllByText('Site manager')).length).toBeGreaterThan(0);
+    expect(screen.getByText(/Roles tab of Users/)).toBeTruthy();
+    expect(screen.queryByText(new RegExp(LIMITED))).toBeNull();
   });
 });
