@@ -3,12 +3,14 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   claimFirstVisit,
+  FIRST_PAINT_BUDGETS,
   FIRST_VISIT_BUDGETS,
   LOGIN_BUDGET_BYTES,
   lazyChunks,
   loginFirstVisit,
   protectedLayoutFiles,
   ROUTE_CHUNK_BUDGET_BYTES,
+  routeFirstPaint,
   servedGzipSize,
 } from './budget';
 import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
@@ -35,6 +37,17 @@ describe('bundle budget', () => {
       over.map((c) => `${c.src} ${(c.gzipBytes / 1024).toFixed(1)} KB`).join('\n'),
     ).toEqual([]);
   });
+
+  it.each(Object.entries(FIRST_PAINT_BUDGETS))(
+    '%s: what a first visit loads before the screen paints stays within budget',
+    (route, budget) => {
+      const { files, gzipBytes } = routeFirstPaint(dist, route);
+      const summary = `${route}: ${files.length} files, ${(gzipBytes / 1024).toFixed(1)} KB`;
+      console.info(summary);
+      expect(gzipBytes, `${summary}: ${files.join(', ')}`).toBeLessThanOrEqual(budget.bytes);
+      expect(files.length, `${summary}: ${files.join(', ')}`).toBeLessThanOrEqual(budget.files);
+    },
+  );
 
   it('emits brotli and gzip copies for the server to send precompressed', async () => {
     const { existsSync } = await import('node:fs');
