@@ -2,11 +2,25 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, launch, loginUi, lookLightAndDark, newPage, setDark } from './helpers';
+import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
+import {
+  apiAs,
+  launch,
+  loginUi,
+  lookAtWidths,
+  lookLightAndDark,
+  newPage,
+  send,
+  setDark,
+} from './helpers';
 
 // Operations' work queue (issue 29): ops staff land on their dashboard, follow a figure to the
 // filtered queue, claim an enhanced check; a second ops user is told who has it; the first saves
 // its ops form and "Save and next" opens the next unclaimed check of the same filtered list.
+// Then a check followed from the queue to its final result: an adult-first check of an enhanced
+// check (the DBS family's check that operations work by hand, spec point 6), claimed from the
+// queue, requested and its result recorded through the ops form, and the result on the case for
+// the customer. That one writes, so it runs in a world of its own (e2e/fixtures.ts).
 
 const OLIVIA = 'ops@kestrel.test';
 const OWEN = 'owen.ops@kestrel.test';
@@ -18,8 +32,10 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
 });
+let world: World | undefined;
 afterAll(async () => {
   await setDark(OLIVIA, false);
+  await world?.dispose();
   await browser?.close();
 });
 
@@ -135,5 +151,84 @@ describe('the ops work queue', () => {
     expect(released.status()).toBe(200);
     await ops.api.dispose();
     await olivia.context.close();
+  }, 300_000);
+});
+
+describe('a check from the queue to its final result', () => {
+  it('ops claim an adult-first check, request it, record its result; the customer sees it', async () => {
+    const w = await newWorld({ ops: true, withCase: CARE_WORKER_CHECKS });
+    world = w;
+    const admin = await w.api('admin');
+    const activities = async () =>
+      (
+        await (
+          await admin.api.get('/api/case-activities/', {
+            params: { case: w.caseId, page_size: 50 },
+          })
+        ).json()
+      ).results as { id: number; activity_type: string | { code: string }; state: string }[];
+    const ofKind = async (code: string) =>
+      (await activities()).find(
+        (a) =>
+          (typeof a.activity_type === 'string' ? a.activity_type : a.activity_type.code) === code,
+      );
+    const enhancedId = (await ofKind('dbs-enhanced'))?.id ?? 0;
+    expect(enhancedId).toBeGreaterThan(0);
+    // the customer asks for an adult first on the enhanced check: a check waiting for operations
+    await send(admin, 'post', `/api/case-activities/${enhancedId}/request-adult-first/`, {});
+    const adultFirst = await ofKind('adult-first');
+    expect(adultFirst?.state).toBe('ca-awaiting-ops');
+    const id = adultFirst?.id ?? 0;
+
+    // the queue, filtered to this customer's adult-first checks: the check, unassigned
+    const ops = await w.signedIn(browser, 'ops', { viewport: WIDE });
+    const p = ops.page;
+    await p.goto(`/ops/outstanding-activities?customer=${w.customer.id}&activity_type=adult-first`);
+    await p.getByRole('heading', { name: 'Outstanding activities', level: 1 }).waitFor();
+    const row = p.getByTestId(`queue-row-${id}`);
+    await row.waitFor();
+    expect(await row.getByText(/^Assigned to /).count()).toBe(0);
+    await row.getByRole('link').first().click();
+    await p.waitForURL(`**/ops/outstanding-activities/${id}?**`);
+    const bar = p.getByTestId('claim-bar');
+    await bar.getByRole('button', { name: 'Claim' }).click();
+    await bar.getByText(/^Assigned to /).waitFor();
+    const claimed = await (
+      await (await w.api('ops')).api.get(`/api/ops/outstanding-activities/${id}/`)
+    ).json();
+    expect(claimed.claim?.user_id).toBe(w.ops?.id);
+
+    // worked through its ops form: requested with the provider's reference, then its result
+    const form = p.getByTestId('adult-first-form');
+    await form.getByRole('textbox', { name: 'Reference' }).fill('AF-QUEUE-1');
+    await form.getByRole('button', { name: 'Save request' }).click();
+    await form.getByRole('button', { name: 'Save result' }).waitFor();
+    await lookAtWidths(p, shots, 'adult-first-requested');
+    await form.getByLabel('No Match').check();
+    await form.getByRole('button', { name: 'Save result' }).click();
+    // done: no longer waiting for operations, so back to the queue, where it is gone
+    await p.waitForURL((u) => u.pathname === '/ops/outstanding-activities');
+    await p.goto(`/ops/outstanding-activities?customer=${w.customer.id}&activity_type=adult-first`);
+    await p.getByRole('heading', { name: 'Outstanding activities', level: 1 }).waitFor();
+    await p.waitForLoadState('networkidle');
+    expect(await p.getByTestId(`queue-row-${id}`).count()).toBe(0);
+    await ops.context.close();
+    const done = await (await admin.api.get(`/api/case-activities/${id}/`)).json();
+    expect(done.state).toBe('ca-complete');
+    expect(done.result_data).toMatchObject({
+      stage: 'result-received',
+      result: 'no-match',
+      reference: 'AF-QUEUE-1',
+    });
+
+    // the customer sees the final result on the case
+    const customer = await w.signedIn(browser, 'admin', { viewport: WIDE });
+    await customer.page.goto(`/cases/${w.caseId}`);
+    const panel = customer.page.getByTestId('adult-first-panel');
+    await panel.waitFor();
+    await panel.getByText('No Match', { exact: true }).first().waitFor();
+    expect(await panel.textContent()).toContain('AF-QUEUE-1');
+    await lookAtWidths(customer.page, shots, 'adult-first-customer-result');
+    await customer.context.close();
   }, 300_000);
 });

@@ -18,6 +18,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import classes from '../../../components/list-table.module.css';
 import { href } from '../../../config/paths';
 import { customerChoicesOptions, errorLines, importsOptions, uploadImport } from '../api';
 
@@ -123,8 +124,13 @@ export default function OpsImports() {
       ) : rows.length === 0 ? (
         <Text>No imports yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped>
+        <Table.ScrollContainer minWidth={0}>
+          <Table
+            striped
+            aria-label="Imports"
+            className={classes.table}
+            style={{ '--list-min-width': '720px' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>File</Table.Th>
@@ -139,17 +145,19 @@ export default function OpsImports() {
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.id}>
-                  <Table.Td>
+                  <Table.Td data-label="File">
                     <Anchor component={Link} to={href('ops:import', { id: r.id })}>
                       {r.file_name}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>{r.customer_name}</Table.Td>
-                  <Table.Td>{r.state}</Table.Td>
-                  <Table.Td>{r.total_rows}</Table.Td>
-                  <Table.Td>{r.imported_rows}</Table.Td>
-                  <Table.Td>{r.invalid_rows}</Table.Td>
-                  <Table.Td>{new Date(r.created_at).toLocaleString('en-GB')}</Table.Td>
+                  <Table.Td data-label="Customer">{r.customer_name}</Table.Td>
+                  <Table.Td data-label="State">{r.state}</Table.Td>
+                  <Table.Td data-label="Rows">{r.total_rows}</Table.Td>
+                  <Table.Td data-label="Imported">{r.imported_rows}</Table.Td>
+                  <Table.Td data-label="Invalid">{r.invalid_rows}</Table.Td>
+                  <Table.Td data-label="Created">
+                    {new Date(r.created_at).toLocaleString('en-GB')}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
