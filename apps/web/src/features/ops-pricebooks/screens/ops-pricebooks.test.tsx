@@ -101,3 +101,26 @@ describe('ops pricebooks: invoiced', () => {
     expect(patch?.body).toMatchObject({ invoiced: false });
   });
 });
+
+describe('ops pricebooks: a customer page', () => {
+  it("shows the list in the customer's frame: its name, the ops session button, its tabs", async () => {
+    mockFetch((call) =>
+      call.url.startsWith('/api/ops/customers/3/pricebooks/')
+        ? { status: 200, body: { results: [pricebook({ name: 'Card 2026' })] } }
+        : {
+            status: 200,
+            body: { id: 3, name: 'Acme Care Ltd', is_active: true, demo_mode: false },
+          },
+    );
+    renderAt('/ops/customers/3/pricebooks');
+    await screen.findByRole('heading', { level: 1, name: 'Acme Care Ltd' });
+    expect(screen.getByRole('button', { name: 'Start ops session' })).toBeInTheDocument();
+    const tabs = screen.getByRole('navigation', { name: 'Customer pages' });
+    expect(within(tabs).getByRole('link', { name: 'Overview' })).toHaveAttribute(
+      'href',
+      '/ops/customers/3',
+    );
+    expect(screen.getByRole('heading', { level: 2, name: 'Pricebooks' })).toBeInTheDocument();
+    await screen.findByRole('link', { name: 'Card 2026' });
+  });
+});
