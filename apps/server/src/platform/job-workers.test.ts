@@ -60,7 +60,10 @@ beforeAll(async () => {
     else process.env.JOB_CONCURRENCY = was;
   }
 });
-afterAll(() => t.close());
+let closed = false;
+afterAll(async () => {
+  if (!closed) await t.close();
+});
 
 async function until(ok: () => boolean, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
@@ -146,5 +149,38 @@ describe('JOB_CONCURRENCY', () => {
     expect(queue({ 'test-workers-one': 3 }).workersOf(single.kind)).toBe(3);
     expect(queue({}).workersOf(single.kind)).toBe(1);
     expect(queue({}).workersOf(several.kind)).toBe(3);
+  });
+});
+
+describe('stopping with a job still running', () => {
+  // Last in the file: it closes the file's database.
+  it('records nothing after the pool has closed, and the process lives on', async () => {
+    const late = heldKind('test-workers-late');
+    const queue = new JobQueue(t.db, [late.kind], () => t.app.deps, {
+      workers: true,
+      pollingSeconds: 0.5,
+      onError: () => {},
+      stopTimeoutMs: 1_000,
+      stopDrainMs: 100,
+    });
+    await queue.start();
+    await enqueueAll(late.kind, [31]);
+    await until(() => late.state.inFlight === 1);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // the stop gives up on the running job, the pool closes, then the job ends: pg-boss
+      // records its outcome without awaiting it, on a closed pool
+      await queue.stop();
+      closed = true;
+      await t.close();
+      late.state.release();
+      await until(() => late.state.done.length === 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

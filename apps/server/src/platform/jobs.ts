@@ -203,6 +203,9 @@ export interface JobQueueOptions {
   pollingSeconds: number;
   /** Queue errors and failed runs (logged by the caller). */
   onError: (err: unknown, context: string) => void;
+  /** How long stop() waits for running jobs (default 7 s), then for late ones (2 s). */
+  stopTimeoutMs?: number;
+  stopDrainMs?: number;
 }
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -258,6 +261,10 @@ export class JobQueue<D> {
   private readonly kinds = new Map<string, AnyKind<D>>();
   private readonly concurrency: Readonly<Record<string, number>>;
   private stopped = false;
+  /** After stop: an answer of the queue's SQL that fails (the pool closed) is dropped. */
+  private closed = false;
+  /** The queue's statements and job runs in flight (stop waits for them). */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Database,
@@ -288,6 +295,7 @@ export class JobQueue<D> {
     for (const k of this.kinds.values()) crons.set(k.name, k.cron ? k.cron(deps) : null);
     const boss = new PgBoss({
       ...bossConfig(this.db),
+      db: { executeSql: (text, values) => this.query(text, values ?? []) },
       migrate: true,
       supervise: true,
       schedule: [...crons.values()].some((c) => c !== null),
@@ -311,7 +319,7 @@ export class JobQueue<D> {
             w === 0 ? this.options.pollingSeconds : Math.max(this.options.pollingSeconds, 30);
           ids.push(
             await boss.work(k.name, { batchSize: 1, pollingIntervalSeconds }, (jobs) =>
-              this.runAll(k, jobs).finally(() => this.wake(k.name)),
+              this.track(this.runAll(k, jobs)).finally(() => this.wake(k.name)),
             ),
           );
         }
@@ -319,6 +327,29 @@ export class JobQueue<D> {
       }
       await this.db.listen(JOBS_CHANNEL, (name) => this.wake(name));
     }
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    const done = () => this.inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  /**
+   * pg-boss's statements, tracked. pg-boss records a run's outcome without awaiting it: once the
+   * queue is stopped and the pool closed, that statement's failure would be an unhandled
+   * rejection (the process dies); it is dropped instead, never answered (the job, still active,
+   * expires and runs again, as after a crash).
+   */
+  private query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    return this.track(
+      this.db.ownerQuery(text, values).catch((err: unknown) => {
+        // never answered: what awaits it (pg-boss's bookkeeping of a stopped worker) waits on
+        if (this.closed) return new Promise<never>(() => {});
+        throw err;
+      }),
+    );
   }
 
   /**
@@ -381,8 +412,16 @@ export class JobQueue<D> {
     this.stopped = true;
     const boss = this.boss;
     if (!boss) return;
-    // Waits (up to 8 s, within main.ts's 10 s shutdown) for running jobs; one still running then
+    // Waits (up to 7 s, within main.ts's 10 s shutdown) for running jobs; one still running then
     // fails and is retried.
-    await boss.stop({ graceful: true, wait: true, timeout: 8_000 });
+    await boss.stop({ graceful: true, wait: true, timeout: this.options.stopTimeoutMs ?? 7_000 });
+    // A worker whose fetch was in flight when the stop began runs what it fetched afterwards
+    // (pg-boss's stop saw no job running), then records the outcome: wait for those too (up to
+    // 2 s) before the caller closes the pool; past that, their statements are dropped.
+    const deadline = Date.now() + (this.options.stopDrainMs ?? 2_000);
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    this.closed = true;
   }
 }
