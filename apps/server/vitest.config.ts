@@ -39,7 +39,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: two files at a time keeps memory (one PGlite per file) and CPU sane.
     maxWorkers: 2,
-    env: { TZ: 'UTC' },
+    // KESTREL_TEST_FAST_HASH: passwords hashed at a small cost (src/platform/passwords.ts)
+    env: { TZ: 'UTC', KESTREL_TEST_FAST_HASH: '1' },
     // `npm run test:changed`: what goes into every file's database (the template) or set-up runs
     // every file (the inputs of test/global-setup.ts's schema hash).
     forceRerunTriggers: [

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -17,7 +17,7 @@ import { createQueues } from '../src/platform/jobs.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** PGlite: path of a tar of a data directory holding a migrated database. */
+    /** PGlite: the data directory of a migrated database (each file's database is a copy). */
     pgliteTemplate: string;
     /** PostgreSQL: name of the migrated template database. */
     pgTemplate: string;
@@ -53,6 +53,21 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Where the PGlite templates and the files' copies live: RAM when the machine has it. */
+export function pgliteRoot(): string {
+  return join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kestrel-test');
+}
+
+/** Removes PGlite data directories left by runs that were killed (their process is gone). */
+function dropLeftoverDirs(root: string): void {
+  for (const name of readdirSync(root)) {
+    const pid = Number(/-(\d+)$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+      rmSync(join(root, name), { recursive: true, force: true });
+    }
   }
 }
 
@@ -98,20 +113,20 @@ export default async function setup(project: TestProject) {
       await c.end();
     };
   }
-  const dir = join(tmpdir(), 'kestrel-test');
-  mkdirSync(dir, { recursive: true });
-  // Uncompressed: every file loads it, and gunzipping it cost each about 0.3 s of CPU.
-  const file = join(dir, `template-${hash}.tar`);
-  const client = await openPglite(null);
+  // A migrated data directory that each file's database is a copy of (test/helpers.ts), opened
+  // where it lies (PGlite's file system on disk): loading a tar of it into PGlite's in-memory file
+  // system cost each file a second of CPU more (writing 1,900 files, 68 MB, through Emscripten's
+  // file system). In RAM (/dev/shm) where the machine has it.
+  const root = pgliteRoot();
+  mkdirSync(root, { recursive: true });
+  dropLeftoverDirs(root);
+  const dir = join(root, `template-${hash}-${randomBytes(3).toString('hex')}-${process.pid}`);
+  const client = await openPglite(dir);
   const db = pgliteDatabase(client);
   await migrateDatabase(db);
   await createQueues(db, jobKinds);
-  const dump = await client.dumpDataDir('none');
-  // Write then rename: a concurrent run never reads a half-written template.
-  const partial = `${file}.${process.pid}`;
-  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-  renameSync(partial, file);
   await client.close();
-  project.provide('pgliteTemplate', file);
+  project.provide('pgliteTemplate', dir);
   project.provide('pgTemplate', '');
+  return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -101,12 +102,28 @@ export async function createTestDatabase(): Promise<{
       },
     };
   }
-  const file = inject('pgliteTemplate');
-  const client = await openPglite(null, new Blob([readFileSync(file)]));
+  // A copy of the template's data directory beside it, named after this process (the global
+  // set-up removes the copies of runs that were killed). A tar (a run whose global set-up began
+  // before the templates became directories) loads into memory as before.
+  const template = inject('pgliteTemplate');
+  const dir = statSync(template).isFile()
+    ? null
+    : join(dirname(template), `db-${randomBytes(4).toString('hex')}-${process.pid}`);
+  if (dir) cpSync(template, dir, { recursive: true });
+  const client = dir
+    ? await openPglite(dir)
+    : await openPglite(null, new Blob([readFileSync(template)]));
   const db = pgliteDatabase(client);
   // PGlite is one process's: a twin is a second wrapper (own caches) over the same instance.
   const twin = (): Database => ({ ...pgliteDatabase(client), close: async () => undefined });
-  return { db, drop: () => db.close(), twin, ownerServed: () => db };
+  const drop = async () => {
+    try {
+      await db.close();
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return { db, drop, twin, ownerServed: () => db };
 }
 
 /** Collects sent emails in memory (tests read `sent`). */
