@@ -255,7 +255,14 @@ describe('fields encrypted in the database', () => {
     expect(await found('QQ123456C')).toEqual([]); // no hash yet
     const first = await sweepAllFieldKeys(t.db, fieldCipher(), 1);
     // two old rows of each of the two columns (the API's rows are encrypted already)
-    expect(first).toEqual({ encrypted: 4, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0 });
+    expect(first).toEqual({
+      encrypted: 4,
+      reencrypted: 0,
+      hashed: 0,
+      unknownKey: 0,
+      skipped: 0,
+      masked: 0,
+    });
     const stored = await raw(oldCase);
     expect(stored.nin).toMatch(/^f1:development:/);
     expect(stored.passport).toMatch(/^f1:development:/);
@@ -270,6 +277,7 @@ describe('fields encrypted in the database', () => {
       hashed: 0,
       unknownKey: 0,
       skipped: 0,
+      masked: 0,
     });
     expect(await raw(apiCase)).toEqual(before);
   });
@@ -339,7 +347,7 @@ describe('fields encrypted in the database', () => {
     );
     expect(await found(NIN)).toEqual([]);
     expect(await found(PASSPORT)).toEqual([]);
-    const zero = { encrypted: 0, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0 };
+    const zero = { encrypted: 0, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0, masked: 0 };
     expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual({ ...zero, hashed: 1 });
     expect(await found(PASSPORT)).toEqual([apiCase]);
     expect(await found(NIN)).toEqual([]); // a stale hash looks like any other
@@ -349,6 +357,41 @@ describe('fields encrypted in the database', () => {
     expect(await found(NIN)).toEqual([apiCase]);
     expect((await raw(apiCase)).ninHash).not.toBe('f'.repeat(64));
     expect(await sweepAllFieldKeys(t.db, fieldCipher(), 2, { rehash: true })).toEqual(zero);
+  });
+
+  it('the sweep masks the plain copies written before masking: audit rows, a check result and its logged request', async () => {
+    const planted = await t.owner(async (tx) => {
+      const audits = await tx.execute(sql`update audit_actions
+        set changes = jsonb_set(changes, '{personal,nin}', ${JSON.stringify([null, NIN])}::jsonb)
+        where customer_id = ${acme} and content_type = 'cases.casebasicdetails' returning id`);
+      const activities = await tx.execute(sql`update case_activities
+        set result_data = ${JSON.stringify({ applicant: { nin: NIN, surname: 'Byron' }, share_code: SHARE_CODE })}::jsonb,
+          processing_data = ${JSON.stringify({ events: [{ type: 'request', body: { share_code: SHARE_CODE, company_name: 'Acme' } }] })}::jsonb
+        where case_id = ${apiCase} returning id`);
+      return audits.length + activities.length;
+    });
+    expect(planted).toBeGreaterThanOrEqual(2);
+    const stored = async () =>
+      t.owner(async (tx) => {
+        const audit = await tx.execute<{ t: string }>(
+          sql`select changes::text as t from audit_actions where customer_id = ${acme}`,
+        );
+        const activity = await tx.execute<{ t: string }>(
+          sql`select result_data::text || processing_data::text as t from case_activities
+            where case_id = ${apiCase}`,
+        );
+        return [...audit, ...activity].map((r) => r.t).join('\n');
+      });
+    expect(await stored()).toContain(NIN);
+    expect(await stored()).toContain(SHARE_CODE);
+    const zero = { encrypted: 0, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0, masked: 0 };
+    expect(await sweepAllFieldKeys(t.db, fieldCipher(), 1)).toEqual({ ...zero, masked: planted });
+    const after = await stored();
+    expect(after).not.toContain(NIN);
+    expect(after).not.toContain(SHARE_CODE);
+    expect(after).toContain('•••••456C');
+    expect(after).toContain('"share_code": "•••••567X"');
+    expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual(zero);
   });
 
   it('production needs ENCRYPTION_INDEX_KEY beside ENCRYPTION_KEYS', () => {

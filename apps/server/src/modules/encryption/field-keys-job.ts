@@ -11,6 +11,7 @@ import {
   isEncryptedField,
 } from './field-cipher.js';
 import { FIELD_PREFIX } from './fields.js';
+import { MASK_PHASES, maskStoredCopies } from './masked-copies.js';
 import { sweepAll } from './sweep.js';
 
 /** Rows looked at per run of the job. */
@@ -34,6 +35,8 @@ export interface FieldSweepOutcome {
   unknownKey: number;
   /** Values another write changed while the batch ran (left to that write). */
   skipped: number;
+  /** Plain copies masked (audit rows, activities: masked-copies.ts), after the columns. */
+  masked: number;
   next: FieldCursor | null;
 }
 
@@ -68,10 +71,24 @@ export async function sweepFieldKeys(
     hashed: 0,
     unknownKey: 0,
     skipped: 0,
+    masked: 0,
     next: null,
   };
   const c = ENCRYPTED_COLUMNS[after.column];
-  if (!c) return outcome;
+  if (!c) {
+    // after the columns, the copies written before masking (the cursor's case: the row id)
+    const phase = after.column - ENCRYPTED_COLUMNS.length;
+    if (phase < 0 || phase >= MASK_PHASES) return outcome;
+    const m = await maskStoredCopies(db, phase, after.caseId, batch);
+    outcome.masked = m.masked;
+    outcome.skipped = m.skipped;
+    if (m.full && m.lastId !== null) {
+      outcome.next = { column: after.column, customerId: 0, caseId: m.lastId };
+    } else if (phase + 1 < MASK_PHASES) {
+      outcome.next = { column: after.column + 1, customerId: 0, caseId: 0 };
+    }
+    return outcome;
+  }
   const current = `${FIELD_PREFIX}${cipher.keys.current.id}:`;
   const col = ident(c.column);
   const hash = c.hash ? ident(c.hash) : null;
@@ -129,7 +146,8 @@ export async function sweepFieldKeys(
         customerId: Number(last.customer_id),
         caseId: Number(last.case_id),
       };
-    } else if (after.column + 1 < ENCRYPTED_COLUMNS.length) {
+    } else {
+      // the next column, or the masking phases after the last
       outcome.next = { column: after.column + 1, customerId: 0, caseId: 0 };
     }
   });

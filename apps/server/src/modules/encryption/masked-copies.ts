@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/connection.js';
+import { maskedChanges } from './field-cipher.js';
+import { MASK_BULLETS, maskOptional } from './mask.js';
+
+/**
+ * The copies of the encrypted identifiers written before they were masked (mask.ts), masked in
+ * place: the audit log's old and new values of case data, a DBS check's applicant NI number, a
+ * right-to-work check's share code in its result and its logged requests. Two phases (the audit
+ * log, then the activities), each walked by id; each row written only if it is still the one read.
+ */
+
+/** The audit content types of the tables with encrypted columns. */
+const AUDITED_TABLES: Record<string, string> = {
+  'cases.casebasicdetails': 'case_basic_details',
+  'cases.casepassport': 'case_passports',
+  'cases.casedrivinglicence': 'case_driving_licences',
+  'cases.casertwdetails': 'case_rtw_details',
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An audit row's changes with their personal identifiers masked. */
+function maskedAudit(contentType: string, changes: unknown): unknown {
+  const table = AUDITED_TABLES[contentType];
+  if (!table || !isObject(changes) || !isObject(changes.personal)) return changes;
+  const pairs: Record<string, [unknown, unknown]> = {};
+  for (const [k, v] of Object.entries(changes.personal)) {
+    if (Array.isArray(v) && v.length === 2) pairs[k] = [v[0], v[1]];
+  }
+  return { ...changes, personal: { ...changes.personal, ...maskedChanges(table, pairs) } };
+}
+
+/** An activity's result and provider log with the applicant's NI number and share codes masked. */
+function maskedActivity(result: unknown, processing: unknown): [unknown, unknown] {
+  let r = result;
+  if (isObject(r)) {
+    if (isObject(r.applicant) && typeof r.applicant.nin === 'string') {
+      r = { ...r, applicant: { ...r.applicant, nin: maskOptional(r.applicant.nin) } };
+    }
+    if (isObject(r) && typeof r.share_code === 'string') {
+      r = { ...r, share_code: maskOptional(r.share_code) };
+    }
+  }
+  let p = processing;
+  if (isObject(p) && Array.isArray(p.events)) {
+    p = {
+      ...p,
+      events: p.events.map((e: unknown) =>
+        isObject(e) && isObject(e.body) && typeof e.body.share_code === 'string'
+          ? { ...e, body: { ...e.body, share_code: maskOptional(e.body.share_code) } }
+          : e,
+      ),
+    };
+  }
+  return [r, p];
+}
+
+/** One batch of one phase (0: audit log, 1: activities) after `afterId`: masked, next id or null. */
+export async function maskStoredCopies(
+  db: Database,
+  phase: number,
+  afterId: number,
+  batch: number,
+): Promise<{ masked: number; skipped: number; lastId: number | null; full: boolean }> {
+  const out = { masked: 0, skipped: 0, lastId: null as number | null, full: false };
+  const filter = `? (@ != "" && !(@ starts with "${MASK_BULLETS}"))`;
+  await db.ownerTransaction(async (tx) => {
+    if (phase === 0) {
+      const rows = await tx.execute<{ id: number; content_type: string; changes: unknown }>(sql`
+        select id, content_type, changes from audit_actions
+        where id > ${afterId} and content_type in (${sql.join(
+          Object.keys(AUDITED_TABLES).map((c) => sql`${c}`),
+          sql`, `,
+        )})
+          and (jsonb_path_exists(changes, ${`$.personal.nin[*] ${filter}`}::jsonpath)
+            or jsonb_path_exists(changes, ${`$.personal.number[*] ${filter}`}::jsonpath)
+            or jsonb_path_exists(changes, ${`$.personal.share_code[*] ${filter}`}::jsonpath))
+        order by id limit ${batch}`);
+      for (const r of rows) {
+        const next = maskedAudit(r.content_type, r.changes);
+        const done =
+          await tx.execute(sql`update audit_actions set changes = ${JSON.stringify(next)}::jsonb
+          where id = ${r.id} and changes = ${JSON.stringify(r.changes)}::jsonb returning id`);
+        if (done.length === 0) out.skipped += 1;
+        else out.masked += 1;
+      }
+      out.lastId = rows.length > 0 ? Number(rows.at(-1)?.id) : null;
+      out.full = rows.length === batch;
+      return;
+    }
+    const rows = await tx.execute<{
+      id: number;
+      result_data: unknown;
+      processing_data: unknown;
+    }>(sql`
+      select id, result_data, processing_data from case_activities
+      where id > ${afterId}
+        and (jsonb_path_exists(result_data, ${`$.applicant.nin ${filter}`}::jsonpath)
+          or jsonb_path_exists(result_data, ${`$.share_code ${filter}`}::jsonpath)
+          or jsonb_path_exists(processing_data, ${`$.events[*].body.share_code ${filter}`}::jsonpath))
+      order by id limit ${batch}`);
+    for (const r of rows) {
+      const [result, processing] = maskedActivity(r.result_data, r.processing_data);
+      const done = await tx.execute(sql`update case_activities
+        set result_data = ${JSON.stringify(result)}::jsonb,
+          processing_data = ${JSON.stringify(processing)}::jsonb
+        where id = ${r.id}
+          and result_data is not distinct from ${JSON.stringify(r.result_data)}::jsonb
+          and processing_data is not distinct from ${JSON.stringify(r.processing_data)}::jsonb
+        returning id`);
+      if (done.length === 0) out.skipped += 1;
+      else out.masked += 1;
+    }
+    out.lastId = rows.length > 0 ? Number(rows.at(-1)?.id) : null;
+    out.full = rows.length === batch;
+  });
+  return out;
+}
+
+/** The number of phases of `maskStoredCopies`. */
+export const MASK_PHASES = 2;
