@@ -142,7 +142,10 @@ export const FIRST_VISIT_BUDGETS = {
   // 2026-11-28, a new case's portal (its welcome section): 378.0 KB, 123 requests; 2026-11-29:
   // 407.7 KB (the portal page's and its section's chunks each carry their copies of the small
   // helpers they share), 36 requests.
-  portalSection: { bytes: 450 * 1024, requests: 40 },
+  // 2026-11-29, after the form kit left the portal frame and Welcome joined its chunk: 399.6 KB,
+  // 34 requests (most of its bytes now are the next section's chunks, loaded once the browser
+  // is idle: 290.4 KB before the section paints, FIRST_PAINT_BUDGETS).
+  portalSection: { bytes: 430 * 1024, requests: 37 },
   // 2026-11-28: 200.3 KB, 43 requests; 2026-11-29: 195.9 KB, 13 requests.
   paymentPortal: { bytes: 215 * 1024, requests: 15 },
 } as const;
