@@ -8,6 +8,7 @@ import {
   createAdminAndViewer,
   createCase,
   createCustomer,
+  createProductUser,
   createSubjectUser,
   login,
   ManualClock,
@@ -41,6 +42,7 @@ let oldCase: number; // rows stored before encryption (plain), for the backfill
 let otherCase: number; // another customer's, same national insurance number
 let admin: Client;
 let otherAdmin: Client; // the other customer's
+let ops: Client;
 
 const TODAY = '2026-11-24';
 const NIN = 'AB123456C';
@@ -93,6 +95,7 @@ beforeAll(async () => {
     other = (await createCustomer(tx, { name: 'Other' })).id;
     await createAdminAndViewer(tx, acme);
     await createAdminAndViewer(tx, other, 'other.test');
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
     adaSubject = (
       await createSubjectUser(tx, {
         customerId: acme,
@@ -122,6 +125,7 @@ beforeAll(async () => {
   });
   admin = await login(t.app, 'admin@acme.test');
   otherAdmin = await login(t.app, 'admin@other.test');
+  ops = await login(t.app, 'ops@k.test');
 });
 afterAll(() => t.close());
 
@@ -300,7 +304,8 @@ describe('fields encrypted in the database', () => {
 
   it('the case list finds a case by its exact NI, passport or licence number, however typed, within the tenant', async () => {
     const ids = async (c: Client, term: string, path = '/api/cases/') => {
-      const res = await call(c, 'GET', `${path}?search=${encodeURIComponent(term)}`);
+      const sep = path.endsWith('&') || path.endsWith('?') ? '' : '?';
+      const res = await call(c, 'GET', `${path}${sep}search=${encodeURIComponent(term)}`);
       expect(res.statusCode, res.body).toBe(200);
       return res.json().results.map((r: { id: number }) => r.id);
     };
@@ -333,6 +338,10 @@ describe('fields encrypted in the database', () => {
         .slice(1)
         .map((l) => Number(l.split(',')[0])),
     ).toEqual([oldCase]);
+    // operations staff: in one customer's list (across every customer, names and emails only)
+    expect(await ids(ops, 'late 1234', `/api/ops/cases/?customer=${other}&`)).toEqual([otherCase]);
+    expect(await ids(ops, 'late 1234', `/api/ops/cases/?customer=${acme}&`)).toEqual([]);
+    expect(await ids(ops, 'late 1234', '/api/ops/cases/?')).toEqual([]);
     // a name (no digit) is no identifier: no lookup
     expect(caseIdentifierCondition('Byron')).toBeNull();
   });
