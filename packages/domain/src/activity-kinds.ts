@@ -12,22 +12,13 @@ import {
 } from './checks/results.js';
 import { trustToRideResultDataSchema } from './checks/trust-to-ride.js';
 import type { ConsentKind } from './contracts/portal.js';
+import {
+  PORTAL_ACTIVITY_SECTIONS,
+  type PortalActivitySection,
+} from './portal-activity-sections.js';
 import type { CaseActivityState } from './states.js';
 
-/** Portal sections in the case portal's order (spec point 2), without Welcome/Review/Done. */
-export const PORTAL_ACTIVITY_SECTIONS = [
-  'online-idv',
-  'basic-details',
-  'address-history',
-  'document-collection',
-  'dbs-enhanced',
-  'dbs-standard',
-  'dbs-basic',
-  'dbs-update',
-  'driver-data',
-  'rtw',
-] as const;
-export type PortalActivitySection = (typeof PORTAL_ACTIVITY_SECTIONS)[number];
+export { PORTAL_ACTIVITY_SECTIONS, type PortalActivitySection };
 
 /** Which result panel shows an activity's result on the case detail pages. */
 export const RESULT_PANELS = [

@@ -42,6 +42,7 @@ export * from './permission-words.js';
 export * from './permissions.js';
 export * from './phone.js';
 export * from './portal.js';
+export * from './portal-sections.js';
 export * from './postcode.js';
 export * from './postcode-areas.js';
 export * from './reminders.js';

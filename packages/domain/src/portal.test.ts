@@ -5,14 +5,16 @@ import {
   DBS_APPLICATION_LEVELS,
   dbsApplicationSection,
   missingConsents,
-  PORTAL_SECTION_LABELS,
-  PORTAL_SECTIONS,
   portalProgress,
   portalSections,
-  portalStepCounts,
-  portalSteps,
   SUBMIT_WITHOUT_CONSENT,
 } from './portal.js';
+import {
+  PORTAL_SECTION_LABELS,
+  PORTAL_SECTIONS,
+  portalStepCounts,
+  portalSteps,
+} from './portal-sections.js';
 
 describe('portalSections', () => {
   it('keeps the spec order', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PORTAL_SECTIONS } from '../portal.js';
+import { PORTAL_SECTIONS } from '../portal-sections.js';
 import { caseBasicDetailsOut } from './case-basic-details.js';
 import { caseDrivingLicenceOut } from './case-driving-licences.js';
 import { casePassportOut } from './case-passports.js';
