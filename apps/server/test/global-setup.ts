@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -56,9 +56,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Where the PGlite templates and the files' copies live: RAM when the machine has it. */
+/**
+ * RAM the copies may take: a few workers' databases (about 65 MB each) and the template, with
+ * room to spare. A container's /dev/shm is often 64 MB: then the temporary folder is used.
+ */
+const SHM_NEEDED_BYTES = 2 * 1024 ** 3;
+
+/** Where the PGlite templates and the files' copies live: RAM when the machine has enough. */
 export function pgliteRoot(): string {
-  return join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'kestrel-test');
+  let shm = false;
+  try {
+    const s = statfsSync('/dev/shm');
+    shm = s.bavail * s.bsize >= SHM_NEEDED_BYTES;
+  } catch {
+    shm = false;
+  }
+  return join(shm ? '/dev/shm' : tmpdir(), 'kestrel-test');
 }
 
 /** Removes PGlite data directories left by runs that were killed (their process is gone). */
