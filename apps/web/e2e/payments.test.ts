@@ -239,8 +239,15 @@ describe('cards and charged cases', () => {
     await card(page, '4242').getByText('Default').waitFor();
     await page.goto(`/cases/${caseId}`);
     await page.getByRole('button', { name: 'Retry payment' }).click();
+    // the charge is taken by a job: 'Payment in progress' until the provider answers, then
+    // neither that nor the banner (paid), without a reload
     await expect
-      .poll(() => page.getByTestId('case-payment-banner').count(), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await page.getByTestId('case-payment-banner').count()) +
+          (await page.getByTestId('case-payment-pending').count()),
+        { timeout: 30_000 },
+      )
       .toBe(0);
 
     // the list: the declined attempt and the paid one, the declined filtered in the URL
