@@ -38,7 +38,8 @@ describe('the API reference pages', () => {
       await page
         .getByRole('heading', { name: /Kestrel API/ })
         .first()
-        .waitFor({ timeout: 30_000 });
+        // the whole document is rendered in the page: 13 s alone, past 30 s on a loaded machine
+        .waitFor({ timeout: 90_000 });
       // the operations' derived summaries, in the navigation (tags folded)
       await page.getByText('List cases', { exact: true }).first().waitFor({ state: 'attached' });
       expect(await page.getByText('Create a subject', { exact: true }).count()).toBeGreaterThan(0);

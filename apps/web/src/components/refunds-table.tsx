@@ -26,8 +26,9 @@ export function RefundsTable<R extends RefundRow>({
   withBy?: boolean;
 }) {
   if (refunds.length === 0) return <Text size="sm">No refunds.</Text>;
+  // long names (By) break anywhere so the table fits a 360 px phone
   return (
-    <Table>
+    <Table style={{ overflowWrap: 'anywhere' }}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Amount</Table.Th>

@@ -151,7 +151,9 @@ export function PaymentDetail({ source }: { source: PaymentSource }) {
         {p.events.length === 0 ? (
           <Text size="sm">The provider has reported nothing yet.</Text>
         ) : (
-          <Table>
+          // a provider's event names and messages are long words ('payment_intent.payment_failed'):
+          // they break anywhere so the table fits a 360 px phone
+          <Table style={{ overflowWrap: 'anywhere' }}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Event</Table.Th>
