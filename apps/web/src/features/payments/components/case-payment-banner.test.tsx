@@ -2,11 +2,11 @@ import type { CasePaymentOut, Permission } from '@kestrel/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cases } from '../../../api/cases';
 import { resetSession, setSession } from '../../../lib/session/session-store';
 import { mockFetch } from '../../../test/fetch-mock';
 import { renderWithProviders } from '../../../test/render';
 import { product, productIn } from '../../../test/sessions';
-import { cases } from '../../../api/cases';
 import { CasePaymentBanner } from './case-payment-banner';
 
 /** The case detail's use of the banner: the case read through its query, the banner fed from it. */
