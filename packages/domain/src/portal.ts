@@ -2,7 +2,6 @@ import {
   ACTIVITY_KINDS,
   consentKindOf,
   isActivityKindCode,
-  PORTAL_ACTIVITY_SECTIONS,
   type PortalActivitySection,
 } from './activity-kinds.js';
 import type { ConsentKind, SubjectConsentOut } from './contracts/portal.js';
