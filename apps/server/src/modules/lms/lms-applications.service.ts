@@ -92,6 +92,16 @@ const onApplication = (
   ref: AnyPgColumn,
 ): SQL | undefined => and(eq(t.customerId, lmsApplications.customerId), eq(t.id, ref));
 
+/** How many applications (with their subject) `where` finds: both application lists' count. */
+async function countApplications(tx: Tx, where: SQL | undefined): Promise<number> {
+  const [total] = await tx
+    .select({ n: countOf })
+    .from(lmsApplications)
+    .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
+    .where(where);
+  return total?.n ?? 0;
+}
+
 const OPEN: ApplicationState[] = ['awaiting_payment', 'in_progress', 'more_info_requested'];
 export const applicationReference = (id: number) => `APP-${String(id).padStart(6, '0')}`;
 export const casePortalUrl = (caseId: number) => `/s/case-portal/${caseId}`;
@@ -881,18 +891,14 @@ export async function subjectApplications(
               eq(paymentIntents.outcome, 'awaiting'),
             ),
           );
-      const [total] = await tx
-        .select({ n: countOf })
-        .from(lmsApplications)
-        .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
-        .where(where);
+      const count = await countApplications(tx, where);
       const rows = await base()
         .where(where)
         .orderBy(desc(lmsApplications.createdAt), desc(lmsApplications.id))
         .limit(page.pageSize)
         .offset(page.offset);
       return {
-        count: total?.n ?? 0,
+        count,
         results: rows.map((r) => ({
           id: r.app.id,
           reference: applicationReference(r.app.id),
@@ -1125,18 +1131,14 @@ export async function listApplications(
       .select({ a: lmsApplications })
       .from(lmsApplications)
       .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId));
-  const [total] = await ctx.tx
-    .select({ n: countOf })
-    .from(lmsApplications)
-    .innerJoin(subjects, onApplication(subjects, lmsApplications.subjectId))
-    .where(where);
+  const count = await countApplications(ctx.tx, where);
   const rows = await from()
     .where(where)
     .orderBy(desc(lmsApplications.createdAt), desc(lmsApplications.id))
     .limit(page.pageSize)
     .offset(page.offset);
   return {
-    count: total?.n ?? 0,
+    count,
     results: await presentApplications(
       ctx.tx,
       rows.map((r) => r.a),

@@ -66,7 +66,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const KEY = 'pk_test_kestrel';
 const RETURN = '/payment-settings/add-payment-method';
 
 const call = (

@@ -105,14 +105,18 @@ export async function findDueWork(tx: Tx, now: Date): Promise<DueItem[]> {
 }
 
 /** The case `id` locked for this transaction, or null when another holds it (skip locked). */
-async function claimCase(tx: Tx, id: number) {
+/**
+ * The case locked for this run (skipped when another run holds it), or null unless it still
+ * awaits its subject and is not archived: what both reminder runs check first.
+ */
+async function claimAwaitingCase(tx: Tx, id: number) {
   const [c] = await tx
     .select()
     .from(cases)
     .where(eq(cases.id, id))
     .limit(1)
     .for('update', { skipLocked: true });
-  return c ?? null;
+  return c && c.state === 'awaiting-subject' && !c.archivedAt ? c : null;
 }
 
 async function invitationRow(tx: Tx, caseId: number) {
@@ -148,8 +152,8 @@ export async function sendDueReminder(
 ): Promise<boolean> {
   const { tx, actor } = ctx;
   const now = ctx.clock.now();
-  const c = await claimCase(tx, caseId);
-  if (!c || c.state !== 'awaiting-subject' || c.archivedAt) return false;
+  const c = await claimAwaitingCase(tx, caseId);
+  if (!c) return false;
   if (isReminderTooSoon(c.lastReminderAt, now)) return false;
   const p = await processOf(tx, c.processId);
   const schedule: ReminderSchedule | null = p.reminderSchedule;
@@ -199,8 +203,8 @@ export async function sendDueReminder(
 export async function expireInvitation(ctx: ServiceContext, caseId: number): Promise<boolean> {
   const { tx, actor } = ctx;
   const now = ctx.clock.now();
-  const c = await claimCase(tx, caseId);
-  if (!c || c.state !== 'awaiting-subject' || c.archivedAt) return false;
+  const c = await claimAwaitingCase(tx, caseId);
+  if (!c) return false;
   const p = await processOf(tx, c.processId);
   const inv = await invitationRow(tx, caseId);
   if (inv?.expiredAt) return false;

@@ -1,5 +1,5 @@
 import type { OnlineIdvProfile, OnlineIdvStartOut, SubjectOnlineIdvOut } from '@kestrel/domain';
-import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request } from '../../../api/client';
 import { ErrorSummary } from '../../../components/form-kit';
