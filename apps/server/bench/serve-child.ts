@@ -30,3 +30,12 @@ export function startServeChild(opts: {
     child.on('exit', (code) => reject(new Error(`server process exited (${code})`)));
   });
 }
+
+/** Stops a server started by startServeChild (SIGTERM, then waits for it to exit); none: nothing. */
+export async function stopServeChild(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

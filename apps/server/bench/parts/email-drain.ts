@@ -25,7 +25,7 @@ import { DEMO_PASSWORD, seedDemo } from '../../src/db/seed.js';
 import { emailJob, sendEmailJob } from '../../src/jobs/send-email.js';
 import { enqueue, readJobConcurrency } from '../../src/platform/jobs.js';
 import { type Figure, login, measure, verify } from '../load.js';
-import { startServeChild } from '../serve-child.js';
+import { startServeChild, stopServeChild } from '../serve-child.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -202,13 +202,7 @@ try {
   failed = true;
 } finally {
   await client.end().catch(() => {});
-  if (server && server.exitCode === null) {
-    const s = server;
-    await new Promise<void>((resolve) => {
-      s.once('exit', () => resolve());
-      s.kill('SIGTERM');
-    });
-  }
+  await stopServeChild(server);
   if (created) {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch((e) =>
       console.error(`could not drop ${DB_NAME}: ${String(e)}`),

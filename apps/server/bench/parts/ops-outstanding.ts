@@ -12,7 +12,7 @@ import { openPgPool, pgDatabase } from '../../src/db/connection.js';
 import { createProductUser } from '../../src/db/factories.js';
 import { type Figure, login, measure, verify } from '../load.js';
 import { BENCH_PASSWORD } from '../seed.js';
-import { startServeChild } from '../serve-child.js';
+import { startServeChild, stopServeChild } from '../serve-child.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -122,13 +122,7 @@ try {
   console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
   failed = true;
 } finally {
-  if (server && server.exitCode === null) {
-    const s = server;
-    await new Promise<void>((resolve) => {
-      s.once('exit', () => resolve());
-      s.kill('SIGTERM');
-    });
-  }
+  await stopServeChild(server);
 }
 
 const main = rows.find((r) => r.target);

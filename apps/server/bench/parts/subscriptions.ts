@@ -22,7 +22,7 @@ import { DEMO_PASSWORD, seedDemo } from '../../src/db/seed.js';
 import { subscriptionsDueJob } from '../../src/modules/cycles/subscriptions-due-job.js';
 import { enqueue, jobOf } from '../../src/platform/jobs.js';
 import { type Figure, login, measure, verify } from '../load.js';
-import { startServeChild } from '../serve-child.js';
+import { startServeChild, stopServeChild } from '../serve-child.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -203,13 +203,7 @@ try {
   failed = true;
 } finally {
   await client.end().catch(() => {});
-  if (server && server.exitCode === null) {
-    const s = server;
-    await new Promise<void>((resolve) => {
-      s.once('exit', () => resolve());
-      s.kill('SIGTERM');
-    });
-  }
+  await stopServeChild(server);
   if (created) {
     await adminQuery(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch((e) =>
       console.error(`could not drop ${DB_NAME}: ${String(e)}`),
