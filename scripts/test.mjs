@@ -19,7 +19,7 @@
 //   tests import no app code: they run when they or their helpers change. No typecheck.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { build } from './build.mjs';
 import { ensureChromium, ensureRuntime, root } from './lib.mjs';
 
@@ -201,6 +201,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+/** The failing tests' names and first lines, printed again at the very end: CI shows only the tail. */
+const failedTests = [];
 
 const pgSetNote = pgAll
   ? ' (every file: KESTREL_PG_ALL=1)'
@@ -251,6 +253,18 @@ async function runSuite(suite, log = null) {
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
     if (r.numFailedTests > 0 || code !== 0) failures.push(suite.name);
     if (code !== 0 && r.numFailedTests === 0) failed += 1; // a suite error (coverage, import) counts
+    for (const file of r.testResults ?? []) {
+      const where = relative(root, file.name ?? '');
+      const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of tests) {
+        const why = String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 6).join('\n      ');
+        failedTests.push(`${suite.name}: ${where} > ${t.fullName}\n      ${why}`);
+      }
+      if (!tests.length && file.status === 'failed') {
+        const why = String(file.message ?? '').split('\n').slice(0, 6).join('\n      ');
+        failedTests.push(`${suite.name}: ${where} (the file failed outside its tests)\n      ${why}`);
+      }
+    }
   } else if (code !== 0) {
     failures.push(suite.name);
     failed += 1;
@@ -272,6 +286,10 @@ if (!last) for (const suite of pgSuites) await runSuite(suite);
 console.log('\nTime per step:');
 for (const [label, ms] of timings) console.log(`  ${label.padEnd(24)} ${secs(ms)}`);
 console.log(`  ${'total'.padEnd(24)} ${secs(Date.now() - started)}`);
+if (failedTests.length) {
+  console.log('\nFailed tests:');
+  for (const line of failedTests.slice(0, 20)) console.log(`  ${line}`);
+}
 console.log(`\n${failures.length ? `Failing suites: ${failures.join(', ')}\n` : ''}`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
