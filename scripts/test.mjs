@@ -257,12 +257,20 @@ async function runSuite(suite, log = null) {
       const where = relative(root, file.name ?? '');
       const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
       for (const t of tests) {
-        const why = String(t.failureMessages?.[0] ?? '').split('\n').slice(0, 6).join('\n      ');
+        const why = String(t.failureMessages?.[0] ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n      ');
         failedTests.push(`${suite.name}: ${where} > ${t.fullName}\n      ${why}`);
       }
       if (!tests.length && file.status === 'failed') {
-        const why = String(file.message ?? '').split('\n').slice(0, 6).join('\n      ');
-        failedTests.push(`${suite.name}: ${where} (the file failed outside its tests)\n      ${why}`);
+        const why = String(file.message ?? '')
+          .split('\n')
+          .slice(0, 6)
+          .join('\n      ');
+        failedTests.push(
+          `${suite.name}: ${where} (the file failed outside its tests)\n      ${why}`,
+        );
       }
     }
   } else if (code !== 0) {
