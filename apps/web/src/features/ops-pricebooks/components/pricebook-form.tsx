@@ -109,7 +109,8 @@ export function PricebookForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="lg" maw={820}>
-        <Title order={1}>{existing ? 'Edit pricebook' : 'Add pricebook'}</Title>
+        {/* under the customer's name (the frame's h1) */}
+        <Title order={2}>{existing ? 'Edit pricebook' : 'Add pricebook'}</Title>
         {error && (
           <Alert color="red" title="Not saved">
             {error}
@@ -149,7 +150,7 @@ export function PricebookForm({
           </Stack>
         </Paper>
         <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
-          <Title order={2} size="h4" mb="sm">
+          <Title order={3} size="h4" mb="sm">
             Prices (£)
           </Title>
           <Table>

@@ -123,4 +123,34 @@ describe('ops pricebooks: a customer page', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Pricebooks' })).toBeInTheDocument();
     await screen.findByRole('link', { name: 'Card 2026' });
   });
+
+  const acme = { id: 3, name: 'Acme Care Ltd', is_active: true, demo_mode: false };
+
+  it.each([
+    ['add', '/ops/customers/3/pricebooks/add', 'Add pricebook'],
+    ['edit', '/ops/customers/3/pricebooks/7/edit', 'Edit pricebook'],
+  ])(
+    "shows the %s form in the customer's frame, the Pricebooks tab current",
+    async (_, path, title) => {
+      mockFetch((call) =>
+        call.url === '/api/ops/customers/3/pricebooks/7/'
+          ? { status: 200, body: pricebook({ name: 'Card 2026' }) }
+          : call.url.startsWith('/api/ops/customers/3/pricebooks/')
+            ? { status: 200, body: { results: [] } }
+            : { status: 200, body: acme },
+      );
+      renderAt(path);
+      await screen.findByRole('heading', { level: 1, name: 'Acme Care Ltd' });
+      expect(screen.getByRole('button', { name: 'Start ops session' })).toBeInTheDocument();
+      const tabs = screen.getByRole('navigation', { name: 'Customer pages' });
+      expect(within(tabs).getByRole('link', { name: 'Pricebooks' })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      // the form's own title under the customer's name, one h1 on the page
+      expect(await screen.findByRole('heading', { level: 2, name: title })).toBeInTheDocument();
+      expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+      expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    },
+  );
 });
