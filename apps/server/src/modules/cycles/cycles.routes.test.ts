@@ -12,6 +12,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { createRole } from '../../db/factories.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -487,6 +488,170 @@ describe('the due job', () => {
     );
     expect(new Set(rows.map((r) => r.lastCaseId))).toEqual(new Set(opened.map((c) => c.id)));
     expect(other).toBeGreaterThan(0);
+  });
+});
+
+describe('every endpoint: the entitlement, the permission and the tenant', () => {
+  let reader: Client;
+  let cycleId = 0;
+  let subId = 0;
+  let subject = 0;
+
+  beforeAll(async () => {
+    // a reader: may view cycles and subscriptions, add or change neither
+    subject = await t.owner(async (tx) => {
+      const role = await createRole(tx, {
+        customerId: acme,
+        permissions: ['cycles.view_cycle', 'subscriptions.view_subscription'],
+      });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'reader@acme.test',
+        roles: [role.id],
+      });
+      return (await createSubjectUser(tx, { customerId: acme, email: 'matrix@acme-people.test' }))
+        .id;
+    });
+    reader = await login(t.app, 'reader@acme.test');
+    admin = await login(t.app, 'admin@acme.test');
+    viewer = await login(t.app, 'viewer@acme.test');
+    plain = await login(t.app, 'admin@plain.test');
+    theirs = await login(t.app, 'admin@other.test');
+    const made = await call(admin, 'POST', `/api/processes/${care}/cycles/`, {
+      ...cycleBody,
+      name: 'Matrix',
+    });
+    cycleId = made.json().id;
+    // far ahead: never due in this file
+    const far = new Date(t.clock.now().getTime() + 3000 * DAY).toISOString();
+    const sub = await call(admin, 'POST', `/api/subjects/${subject}/subscriptions/`, {
+      cycle: cycleId,
+      starts_at: far,
+    });
+    subId = sub.json().id;
+  });
+
+  /** `theirs`: what another customer's administrator gets (404: our id; list: ours absent). */
+  type Endpoint = {
+    method: string;
+    url: () => string;
+    body?: () => unknown;
+    write: boolean;
+    theirs: 404 | 400 | 'list';
+  };
+  const endpoints: Endpoint[] = [
+    { method: 'GET', url: () => `/api/processes/${care}/cycles/`, write: false, theirs: 404 },
+    { method: 'GET', url: () => '/api/cycles/', write: false, theirs: 'list' },
+    {
+      method: 'POST',
+      url: () => `/api/processes/${care}/cycles/`,
+      body: () => ({ ...cycleBody, name: 'Refused' }),
+      write: true,
+      theirs: 404,
+    },
+    {
+      method: 'GET',
+      url: () => `/api/processes/${care}/cycles/${cycleId}/`,
+      write: false,
+      theirs: 404,
+    },
+    {
+      method: 'PATCH',
+      url: () => `/api/processes/${care}/cycles/${cycleId}/`,
+      body: () => ({ name: 'Refused' }),
+      write: true,
+      theirs: 404,
+    },
+    {
+      method: 'DELETE',
+      url: () => `/api/processes/${care}/cycles/${cycleId}/`,
+      write: true,
+      theirs: 404,
+    },
+    {
+      method: 'GET',
+      url: () => `/api/subjects/${subject}/subscriptions/`,
+      write: false,
+      theirs: 404,
+    },
+    {
+      method: 'POST',
+      url: () => `/api/subjects/${subject}/subscriptions/`,
+      body: () => ({ cycle: cycleId }),
+      write: true,
+      theirs: 404,
+    },
+    { method: 'GET', url: () => '/api/subscriptions/', write: false, theirs: 'list' },
+    {
+      method: 'POST',
+      url: () => '/api/subscriptions/bulk/',
+      body: () => ({ cycle: cycleId, subjects: [subject] }),
+      write: true,
+      // our cycle does not exist for them
+      theirs: 400,
+    },
+    { method: 'GET', url: () => `/api/subscriptions/${subId}/`, write: false, theirs: 404 },
+    { method: 'POST', url: () => `/api/subscriptions/${subId}/pause/`, write: true, theirs: 404 },
+    { method: 'POST', url: () => `/api/subscriptions/${subId}/resume/`, write: true, theirs: 404 },
+    { method: 'POST', url: () => `/api/subscriptions/${subId}/end/`, write: true, theirs: 404 },
+  ];
+  const name = (e: Endpoint) => `${e.method} ${e.url()}`;
+
+  it('403 for a customer without the cycles entitlement, on every endpoint', async () => {
+    for (const e of endpoints) {
+      const res = await call(plain, e.method, e.url(), e.body?.());
+      expect(res.statusCode, name(e)).toBe(403);
+    }
+  });
+
+  it('403 without the permission: the viewer on every endpoint, the reader on every change', async () => {
+    for (const e of endpoints) {
+      expect((await call(viewer, e.method, e.url(), e.body?.())).statusCode, name(e)).toBe(403);
+      const read = await call(reader, e.method, e.url(), e.body?.());
+      expect(read.statusCode, name(e)).toBe(e.write ? 403 : 200);
+    }
+    // nothing changed
+    const sub = await call(admin, 'GET', `/api/subscriptions/${subId}/`);
+    expect(sub.json()).toMatchObject({ state: 'active', cycle: { name: 'Matrix' } });
+  });
+
+  it("another customer's administrator: 404 for every id of ours, our rows absent from lists", async () => {
+    for (const e of endpoints) {
+      const res = await call(theirs, e.method, e.url(), e.body?.());
+      if (e.theirs === 'list') {
+        expect(res.statusCode, name(e)).toBe(200);
+        const ids = (res.json() as { results: { id: number }[] }).results.map((r) => r.id);
+        expect(ids, name(e)).not.toContain(e.url() === '/api/cycles/' ? cycleId : subId);
+      } else {
+        expect(res.statusCode, name(e)).toBe(e.theirs);
+        if (e.theirs === 400) expect(Object.keys(res.json()), name(e)).toEqual(['cycle']);
+      }
+    }
+    const sub = await call(admin, 'GET', `/api/subscriptions/${subId}/`);
+    expect(sub.json()).toMatchObject({ state: 'active', cycle: { name: 'Matrix' } });
+    expect((await call(admin, 'GET', `/api/processes/${care}/cycles/${cycleId}/`)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('validates the subscriptions: a bad start, an empty or oversized bulk, an inactive cycle', async () => {
+    const path = `/api/subjects/${people[3]}/subscriptions/`;
+    const bad = await call(admin, 'POST', path, { cycle: cycleId, starts_at: 'soon' });
+    expect([bad.statusCode, Object.keys(bad.json())]).toEqual([400, ['starts_at']]);
+    const empty = await call(admin, 'POST', '/api/subscriptions/bulk/', {
+      cycle: cycleId,
+      subjects: [],
+    });
+    expect([empty.statusCode, Object.keys(empty.json())]).toEqual([400, ['subjects']]);
+    const off = await call(admin, 'POST', `/api/processes/${care}/cycles/`, {
+      ...cycleBody,
+      name: 'Off',
+      is_active: false,
+    });
+    const inactive = await call(admin, 'POST', path, { cycle: off.json().id });
+    expect(inactive.json()).toEqual({ cycle: [SUBSCRIPTION_MESSAGES.inactiveCycle] });
+    const noSuch = await call(admin, 'POST', `/api/subscriptions/999999/pause/`);
+    expect(noSuch.statusCode).toBe(404);
   });
 });
 
