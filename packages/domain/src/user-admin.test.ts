@@ -43,6 +43,15 @@ describe('user administration rules', () => {
     );
     expect(USER_ADMIN_MESSAGES.unknownPermission('x.y')).toBe('Unknown permission: x.y.');
   });
+
+  it('refuses a grant above what the giver holds: roles by name, permissions in words', () => {
+    expect(USER_ADMIN_MESSAGES.grantRole(['viewer', 'Senior manager'])).toBe(
+      'You cannot give a role with permissions you do not hold yourself: viewer, Senior manager.',
+    );
+    expect(USER_ADMIN_MESSAGES.grantPermissions(['cases.view_case', 'users.add_productuser'])).toBe(
+      'You cannot give a role a permission you do not hold yourself: View cases, Add users.',
+    );
+  });
 });
 
 describe('role and user contracts', () => {

@@ -1,3 +1,4 @@
+import { permissionWords } from './permission-words.js';
 import { hasPermission } from './permissions.js';
 
 /** A staff member's status (issue 30): invited until the account is claimed. */
@@ -37,7 +38,11 @@ export function isBuiltInRole(role: { customerId: number | null; name: string })
   );
 }
 
-/** The refusals of the users and roles screens, written once (400 bodies and the web). */
+/**
+ * The refusals of the users and roles screens, written once (400 bodies and the web), with the
+ * hints the screens give beside what cannot be given (decision 028: no one gives more than they
+ * hold).
+ */
 export const USER_ADMIN_MESSAGES = {
   selfDeactivate: 'You cannot deactivate yourself.',
   selfDemote: 'You cannot remove your own administrator permissions.',
@@ -51,6 +56,16 @@ export const USER_ADMIN_MESSAGES = {
   builtInRoleName: 'This name belongs to a built-in role.',
   roleNameTaken: 'A role with this name already exists.',
   unknownPermission: (p: string) => `Unknown permission: ${p}.`,
+  /** A role whose permissions are not all the giver's, named in the order asked. */
+  grantRole: (names: readonly string[]) =>
+    `You cannot give a role with permissions you do not hold yourself: ${names.join(', ')}.`,
+  /** Permissions the giver lacks, in words, in the order asked. */
+  grantPermissions: (permissions: readonly string[]) =>
+    `You cannot give a role a permission you do not hold yourself: ${permissions.map(permissionWords).join(', ')}.`,
+  /** The user form's hint when some roles cannot be picked. */
+  grantRoleHint: 'You can give only roles whose permissions you hold yourself',
+  /** The role dialog's hint when some permissions cannot be ticked. */
+  grantPermissionHint: 'You can give a role only the permissions you hold yourself.',
   roleInUse: (users: number) =>
     `This role is held by ${users} ${users === 1 ? 'user' : 'users'}: take it from them before deleting it.`,
 } as const;

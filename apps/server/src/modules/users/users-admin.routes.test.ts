@@ -15,7 +15,6 @@ import { auditActions } from '../../platform/tables/audit.table.js';
 import { accountTokens } from '../../platform/tables/sessions.table.js';
 import { LIMITED_USER_SEGMENTS } from '../segments/segment-users.js';
 import { segments, segmentUsers } from '../segments/segments.table.js';
-import { GRANT_REFUSALS } from './users.service.js';
 import { productUserRoles, productUsers, roles } from './users.table.js';
 
 let t: TestApp;
@@ -562,7 +561,7 @@ describe('/api/roles/', () => {
       headers: a.headers,
       payload: { roles: [adminRole] },
     });
-    expect(back.json()).toEqual({ roles: [GRANT_REFUSALS.role(['admin'])] });
+    expect(back.json()).toEqual({ roles: [USER_ADMIN_MESSAGES.grantRole(['admin'])] });
     await t.owner(async (tx) => {
       await tx.delete(productUserRoles).where(eq(productUserRoles.userId, me));
       await tx.insert(productUserRoles).values({ customerId: acme, userId: me, roleId: adminRole });
@@ -641,11 +640,11 @@ describe('no one gives more than they hold', () => {
     const refused = await invite('escalate@acme.test', [adminRole]);
     expect([refused.statusCode, refused.json()]).toEqual([
       400,
-      { roles: [GRANT_REFUSALS.role(['admin'])] },
+      { roles: [USER_ADMIN_MESSAGES.grantRole(['admin'])] },
     ]);
     const both = await invite('escalate@acme.test', [managerRole, viewerRole, seniorRole]);
     expect(both.json()).toEqual({
-      roles: [GRANT_REFUSALS.role(['viewer', 'Senior manager'])],
+      roles: [USER_ADMIN_MESSAGES.grantRole(['viewer', 'Senior manager'])],
     });
     const none = await t.owner((tx) =>
       tx.select().from(productUsers).where(eq(productUsers.username, 'escalate@acme.test')),
@@ -666,13 +665,13 @@ describe('no one gives more than they hold', () => {
     const edit = await patch(clerk, [...before, adminRole]);
     expect([edit.statusCode, edit.json()]).toEqual([
       400,
-      { roles: [GRANT_REFUSALS.role(['admin'])] },
+      { roles: [USER_ADMIN_MESSAGES.grantRole(['admin'])] },
     ]);
     expect(await rolesOfUser(clerk)).toEqual(before);
     const self = await patch(manager, [managerRole, adminRole]);
     expect([self.statusCode, self.json()]).toEqual([
       400,
-      { roles: [GRANT_REFUSALS.role(['admin'])] },
+      { roles: [USER_ADMIN_MESSAGES.grantRole(['admin'])] },
     ]);
     expect(await rolesOfUser(manager)).toEqual([managerRole]);
     // keeping a role the user already holds is not giving it: the clerk keeps viewer
@@ -693,7 +692,7 @@ describe('no one gives more than they hold', () => {
     });
     expect([made.statusCode, made.json()]).toEqual([
       400,
-      { permissions: [GRANT_REFUSALS.permissions(['cases.view_case'])] },
+      { permissions: [USER_ADMIN_MESSAGES.grantPermissions(['cases.view_case'])] },
     ]);
     // their own role, given a permission they lack: refused (it would raise them too)
     const raise = await t.app.inject({
@@ -704,7 +703,9 @@ describe('no one gives more than they hold', () => {
     });
     expect([raise.statusCode, raise.json()]).toEqual([
       400,
-      { permissions: [GRANT_REFUSALS.permissions(['cases.add_case', 'cases.view_case'])] },
+      {
+        permissions: [USER_ADMIN_MESSAGES.grantPermissions(['cases.add_case', 'cases.view_case'])],
+      },
     ]);
     expect(await permissionsOfRole(managerRole)).toEqual([...managerPermissions]);
     // within their own permissions: made; a role above them may lose what they lack, or be

@@ -3,7 +3,6 @@ import {
   type BrandDetails,
   brandDetails,
   knownBrandForHost,
-  permissionWords,
   USER_ADMIN_MESSAGES,
   type UserOut,
   type UserStatus,
@@ -135,17 +134,6 @@ export async function findUser(tx: Tx, id: number): Promise<UserRow> {
   return row;
 }
 
-/**
- * The refusals of giving more than one holds (decision 028): a role whose permissions are not
- * all the giver's (named in the order asked), a permission the giver lacks (in words).
- */
-export const GRANT_REFUSALS = {
-  role: (names: readonly string[]) =>
-    `You cannot give a role with permissions you do not hold yourself: ${names.join(', ')}.`,
-  permissions: (permissions: readonly string[]) =>
-    `You cannot give a role a permission you do not hold yourself: ${permissions.map(permissionWords).join(', ')}.`,
-} as const;
-
 /** Who gives roles or permissions: the acting user's (or API key's) own permissions. */
 export type Giver = Pick<Actor, 'permissions'>;
 
@@ -156,7 +144,8 @@ export type Giver = Pick<Actor, 'permissions'>;
 export function assertGrantable(giver: Giver, wanted: readonly string[], field: string): void {
   const held: ReadonlySet<string> = giver.permissions;
   const above = [...new Set(wanted)].filter((p) => !held.has(p));
-  if (above.length > 0) throw ValidationError.of(field, GRANT_REFUSALS.permissions(above));
+  if (above.length > 0)
+    throw ValidationError.of(field, USER_ADMIN_MESSAGES.grantPermissions(above));
 }
 
 /**
@@ -185,7 +174,7 @@ export async function setRoles(
     .filter((r) => given.includes(r.id) && r.permissions.some((p) => !held.has(p)))
     .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
     .map((r) => r.name);
-  if (above.length > 0) throw ValidationError.of('roles', GRANT_REFUSALS.role(above));
+  if (above.length > 0) throw ValidationError.of('roles', USER_ADMIN_MESSAGES.grantRole(above));
   await tx.delete(productUserRoles).where(eq(productUserRoles.userId, userId));
   if (ids.length) {
     await tx

@@ -4,6 +4,7 @@ import {
   permissionWords,
   type RoleCreate,
   roleCreate,
+  USER_ADMIN_MESSAGES,
 } from '@kestrel/domain';
 import {
   Badge,
@@ -62,7 +63,7 @@ function RoleDialog({ role, onClose }: { role: Role | null; onClose: () => void 
       />
       {limited && (
         <Text size="sm" c="dimmed">
-          You can give a role only the permissions you hold yourself.
+          {USER_ADMIN_MESSAGES.grantPermissionHint}
         </Text>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">

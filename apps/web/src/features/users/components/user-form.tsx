@@ -1,4 +1,4 @@
-import { isPermission, userCreate } from '@kestrel/domain';
+import { isPermission, USER_ADMIN_MESSAGES, userCreate } from '@kestrel/domain';
 import { SimpleGrid, Stack } from '@mantine/core';
 import type { Control } from 'react-hook-form';
 import { z } from 'zod';
@@ -114,7 +114,7 @@ export function UserFields({
         label="Roles"
         description={
           limited
-            ? "What they may do: each role's permissions are on the Roles tab of Users. You can give only roles whose permissions you hold yourself"
+            ? `What they may do: each role's permissions are on the Roles tab of Users. ${USER_ADMIN_MESSAGES.grantRoleHint}`
             : "What they may do: each role's permissions are on the Roles tab of Users"
         }
         data={roleData}

@@ -1,4 +1,4 @@
-import type { Permission } from '@kestrel/domain';
+import { type Permission, USER_ADMIN_MESSAGES } from '@kestrel/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -160,16 +160,14 @@ describe('a user', () => {
 
 // Decision 028: no one gives more than they hold. The screens offer only what the server allows.
 describe('giving no more than one holds', () => {
-  const LIMITED = 'You can give only roles whose permissions you hold yourself';
+  const LIMITED = USER_ADMIN_MESSAGES.grantRoleHint;
 
   it('a role gains only permissions the user holds; those it has may be taken away', async () => {
     mockFetch(answer);
     render('/users?tab=roles', ALL);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Site manager' }));
     const dialog = await screen.findByRole('dialog');
-    expect(
-      within(dialog).getByText('You can give a role only the permissions you hold yourself.'),
-    ).toBeTruthy();
+    expect(within(dialog).getByText(USER_ADMIN_MESSAGES.grantPermissionHint)).toBeTruthy();
     const box = (name: string) =>
       within(dialog).getByRole('checkbox', { name }) as HTMLInputElement;
     expect(box('View cases').disabled).toBe(false);
