@@ -7,6 +7,7 @@ import { DEFINITION_CT, GROUP_CT, LICENCE_CT, PORTAL_CT, SUB_GROUP_CT } from './
 import { lmsApplicationRoutes } from './lms-applications.routes.js';
 import { APPLICATION_CT, FEE_PURPOSE } from './lms-applications.service.js';
 import { lmsSignUpRoutes } from './lms-signup.routes.js';
+import { updateServiceCatchUp } from './update-service-cycles-job.js';
 
 /**
  * Licensing, the council's side (issue 32): licence groups and sub-groups, licence definitions
@@ -19,6 +20,9 @@ export default {
     await lmsPublicRoutes(app);
     await lmsApplicationRoutes(app);
     await lmsSignUpRoutes(app);
+    // a server started after a missed 06:30 run makes the update service cycles up soon after
+    // (the queue is started by then: the root's onReady hooks run before a module's)
+    app.addHook('onReady', () => updateServiceCatchUp(app.deps));
   },
   contentTypes: [GROUP_CT, SUB_GROUP_CT, DEFINITION_CT, PORTAL_CT, LICENCE_CT, APPLICATION_CT],
   // Northgate Council's licensing: after the subjects and the ops customers' demo

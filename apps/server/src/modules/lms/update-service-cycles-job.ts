@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
-import type { JobKind } from '../../platform/jobs.js';
+import { type JobKind, jobOf } from '../../platform/jobs.js';
 import { runAsSystem, runInTenant, type ServiceContext } from '../../platform/service-context.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { initialActivityState } from '../activities/activity-state.js';
@@ -191,7 +191,11 @@ export async function runUpdateServiceCycles(
   return { checks };
 }
 
-/** The queue's schedule of runUpdateServiceCycles: every morning at 06:30 (UTC). */
+/**
+ * The queue's schedule of runUpdateServiceCycles: every morning at 06:30 (UTC); and a run soon
+ * after a server starts (updateServiceCatchUp), so a morning's run missed while the servers were
+ * down is made up then, not a day later.
+ */
 export const updateServiceCyclesJob: JobKind<Record<string, never>, AppDeps> = {
   name: 'lms-update-service-cycles',
   payload: z.object({}).strict(),
@@ -202,3 +206,33 @@ export const updateServiceCyclesJob: JobKind<Record<string, never>, AppDeps> = {
     await runUpdateServiceCycles(deps);
   },
 };
+
+/** How long after a server's start its catch-up run of the update service cycles waits. */
+export const CATCH_UP_DELAY_SECONDS = 60;
+/** Server processes starting within one such window (a deploy, a restart) share one catch-up. */
+export const CATCH_UP_WINDOW_SECONDS = 3600;
+
+/**
+ * At a server's start: a run of the update service cycles a minute later. After an outage that
+ * missed the 06:30 run, the licences whose period came meanwhile are checked then, not at the
+ * next 06:30. Several processes starting together enqueue one run (one singleton key per window);
+ * a run finding nothing due does nothing, and one licence's period is checked once whoever runs
+ * it (licence_update_checks' unique key), so a start with nothing missed costs one empty run.
+ */
+export async function updateServiceCatchUp(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+): Promise<void> {
+  await runAsSystem(deps, (ctx) =>
+    ctx.enqueue(
+      jobOf(
+        updateServiceCyclesJob,
+        {},
+        {
+          singletonKey: 'catch-up',
+          singletonSeconds: CATCH_UP_WINDOW_SECONDS,
+          startAfterSeconds: CATCH_UP_DELAY_SECONDS,
+        },
+      ),
+    ),
+  );
+}

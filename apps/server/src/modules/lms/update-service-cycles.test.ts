@@ -9,6 +9,7 @@ import {
   createSubjectUser,
   type TestApp,
 } from '../../../test/helpers.js';
+import { queueJobs } from '../../platform/jobs.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
@@ -25,8 +26,10 @@ import {
 } from './lms.table.js';
 import { lmsApplications } from './lms-applications.table.js';
 import {
+  CATCH_UP_WINDOW_SECONDS,
   plusMonths,
   runUpdateServiceCycles,
+  updateServiceCyclesJob,
   updateServiceDueOn,
 } from './update-service-cycles-job.js';
 
@@ -179,7 +182,9 @@ async function councilSetUp(name: string): Promise<Place> {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // no workers: a run happens only when a test runs it (or settles the due jobs), so the
+  // start-up catch-up of each process (a minute after its start) never races a test's own runs
+  t = await buildTestApp({ config: { jobWorkers: false } });
   ({ council, definition, portal } = await councilSetUp('Northgate Council'));
   other = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Southby Council' })).id);
   newInfo = await driver('00001', { certificate: '400000000021' });
@@ -337,5 +342,70 @@ describe('a run after the server was down (catch-up)', () => {
       expect(started).toHaveLength(1);
       expect(started[0]?.result).toMatchObject({ certificate_status: 'BLANK_NO_NEW_INFO' });
     }
+  }, 120_000);
+});
+
+// A server started after the 06:30 run was missed (down over it) runs the cycles soon after its
+// start, not at the next 06:30: each process enqueues a run a minute after its start, processes
+// starting together share one, and the licences whose period came meanwhile are checked once.
+describe('a server started after a missed run catches up soon after its start', () => {
+  const catchUpJobs = () =>
+    t.owner((tx) =>
+      tx
+        .select()
+        .from(queueJobs)
+        .where(
+          and(eq(queueJobs.name, updateServiceCyclesJob.name), eq(queueJobs.state, 'created')),
+        ),
+    );
+
+  it('two processes started at 10:00 on the day after the outage: one run, one check', async () => {
+    const place = await councilSetUp('Westfield Council');
+    const periodsOf = async () =>
+      (
+        await t.owner((tx) =>
+          tx
+            .select()
+            .from(licenceUpdateChecks)
+            .where(eq(licenceUpdateChecks.customerId, place.council)),
+        )
+      ).map((p) => [p.licenceId, p.dueOn]);
+    // due 4 March 2031; the servers down from 3 March to 9 March 10:00 (the 06:30 run missed)
+    const due = await driver('20001', {
+      certificate: '200000000041',
+      place,
+      issueDate: '2030-09-04',
+    });
+    t.clock.set('2031-03-09T10:00:00Z');
+    // the earlier processes' start-up runs are gone (run by now, in a real installation)
+    await t.owner((tx) =>
+      tx.delete(queueJobs).where(eq(queueJobs.name, updateServiceCyclesJob.name)),
+    );
+    await Promise.all([t.twin(), t.twin()]);
+    // nothing checked at the start itself; one run waits (two only if the processes' starts
+    // fell either side of a window's edge)
+    expect(await periodsOf()).toEqual([]);
+    const queued = await catchUpJobs();
+    const windows = new Set(
+      queued.map((j) => Math.floor(j.createdOn.getTime() / 1000 / CATCH_UP_WINDOW_SECONDS)),
+    );
+    expect(queued.length).toBeGreaterThan(0);
+    expect(queued.length).toBe(windows.size);
+    expect(queued.every((j) => j.startAfter.getTime() > j.createdOn.getTime())).toBe(true);
+    // a minute passes (the queue's own time)
+    await t.owner((tx) =>
+      tx
+        .update(queueJobs)
+        .set({ startAfter: new Date(0) })
+        .where(eq(queueJobs.name, updateServiceCyclesJob.name)),
+    );
+    await t.settle();
+    expect(await catchUpJobs()).toEqual([]);
+    expect(await periodsOf()).toEqual([[due.licenceId, '2031-03-04']]);
+    const started = (await updateChecksOf(due.caseId)).filter(
+      (c) => c.state !== 'ca-awaiting-subject',
+    );
+    expect(started).toHaveLength(1);
+    expect(started[0]?.result).toMatchObject({ certificate_status: 'BLANK_NO_NEW_INFO' });
   }, 120_000);
 });
