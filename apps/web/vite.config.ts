@@ -231,6 +231,13 @@ const vendorGroups = [
     priority: 3,
   },
   {
+    // TanStack Query with the layouts' provider: every signed-in screen's data (one file, not
+    // the three automatic splitting made of it).
+    name: 'query',
+    test: /([\\/]@tanstack[\\/](query-core|react-query)[\\/]|[\\/]src[\\/]app[\\/](query-client\.ts|layouts[\\/]with-queries\.tsx)$)/,
+    priority: 2,
+  },
+  {
     name: 'app-styles',
     test: /([\\/]@mantine[\\/][a-z]+[\\/]styles[\\/].*\.css|[\\/]src[\\/]app[\\/]styles-app\.ts)$/,
     priority: 2,

@@ -102,7 +102,7 @@ interface RoutePreloads {
 
 /**
  * The JS and CSS a signed-in first visit of a route loads before its screen can paint, from the
- * build alone: the entry's files (index.html with its static imports and stylesheet) and the
+ * build alone: the entry's files (index.html with its static imports and their stylesheets) and the
  * route's preloaded chunks and stylesheets (dist/.vite/route-preloads.json: its layout, its screen
  * with their static imports, the bootstrap step). Sizes as the server sends them (.gz copies).
  * Unlike a browser's visit it leaves out what loads later (the next portal section once the
@@ -124,6 +124,8 @@ export function routeFirstPaint(
   for (const k of keys) {
     const file = manifest[k]?.file;
     if (file) files.add(file);
+    // The stylesheet of the entry's chunks (index.html links it before #root).
+    for (const css of manifest[k]?.css ?? []) files.add(css);
   }
   for (const f of [...found.files, ...found.css]) files.add(f);
   const list = [...files];

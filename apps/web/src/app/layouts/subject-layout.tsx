@@ -1,10 +1,12 @@
 import '../styles-app';
-import { Box, Burger, Container, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Box, Burger, Container, Group, Text, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { href, type PlainRouteName } from '../../config/paths';
 import { currentBrand } from '../brands';
 import { MaintenanceBanner } from '../maintenance-banner';
 import { BrandMark } from './brand-mark';
+import { useMenus } from './deferred-menus';
 import classes from './layouts.module.css';
 import { MAIN_ID, SkipLink } from './skip-link';
 import { UserMenu } from './user-menu';
@@ -45,18 +47,7 @@ export default function SubjectLayout() {
               </Group>
               <Group gap="xs" wrap="nowrap">
                 <Box hiddenFrom="sm">
-                  <Menu position="bottom-end" width={200}>
-                    <Menu.Target>
-                      <Burger size="sm" aria-label="Open navigation" />
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      {links.map((l) => (
-                        <Menu.Item key={l.route} component={Link} to={l.to}>
-                          {l.label}
-                        </Menu.Item>
-                      ))}
-                    </Menu.Dropdown>
-                  </Menu>
+                  <SubjectNav links={links} />
                 </Box>
                 <UserMenu />
               </Group>
@@ -83,5 +74,24 @@ export default function SubjectLayout() {
         </Box>
       </Box>
     </WithQueries>
+  );
+}
+
+/** The navigation under a burger on a phone; its menu loads after the first paint (deferred-menus.ts). */
+function SubjectNav({ links }: { links: readonly { route: string; label: string; to: string }[] }) {
+  const { menus, load } = useMenus();
+  const [pressed, setPressed] = useState(false);
+  if (menus) return <menus.NavMenu links={links} openAtOnce={pressed} />;
+  return (
+    <Burger
+      size="sm"
+      aria-label="Open navigation"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onClick={() => {
+        setPressed(true);
+        load();
+      }}
+    />
   );
 }
