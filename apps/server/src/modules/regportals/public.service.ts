@@ -9,7 +9,7 @@ import type { Tx } from '../../db/connection.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import { customers } from '../customers/customers.table.js';
+import { customerEntitlements, customers } from '../customers/customers.table.js';
 import { quoteProcess } from '../pricebooks/pricebooks.service.js';
 import { processes, processRequirements } from '../processes/processes.table.js';
 import { liveRegistrationCounts, type PortalRow, unavailableOf } from './portals.service.js';
@@ -17,7 +17,8 @@ import { registrationPortals } from './regportals.table.js';
 
 /**
  * The portal of a public link (segment and path), read by the system before its customer is
- * known: 404 when there is none or its process is inactive.
+ * known: 404 when there is none, its process is inactive, or its customer no longer holds the
+ * `regportals` entitlement (the link stops working with the screens and the API).
  */
 export async function portalOfLink(tx: Tx, segmentId: number, path: string): Promise<PortalRow> {
   const [r] = await tx
@@ -28,6 +29,13 @@ export async function portalOfLink(tx: Tx, segmentId: number, path: string): Pro
       and(
         eq(processes.customerId, registrationPortals.customerId),
         eq(processes.id, registrationPortals.processId),
+      ),
+    )
+    .innerJoin(
+      customerEntitlements,
+      and(
+        eq(customerEntitlements.customerId, registrationPortals.customerId),
+        eq(customerEntitlements.entitlement, 'regportals'),
       ),
     )
     .where(

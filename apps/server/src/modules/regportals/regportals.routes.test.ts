@@ -19,10 +19,12 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { defaultConfig, REGISTRATION_RATE_LIMITS } from '../../config.js';
+import { createRole } from '../../db/factories.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { runAsSystem, runInTenant } from '../../platform/service-context.js';
 import { hashToken } from '../../platform/tokens.js';
 import { cases } from '../cases/cases.table.js';
+import { customerEntitlements } from '../customers/customers.table.js';
 import { paymentIntents } from '../payments/payments.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { segments, segmentUsers } from '../segments/segments.table.js';
@@ -799,3 +801,153 @@ describe('the demo seed', () => {
 });
 
 void TEST_PASSWORD;
+
+describe('every endpoint: the entitlement, the permission and the tenant', () => {
+  let none: Client;
+  let portalId = 0;
+  let registrationId = 0;
+
+  beforeAll(async () => {
+    // a user of Acme with none of the processes' or subjects' permissions
+    await t.owner(async (tx) => {
+      const role = await createRole(tx, { customerId: acme, permissions: ['cases.view_case'] });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'no-perms@acme.test',
+        roles: [role.id],
+      });
+    });
+    none = await login(t.app, 'no-perms@acme.test');
+    admin = await login(t.app, 'admin@acme.test');
+    viewer = await login(t.app, 'viewer@acme.test');
+    plain = await login(t.app, 'admin@plain.test');
+    theirs = await login(t.app, 'admin@other.test');
+    portalId = (await makePortal({ path: 'matrix' })).id;
+    const res = await t.app.inject({
+      method: 'POST',
+      headers: (await anonymous(t.app)).headers,
+      url: `/api/public/self-initiate/${segment}/matrix/`,
+      remoteAddress: '192.0.2.77',
+      payload: person('matrix@example.test'),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    registrationId = res.json().registration_id;
+  });
+
+  /** `viewer`: what the viewer role (view processes and subjects) gets. */
+  type Endpoint = { method: string; url: () => string; body?: () => unknown; viewer: 200 | 403 };
+  const portals = () => portalsUrl(care);
+  const endpoints: Endpoint[] = [
+    { method: 'GET', url: portals, viewer: 200 },
+    {
+      method: 'POST',
+      url: portals,
+      body: () => ({ segment_id: segment, path: 'refused', title: 'Refused' }),
+      viewer: 403,
+    },
+    { method: 'GET', url: () => `${portals()}${portalId}/`, viewer: 200 },
+    {
+      method: 'PATCH',
+      url: () => `${portals()}${portalId}/`,
+      body: () => ({ title: 'Refused' }),
+      viewer: 403,
+    },
+    { method: 'DELETE', url: () => `${portals()}${portalId}/`, viewer: 403 },
+    { method: 'GET', url: () => '/api/portal-registrations/', viewer: 200 },
+    { method: 'GET', url: () => `/api/portal-registrations/${registrationId}/`, viewer: 200 },
+  ];
+  const name = (e: Endpoint) => `${e.method} ${e.url()}`;
+
+  it('403 without the regportals entitlement or the permission; the viewer reads only', async () => {
+    const plainUrls = [
+      ['GET', portalsUrl(plainProcess)],
+      ['POST', portalsUrl(plainProcess)],
+      ['GET', `${portalsUrl(plainProcess)}${portalId}/`],
+      ['PATCH', `${portalsUrl(plainProcess)}${portalId}/`],
+      ['DELETE', `${portalsUrl(plainProcess)}${portalId}/`],
+      ['GET', '/api/portal-registrations/'],
+      ['GET', `/api/portal-registrations/${registrationId}/`],
+      ['POST', `/api/portal-registrations/${registrationId}/resend-confirmation/`],
+    ] as const;
+    for (const [method, url] of plainUrls) {
+      const res = await call(plain, method, url, method === 'GET' ? undefined : {});
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    for (const e of endpoints) {
+      expect((await call(none, e.method, e.url(), e.body?.())).statusCode, name(e)).toBe(403);
+      expect((await call(viewer, e.method, e.url(), e.body?.())).statusCode, name(e)).toBe(
+        e.viewer,
+      );
+    }
+    const resend = `/api/portal-registrations/${registrationId}/resend-confirmation/`;
+    expect((await call(none, 'POST', resend)).statusCode).toBe(403);
+    const still = await call(admin, 'GET', `${portals()}${portalId}/`);
+    expect(still.json()).toMatchObject({ title: 'Volunteers' });
+  });
+
+  it("another customer's administrator: 404 for every id of ours, our rows absent from lists", async () => {
+    for (const e of endpoints) {
+      const res = await call(theirs, e.method, e.url(), e.body?.());
+      if (e.url() === '/api/portal-registrations/') {
+        expect(res.statusCode).toBe(200);
+        const ids = (res.json() as { results: { id: number }[] }).results.map((r) => r.id);
+        expect(ids).not.toContain(registrationId);
+      } else {
+        expect(res.statusCode, name(e)).toBe(404);
+      }
+    }
+    // our portal under their own process is not found either
+    const mine = `${portalsUrl(theirProcess)}${portalId}/`;
+    expect((await call(theirs, 'GET', mine)).statusCode).toBe(404);
+    const resend = `/api/portal-registrations/${registrationId}/resend-confirmation/`;
+    expect((await call(theirs, 'POST', resend)).statusCode).toBe(404);
+    expect((await call(admin, 'GET', `${portals()}${portalId}/`)).statusCode).toBe(200);
+  });
+
+  it('a public link of a customer whose regportals entitlement was taken away is not found', async () => {
+    const anon = await anonymous(t.app);
+    const link = `/api/public/self-initiate/${segment}/matrix/`;
+    const signedLink = `/api/s/self-initiate/${segment}/matrix/`;
+    await t.owner((tx) =>
+      createSubjectUser(tx, { customerId: acme, email: 'signed.matrix@example.test' }),
+    );
+    const subject = await login(t.app, 'signed.matrix@example.test');
+    expect((await call(anon, 'GET', link)).statusCode).toBe(200);
+    expect((await call(subject, 'GET', signedLink)).statusCode).toBe(200);
+    const entitlement = and(
+      eq(customerEntitlements.customerId, acme),
+      eq(customerEntitlements.entitlement, 'regportals'),
+    );
+    await t.owner((tx) => tx.delete(customerEntitlements).where(entitlement));
+    try {
+      expect((await call(anon, 'GET', link)).statusCode).toBe(404);
+      const post = await t.app.inject({
+        method: 'POST',
+        headers: anon.headers,
+        url: link,
+        remoteAddress: '192.0.2.78',
+        payload: person('after@example.test'),
+      });
+      expect(post.statusCode).toBe(404);
+      const confirm = await call(anon, 'POST', `${link}confirm/`, {
+        token: 'x'.repeat(40),
+        password: STRONG,
+      });
+      expect(confirm.statusCode).toBe(404);
+      expect((await call(subject, 'GET', signedLink)).statusCode).toBe(404);
+      expect((await call(subject, 'POST', signedLink)).statusCode).toBe(404);
+      const made = await t.owner((tx) =>
+        tx
+          .select()
+          .from(portalRegistrations)
+          .where(eq(portalRegistrations.email, 'after@example.test')),
+      );
+      expect(made).toHaveLength(0);
+    } finally {
+      await t.owner((tx) =>
+        tx.insert(customerEntitlements).values({ customerId: acme, entitlement: 'regportals' }),
+      );
+    }
+    expect((await call(anon, 'GET', link)).statusCode).toBe(200);
+  });
+});
