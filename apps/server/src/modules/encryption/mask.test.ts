@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isMasked, MASK_BULLETS, maskIdentifier, maskOptional } from './mask.js';
+import {
+  isMasked,
+  MASK_BULLETS,
+  maskIdentifier,
+  maskLicenceNumbers,
+  maskOptional,
+} from './mask.js';
 
 describe('masked identifiers', () => {
   it('keeps at most the last 4 characters, never more than half, behind a fixed run of bullets', () => {
@@ -21,5 +27,34 @@ describe('masked identifiers', () => {
     expect(maskOptional(null)).toBeNull();
     expect(maskOptional(undefined)).toBeUndefined();
     expect(maskOptional('GB1234567')).toBe('•••••4567');
+  });
+
+  it('masks the driving licence numbers of a DVLA answer, a service check and a logged request, nothing else', () => {
+    const n = 'MORGA753116SM9IJ';
+    const dvla = {
+      found: true,
+      record: { driver: { drivingLicenceNumber: n, lastName: 'MORGA' }, licence: { type: 'Full' } },
+    };
+    expect(maskLicenceNumbers(dvla)).toEqual({
+      found: true,
+      record: {
+        driver: { drivingLicenceNumber: '•••••M9IJ', lastName: 'MORGA' },
+        licence: { type: 'Full' },
+      },
+    });
+    const events = [
+      { type: 'request', body: { licence_number: n, reference: 'r1' } },
+      { type: 'answer', body: { licence: { number: n, issue_number: '17' }, driver_id: 'DV-1' } },
+    ];
+    expect(JSON.stringify(maskLicenceNumbers(events))).not.toContain(n);
+    expect(maskLicenceNumbers(events)[1]).toEqual({
+      type: 'answer',
+      body: { licence: { number: '•••••M9IJ', issue_number: '17' }, driver_id: 'DV-1' },
+    });
+    // a number outside a licence, a card number, and values that are no strings stay
+    const other = { number: n, tacho_cards: [{ card_number: n }], licence: null, n: 3 };
+    expect(maskLicenceNumbers(other)).toEqual(other);
+    // masked once: masking again changes nothing
+    expect(maskLicenceNumbers(maskLicenceNumbers(dvla))).toEqual(maskLicenceNumbers(dvla));
   });
 });

@@ -25,3 +25,30 @@ export function maskIdentifier(value: string): string {
 export function maskOptional<V extends string | null | undefined>(value: V): V | string {
   return typeof value === 'string' ? maskIdentifier(value) : value;
 }
+
+/** The keys whose string value is a driving licence number, wherever they are in a document. */
+const LICENCE_NUMBER_KEYS = new Set(['drivingLicenceNumber', 'licence_number']);
+
+/**
+ * A copy of `value` (a check's result, a provider's answer, a logged request or answer) with the
+ * driving licence numbers in it masked: the values of `drivingLicenceNumber` (the DVLA's) and
+ * `licence_number` (a licence-checking service's) anywhere, and `number` of an object under
+ * `licence` (the service's check, the licence check's result). Anything else stays as it is.
+ */
+export function maskLicenceNumbers<T>(value: T): T {
+  return maskIn(value, false) as T;
+}
+
+function maskIn(value: unknown, inLicence: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskIn(v, false));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === 'string' && (LICENCE_NUMBER_KEYS.has(k) || (inLicence && k === 'number'))) {
+      out[k] = maskIdentifier(v);
+    } else {
+      out[k] = maskIn(v, k === 'licence');
+    }
+  }
+  return out;
+}

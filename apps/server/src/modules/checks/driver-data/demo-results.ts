@@ -19,9 +19,12 @@ import {
   createCaseDrivingLicence,
 } from '../../case-data/case-data.factories.js';
 import { cases } from '../../cases/cases.table.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { subjectConsents } from '../../portal/consents.table.js';
 import { mapCheck } from '../licence-check/check.js';
+import { maskedDavis } from '../licence-check/providers.js';
 import { mapEnquiry } from './kind.js';
+import { maskedDvla } from './providers.js';
 
 /*
  * The demo's driving licence checks, for both customers: a case per special answer of the
@@ -73,8 +76,9 @@ export async function seedDrivingLicenceResults(ctx: DemoSeedContext): Promise<v
     for (const [i, surname] of SCENARIOS.entries()) {
       const startedAt = now - (3 + i) * DAY;
       const clock = new ManualClock(new Date(startedAt));
-      const dvla = createDvlaSimulator({ clock, dayMs: DAY });
-      const davis = createDavisSimulator({ clock, dayMs: DAY });
+      // the answers' licence numbers masked, as the engine's providers have them (providers.ts)
+      const dvla = maskedDvla(createDvlaSimulator({ clock, dayMs: DAY }));
+      const davis = maskedDavis(createDavisSimulator({ clock, dayMs: DAY }));
       // every other driver a woman: the licence number is derived from the surname, date of
       // birth and gender (her month + 50), so the DVLA's record reads her as one
       const gender: 'female' | 'male' = i % 2 === 0 ? 'female' : 'male';
@@ -169,7 +173,12 @@ export async function seedDrivingLicenceResults(ctx: DemoSeedContext): Promise<v
             type: 'poll',
             body: { ...check },
           });
-          const first = mapCheck(registered, { licence: { number } }, mandateDate, mandateDate);
+          const first = mapCheck(
+            registered,
+            { licence: { number: maskIdentifier(number) } },
+            mandateDate,
+            mandateDate,
+          );
           const mapped = mapCheck(
             check,
             first.resultData,

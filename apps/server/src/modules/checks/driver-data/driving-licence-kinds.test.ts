@@ -1,5 +1,5 @@
 import type { DriverDataResultData, LicenceCheckResultData } from '@kestrel/domain';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
 import { kindsWorld } from '../../../../test/kinds.js';
@@ -8,6 +8,9 @@ import {
   createCaseBasicDetails,
   createCaseDrivingLicence,
 } from '../../case-data/case-data.factories.js';
+import { fieldCipher } from '../../encryption/field-cipher.js';
+import { sweepAllFieldKeys } from '../../encryption/field-keys-job.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { flags } from '../../flags/flags.table.js';
 import { initiateActivity, pollActivity } from '../engine.js';
 import { licenceCheckRechecksJob, RECHECK_FLAG_MESSAGE } from '../licence-check/jobs.js';
@@ -68,6 +71,16 @@ const licenceCheck = (id: number) => world.activity<LicenceCheckResultData>(id);
 const job = (id: number) => ({ case_activity_id: id, customer_id: acme });
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The activity's stored result and provider log (raw SQL, as a database reader sees them). */
+const stored = async (id: number) =>
+  t.owner(async (tx) => {
+    const [row] = await tx.execute<{ t: string }>(
+      sql`select result_data::text || processing_data::text as t from case_activities
+        where id = ${id}`,
+    );
+    return row?.t ?? '';
+  });
+
 describe('driver data', () => {
   it('completes with the record, CPCs, DQCs and tacho cards when configured; the number is not logged', async () => {
     const k = await submitted('driver-data', 'Morgan', { include_cpc: true, include_tacho: true });
@@ -99,6 +112,15 @@ describe('driver data', () => {
     // the subject's own view of the result
     const own = await call(k.subject, 'GET', `/api/s/case-activities/${k.activityId}/result/`);
     expect(own.json().result_data.licence.status).toBe('Valid');
+    // the DVLA's answer is logged with the number masked: no plain copy in the stored rows
+    const answer = a.processing_data.events.find((e) => e.type === 'answer');
+    expect(answer?.body).toMatchObject({
+      found: true,
+      record: { driver: { drivingLicenceNumber: maskIdentifier(k.number) } },
+    });
+    const raw = await stored(k.activityId);
+    expect(raw).not.toContain(k.number);
+    expect(raw).toContain(maskIdentifier(k.number));
   });
 
   it('leaves CPCs and tacho cards out unless asked; computes each removal date', async () => {
@@ -177,7 +199,7 @@ describe('the licence check', () => {
     expect(a.result_data).toMatchObject({
       status: 'AwaitingCheck',
       mandate_date: today(),
-      licence: { number: k.number },
+      licence: { number: maskIdentifier(k.number) },
     });
     expect(a.processing_data.reference).toMatch(/^DV-\d+$/);
     await pollActivity(t.app.deps, job(k.activityId));
@@ -197,6 +219,11 @@ describe('the licence check', () => {
       endorsements: [],
     });
     expect(a.result_data.entitlements?.map((e) => e.category)).toEqual(['B', 'A']);
+    // the licence is kept masked, in the result and in the service's logged answers
+    expect(a.result_data.licence?.number).toBe(maskIdentifier(k.number));
+    const raw = await stored(k.activityId);
+    expect(raw).not.toContain(k.number);
+    expect(raw).toContain(maskIdentifier(k.number));
   });
 
   it('endorsements make a medium risk checked again in 6 months; an unknown code is kept', async () => {
@@ -307,5 +334,51 @@ describe('the licence check', () => {
       email: 'ada@example.com',
     });
     expect(res.statusCode).toBe(400);
+  });
+});
+
+describe('licence numbers stored before masking', () => {
+  it('the field-keys sweep masks them in results and logged requests and answers, once', async () => {
+    const d = await submitted('driver-data', 'Morgan');
+    const l = await submitted('licence-check', 'Morgan');
+    await pollActivity(t.app.deps, job(l.activityId));
+    // as an older server wrote them: the plain number in the answer, the request and the result
+    await t.owner(async (tx) => {
+      for (const x of [d, l]) {
+        const [row] = await tx
+          .select()
+          .from(caseActivities)
+          .where(eq(caseActivities.id, x.activityId));
+        if (!row?.processingData) throw new Error('no activity');
+        const events = row.processingData.events.map((e) =>
+          e.type === 'answer' && x === d
+            ? { ...e, body: { ...e.body, record: { driver: { drivingLicenceNumber: x.number } } } }
+            : e.type === 'answer'
+              ? { ...e, body: { ...e.body, licence: { number: x.number, status: 'Valid' } } }
+              : { ...e, body: { ...e.body, licence_number: x.number } },
+        );
+        await tx
+          .update(caseActivities)
+          .set({
+            processingData: { ...row.processingData, events },
+            ...(x === l
+              ? { resultData: { ...row.resultData, licence: { number: x.number, points: 0 } } }
+              : {}),
+          })
+          .where(eq(caseActivities.id, x.activityId));
+      }
+    });
+    for (const x of [d, l]) expect(await stored(x.activityId)).toContain(x.number);
+    const swept = await sweepAllFieldKeys(t.app.deps.db, fieldCipher(), 1);
+    expect(swept.masked).toBeGreaterThanOrEqual(2);
+    for (const x of [d, l]) {
+      const raw = await stored(x.activityId);
+      expect(raw).not.toContain(x.number);
+      expect(raw).toContain(maskIdentifier(x.number));
+    }
+    // the screens read them as before
+    const a = await licenceCheck(l.activityId);
+    expect(a.result_data.licence).toMatchObject({ number: maskIdentifier(l.number), points: 0 });
+    expect((await sweepAllFieldKeys(t.app.deps.db, fieldCipher())).masked).toBe(0);
   });
 });

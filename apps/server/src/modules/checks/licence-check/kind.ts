@@ -4,6 +4,7 @@ import type {
   DavisDriverIn,
   DavisProvider,
 } from '../../../providers/davis/provider.js';
+import { maskIdentifier } from '../../encryption/mask.js';
 import { saveActivity, today } from '../activity.js';
 import { caseLicenceOf } from '../driver-data/case-licence.js';
 import { defineKind } from '../kind.js';
@@ -63,7 +64,8 @@ export const licenceCheckKind = defineKind<
         state: mapped.state,
         resultData: a.kind.resultSchema.parse({
           ...mapped.resultData,
-          licence: mapped.resultData.licence ?? { number: driver.licence_number },
+          // the number masked, as the service's answers have it (providers.ts)
+          licence: mapped.resultData.licence ?? { number: maskIdentifier(driver.licence_number) },
         }),
       },
     );
