@@ -3,10 +3,14 @@ import {
   csvCell,
   daysUntil,
   dueExpiryReminder,
+  EXPIRY_THREE_YEARS_DAYS,
   EXPIRY_WINDOW_DAYS,
+  EXPIRY_WINDOW_MAX_DAYS,
+  EXPIRY_WINDOWS,
   type ExpiryItemOut,
   expiryCalendarCsv,
   expiryCalendarQuery,
+  expiryWindowEnd,
   maskedNumber,
   sortExpiryItems,
 } from './expiry-calendar.js';
@@ -37,8 +41,26 @@ describe('the expiry calendar', () => {
       kind: 'passport',
     });
     expect(expiryCalendarQuery.safeParse({ days: '0' }).success).toBe(false);
-    expect(expiryCalendarQuery.safeParse({ days: '999' }).success).toBe(false);
+    expect(expiryCalendarQuery.parse({ days: '1096' })).toEqual({ days: 1096 });
+    expect(expiryCalendarQuery.parse({ days: String(EXPIRY_WINDOW_MAX_DAYS) }).days).toBe(3653);
+    expect(expiryCalendarQuery.safeParse({ days: '3654' }).success).toBe(false);
     expect(expiryCalendarQuery.safeParse({ kind: 'visa' }).success).toBe(false);
+  });
+
+  it('offers windows up to ten years; the 3-year one holds every renewed DVLA mandate', () => {
+    expect(EXPIRY_WINDOWS.map((w) => w.days)).toEqual([30, 60, 90, 180, 365, 1096, 3653]);
+    expect(expiryWindowEnd('2026-11-29', 90)).toBe('2027-02-27');
+    expect(expiryWindowEnd('2026-11-29', EXPIRY_WINDOW_MAX_DAYS)).toBe('2036-11-29');
+    // a mandate renewed on any day of four years (leap days included) ends 3 years on, as the
+    // server sets it, within the window's last day
+    for (let d = 0; d < 4 * 366; d++) {
+      const today = expiryWindowEnd('2027-01-01', d);
+      const ends = new Date(`${today}T00:00:00Z`);
+      ends.setUTCFullYear(ends.getUTCFullYear() + 3);
+      const endsOn = ends.toISOString().slice(0, 10);
+      expect(endsOn <= expiryWindowEnd(today, EXPIRY_THREE_YEARS_DAYS)).toBe(true);
+    }
+    expect(daysUntil('2027-03-01', '2030-03-01')).toBe(EXPIRY_THREE_YEARS_DAYS);
   });
 
   const item = (over: Partial<ExpiryItemOut>): ExpiryItemOut => ({

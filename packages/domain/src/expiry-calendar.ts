@@ -27,8 +27,31 @@ export const EXPIRY_KIND_LABELS: Record<ExpiryKind, string> = {
 
 /** The calendar's default window, in days from today. */
 export const EXPIRY_WINDOW_DAYS = 90;
-/** The longest window a customer may ask for. */
-export const EXPIRY_WINDOW_MAX_DAYS = 366;
+/** The longest window a customer may ask for: ten years (a passport's life), with leap days. */
+export const EXPIRY_WINDOW_MAX_DAYS = 3653;
+/**
+ * Three years ahead in days, leap day included: the window that shows a renewed DVLA mandate
+ * (3 years from its renewal) the day it is renewed.
+ */
+export const EXPIRY_THREE_YEARS_DAYS = 1096;
+
+/** The windows the calendar offers, nearest first. */
+export const EXPIRY_WINDOWS: readonly { days: number; label: string }[] = [
+  { days: 30, label: 'Next 30 days' },
+  { days: 60, label: 'Next 60 days' },
+  { days: EXPIRY_WINDOW_DAYS, label: 'Next 90 days' },
+  { days: 180, label: 'Next 6 months' },
+  { days: 365, label: 'Next 12 months' },
+  { days: EXPIRY_THREE_YEARS_DAYS, label: 'Next 3 years' },
+  { days: EXPIRY_WINDOW_MAX_DAYS, label: 'Next 10 years' },
+];
+
+/** The window's last day (YYYY-MM-DD): `today` plus `days`. */
+export function expiryWindowEnd(today: string, days: number): string {
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
 /** Reminders go this many days before the date (the first at the widest still ahead). */
 export const EXPIRY_REMINDER_DAYS = [90, 30, 7] as const;
 
@@ -88,6 +111,8 @@ export type ExpiryItemOut = z.output<typeof expiryItemOut>;
 
 export const expiryCalendarOut = z.strictObject({
   days: z.number(),
+  /** The window's last day (YYYY-MM-DD), today plus `days`. */
+  until: z.string(),
   count: z.number(),
   results: z.array(expiryItemOut),
 });

@@ -120,9 +120,11 @@ const due = async (c: Client) =>
     status: string;
     expires_at: string;
   }[];
+/** Acme's calendar of DVLA mandates over its 3-year window (a renewal's new date within it). */
 const calendar = async (who = 'admin@acme.test') => {
   const c = await login(t.app, who);
-  const res = await call(c, 'GET', '/api/expiry-calendar/?kind=dvla-consent&days=366');
+  const res = await call(c, 'GET', '/api/expiry-calendar/?kind=dvla-consent&days=1096');
+  expect(res.statusCode).toBe(200);
   return res.json().results as { reference: string; expires_on: string }[];
 };
 const mailsTo = (to: string) =>
@@ -237,9 +239,14 @@ describe('POST /api/s/dvla-reconsent/', () => {
       (await mailsTo('admin@other.test')).some((m) => m.subject.includes('renewed their')),
     ).toBe(false);
 
-    // the calendar leaves the old date; the new one is the calendar's item from its 366 days
-    // before it; no reminder of the old date again, at any step
-    expect((await calendar()).map((r) => r.reference)).not.toContain(`Consent ${acmeDue}`);
+    // the calendar leaves the old date and shows the new one, 3 years on, at once; no reminder
+    // of the old date again, at any step
+    const renewedCalendar = await calendar();
+    expect(renewedCalendar.map((r) => r.reference)).not.toContain(`Consent ${acmeDue}`);
+    expect(renewedCalendar.map((r) => [r.reference, r.expires_on])).toContainEqual([
+      `Consent ${renewed.id}`,
+      renewed.expires_at.slice(0, 10),
+    ]);
     t.clock.advance(14 * DAY); // 6 days before the old date: its 7-day step would be due
     // (Bob's ended meanwhile: out of the calendar too)
     expect(await runExpiryReminders(t.app.deps, acme)).toEqual({ reminders: 0 });

@@ -109,6 +109,7 @@ describe('the expiry calendar', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.days).toBe(90);
+    expect(body.until).toBe(dayIn(90));
     expect(
       body.results.map((r: { kind: string; days_left: number }) => [r.kind, r.days_left]),
     ).toEqual([
@@ -142,6 +143,13 @@ describe('the expiry calendar', () => {
     const bad = await get('/api/expiry-calendar/?days=0&kind=visa');
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json()).sort()).toEqual(['days', 'kind']);
+    // up to ten years ahead (a passport's life; a renewed DVLA mandate ends in three)
+    const ten = await get('/api/expiry-calendar/?days=3653');
+    expect(ten.statusCode).toBe(200);
+    expect(ten.json()).toMatchObject({ days: 3653, until: dayIn(3653), count: 4 });
+    const beyond = await get('/api/expiry-calendar/?days=3654');
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.json()).toEqual({ days: ['Enter at most 3653 days.'] });
     expect((await t.app.inject({ method: 'GET', url: '/api/expiry-calendar/' })).statusCode).toBe(
       401,
     );

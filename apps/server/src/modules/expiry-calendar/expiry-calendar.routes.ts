@@ -1,4 +1,9 @@
-import { expiryCalendarCsv, expiryCalendarOut, expiryCalendarQuery } from '@kestrel/domain';
+import {
+  expiryCalendarCsv,
+  expiryCalendarOut,
+  expiryCalendarQuery,
+  expiryWindowEnd,
+} from '@kestrel/domain';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/access.js';
@@ -6,14 +11,14 @@ import { recordAudit } from '../../platform/audit.js';
 import { PermissionDeniedError } from '../../platform/errors.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { SUBJECT_CT } from '../subjects/subjects.service.js';
-import { expiringItems, plusDays, presentItem } from './expiry-calendar.service.js';
+import { expiringItems, presentItem } from './expiry-calendar.service.js';
 import { expiryFixturesRoutes } from './expiry-fixtures.routes.js';
 
 const access = { permissions: ['subjects.view_subject'] } as const;
 
 /**
  * The expiry calendar (issue 33): GET /api/expiry-calendar/ lists what expires in the next
- * `days` (90 unless asked) by date and subject, filterable by kind and by a subject's name or
+ * `days` (90 unless asked, up to ten years: a mandate renewed today ends in three) by date and subject, filterable by kind and by a subject's name or
  * email; GET /api/expiry-calendar/export/ is the same as a CSV file (audited). Staff who see
  * subjects, of their own customer.
  */
@@ -40,8 +45,9 @@ export async function expiryCalendarRoutes(app: FastifyInstance) {
         actorOf(request),
         async ({ tx, clock }) => {
           const today = clock.now().toISOString().slice(0, 10);
-          const items = await expiringItems(tx, today, plusDays(today, q.days), q);
-          return { days: q.days, count: items.length, results: items.map(presentItem) };
+          const until = expiryWindowEnd(today, q.days);
+          const items = await expiringItems(tx, today, until, q);
+          return { days: q.days, until, count: items.length, results: items.map(presentItem) };
         },
         readOnly,
       );
@@ -60,7 +66,7 @@ export async function expiryCalendarRoutes(app: FastifyInstance) {
         // Ops staff export a customer's calendar once they act for it (the export is audited there).
         if (actor.customerId === null) throw new PermissionDeniedError();
         const today = clock.now().toISOString().slice(0, 10);
-        const items = await expiringItems(tx, today, plusDays(today, q.days), q);
+        const items = await expiringItems(tx, today, expiryWindowEnd(today, q.days), q);
         await recordAudit(tx, actor, {
           verb: 'exported',
           contentType: SUBJECT_CT,

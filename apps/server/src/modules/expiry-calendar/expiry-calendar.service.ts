@@ -248,10 +248,3 @@ export function presentItem(i: ExpiryItem): ExpiryItemOut {
     days_left: i.days_left,
   };
 }
-
-/** `today` plus `days`, as YYYY-MM-DD. */
-export function plusDays(today: string, days: number): string {
-  const d = new Date(`${today}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return day(d);
-}

@@ -2,6 +2,7 @@ import {
   dueExpiryReminder,
   EXPIRY_REMINDER_DAYS,
   type ExpiryKind,
+  expiryWindowEnd,
   formatDate,
 } from '@kestrel/domain';
 import { and, eq, gte, sql } from 'drizzle-orm';
@@ -18,7 +19,7 @@ import { SUBJECT_CT } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { customerEmailSite } from '../users/users.service.js';
 import { subjectUsers } from '../users/users.table.js';
-import { type ExpiryItem, expiringItems, plusDays } from './expiry-calendar.service.js';
+import { type ExpiryItem, expiringItems } from './expiry-calendar.service.js';
 import { expiryReminders } from './expiry-reminders.table.js';
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -58,7 +59,7 @@ export async function remindCustomer(
   const now = ctx.clock.now();
   const today = day(now);
   const widest = Math.max(...EXPIRY_REMINDER_DAYS);
-  const items = await expiringItems(tx, today, plusDays(today, widest));
+  const items = await expiringItems(tx, today, expiryWindowEnd(today, widest));
   if (items.length === 0) return 0;
   const sentRows = await tx
     .select({

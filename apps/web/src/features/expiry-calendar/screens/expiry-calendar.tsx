@@ -2,6 +2,7 @@ import {
   EXPIRY_KIND_LABELS,
   EXPIRY_KINDS,
   EXPIRY_WINDOW_DAYS,
+  EXPIRY_WINDOWS,
   type ExpiryItemOut,
   type ExpiryKind,
   formatDate,
@@ -29,13 +30,7 @@ import { Link, useSearchParams } from 'react-router';
 import { href } from '../../../config/paths';
 import { type ExpiryFilters, expiryOptions, exportHref } from '../api';
 
-const WINDOWS = [
-  { value: '30', label: 'Next 30 days' },
-  { value: '60', label: 'Next 60 days' },
-  { value: String(EXPIRY_WINDOW_DAYS), label: 'Next 90 days' },
-  { value: '180', label: 'Next 6 months' },
-  { value: '365', label: 'Next 12 months' },
-];
+const WINDOWS = EXPIRY_WINDOWS.map((w) => ({ value: String(w.days), label: w.label }));
 
 const isKind = (v: string): v is ExpiryKind => (EXPIRY_KINDS as readonly string[]).includes(v);
 
@@ -100,7 +95,8 @@ function Rows({ items }: { items: ExpiryItemOut[] }) {
 
 /**
  * The expiry calendar (issue 33): what expires for the customer's subjects in the next 90 days
- * (or another window), by date and subject, filterable by kind and name, exportable as CSV.
+ * (or another window, up to ten years: a DVLA mandate renewed today ends in three), by date and
+ * subject, filterable by kind and name, exportable as CSV.
  * Subjects and the customer are reminded before each date.
  */
 export default function ExpiryCalendar() {
@@ -171,7 +167,7 @@ export default function ExpiryCalendar() {
       ) : (
         <Stack gap="xs">
           <Text role="status">
-            {query.data.count === 1 ? '1 item' : `${query.data.count} items`}
+            {`${query.data.count === 1 ? '1 item' : `${query.data.count} items`} up to ${formatDate(query.data.until)}`}
           </Text>
           <Rows items={query.data.results} />
         </Stack>
