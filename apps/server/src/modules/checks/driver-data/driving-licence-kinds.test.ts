@@ -1,4 +1,8 @@
-import type { DriverDataResultData, LicenceCheckResultData } from '@kestrel/domain';
+import {
+  type DriverDataResultData,
+  type LicenceCheckResultData,
+  processingDataSchema,
+} from '@kestrel/domain';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Client, ManualClock, type TestApp } from '../../../../test/helpers.js';
@@ -350,7 +354,8 @@ describe('licence numbers stored before masking', () => {
           .from(caseActivities)
           .where(eq(caseActivities.id, x.activityId));
         if (!row?.processingData) throw new Error('no activity');
-        const events = row.processingData.events.map((e) =>
+        const processing = processingDataSchema.parse(row.processingData);
+        const events = processing.events.map((e) =>
           e.type === 'answer' && x === d
             ? { ...e, body: { ...e.body, record: { driver: { drivingLicenceNumber: x.number } } } }
             : e.type === 'answer'
@@ -360,7 +365,7 @@ describe('licence numbers stored before masking', () => {
         await tx
           .update(caseActivities)
           .set({
-            processingData: { ...row.processingData, events },
+            processingData: { ...processing, events },
             ...(x === l
               ? { resultData: { ...row.resultData, licence: { number: x.number, points: 0 } } }
               : {}),
