@@ -866,7 +866,33 @@ describe("a case's charge", () => {
     staff = await login(t.app, 'admin@gamma.test'); // the session idled out
     await runSubscriptionsDue(t.app.deps);
     await runSubscriptionsDue(t.app.deps); // a second run (a restart) charges nothing more
-    await t.settle();
+    // the period's charge job run twice at once, then again (a retry): one key, charged once
+    const [period] = await t.owner((tx) =>
+      tx
+        .select()
+        .from(productPayments)
+        .where(and(eq(productPayments.customerId, customer), isNull(productPayments.caseId))),
+    );
+    if (!period) throw new Error('no period charge');
+    expect(period).toMatchObject({ status: 'processing', amountPence: 1300 });
+    const job = { customer_id: customer, product_payment_id: period.id };
+    const provider = paymentsOf(t.app.deps).provider;
+    if (!(provider instanceof PaymentsSimulator)) throw new Error('not the simulator');
+    const asked: string[] = [];
+    const realCharge = provider.chargeOffSession.bind(provider);
+    provider.chargeOffSession = async (input: ChargeInput) => {
+      asked.push(input.idempotency_key);
+      return realCharge(input);
+    };
+    try {
+      await Promise.all([chargeCase(t.app.deps, job), chargeCase(t.app.deps, job)]);
+      await chargeCase(t.app.deps, job);
+      await t.settle();
+    } finally {
+      provider.chargeOffSession = realCharge;
+    }
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked)).toEqual(new Set([period.idempotencyKey]));
     const opened = await t.owner((tx) =>
       tx
         .select()
