@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { readConfig } from '../config.js';
 import { sweepAllDocumentKeys } from '../modules/encryption/document-keys-job.js';
 import { loadFieldCipher } from '../modules/encryption/field-cipher.js';
-import { sweepAllFieldKeys } from '../modules/encryption/field-keys-job.js';
+import {
+  fieldKeysCommandOptions,
+  runFieldKeysCommand,
+} from '../modules/encryption/field-keys-job.js';
 import { loadKeyRing } from '../modules/encryption/key-ring.js';
 import { systemClock } from '../platform/clock.js';
 import { EncryptingStorage } from '../providers/storage/encrypted.js';
@@ -13,7 +16,9 @@ import { migrateDatabase } from './migrate.js';
 import { QUEUE_SCHEMA } from './queue-schema.js';
 import { seedDemo } from './seed.js';
 
-// npm run db:migrate | db:seed | db:reset (from the repo root; DATA_DIR / DATABASE_URL apply).
+// npm run db:migrate | db:seed | db:reset (from the repo root; DATA_DIR / DATABASE_URL apply);
+// document-keys (files and fields under the current key); field-keys [--rehash] (the encrypted
+// fields only; --rehash: every keyed hash again, after ENCRYPTION_INDEX_KEY changed).
 const root = resolve(import.meta.dirname, '../../../..');
 const config = readConfig(process.env, root);
 const command = process.argv[2];
@@ -53,12 +58,20 @@ if (command === 'seed' || command === 'reset') {
     config.encryption,
     storage instanceof EncryptingStorage ? storage.keys : undefined,
   );
-  const f = await sweepAllFieldKeys(db, fields);
-  console.log(
-    `Encrypted fields: ${f.encrypted} encrypted, ${f.reencrypted} re-encrypted under ${fields.keys.current.id}, ${f.hashed} hashed, ${f.unknownKey} unreadable or under a key not configured, ${f.skipped} changed meanwhile.`,
-  );
+  console.log(await runFieldKeysCommand(db, fields));
+} else if (command === 'field-keys') {
+  // the field-keys job's sweep alone, every batch now; --rehash: every keyed hash again
+  const options = fieldKeysCommandOptions(process.argv.slice(3));
+  if (options) {
+    console.log(
+      await runFieldKeysCommand(db, await loadFieldCipher(db, config.encryption), options),
+    );
+  } else {
+    console.error('usage: cli.ts field-keys [--rehash]');
+    process.exitCode = 1;
+  }
 } else if (command !== 'migrate') {
-  console.error('usage: cli.ts migrate|seed|reset|document-keys');
+  console.error('usage: cli.ts migrate|seed|reset|document-keys|field-keys [--rehash]');
   process.exitCode = 1;
 }
 await db.close();

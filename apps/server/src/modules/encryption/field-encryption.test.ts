@@ -28,7 +28,12 @@ import {
   installFieldCipher,
   loadFieldCipher,
 } from './field-cipher.js';
-import { fieldKeysJob, sweepAllFieldKeys } from './field-keys-job.js';
+import {
+  fieldKeysCommandOptions,
+  fieldKeysJob,
+  runFieldKeysCommand,
+  sweepAllFieldKeys,
+} from './field-keys-job.js';
 import { DEVELOPMENT_KEY_ID } from './key-ring.js';
 import { maskIdentifier } from './mask.js';
 import { ACTIVITY_UNMASKED, AUDIT_UNMASKED } from './masked-copies.js';
@@ -367,6 +372,24 @@ describe('fields encrypted in the database', () => {
     expect(await found(NIN)).toEqual([apiCase]);
     expect((await raw(apiCase)).ninHash).not.toBe('f'.repeat(64));
     expect(await sweepAllFieldKeys(t.db, fieldCipher(), 2, { rehash: true })).toEqual(zero);
+    // the command line's re-hash (npm run db:rehash: cli.ts field-keys --rehash), at once
+    await t.owner((tx) =>
+      tx.execute(sql`update case_passports set number_hash = ${'e'.repeat(64)}
+        where case_id = ${apiCase}`),
+    );
+    expect(await found(PASSPORT)).toEqual([]);
+    // without --rehash a stale hash is left (it looks like any other)
+    expect(await runFieldKeysCommand(t.db, fieldCipher(), fieldKeysCommandOptions([]) ?? {})).toBe(
+      'Encrypted fields: 0 encrypted, 0 re-encrypted under development, 0 hashed, 0 unreadable or under a key not configured, 0 changed meanwhile, 0 plain copies masked.',
+    );
+    expect(await found(PASSPORT)).toEqual([]);
+    const options = fieldKeysCommandOptions(['--rehash']);
+    expect(options).toEqual({ rehash: true });
+    expect(await runFieldKeysCommand(t.db, fieldCipher(), options ?? {})).toBe(
+      'Encrypted fields (re-hash): 0 encrypted, 0 re-encrypted under development, 1 hashed, 0 unreadable or under a key not configured, 0 changed meanwhile, 0 plain copies masked.',
+    );
+    expect(await found(PASSPORT)).toEqual([apiCase]);
+    expect(fieldKeysCommandOptions(['--rehash', '--now'])).toBeNull();
   });
 
   it('the sweep masks the plain copies written before masking: audit rows, a check result and its logged request', async () => {

@@ -167,6 +167,26 @@ export async function sweepAllFieldKeys(
   );
 }
 
+/**
+ * The command line's field sweep (`npm run db:field-keys`, `npm run db:rehash` in apps/server:
+ * db/cli.ts `field-keys [--rehash]`): every batch now, in this process; answers its summary line.
+ * With `rehash` every stored hash is computed again (after ENCRYPTION_INDEX_KEY changed).
+ */
+export async function runFieldKeysCommand(
+  db: Database,
+  cipher: FieldCipher,
+  options: FieldSweepOptions = {},
+): Promise<string> {
+  const f = await sweepAllFieldKeys(db, cipher, FIELD_KEYS_BATCH, options);
+  return `Encrypted fields${options.rehash ? ' (re-hash)' : ''}: ${f.encrypted} encrypted, ${f.reencrypted} re-encrypted under ${cipher.keys.current.id}, ${f.hashed} hashed, ${f.unknownKey} unreadable or under a key not configured, ${f.skipped} changed meanwhile, ${f.masked} plain copies masked.`;
+}
+
+/** The options of `cli.ts field-keys`: `--rehash` (every hash again); anything else refused. */
+export function fieldKeysCommandOptions(args: readonly string[]): FieldSweepOptions | null {
+  if (args.some((a) => a !== '--rehash')) return null;
+  return { rehash: args.includes('--rehash') };
+}
+
 // a scheduled run has no payload: it starts at the beginning
 const position = () => z.number().int().nonnegative().default(0);
 const payload = z.object({
