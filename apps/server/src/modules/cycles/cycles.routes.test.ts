@@ -399,6 +399,13 @@ describe('the due job', () => {
     // the portal's subscriptions: the subject's, with the cycle's requirements
     const portal = await t.owner((tx) => portalSubscriptions(tx, opened[0]?.id ?? 0));
     expect(portal).toEqual([{ id, cycle: { id: cycle, requirements: ['dbs-update'] } }]);
+    // the subject's case portal: the update service section counted in its progress (point 4)
+    const subject = await login(t.app, 'person4@acme-people.test');
+    const own = await call(subject, 'GET', `/api/s/case-portal/${opened[0]?.id}/`);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().portal.sections).toEqual(['welcome', 'dbs-update', 'review', 'done']);
+    expect(own.json().portal.progress).toMatchObject({ completed: 0, total: 4 });
+    expect(own.json().subscriptions).toEqual(portal);
   });
 
   it('a paused subscription comes due only once resumed, an ended one never', async () => {
