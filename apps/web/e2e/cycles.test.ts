@@ -1,19 +1,20 @@
 import { formatDate } from '@kestrel/domain';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
 import {
   type Api,
   launch,
   lookAtWidths,
-  lookLightAndDark,
+  reloadInScheme,
   send,
   settle,
   writeScreenshots,
 } from './helpers';
 
-// Cycles and subscriptions (issue 31): a process's cycles, the add form, all subscriptions and
-// a subject's subscriptions tab, at 1280 px and 360 px, axe clean.
+// Cycles and subscriptions (issue 31): a process's cycles, the add and edit forms, all
+// subscriptions, the bulk subscribe dialog, a subject's subscriptions tab and its add form, each
+// at 1280 px and 360 px, light and dark, axe clean.
 
 const shots = '/tmp/shots/cycles';
 
@@ -40,6 +41,25 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/**
+ * The screen at 1280 px and 360 px, light (`{name}-{width}.png`) and, when pictures are written,
+ * dark (`{name}-dark-{width}.png`): axe clean in each; light again after.
+ */
+async function lookEveryWay(page: Page, name: string) {
+  await lookAtWidths(page, shots, name);
+  if (!writeScreenshots) return;
+  await reloadInScheme(page, admin, 'dark');
+  await lookAtWidths(page, shots, `${name}-dark`);
+  await reloadInScheme(page, admin, 'light');
+}
+
+/** Ticks Sam and Lee on the subjects list and opens the bulk subscribe dialog. */
+async function openBulkSubscribe(page: Page) {
+  await page.getByRole('checkbox', { name: 'Choose Sam Green' }).check();
+  await page.getByRole('checkbox', { name: 'Choose Lee Hart' }).check();
+  await page.getByText('2 subjects chosen').waitFor();
+}
+
 describe('cycles and subscriptions screens', () => {
   it('shows the cycles, the add form, the subscriptions and the subject tab', async () => {
     const processId = world.processes.Drivers;
@@ -59,26 +79,39 @@ describe('cycles and subscriptions screens', () => {
     await page.goto(`/processes/${processId}/cycles`);
     await settle(page);
     await expect.poll(() => page.getByText('Every 6 months').count()).toBeGreaterThan(0);
-    await lookAtWidths(page, shots, 'cycles');
-    // light and dark (every-screen checks both with axe on CI; the pictures are for looking at)
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'cycles');
+    await lookEveryWay(page, 'cycles');
+    await page.goto(`/processes/${processId}/cycles/${(cycle as { id: number }).id}/edit`);
+    await settle(page);
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Name' }).inputValue())
+      .toBe('Update service');
+    await lookEveryWay(page, 'cycle-edit');
     await page.goto(`/processes/${processId}/cycles/add`);
     await settle(page);
-    await lookAtWidths(page, shots, 'cycle-add');
+    await lookEveryWay(page, 'cycle-add');
     await page.goto('/subscriptions');
     await settle(page);
     await expect.poll(() => page.getByText('Sam Green').count()).toBeGreaterThan(0);
-    await lookAtWidths(page, shots, 'subscriptions');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'subscriptions');
+    await lookEveryWay(page, 'subscriptions');
     // in bulk from the subjects list: Sam (already subscribed, left) and Lee
     await page.goto('/subjects');
     await settle(page);
-    await page.getByRole('checkbox', { name: 'Choose Sam Green' }).check();
-    await page.getByRole('checkbox', { name: 'Choose Lee Hart' }).check();
-    await page.getByText('2 subjects chosen').waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Subscribe 2 subjects to a cycle' });
+    if (writeScreenshots) {
+      // the dialog dark (a reload forgets the ticks: chosen again after)
+      await reloadInScheme(page, admin, 'dark');
+      await openBulkSubscribe(page);
+      await lookAtWidths(page, shots, 'subjects-chosen-dark');
+      await page.getByRole('button', { name: 'Subscribe to a cycle' }).click();
+      await dialog.waitFor();
+      await lookAtWidths(page, shots, 'bulk-subscribe-dark');
+      await reloadInScheme(page, admin, 'light');
+    }
+    await openBulkSubscribe(page);
     await lookAtWidths(page, shots, 'subjects-chosen');
     await page.getByRole('button', { name: 'Subscribe to a cycle' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Subscribe 2 subjects to a cycle' });
+    await dialog.waitFor();
+    await lookAtWidths(page, shots, 'bulk-subscribe');
     await dialog.getByRole('combobox', { name: 'Cycle', exact: true }).click();
     await page.getByRole('option', { name: /^Update service/ }).click();
     await dialog.getByRole('button', { name: 'Subscribe' }).click();
@@ -90,11 +123,10 @@ describe('cycles and subscriptions screens', () => {
     await page.goto(`/subjects/${subjectId}/subscriptions`);
     await settle(page);
     await expect.poll(() => page.getByText('Update service').count()).toBeGreaterThan(0);
-    await lookAtWidths(page, shots, 'subject-subscriptions');
+    await lookEveryWay(page, 'subject-subscriptions');
     await page.goto(`/subjects/${subjectId}/subscriptions/add`);
     await settle(page);
-    await lookAtWidths(page, shots, 'subject-subscription-add');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'subject-subscription-add');
+    await lookEveryWay(page, 'subject-subscription-add');
   });
 
   it('a six-monthly update-service cycle: the clock moves, a case opens once and the subject is invited', async () => {

@@ -7,7 +7,6 @@ import {
   axeClean,
   launch,
   lookAtWidths,
-  lookLightAndDark,
   newPage,
   PHONE,
   reloadInScheme,
@@ -20,7 +19,8 @@ import {
 // a member of the public registers on a phone through its link, confirms the emailed link with a
 // password, pays with the simulator's card and lands in the case portal; the customer sees the
 // registration and its case. A second registration is abandoned and found expired 48 hours on.
-// Every new screen is looked at 1280 px and 360 px (light and dark for the signed-in ones).
+// Every new screen is looked at 1280 px and 360 px (light and dark for the signed-in ones: the
+// public pages follow no account's choice).
 
 const shots = '/tmp/shots/regportals';
 const PRICE_ONLINE = 4250;
@@ -104,6 +104,18 @@ async function pageApi(page: Page): Promise<Api> {
   return { api: page.request, csrf: () => token };
 }
 
+/**
+ * The screen at 1280 px and 360 px, light (`{name}-{width}.png`) and, when pictures are written,
+ * dark (`{name}-dark-{width}.png`), as `who` chose: axe clean in each; light again after.
+ */
+async function lookEveryWay(page: Page, who: Api, name: string) {
+  await lookAtWidths(page, shots, name);
+  if (!writeScreenshots) return;
+  await reloadInScheme(page, who, 'dark');
+  await lookAtWidths(page, shots, `${name}-dark`);
+  await reloadInScheme(page, who, 'light');
+}
+
 /** Nothing on the page is wider than the screen. */
 const fitsWidth = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -133,8 +145,7 @@ describe('registration portals', () => {
     await page.getByRole('link', { name: 'Add registration portal' }).first().click();
     await page.waitForURL(`**/processes/${processId}/registration-portals/add`);
     await page.getByRole('heading', { name: 'Add registration portal' }).first().waitFor();
-    await lookAtWidths(page, shots, 'registration-portal-add');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'registration-portal-add');
+    await lookEveryWay(page, admin, 'registration-portal-add');
     // Nothing entered: the summary and the fields say what is missing.
     await page.getByRole('button', { name: 'Add registration portal' }).click();
     await page.getByText('There is a problem').first().waitFor();
@@ -152,8 +163,7 @@ describe('registration portals', () => {
     const link = `/self-initiate/${segmentId}/taxi-drivers`;
     await expect.poll(() => page.getByTestId('public-link').textContent()).toContain(link);
     await settle(page);
-    await lookAtWidths(page, shots, 'registration-portal-edit');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'registration-portal-edit');
+    await lookEveryWay(page, admin, 'registration-portal-edit');
     // The QR code to print.
     await page.getByRole('button', { name: 'QR code of Taxi driver checks' }).click();
     await page.getByTestId('qr-code').waitFor();
@@ -168,13 +178,18 @@ describe('registration portals', () => {
     await page.waitForTimeout(300);
     expect(await axeClean(page)).toEqual([]);
     await page.screenshot({ path: `${shots}/registration-portal-qr-1280.png` });
+    // and on a phone: the code and its print button within 360 px
+    await page.setViewportSize({ width: 360, height: PHONE.height });
+    await page.getByTestId('qr-code').waitFor();
+    expect(await axeClean(page)).toEqual([]);
+    await page.screenshot({ path: `${shots}/registration-portal-qr-360.png` });
+    await page.setViewportSize({ width: 1280, height: 860 });
     await page.keyboard.press('Escape');
 
     await page.goto(`/processes/${processId}/registration-portals`);
     await settle(page);
     await page.getByText('Taxi driver checks').waitFor();
-    await lookAtWidths(page, shots, 'registration-portals');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'registration-portals');
+    await lookEveryWay(page, admin, 'registration-portals');
 
     // A member of the public opens the link on a phone.
     const email = `rita.${Date.now()}@example.test`;
@@ -243,8 +258,7 @@ describe('registration portals', () => {
     // (its address may keep the link's query: the guard's redirect of a signed-in subject)
     await p.waitForURL((url) => url.pathname === `/s${link}`, { timeout: 20_000 });
     await p.getByRole('button', { name: 'Start my checks' }).waitFor();
-    await lookAtWidths(p, shots, 's-self-initiate');
-    if (writeScreenshots) await lookLightAndDark(p, await pageApi(p), shots, 's-self-initiate');
+    await lookEveryWay(p, await pageApi(p), 's-self-initiate');
     await p.setViewportSize(PHONE);
     // Paid: the same button takes her to her registration's case (not a second one).
     await p.getByRole('button', { name: 'Start my checks' }).click();
@@ -259,8 +273,7 @@ describe('registration portals', () => {
     await page.goto('/subjects/registrations');
     await settle(page);
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('Case created');
-    await lookAtWidths(page, shots, 'subject-registrations');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'subject-registrations');
+    await lookEveryWay(page, admin, 'subject-registrations');
     await row.getByRole('link', { name: "Rita O'Brien" }).click();
     await page.waitForURL(/\/portal-registrations\/\d+$/);
     await page.getByRole('heading', { name: "Rita O'Brien", level: 1 }).waitFor();
@@ -269,8 +282,7 @@ describe('registration portals', () => {
     await expect
       .poll(() => page.getByTestId('registration-events').textContent())
       .toMatch(/Started.*Email confirmed.*Awaiting payment.*Paid.*Case created/s);
-    await lookAtWidths(page, shots, 'portal-registration');
-    if (writeScreenshots) await lookLightAndDark(page, admin, shots, 'portal-registration');
+    await lookEveryWay(page, admin, 'portal-registration');
     await page.getByRole('link', { name: `Case #${caseId}` }).click();
     await page.waitForURL(`**/cases/${caseId}`);
     await page.getByRole('heading', { name: `Case #${caseId}`, level: 1 }).waitFor();
@@ -285,16 +297,11 @@ describe('registration portals', () => {
     expect(await tabRow.textContent()).toContain(`#${caseId}`);
     await lookAtWidths(page, shots, 'subject-registrations-tab');
     if (writeScreenshots) {
-      // light and dark, the tab chosen again after each reload
-      await page.setViewportSize({ width: 1280, height: 860 });
-      for (const scheme of ['light', 'dark'] as const) {
-        await reloadInScheme(page, admin, scheme);
-        await page.getByRole('tab', { name: 'Registrations' }).click();
-        await expect.poll(() => tabRow.textContent()).toContain('Case created');
-        expect(await axeClean(page)).toEqual([]);
-        const file = `${shots}/subject-registrations-tab-1280-${scheme}.png`;
-        await page.screenshot({ path: file, fullPage: true });
-      }
+      // dark, the tab chosen again after the reload
+      await reloadInScheme(page, admin, 'dark');
+      await page.getByRole('tab', { name: 'Registrations' }).click();
+      await expect.poll(() => tabRow.textContent()).toContain('Case created');
+      await lookAtWidths(page, shots, 'subject-registrations-tab-dark');
       await reloadInScheme(page, admin, 'light');
     }
   });
@@ -324,7 +331,7 @@ describe('registration portals', () => {
     await settle(page);
     expect(await page.getByRole('button', { name: 'Resend confirmation' }).count()).toBe(0);
     expect(await page.getByText('None: the registration expired').count()).toBe(1);
-    await lookAtWidths(page, shots, 'portal-registration-expired');
+    await lookEveryWay(page, admin, 'portal-registration-expired');
 
     // The emailed link no longer works.
     await p.goto(confirm);
