@@ -1,12 +1,14 @@
 import type {
+  ApplicationDetailOut,
   LicenceAction,
   LicenceDefinitionOut,
   LicenceGroupOut,
   LicenceOut,
   LicenceSubGroupOut,
+  RegisterEntryOut,
 } from '@kestrel/domain';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { request } from '../../api/client';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { list, request } from '../../api/client';
 import { ApiFailure, defineResource } from '../../api/resource';
 
 /** A licence group as /api/lms/licence-groups/ answers it (contract: licenceGroupOut). */
@@ -53,6 +55,48 @@ export function useLicenceAction() {
       const r = await request<Licence>('POST', `/api/lms/licences/${input.id}/${input.action}/`, {
         body: { reason: input.reason },
       });
+      if (!r.ok) throw new ApiFailure(r.status, r.data, null);
+      return r.data;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: licences.key }),
+  });
+}
+
+/** One entry of the register of refusals, suspensions and revocations (contract: registerEntryOut). */
+export type RegisterEntry = RegisterEntryOut;
+
+/**
+ * GET /api/lms/register/?q=&dob=: the council's register, newest first (a failure is thrown: the
+ * search says so).
+ */
+export function registerOptions(params: { q?: string | undefined; dob?: string | undefined }) {
+  return queryOptions({
+    queryKey: ['lms-register', params],
+    queryFn: async ({ signal }) => {
+      const r = await list<RegisterEntry>(
+        '/api/lms/register/',
+        { ...params, page_size: 50 },
+        signal,
+      );
+      if (!r.ok) throw new ApiFailure(r.status, r.error ?? {}, null);
+      return r.data;
+    },
+  });
+}
+
+/**
+ * POST /api/lms/licences/{id}/renew/ with the holder's HMRC tax check code: a renewal application
+ * on the definition's open renewal portal. A refusal (400) is thrown as an ApiFailure.
+ */
+export function useRenewLicence() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { id: number; tax_check_code: string | undefined }) => {
+      const r = await request<ApplicationDetailOut>(
+        'POST',
+        `/api/lms/licences/${input.id}/renew/`,
+        { body: input.tax_check_code ? { tax_check_code: input.tax_check_code } : {} },
+      );
       if (!r.ok) throw new ApiFailure(r.status, r.data, null);
       return r.data;
     },

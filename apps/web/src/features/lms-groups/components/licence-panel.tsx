@@ -30,6 +30,7 @@ import { isHarsh, LicenceActionDialog } from './licence-action-dialog';
 import { LicenceConditions } from './licence-conditions';
 import { LicenceStatusBadge } from './licence-status-badge';
 import { LicenceTrail } from './licence-trail';
+import { RenewLicence } from './renew-licence';
 
 /**
  * The holder's certificate on the DBS update service, checked every six months (issue 32): the
@@ -70,6 +71,7 @@ function LicenceBody({ licence: l }: { licence: Licence }) {
   const [action, setAction] = useState<LicenceAction | null>(null);
   const mayChange = can('lms_licences.change_licence');
   const actions = mayChange ? licenceActionsFor(l.status) : [];
+  const renewable = mayChange && l.status === 'active';
   return (
     <Stack gap="lg">
       <Group gap="sm">
@@ -102,8 +104,9 @@ function LicenceBody({ licence: l }: { licence: Licence }) {
         <Fact label="Issued">{formatDate(l.issue_date)}</Fact>
         <Fact label="Expires">{formatDate(l.expiry_date)}</Fact>
       </SimpleGrid>
-      {actions.length > 0 && (
+      {(actions.length > 0 || renewable) && (
         <Group gap="sm" aria-label="Licence actions" role="group">
+          {renewable && <RenewLicence licence={l} />}
           {actions.map((a) => (
             <Button
               key={a}

@@ -67,12 +67,21 @@ const ALL: Permission[] = [
   'lms_definitions.view_definition',
 ];
 
+/** Where a started renewal leads: the portal's applications (another feature's screen). */
+function PortalStandIn() {
+  return <p>The portal</p>;
+}
+
 function renderAt(url: string, permissions: Permission[] = ALL) {
   const p = product({ session_permissions: permissions });
   setSession({ ...productIn(p), bootstrap: boot(p) });
-  const router = createMemoryRouter([{ path: '/licences', Component: Licences }], {
-    initialEntries: [url],
-  });
+  const router = createMemoryRouter(
+    [
+      { path: '/licences', Component: Licences },
+      { path: '/definitions/:id/application_portals/:appId', Component: PortalStandIn },
+    ],
+    { initialEntries: [url] },
+  );
   renderWithProviders(<RouterProvider router={router} />);
   return router;
 }
@@ -160,7 +169,7 @@ describe('licences', () => {
       within(actions)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Suspend', 'Revoke', 'Surrender']);
+    ).toEqual(['Start a renewal', 'Suspend', 'Revoke', 'Surrender']);
   });
 
   it('offers reinstate (not suspend) on a suspended licence', async () => {
@@ -304,5 +313,117 @@ describe('licences', () => {
       number: 'HCD/OLD/7',
       conditions: '',
     });
+  });
+
+  it("starts a renewal with the holder's tax check code, the server's refusal kept, then opens it", async () => {
+    let first = true;
+    const calls = mockFetch((call) => {
+      const path = new URL(call.url, 'http://x').pathname;
+      if (path === '/api/lms/licences/21/renew/') {
+        if (first) {
+          first = false;
+          return {
+            status: 400,
+            body: {
+              tax_check_code: [
+                'This tax check code has expired (codes are valid for 120 days). Get a new code from HMRC.',
+              ],
+            },
+          };
+        }
+        return {
+          status: 201,
+          body: { id: 77, reference: 'APP-000077', definition: 11, portal: 5 },
+        };
+      }
+      return answer('active')(call);
+    });
+    const router = renderAt('/licences?licence=21');
+    const actions = await screen.findByRole('group', { name: 'Licence actions' });
+    fireEvent.click(within(actions).getByRole('button', { name: 'Start a renewal' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Start a renewal?' });
+    const code = within(dialog).getByLabelText(/^HMRC tax check code/);
+    // malformed: said before anything is sent
+    fireEvent.change(code, { target: { value: 'AB12' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start the renewal' }));
+    expect(
+      (
+        await within(dialog).findAllByText(
+          'Enter the 9-character tax check code (letters and digits).',
+        )
+      ).length,
+    ).toBeGreaterThan(0);
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    // an expired code: the server's answer on the field
+    fireEvent.change(code, { target: { value: 'abc 123 xyz' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start the renewal' }));
+    expect(
+      (await within(dialog).findAllByText(/This tax check code has expired/)).length,
+    ).toBeGreaterThan(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start the renewal' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/definitions/11/application_portals/5'),
+    );
+    expect(router.state.location.search).toBe('?application=77');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { tax_check_code: 'ABC123XYZ' },
+      { tax_check_code: 'ABC123XYZ' },
+    ]);
+  });
+
+  it('offers no renewal on a suspended licence', async () => {
+    mockFetch(answer('suspended'));
+    renderAt('/licences?licence=21');
+    await screen.findByRole('group', { name: 'Licence actions' });
+    expect(screen.queryByRole('button', { name: 'Start a renewal' })).toBeNull();
+  });
+
+  it('searches the register of refusals, suspensions and revocations by name and date of birth', async () => {
+    const entry = {
+      kind: 'suspension',
+      kind_label: 'Suspension',
+      subject: 8,
+      name: 'Priya Shah',
+      dob: '1985-06-01',
+      licence_id: 22,
+      licence_number: 'PHD/2026/00002',
+      application_id: null,
+      definition_name: 'Private hire driver licence',
+      reason: 'Complaint under investigation.',
+      date: '2026-10-30T10:00:00Z',
+    };
+    const calls = mockFetch((call) => {
+      const url = new URL(call.url, 'http://x');
+      if (url.pathname === '/api/lms/register/')
+        return {
+          status: 200,
+          body: page(url.searchParams.get('q') === 'shah' ? [entry] : []),
+        };
+      return answer('active')(call);
+    });
+    renderAt('/licences');
+    const register = within(await screen.findByTestId('licence-register'));
+    // nothing asked until a search
+    expect(calls.some((c) => c.url.startsWith('/api/lms/register/'))).toBe(false);
+    fireEvent.change(register.getByLabelText('Name or licence number'), {
+      target: { value: ' shah ' },
+    });
+    fireEvent.change(register.getByLabelText('Date of birth'), { target: { value: '1985-06-01' } });
+    fireEvent.click(register.getByRole('button', { name: 'Search the register' }));
+    const row = within(await register.findByTestId('register-entry'));
+    expect(row.getByText('Suspension')).toBeTruthy();
+    expect(row.getByText('PHD/2026/00002')).toBeTruthy();
+    expect(row.getByText('Complaint under investigation.')).toBeTruthy();
+    const asked = new URL(
+      calls.find((c) => c.url.startsWith('/api/lms/register/'))?.url ?? '',
+      'http://x',
+    ).searchParams;
+    expect(asked.get('q')).toBe('shah');
+    expect(asked.get('dob')).toBe('1985-06-01');
+    fireEvent.change(register.getByLabelText('Name or licence number'), {
+      target: { value: 'nobody' },
+    });
+    fireEvent.click(register.getByRole('button', { name: 'Search the register' }));
+    expect(await register.findByText('Nothing on the register for this search.')).toBeTruthy();
   });
 });

@@ -30,6 +30,7 @@ import {
 } from '../components/licence-filters';
 import { LicencePanel } from '../components/licence-panel';
 import { LicenceStatusBadge } from '../components/licence-status-badge';
+import { RegisterSearch } from '../components/register-search';
 import own from './licences.module.css';
 
 const PAGE_SIZE = 25;
@@ -180,6 +181,7 @@ export default function Licences() {
           />
         </SimpleGrid>
       </Paper>
+      <RegisterSearch />
       <LicencePanel id={open} onClose={() => withParam('licence', null, false)} />
     </Stack>
   );
