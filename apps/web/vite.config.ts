@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { BOOTSTRAP_READS, ROUTE_READS } from './src/app/bootstrap-preloads';
+import { FRAME_STYLED_ROUTES } from './src/app/first-paint';
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
@@ -40,6 +41,7 @@ function precompress(): Plugin {
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   imports?: string[];
   css?: string[];
 }
@@ -84,6 +86,10 @@ export function routePreloads(
   };
   const screens = Object.keys(manifest).filter((k) => /^src\/features\/[^/]+\/screens\//.test(k));
   const entry = closure(manifest, ['index.html']);
+  // The signed-in CSS beyond the subject frame's (src/app/styles-app.ts): its group chunk.
+  const appStylesKey = Object.keys(manifest).find(
+    (k) => manifest[k]?.name === 'app-styles' && /\.js$/.test(manifest[k]?.file ?? ''),
+  );
   const routes: {
     name: string;
     pattern: string;
@@ -116,9 +122,15 @@ export function routePreloads(
       screen = screens.find((k) => k.endsWith(file)) ?? keyOf('../components/coming-soon');
     }
     const layout = frame === 'auth' || frame === 'bare' ? undefined : LAYOUTS[audience];
+    // A subject screen other than the dashboard loads with the rest of the signed-in CSS
+    // (router.tsx): preloaded with it.
+    const appStyles =
+      audience === 'subject' && !frame && !FRAME_STYLED_ROUTES.includes(name)
+        ? appStylesKey
+        : undefined;
     const keys = closure(
       manifest,
-      [layout, screen].filter((k): k is string => Boolean(k)),
+      [layout, screen, appStyles].filter((k): k is string => Boolean(k)),
     );
     const files: string[] = [];
     const css = new Set<string>();
@@ -209,6 +221,18 @@ function paintBeforeStyles(): Plugin {
   };
 }
 
+/** styles-frame.ts and the Mantine stylesheets it imports (read from the file: one list). */
+const FRAME_STYLES = (() => {
+  const source = readFileSync(resolve(import.meta.dirname, 'src/app/styles-frame.ts'), 'utf8');
+  const names = [...source.matchAll(/^import '@mantine\/core\/styles\/(\w+)\.css';$/gm)].map(
+    (m) => m[1],
+  );
+  if (names.length === 0) throw new Error('styles-frame.ts: no stylesheets read');
+  return new RegExp(
+    `([\\\\/]src[\\\\/]app[\\\\/]styles-frame\\.ts|[\\\\/]@mantine[\\\\/]core[\\\\/]styles[\\\\/](${names.join('|')})\\.css)$`,
+  );
+})();
+
 const REACT =
   /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
 
@@ -223,12 +247,12 @@ const REACT =
  * after the entry's 4, not 43.
  */
 const vendorGroups = [
-  { name: 'react', test: REACT, priority: 4 },
+  { name: 'react', test: REACT, priority: 5 },
   {
     name: 'base',
     tags: ['$initial' as const],
     test: (id: string) => !REACT.test(id) && !/[\\/]src[\\/]main\.tsx$/.test(id),
-    priority: 3,
+    priority: 4,
   },
   {
     // TanStack Query with the layouts' provider: every signed-in screen's data (one file, not
@@ -236,6 +260,13 @@ const vendorGroups = [
     name: 'query',
     test: /([\\/]@tanstack[\\/](query-core|react-query)[\\/]|[\\/]src[\\/]app[\\/](query-client\.ts|layouts[\\/]with-queries\.tsx)$)/,
     priority: 2,
+  },
+  {
+    // The component CSS a subject's frame and dashboard paint with (src/app/styles-frame.ts), apart
+    // from the rest of the signed-in CSS that comes after the first paint.
+    name: 'frame-styles',
+    test: (id: string) => FRAME_STYLES.test(id),
+    priority: 3,
   },
   {
     name: 'app-styles',

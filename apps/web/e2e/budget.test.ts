@@ -14,7 +14,7 @@ import {
   servedGzipSize,
 } from './budget';
 import { CARE_WORKER_CHECKS, newWorld, type World } from './fixtures';
-import { launch, newPage, PHONE } from './helpers';
+import { launch, newPage, PHONE, screenshotDir, setDark, settle } from './helpers';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 
@@ -233,6 +233,79 @@ describe('first visits on a phone (issue 28)', () => {
       FIRST_VISIT_BUDGETS.portalSection.requests,
     );
     await context.close();
+  });
+
+  // What the first paint left out comes after it (the header's menus, the rest of the signed-in
+  // CSS): the screens still look as they did, and the menus open. Screenshots at 360 and 1280 px.
+  it("the subject's dashboard is drawn light and dark and its header's menus open", async () => {
+    const subject = await world.api('subject');
+    for (const width of [360, 1280]) {
+      const context = await subjectContext();
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 800 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await setDark(subject, scheme === 'dark');
+        await page.goto('/s/dashboard');
+        await settle(page);
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme))
+          .toBe(scheme);
+        const shot = `first-paint-s-dashboard-${width}-${scheme}.png`;
+        await page.screenshot({ path: join(screenshotDir, shot), fullPage: true });
+      }
+      await page.getByTestId('user-menu').click();
+      await page.getByTestId('sign-out').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByTestId('sign-out').waitFor({ state: 'hidden' });
+      if (width === 360) {
+        await page.getByRole('button', { name: 'Open navigation' }).click();
+        await page.getByRole('menuitem', { name: 'Consents', exact: true }).waitFor();
+        await expect
+          .poll(() =>
+            page.locator('.mantine-Menu-dropdown').evaluate((el) => getComputedStyle(el).opacity),
+          )
+          .toBe('1');
+        await page.screenshot({ path: join(screenshotDir, 'first-paint-s-nav-360.png') });
+      }
+      await context.close();
+    }
+    await setDark(subject, false);
+    // As the first paint draws it: the menus and the rest of the signed-in CSS never arrive.
+    for (const width of [360, 1280]) {
+      const context = await subjectContext();
+      await context.route(/\/(js\/menus|css\/app-styles)-[^/]+$/, (route) => route.abort());
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/s/dashboard');
+      await settle(page);
+      const sheets = await page.evaluate(() =>
+        [...document.styleSheets].map((sheet) => sheet.href ?? '').filter(Boolean),
+      );
+      expect(
+        sheets.some((href) => href.includes('/css/frame-styles-')),
+        sheets.join(),
+      ).toBe(true);
+      expect(
+        sheets.some((href) => href.includes('/css/app-styles-')),
+        sheets.join(),
+      ).toBe(false);
+      const shot = `first-paint-s-dashboard-${width}-before-idle.png`;
+      await page.screenshot({ path: join(screenshotDir, shot), fullPage: true });
+      await context.close();
+    }
+    for (const width of [360, 1280]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        // Signed-out pages are light whatever the device prefers (public-layout.tsx).
+        const { context, page } = await newPage(browser, { viewport: { width, height: 800 } });
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto('/login');
+        await page.locator('input[name="username"]').waitFor();
+        await page.waitForLoadState('networkidle');
+        const shot = `first-paint-login-${width}-${scheme}.png`;
+        await page.screenshot({ path: join(screenshotDir, shot), fullPage: true });
+        await context.close();
+      }
+    }
   });
 
   it('the payment portal stays within budget', async () => {

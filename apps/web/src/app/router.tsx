@@ -1,6 +1,7 @@
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter, type NonIndexRouteObject, type RouteObject } from 'react-router';
 import { loadChunk } from './chunk-loading';
+import { FRAME_STYLED_ROUTES } from './first-paint';
 import { Guard, type Preloadable } from './guard';
 import BareLayout from './layouts/bare-layout';
 import PublicLayout from './layouts/public-layout';
@@ -26,8 +27,19 @@ function lazyComponent(name: string, load: () => Promise<Module>) {
   return { Component: lazy(preload), handle: { preload } satisfies Preloadable };
 }
 
+/**
+ * A subject screen other than those that paint with the frame's CSS (first-paint.ts) loads with
+ * the rest of the signed-in CSS, which the subject layout leaves for after the first paint.
+ */
+const withAppStyles = (load: () => Promise<Module>) => () =>
+  Promise.all([import('./styles-app'), load()]).then(([, screen]) => screen);
+
 const toRoute = (def: RouteDef): RouteObject => {
-  const { Component, handle } = lazyComponent(def.name, def.load);
+  const load =
+    frameOf(def) === 'subject' && !FRAME_STYLED_ROUTES.includes(def.name)
+      ? withAppStyles(def.load)
+      : def.load;
+  const { Component, handle } = lazyComponent(def.name, load);
   return { path: def.path, handle: { name: def.name, title: def.title, ...handle }, Component };
 };
 

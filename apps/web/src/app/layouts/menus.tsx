@@ -1,3 +1,5 @@
+// The rest of the signed-in CSS (Menu's among it) comes with the menus, after the first paint.
+import '../styles-app';
 import { Burger, Menu, useMantineColorScheme } from '@mantine/core';
 import { useLayoutEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-import '../styles-app';
+import '../styles-frame';
 import { Box, Burger, Container, Group, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
