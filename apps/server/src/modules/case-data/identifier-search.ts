@@ -64,3 +64,24 @@ export async function casesWithIdentifier(
   );
   return rows.map((r) => Number(r.case_id));
 }
+
+/**
+ * The ids of the cases of every customer whose national insurance, passport or driving licence
+ * number is exactly `term` (the operations' case list without `?customer=`): each customer's
+ * keyed hashes looked up in turn through the same (customer_id, hash) indexes (a lateral lookup
+ * per customer, no scan of a table); [] for a term that is no identifier. Only for the
+ * cross-tenant context: a customer's staff search their own customer (`casesWithIdentifier`).
+ */
+export async function casesWithIdentifierInAnyCustomer(tx: Tx, term: string): Promise<number[]> {
+  const value = identifierTerm(term);
+  if (value === null) return [];
+  const lookups = hashesOf(value).map(
+    (h) => sql`select x.case_id from customers c cross join lateral (
+        select case_id from ${sql.identifier(h.table)}
+        where customer_id = c.id and ${sql.identifier(h.hash)} = ${h.value}) x`,
+  );
+  const rows = await tx.execute<{ case_id: number | string }>(
+    sql`${sql.join(lookups, sql` union `)} order by case_id`,
+  );
+  return rows.map((r) => Number(r.case_id));
+}

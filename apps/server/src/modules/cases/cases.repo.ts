@@ -35,7 +35,10 @@ import {
   queryString,
 } from '../../platform/query-params.js';
 import { placeholderBinder } from '../../platform/resource-query.js';
-import { casesWithIdentifier } from '../case-data/identifier-search.js';
+import {
+  casesWithIdentifier,
+  casesWithIdentifierInAnyCustomer,
+} from '../case-data/identifier-search.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
@@ -182,8 +185,8 @@ export function caseListConditions(
  * `caseListConditions` with the cases a search term identifies exactly (national insurance,
  * passport or driving licence number, however spaced or cased: `casesWithIdentifier`, through
  * the keyed hashes) looked up first, in the request's transaction. A term that is no identifier
- * (no digit: a name, an email) costs no lookup. Only one customer's cases are looked up: the
- * tenant's list, or the ops list of one `?customer=`.
+ * (no digit: a name, an email) costs no lookup. The tenant's list looks up its own customer's
+ * cases only; the ops list those of its `?customer=`, or without one every customer's.
  */
 export async function caseListWhere(
   tx: Tx,
@@ -193,8 +196,10 @@ export async function caseListWhere(
 ): Promise<CaseListWhere> {
   const customerId = scope === 'ops' ? opsCustomerFilter(q) : actor.customerId;
   const term = queryString(q, 'search')?.trim();
-  const identified =
-    term && customerId !== null ? await casesWithIdentifier(tx, customerId, term) : [];
+  let identified: number[] = [];
+  if (term && customerId !== null) identified = await casesWithIdentifier(tx, customerId, term);
+  // operations without `?customer=`: every customer's hashes, customer by customer
+  else if (term && scope === 'ops') identified = await casesWithIdentifierInAnyCustomer(tx, term);
   return caseListConditions(q, actor, scope, identified);
 }
 
