@@ -904,6 +904,34 @@ describe('every endpoint: the entitlement, the permission and the tenant', () =>
     expect((await call(admin, 'GET', `${portals()}${portalId}/`)).statusCode).toBe(200);
   });
 
+  it('the public registration is validated by field (400), nothing registered', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      headers: (await anonymous(t.app)).headers,
+      url: `/api/public/self-initiate/${segment}/matrix/`,
+      remoteAddress: '192.0.2.79',
+      payload: {
+        first_name: '',
+        last_name: ' ',
+        email: 'not-an-email',
+        dob: '1990-13-45',
+        phone: 'call me',
+      },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json()).sort()).toEqual([
+      'dob',
+      'email',
+      'first_name',
+      'last_name',
+      'phone',
+    ]);
+    const made = await t.owner((tx) =>
+      tx.select().from(portalRegistrations).where(eq(portalRegistrations.email, 'not-an-email')),
+    );
+    expect(made).toHaveLength(0);
+  });
+
   it('a public link of a customer whose regportals entitlement was taken away is not found', async () => {
     const anon = await anonymous(t.app);
     const link = `/api/public/self-initiate/${segment}/matrix/`;
