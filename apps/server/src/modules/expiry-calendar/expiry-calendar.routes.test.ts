@@ -17,6 +17,8 @@ import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { casePassports } from '../case-data/case-data.table.js';
 import { subjectConsents } from '../portal/consents.table.js';
+import { subjects } from '../subjects/subjects.table.js';
+import { productUsers, subjectUsers } from '../users/users.table.js';
 import { expiryReminders } from './expiry-reminders.table.js';
 import { runExpiryReminders } from './expiry-reminders-job.js';
 
@@ -54,6 +56,7 @@ async function caseFor(customerId: number, email: string, firstName: string) {
 }
 
 let ada: Awaited<ReturnType<typeof caseFor>>;
+let bob: Awaited<ReturnType<typeof caseFor>>;
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { jobWorkers: false } });
@@ -65,7 +68,7 @@ beforeAll(async () => {
     await createAdminAndViewer(tx, other, 'other.test');
   });
   ada = await caseFor(acme, 'ada@expiry.test', 'Ada');
-  const bob = await caseFor(acme, 'bob@expiry.test', 'Bob');
+  bob = await caseFor(acme, 'bob@expiry.test', 'Bob');
   const theirs = await caseFor(other, 'zed@expiry.test', 'Zed');
   await t.owner(async (tx) => {
     // Ada: a time-limited right to work ending in 20 days, a DVLA mandate in 60, a passport in 40
@@ -217,5 +220,45 @@ describe('expiry reminders (a moved clock)', () => {
     expect((await mailsTo('admin@acme.test')).map((m) => m.subject)).toContain(
       '2 items expire soon',
     );
+  });
+
+  it("follow each person's choice: no email to a subject or an administrator who turned them off", async () => {
+    // Bob turned the product's emails off; Acme's administrator turned notifications off
+    await t.owner(async (tx) => {
+      const [row] = await tx
+        .select({ userId: subjects.userId })
+        .from(subjects)
+        .where(eq(subjects.id, bob.subjectId));
+      if (!row?.userId) throw new Error('Bob has no login');
+      await tx
+        .update(subjectUsers)
+        .set({ dbsEmailNotifications: false })
+        .where(eq(subjectUsers.id, row.userId));
+      await tx
+        .update(productUsers)
+        .set({ notifications: false })
+        .where(eq(productUsers.username, 'admin@acme.test'));
+    });
+    const adminBefore = (await mailsTo('admin@acme.test')).length;
+    // 100 days on (115 in all): Bob's passport (200 days ahead at the start) is 85 days away
+    t.clock.advance(100 * DAY);
+    expect(await runExpiryReminders(t.app.deps, acme)).toEqual({ reminders: 1 });
+    await t.settle();
+    // the step counts (never sent later), but no one is emailed
+    const steps = await t.owner((tx) =>
+      tx
+        .select()
+        .from(expiryReminders)
+        .where(
+          and(
+            eq(expiryReminders.customerId, acme),
+            eq(expiryReminders.itemKey, String(bob.caseId)),
+          ),
+        ),
+    );
+    expect(steps.map((r) => [r.kind, r.step])).toEqual([['passport', 90]]);
+    expect(await mailsTo('bob@expiry.test')).toEqual([]);
+    expect(await mailsTo('admin@acme.test')).toHaveLength(adminBefore);
+    expect(await runExpiryReminders(t.app.deps, acme)).toEqual({ reminders: 0 });
   });
 });
