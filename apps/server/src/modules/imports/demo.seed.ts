@@ -51,7 +51,7 @@ export async function seedImportDemo(ctx: DemoSeedContext): Promise<void> {
       enqueue: async () => {},
       afterCommit: () => {},
     };
-    while ((await importBatch(serviceCtx, { publicUrl: '' }, validated)) > 0) {
+    while ((await importBatch(serviceCtx, { publicUrl: '' }, validated)).rows > 0) {
       // until no valid row is left
     }
     await tx

@@ -12,6 +12,7 @@ import {
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app-deps.js';
 import type { Tx } from '../../db/connection.js';
+import { openTransaction } from '../../db/driver/tx.js';
 import { refreshStatistics } from '../../db/statistics.js';
 import { jobActor } from '../../jobs/service-job.js';
 import type { Actor } from '../../platform/context.js';
@@ -363,23 +364,47 @@ export function checkStart(row: ImportRow): void {
 }
 
 export interface RunHooks {
-  /** Called before each batch's transaction (tests: a process dying mid-run). */
+  /** Called once the run has started and checked its rows, before any row is imported (tests). */
+  afterStart?: () => Promise<void>;
+  /**
+   * Called before each batch (tests: a process dying mid-run): between the batches'
+   * transactions, or inside the one transaction of an all-or-nothing run.
+   */
   beforeBatch?: (batch: number) => void | Promise<void>;
   /** Called after each row's subject is made, inside its batch's transaction (tests). */
   afterRow?: (rowNumber: number) => void;
 }
 
+/** A row refused while an all-or-nothing import runs: the whole import rolls back. */
+class RowRefused extends Error {
+  constructor(
+    readonly rowNumber: number,
+    readonly errors: ImportRowErrors,
+  ) {
+    super(`Row ${rowNumber} could not be imported.`);
+  }
+}
+
+const NOTHING_IMPORTED =
+  'nothing was imported. Correct the file and import it again, or import the valid rows only.';
+
 /**
- * Runs import `importId` of `customerId` in the customer's tenant (as the system): the valid rows
- * IMPORT_BATCH at a time, each batch one transaction that makes its subjects (and cases), marks
- * its rows imported and adds to the progress. A row is imported once only (its outcome, in the
- * same transaction as its subject: the import id and row number are the idempotency key), so a
- * run killed mid-way keeps whole batches only and its re-run goes on from there, making no
- * duplicate. A row refused on insert (its email taken since validation) is reported invalid.
- * All or nothing: before the first batch every valid row's email is checked again (under the
- * import's lock); one taken fails the run with nothing imported. A subject added with a row's
- * email while the batches run (after that check) is still refused on its row alone: the batches
- * before it stay (the run's report lists it), as a run's batches are its own transactions.
+ * Runs import `importId` of `customerId` in the customer's tenant (as the system), RUN_BATCH
+ * valid rows at a time; each row's subject (and case) is made with its outcome, so a row is
+ * imported once only (the import id and row number are the idempotency key).
+ *
+ * All or nothing: before anything is imported every valid row's email is checked again (one taken
+ * since validation fails the run, its rows reported); then every batch runs in ONE transaction,
+ * so a row refused while it runs (an email taken meanwhile, its process gone) or a process killed
+ * mid-run rolls the whole import back: nothing is kept, the refused row is reported and the
+ * import fails; a killed run's retry starts again from nothing and makes no duplicate. On
+ * PostgreSQL the progress is published after each batch from a second connection; on the
+ * embedded database (one connection) it shows at the end.
+ *
+ * Valid rows only: each batch is its own transaction (short: on the embedded database other
+ * requests wait little behind one), each row in a savepoint, so a row refused at run time is
+ * skipped and reported with nothing of it kept, and a run killed mid-way keeps whole batches
+ * only: its re-run goes on from there, making no duplicate.
  */
 export async function runImport(
   deps: AppDeps,
@@ -389,13 +414,14 @@ export async function runImport(
 ): Promise<void> {
   const actor = jobActor(customerId);
   const where = and(eq(imports.customerId, customerId), eq(imports.id, importId));
+  const mail = { publicUrl: deps.config.publicUrl };
   const start = await runInTenant(deps, actor, async ({ tx, clock }) => {
     const [row] = await tx.select().from(imports).where(where).for('update');
     // only a started run (or a failed one, run again) goes on; the rows say what is left
     if (!row || (row.state !== 'running' && row.state !== 'failed')) return null;
-    // all or nothing, before anything is imported: a row no longer valid (its email taken since
-    // validation) fails the run with nothing imported, however often it is run again
-    if (row.mode === 'all_or_nothing' && row.importedRows === 0) {
+    if (row.mode === 'all_or_nothing') {
+      // a row no longer valid (its email taken since validation) fails the run with nothing
+      // imported, however often it is run again
       const taken = await markHeldSinceValidation(tx, row);
       const invalid = row.invalidRows + taken;
       if (invalid > 0) {
@@ -406,35 +432,124 @@ export async function runImport(
             state: 'failed',
             validRows: row.validRows - taken,
             invalidRows: invalid,
+            importedRows: 0,
             finishedAt: clock.now(),
-            error: `${rows} no longer valid (see the rows): nothing was imported. Correct the file and import it again, or import the valid rows only.`,
+            error: `${rows} no longer valid (see the rows): ${NOTHING_IMPORTED}`,
           })
           .where(where);
         return null;
       }
     }
-    await tx
+    const [started] = await tx
       .update(imports)
-      .set({ state: 'running', error: null, startedAt: row.startedAt ?? clock.now() })
-      .where(where);
-    return row;
+      .set({
+        state: 'running',
+        error: null,
+        startedAt: row.startedAt ?? clock.now(),
+        // all or nothing keeps no part of a run: a killed run's published progress starts again
+        ...(row.mode === 'all_or_nothing' ? { importedRows: 0 } : {}),
+      })
+      .where(where)
+      .returning();
+    return started ?? null;
   });
   if (!start) return;
-  for (let batchNo = 0; ; batchNo += 1) {
-    await hooks.beforeBatch?.(batchNo);
-    const done = await runInTenant(deps, actor, (ctx) =>
-      importBatch(ctx, { publicUrl: deps.config.publicUrl }, start, hooks.afterRow),
-    );
-    if (done === 0) break;
+  await hooks.afterStart?.();
+  if (start.mode === 'all_or_nothing') {
+    await runAllOrNothing(deps, start, hooks);
+  } else {
+    for (let batchNo = 0; ; batchNo += 1) {
+      await hooks.beforeBatch?.(batchNo);
+      const done = await runInTenant(deps, actor, (ctx) =>
+        importBatch(ctx, mail, start, hooks.afterRow),
+      );
+      if (done.rows === 0) break;
+    }
+    await runInTenant(deps, actor, async ({ tx, clock }) => {
+      await tx
+        .update(imports)
+        .set({ state: 'completed', finishedAt: clock.now() })
+        .where(and(where, eq(imports.state, 'running')));
+    });
   }
-  await runInTenant(deps, actor, async ({ tx, clock }) => {
-    await tx
-      .update(imports)
-      .set({ state: 'completed', finishedAt: clock.now() })
-      .where(and(where, eq(imports.state, 'running')));
-  });
   // the tables grew by up to the file's rows: the embedded database's planner is told at once
   await refreshStatistics(deps.db, ['subjects', 'cases', 'import_rows']);
+}
+
+/** An all-or-nothing run: every batch in one transaction (see runImport). */
+async function runAllOrNothing(deps: AppDeps, start: ImportRow, hooks: RunHooks): Promise<void> {
+  const actor = jobActor(start.customerId);
+  const where = and(eq(imports.customerId, start.customerId), eq(imports.id, start.id));
+  const mail = { publicUrl: deps.config.publicUrl };
+  try {
+    await runInTenant(deps, actor, async (ctx) => {
+      // one run at a time (a second waits, then finds the import completed); not the import's row
+      // lock, which the progress's own transaction takes
+      await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('imports'), ${start.id})`);
+      const [now] = await ctx.tx.select({ state: imports.state }).from(imports).where(where);
+      if (now?.state !== 'running' && now?.state !== 'failed') return;
+      let imported = 0;
+      for (let batchNo = 0; ; batchNo += 1) {
+        await hooks.beforeBatch?.(batchNo);
+        const done = await importBatch(ctx, mail, start, hooks.afterRow, true);
+        if (done.rows === 0) break;
+        imported += done.imported;
+        if (deps.db.kind === 'pg') await publishProgress(deps, start, imported);
+      }
+      await ctx.tx
+        .update(imports)
+        .set({ state: 'completed', importedRows: imported, finishedAt: ctx.clock.now() })
+        .where(where);
+    });
+  } catch (err) {
+    if (!(err instanceof RowRefused)) throw err;
+    await runInTenant(deps, actor, async ({ tx, clock }) => {
+      await tx
+        .update(importRows)
+        .set({ outcome: 'invalid', errors: err.errors })
+        .where(
+          and(
+            eq(importRows.customerId, start.customerId),
+            eq(importRows.importId, start.id),
+            eq(importRows.rowNumber, err.rowNumber),
+          ),
+        );
+      await tx
+        .update(imports)
+        .set({
+          state: 'failed',
+          importedRows: 0,
+          validRows: sql`${imports.validRows} - 1`,
+          invalidRows: sql`${imports.invalidRows} + 1`,
+          finishedAt: clock.now(),
+          error: `Row ${err.rowNumber} could not be imported (see the rows): ${NOTHING_IMPORTED}`,
+        })
+        .where(and(where, inArray(imports.state, ['running', 'failed'])));
+    });
+  }
+}
+
+/**
+ * The progress of an all-or-nothing run (its rows so far, not yet committed), shown while its one
+ * transaction runs: written from another connection (PostgreSQL only).
+ */
+async function publishProgress(deps: AppDeps, row: ImportRow, imported: number): Promise<void> {
+  // deliberately outside the run's transaction (which the driver otherwise refuses to nest): its
+  // own short one on another of the pool's connections, committed at once
+  await openTransaction.exit(() =>
+    runInTenant(deps, jobActor(row.customerId), async ({ tx }) => {
+      await tx
+        .update(imports)
+        .set({ importedRows: imported })
+        .where(
+          and(
+            eq(imports.customerId, row.customerId),
+            eq(imports.id, row.id),
+            eq(imports.state, 'running'),
+          ),
+        );
+    }),
+  );
 }
 
 /**
@@ -495,15 +610,19 @@ async function markHeldSinceValidation(tx: Tx, row: ImportRow): Promise<number> 
 }
 
 /**
- * One batch of valid rows (locked: a second run waits, then finds them imported); its count, 0
- * when none is left.
+ * One batch of valid rows (locked: a second run waits, then finds them imported). A row refused
+ * (a ValidationError) keeps nothing of it and is reported invalid (its subject and case are made
+ * in a savepoint: a case refused takes its subject back; a subject alone is refused before it is
+ * written), or with `allOrNothing` throws RowRefused (the caller rolls everything back). Its rows (0 when none is left) and the rows imported; the import's counts are added to
+ * except with `allOrNothing` (its run sets them once, at the end).
  */
 export async function importBatch(
   ctx: ServiceContext,
   mail: CaseMailDeps,
   row: ImportRow,
   afterRow?: (rowNumber: number) => void,
-): Promise<number> {
+  allOrNothing = false,
+): Promise<{ rows: number; imported: number }> {
   const { tx, actor } = ctx;
   const batch = await tx
     .select({ n: importRows.rowNumber, cells: importRows.cells })
@@ -518,7 +637,7 @@ export async function importBatch(
     .orderBy(asc(importRows.rowNumber))
     .limit(RUN_BATCH)
     .for('update');
-  if (batch.length === 0) return 0;
+  if (batch.length === 0) return { rows: 0, imported: 0 };
   const outcomes: {
     n: number;
     outcome: string;
@@ -530,9 +649,12 @@ export async function importBatch(
   for (const r of batch) {
     const checked = checkRow(rowBody(row.headers, row.mapping, r.cells));
     if (!checked.ok) {
+      if (allOrNothing) throw new RowRefused(r.n, checked.errors);
       outcomes.push({ n: r.n, outcome: 'invalid', errors: checked.errors, s: null, c: null });
       continue;
     }
+    const savepoint = !allOrNothing && row.processId !== null;
+    if (savepoint) await tx.execute(sql`savepoint import_row`);
     try {
       const subject = await insertSubject(tx, actor, row.customerId, checked.data);
       let caseId: number | null = null;
@@ -540,11 +662,15 @@ export async function importBatch(
         const opened = await openCase(ctx, mail, { process: row.processId, subject: subject.id });
         caseId = opened.id;
       }
+      if (savepoint) await tx.execute(sql`release savepoint import_row`);
       imported += 1;
       afterRow?.(r.n);
       outcomes.push({ n: r.n, outcome: 'imported', errors: null, s: subject.id, c: caseId });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
+      if (allOrNothing) throw new RowRefused(r.n, err.fields);
+      // nothing of the row is kept (its subject made before its case was refused)
+      if (savepoint) await tx.execute(sql`rollback to savepoint import_row`);
       outcomes.push({ n: r.n, outcome: 'invalid', errors: err.fields, s: null, c: null });
     }
   }
@@ -553,21 +679,23 @@ export async function importBatch(
     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb)
       as v(n integer, outcome text, errors jsonb, s integer, c integer)
     where r.customer_id = ${row.customerId} and r.import_id = ${row.id} and r.row_number = v.n`);
-  const refused = outcomes.length - imported;
-  await tx
-    .update(imports)
-    .set({
-      importedRows: sql`${imports.importedRows} + ${imported}`,
-      validRows: sql`${imports.validRows} - ${refused}`,
-      invalidRows: sql`${imports.invalidRows} + ${refused}`,
-    })
-    .where(and(eq(imports.customerId, row.customerId), eq(imports.id, row.id)));
-  return batch.length;
+  if (!allOrNothing) {
+    const refused = outcomes.length - imported;
+    await tx
+      .update(imports)
+      .set({
+        importedRows: sql`${imports.importedRows} + ${imported}`,
+        validRows: sql`${imports.validRows} - ${refused}`,
+        invalidRows: sql`${imports.invalidRows} + ${refused}`,
+      })
+      .where(and(eq(imports.customerId, row.customerId), eq(imports.id, row.id)));
+  }
+  return { rows: batch.length, imported };
 }
 
 /**
- * Marks a run failed with its error: the batches it committed stay (each whole), reported per
- * row; a retry or a re-run goes on from them.
+ * Marks a run failed with its error: all or nothing, nothing of it was kept; valid rows only,
+ * the batches it committed stay (each whole), reported per row. A retry or a re-run goes on.
  */
 export async function failImport(
   deps: AppDeps,
@@ -578,7 +706,13 @@ export async function failImport(
   await runInTenant(deps, jobActor(customerId), async ({ tx, clock }) => {
     await tx
       .update(imports)
-      .set({ state: 'failed', finishedAt: clock.now(), error: error.slice(0, 2000) })
+      .set({
+        state: 'failed',
+        finishedAt: clock.now(),
+        error: error.slice(0, 2000),
+        // all or nothing kept nothing of the run (its count was the progress of a rolled-back run)
+        importedRows: sql`case when ${imports.mode} = 'all_or_nothing' then 0 else ${imports.importedRows} end`,
+      })
       .where(and(eq(imports.customerId, customerId), eq(imports.id, importId)));
   });
 }
