@@ -179,9 +179,41 @@ function stable(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
+/** The provider log's events whose bodies are what was sent to or said by the provider. */
+const PROVIDER_SAID = new Set(['request', 'answer', 'callback', 'poll']);
+
+/**
+ * The activity's provider log with what the provider was sent and said removed (each such
+ * event's body replaced by `{redacted: reason}`; its time and type, and the engine's own errors,
+ * retries and top-ups, kept), or null when there is nothing to remove: the answers hold the
+ * result's content (a DVLA record, a disclosure) and must go with it.
+ */
+function redactedLog(processing: unknown, reason: RedactionReason): Record<string, unknown> | null {
+  if (typeof processing !== 'object' || processing === null || Array.isArray(processing)) {
+    return null;
+  }
+  const p: Record<string, unknown> = { ...processing };
+  if (!Array.isArray(p.events)) return null;
+  let changed = false;
+  const events = p.events.map((e: unknown) => {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return e;
+    const ev: Record<string, unknown> = { ...e };
+    const body = ev.body;
+    const blank =
+      typeof body === 'object' &&
+      body !== null &&
+      Object.keys(body).length === 1 &&
+      'redacted' in body;
+    if (typeof ev.type !== 'string' || !PROVIDER_SAID.has(ev.type) || blank) return e;
+    changed = true;
+    return { ...ev, body: { redacted: reason } };
+  });
+  return changed ? { ...p, events } : null;
+}
+
 /**
  * Redacts an activity's result content: `result_data` replaced by what must be kept
- * (`keptResult`), a redaction record naming the fields removed, and an audit entry. Locked first
+ * (`keptResult`), the provider log's requests and answers emptied (`redactedLog`), a redaction record naming the fields removed, and an audit entry. Locked first
  * (skip locked); null when there is none, it is locked elsewhere, or it was already redacted
  * for `reason`.
  */
@@ -196,6 +228,7 @@ export async function redactActivityResult(
       customerId: caseActivities.customerId,
       caseId: caseActivities.caseId,
       resultData: caseActivities.resultData,
+      processingData: caseActivities.processingData,
       kind: activityTypes.code,
       subjectId: cases.subjectId,
     })
@@ -210,7 +243,8 @@ export async function redactActivityResult(
   if (!act) return null;
   const at = ctx.clock.now();
   const kept = keptResult(act.kind, act.resultData);
-  const removed = removedFields(act.resultData, kept);
+  const log = redactedLog(act.processingData, reason);
+  const removed = [...removedFields(act.resultData, kept), ...(log ? ['provider log'] : [])];
   const id = await claim(tx, {
     customerId: act.customerId,
     caseId: act.caseId,
@@ -224,7 +258,7 @@ export async function redactActivityResult(
   if (id === null) return null;
   await tx
     .update(caseActivities)
-    .set({ resultData: kept, updatedAt: at })
+    .set({ resultData: kept, ...(log ? { processingData: log } : {}), updatedAt: at })
     .where(and(eq(caseActivities.customerId, act.customerId), eq(caseActivities.id, activityId)));
   await recordAudit(tx, ctx.actor, {
     verb: 'redacted',

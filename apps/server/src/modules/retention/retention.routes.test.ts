@@ -366,14 +366,50 @@ describe('the retention job (a moved clock)', () => {
         .update(caseActivities)
         .set({
           resultData: { status: 'valid', address: '1 High St', last_check_date: '2026-01-01' },
+          // the provider log: what was asked, and the service's answer with the whole record
+          processingData: {
+            provider: 'davis',
+            reference: 'DV-1',
+            idempotency_key: `kestrel-ca-${a.id}`,
+            attempts: 1,
+            last_error: null,
+            events: [
+              { at: start.toISOString(), type: 'request', body: { reference: 'r1' } },
+              {
+                at: start.toISOString(),
+                type: 'answer',
+                body: { status: 'Checked', address: '1 High St', driver_id: 'DV-1' },
+              },
+              { at: start.toISOString(), type: 'error', body: { message: 'timed out' } },
+            ],
+          },
         })
         .where(eq(caseActivities.id, a.id));
       return a.id;
     });
+    const raw = () =>
+      t.owner(async (tx) => {
+        const [row] = await tx
+          .select({ processing: caseActivities.processingData })
+          .from(caseActivities)
+          .where(eq(caseActivities.id, id));
+        return JSON.stringify(row?.processing);
+      });
     await runAt(new Date(addMonths(start, 2).getTime() - DAY), acme);
     expect((await result(id)).address).toBe('1 High St');
+    expect(await raw()).toContain('1 High St');
     await runAt(new Date(addMonths(start, 2).getTime() + DAY), acme);
     expect(await result(id)).toEqual({ status: 'valid', last_check_date: '2026-01-01' });
+    // the provider log keeps when and what happened, not what the provider said
+    const log = await raw();
+    expect(log).not.toContain('1 High St');
+    expect(log).not.toContain('DV-1"}');
+    expect(JSON.parse(log).events.map((e: { type: string }) => e.type)).toEqual([
+      'request',
+      'answer',
+      'error',
+    ]);
+    expect(log).toContain('timed out');
   });
 });
 
