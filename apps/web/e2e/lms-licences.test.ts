@@ -16,7 +16,9 @@ import {
 // Licence groups and licences (issue 32): a council's administrator adds a licence group and a
 // sub-group through the screens, then (a definition and two licences made through the API) lists
 // the licences filtered by status, suspends the active one with a reason, sees it in the trail
-// and reinstates it. Every screen at 1280 and 360 px, light and dark, axe clean.
+// and reinstates it; finds the other's suspension on the register by name and date of birth,
+// and starts a renewal of the first from its record with an HMRC tax check code. Every screen at
+// 1280 and 360 px, light and dark, axe clean.
 
 const shots = '/tmp/shots/lms-licences';
 mkdirSync(shots, { recursive: true });
@@ -215,5 +217,62 @@ describe('licence groups and licences', () => {
       ['suspend', 'Police report of an assault on a passenger.'],
       ['reinstate', 'Police took no further action.'],
     ]);
+
+    // The register of refusals, suspensions and revocations: Priya's suspension found by her
+    // name and date of birth (the search kept in the address, so it survives the reloads).
+    await page.goto('/licences');
+    await settle(page);
+    const register = page.getByTestId('licence-register');
+    await register.getByLabel('Name or licence number').fill('Shah');
+    await register.getByLabel('Date of birth').fill('1975-06-12');
+    await register.getByRole('button', { name: 'Search the register' }).click();
+    await page.waitForURL('**/licences?register_q=Shah&register_dob=1975-06-12');
+    const entries = register.getByTestId('register-entry');
+    await entries.getByText('Medical certificate expired.').waitFor();
+    expect(await entries.count()).toBe(1);
+    expect(await entries.first().textContent()).toContain(priya.number);
+    await look(page, 'licence-register');
+
+    // A renewal from Daniel's record: refused while the licence type has no open renewal portal,
+    // and for an expired tax check code; with a renewal portal and a valid code, the renewal
+    // application opens on the portal's applications.
+    await page.goto(`/licences?licence=${daniel.id}`);
+    const holder = page.getByRole('dialog', { name: `Licence ${daniel.number}` });
+    await holder.getByRole('button', { name: 'Start a renewal' }).click();
+    const renew = page.getByRole('dialog', { name: 'Start a renewal?' });
+    const code = renew.getByLabel(/^HMRC tax check code/);
+    await code.fill('HMRC12345');
+    await renew.getByRole('button', { name: 'Start the renewal' }).click();
+    await renew.getByText('This licence type has no open renewal portal.').first().waitFor();
+    await lookAtWidths(page, shots, 'licence-renew-light');
+    const renewal = await send(
+      admin,
+      'post',
+      `/api/lms/definitions/${definition.id}/application_portals/`,
+      {
+        title: 'Renew a hackney carriage driver licence',
+        is_open: true,
+        kind: 'renewal',
+        fee_pence: 9000,
+      },
+    );
+    await code.fill('E00000001');
+    await renew.getByRole('button', { name: 'Start the renewal' }).click();
+    await renew
+      .getByText(/This tax check code has expired/)
+      .first()
+      .waitFor();
+    await code.fill('HMRC12345');
+    await renew.getByRole('button', { name: 'Start the renewal' }).click();
+    await page.waitForURL(
+      `**/definitions/${definition.id}/application_portals/${renewal.id}?application=*`,
+    );
+    const opened = await (await admin.api.get('/api/lms/applications/')).json();
+    expect(
+      opened.results.map((a: { kind: string; renews_licence: number | null }) => [
+        a.kind,
+        a.renews_licence,
+      ]),
+    ).toEqual([['renewal', daniel.id]]);
   });
 });

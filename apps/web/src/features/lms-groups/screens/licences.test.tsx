@@ -401,7 +401,7 @@ describe('licences', () => {
         };
       return answer('active')(call);
     });
-    renderAt('/licences');
+    const router = renderAt('/licences');
     const register = within(await screen.findByTestId('licence-register'));
     // nothing asked until a search
     expect(calls.some((c) => c.url.startsWith('/api/lms/register/'))).toBe(false);
@@ -420,6 +420,7 @@ describe('licences', () => {
     ).searchParams;
     expect(asked.get('q')).toBe('shah');
     expect(asked.get('dob')).toBe('1985-06-01');
+    expect(router.state.location.search).toBe('?register_q=shah&register_dob=1985-06-01');
     fireEvent.change(register.getByLabelText('Name or licence number'), {
       target: { value: 'nobody' },
     });
