@@ -1,8 +1,12 @@
-// @postgres: node-postgres inlines parameters as literals: every operation's hostile values
+// The fuzzer run by fuzz-1.test.ts … fuzz-4.test.ts: each file takes every FUZZ_SHARDS-th
+// operation of the OpenAPI document, with its own app and database, so the four run on separate
+// workers (one file of 498 operations ran past its 300 s timeout on CI's slowed machine, stop 42).
 
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customers } from '../src/modules/customers/customers.table.js';
+import { maintenanceWindows } from '../src/platform/tables/maintenance.table.js';
 import {
   anonymous,
   buildTestApp,
@@ -15,9 +19,7 @@ import {
   createSubjectUser,
   login,
   type TestApp,
-} from '../../test/helpers.js';
-import { customers } from '../modules/customers/customers.table.js';
-import { maintenanceWindows } from './tables/maintenance.table.js';
+} from './helpers.js';
 
 // A fuzzer over the served OpenAPI document: every operation it lists at run time (so a route
 // added later is covered without anyone remembering to) gets REQUESTS_PER_OPERATION generated
@@ -35,6 +37,8 @@ const REQUESTS_PER_OPERATION = 52;
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
 const RANDOM_SHARE = ON_POSTGRES ? 4 : 1;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_124);
+/** How many files share the operations (fuzz-N.test.ts). */
+export const FUZZ_SHARDS = 4;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -573,115 +577,118 @@ const PROBES: Probe[] = [
   { id: () => '00000000001', query: (field) => `?${field}=00000000001`, body: () => json([]) },
 ];
 
-beforeAll(async () => {
-  t = await buildTestApp({ config: { maintenanceCacheMs: 0 } });
-  await t.owner(async (tx) => {
-    const acme = await createCustomer(tx, { name: 'Acme', entitlements: ['subject_dedup'] });
-    customerId = acme.id;
-    await createProductUser(tx, { customerId, username: usernames.customer, roles: ['admin'] });
-    await createProductUser(tx, { customerId: null, username: usernames.ops, roles: ['ops'] });
-    const subject = await createSubjectUser(tx, { customerId, email: usernames.subject });
-    const process = await createProcess(tx, { customerId });
-    const c = await createCase(tx, { customerId, processId: process.id, subjectId: subject.id });
-    await createFlag(tx, { customerId, caseId: c.id });
-    await createSubjectUser(tx, { customerId, email: 'twin@example.test', password: null });
-    // Another customer's objects: ids that exist, but not for this customer.
-    const other = await createCustomer(tx, { name: 'Other' });
-    await createCase(tx, { customerId: other.id });
+/** Defines the fuzz of every FUZZ_SHARDS-th operation, from the `shard`-th (1-based). */
+export function defineFuzz(shard: number): void {
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { maintenanceCacheMs: 0 } });
+    await t.owner(async (tx) => {
+      const acme = await createCustomer(tx, { name: 'Acme', entitlements: ['subject_dedup'] });
+      customerId = acme.id;
+      await createProductUser(tx, { customerId, username: usernames.customer, roles: ['admin'] });
+      await createProductUser(tx, { customerId: null, username: usernames.ops, roles: ['ops'] });
+      const subject = await createSubjectUser(tx, { customerId, email: usernames.subject });
+      const process = await createProcess(tx, { customerId });
+      const c = await createCase(tx, { customerId, processId: process.id, subjectId: subject.id });
+      await createFlag(tx, { customerId, caseId: c.id });
+      await createSubjectUser(tx, { customerId, email: 'twin@example.test', password: null });
+      // Another customer's objects: ids that exist, but not for this customer.
+      const other = await createCustomer(tx, { name: 'Other' });
+      await createCase(tx, { customerId: other.id });
+    });
+    await setUp(t.app);
   });
-  await setUp(t.app);
-});
-afterAll(async () => {
-  await t?.close();
-});
+  afterAll(async () => {
+    await t?.close();
+  });
 
-describe('fuzzing every operation of the OpenAPI document', () => {
-  it('answers no generated request with a 5xx, a stack trace or SQL', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json() as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const operations = operationsOf(doc);
-    const r = random(SEED);
-    const histogram = new Map<number, number>();
-    const findings: Finding[] = [];
-    let requests = 0;
-    const started = Date.now();
-    const send = async (op: Operation, role: Role, url: string, b: Body, host?: string) => {
-      const headers: Record<string, string> = { ...clients[role].headers };
-      if (b.type) headers['content-type'] = b.type;
-      if (host) headers.host = host;
-      const res = await t.app.inject({
-        method: op.method as 'GET',
-        url,
-        headers,
-        ...(b.payload !== undefined ? { payload: b.payload } : {}),
-        // A new address each time: the per-address login limit is not what is tested here.
-        remoteAddress: `10.${(requests >> 16) & 255}.${(requests >> 8) & 255}.${requests & 255}`,
-      });
-      requests += 1;
-      histogram.set(res.statusCode, (histogram.get(res.statusCode) ?? 0) + 1);
-      if (res.statusCode >= 500 || (res.statusCode >= 400 && LEAK.test(res.body))) {
-        findings.push({
-          role,
-          method: op.method,
-          url: url.slice(0, 300),
-          payload: b.payload?.slice(0, 300),
-          status: res.statusCode,
-          body: res.body.slice(0, 300),
+  describe(`fuzzing every operation of the OpenAPI document (part ${shard} of ${FUZZ_SHARDS})`, () => {
+    it('answers no generated request with a 5xx, a stack trace or SQL', async () => {
+      const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' })).json() as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const operations = operationsOf(doc).filter((_, i) => i % FUZZ_SHARDS === shard - 1);
+      const r = random(SEED + shard);
+      const histogram = new Map<number, number>();
+      const findings: Finding[] = [];
+      let requests = 0;
+      const started = Date.now();
+      const send = async (op: Operation, role: Role, url: string, b: Body, host?: string) => {
+        const headers: Record<string, string> = { ...clients[role].headers };
+        if (b.type) headers['content-type'] = b.type;
+        if (host) headers.host = host;
+        const res = await t.app.inject({
+          method: op.method as 'GET',
+          url,
+          headers,
+          ...(b.payload !== undefined ? { payload: b.payload } : {}),
+          // A new address each time: the per-address login limit is not what is tested here.
+          remoteAddress: `10.${(requests >> 16) & 255}.${(requests >> 8) & 255}.${requests & 255}`,
         });
-      }
-    };
-    for (const op of operations) {
-      await restore();
-      const withId = op.path.includes('{id}');
-      const { id, sample } = withId ? await sampleOf(op.path) : { id: '', sample: undefined };
-      // A body like the object it creates or changes, so that one bad value reaches deep code.
-      const template =
-        sample ??
-        (op.method === 'POST' && !withId
-          ? (await sampleOf(`${op.path}{id}`)).sample
-          : ['PUT', 'PATCH'].includes(op.method)
-            ? await current(op.path)
-            : undefined) ??
-        (op.body ? plausible(r, op.body, undefined) : undefined);
-      const extra = op.method === 'GET' && !withId ? await fieldNames(op.path) : [];
-      const at = (pathId: string) =>
-        op.path.replace('{id}', encodeURI(pathId).replace(/%25/g, '%'));
-      for (let i = 0; i < REQUESTS_PER_OPERATION; i++) {
-        const role = ROLES[i % ROLES.length] ?? 'anonymous';
-        const probe = PROBES[Math.floor(i / ROLES.length)];
-        if (probe) {
-          const field = extra.length ? (extra[i % extra.length] ?? 'page') : 'page';
-          await send(op, role, at(probe.id(id)) + probe.query(field), probe.body(template));
-          continue;
+        requests += 1;
+        histogram.set(res.statusCode, (histogram.get(res.statusCode) ?? 0) + 1);
+        if (res.statusCode >= 500 || (res.statusCode >= 400 && LEAK.test(res.body))) {
+          findings.push({
+            role,
+            method: op.method,
+            url: url.slice(0, 300),
+            payload: b.payload?.slice(0, 300),
+            status: res.statusCode,
+            body: res.body.slice(0, 300),
+          });
         }
-        const pathId = r.chance(0.3) ? id : r.pick(BAD_IDS);
-        const b = body(r, op, template);
-        if (i % RANDOM_SHARE !== 0) continue;
-        await send(
-          op,
-          role,
-          at(pathId) + query(r, op, extra),
-          b,
-          r.chance(0.05) ? 'evil.example' : undefined,
-        );
-      }
-      // Each filter a list may have (named after its items' fields) with values past its type.
-      for (const [k, field] of extra.entries()) {
-        for (const value of ['2147483648', '0000-01-01', '1e3', '-1']) {
-          const role = k % 2 ? 'ops' : 'customer';
-          await send(op, role, `${op.path}?${field}=${value}`, {});
+      };
+      for (const op of operations) {
+        await restore();
+        const withId = op.path.includes('{id}');
+        const { id, sample } = withId ? await sampleOf(op.path) : { id: '', sample: undefined };
+        // A body like the object it creates or changes, so that one bad value reaches deep code.
+        const template =
+          sample ??
+          (op.method === 'POST' && !withId
+            ? (await sampleOf(`${op.path}{id}`)).sample
+            : ['PUT', 'PATCH'].includes(op.method)
+              ? await current(op.path)
+              : undefined) ??
+          (op.body ? plausible(r, op.body, undefined) : undefined);
+        const extra = op.method === 'GET' && !withId ? await fieldNames(op.path) : [];
+        const at = (pathId: string) =>
+          op.path.replace('{id}', encodeURI(pathId).replace(/%25/g, '%'));
+        for (let i = 0; i < REQUESTS_PER_OPERATION; i++) {
+          const role = ROLES[i % ROLES.length] ?? 'anonymous';
+          const probe = PROBES[Math.floor(i / ROLES.length)];
+          if (probe) {
+            const field = extra.length ? (extra[i % extra.length] ?? 'page') : 'page';
+            await send(op, role, at(probe.id(id)) + probe.query(field), probe.body(template));
+            continue;
+          }
+          const pathId = r.chance(0.3) ? id : r.pick(BAD_IDS);
+          const b = body(r, op, template);
+          if (i % RANDOM_SHARE !== 0) continue;
+          await send(
+            op,
+            role,
+            at(pathId) + query(r, op, extra),
+            b,
+            r.chance(0.05) ? 'evil.example' : undefined,
+          );
+        }
+        // Each filter a list may have (named after its items' fields) with values past its type.
+        for (const [k, field] of extra.entries()) {
+          for (const value of ['2147483648', '0000-01-01', '1e3', '-1']) {
+            const role = k % 2 ? 'ops' : 'customer';
+            await send(op, role, `${op.path}?${field}=${value}`, {});
+          }
         }
       }
-    }
-    const statuses = [...histogram.entries()].sort(([a], [b]) => a - b);
-    // The figures for the record (quoted in release notes).
-    process.stdout.write(
-      `fuzz: seed ${SEED}, ${operations.length} operations, ${requests} requests in ${Date.now() - started} ms; statuses ${statuses.map(([s, n]) => `${s}×${n}`).join(' ')}; ${findings.length} findings\n`,
-    );
-    for (const f of findings.slice(0, 60)) process.stdout.write(`${JSON.stringify(f)}\n`);
-    expect(operations.length).toBeGreaterThan(50);
-    expect(requests).toBeGreaterThanOrEqual(operations.length * (ON_POSTGRES ? 20 : 50));
-    expect(findings).toEqual([]);
-  }, 300_000);
-});
+      const statuses = [...histogram.entries()].sort(([a], [b]) => a - b);
+      // The figures for the record (quoted in release notes).
+      process.stdout.write(
+        `fuzz part ${shard}/${FUZZ_SHARDS}: seed ${SEED + shard}, ${operations.length} operations, ${requests} requests in ${Date.now() - started} ms; statuses ${statuses.map(([s, n]) => `${s}×${n}`).join(' ')}; ${findings.length} findings\n`,
+      );
+      for (const f of findings.slice(0, 60)) process.stdout.write(`${JSON.stringify(f)}\n`);
+      expect(operations.length).toBeGreaterThan(50 / FUZZ_SHARDS);
+      expect(requests).toBeGreaterThanOrEqual(operations.length * (ON_POSTGRES ? 20 : 50));
+      expect(findings).toEqual([]);
+    }, 900_000);
+  });
+}
