@@ -13,12 +13,14 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { createRole } from '../../db/factories.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { cases } from '../cases/cases.table.js';
 import { customerEntitlements } from '../customers/customers.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { subjects } from '../subjects/subjects.table.js';
 import { seedCyclesDemo } from './cycles.seed.js';
 import { cycles, subscriptionCharges, subscriptionPeriods, subscriptions } from './cycles.table.js';
 import { portalSubscriptions } from './subscriptions.service.js';
@@ -437,6 +439,49 @@ describe('the due job', () => {
     expect((await call(admin, 'GET', `/api/subscriptions/${ended}/`)).json()).toMatchObject({
       state: 'ended',
       next_due_at: null,
+    });
+  });
+
+  it('a subject archived meanwhile: no case and no bill for the period, the dates move on (audited)', async () => {
+    const person = await t.owner(
+      async (tx) =>
+        (await createSubjectUser(tx, { customerId: acme, email: 'gone@acme-people.test' })).id,
+    );
+    const start = new Date(t.clock.now().getTime() + DAY);
+    const made = await call(admin, 'POST', `/api/subjects/${person}/subscriptions/`, {
+      cycle,
+      starts_at: start.toISOString(),
+    });
+    const id = made.json().id;
+    await t.owner((tx) =>
+      tx.update(subjects).set({ archivedAt: t.clock.now() }).where(eq(subjects.id, person)),
+    );
+    t.clock.advance(2 * DAY);
+    admin = await login(t.app, 'admin@acme.test'); // the session idled out
+    await runSubscriptionsDue(t.app.deps);
+    expect(await casesOf(person)).toHaveLength(0);
+    const charges = await t.owner((tx) =>
+      tx.select().from(subscriptionCharges).where(eq(subscriptionCharges.subscriptionId, id)),
+    );
+    expect(charges).toHaveLength(0);
+    const after = (await call(admin, 'GET', `/api/subscriptions/${id}/`)).json();
+    const year = new Date(start);
+    year.setUTCFullYear(year.getUTCFullYear() + 1);
+    expect(after).toMatchObject({ state: 'active', next_billing_at: year.toISOString() });
+    const audits = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'subscriptions.subscription'),
+            eq(auditActions.objectId, String(id)),
+          ),
+        ),
+    );
+    expect(audits.map((a) => a.changes)).toContainEqual({
+      billing_period: start.toISOString(),
+      skipped: SUBSCRIPTION_MESSAGES.archivedSubject,
     });
   });
 

@@ -458,20 +458,15 @@ async function periodCase(tx: Tx, subscriptionId: number, period: Date): Promise
 }
 
 /**
- * The case of one period, once: nothing when the period already has its case; else the case
- * opened and the period recorded in the same transaction (the unique index on subscription and
- * period: a concurrent run recording it too fails and rolls its case back). A period whose
- * case cannot open (the process made inactive, the subject archived, no requirement left) is
- * passed over, audited.
+ * Why a subscription's periods can open no case now (its subject archived, its process made
+ * inactive, no requirement left), or null when they can. Such a period is passed over: neither
+ * its case opened nor its billing period billed.
  */
-async function openPeriodCase(
+async function passOverReason(
   ctx: ServiceContext,
-  mail: CaseMailDeps,
   s: SubscriptionRow,
   cycle: CycleRow,
-  period: Date,
-): Promise<void> {
-  if ((await periodCase(ctx.tx, s.id, period)) !== null) return;
+): Promise<{ subject: SubjectRow; reason: string | null }> {
   const subject = await findSubject(ctx.tx, s.subjectId);
   const [process] = await ctx.tx
     .select({ isActive: processes.isActive })
@@ -485,14 +480,40 @@ async function openPeriodCase(
       : checks.length === 0
         ? 'This cycle has no requirements.'
         : null;
+  return { subject, reason };
+}
+
+async function auditPassedOver(
+  ctx: ServiceContext,
+  s: SubscriptionRow,
+  changes: Record<string, string>,
+): Promise<void> {
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'state_changed',
+    contentType: SUBSCRIPTION_CT,
+    objectId: s.id,
+    objectRepr: `subscription ${s.id}`,
+    changes,
+  });
+}
+
+/**
+ * The case of one period, once: nothing when the period already has its case; else the case
+ * opened and the period recorded in the same transaction (the unique index on subscription and
+ * period: a concurrent run recording it too fails and rolls its case back). A period passed over
+ * (`reason`) opens nothing, audited.
+ */
+async function openPeriodCase(
+  ctx: ServiceContext,
+  mail: CaseMailDeps,
+  s: SubscriptionRow,
+  cycle: CycleRow,
+  period: Date,
+  { subject, reason }: { subject: SubjectRow; reason: string | null },
+): Promise<void> {
+  if ((await periodCase(ctx.tx, s.id, period)) !== null) return;
   if (reason !== null) {
-    await recordAudit(ctx.tx, ctx.actor, {
-      verb: 'state_changed',
-      contentType: SUBSCRIPTION_CT,
-      objectId: s.id,
-      objectRepr: `subscription ${s.id}`,
-      changes: { period: period.toISOString(), skipped: reason },
-    });
+    await auditPassedOver(ctx, s, { period: period.toISOString(), skipped: reason });
     return;
   }
   const caseId = await openCycleCase(ctx, mail, cycle, subject);
@@ -528,16 +549,21 @@ export async function runDueBatch(ctx: ServiceContext, mail: CaseMailDeps): Prom
   for (const s of claimed) {
     const cycle = await findCycle(ctx.tx, null, s.cycleId);
     const changes: Partial<SubscriptionRow> = { updatedAt: now };
+    const passOver = await passOverReason(ctx, s, cycle);
+    const { reason } = passOver;
     const due = s.nextDueAt;
     if (due && due.getTime() <= now.getTime()) {
-      await openPeriodCase(ctx, mail, s, cycle, due);
+      await openPeriodCase(ctx, mail, s, cycle, due, passOver);
       // one case however many periods passed (a restart after a long stop): then the next one
       changes.nextDueAt = nextDueAfter(s.startedAt, now, cycle.repeatInterval, cycle.repeatUnit);
       changes.lastCaseId = (await periodCase(ctx.tx, s.id, due)) ?? s.lastCaseId;
     }
     let billing = s.nextBillingAt;
     for (let n = 0; billing && billing.getTime() <= now.getTime() && n < MAX_BILLED; n += 1) {
-      await billPeriod(ctx, s, cycle, billing);
+      // a period that can open no case is not billed either
+      if (reason === null) await billPeriod(ctx, s, cycle, billing);
+      else
+        await auditPassedOver(ctx, s, { billing_period: billing.toISOString(), skipped: reason });
       billing = nextDueAfter(s.startedAt, billing, cycle.billingInterval, cycle.billingTriggered);
     }
     if (billing && billing.getTime() <= now.getTime()) {
