@@ -4,6 +4,7 @@ import { jobActor } from '../../jobs/service-job.js';
 import type { JobKind } from '../../platform/jobs.js';
 import { readOnly, runAsSystem, runInTenant } from '../../platform/service-context.js';
 import { customers } from '../customers/customers.table.js';
+import { SCRUB_WINDOW_MS, scrubRedactedAuditCopies } from './redacted-copies.js';
 import { findDue, getSettings, redactDueItem } from './retention.service.js';
 
 /**
@@ -12,7 +13,8 @@ import { findDue, getSettings, redactDueItem } from './retention.service.js';
  * transaction as the customer's job actor: the item's row locked with skip locked, its redaction
  * recorded under a unique key (so two processes, or a run after a failure, redact it once), and
  * nothing redacted on a case under a legal hold. `customerId` limits the run to one customer (the
- * e2e fixture). Returns how many items were redacted and how many failed (tried again next run).
+ * e2e fixture). Then the audit log's copies of the redacted results are scrubbed
+ * (redacted-copies.ts). Returns how many items were redacted and how many failed (tried again next run).
  */
 export async function runRetentionDue(
   deps: Pick<AppDeps, 'db' | 'clock' | 'storage'>,
@@ -44,6 +46,12 @@ export async function runRetentionDue(
       } catch {
         failed += 1;
       }
+    }
+    // the audit log's copies of what was redacted (this run's, an erasure's, a failed run's)
+    try {
+      await scrubRedactedAuditCopies(deps.db, id, new Date(now.getTime() - SCRUB_WINDOW_MS));
+    } catch {
+      failed += 1;
     }
   }
   return { redacted, failed };

@@ -385,8 +385,33 @@ describe('the retention job (a moved clock)', () => {
           },
         })
         .where(eq(caseActivities.id, a.id));
+      // the audit log's copy of the result's change (as writeActivity records it)
+      await tx.insert(auditActions).values({
+        customerId: acme,
+        verb: 'state_changed',
+        contentType: 'cases.caseactivity',
+        objectId: String(a.id),
+        changes: {
+          state: ['ca-in-progress', 'ca-complete'],
+          result_data: [{}, { status: 'valid', address: '1 High St' }],
+        },
+      });
       return a.id;
     });
+    const audited = () =>
+      t.owner(async (tx) =>
+        (
+          await tx
+            .select({ changes: auditActions.changes })
+            .from(auditActions)
+            .where(
+              and(
+                eq(auditActions.contentType, 'cases.caseactivity'),
+                eq(auditActions.objectId, String(id)),
+              ),
+            )
+        ).map((r) => r.changes),
+      );
     const raw = () =>
       t.owner(async (tx) => {
         const [row] = await tx
@@ -398,6 +423,7 @@ describe('the retention job (a moved clock)', () => {
     await runAt(new Date(addMonths(start, 2).getTime() - DAY), acme);
     expect((await result(id)).address).toBe('1 High St');
     expect(await raw()).toContain('1 High St');
+    expect(JSON.stringify(await audited())).toContain('1 High St');
     await runAt(new Date(addMonths(start, 2).getTime() + DAY), acme);
     expect(await result(id)).toEqual({ status: 'valid', last_check_date: '2026-01-01' });
     // the provider log keeps when and what happened, not what the provider said
@@ -410,6 +436,13 @@ describe('the retention job (a moved clock)', () => {
       'error',
     ]);
     expect(log).toContain('timed out');
+    // the audit log keeps the state change and the redaction, not the result's content
+    const trail = await audited();
+    expect(JSON.stringify(trail)).not.toContain('1 High St');
+    expect(trail).toContainEqual({
+      state: ['ca-in-progress', 'ca-complete'],
+      redacted: 'driving-results',
+    });
   });
 });
 
