@@ -39,7 +39,8 @@ function DaysLeft({ days }: { days: number }) {
   const color = days <= 7 ? 'red' : days <= 30 ? 'orange' : 'gray';
   const words = days === 0 ? 'Today' : days === 1 ? '1 day' : `${days} days`;
   return (
-    <Badge color={color} variant="light">
+    // never cut short on a phone: the table scrolls sideways instead (a renewal is 1096 days away)
+    <Badge color={color} variant="light" style={{ minWidth: 'max-content' }}>
       {words}
     </Badge>
   );
@@ -135,7 +136,9 @@ export default function ExpiryCalendar() {
       </Text>
       <Paper withBorder p="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {/* md as the theme's text inputs: the filters line up */}
           <Select
+            size="md"
             label="Window"
             data={WINDOWS}
             value={String(days)}
@@ -143,6 +146,7 @@ export default function ExpiryCalendar() {
             allowDeselect={false}
           />
           <Select
+            size="md"
             label="What"
             placeholder="Everything"
             data={EXPIRY_KINDS.map((k) => ({ value: k, label: EXPIRY_KIND_LABELS[k] }))}
