@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { TOTP_REQUIRED_NOTICE } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
+import { giveConsents, newWorld, WORLD_PASSWORD, type World } from './fixtures';
 import {
   type Api,
   launch,
@@ -17,8 +17,9 @@ import {
 
 // The organisation's account (issue 30): the administrator edits the organisation and turns on
 // required two-factor sign-in; a colleague without TOTP is sent to set it up at the next sign-in;
-// the consents list shows a consent a subject gave (the demo's). Screens at 1280 and 360 px,
-// light and dark, axe clean.
+// the consents list shows a consent a subject gave (the demo's); a consent the world's subject
+// gives in the portal reaches the customer's consents list and the subject's Consents tab.
+// Screens at 1280 and 360 px, light and dark, axe clean.
 
 const shots = '/tmp/shots/account';
 mkdirSync(shots, { recursive: true });
@@ -34,6 +35,8 @@ beforeAll(async () => {
       { key: 'admin', role: 'admin' },
       { key: 'worker', role: 'viewer', firstName: 'Wren' },
     ],
+    processes: [{ name: 'Drivers', requirements: ['driver-data'] }],
+    subjects: [{ key: 'sam', firstName: 'Sam', lastName: 'Consenter' }],
   });
   admin = await world.api('admin');
 }, 300_000);
@@ -61,6 +64,34 @@ const toast = (page: Page, text: string) =>
   page.locator('.mantine-Notification-root').getByText(text, { exact: true }).waitFor();
 
 describe('organisation account', () => {
+  // first: the next test requires two-factor of the organisation, which the administrator lacks
+  it("a consent given in the portal shows on the consents list and the subject's tab", async () => {
+    const caseId = await world.openCase('Drivers', 'sam');
+    await giveConsents(await world.api('sam'), caseId);
+    const { page } = await world.signedIn(browser, 'admin');
+    await page.goto('/subjects/consents');
+    await page.getByRole('heading', { name: 'Consents', level: 1 }).waitFor();
+    const row = page.getByRole('row', { name: /Sam Consenter/ });
+    await row.getByText('Given', { exact: true }).waitFor();
+    await settle(page);
+    await look(page, admin, 'subject-consents-given');
+
+    // the subject's Consents tab (not in the address: chosen again after each reload)
+    await page.goto(`/subjects/${world.subjects.sam?.id}`);
+    for (const scheme of ['light', 'dark'] as const) {
+      await reloadInScheme(page, admin, scheme);
+      await page.getByRole('tab', { name: 'Consents', exact: true }).click();
+      await page
+        .getByRole('tabpanel', { name: 'Consents' })
+        .getByRole('row', { name: new RegExp(`case #${caseId}\\)`) })
+        .getByText('Given', { exact: true })
+        .waitFor();
+      await settle(page);
+      await lookAtWidths(page, shots, `subject-tab-consents-${scheme}`);
+    }
+    await setDark(admin, false);
+  });
+
   it('edits the organisation and requires two-factor: a user without it sets it up', async () => {
     const { page } = await world.signedIn(browser, 'admin');
     await page.goto('/customer-account');
