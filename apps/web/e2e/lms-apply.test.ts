@@ -189,6 +189,28 @@ describe('applying for a licence', () => {
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.screenshot({ path: join(dir, 'case-portal-360.png'), fullPage: true });
 
+    // Signed in, the council pages are the /s/ ones (point 2): the public address sends the
+    // applicant there, each screen at both widths, light and dark.
+    await page.goto('/lms/council-list');
+    await page.waitForURL((url) => url.pathname === '/s/lms/council-list');
+    await page
+      .getByRole('heading', { level: 1, name: 'Apply for a licence from your council' })
+      .waitFor();
+    await lookSignedIn(page, applicant, 's-lms-council-list');
+    await page.getByTestId('lms-councils').getByRole('link', { name: 'Northgate Council' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Northgate Council' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/s\/lms\/\d+$/);
+    await lookSignedIn(page, applicant, 's-lms-council');
+    await page.getByRole('link', { name: 'Taxi and private hire' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Taxi and private hire' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/s\/lms\/\d+\/\d+$/);
+    await lookSignedIn(page, applicant, 's-lms-licence-group');
+    await page.getByRole('link', { name: 'Hackney carriage driver' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hackney carriage driver' }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/s\/lms\/\d+\/\d+\/\d+$/);
+    await page.getByTestId('lms-portal').first().waitFor();
+    await lookSignedIn(page, applicant, 's-lms-licence-sub-group');
+
     await context.close();
   });
 });
