@@ -166,7 +166,10 @@ async function segmentObjects(
     const key = { customerId, caseId: c.id };
     const name = await createCaseOtherName(tx, key, { forename: who.first, surname: 'Old' });
     const address = await createCaseAddress(tx, key, { current: true });
-    await createCasePassport(tx, key, at);
+    // a passport that runs out in 60 days: on the expiry calendar (issue 33) of the segment
+    await createCasePassport(tx, key, at, {
+      expiryDate: new Date(at.getTime() + 60 * 86_400_000).toISOString().slice(0, 10),
+    });
     await createCaseDrivingLicence(
       tx,
       key,
@@ -411,6 +414,8 @@ describe('a user limited to one segment, walking every GET route', () => {
       '/api/audit-actions/',
       '/api/case-documents/',
       '/api/case-activities/',
+      '/api/expiry-calendar/',
+      '/api/expiry-calendar/export/',
     ]) {
       expect([url, adminSaw.has(url)]).toEqual([url, true]);
     }
