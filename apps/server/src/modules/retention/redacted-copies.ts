@@ -5,7 +5,8 @@ import type { Database } from '../../db/connection.js';
 export const SCRUB_WINDOW_MS = 7 * 86_400_000;
 
 /**
- * The audit log's copies of a redacted activity's content, scrubbed (issue 34): every change of
+ * The audit log's copies of a redacted activity's content, and the provider's callbacks about
+ * it, scrubbed (issue 34): every change of
  * an activity's result is audited with its old and new `result_data` (and a hand edit of its
  * provider log with the whole log), so a redaction that left them would leave the content in the
  * database. For each redaction of an activity of `customerId` recorded since `since` (a
@@ -35,6 +36,17 @@ export async function scrubRedactedAuditCopies(
         and (a.changes->'result_data' is not null
           or jsonb_typeof(a.changes->'processing_data') = 'array')
       returning a.id`);
-    return rows.length;
+    // the provider's callbacks about it, applied up to the redaction (kept raw in the inbox):
+    // the body goes, the row (provider, event id, when, outcome) stays; index of migration 0055
+    const inbox = await tx.execute(sql`
+      update check_callback_inbox i set body = jsonb_build_object('redacted', r.rule)
+      from retention_redactions r
+      where r.customer_id = ${customerId} and r.target = 'activity'
+        and r.redacted_at >= ${since.toISOString()}
+        and i.case_activity_id = r.target_id and i.customer_id = r.customer_id
+        and i.applied_at is not null and i.applied_at <= r.redacted_at
+        and i.body->'redacted' is null
+      returning i.id`);
+    return rows.length + inbox.length;
   });
 }

@@ -22,6 +22,7 @@ import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseBasicDetails } from '../case-data/case-data.table.js';
 import { caseDocuments, type StoredPage } from '../case-documents/case-documents.table.js';
+import { checkCallbackInbox } from '../checks/callbacks.table.js';
 import { createRetentionCase, type RetentionCase } from './retention.fixtures.js';
 import { retentionRedactions } from './retention.table.js';
 import { runRetentionDue } from './retention-job.js';
@@ -396,8 +397,27 @@ describe('the retention job (a moved clock)', () => {
           result_data: [{}, { status: 'valid', address: '1 High St' }],
         },
       });
+      // a callback about it, applied and kept raw in the inbox
+      await tx.insert(checkCallbackInbox).values({
+        customerId: acme,
+        caseActivityId: a.id,
+        provider: 'davis',
+        eventId: `retention-${a.id}`,
+        body: { status: 'Checked', address: '1 High St' },
+        appliedAt: start,
+        outcome: 'applied',
+      });
       return a.id;
     });
+    const inbox = () =>
+      t.owner(async (tx) =>
+        (
+          await tx
+            .select({ body: checkCallbackInbox.body, outcome: checkCallbackInbox.outcome })
+            .from(checkCallbackInbox)
+            .where(eq(checkCallbackInbox.caseActivityId, id))
+        ).map((r) => [r.body, r.outcome]),
+      );
     const audited = () =>
       t.owner(async (tx) =>
         (
@@ -424,6 +444,7 @@ describe('the retention job (a moved clock)', () => {
     expect((await result(id)).address).toBe('1 High St');
     expect(await raw()).toContain('1 High St');
     expect(JSON.stringify(await audited())).toContain('1 High St');
+    expect(JSON.stringify(await inbox())).toContain('1 High St');
     await runAt(new Date(addMonths(start, 2).getTime() + DAY), acme);
     expect(await result(id)).toEqual({ status: 'valid', last_check_date: '2026-01-01' });
     // the provider log keeps when and what happened, not what the provider said
@@ -443,6 +464,8 @@ describe('the retention job (a moved clock)', () => {
       state: ['ca-in-progress', 'ca-complete'],
       redacted: 'driving-results',
     });
+    // the callback's body goes, the record of its arrival stays
+    expect(await inbox()).toEqual([[{ redacted: 'driving-results' }, 'applied']]);
   });
 });
 
