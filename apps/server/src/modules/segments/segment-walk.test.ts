@@ -28,6 +28,7 @@ import { createCaseDocument } from '../case-documents/case-documents.factories.j
 import { cycles, subscriptions } from '../cycles/cycles.table.js';
 import { erasureRequests } from '../data-requests/erasure-requests.table.js';
 import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
+import { subjectConsents } from '../portal/consents.table.js';
 import { processes } from '../processes/processes.table.js';
 import { portalRegistrations, registrationPortals } from '../regportals/regportals.table.js';
 import { segments, segmentUsers } from './segments.table.js';
@@ -166,6 +167,15 @@ async function segmentObjects(
     const key = { customerId, caseId: c.id };
     const name = await createCaseOtherName(tx, key, { forename: who.first, surname: 'Old' });
     const address = await createCaseAddress(tx, key, { current: true });
+    // a consent given in the portal (the consents lists, issue 30), its mandate ending in 50 days
+    await tx.insert(subjectConsents).values({
+      customerId,
+      caseId: c.id,
+      caseActivityId: activity?.id ?? 0,
+      kind: 'driver-data',
+      givenAt: at,
+      expiresAt: new Date(at.getTime() + 50 * 86_400_000),
+    });
     // a passport that runs out in 60 days: on the expiry calendar (issue 33) of the segment
     await createCasePassport(tx, key, at, {
       expiryDate: new Date(at.getTime() + 60 * 86_400_000).toISOString().slice(0, 10),
@@ -416,6 +426,7 @@ describe('a user limited to one segment, walking every GET route', () => {
       '/api/case-activities/',
       '/api/expiry-calendar/',
       '/api/expiry-calendar/export/',
+      '/api/consents/',
     ]) {
       expect([url, adminSaw.has(url)]).toEqual([url, true]);
     }
