@@ -7,6 +7,7 @@ import {
   createCustomer,
   createProcess,
   createProductUser,
+  createSubjectUser,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -103,6 +104,7 @@ beforeAll(async () => {
     acme = (await createCustomer(tx, { name: 'Acme' })).id;
     other = (await createCustomer(tx, { name: 'Other' })).id;
     await createAdminAndViewer(tx, acme);
+    await createSubjectUser(tx, { customerId: acme, email: 'subject@acme.test' });
     await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
     processId = (await createProcess(tx, { customerId: acme, requirements: ['knowledge-test'] }))
       .id;
@@ -116,20 +118,40 @@ afterAll(async () => {
 });
 
 describe('/api/ops/imports/', () => {
-  it('is operations staff only: customer staff get 403, anonymous 401/403', async () => {
-    for (const [method, url] of [
-      ['GET', '/api/ops/imports/'],
-      ['POST', '/api/ops/imports/'],
-      ['GET', '/api/ops/imports/1/'],
-      ['POST', '/api/ops/imports/1/run/'],
-      ['GET', '/api/ops/imports/1/report/'],
-    ] as const) {
-      const res = await t.app.inject({ method, url, headers: admin.headers });
-      expect(res.statusCode, `${method} ${url}`).toBe(403);
+  it('is operations staff only: customer staff and subjects get 403 on every endpoint, anonymous 401/403', async () => {
+    // a real import, so that a refusal is the audience's and not a missing row's
+    const { id } = await uploadAndValidate(peopleCsv(2, 'audience'));
+    const subject = await login(t.app, 'subject@acme.test');
+    for (const who of [admin, subject]) {
+      for (const [method, url] of [
+        ['GET', '/api/ops/imports/'],
+        ['POST', '/api/ops/imports/'],
+        ['GET', `/api/ops/imports/${id}/`],
+        ['GET', `/api/ops/imports/${id}/preview/`],
+        ['PUT', `/api/ops/imports/${id}/mapping/`],
+        ['POST', `/api/ops/imports/${id}/validate/`],
+        ['GET', `/api/ops/imports/${id}/rows/`],
+        ['POST', `/api/ops/imports/${id}/run/`],
+        ['GET', `/api/ops/imports/${id}/report/`],
+      ] as const) {
+        const res = await t.app.inject({
+          method,
+          url,
+          headers: who.headers,
+          ...(method === 'PUT' ? { payload: { mapping: {} } } : {}),
+        });
+        expect(res.statusCode, `${method} ${url}`).toBe(403);
+      }
+      const res = await upload(who, peopleCsv(2, 'staff'), { customer: String(acme) });
+      expect(res.statusCode).toBe(403);
     }
-    const csv = peopleCsv(2, 'staff');
-    const res = await upload(admin, csv, { customer: String(acme) });
-    expect(res.statusCode).toBe(403);
+    // nothing changed: still validated, nothing run
+    const me = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/imports/${id}/`,
+      headers: ops.headers,
+    });
+    expect(me.json()).toMatchObject({ state: 'validated', imported_rows: 0 });
     const anon = await t.app.inject({ method: 'GET', url: '/api/ops/imports/' });
     expect([401, 403]).toContain(anon.statusCode);
   });
