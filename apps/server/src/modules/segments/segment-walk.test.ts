@@ -427,6 +427,7 @@ describe('a user limited to one segment, walking every GET route', () => {
       '/api/expiry-calendar/',
       '/api/expiry-calendar/export/',
       '/api/consents/',
+      '/api/payments/',
     ]) {
       expect([url, adminSaw.has(url)]).toEqual([url, true]);
     }
