@@ -3,7 +3,7 @@ import { formatDate } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { launch, lookAtWidths, PHONE, send } from './helpers';
+import { DESKTOP, launch, lookAtWidths, PHONE, send } from './helpers';
 
 // Issue 27, trust-to-ride end to end on a world of its own: operations add a session at
 // /ops/trust-2-ride (one place); the subject books it from the case page on a phone; a second
@@ -32,6 +32,33 @@ afterAll(async () => {
 });
 
 const look = (page: Page, name: string) => lookAtWidths(page, shots, name);
+
+/**
+ * The ops `table` at 1280 and 360 px, light then dark: on the phone it stacks into cards (rows
+ * are blocks) and neither the page nor the table scrolls sideways.
+ */
+async function lookOps(page: Page, name: string, table: string) {
+  const ops = await world.api('ops');
+  for (const dark of [false, true]) {
+    if (dark) {
+      await send(ops, 'put', '/api/user/', { dark_mode: true });
+      await page.reload();
+    }
+    await page.getByRole('table', { name: table }).waitFor();
+    await look(page, dark ? `${name}-dark` : name);
+    await page.setViewportSize({ ...PHONE, width: 360 });
+    const fit = await page.getByRole('table', { name: table }).evaluate((el) => ({
+      page: document.documentElement.scrollWidth - window.innerWidth,
+      table: el.scrollWidth - el.clientWidth,
+      rows: getComputedStyle(el.querySelector('tbody tr') ?? el).display,
+    }));
+    expect(fit, `${name} at 360`).toEqual({ page: 0, table: 0, rows: 'block' });
+    await page.setViewportSize(DESKTOP);
+  }
+  await send(ops, 'put', '/api/user/', { dark_mode: false });
+  await page.reload();
+  await page.getByRole('table', { name: table }).waitFor();
+}
 const day = (d: Date) => d.toISOString().slice(0, 10);
 /** A date as the panels show it. */
 const shown = (iso: string) => formatDate(iso);
@@ -68,7 +95,7 @@ describe('trust-to-ride', () => {
     const row = ops.page.getByRole('row').filter({ hasText: place });
     await row.waitFor();
     expect(await row.textContent()).toContain('0 / 1');
-    await look(ops.page, 'ops-sessions');
+    await lookOps(ops.page, 'ops-sessions', 'Trust to ride sessions');
 
     // the subject books it from the case page, on a phone
     const person = await world.signedIn(browser, 'subject', { viewport: PHONE });
@@ -112,7 +139,7 @@ describe('trust-to-ride', () => {
     await register.getByRole('button', { name: 'Attended', exact: true }).click();
     await ops.page.getByText('Successfully updated booking').waitFor();
     await expect.poll(() => register.textContent()).toContain('Attended');
-    await look(ops.page, 'ops-register');
+    await lookOps(ops.page, 'ops-register', 'Attendance register');
     await ops.context.close();
 
     const a = await activityOf(world.caseId);

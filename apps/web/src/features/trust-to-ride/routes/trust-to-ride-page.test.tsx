@@ -112,7 +112,7 @@ describe('/ops/trust-2-ride', () => {
     );
   });
 
-  it('lets the keyboard scroll the register and the list sideways on a phone (axe scrollable-region-focusable)', async () => {
+  it('stacks the register and the list into cards on a phone: every cell labelled, no box scrolling sideways', async () => {
     mockFetch((call) => {
       const url = new URL(call.url, 'http://x');
       if (url.pathname === '/api/ops/trust-to-ride/unbooked-activities/')
@@ -125,11 +125,19 @@ describe('/ops/trust-2-ride', () => {
       };
     });
     open('/ops/trust-2-ride?session=5');
-    // a register with every attendance recorded has nothing else to focus
+    /** Each body cell's label (its column's header, shown on a phone), by row. */
+    const labels = (table: HTMLElement) =>
+      [...table.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td')].map((td) => td.getAttribute('data-label')),
+      );
     const register = await screen.findByRole('table', { name: 'Attendance register' });
-    expect(register.closest('[tabindex="0"][role="region"]')).not.toBeNull();
+    expect(labels(register)).toEqual([['Subject', 'Case', 'Booked', 'Attendance']]);
+    // no box of its own that scrolls sideways (the old phone layout)
+    expect(register.closest('[role="region"]')).toBeNull();
+    expect(register.closest('.mantine-ScrollArea-root')).toBeNull();
     fireEvent.click(screen.getByRole('link', { name: '← Sessions' }));
     const list = await screen.findByRole('table', { name: 'Trust to ride sessions' });
-    expect(list.closest('[tabindex="0"][role="region"]')).not.toBeNull();
+    expect(labels(list)).toEqual([['Date', 'Time', 'Place', 'Customer', 'Places']]);
+    expect(list.closest('.mantine-ScrollArea-root')).toBeNull();
   });
 });

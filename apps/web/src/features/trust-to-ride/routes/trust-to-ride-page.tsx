@@ -25,6 +25,7 @@ import { Link, useSearchParams } from 'react-router';
 import { customerChoices } from '../../../api/customers';
 import { Fact } from '../../../components/fact';
 import { ListPagination } from '../../../components/list-states';
+import listTable from '../../../components/list-table.module.css';
 import { notify } from '../../../lib/notify';
 import { SessionForm } from '../session-form';
 import {
@@ -199,63 +200,62 @@ function Register({
   onAttend: (b: TrustToRideBookingOut, a: 'attended' | 'did-not-attend') => Promise<void>;
 }) {
   return (
-    // sideways on a phone: the viewport takes the keyboard's focus and has a name, even when no
-    // button is left in the register (WCAG 2.1.1, axe's scrollable-region-focusable)
-    <Table.ScrollContainer
-      minWidth={560}
-      scrollAreaProps={{
-        viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Attendance register' },
-      }}
+    // stacked cards on a phone (the subject's name the card's title, every other cell a labelled
+    // line): nothing scrolls sideways
+    <Table
+      striped
+      withTableBorder
+      aria-label="Attendance register"
+      className={listTable.table}
+      style={{ '--list-min-width': '0px' }}
     >
-      <Table striped withTableBorder aria-label="Attendance register">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Subject</Table.Th>
-            <Table.Th scope="col">Case</Table.Th>
-            <Table.Th scope="col">Booked</Table.Th>
-            <Table.Th scope="col">Attendance</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {session.bookings.map((b) => (
-            <Table.Tr key={b.id}>
-              <Table.Td>
-                <Text size="sm">{b.subject.name}</Text>
-                <Text size="xs" c="dimmed">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Subject</Table.Th>
+          <Table.Th scope="col">Case</Table.Th>
+          <Table.Th scope="col">Booked</Table.Th>
+          <Table.Th scope="col">Attendance</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {session.bookings.map((b) => (
+          <Table.Tr key={b.id}>
+            <Table.Td data-label="Subject">
+              <div>
+                <Text size="sm" fw="inherit">
+                  {b.subject.name}
+                </Text>
+                <Text size="xs" c="dimmed" fw={400} style={{ overflowWrap: 'anywhere' }}>
                   {b.subject.email}
                 </Text>
-              </Table.Td>
-              <Table.Td>#{b.case}</Table.Td>
-              <Table.Td>{formatDate(b.booked_at)}</Table.Td>
-              <Table.Td>
-                {b.attendance ? (
-                  <Badge variant="light" color={b.attendance === 'attended' ? 'green' : 'red'}>
-                    {TRUST_TO_RIDE_ATTENDANCE_LABELS[b.attendance]}
-                  </Badge>
-                ) : started ? (
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" onClick={() => onAttend(b, 'attended')}>
-                      Attended
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => onAttend(b, 'did-not-attend')}
-                    >
-                      Did not attend
-                    </Button>
-                  </Group>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    Not yet held
-                  </Text>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+              </div>
+            </Table.Td>
+            <Table.Td data-label="Case">#{b.case}</Table.Td>
+            <Table.Td data-label="Booked">{formatDate(b.booked_at)}</Table.Td>
+            <Table.Td data-label="Attendance">
+              {b.attendance ? (
+                <Badge variant="light" color={b.attendance === 'attended' ? 'green' : 'red'}>
+                  {TRUST_TO_RIDE_ATTENDANCE_LABELS[b.attendance]}
+                </Badge>
+              ) : started ? (
+                <Group gap="xs" justify="flex-end">
+                  <Button size="xs" onClick={() => onAttend(b, 'attended')}>
+                    Attended
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => onAttend(b, 'did-not-attend')}>
+                    Did not attend
+                  </Button>
+                </Group>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  Not yet held
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 
@@ -340,46 +340,49 @@ function SessionList() {
       ) : rows.length === 0 ? (
         <Text c="dimmed">{when === 'past' ? 'No past sessions.' : 'No upcoming sessions.'}</Text>
       ) : (
-        <Table.ScrollContainer
-          minWidth={560}
-          scrollAreaProps={{
-            viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Trust to ride sessions' },
-          }}
+        // stacked cards on a phone (the date the card's title): nothing scrolls sideways
+        <Table
+          striped
+          highlightOnHover
+          withTableBorder
+          aria-label="Trust to ride sessions"
+          className={listTable.table}
+          style={{ '--list-min-width': '0px' }}
         >
-          <Table striped highlightOnHover withTableBorder aria-label="Trust to ride sessions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Date</Table.Th>
-                <Table.Th scope="col">Time</Table.Th>
-                <Table.Th scope="col">Place</Table.Th>
-                <Table.Th scope="col">Customer</Table.Th>
-                <Table.Th scope="col">Places</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`?session=${s.id}`}>
-                      {formatDate(s.date)}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{s.time}</Table.Td>
-                  <Table.Td>{s.place}</Table.Td>
-                  <Table.Td>{s.customer.name}</Table.Td>
-                  <Table.Td>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Date</Table.Th>
+              <Table.Th scope="col">Time</Table.Th>
+              <Table.Th scope="col">Place</Table.Th>
+              <Table.Th scope="col">Customer</Table.Th>
+              <Table.Th scope="col">Places</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td data-label="Date">
+                  <Anchor component={Link} to={`?session=${s.id}`}>
+                    {formatDate(s.date)}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td data-label="Time">{s.time}</Table.Td>
+                <Table.Td data-label="Place">{s.place}</Table.Td>
+                <Table.Td data-label="Customer">{s.customer.name}</Table.Td>
+                <Table.Td data-label="Places">
+                  <span>
                     {s.booked} / {s.capacity}
                     {s.places_left === 0 && (
                       <Badge ml="xs" size="sm" variant="light" color="gray">
                         Full
                       </Badge>
                     )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </span>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
       <ListPagination
         total={Math.ceil((sessions.data?.count ?? 0) / PAGE_SIZE)}
