@@ -94,7 +94,13 @@ export function ConsentsTable({ subjectId }: { subjectId?: number }) {
       key: 'status',
       header: 'State',
       render: (c) => (
-        <Badge variant="light" color={STATUS[c.status].color}>
+        <Badge
+          variant="light"
+          color={STATUS[c.status].color}
+          // never cut to 'GI…' in a narrow table cell (as the state badges elsewhere)
+          style={{ flexShrink: 0, overflow: 'visible', minWidth: 'max-content' }}
+          styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
+        >
           {STATUS[c.status].label}
         </Badge>
       ),
