@@ -104,7 +104,9 @@ function progressOf(facts: CaseFacts) {
   const input = {
     activityCodes,
     requiredConsents: requiredConsents(activityCodes),
-    // no subscription cycles exist yet: none of a case's requirements come from one
+    // a cycle's case is opened with one activity per requirement of its cycle (openCycleCase),
+    // so dbs-update and driver-data from a cycle come through activityCodes; a subscription of
+    // the subject's to another cycle adds nothing to this case
     cycleRequirements: [],
   };
   const submitted = isCaseSubmitted({
