@@ -8,10 +8,11 @@ import {
   axe,
   launch,
   lookAtWidths,
-  lookLightAndDark,
   newPage,
   PHONE,
+  reloadInScheme,
   screenshotDir,
+  setDark,
   settle,
 } from './helpers';
 
@@ -47,12 +48,15 @@ async function lookPublic(page: Page, name: string) {
   await settle(page);
 }
 
-/** A signed-in screen at both widths, then light and dark at 1280 px, then back on the phone. */
+/** A signed-in screen light and dark (the profile's dark mode, reloaded), each at 1280 and 360 px. */
 async function lookSignedIn(page: Page, who: Api, name: string) {
   await settle(page);
-  await lookAtWidths(page, dir, name);
-  await page.setViewportSize({ width: 1280, height: 860 });
-  await lookLightAndDark(page, who, dir, name);
+  for (const scheme of ['light', 'dark'] as const) {
+    await reloadInScheme(page, who, scheme);
+    await lookAtWidths(page, dir, `${name}-${scheme}`);
+  }
+  await setDark(who, false);
+  await page.reload();
   await page.setViewportSize(PHONE);
   await settle(page);
 }
