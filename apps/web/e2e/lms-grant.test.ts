@@ -11,7 +11,9 @@ import { type Api, launch, lookAtWidths, screenshotDir, send, settle } from './h
 // POST /api/test-fixtures/lms-application-checks/ (apps/server lms.e2e.ts) completes Lee's
 // checks. The licensing officer opens Lee's application from the portal's applications, grants it
 // with a condition, and the licences list shows the new licence numbered in the council's format
-// (PHD/{year}/00001); Ravi's application, its checks still running, is refused with a reason.
+// (PHD/{year}/00001); later it is suspended with a reason, and Lee's next application shows the
+// suspension from the register (found on /licences by the licence number too); Ravi's
+// application, its checks still running, is refused with a reason.
 
 const dir = join(screenshotDir, 'lms-grant');
 let browser: Browser;
@@ -136,6 +138,37 @@ describe('the council decides an application', () => {
     await drawer.getByText('Lee Applicant').first().waitFor();
     expect(await drawer.getByTestId('licence-status').textContent()).toBe('Active');
     await lookAtWidths(page, dir, 'licence-granted');
+
+    // Later, Lee's licence suspended with a reason; his next application shows the suspension
+    // from the register to the licensing officer, and the register finds it by his licence number.
+    await drawer.getByRole('button', { name: 'Suspend' }).click();
+    const suspend = page.getByRole('dialog', { name: 'Suspend the licence?' });
+    await suspend.getByLabel('Reason').fill('Complaint of overcharging under investigation.');
+    await suspend.getByRole('button', { name: 'Suspend' }).click();
+    await toast(page, `Licence ${number} suspended`);
+    await expect.poll(() => drawer.getByTestId('licence-status').textContent()).toBe('Suspended');
+    const again = await apply('lee', portal.id);
+    await page.goto(`${portalPath}?application=${again}`);
+    await settle(page);
+    await panel.getByRole('heading', { name: 'Lee Applicant' }).waitFor();
+    const matches = panel.getByTestId('register-matches');
+    await matches
+      .getByText('Complaint of overcharging under investigation.', { exact: false })
+      .waitFor();
+    expect(await matches.textContent()).toContain(
+      `Suspension · Private hire driver licence (3 years) · ${number}`,
+    );
+    await lookAtWidths(page, dir, 'application-register-suspension');
+    await page.goto('/licences');
+    await settle(page);
+    const register = page.getByTestId('licence-register');
+    await register.getByLabel('Name or licence number').fill(number);
+    await register.getByRole('button', { name: 'Search the register' }).click();
+    await register
+      .getByTestId('register-entry')
+      .getByText('Complaint of overcharging under investigation.')
+      .waitFor();
+    expect(await register.getByTestId('register-entry').count()).toBe(1);
 
     // Ravi's application, its checks still running: refused with a reason.
     await page.goto(`${portalPath}?application=${ravi}`);
