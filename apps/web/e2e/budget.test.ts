@@ -255,6 +255,18 @@ describe('first visits on a phone (issue 28)', () => {
       }
       await page.getByTestId('user-menu').click();
       await page.getByTestId('sign-out').waitFor();
+      // Drawn with Menu's stylesheet, which came after the first paint.
+      expect(
+        await page.getByTestId('sign-out').evaluate((el) => getComputedStyle(el).paddingLeft),
+      ).toBe('12px');
+      await expect
+        .poll(() =>
+          page.locator('.mantine-Menu-dropdown').evaluate((el) => getComputedStyle(el).opacity),
+        )
+        .toBe('1');
+      if (width === 1280) {
+        await page.screenshot({ path: join(screenshotDir, 'first-paint-s-user-menu-1280.png') });
+      }
       await page.keyboard.press('Escape');
       await page.getByTestId('sign-out').waitFor({ state: 'hidden' });
       if (width === 360) {
@@ -278,8 +290,18 @@ describe('first visits on a phone (issue 28)', () => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/s/dashboard');
       await settle(page);
+      // The stylesheets applied: the entry's and the frame's, not the rest of the signed-in CSS.
       const sheets = await page.evaluate(() =>
-        [...document.styleSheets].map((sheet) => sheet.href ?? '').filter(Boolean),
+        [...document.styleSheets]
+          .filter((sheet) => {
+            try {
+              return sheet.cssRules.length > 0;
+            } catch {
+              return false; // not loaded (its rules unreadable)
+            }
+          })
+          .map((sheet) => sheet.href ?? '')
+          .filter(Boolean),
       );
       expect(
         sheets.some((href) => href.includes('/css/frame-styles-')),

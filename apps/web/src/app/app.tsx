@@ -4,10 +4,14 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onFirstNotification } from '../lib/notify';
 import { currentBrand } from './brands';
+import { keepLateStylesAfterEntry } from './late-styles';
 import { createAppRouter } from './router';
 import { cssVariablesResolver, themeFor } from './theme';
 
 const theme = themeFor(currentBrand);
+
+// Before any lazy chunk asks for its stylesheet.
+keepLateStylesAfterEntry();
 
 // The toast container loads with the first toast, keeping it off the sign-in page's first visit.
 const NotificationsHost = lazy(() => import('./notifications-host'));
