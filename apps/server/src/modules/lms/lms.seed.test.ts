@@ -103,4 +103,28 @@ describe('check settings and update service cycles demo data', () => {
     const others = await get(officer.headers, '/api/lms/licences/?status=suspended');
     expect(others.results[0].update_service).toBeNull();
   });
+
+  it("renews Daniel's active licence from his record on the open renewal portal, with a tax check code", async () => {
+    const officer = await login(app, 'admin@northgate.test', DEMO_PASSWORD);
+    const held = await get(officer.headers, '/api/lms/licences/?q=okafor');
+    const daniel = held.results.find((l: { status: string }) => l.status === 'active');
+    const renew = (code: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/lms/licences/${daniel.id}/renew/`,
+        headers: officer.headers,
+        payload: { tax_check_code: code },
+      });
+    // the demo's expired code stops the renewal with HMRC's answer
+    const expired = await renew('E00000001');
+    expect(expired.statusCode, expired.body).toBe(400);
+    expect(expired.json().tax_check_code[0]).toMatch(/expired/);
+    const res = await renew('HMRC12345');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      kind: 'renewal',
+      renews_licence: daniel.id,
+      portal_title: 'Renew a hackney carriage driver licence',
+    });
+  });
 });

@@ -168,8 +168,9 @@ export async function seedLmsDemo(ctx: DemoSeedContext): Promise<void> {
         customerId,
         definitionId: hcdLicence.id,
         title: 'Renew a hackney carriage driver licence',
-        introduction: 'Renewals open eight weeks before a licence expires.',
-        isOpen: false,
+        introduction:
+          'For Northgate hackney carriage drivers renewing before their licence expires. You will need your HMRC tax check code.',
+        isOpen: true,
         kind: 'renewal',
         feePence: 22_000,
       },
