@@ -34,6 +34,10 @@ import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
 import { recordsViews } from '../access-log/access-log.service.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
+import {
+  casesWithIdentifier,
+  casesWithIdentifierInAnyCustomer,
+} from '../case-data/identifier-search.js';
 import { cases } from '../cases/cases.table.js';
 import { checkHandEdit } from '../checks/hooks.js';
 import { awaitingCountersignature } from '../dbs-details/dbs-details.service.js';
@@ -90,7 +94,33 @@ export const openCase = (): SQL[] => [
   isNull(cases.archivedAt),
 ];
 
-function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[] {
+/**
+ * The cases a search term identifies exactly (a national insurance, passport or licence number,
+ * however typed: the keyed hashes, decision 027), looked up before the list's query as the case
+ * list does: the actor's customer, the ops list's `?customer=`, or without one every customer's
+ * (operations only). [] for no term, a term that is no identifier, or none found: the subjects'
+ * names and emails are searched then.
+ */
+async function identifiedCases(
+  tx: Tx,
+  request: FastifyRequest,
+  actor: Actor,
+  kind: ListKind,
+): Promise<number[]> {
+  const q = request.query;
+  const term = queryString(q, 'search')?.trim();
+  if (!term) return [];
+  const customerId = kind === 'ops' ? opsCustomerFilter(q) : actor.customerId;
+  if (customerId !== null) return casesWithIdentifier(tx, customerId, term);
+  return kind === 'ops' ? casesWithIdentifierInAnyCustomer(tx, term) : [];
+}
+
+function conditions(
+  request: FastifyRequest,
+  actor: Actor,
+  kind: ListKind,
+  identified: readonly number[] = [],
+): SQL[] {
   const q = request.query;
   const conds: SQL[] = [];
   const customerId = kind === 'ops' ? opsCustomerFilter(q) : actor.customerId;
@@ -109,7 +139,13 @@ function conditions(request: FastifyRequest, actor: Actor, kind: ListKind): SQL[
   const type = queryString(q, 'activity_type');
   if (type) conds.push(inArray(activityTypes.code, type.split(',')));
   const term = queryString(q, 'search')?.trim();
-  if (term) conds.push(subjectSearchCondition(term));
+  if (term) {
+    conds.push(
+      identified.length > 0
+        ? inArray(caseActivities.caseId, [...identified])
+        : subjectSearchCondition(term),
+    );
+  }
   if (kind === 'outstanding') conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
   if (kind === 'ops') {
     const ops = opsTurn();
@@ -262,11 +298,18 @@ export async function activitiesRoutes(app: FastifyInstance) {
         const result = await runForRequest(
           request,
           scope,
-          ({ tx, actor }) =>
+          async ({ tx, actor }) =>
             selectActivities(
               tx,
               actor,
-              and(...conditions(request, actor, kind)),
+              and(
+                ...conditions(
+                  request,
+                  actor,
+                  kind,
+                  await identifiedCases(tx, request, actor, kind),
+                ),
+              ),
               parseOrdering(request.query.ordering, orderingRule).order,
               pageSize,
               offset,

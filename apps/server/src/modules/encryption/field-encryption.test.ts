@@ -361,6 +361,31 @@ describe('fields encrypted in the database', () => {
     expect(await ids(otherAdmin, 'qq123456c')).toEqual([otherCase]);
     // a name (no digit) is no identifier: no lookup
     expect(caseIdentifierCondition('Byron')).toBeNull();
+
+    // the activity lists: the customer's, and the operations' outstanding list across customers
+    await t.owner((tx) =>
+      tx.execute(sql`update case_activities set state = 'ca-awaiting-ops'
+        where case_id in (${apiCase}, ${oldCase}, ${otherCase})`),
+    );
+    const caseIds = async (c: Client, path: string, term: string) => {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await call(c, 'GET', `${path}${sep}search=${encodeURIComponent(term)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return [
+        ...new Set(res.json().results.map((r: { case: { id: number } }) => r.case.id)),
+      ].sort();
+    };
+    expect(await caseIds(admin, '/api/case-activities/', 'qq 123456 c')).toEqual([oldCase]);
+    expect(await caseIds(otherAdmin, '/api/case-activities/', 'QQ123456C')).toEqual([otherCase]);
+    expect(await caseIds(admin, '/api/case-activities/', 'late 1234')).toEqual([]);
+    const opsOutstanding = '/api/ops/outstanding-activities/';
+    expect(await caseIds(ops, opsOutstanding, 'late 1234')).toEqual([otherCase]);
+    expect(await caseIds(ops, opsOutstanding, 'qq123456c')).toEqual([oldCase, otherCase].sort());
+    expect(await caseIds(ops, `${opsOutstanding}?customer=${acme}`, 'late 1234')).toEqual([]);
+    expect(await caseIds(ops, `${opsOutstanding}?customer=${other}`, 'late 1234')).toEqual([
+      otherCase,
+    ]);
+    expect(await caseIds(ops, opsOutstanding, 'byron')).toEqual([apiCase]);
   });
 
   it('a missing hash is filled by the sweep; stale ones (a changed index key) by the re-hash sweep', async () => {
