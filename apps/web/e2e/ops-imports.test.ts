@@ -1,7 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAs, launch, loginUi, lookLightAndDark, newPage, setDark } from './helpers';
+import {
+  apiAs,
+  axeClean,
+  DESKTOP,
+  launch,
+  loginUi,
+  lookLightAndDark,
+  newPage,
+  reloadInScheme,
+  setDark,
+  steady,
+} from './helpers';
 
 // Operations import 1,000 subjects for Acme from a CSV with 3 bad rows: the 3 are reported by row
 // and field, nothing else is lost, and "valid rows only" imports the other 997.
@@ -21,6 +32,39 @@ afterAll(async () => {
 
 /** Light and dark at 1280 px, axe clean in both (the profile's dark mode, reloaded). */
 const look = (page: Page, name: string) => lookLightAndDark(page, OPS, shots, name);
+
+/**
+ * On a 360 px phone: how far the page reaches past the viewport, and the tables (or their boxes)
+ * that scroll sideways inside themselves; then light and dark looked at, axe clean in both.
+ */
+async function lookOnPhone(page: Page, name: string) {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await steady(page);
+  for (const scheme of ['light', 'dark'] as const) {
+    await reloadInScheme(page, OPS, scheme);
+    await page.getByRole('table', { name: 'Preview' }).waitFor();
+    const wide = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - window.innerWidth,
+      boxes: [...document.querySelectorAll('main table, main section')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => el.getAttribute('aria-label')),
+      // what reaches past the viewport (none when it fits), to name the culprit
+      over: [...document.querySelectorAll('main *')]
+        // (a stacked table's headers stay for screen readers, clipped to nothing)
+        .filter((el) => !el.closest('thead'))
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(-3)
+        .map((el) => `${el.tagName} ${(el.textContent ?? '').slice(0, 40)}`),
+    }));
+    expect(wide, `${name} at 360 ${scheme}`).toEqual({ page: 0, boxes: [], over: [] });
+    expect(await axeClean(page), `${name} at 360 ${scheme}`).toEqual([]);
+    await page.screenshot({ path: `${shots}/${name}-360-${scheme}.png`, fullPage: true });
+  }
+  await setDark(OPS, false);
+  await page.setViewportSize(DESKTOP);
+  await page.reload();
+  await steady(page);
+}
 
 /** Letters only (the subject schema refuses digits in names). */
 const nameOf = (i: number) =>
@@ -81,6 +125,15 @@ describe('ops imports', () => {
       ['1000', 'dob'],
     ]);
     await look(page, 'validated');
+    // the preview and the errors stack into cards on a phone (each cell under its header)
+    await lookOnPhone(page, 'validated');
+    const firstRow = page.getByRole('table', { name: 'Preview' }).locator('tbody tr').first();
+    await firstRow.waitFor();
+    expect(
+      await firstRow
+        .locator('td')
+        .evaluateAll((tds) => tds.map((td) => td.getAttribute('data-label'))),
+    ).toEqual(['Row', 'First name', 'Last name', 'Email', 'Date of birth']);
 
     await page.getByRole('button', { name: 'Import 997 valid rows' }).click();
     await page.getByText('997 valid, 3 invalid, 997 imported').waitFor({ timeout: 300_000 });

@@ -18,6 +18,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
+import listTable from '../../../components/list-table.module.css';
 import {
   errorLines,
   importOptions,
@@ -28,6 +29,18 @@ import {
   saveMapping,
   validateImport,
 } from '../api';
+import local from './ops-import.module.css';
+
+/** A preview cell: its value, or a dimmed dash for an empty one (which a phone's card keeps). */
+function Cell({ value }: { value: string }) {
+  return value === '' ? (
+    <Text span size="sm" c="dimmed" aria-label="Empty">
+      —
+    </Text>
+  ) : (
+    <span>{value}</span>
+  );
+}
 
 const LABELS: Record<ImportField, string> = {
   first_name: 'First name',
@@ -84,7 +97,10 @@ export default function OpsImport() {
   return (
     <Stack gap="lg">
       <Stack gap={4}>
-        <Title order={1}>Import: {d.file_name}</Title>
+        {/* a long file name breaks anywhere rather than widen a phone's page */}
+        <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+          Import: {d.file_name}
+        </Title>
         <Text c="dimmed">
           {d.customer_name} · {d.total_rows} rows · {d.state}
         </Text>
@@ -150,8 +166,20 @@ export default function OpsImport() {
           <Title order={2} size="h3">
             Preview
           </Title>
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped>
+          {/* cards on a phone (each row's cells under the file's headers); from a tablet up a
+              table that scrolls sideways in its own box when the file is wide */}
+          <section
+            className={local.wide}
+            aria-label="Preview of the first rows"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that may scroll sideways takes the keyboard's focus (axe scrollable-region-focusable)
+            tabIndex={0}
+          >
+            <Table
+              striped
+              aria-label="Preview"
+              className={listTable.table}
+              style={{ '--list-min-width': '0px' }}
+            >
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Row</Table.Th>
@@ -163,15 +191,19 @@ export default function OpsImport() {
               <Table.Tbody>
                 {preview.data.rows.map((r) => (
                   <Table.Tr key={r.row_number}>
-                    <Table.Td>{r.row_number}</Table.Td>
+                    <Table.Td data-label="Row">
+                      <span className={local.rowNumber}>{r.row_number}</span>
+                    </Table.Td>
                     {preview.data?.headers.map((h, i) => (
-                      <Table.Td key={h}>{r.cells[i] ?? ''}</Table.Td>
+                      <Table.Td key={h} data-label={h}>
+                        <Cell value={r.cells[i] ?? ''} />
+                      </Table.Td>
                     ))}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </section>
         </Stack>
       )}
       {d.state !== 'uploaded' && (
@@ -198,7 +230,13 @@ export default function OpsImport() {
           <Title order={2} size="h3">
             Rows with errors
           </Title>
-          <Table striped>
+          {/* cards on a phone, as the preview */}
+          <Table
+            striped
+            aria-label="Rows with errors"
+            className={listTable.table}
+            style={{ '--list-min-width': '0px' }}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Row</Table.Th>
@@ -210,9 +248,11 @@ export default function OpsImport() {
               {invalid.data.results.flatMap((r) =>
                 Object.entries(r.errors).map(([field, msgs]) => (
                   <Table.Tr key={`${r.row_number}-${field}`}>
-                    <Table.Td>{r.row_number}</Table.Td>
-                    <Table.Td>{field}</Table.Td>
-                    <Table.Td>{msgs.join(' ')}</Table.Td>
+                    <Table.Td data-label="Row">
+                      <span className={local.rowNumber}>{r.row_number}</span>
+                    </Table.Td>
+                    <Table.Td data-label="Field">{field}</Table.Td>
+                    <Table.Td data-label="Error">{msgs.join(' ')}</Table.Td>
                   </Table.Tr>
                 )),
               )}
