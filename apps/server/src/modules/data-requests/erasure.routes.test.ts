@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anonymous,
@@ -20,6 +20,7 @@ import { caseAddresses, caseBasicDetails } from '../case-data/case-data.table.js
 import { createCaseDocument } from '../case-documents/case-documents.factories.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
 import { cases } from '../cases/cases.table.js';
+import { checkCallbackInbox } from '../checks/callbacks.table.js';
 import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
 import { payments } from '../payments/payments.table.js';
 import { caseRetention } from '../retention/retention.table.js';
@@ -336,6 +337,80 @@ describe('deciding an erasure request', () => {
     // a new request for an erased subject is refused
     const again = await send(admin, 'POST', '/api/erasure-requests/', { subject: p.id });
     expect(again.statusCode).toBe(409);
+  });
+
+  it("scrubs the erased subject's audit and callback copies at once, who and when kept", async () => {
+    const p = await person(acme, 'Olwen');
+    const bystander = await person(acme, 'Bryn');
+    const before = new Date(t.clock.now().getTime() - 60_000).toISOString();
+    // copies written before the erasure: a result's change, a case-data edit, a provider callback
+    const copies = (who: Person) =>
+      t.owner(async (tx) => {
+        const [result] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, changes, created_at)
+          values (${acme}, 'ProductUser', 1, 'Ann Admin', 'updated', 'cases.caseactivity',
+            ${String(who.activityId)},
+            ${JSON.stringify({ state: ['ca-pending', 'ca-complete'], result_data: [{}, { applicant_name: 'Olwen Doe' }] })}::jsonb,
+            ${before}) returning id`);
+        const [details] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, changes, created_at)
+          values (${acme}, 'ProductUser', 1, 'Ann Admin', 'updated', 'cases.casebasicdetails', '1',
+            ${JSON.stringify({ case: who.caseId, fields: ['surname', 'dob'], personal: { surname: ['Doe', 'Jones'], dob: [null, '1980-01-01'] } })}::jsonb,
+            ${before}) returning id`);
+        await tx.insert(checkCallbackInbox).values({
+          customerId: acme,
+          caseActivityId: who.activityId,
+          provider: 'dbs',
+          eventId: `erasure-${who.activityId}`,
+          body: { applicant_name: 'Olwen Doe' },
+          appliedAt: new Date(before),
+          outcome: 'applied',
+        });
+        return { result: Number(result?.id), details: Number(details?.id) };
+      });
+    const mine = await copies(p);
+    const theirs = await copies(bystander);
+    const id = await pending(p);
+    const res = await send(admin, 'POST', `/api/erasure-requests/${id}/decide/`, {
+      decision: 'approve',
+    });
+    expect(res.statusCode).toBe(200);
+    await t.settle();
+    const changesOf = (auditId: number) =>
+      t.owner(async (tx) => {
+        const [row] = await tx.execute<{ changes: Record<string, unknown>; actor_name: string }>(
+          sql`select changes, actor_name, verb from audit_actions where id = ${auditId}`,
+        );
+        return row;
+      });
+    const bodyOf = (activityId: number) =>
+      t.owner(async (tx) => {
+        const [row] = await tx.execute<{ body: unknown; outcome: string }>(
+          sql`select body, outcome from check_callback_inbox where case_activity_id = ${activityId}`,
+        );
+        return row;
+      });
+    // the subject's: the personal values gone, who, when and what kind kept
+    expect(await changesOf(mine.result)).toEqual({
+      changes: { state: ['ca-pending', 'ca-complete'], redacted: 'erasure' },
+      actor_name: 'Ann Admin',
+      verb: 'updated',
+    });
+    expect(await changesOf(mine.details)).toEqual({
+      changes: { case: p.caseId, fields: ['surname', 'dob'], redacted: 'erasure' },
+      actor_name: 'Ann Admin',
+      verb: 'updated',
+    });
+    expect(await bodyOf(p.activityId)).toEqual({
+      body: { redacted: 'erasure' },
+      outcome: 'applied',
+    });
+    // the bystander's untouched
+    expect((await changesOf(theirs.result))?.changes).toHaveProperty('result_data');
+    expect((await changesOf(theirs.details))?.changes).toHaveProperty('personal.surname');
+    expect((await bodyOf(bystander.activityId))?.body).toEqual({ applicant_name: 'Olwen Doe' });
   });
 
   it('refuses while a case of the subject is under a legal hold', async () => {

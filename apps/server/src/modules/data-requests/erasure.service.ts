@@ -10,6 +10,7 @@ import { caseDocuments } from '../case-documents/case-documents.table.js';
 import { cases } from '../cases/cases.table.js';
 import { redactActivityResult, redactDocument } from '../retention/redact.js';
 import { caseRetention } from '../retention/retention.table.js';
+import { erasureScrubJob } from '../retention/retention-job.js';
 import { SUBJECT_CT } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { CASE_DATA_TABLES, deleteCaseDataRows } from './case-data-rows.js';
@@ -295,6 +296,9 @@ export async function eraseSubjectData(
     })
     .where(and(eq(subjects.customerId, customerId), eq(subjects.id, subjectId)));
   removed.subjects = 1;
+  // the audit log's and the callback inbox's copies of what went, scrubbed at once by a job
+  // committed with this transaction (the audit log is not the application's to update)
+  await ctx.enqueue(erasureScrubJob(customerId, subjectId));
   return { removed, files, results, kept: ERASURE_KEEPS, signIn: 'pending' };
 }
 

@@ -1,26 +1,43 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/connection.js';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/connection.js';
 
 /** How far back a retention run looks for redactions whose audit copies are still to scrub. */
 export const SCRUB_WINDOW_MS = 7 * 86_400_000;
+
+/** The reason an erasure's redactions are recorded under (retention_redactions.rule). */
+const ERASURE_RULE = 'erasure';
+
+/** Which redactions' copies to scrub: recorded since a time, or every one of a subject. */
+export type ScrubScope = { since: Date } | { subjectId: number };
+
+const scopeOf = (s: ScrubScope): SQL =>
+  'since' in s
+    ? sql`r.redacted_at >= ${s.since.toISOString()}`
+    : sql`r.subject_id = ${s.subjectId}`;
 
 /**
  * The audit log's copies of a redacted activity's content, and the provider's callbacks about
  * it, scrubbed (issue 34): every change of
  * an activity's result is audited with its old and new `result_data` (and a hand edit of its
  * provider log with the whole log), so a redaction that left them would leave the content in the
- * database. For each redaction of an activity of `customerId` recorded since `since` (a
- * retention rule's or an erasure's), the audit rows about that activity written up to the
+ * database. For each redaction of an activity of `customerId` in `scope` (a retention rule's or
+ * an erasure's), the audit rows about that activity written up to the
  * redaction lose `result_data` (and a whole `processing_data`), marked `redacted: <reason>`; the
- * state changes, who and when stay. The audit log is insert-only for the application's roles: this
- * runs as the tables' owner, after the redaction's own transaction, and is idempotent (a row
- * scrubbed is not selected again), so the next run finishes what a failure left.
+ * state changes, who and when stay. Likewise the case data's audit rows (a case's details,
+ * birth details, names, addresses, passports, licences, DBS and right-to-work details, each
+ * written with `case` and its old and new values under `personal`) of a case purged or of an
+ * erased subject lose `personal`: which fields changed, who and when stay. The audit log is
+ * insert-only for the application's roles: this runs as the tables' owner, after the
+ * redaction's own transaction (the retention run; an erasure's job enqueued in its
+ * transaction), and is idempotent (a row scrubbed is not selected again), so the next run
+ * finishes what a failure left.
  */
 export async function scrubRedactedAuditCopies(
   db: Database,
   customerId: number,
-  since: Date,
+  scope: ScrubScope | Date,
 ): Promise<number> {
+  const s: ScrubScope = scope instanceof Date ? { since: scope } : scope;
   return db.ownerTransaction(async (tx) => {
     const rows = await tx.execute(sql`
       update audit_actions a set changes = (
@@ -29,8 +46,7 @@ export async function scrubRedactedAuditCopies(
             else a.changes - 'result_data' end
         ) || jsonb_build_object('redacted', r.rule)
       from retention_redactions r
-      where r.customer_id = ${customerId} and r.target = 'activity'
-        and r.redacted_at >= ${since.toISOString()}
+      where r.customer_id = ${customerId} and r.target = 'activity' and ${scopeOf(s)}
         and a.customer_id = r.customer_id and a.content_type = 'cases.caseactivity'
         and a.object_id = r.target_id::text and a.created_at <= r.redacted_at
         and (a.changes->'result_data' is not null
@@ -41,12 +57,41 @@ export async function scrubRedactedAuditCopies(
     const inbox = await tx.execute(sql`
       update check_callback_inbox i set body = jsonb_build_object('redacted', r.rule)
       from retention_redactions r
-      where r.customer_id = ${customerId} and r.target = 'activity'
-        and r.redacted_at >= ${since.toISOString()}
+      where r.customer_id = ${customerId} and r.target = 'activity' and ${scopeOf(s)}
         and i.case_activity_id = r.target_id and i.customer_id = r.customer_id
         and i.applied_at is not null and i.applied_at <= r.redacted_at
         and i.body->'redacted' is null
       returning i.id`);
-    return rows.length + inbox.length;
+    const caseData = await scrubCaseDataCopies(tx, customerId, s);
+    return rows.length + inbox.length + caseData;
   });
+}
+
+/**
+ * The case data's audit rows lose their personal values (`personal`: the old and new name, date
+ * of birth, address...) up to the redaction: of each case purged (a 'case' redaction) and each
+ * case of an erased subject (any 'erasure' redaction, or the subject's every case when `scope`
+ * is a subject's). Marked `redacted: <reason>`; `case`, `fields`, the verb, who and when stay.
+ */
+async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): Promise<number> {
+  const purged = await tx.execute(sql`
+    update audit_actions a set changes = (a.changes - 'personal')
+        || jsonb_build_object('redacted', r.rule)
+    from retention_redactions r
+    where r.customer_id = ${customerId} and ${scopeOf(s)}
+      and (r.target = 'case' or r.rule = ${ERASURE_RULE})
+      and a.customer_id = r.customer_id and a.changes ? 'personal'
+      and a.changes->>'case' = r.case_id::text and a.created_at <= r.redacted_at
+    returning a.id`);
+  if ('since' in s) return purged.length;
+  // an erased subject with nothing redacted (no document, no check): its cases all the same
+  const erased = await tx.execute(sql`
+    update audit_actions a set changes = (a.changes - 'personal')
+        || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+    from cases c
+    where c.customer_id = ${customerId} and c.subject_id = ${s.subjectId}
+      and a.customer_id = c.customer_id and a.changes ? 'personal'
+      and a.changes->>'case' = c.id::text
+    returning a.id`);
+  return purged.length + erased.length;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../../app-deps.js';
 import { jobActor } from '../../jobs/service-job.js';
-import type { JobKind } from '../../platform/jobs.js';
+import { type JobKind, jobOf } from '../../platform/jobs.js';
 import { readOnly, runAsSystem, runInTenant } from '../../platform/service-context.js';
 import { customers } from '../customers/customers.table.js';
 import { SCRUB_WINDOW_MS, scrubRedactedAuditCopies } from './redacted-copies.js';
@@ -49,7 +49,9 @@ export async function runRetentionDue(
     }
     // the audit log's copies of what was redacted (this run's, an erasure's, a failed run's)
     try {
-      await scrubRedactedAuditCopies(deps.db, id, new Date(now.getTime() - SCRUB_WINDOW_MS));
+      await scrubRedactedAuditCopies(deps.db, id, {
+        since: new Date(now.getTime() - SCRUB_WINDOW_MS),
+      });
     } catch {
       failed += 1;
     }
@@ -57,15 +59,45 @@ export async function runRetentionDue(
   return { redacted, failed };
 }
 
-/** The queue's schedule of runRetentionDue: hourly, one run per period across the processes. */
-export const retentionDueJob: JobKind<Record<string, never>, AppDeps> = {
+const payload = z
+  .object({
+    /** An erasure's copies only (erasureScrubJob): no rule applied. */
+    erased: z.object({
+      customer: z.number().int().positive(),
+      subject: z.number().int().positive(),
+    }),
+  })
+  .strict()
+  .partial();
+type Payload = z.infer<typeof payload>;
+
+/**
+ * The queue's schedule of runRetentionDue: hourly, one run per period across the processes. A job
+ * with `erased` (erasureScrubJob, enqueued by an erasure in its transaction) scrubs only the
+ * audit and callback copies of that erased subject's data, at once (redacted-copies.ts).
+ */
+export const retentionDueJob: JobKind<Payload, AppDeps> = {
   name: 'retention-due',
-  payload: z.object({}).strict(),
+  payload,
   retry: { limit: 2, delaySeconds: 60, backoff: true },
   expireInSeconds: 3600,
   cron: () => '23 * * * *',
-  handle: async (_data, deps) => {
+  handle: async (data, deps) => {
+    if (data.erased) {
+      await scrubRedactedAuditCopies(deps.db, data.erased.customer, {
+        subjectId: data.erased.subject,
+      });
+      return;
+    }
     const { failed } = await runRetentionDue(deps);
     if (failed > 0) throw new Error(`${failed} retention redactions failed; retried next run`);
   },
 };
+
+/**
+ * The job that scrubs the audit log's and the callback inbox's copies of subject `subject`'s
+ * erased data (issue 34): `await ctx.enqueue(erasureScrubJob(customer, subject))` in the
+ * erasure's transaction, so it commits (and runs) with the erasure or not at all.
+ */
+export const erasureScrubJob = (customer: number, subject: number) =>
+  jobOf(retentionDueJob, { erased: { customer, subject } });
