@@ -18,7 +18,7 @@ import { actorOf, type RouteAccess } from '../../platform/access.js';
 import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
 import { listPage, pageResponse } from '../../platform/list-builder.js';
 import { listQuerySchema } from '../../platform/pagination.js';
-import { queryBool } from '../../platform/query-params.js';
+import { queryBool, queryIds } from '../../platform/query-params.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import {
@@ -30,6 +30,11 @@ import {
   updateCycle,
 } from './cycles.service.js';
 import { subscriptions } from './cycles.table.js';
+import {
+  lastBilling,
+  retrySubscriptionPayment,
+  subscriptionBillingOut,
+} from './subscription-billing.js';
 import {
   actOnSubscription,
   findSubject,
@@ -53,6 +58,11 @@ const CHANGE_CYCLE = gate('cycles.change_cycle');
 const VIEW_SUB = gate('subscriptions.view_subscription');
 const ADD_SUB = gate('subscriptions.add_subscription');
 const CHANGE_SUB = gate('subscriptions.change_subscription');
+/** A billing period's retry charges the customer's card: the payments permission. */
+const RETRY_PAYMENT = gate('payments.add_payment');
+const billingList = z.strictObject({ results: z.array(subscriptionBillingOut) });
+/** At most this many subscriptions' billing per request (a page of a list). */
+const BILLING_IDS_MAX = 100;
 
 /**
  * Cycles (issue 31): /api/processes/{id}/cycles/ and /{cycleId}/; subscriptions:
@@ -271,6 +281,35 @@ export async function cyclesRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const out = await tenant(request, (ctx) => subscribeMany(ctx, request.body));
       return reply.code(201).send(out);
+    },
+  );
+
+  r.get(
+    '/api/subscriptions/billing/',
+    {
+      schema: { tags: ['subscriptions'], response: { 200: billingList } },
+      config: VIEW_SUB,
+    },
+    async (request) => {
+      const ids = (queryIds(request.query, 'subscription') ?? []).slice(0, BILLING_IDS_MAX);
+      const results = await tenant(request, (ctx) => lastBilling(ctx, ids), true);
+      return { results };
+    },
+  );
+
+  r.post(
+    '/api/subscription-charges/:id/retry-payment/',
+    {
+      schema: {
+        tags: ['subscriptions'],
+        params: idParams,
+        response: { 200: subscriptionBillingOut },
+      },
+      config: RETRY_PAYMENT,
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      return tenant(request, (ctx) => retrySubscriptionPayment(ctx, id));
     },
   );
 

@@ -9,7 +9,7 @@ import {
   isoDate,
   PAYMENT_METHOD_MESSAGES,
 } from '@kestrel/domain';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -175,6 +175,93 @@ export async function chargeSubscriptionPeriod(
       key: subscriptionChargeKey(c.customerId, c.chargeId),
     },
     1,
+  );
+}
+
+/**
+ * The key of attempt `attempt` at a subscription's billing period: the first is the period's own
+ * key, each retry `-{attempt}` after it (a retry is a new charge; each attempt is charged once).
+ */
+export const subscriptionChargeAttemptKey = (
+  customerId: number,
+  chargeId: number,
+  attempt: number,
+) =>
+  attempt === 1
+    ? subscriptionChargeKey(customerId, chargeId)
+    : `${subscriptionChargeKey(customerId, chargeId)}-${attempt}`;
+
+/** The 400 of a retry when the period's last attempt did not fail. */
+export const SUBSCRIPTION_NOTHING_TO_RETRY = 'This billing period has no payment to retry.';
+
+/** A subscription period's attempts are the rows of no case whose key is one of its own. */
+const ATTEMPTS_TRIED = 20;
+
+/**
+ * The latest attempt at each of the billing periods `chargeIds` charged by card (a map by
+ * subscription_charges' id; a period not charged yet is absent).
+ */
+export async function subscriptionChargeAttempts(
+  tx: Tx,
+  customerId: number,
+  chargeIds: readonly number[],
+): Promise<Map<number, PaymentRow>> {
+  const out = new Map<number, PaymentRow>();
+  if (chargeIds.length === 0) return out;
+  const byKey = new Map<string, number>();
+  for (const id of chargeIds) {
+    for (let a = 1; a <= ATTEMPTS_TRIED; a += 1) {
+      byKey.set(subscriptionChargeAttemptKey(customerId, id, a), id);
+    }
+  }
+  const rows = await tx
+    .select()
+    .from(productPayments)
+    .where(
+      and(
+        eq(productPayments.customerId, customerId),
+        isNull(productPayments.caseId),
+        inArray(productPayments.idempotencyKey, [...byKey.keys()]),
+      ),
+    );
+  for (const r of rows) {
+    const id = byKey.get(r.idempotencyKey ?? '');
+    if (id === undefined) continue;
+    const seen = out.get(id);
+    if (!seen || r.attempt > seen.attempt) out.set(id, r);
+  }
+  return out;
+}
+
+/**
+ * The next attempt at a subscription's billing period whose last attempt failed (the caller
+ * holds the period's row locked: two retries at once make one attempt), to the default card as
+ * it is now: 400 when the last attempt did not fail (paid, or still processing) or no card is
+ * saved. Audited as an attempt. Answers the new attempt.
+ */
+export async function retrySubscriptionCharge(
+  ctx: ServiceContext,
+  c: { customerId: number; chargeId: number },
+): Promise<PaymentRow> {
+  const last = (await subscriptionChargeAttempts(ctx.tx, c.customerId, [c.chargeId])).get(
+    c.chargeId,
+  );
+  if (last?.status !== 'failed' || last.attempt >= ATTEMPTS_TRIED) {
+    throw ValidationError.of('non_field_errors', SUBSCRIPTION_NOTHING_TO_RETRY);
+  }
+  if (!(await defaultCard(ctx.tx, c.customerId))) {
+    throw ValidationError.of('non_field_errors', CASE_PAYMENT_REASONS.noPaymentMethod);
+  }
+  return recordAttempt(
+    ctx,
+    {
+      customerId: c.customerId,
+      caseId: null,
+      amountPence: last.amountPence,
+      description: last.description,
+      key: subscriptionChargeAttemptKey(c.customerId, c.chargeId, last.attempt + 1),
+    },
+    last.attempt + 1,
   );
 }
 

@@ -1,0 +1,305 @@
+import { CASE_PAYMENT_REASONS, type SetupIntentOut } from '@kestrel/domain';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { createRole } from '../../db/factories.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { TEST_CARDS } from '../../providers/payments/simulator.js';
+import { SUBSCRIPTION_NOTHING_TO_RETRY } from '../payments/case-payment.js';
+import { productPayments } from '../payments/product-payments.table.js';
+import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { subscriptionCharges } from './cycles.table.js';
+import type { SubscriptionBillingOut } from './subscription-billing.js';
+import { SUBSCRIPTION_CT } from './subscriptions.service.js';
+import { runSubscriptionsDue } from './subscriptions-due-job.js';
+
+/*
+ * A subscription's billing (issue 31): the last period's state on GET /api/subscriptions/billing/
+ * and the retry of a failed period's card charge, POST /api/subscription-charges/{id}/retry-payment/.
+ */
+
+let t: TestApp;
+let acme: number;
+let invoicedCustomer: number;
+let admin: Client;
+let reader: Client;
+let plain: Client;
+let theirs: Client;
+let care: number;
+const people: number[] = [];
+let theirSubject: number;
+const subs: number[] = [];
+
+const DAY = 86_400_000;
+
+const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: client.headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** A card saved for `c`'s customer through the simulator (as Stripe.js and the screen do). */
+async function saveCard(c: Client, card: string = TEST_CARDS.success) {
+  const res = await call(c, 'POST', '/api/payment-methods/setup-intent/');
+  expect(res.statusCode).toBe(201);
+  const setup = res.json() as SetupIntentOut;
+  const confirm = await t.app.inject({
+    method: 'POST',
+    url: `${setup.api_base}/v1/setup_intents/${setup.id}/confirm`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form({
+      key: setup.publishable_key,
+      client_secret: setup.client_secret,
+      'payment_method_data[card][number]': card,
+      'payment_method_data[card][exp_month]': '12',
+      'payment_method_data[card][exp_year]': '34',
+      'payment_method_data[card][cvc]': '123',
+      return_url: '/payment-settings/add-payment-method',
+    }),
+  });
+  expect(confirm.json()).toMatchObject({ status: 'succeeded' });
+  const saved = await call(c, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+  expect(saved.statusCode).toBe(201);
+}
+
+async function billing(c: Client, ids: number[]): Promise<SubscriptionBillingOut[]> {
+  const res = await call(c, 'GET', `/api/subscriptions/billing/?subscription=${ids.join(',')}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { results: SubscriptionBillingOut[] }).results;
+}
+
+const attemptsOf = (customerId: number) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(productPayments)
+      .where(and(eq(productPayments.customerId, customerId), isNull(productPayments.caseId)))
+      .orderBy(productPayments.id),
+  );
+
+const chargeOf = async (subscriptionId: number) => {
+  const [c] = await t.owner((tx) =>
+    tx
+      .select()
+      .from(subscriptionCharges)
+      .where(eq(subscriptionCharges.subscriptionId, subscriptionId)),
+  );
+  if (!c) throw new Error('no billing period');
+  return c;
+};
+
+async function subscribe(client: Client, subject: number, processId: number) {
+  const cycle = await call(client, 'POST', `/api/processes/${processId}/cycles/`, {
+    name: `Update service ${subject}`,
+    requirements: ['dbs-update'],
+    repeat_interval: 6,
+    repeat_unit: 'monthly',
+    billing_interval: 1,
+    billing_triggered: 'yearly',
+  });
+  expect(cycle.statusCode, cycle.body).toBe(201);
+  const made = await call(client, 'POST', `/api/subjects/${subject}/subscriptions/`, {
+    cycle: cycle.json().id,
+    starts_at: new Date(t.clock.now().getTime() + DAY).toISOString(),
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  return made.json().id as number;
+}
+
+const price = (
+  tx: Parameters<Parameters<TestApp['owner']>[0]>[0],
+  customerId: number,
+  invoiced: boolean,
+) =>
+  tx
+    .insert(pricebooks)
+    .values({ customerId, name: 'Prices', validFrom: '2000-01-01', invoiced })
+    .returning()
+    .then(([pb]) =>
+      tx.insert(pricebookPrices).values({
+        customerId,
+        pricebookId: pb?.id ?? 0,
+        activityType: 'dbs-update',
+        level: '',
+        amountPence: 1300,
+      }),
+    );
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  let invoicedProcess = 0;
+  let invoicedSubject = 0;
+  await t.owner(async (tx) => {
+    acme = (await createCustomer(tx, { name: 'Acme', entitlements: ['cycles'] })).id;
+    const other = (await createCustomer(tx, { name: 'Other', entitlements: ['cycles'] })).id;
+    const without = (await createCustomer(tx, { name: 'Plain' })).id;
+    invoicedCustomer = (await createCustomer(tx, { name: 'Billed', entitlements: ['cycles'] })).id;
+    await createProductUser(tx, { customerId: acme, username: 'admin@acme.test' });
+    // sees subscriptions, may not charge the card
+    const role = await createRole(tx, {
+      customerId: acme,
+      permissions: ['cycles.view_cycle', 'subscriptions.view_subscription'],
+    });
+    await createProductUser(tx, {
+      customerId: acme,
+      username: 'reader@acme.test',
+      roles: [role.id],
+    });
+    await createProductUser(tx, { customerId: without, username: 'admin@plain.test' });
+    await createProductUser(tx, { customerId: other, username: 'admin@other.test' });
+    await createProductUser(tx, { customerId: invoicedCustomer, username: 'admin@billed.test' });
+    care = (await createProcess(tx, { customerId: acme, name: 'Care' })).id;
+    invoicedProcess = (await createProcess(tx, { customerId: invoicedCustomer })).id;
+    for (let i = 0; i < 3; i += 1) {
+      people.push(
+        (await createSubjectUser(tx, { customerId: acme, email: `bill${i}@acme-people.test` })).id,
+      );
+    }
+    theirSubject = (await createSubjectUser(tx, { customerId: other })).id;
+    invoicedSubject = (await createSubjectUser(tx, { customerId: invoicedCustomer })).id;
+    await price(tx, acme, false);
+    await price(tx, invoicedCustomer, true);
+  });
+  admin = await login(t.app, 'admin@acme.test');
+  reader = await login(t.app, 'reader@acme.test');
+  plain = await login(t.app, 'admin@plain.test');
+  theirs = await login(t.app, 'admin@other.test');
+  const billed = await login(t.app, 'admin@billed.test');
+  // no card saved: every period's charge fails at once
+  for (const p of people) subs.push(await subscribe(admin, p, care));
+  subs.push(await subscribe(billed, invoicedSubject, invoicedProcess));
+  t.clock.advance(2 * DAY);
+  await runSubscriptionsDue(t.app.deps);
+  await t.settle();
+  admin = await login(t.app, 'admin@acme.test'); // the sessions idled out
+  reader = await login(t.app, 'reader@acme.test');
+  plain = await login(t.app, 'admin@plain.test');
+  theirs = await login(t.app, 'admin@other.test');
+  expect(theirSubject).toBeGreaterThan(0);
+});
+afterAll(() => t.close());
+
+describe('a subscription billing period charged by card', () => {
+  it("shows each subscription's last period: failed with the reason, or invoiced", async () => {
+    const [a, b] = subs;
+    const out = await billing(admin, [a ?? 0, b ?? 0]);
+    expect(out).toHaveLength(2);
+    expect(out.find((o) => o.subscription === a)).toMatchObject({
+      state: 'failed',
+      state_display: 'Payment failed',
+      reason: CASE_PAYMENT_REASONS.noPaymentMethod,
+      amount_pence: 1300,
+      amount_display: '£13.00',
+      attempts: 1,
+    });
+    const billed = await login(t.app, 'admin@billed.test');
+    const inv = await billing(billed, [subs[3] ?? 0]);
+    expect(inv).toEqual([
+      expect.objectContaining({ state: 'invoiced', state_display: 'Invoiced', reason: null }),
+    ]);
+    // another customer's subscriptions are absent; a bad id is 400
+    expect(await billing(theirs, [a ?? 0])).toEqual([]);
+    const bad = await call(admin, 'GET', '/api/subscriptions/billing/?subscription=x');
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('the retry: the cycles entitlement and the payments permission (403), tenancy (404), 400 with no card', async () => {
+    const charge = await chargeOf(subs[0] ?? 0);
+    const url = `/api/subscription-charges/${charge.id}/retry-payment/`;
+    expect((await call(plain, 'POST', url)).statusCode).toBe(403);
+    expect((await call(reader, 'POST', url)).statusCode).toBe(403);
+    expect((await call(theirs, 'POST', url)).statusCode).toBe(404);
+    expect(
+      (await call(admin, 'POST', '/api/subscription-charges/999999/retry-payment/')).statusCode,
+    ).toBe(404);
+    expect(
+      (await call(admin, 'POST', '/api/subscription-charges/abc/retry-payment/')).statusCode,
+    ).toBe(404);
+    const none = await call(admin, 'POST', url);
+    expect([none.statusCode, none.json()]).toEqual([
+      400,
+      { non_field_errors: [CASE_PAYMENT_REASONS.noPaymentMethod] },
+    ]);
+    // an invoiced period has no payment to retry
+    const billed = await login(t.app, 'admin@billed.test');
+    const inv = await chargeOf(subs[3] ?? 0);
+    const r = await call(billed, 'POST', `/api/subscription-charges/${inv.id}/retry-payment/`);
+    expect([r.statusCode, r.json()]).toEqual([
+      400,
+      { non_field_errors: [SUBSCRIPTION_NOTHING_TO_RETRY] },
+    ]);
+    expect(await attemptsOf(acme)).toHaveLength(3);
+  });
+
+  it('retries a failed period to the new card once: paid, audited; a second retry is 400', async () => {
+    await saveCard(admin);
+    const charge = await chargeOf(subs[0] ?? 0);
+    const url = `/api/subscription-charges/${charge.id}/retry-payment/`;
+    const res = await call(admin, 'POST', url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      subscription: subs[0],
+      charge: charge.id,
+      state: 'pending',
+      attempts: 2,
+      reason: null,
+    });
+    // while it processes, and once paid, nothing is retried
+    const again = await call(admin, 'POST', url);
+    expect([again.statusCode, again.json()]).toEqual([
+      400,
+      { non_field_errors: [SUBSCRIPTION_NOTHING_TO_RETRY] },
+    ]);
+    await t.settle();
+    const [shown] = await billing(admin, [subs[0] ?? 0]);
+    expect(shown).toMatchObject({ state: 'paid', state_display: 'Paid', attempts: 2 });
+    expect((await call(admin, 'POST', url)).statusCode).toBe(400);
+    const rows = (await attemptsOf(acme)).filter((r) =>
+      r.idempotencyKey?.startsWith(`kestrel-subscription-${acme}-${charge.id}`),
+    );
+    expect(rows.map((r) => [r.attempt, r.status, r.idempotencyKey])).toEqual([
+      [1, 'failed', `kestrel-subscription-${acme}-${charge.id}`],
+      [2, 'succeeded', `kestrel-subscription-${acme}-${charge.id}-2`],
+    ]);
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.customerId, acme),
+            eq(auditActions.contentType, SUBSCRIPTION_CT),
+            eq(auditActions.objectId, String(subs[0])),
+            eq(auditActions.verb, 'requested'),
+          ),
+        ),
+    );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.changes).toMatchObject({ retry_payment: { charge: charge.id, attempt: 2 } });
+  });
+
+  it('two retries at once make one attempt (the other is 400)', async () => {
+    const charge = await chargeOf(subs[1] ?? 0);
+    const url = `/api/subscription-charges/${charge.id}/retry-payment/`;
+    const both = await Promise.all([call(admin, 'POST', url), call(admin, 'POST', url)]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    await t.settle();
+    const rows = (await attemptsOf(acme)).filter((r) =>
+      r.idempotencyKey?.startsWith(`kestrel-subscription-${acme}-${charge.id}`),
+    );
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'succeeded']);
+  });
+});

@@ -1,0 +1,135 @@
+import { formatPence } from '@kestrel/domain';
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Tx } from '../../db/connection.js';
+import { recordAudit } from '../../platform/audit.js';
+import { NotFoundError } from '../../platform/errors.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import { retrySubscriptionCharge, subscriptionChargeAttempts } from '../payments/case-payment.js';
+import { subscriptionCharges, subscriptions } from './cycles.table.js';
+import { SUBSCRIPTION_CT } from './subscriptions.service.js';
+
+/*
+ * A subscription's billing as staff see it (issue 31): its last billing period, invoiced or
+ * charged to the card (paid, processing or failed with the reason), and the retry of a failed
+ * period's charge (a new attempt to the default card as it is now).
+ */
+
+export const SUBSCRIPTION_BILLING_STATES = ['invoiced', 'paid', 'pending', 'failed'] as const;
+export type SubscriptionBillingState = (typeof SUBSCRIPTION_BILLING_STATES)[number];
+
+export const SUBSCRIPTION_BILLING_LABELS: Record<SubscriptionBillingState, string> = {
+  invoiced: 'Invoiced',
+  paid: 'Paid',
+  pending: 'Payment pending',
+  failed: 'Payment failed',
+};
+
+/** One subscription's last billing period (GET /api/subscriptions/billing/, the retry's 200). */
+export const subscriptionBillingOut = z.strictObject({
+  subscription: z.number(),
+  /** subscription_charges' id: POST /api/subscription-charges/{id}/retry-payment/. */
+  charge: z.number(),
+  period: z.string(),
+  amount_pence: z.number(),
+  amount_display: z.string(),
+  state: z.enum(SUBSCRIPTION_BILLING_STATES),
+  state_display: z.string(),
+  /** Why the last attempt failed; null unless failed. */
+  reason: z.string().nullable(),
+  attempts: z.number(),
+});
+export type SubscriptionBillingOut = z.infer<typeof subscriptionBillingOut>;
+
+type ChargeRow = typeof subscriptionCharges.$inferSelect;
+
+const stateOf = (status: string | undefined): SubscriptionBillingState =>
+  status === 'succeeded' ? 'paid' : status === 'processing' ? 'pending' : 'failed';
+
+async function present(
+  tx: Tx,
+  customerId: number,
+  rows: ChargeRow[],
+): Promise<SubscriptionBillingOut[]> {
+  const cards = rows.filter((r) => r.kind === 'card').map((r) => r.id);
+  const attempts = await subscriptionChargeAttempts(tx, customerId, cards);
+  return rows.map((r) => {
+    const last = attempts.get(r.id);
+    // a card period with no attempt yet is charged in the period's own transaction: pending
+    const state: SubscriptionBillingState =
+      r.kind === 'invoice' ? 'invoiced' : last ? stateOf(last.status) : 'pending';
+    return {
+      subscription: r.subscriptionId,
+      charge: r.id,
+      period: r.period.toISOString(),
+      amount_pence: r.amountPence,
+      amount_display: formatPence(r.amountPence),
+      state,
+      state_display: SUBSCRIPTION_BILLING_LABELS[state],
+      reason: state === 'failed' ? (last?.failureMessage ?? 'The payment failed.') : null,
+      attempts: last?.attempt ?? 0,
+    };
+  });
+}
+
+/** The last billing period of each of `ids` (the actor's customer's; others are absent). */
+export async function lastBilling(
+  ctx: ServiceContext,
+  ids: readonly number[],
+): Promise<SubscriptionBillingOut[]> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null || ids.length === 0) return [];
+  const rows = await ctx.tx
+    .selectDistinctOn([subscriptionCharges.subscriptionId])
+    .from(subscriptionCharges)
+    .where(
+      and(
+        eq(subscriptionCharges.customerId, customerId),
+        inArray(subscriptionCharges.subscriptionId, [...ids]),
+      ),
+    )
+    .orderBy(subscriptionCharges.subscriptionId, desc(subscriptionCharges.period));
+  return present(ctx.tx, customerId, rows);
+}
+
+/**
+ * POST /api/subscription-charges/{id}/retry-payment/: its subscription's row locked (two retries
+ * at once make one attempt), 404 for another customer's, 400 when its last attempt did not fail (or
+ * it is invoiced) or no card is saved; audited on the subscription too.
+ */
+export async function retrySubscriptionPayment(
+  ctx: ServiceContext,
+  chargeId: number,
+): Promise<SubscriptionBillingOut> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null) throw new NotFoundError();
+  const [row] = await ctx.tx
+    .select()
+    .from(subscriptionCharges)
+    .where(
+      and(eq(subscriptionCharges.customerId, customerId), eq(subscriptionCharges.id, chargeId)),
+    );
+  if (!row) throw new NotFoundError();
+  // the subscription's row locked (billing periods are history: not updatable): two retries at
+  // once make one attempt, the second sees it processing
+  const [sub] = await ctx.tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.customerId, customerId), eq(subscriptions.id, row.subscriptionId)))
+    .for('update');
+  if (!sub) throw new NotFoundError();
+  const attempt = await retrySubscriptionCharge(ctx, { customerId, chargeId });
+  await recordAudit(ctx.tx, ctx.actor, {
+    verb: 'requested',
+    contentType: SUBSCRIPTION_CT,
+    objectId: row.subscriptionId,
+    objectRepr: `subscription ${sub.id}`,
+    changes: {
+      retry_payment: { charge: row.id, period: row.period.toISOString(), attempt: attempt.attempt },
+    },
+    customerId,
+  });
+  const [out] = await present(ctx.tx, customerId, [row]);
+  if (!out) throw new NotFoundError();
+  return out;
+}
