@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addMonths } from 'date-fns/addMonths';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
@@ -342,6 +342,50 @@ describe('the retention job (a moved clock)', () => {
     );
     expect(purged.map((a) => a.verb)).toContain('redacted');
     expect((await runAt(addMonths(start, 13), acme)).redacted).toBe(0);
+  });
+
+  it('scrubs the personal values of a purged case’s case-data audit rows, who and when kept', async () => {
+    const closed = await newCase(acme, start, { archivedAt: start });
+    const open = await newCase(acme, start);
+    // the case data's audit rows as case-data.service records them (raw: the log is insert-only)
+    const audit = (caseId: number) =>
+      t.owner(async (tx) => {
+        const [row] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, object_repr, changes, created_at)
+          values (${acme}, 'SubjectUser', 7, 'Rhea Case', 'updated', 'cases.caseaddress', '3',
+            ${`Address of case ${caseId}`},
+            ${JSON.stringify({ case: caseId, fields: ['line1', 'postcode'], personal: { line1: [null, '1 High St'], postcode: [null, 'AB1 2CD'] } })}::jsonb,
+            ${start.toISOString()}) returning id`);
+        return Number(row?.id);
+      });
+    const purgedRow = await audit(closed.caseId);
+    const openRow = await audit(open.caseId);
+    const raw = (id: number) =>
+      t.owner(async (tx) => {
+        const [row] = await tx.execute<Record<string, unknown>>(sql`
+          select actor_type, actor_id, actor_name, verb, content_type, object_repr, changes,
+            created_at = ${start.toISOString()}::timestamptz as same_time
+          from audit_actions where id = ${id}`);
+        return row;
+      });
+    await runAt(addMonths(start, 12), acme);
+    expect(await raw(purgedRow)).toEqual({
+      actor_type: 'SubjectUser',
+      actor_id: 7,
+      actor_name: 'Rhea Case',
+      verb: 'updated',
+      content_type: 'cases.caseaddress',
+      object_repr: `Address of case ${closed.caseId}`,
+      changes: { case: closed.caseId, fields: ['line1', 'postcode'], redacted: 'closed-cases' },
+      same_time: true,
+    });
+    // a case not purged keeps its rows
+    expect((await raw(openRow))?.changes).toEqual({
+      case: open.caseId,
+      fields: ['line1', 'postcode'],
+      personal: { line1: [null, '1 High St'], postcode: [null, 'AB1 2CD'] },
+    });
   });
 
   it('redacts driving results per the customer’s rule, keeping their outcome', async () => {
