@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giveConsents, newWorld, WORLD_PASSWORD, type World } from './fixtures';
 import {
   type Api,
+  apiAs,
   launch,
   loginUi,
   lookAtWidths,
@@ -130,7 +131,10 @@ describe('organisation account', () => {
     await worker.goto('/cases');
     await worker.waitForURL('**/profile/totp');
     await worker.getByTestId('totp-qr').waitFor();
-    await lookAtWidths(worker, shots, 'totp-required-light');
+    // light and dark: the colleague's own profile setting (their own account is still theirs)
+    const colleague = await apiAs(world.username('worker'), world.host, WORLD_PASSWORD);
+    await look(worker, colleague, 'totp-required');
+    await worker.getByTestId('totp-qr').waitFor();
   });
 
   it("lists the subjects' consents, a given one among them", async () => {

@@ -2,12 +2,22 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
-import { type Api, launch, loginUi, lookAtWidths, newPage, send } from './helpers';
+import {
+  type Api,
+  apiAs,
+  launch,
+  loginUi,
+  lookAtWidths,
+  newPage,
+  reloadInScheme,
+  send,
+  setDark,
+} from './helpers';
 
 // The segment journey of issue 30: an administrator invites a user with a custom role and
 // limits them to one segment; the user claims the account (the invitation's set-password link),
 // signs in and sees only that segment's cases in /cases; a case of the other segment opened by
-// its address is not shown.
+// its address is not shown. The limited /cases at 360 and 1280 px, light and dark.
 
 const shots = '/tmp/shots/segments-web';
 mkdirSync(shots, { recursive: true });
@@ -116,7 +126,15 @@ describe('segment access', () => {
     await user.page.getByRole('row').filter({ hasText: 'Nina Northcote' }).waitFor();
     await user.page.waitForLoadState('networkidle');
     expect(await user.page.getByText(/Southgate/).count()).toBe(0);
-    await lookAtWidths(user.page, shots, 'limited-cases');
+    // light and dark (the user's own profile setting), then light again
+    const nell = await apiAs(email, 'localhost', PASSWORD);
+    for (const scheme of ['light', 'dark'] as const) {
+      await reloadInScheme(user.page, nell, scheme);
+      await user.page.getByRole('row').filter({ hasText: 'Nina Northcote' }).waitFor();
+      expect(await user.page.getByText(/Southgate/).count()).toBe(0);
+      await lookAtWidths(user.page, shots, `limited-cases-${scheme}`);
+    }
+    await setDark(nell, false);
     const seen = await user.page.request.get('/api/cases/');
     expect((await seen.json()).results.map((c: { id: number }) => c.id)).toEqual([northCase]);
 
