@@ -1,5 +1,5 @@
 import type { CycleOut, SubscriptionOut } from '@kestrel/domain';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiErrorBody, remove, request } from '../../api/client';
 import { backendErrorLines } from '../../api/messages';
 import { ApiFailure, defineResource } from '../../api/resource';
@@ -66,5 +66,89 @@ export function useSubscriptionAction() {
       client.invalidateQueries({
         predicate: (q) => String(q.queryKey[0]).includes('subscriptions/'),
       }),
+  });
+}
+
+/**
+ * A subscription's last billing period as GET /api/subscriptions/billing/ answers it (the
+ * server's subscriptionBillingOut, apps/server/src/modules/cycles/subscription-billing.ts).
+ */
+export type SubscriptionBilling = {
+  subscription: number;
+  charge: number;
+  period: string;
+  amount_pence: number;
+  amount_display: string;
+  state: 'invoiced' | 'paid' | 'pending' | 'failed';
+  state_display: string;
+  reason: string | null;
+  attempts: number;
+};
+
+const BILLING_PATH = '/api/subscriptions/billing/';
+
+/**
+ * The rows of one table ask for their billing in the same tick: one request for all of them
+ * (a page's subscriptions), each row answered from it (null when not billed yet).
+ */
+let waiting: {
+  id: number;
+  done: (b: SubscriptionBilling | null) => void;
+  fail: (e: unknown) => void;
+}[] = [];
+
+function flushBilling() {
+  const batch = waiting;
+  waiting = [];
+  const ids = [...new Set(batch.map((w) => w.id))];
+  void request<{ results: SubscriptionBilling[] }>('GET', BILLING_PATH, {
+    params: { subscription: ids.join(',') },
+  }).then(
+    (r) => {
+      if (!r.ok) {
+        for (const w of batch) w.fail(new ApiFailure(r.status, r.data, null));
+        return;
+      }
+      const byId = new Map(r.data.results.map((b) => [b.subscription, b]));
+      for (const w of batch) w.done(byId.get(w.id) ?? null);
+    },
+    (e: unknown) => {
+      for (const w of batch) w.fail(e);
+    },
+  );
+}
+
+function billingOf(id: number): Promise<SubscriptionBilling | null> {
+  return new Promise((done, fail) => {
+    if (waiting.length === 0) queueMicrotask(flushBilling);
+    waiting.push({ id, done, fail });
+  });
+}
+
+/** The query key of a subscription's billing (under every subscriptions/ invalidation). */
+export const billingKey = (id: number) => [BILLING_PATH, id] as const;
+
+/** A subscription's last billing period (batched with the other rows shown). */
+export function useSubscriptionBilling(id: number) {
+  return useQuery({ queryKey: billingKey(id), queryFn: () => billingOf(id) });
+}
+
+/** POST /api/subscription-charges/{id}/retry-payment/: charge a failed period again. */
+export function useRetrySubscriptionPayment() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (b: SubscriptionBilling) => {
+      const r = await request<SubscriptionBilling>(
+        'POST',
+        `/api/subscription-charges/${b.charge}/retry-payment/`,
+        { body: {} },
+      );
+      if (!r.ok) throw new ApiFailure(r.status, r.data, null);
+      return r.data;
+    },
+    onSuccess: (b) => {
+      client.setQueryData(billingKey(b.subscription), b);
+      void client.invalidateQueries({ queryKey: billingKey(b.subscription) });
+    },
   });
 }

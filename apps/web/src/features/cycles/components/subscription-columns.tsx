@@ -5,6 +5,7 @@ import type { Column } from '../../../components/resource-table';
 import { href } from '../../../config/paths';
 import type { Subscription } from '../api';
 import { SubscriptionActions } from './subscription-actions';
+import { SubscriptionBillingCell } from './subscription-billing';
 
 const STATE_COLOURS: Record<Subscription['state'], string> = {
   active: 'teal',
@@ -23,7 +24,8 @@ export function StateBadge({ subscription: s }: { subscription: Subscription }) 
 
 /**
  * The columns of a list of subscriptions: the subject (unless one subject's list), cycle,
- * process, state, next due date, billing cycle, and the actions when `mayChange`.
+ * process, state, next due date, billing cycle, the last period's billing (with 'Retry payment'
+ * when its card charge failed), and the actions when `mayChange`.
  */
 export function subscriptionColumns({
   withSubject,
@@ -47,6 +49,11 @@ export function subscriptionColumns({
     { key: 'state', header: 'State', render: (s) => <StateBadge subscription={s} /> },
     { key: 'due', header: 'Next due', render: (s) => formatDate(s.next_due_at) || '—' },
     { key: 'billing', header: 'Billing cycle', render: (s) => s.cycle.billing_text },
+    {
+      key: 'last-billing',
+      header: 'Last billing',
+      render: (s) => <SubscriptionBillingCell subscription={s} />,
+    },
     { key: 'cases', header: 'Cases opened', render: (s) => s.cases_opened },
   ];
   if (withSubject)

@@ -29,9 +29,30 @@ const SUBSCRIPTION = {
   ended_at: null,
   created_at: '2026-11-28T10:00:00Z',
 };
+const FAILED = {
+  subscription: 3,
+  charge: 17,
+  period: '2026-11-28T10:00:00Z',
+  amount_pence: 1300,
+  amount_display: '£13.00',
+  state: 'failed',
+  state_display: 'Payment failed',
+  reason: 'No payment card is saved.',
+  attempts: 1,
+};
+const PENDING = {
+  ...FAILED,
+  state: 'pending',
+  state_display: 'Payment pending',
+  reason: null,
+  attempts: 2,
+};
+/** The server's billing once retried (the list reads it again). */
+let retried = false;
 const page = <T,>(rows: T[]) => ({ count: rows.length, next: null, previous: null, results: rows });
 
 afterEach(() => {
+  retried = false;
   resetSession();
   vi.unstubAllGlobals();
 });
@@ -39,6 +60,12 @@ afterEach(() => {
 function answer(call: Call) {
   const path = new URL(call.url, 'http://x').pathname;
   if (path === '/api/subscriptions/') return { status: 200, body: page([SUBSCRIPTION]) };
+  if (path === '/api/subscriptions/billing/')
+    return { status: 200, body: { results: [retried ? PENDING : FAILED] } };
+  if (path === '/api/subscription-charges/17/retry-payment/') {
+    retried = true;
+    return { status: 200, body: PENDING };
+  }
   if (path === '/api/cycles/')
     return {
       status: 200,
@@ -51,11 +78,12 @@ function answer(call: Call) {
   return { status: 404, body: {} };
 }
 
-function renderList(change = true) {
+function renderList(change = true, pay = false) {
   const p = product({
     session_permissions: [
       'subscriptions.view_subscription',
       ...(change ? (['subscriptions.change_subscription'] as const) : []),
+      ...(pay ? (['payments.add_payment'] as const) : []),
     ],
   });
   setSession({ ...productIn(p, ['cycles']), bootstrap: boot(p, ['cycles']) });
@@ -112,5 +140,49 @@ describe('subscriptions', () => {
     renderList(false);
     expect(await screen.findByText('Sam Subject')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Pause/ })).toBeNull();
+  });
+
+  it("shows the last period's billing: a failed charge with its reason, retried by payments staff", async () => {
+    const calls = mockFetch(answer);
+    renderList(false, true);
+    expect(await screen.findByText('Payment failed')).toBeTruthy();
+    expect(screen.getByText('£13.00, 28th Nov 2026')).toBeTruthy();
+    expect(screen.getByText('No payment card is saved.')).toBeTruthy();
+    // the page's rows asked for their billing in one request
+    expect(calls.filter((c) => c.url.includes('/api/subscriptions/billing/'))).toHaveLength(1);
+    expect(calls.some((c) => c.url.includes('subscription=3'))).toBe(true);
+    fireEvent.click(
+      screen.getByRole('button', { name: 'Retry payment for Sam Subject: Update service' }),
+    );
+    expect(await screen.findByText('Payment in progress')).toBeTruthy();
+    expect(await screen.findByText('Payment pending')).toBeTruthy();
+    expect(
+      calls.some(
+        (c) => c.method === 'POST' && c.url.endsWith('/api/subscription-charges/17/retry-payment/'),
+      ),
+    ).toBe(true);
+  });
+
+  it('offers no retry without the payments permission; an invoiced period says so', async () => {
+    mockFetch((call) => {
+      if (new URL(call.url, 'http://x').pathname === '/api/subscriptions/billing/')
+        return {
+          status: 200,
+          body: {
+            results: [{ ...FAILED, state: 'invoiced', state_display: 'Invoiced', reason: null }],
+          },
+        };
+      return answer(call);
+    });
+    renderList(false, false);
+    expect(await screen.findByText('Invoiced')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
+  });
+
+  it('a failed period without the payments permission shows the failure, no retry', async () => {
+    mockFetch(answer);
+    renderList(false, false);
+    expect(await screen.findByText('Payment failed')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
   });
 });
