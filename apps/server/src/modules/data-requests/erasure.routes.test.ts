@@ -359,6 +359,13 @@ describe('deciding an erasure request', () => {
           values (${acme}, 'ProductUser', 1, 'Ann Admin', 'updated', 'cases.casebasicdetails', '1',
             ${JSON.stringify({ case: who.caseId, fields: ['surname', 'dob'], personal: { surname: ['Doe', 'Jones'], dob: [null, '1980-01-01'] } })}::jsonb,
             ${before}) returning id`);
+        const [record] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, object_repr, changes, created_at)
+          values (${acme}, 'ProductUser', 1, 'Ann Admin', 'updated', 'subjects.subject',
+            ${String(who.id)}, ${`Olwen Doe <${who.email}>`},
+            ${JSON.stringify({ last_name: ['Jones', 'Doe'], dob: [null, '1980-01-01'], email: ['x@example.test', who.email], archived_at: [null, null] })}::jsonb,
+            ${before}) returning id`);
         await tx.insert(checkCallbackInbox).values({
           customerId: acme,
           caseActivityId: who.activityId,
@@ -368,7 +375,11 @@ describe('deciding an erasure request', () => {
           appliedAt: new Date(before),
           outcome: 'applied',
         });
-        return { result: Number(result?.id), details: Number(details?.id) };
+        return {
+          result: Number(result?.id),
+          details: Number(details?.id),
+          record: Number(record?.id),
+        };
       });
     const mine = await copies(p);
     const theirs = await copies(bystander);
@@ -403,6 +414,19 @@ describe('deciding an erasure request', () => {
       actor_name: 'Ann Admin',
       verb: 'updated',
     });
+    expect(
+      await t.owner(async (tx) => {
+        const [row] = await tx.execute(
+          sql`select changes, object_repr, verb from audit_actions where id = ${mine.record}`,
+        );
+        return row;
+      }),
+    ).toEqual({
+      changes: { archived_at: [null, null], redacted: 'erasure' },
+      object_repr: `Subject ${p.id}`,
+      verb: 'updated',
+    });
+    expect(await verbsOf('subjects.subject', p.id)).toContain('erasure_carried_out');
     expect(await bodyOf(p.activityId)).toEqual({
       body: { redacted: 'erasure' },
       outcome: 'applied',
@@ -410,6 +434,14 @@ describe('deciding an erasure request', () => {
     // the bystander's untouched
     expect((await changesOf(theirs.result))?.changes).toHaveProperty('result_data');
     expect((await changesOf(theirs.details))?.changes).toHaveProperty('personal.surname');
+    expect(
+      await t.owner(async (tx) => {
+        const [row] = await tx.execute(
+          sql`select object_repr from audit_actions where id = ${theirs.record}`,
+        );
+        return row;
+      }),
+    ).toEqual({ object_repr: `Olwen Doe <${bystander.email}>` });
     expect((await bodyOf(bystander.activityId))?.body).toEqual({ applicant_name: 'Olwen Doe' });
   });
 

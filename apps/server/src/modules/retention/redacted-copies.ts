@@ -93,5 +93,20 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): P
       and a.customer_id = c.customer_id and a.changes ? 'personal'
       and a.changes->>'case' = c.id::text
     returning a.id`);
-  return purged.length + erased.length;
+  // the subject record's own rows (created, updated, an invitation resent): its name, email,
+  // date of birth and phone in `changes` and in the row's label; the erasure's own rows stay
+  const subject = await tx.execute(sql`
+    update audit_actions a set
+      changes = (a.changes - ${SUBJECT_FIELDS}::text[])
+        || case when a.changes ?| ${SUBJECT_FIELDS}::text[]
+          then jsonb_build_object('redacted', ${ERASURE_RULE}::text) else '{}'::jsonb end,
+      object_repr = ${`Subject ${s.subjectId}`}
+    where a.customer_id = ${customerId} and a.content_type = 'subjects.subject'
+      and a.object_id = ${String(s.subjectId)} and a.verb not like 'erasure%'
+      and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${`Subject ${s.subjectId}`})
+    returning a.id`);
+  return purged.length + erased.length + subject.length;
 }
+
+/** The subject record's personal fields as its audit rows name them (presentSubject, an invitation's `to`). */
+const SUBJECT_FIELDS = sql`array['first_name', 'middlename', 'last_name', 'email', 'dob', 'phone_number', 'to']`;
