@@ -92,6 +92,7 @@ const ALLOWED: Record<string, string> = {
   'POST /api/subscriptions/{id}/pause/': 'body: an action that takes none',
   'POST /api/subscriptions/{id}/resume/': 'body: an action that takes none',
   'POST /api/subscriptions/{id}/end/': 'body: an action that takes none',
+  'POST /api/subscription-charges/{id}/retry-payment/': 'body: an action that takes none',
   // issue 31: a signed-in subject registers with their account's details; a resend
   'POST /api/s/self-initiate/{segmentId}/{portalPath}/':
     'body: takes none (the account is the details)',

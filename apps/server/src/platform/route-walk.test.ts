@@ -24,7 +24,7 @@ import {
 import { caseDbsUpdateDetails } from '../modules/case-data/case-data.table.js';
 import { createCaseDocument } from '../modules/case-documents/case-documents.factories.js';
 import { customerEntitlements } from '../modules/customers/customers.table.js';
-import { cycles, subscriptions } from '../modules/cycles/cycles.table.js';
+import { cycles, subscriptionCharges, subscriptions } from '../modules/cycles/cycles.table.js';
 import { erasureRequests } from '../modules/data-requests/erasure-requests.table.js';
 import {
   licenceDefinitions,
@@ -79,6 +79,8 @@ const TENANT = [
   'payment-methods',
   'segments',
   'subscriptions',
+  // issue 31: a subscription's billing period (its card charge's retry)
+  'subscription-charges',
   // issue 31: a customer's portal registrations (its portals are a process's: processes)
   'portal-registrations',
   // licensing (issue 32): /api/lms/<resource>/:id/
@@ -349,6 +351,17 @@ async function tenantObjects(customerId: number, username: string, domain: strin
         nextDueAt: new Date(Date.now() + 86_400_000),
       })
       .returning({ id: subscriptions.id });
+    const [subscriptionCharge] = await tx
+      .insert(subscriptionCharges)
+      .values({
+        customerId,
+        subscriptionId: subscription?.id ?? 0,
+        period: new Date(),
+        amountPence: 1300,
+        kind: 'card',
+        description: 'Yearly',
+      })
+      .returning({ id: subscriptionCharges.id });
     const [regPortal] = await tx
       .insert(registrationPortals)
       .values({
@@ -488,6 +501,7 @@ async function tenantObjects(customerId: number, username: string, domain: strin
       segments: segment?.id ?? 0,
       'payment-methods': card?.id ?? 0,
       subscriptions: subscription?.id ?? 0,
+      'subscription-charges': subscriptionCharge?.id ?? 0,
       'portal-registrations': registration?.id ?? 0,
       'lms/licence-groups': group?.id ?? 0,
       'lms/licence-sub-groups': subGroup?.id ?? 0,
