@@ -489,11 +489,13 @@ async function runAllOrNothing(deps: AppDeps, start: ImportRow, hooks: RunHooks)
       const [now] = await ctx.tx.select({ state: imports.state }).from(imports).where(where);
       if (now?.state !== 'running' && now?.state !== 'failed') return;
       let imported = 0;
+      let last = 0;
       for (let batchNo = 0; ; batchNo += 1) {
         await hooks.beforeBatch?.(batchNo);
-        const done = await importBatch(ctx, mail, start, hooks.afterRow, true);
+        const done = await importBatch(ctx, mail, start, hooks.afterRow, true, last);
         if (done.rows === 0) break;
         imported += done.imported;
+        last = done.last;
         if (deps.db.kind === 'pg') await publishProgress(deps, start, imported);
       }
       await ctx.tx
@@ -622,7 +624,12 @@ export async function importBatch(
   row: ImportRow,
   afterRow?: (rowNumber: number) => void,
   allOrNothing = false,
-): Promise<{ rows: number; imported: number }> {
+  /**
+   * Past this row number only (all or nothing: the run's one transaction has marked the rows
+   * before, whose old versions it cannot prune, so each batch would scan them all again).
+   */
+  after = 0,
+): Promise<{ rows: number; imported: number; last: number }> {
   const { tx, actor } = ctx;
   const batch = await tx
     .select({ n: importRows.rowNumber, cells: importRows.cells })
@@ -632,12 +639,13 @@ export async function importBatch(
         eq(importRows.customerId, row.customerId),
         eq(importRows.importId, row.id),
         eq(importRows.outcome, 'valid'),
+        gt(importRows.rowNumber, after),
       ),
     )
     .orderBy(asc(importRows.rowNumber))
     .limit(RUN_BATCH)
     .for('update');
-  if (batch.length === 0) return { rows: 0, imported: 0 };
+  if (batch.length === 0) return { rows: 0, imported: 0, last: after };
   const outcomes: {
     n: number;
     outcome: string;
@@ -690,7 +698,7 @@ export async function importBatch(
       })
       .where(and(eq(imports.customerId, row.customerId), eq(imports.id, row.id)));
   }
-  return { rows: batch.length, imported };
+  return { rows: batch.length, imported, last: batch[batch.length - 1]?.n ?? after };
 }
 
 /**
