@@ -41,7 +41,7 @@ export const ERASURE_REASON = 'erasure';
 export const ERASURE_KEEPS = [
   'A record of each check: its date, reference, level and outcome',
   'Payments',
-  'The audit log',
+  'The audit log of who did what and when (the personal details in it removed)',
   'This request, its decision and what was done',
 ];
 
@@ -225,7 +225,8 @@ export async function assertNoLegalHold(tx: Tx, customerId: number, caseIds: num
  * (retention/redact.ts, recorded under 'erasure'), the identity provider's profile, the record's
  * name, email, date of birth and phone (the record is archived). Cases, checks (their date,
  * reference, level and outcome), documents' types and dates, consents' dates, payments and the
- * audit log stay. A legal hold on any of its cases refuses it (409).
+ * audit log stay; the audit log's and the callback inbox's copies of the personal data are
+ * scrubbed by a job enqueued here (retention/redacted-copies.ts). A legal hold on any of its cases refuses it (409).
  */
 export async function eraseSubjectData(
   ctx: ServiceContext,
