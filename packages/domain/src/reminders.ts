@@ -19,6 +19,10 @@ export const REMINDER_QUIET_MS = REMINDER_QUIET_HOURS * HOUR_MS;
 /** The manual reminder's refusal within the quiet window. */
 export const REMINDER_TOO_SOON = `A reminder was sent less than ${REMINDER_QUIET_HOURS} hours ago. Try again later.`;
 
+/** The manual reminder's refusal for a subject who turned the product's messages off. */
+export const REMINDER_MESSAGES_OFF =
+  'This person has turned off emails about their checks, so no reminder was sent.';
+
 /** The resend's refusal when the case has no expired invitation. */
 export const INVITATION_NOT_EXPIRED = 'The invitation has not expired.';
 

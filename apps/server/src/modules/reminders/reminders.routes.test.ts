@@ -1,5 +1,5 @@
 // @postgres: two app instances running the due job at once send each reminder once (skip locked, unique key)
-import { INVITATION_NOT_EXPIRED, REMINDER_TOO_SOON } from '@kestrel/domain';
+import { INVITATION_NOT_EXPIRED, REMINDER_MESSAGES_OFF, REMINDER_TOO_SOON } from '@kestrel/domain';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -222,6 +222,25 @@ describe('automatic reminders (a moved clock)', () => {
     const manual = await call(b, 'POST', `/api/cases/${c.caseId}/send-reminder/`);
     expect(manual.statusCode).toBe(400); // the automatic one just went
     expect(manual.json()).toEqual({ non_field_errors: [REMINDER_TOO_SOON] });
+  });
+
+  it('a manual reminder to a subject who turned the messages off is refused, nothing sent', async () => {
+    const p = await processWith({});
+    const c = await openCase(p);
+    await t.owner((tx) =>
+      tx
+        .update(subjectUsers)
+        .set({ dbsEmailNotifications: false })
+        .where(eq(subjectUsers.id, c.userId)),
+    );
+    const a = await admin();
+    const res = await call(a, 'POST', `/api/cases/${c.caseId}/send-reminder/`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ non_field_errors: [REMINDER_MESSAGES_OFF] });
+    await t.settle();
+    expect(await mailsTo(c.email)).toEqual([]);
+    const [row] = await t.owner((tx) => tx.select().from(cases).where(eq(cases.id, c.caseId)));
+    expect(row?.lastReminderAt).toBeNull();
   });
 
   it('a process without a cadence sends none', async () => {
