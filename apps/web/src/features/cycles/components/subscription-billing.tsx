@@ -19,7 +19,7 @@ const COLOURS: Record<SubscriptionBilling['state'], string> = {
 };
 
 /**
- * A subscription's last billing period: its state ('Invoiced', 'Paid', 'Payment pending',
+ * A subscription's billing cycle ('Every year') and its last billing period: its state ('Invoiced', 'Paid', 'Payment pending',
  * 'Payment failed'), amount and date; a failed card charge shows why, and 'Retry payment' to
  * staff with the payments permission (a new attempt to the customer's default card).
  */
@@ -28,13 +28,17 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
   const billing = useSubscriptionBilling(subscription.id);
   const retry = useRetrySubscriptionPayment();
   const b = billing.data;
-  if (billing.isPending)
+  const cycle = <Text size="sm">{subscription.cycle.billing_text}</Text>;
+  if (billing.isPending) return cycle;
+  if (!b)
     return (
-      <Text size="sm" c="dimmed">
-        …
-      </Text>
+      <Stack gap={4} align="flex-start">
+        {cycle}
+        <Text size="xs" c="dimmed">
+          Not billed yet
+        </Text>
+      </Stack>
     );
-  if (!b) return <Text size="sm">Not billed yet</Text>;
   const onRetry = async () => {
     try {
       const out = await retry.mutateAsync(b);
@@ -51,6 +55,7 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
   };
   return (
     <Stack gap={4} align="flex-start">
+      {cycle}
       <Badge variant="light" color={COLOURS[b.state]} style={{ minWidth: 'max-content' }}>
         {b.state_display}
       </Badge>

@@ -24,8 +24,8 @@ export function StateBadge({ subscription: s }: { subscription: Subscription }) 
 
 /**
  * The columns of a list of subscriptions: the subject (unless one subject's list), cycle,
- * process, state, next due date, billing cycle, the last period's billing (with 'Retry payment'
- * when its card charge failed), and the actions when `mayChange`.
+ * process, state, next due date, billing (its cycle and the last period's state, with 'Retry
+ * payment' when its card charge failed), and the actions when `mayChange`.
  */
 export function subscriptionColumns({
   withSubject,
@@ -48,10 +48,10 @@ export function subscriptionColumns({
     { key: 'repeat', header: 'Repeats', render: (s) => s.cycle.repeat_text },
     { key: 'state', header: 'State', render: (s) => <StateBadge subscription={s} /> },
     { key: 'due', header: 'Next due', render: (s) => formatDate(s.next_due_at) || '—' },
-    { key: 'billing', header: 'Billing cycle', render: (s) => s.cycle.billing_text },
+    // the billing cycle, and under it the last period's billing (one column: the table fits)
     {
-      key: 'last-billing',
-      header: 'Last billing',
+      key: 'billing',
+      header: 'Billing',
       render: (s) => <SubscriptionBillingCell subscription={s} />,
     },
     { key: 'cases', header: 'Cases opened', render: (s) => s.cases_opened },
