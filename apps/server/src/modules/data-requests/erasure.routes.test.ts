@@ -24,6 +24,7 @@ import { checkCallbackInbox } from '../checks/callbacks.table.js';
 import { createPayment, createPaymentIntent } from '../payments/payments.factories.js';
 import { payments } from '../payments/payments.table.js';
 import { caseRetention } from '../retention/retention.table.js';
+import { runRetentionDue } from '../retention/retention-job.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { subjectUsers } from '../users/users.table.js';
 import { SUBJECT_ALREADY_ASKED } from './erasure.routes.js';
@@ -443,6 +444,33 @@ describe('deciding an erasure request', () => {
       }),
     ).toEqual({ object_repr: `Olwen Doe <${bystander.email}>` });
     expect((await bodyOf(bystander.activityId))?.body).toEqual({ applicant_name: 'Olwen Doe' });
+  });
+
+  it('leaves to the next retention run what a scrub job that did not run left', async () => {
+    const p = await person(acme, 'Wyn');
+    const row = await t.owner(async (tx) => {
+      const [r] = await tx.execute<{ id: number }>(sql`
+        insert into audit_actions (customer_id, verb, content_type, object_id, object_repr, changes)
+        values (${acme}, 'created', 'subjects.subject', ${String(p.id)}, 'Wyn Doe',
+          ${JSON.stringify({ first_name: 'Wyn', last_name: 'Doe', has_account: true })}::jsonb)
+        returning id`);
+      return Number(r?.id);
+    });
+    const id = await pending(p);
+    const res = await send(admin, 'POST', `/api/erasure-requests/${id}/decide/`, {
+      decision: 'approve',
+    });
+    expect(res.statusCode).toBe(200);
+    // the job not run (no settle): the hourly run scrubs the erased record's rows as well
+    await runRetentionDue(t.app.deps, acme);
+    const [after] = await t.owner((tx) =>
+      tx.execute(sql`select changes, object_repr from audit_actions where id = ${row}`),
+    );
+    expect(after).toEqual({
+      changes: { has_account: true, redacted: 'erasure' },
+      object_repr: `Subject ${p.id}`,
+    });
+    await t.settle();
   });
 
   it('refuses while a case of the subject is under a legal hold', async () => {

@@ -83,7 +83,15 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): P
       and a.customer_id = r.customer_id and a.changes ? 'personal'
       and a.changes->>'case' = r.case_id::text and a.created_at <= r.redacted_at
     returning a.id`);
-  if ('since' in s) return purged.length;
+  if ('since' in s) {
+    // a failed erasure job's work: the subject records erased (any redaction under 'erasure')
+    const erasedSubjects = await tx.execute<{ subject_id: number }>(sql`
+      select distinct subject_id from retention_redactions r
+      where r.customer_id = ${customerId} and r.rule = ${ERASURE_RULE} and ${scopeOf(s)}`);
+    let n = purged.length;
+    for (const e of erasedSubjects) n += await scrubSubjectRows(tx, customerId, e.subject_id);
+    return n;
+  }
   // an erased subject with nothing redacted (no document, no check): its cases all the same
   const erased = await tx.execute(sql`
     update audit_actions a set changes = (a.changes - 'personal')
@@ -93,19 +101,27 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): P
       and a.customer_id = c.customer_id and a.changes ? 'personal'
       and a.changes->>'case' = c.id::text
     returning a.id`);
-  // the subject record's own rows (created, updated, an invitation resent): its name, email,
-  // date of birth and phone in `changes` and in the row's label; the erasure's own rows stay
-  const subject = await tx.execute(sql`
+  return purged.length + erased.length + (await scrubSubjectRows(tx, customerId, s.subjectId));
+}
+
+/**
+ * The subject record's own audit rows (created, updated, an invitation resent): its name, email,
+ * date of birth and phone removed from `changes` and from the row's label; the erasure's own
+ * rows stay.
+ */
+async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): Promise<number> {
+  const label = `Subject ${subjectId}`;
+  const rows = await tx.execute(sql`
     update audit_actions a set
       changes = (a.changes - ${SUBJECT_FIELDS}::text[])
         || case when a.changes ?| ${SUBJECT_FIELDS}::text[]
           then jsonb_build_object('redacted', ${ERASURE_RULE}::text) else '{}'::jsonb end,
-      object_repr = ${`Subject ${s.subjectId}`}
+      object_repr = ${label}
     where a.customer_id = ${customerId} and a.content_type = 'subjects.subject'
-      and a.object_id = ${String(s.subjectId)} and a.verb not like 'erasure%'
-      and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${`Subject ${s.subjectId}`})
+      and a.object_id = ${String(subjectId)} and a.verb not like 'erasure%'
+      and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${label})
     returning a.id`);
-  return purged.length + erased.length + subject.length;
+  return rows.length;
 }
 
 /** The subject record's personal fields as its audit rows name them (presentSubject, an invitation's `to`). */
