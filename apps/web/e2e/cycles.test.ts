@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { CASE_PAYMENT_REASONS, formatDate } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
@@ -173,6 +173,12 @@ describe('cycles and subscriptions screens', () => {
         at,
       });
     expect(await casesOfPat()).toEqual([]);
+    // the update service is priced (£13.00) and no card is saved: each period's charge fails
+    await send(ops, 'post', `/api/ops/customers/${world.customer.id}/pricebooks/`, {
+      name: 'Cycle prices',
+      valid_from: new Date().toISOString().slice(0, 10),
+      prices: [{ activity_type: 'dbs-update', level: null, amount_pence: 1300 }],
+    });
 
     // the clock reaches the first due date: one case, the subject invited; run again: nothing more
     await due(`${tomorrow}T01:00:00Z`);
@@ -185,6 +191,22 @@ describe('cycles and subscriptions screens', () => {
     await page.reload();
     await expect.poll(() => row.textContent()).toContain(formatDate(sixMonths.toISOString()));
     await lookAtWidths(page, shots, 'subject-subscriptions-after-due');
+    // the period's billing failed (no card): shown with the reason and 'Retry payment', which
+    // says why it cannot charge yet
+    await expect.poll(() => row.textContent()).toContain('Payment failed');
+    expect(await row.textContent()).toContain(`£13.00, ${formatDate(`${tomorrow}T01:00:00Z`)}`);
+    await lookEveryWay(page, 'subject-subscriptions-payment-failed');
+    await page
+      .getByRole('button', { name: 'Retry payment for Pat Moss: Six-monthly update' })
+      .click();
+    await page.getByText(CASE_PAYMENT_REASONS.noPaymentMethod).first().waitFor();
+    await page.goto('/subscriptions');
+    await settle(page);
+    await expect
+      .poll(() => page.getByRole('row', { name: /Pat Moss/ }).textContent())
+      .toContain('Payment failed');
+    await lookEveryWay(page, 'subscriptions-payment-failed');
+    await page.goto(`/subjects/${pat.id}/subscriptions`);
 
     // six months on: the next period's case, once, and a second invitation
     const later = new Date(sixMonths.getTime() + 3_600_000).toISOString();
