@@ -13,7 +13,7 @@
 // figures (ceiling, check-session, case list) on the machine's Node.js (or --node) and on the
 // project's (node_modules/.bin/node), alternating on the same loaded database.
 // The default run (no --only) is the load bench on both databases, then the driving-kinds drain
-// (apps/server/bench/driving.ts) on both.
+// (apps/server/bench/driving.ts) on both, then the parts in DEFAULT_PARTS (below).
 // Environment: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres): a PostgreSQL
 // user that may create databases and roles. Exit code 1 when a PostgreSQL target fails.
 import { execFileSync, fork } from 'node:child_process';
@@ -679,7 +679,17 @@ async function benchRuntimes() {
  * are listed in `DEFAULT_PARTS`.
  */
 const PARTS_DIR = join(root, 'apps/server/bench/parts');
-const DEFAULT_PARTS = [];
+// What the issues ask `npm run bench` to report (28: throughput with the load from a separate
+// process and first loads; 29: an import, the ops queue; 31: subscriptions due; 33: the email
+// drain). Each also runs alone with --only=<part>.
+const DEFAULT_PARTS = [
+  'separate',
+  'first-load',
+  'import',
+  'ops-outstanding',
+  'subscriptions',
+  'email-drain',
+];
 
 function runPart(part) {
   const file = join(PARTS_DIR, `${part}.ts`);
