@@ -14,6 +14,7 @@ import {
   createCustomer,
   createProcess,
   createProductUser,
+  createSubjectUser,
   login,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -390,5 +391,56 @@ describe('ops product payments', () => {
       refunded_display: '£2.00',
     });
     expect((await refund(ops, url, {}, 'p2')).json()).toMatchObject({ state: 'refunded' });
+  });
+});
+
+describe('ops payments are for ops staff only', () => {
+  it('customer staff and subjects get 403 on every list, detail and refund, and nothing is refunded', async () => {
+    await t.owner(async (tx) => {
+      await createProductUser(tx, { customerId: acme, username: 'staff@acme.test', roles: [] });
+      await createSubjectUser(tx, { customerId: acme, email: 'sam.payer@example.test' });
+    });
+    const staff = await login(t.app, 'staff@acme.test');
+    const viewer = await login(t.app, 'viewer@acme.test');
+    const subject = await login(t.app, 'sam.payer@example.test');
+    const portal = await portalPayment(acme, 1500);
+    const product = await productPayment(acme, 2500);
+    const refundsOf = (source: string, paymentId: number) =>
+      t.owner((tx) =>
+        tx
+          .select()
+          .from(paymentRefunds)
+          .where(and(eq(paymentRefunds.source, source), eq(paymentRefunds.paymentId, paymentId))),
+      );
+    for (const [who, c] of [
+      ['admin', admin],
+      ['staff', staff],
+      ['viewer', viewer],
+      ['subject', subject],
+    ] as const) {
+      for (const [source, id] of [
+        ['portal', portal.id],
+        ['product', product.id],
+      ] as const) {
+        for (const url of [`/api/ops/${source}-payments/`, `/api/ops/${source}-payments/${id}/`]) {
+          expect([who, url, (await get(c, url)).statusCode]).toEqual([who, url, 403]);
+        }
+        const url = `/api/ops/${source}-payments/${id}/refund/`;
+        const full = await refund(c, url, {}, `${who}-${source}-full`);
+        const part = await refund(c, url, { amount_pence: 100, request_id: `${who}-${source}-p` });
+        expect([who, url, full.statusCode, part.statusCode]).toEqual([who, url, 403, 403]);
+      }
+    }
+    expect(await refundsOf('portal', portal.id)).toEqual([]);
+    expect(await refundsOf('product', product.id)).toEqual([]);
+    for (const [source, id, paid] of [
+      ['portal', portal.id, 1500],
+      ['product', product.id, 2500],
+    ] as const) {
+      const d = (
+        await get(ops, `/api/ops/${source}-payments/${id}/`)
+      ).json() as OpsPaymentDetailOut;
+      expect(d).toMatchObject({ paid_pence: paid, refundable_pence: paid });
+    }
   });
 });
