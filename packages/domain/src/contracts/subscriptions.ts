@@ -92,3 +92,33 @@ export const subscriptionListFilters = {
   due_after: param('next due on or after this date, YYYY-MM-DD (UTC)'),
   due_before: param('next due on or before this date, YYYY-MM-DD (UTC)'),
 };
+
+/*
+ * A subscription's billing as staff see it (issue 31): its last billing period, invoiced or
+ * charged to the card (paid, processing or failed with the reason).
+ */
+export const SUBSCRIPTION_BILLING_STATES = ['invoiced', 'paid', 'pending', 'failed'] as const;
+export type SubscriptionBillingState = (typeof SUBSCRIPTION_BILLING_STATES)[number];
+
+export const SUBSCRIPTION_BILLING_LABELS: Record<SubscriptionBillingState, string> = {
+  invoiced: 'Invoiced',
+  paid: 'Paid',
+  pending: 'Payment pending',
+  failed: 'Payment failed',
+};
+
+/** One subscription's last billing period (GET /api/subscriptions/billing/, the retry's 200). */
+export const subscriptionBillingOut = z.strictObject({
+  subscription: z.number(),
+  /** subscription_charges' id: POST /api/subscription-charges/{id}/retry-payment/. */
+  charge: z.number(),
+  period: z.string(),
+  amount_pence: z.number(),
+  amount_display: z.string(),
+  state: z.enum(SUBSCRIPTION_BILLING_STATES),
+  state_display: z.string(),
+  /** Why the last attempt failed; null unless failed. */
+  reason: z.string().nullable(),
+  attempts: z.number(),
+});
+export type SubscriptionBillingOut = z.infer<typeof subscriptionBillingOut>;

@@ -4,6 +4,7 @@ import {
   cycleUpdate,
   noContent,
   pageOut,
+  subscriptionBillingOut,
   subscriptionBulkCreate,
   subscriptionBulkOut,
   subscriptionCreate,
@@ -30,11 +31,7 @@ import {
   updateCycle,
 } from './cycles.service.js';
 import { subscriptions } from './cycles.table.js';
-import {
-  lastBilling,
-  retrySubscriptionPayment,
-  subscriptionBillingOut,
-} from './subscription-billing.js';
+import { lastBilling, retrySubscriptionPayment } from './subscription-billing.js';
 import {
   actOnSubscription,
   findSubject,

@@ -1,3 +1,4 @@
+import type { SubscriptionBillingOut } from '@kestrel/domain';
 import { CASE_PAYMENT_REASONS, type SetupIntentOut } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,6 @@ import { SUBSCRIPTION_NOTHING_TO_RETRY } from '../payments/case-payment.js';
 import { productPayments } from '../payments/product-payments.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { subscriptionCharges } from './cycles.table.js';
-import type { SubscriptionBillingOut } from './subscription-billing.js';
 import { SUBSCRIPTION_CT } from './subscriptions.service.js';
 import { runSubscriptionsDue } from './subscriptions-due-job.js';
 

@@ -1,6 +1,10 @@
-import { formatPence } from '@kestrel/domain';
+import {
+  formatPence,
+  SUBSCRIPTION_BILLING_LABELS,
+  type SubscriptionBillingOut,
+  type SubscriptionBillingState,
+} from '@kestrel/domain';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -14,32 +18,6 @@ import { SUBSCRIPTION_CT } from './subscriptions.service.js';
  * charged to the card (paid, processing or failed with the reason), and the retry of a failed
  * period's charge (a new attempt to the default card as it is now).
  */
-
-export const SUBSCRIPTION_BILLING_STATES = ['invoiced', 'paid', 'pending', 'failed'] as const;
-export type SubscriptionBillingState = (typeof SUBSCRIPTION_BILLING_STATES)[number];
-
-export const SUBSCRIPTION_BILLING_LABELS: Record<SubscriptionBillingState, string> = {
-  invoiced: 'Invoiced',
-  paid: 'Paid',
-  pending: 'Payment pending',
-  failed: 'Payment failed',
-};
-
-/** One subscription's last billing period (GET /api/subscriptions/billing/, the retry's 200). */
-export const subscriptionBillingOut = z.strictObject({
-  subscription: z.number(),
-  /** subscription_charges' id: POST /api/subscription-charges/{id}/retry-payment/. */
-  charge: z.number(),
-  period: z.string(),
-  amount_pence: z.number(),
-  amount_display: z.string(),
-  state: z.enum(SUBSCRIPTION_BILLING_STATES),
-  state_display: z.string(),
-  /** Why the last attempt failed; null unless failed. */
-  reason: z.string().nullable(),
-  attempts: z.number(),
-});
-export type SubscriptionBillingOut = z.infer<typeof subscriptionBillingOut>;
 
 type ChargeRow = typeof subscriptionCharges.$inferSelect;
 

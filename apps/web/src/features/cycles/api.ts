@@ -1,4 +1,4 @@
-import type { CycleOut, SubscriptionOut } from '@kestrel/domain';
+import type { CycleOut, SubscriptionBillingOut, SubscriptionOut } from '@kestrel/domain';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiErrorBody, remove, request } from '../../api/client';
 import { backendErrorLines } from '../../api/messages';
@@ -71,19 +71,9 @@ export function useSubscriptionAction() {
 
 /**
  * A subscription's last billing period as GET /api/subscriptions/billing/ answers it (the
- * server's subscriptionBillingOut, apps/server/src/modules/cycles/subscription-billing.ts).
+ * domain's subscriptionBillingOut).
  */
-export type SubscriptionBilling = {
-  subscription: number;
-  charge: number;
-  period: string;
-  amount_pence: number;
-  amount_display: string;
-  state: 'invoiced' | 'paid' | 'pending' | 'failed';
-  state_display: string;
-  reason: string | null;
-  attempts: number;
-};
+export type SubscriptionBilling = SubscriptionBillingOut;
 
 const BILLING_PATH = '/api/subscriptions/billing/';
 
