@@ -5,12 +5,14 @@ import {
   buildTestApp,
   createCustomer,
   createProductUser,
+  createSubjectUser,
   follow,
   login,
   TEST_PASSWORD,
   type TestApp,
 } from '../../../test/helpers.js';
 import { auditActions, securityRefusals } from '../../platform/tables/audit.table.js';
+import { maintenanceWindows } from '../../platform/tables/maintenance.table.js';
 import { flags } from '../flags/flags.table.js';
 
 let t: TestApp;
@@ -298,6 +300,80 @@ describe('maintenance windows', () => {
         .where(eq(auditActions.contentType, 'maintenance.maintenancewindow')),
     );
     expect(audits.map((x) => x.verb)).toEqual(['created', 'updated', 'deleted']);
+  });
+});
+
+describe('maintenance windows are for ops staff only', () => {
+  it('customer staff and subjects get 403 on list, add, edit and delete, and no window changes', async () => {
+    await t.owner(async (tx) => {
+      await createProductUser(tx, { customerId: acme, username: 'staff@acme.test', roles: [] });
+      await createSubjectUser(tx, { customerId: acme, email: 'sam.window@example.test' });
+    });
+    const o = await login(t.app, 'ops@k.test');
+    const callers = [
+      ['admin', await login(t.app, 'admin@acme.test')],
+      ['staff', await login(t.app, 'staff@acme.test')],
+      ['subject', await login(t.app, 'sam.window@example.test')],
+    ] as const;
+    const day = 24 * 60 * 60_000;
+    const now = t.clock.now().getTime();
+    const iso = (ms: number) => new Date(now + ms).toISOString();
+    const window = { start: iso(10 * day), end: iso(11 * day), warning_start: iso(9 * day) };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/maintenance-windows/',
+      headers: o.headers,
+      payload: { ...window, reason: 'Database upgrade' },
+    });
+    expect(created.statusCode).toBe(201);
+    const id: number = created.json().id;
+    const rows = () => t.owner((tx) => tx.select().from(maintenanceWindows));
+    const before = await rows();
+
+    for (const [who, c] of callers) {
+      const calls = [
+        { method: 'GET', url: '/api/ops/maintenance-windows/' },
+        { method: 'GET', url: `/api/ops/maintenance-windows/${id}/` },
+        {
+          method: 'POST',
+          url: '/api/ops/maintenance-windows/',
+          payload: { start: iso(20 * day), end: iso(21 * day), warning_start: iso(19 * day) },
+        },
+        {
+          method: 'PATCH',
+          url: `/api/ops/maintenance-windows/${id}/`,
+          payload: { end: iso(12 * day), reason: 'changed' },
+        },
+        {
+          method: 'PUT',
+          url: `/api/ops/maintenance-windows/${id}/`,
+          payload: { start: iso(1 * day), end: iso(2 * day), warning_start: iso(0) },
+        },
+        { method: 'DELETE', url: `/api/ops/maintenance-windows/${id}/` },
+      ] as const;
+      for (const call of calls) {
+        const res = await t.app.inject({ ...call, headers: c.headers });
+        expect([who, call.method, call.url, res.statusCode]).toEqual([
+          who,
+          call.method,
+          call.url,
+          403,
+        ]);
+      }
+    }
+    expect(await rows()).toEqual(before);
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/ops/maintenance-windows/${id}/`,
+      headers: o.headers,
+    });
+    expect(one.json()).toEqual({ id, ...window, reason: 'Database upgrade' });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/ops/maintenance-windows/${id}/`,
+      headers: o.headers,
+    });
+    expect(del.statusCode).toBe(204);
   });
 });
 
