@@ -1,3 +1,4 @@
+// @postgres: two retries of a billing period at once, on two connections (the subscription row's lock)
 import type { SubscriptionBillingOut } from '@kestrel/domain';
 import { CASE_PAYMENT_REASONS, type SetupIntentOut } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';

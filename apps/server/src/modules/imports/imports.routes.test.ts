@@ -1,3 +1,4 @@
+// @postgres: an all-or-nothing run publishes its progress from a second connection while its one transaction runs
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
