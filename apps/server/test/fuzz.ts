@@ -683,7 +683,7 @@ export function defineFuzz(shard: number): void {
       const statuses = [...histogram.entries()].sort(([a], [b]) => a - b);
       // The figures for the record (quoted in release notes).
       process.stdout.write(
-        `fuzz part ${shard}/${FUZZ_SHARDS}: seed ${SEED + shard}, ${operations.length} operations, ${requests} requests in ${Date.now() - started} ms; statuses ${statuses.map(([s, n]) => `${s}×${n}`).join(' ')}; ${findings.length} findings\n`,
+        `fuzz part ${shard}/${FUZZ_SHARDS}: FUZZ_SEED=${SEED} (its generator seeded ${SEED + shard}), ${operations.length} operations, ${requests} requests in ${Date.now() - started} ms; statuses ${statuses.map(([s, n]) => `${s}×${n}`).join(' ')}; ${findings.length} findings\n`,
       );
       for (const f of findings.slice(0, 60)) process.stdout.write(`${JSON.stringify(f)}\n`);
       expect(operations.length).toBeGreaterThan(50 / FUZZ_SHARDS);
