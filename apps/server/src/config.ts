@@ -51,6 +51,12 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   /** Run job workers in this process (JOB_WORKERS=0: this process only enqueues). */
   jobWorkers: boolean;
+  /**
+   * Queue the start-up catch-ups (the update service cycles a minute after a start, making up a
+   * morning run missed while the servers were down). STARTUP_CATCH_UP=0: none (the tests'
+   * servers, whose moved clocks would otherwise be run over a minute after each start).
+   */
+  startupCatchUp: boolean;
   /** Seconds between an idle worker's looks for due jobs (a commit wakes it at once). */
   jobPollingSeconds: number;
   /** Milliseconds SMTP may take to connect, greet or answer before the send fails. */
@@ -168,6 +174,7 @@ export const defaultConfig: AppConfig = {
   sessionAbsoluteMs: 12 * 60 * 60_000,
   housekeepingMs: 0,
   jobWorkers: true,
+  startupCatchUp: true,
   jobPollingSeconds: 2,
   smtpTimeoutMs: 15_000,
   trustProxy: false,
@@ -375,6 +382,7 @@ export function readConfig(env: NodeJS.ProcessEnv, cwd: string): AppConfig {
     sessionCacheMs: num(env.SESSION_CACHE_MS, defaultConfig.sessionCacheMs),
     housekeepingMs: num(env.HOUSEKEEPING_MS, 10 * 60_000),
     jobWorkers: env.JOB_WORKERS !== '0' && env.JOB_WORKERS !== 'false',
+    startupCatchUp: env.STARTUP_CATCH_UP !== '0' && env.STARTUP_CATCH_UP !== 'false',
     smtpTimeoutMs: num(env.SMTP_TIMEOUT_MS, defaultConfig.smtpTimeoutMs),
     osDatahubKey: env.OS_DATAHUB_KEY || null,
     osDatahubSecret: env.OS_DATAHUB_SECRET || null,

@@ -115,6 +115,9 @@ async function startServer(index: number): Promise<Running> {
       // The server stops when this run is gone (killed without its teardown), never left working
       // the queues of the next run's databases of the same names.
       KESTREL_EXIT_WITH_PARENT: String(process.pid),
+      // No start-up catch-up run of the update service cycles a minute after the start, over the
+      // clock the journeys move (its own test is in the server's suite).
+      STARTUP_CATCH_UP: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -22,7 +22,9 @@ export default {
     await lmsSignUpRoutes(app);
     // a server started after a missed 06:30 run makes the update service cycles up soon after
     // (the queue is started by then: the root's onReady hooks run before a module's)
-    app.addHook('onReady', () => updateServiceCatchUp(app.deps));
+    app.addHook('onReady', async () => {
+      if (app.deps.config.startupCatchUp) await updateServiceCatchUp(app.deps);
+    });
   },
   contentTypes: [GROUP_CT, SUB_GROUP_CT, DEFINITION_CT, PORTAL_CT, LICENCE_CT, APPLICATION_CT],
   // Northgate Council's licensing: after the subjects and the ops customers' demo

@@ -184,7 +184,7 @@ async function councilSetUp(name: string): Promise<Place> {
 beforeAll(async () => {
   // no workers: a run happens only when a test runs it (or settles the due jobs), so the
   // start-up catch-up of each process (a minute after its start) never races a test's own runs
-  t = await buildTestApp({ config: { jobWorkers: false } });
+  t = await buildTestApp({ config: { jobWorkers: false, startupCatchUp: true } });
   ({ council, definition, portal } = await councilSetUp('Northgate Council'));
   other = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Southby Council' })).id);
   newInfo = await driver('00001', { certificate: '400000000021' });
