@@ -476,18 +476,24 @@ export async function runImport(
   await refreshStatistics(deps.db, ['subjects', 'cases', 'import_rows']);
 }
 
-/** An all-or-nothing run: every batch in one transaction (see runImport). */
+/**
+ * An all-or-nothing run: every batch in one transaction (see runImport). A row refused while it
+ * runs rolls the run back to its start and fails the import in that same transaction, still
+ * holding the run's lock: a second run waiting on the lock then finds the import failed, never a
+ * 'running' one whose failure is not yet written (it would run it again and count the row twice).
+ */
 async function runAllOrNothing(deps: AppDeps, start: ImportRow, hooks: RunHooks): Promise<void> {
   const actor = jobActor(start.customerId);
   const where = and(eq(imports.customerId, start.customerId), eq(imports.id, start.id));
   const mail = { publicUrl: deps.config.publicUrl };
-  try {
-    await runInTenant(deps, actor, async (ctx) => {
-      // one run at a time (a second waits, then finds the import completed); not the import's row
-      // lock, which the progress's own transaction takes
-      await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('imports'), ${start.id})`);
-      const [now] = await ctx.tx.select({ state: imports.state }).from(imports).where(where);
-      if (now?.state !== 'running' && now?.state !== 'failed') return;
+  await runInTenant(deps, actor, async (ctx) => {
+    // one run at a time (a second waits, then finds the import completed or failed); not the
+    // import's row lock, which the progress's own transaction takes
+    await ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext('imports'), ${start.id})`);
+    const [now] = await ctx.tx.select({ state: imports.state }).from(imports).where(where);
+    if (now?.state !== 'running') return;
+    await ctx.tx.execute(sql`savepoint import_run`);
+    try {
       let imported = 0;
       let last = 0;
       for (let batchNo = 0; ; batchNo += 1) {
@@ -502,11 +508,10 @@ async function runAllOrNothing(deps: AppDeps, start: ImportRow, hooks: RunHooks)
         .update(imports)
         .set({ state: 'completed', importedRows: imported, finishedAt: ctx.clock.now() })
         .where(where);
-    });
-  } catch (err) {
-    if (!(err instanceof RowRefused)) throw err;
-    await runInTenant(deps, actor, async ({ tx, clock }) => {
-      await tx
+    } catch (err) {
+      if (!(err instanceof RowRefused)) throw err;
+      await ctx.tx.execute(sql`rollback to savepoint import_run`);
+      await ctx.tx
         .update(importRows)
         .set({ outcome: 'invalid', errors: err.errors })
         .where(
@@ -516,19 +521,19 @@ async function runAllOrNothing(deps: AppDeps, start: ImportRow, hooks: RunHooks)
             eq(importRows.rowNumber, err.rowNumber),
           ),
         );
-      await tx
+      await ctx.tx
         .update(imports)
         .set({
           state: 'failed',
           importedRows: 0,
           validRows: sql`${imports.validRows} - 1`,
           invalidRows: sql`${imports.invalidRows} + 1`,
-          finishedAt: clock.now(),
+          finishedAt: ctx.clock.now(),
           error: `Row ${err.rowNumber} could not be imported (see the rows): ${NOTHING_IMPORTED}`,
         })
-        .where(and(where, inArray(imports.state, ['running', 'failed'])));
-    });
-  }
+        .where(and(where, eq(imports.state, 'running')));
+    }
+  });
 }
 
 /**
