@@ -367,6 +367,19 @@ describe('deciding an erasure request', () => {
             ${String(who.id)}, ${`Olwen Doe <${who.email}>`},
             ${JSON.stringify({ last_name: ['Jones', 'Doe'], dob: [null, '1980-01-01'], email: ['x@example.test', who.email], archived_at: [null, null] })}::jsonb,
             ${before}) returning id`);
+        // the case's own rows name the subject in their label; a reminder's `to` is the email
+        const [reminder] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, object_repr, changes, created_at)
+          values (${acme}, 'ProductUser', 1, 'Ann Admin', 'reminder_sent', 'cases.case',
+            ${String(who.caseId)}, ${`Case ${who.caseId} (Olwen Doe (née Jones))`},
+            ${JSON.stringify({ to: who.email })}::jsonb, ${before}) returning id`);
+        const [activity] = await tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, actor_type, actor_id, actor_name, verb,
+            content_type, object_id, object_repr, changes, created_at)
+          values (${acme}, 'ProductUser', 1, 'Ann Admin', 'state_changed', 'cases.caseactivity',
+            ${String(who.activityId)}, ${`Case ${who.caseId} (Olwen Doe) activity ${who.activityId}`},
+            ${JSON.stringify({ state: ['ca-pending', 'ca-complete'] })}::jsonb, ${before}) returning id`);
         await tx.insert(checkCallbackInbox).values({
           customerId: acme,
           caseActivityId: who.activityId,
@@ -380,6 +393,8 @@ describe('deciding an erasure request', () => {
           result: Number(result?.id),
           details: Number(details?.id),
           record: Number(record?.id),
+          reminder: Number(reminder?.id),
+          activity: Number(activity?.id),
         };
       });
     const mine = await copies(p);
@@ -426,6 +441,26 @@ describe('deciding an erasure request', () => {
       changes: { archived_at: [null, null], redacted: 'erasure' },
       object_repr: `Subject ${p.id}`,
       verb: 'updated',
+    });
+    const rowOf = (auditId: number) =>
+      t.owner(async (tx) => {
+        const [row] = await tx.execute(
+          sql`select changes, object_repr from audit_actions where id = ${auditId}`,
+        );
+        return row;
+      });
+    // the case's rows: no name in the label, no email in a reminder's `to`
+    expect(await rowOf(mine.reminder)).toEqual({
+      changes: { redacted: 'erasure' },
+      object_repr: `Case ${p.caseId}`,
+    });
+    expect(await rowOf(mine.activity)).toEqual({
+      changes: { state: ['ca-pending', 'ca-complete'] },
+      object_repr: `Case ${p.caseId} activity ${p.activityId}`,
+    });
+    expect(await rowOf(theirs.reminder)).toEqual({
+      changes: { to: bystander.email },
+      object_repr: `Case ${bystander.caseId} (Olwen Doe (née Jones))`,
     });
     expect(await verbsOf('subjects.subject', p.id)).toContain('erasure_carried_out');
     expect(await bodyOf(p.activityId)).toEqual({

@@ -121,8 +121,24 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
       and a.object_id = ${String(subjectId)} and a.verb not like 'erasure%'
       and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${label})
     returning a.id`);
-  return rows.length;
+  // the rows of the subject's cases and their activities name the subject in their label
+  // ('Case 7 (Olwen Doe)', '… activity 9'), and a reminder's `to` is the email: label and `to`
+  // lose them (their verb, who and when stay)
+  const caseRows = await tx.execute(sql`
+    update audit_actions a set
+      object_repr = regexp_replace(a.object_repr, '^(Case ' || c.id || ${CASE_LABEL_NAME}, ${'\\1\\2'}),
+      changes = case when a.changes ? 'to'
+        then (a.changes - 'to') || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+        else a.changes end
+    from cases c
+    where c.customer_id = ${customerId} and c.subject_id = ${subjectId}
+      and a.customer_id = c.customer_id and a.object_repr like 'Case ' || c.id || ' (%'
+    returning a.id`);
+  return rows.length + caseRows.length;
 }
+
+/** After 'Case N' in a case's or its activity's audit label: the subject's name, and the rest kept. */
+const CASE_LABEL_NAME = ') \\(.*\\)( activity \\d+)?$';
 
 /** The subject record's personal fields as its audit rows name them (presentSubject, an invitation's `to`). */
 const SUBJECT_FIELDS = sql`array['first_name', 'middlename', 'last_name', 'email', 'dob', 'phone_number', 'to']`;
