@@ -49,7 +49,7 @@ describe('the demo data', () => {
       'Northgate Council',
     ]);
     const portals = await get({}, '/api/lms/public/application-portals/');
-    expect(portals.body.count).toBe(3); // the renewal portal is closed
+    expect(portals.body.count).toBe(4); // the hackney carriage renewal portal is open too (a renewal has somewhere to go)
     const officer = await login(app, 'admin@northgate.test', DEMO_PASSWORD);
     const listed = await get(officer.headers, '/api/lms/licences/');
     expect(listed.status).toBe(200);
