@@ -120,7 +120,12 @@ export const billingKey = (id: number) => [BILLING_PATH, id] as const;
 
 /** A subscription's last billing period (batched with the other rows shown). */
 export function useSubscriptionBilling(id: number) {
-  return useQuery({ queryKey: billingKey(id), queryFn: () => billingOf(id) });
+  return useQuery({
+    queryKey: billingKey(id),
+    queryFn: () => billingOf(id),
+    // a charge on its way (a retry, the period's own) is read again until the provider answered
+    refetchInterval: (q) => (q.state.data?.state === 'pending' ? 1_500 : false),
+  });
 }
 
 /** POST /api/subscription-charges/{id}/retry-payment/: charge a failed period again. */

@@ -30,6 +30,15 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
   const b = billing.data;
   const cycle = <Text size="sm">{subscription.cycle.billing_text}</Text>;
   if (billing.isPending) return cycle;
+  if (billing.isError)
+    return (
+      <Stack gap={4} align="flex-start">
+        {cycle}
+        <Text size="xs" c="dimmed">
+          Billing could not be loaded
+        </Text>
+      </Stack>
+    );
   if (!b)
     return (
       <Stack gap={4} align="flex-start">
@@ -42,7 +51,7 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
   const onRetry = async () => {
     try {
       const out = await retry.mutateAsync(b);
-      if (out.state === 'failed') notify.error(out.reason ?? 'The payment was declined.');
+      if (out.state === 'failed') notify.error(out.reason ?? out.state_display);
       else
         notify.success(out.state === 'paid' ? `Paid ${out.amount_display}` : 'Payment in progress');
     } catch (error) {
