@@ -49,6 +49,12 @@ as_pg "$PG_BIN/pg_ctl" -D "$TMP/data" -l "$TMP/postgres.log" -w \
 as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres kestrel
 
 DB_URL="postgres://postgres@127.0.0.1:$PG_PORT/kestrel"
+# npm start runs in production, which on PostgreSQL refuses to start without its encryption keys
+# (README, 'Encryption at rest'): made here as a deployment would, the same for both starts
+random_key() { node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))'; }
+ENCRYPTION_KEYS="k1:$(random_key)"
+ENCRYPTION_INDEX_KEY="$(random_key)"
+export ENCRYPTION_KEYS ENCRYPTION_INDEX_KEY
 PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
 
