@@ -34,10 +34,7 @@ import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInOps } from '../../platform/service-context.js';
 import { recordsViews } from '../access-log/access-log.service.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
-import {
-  casesWithIdentifier,
-  casesWithIdentifierInAnyCustomer,
-} from '../case-data/identifier-search.js';
+import { casesIdentifiedBy } from '../case-data/identifier-search.js';
 import { cases } from '../cases/cases.table.js';
 import { checkHandEdit } from '../checks/hooks.js';
 import { awaitingCountersignature } from '../dbs-details/dbs-details.service.js';
@@ -93,27 +90,6 @@ export const openCase = (): SQL[] => [
   notInArray(cases.state, ['complete', 'cancelled']),
   isNull(cases.archivedAt),
 ];
-
-/**
- * The cases a search term identifies exactly (a national insurance, passport or licence number,
- * however typed: the keyed hashes, decision 027), looked up before the list's query as the case
- * list does: the actor's customer, the ops list's `?customer=`, or without one every customer's
- * (operations only). [] for no term, a term that is no identifier, or none found: the subjects'
- * names and emails are searched then.
- */
-async function identifiedCases(
-  tx: Tx,
-  request: FastifyRequest,
-  actor: Actor,
-  kind: ListKind,
-): Promise<number[]> {
-  const q = request.query;
-  const term = queryString(q, 'search')?.trim();
-  if (!term) return [];
-  const customerId = kind === 'ops' ? opsCustomerFilter(q) : actor.customerId;
-  if (customerId !== null) return casesWithIdentifier(tx, customerId, term);
-  return kind === 'ops' ? casesWithIdentifierInAnyCustomer(tx, term) : [];
-}
 
 function conditions(
   request: FastifyRequest,
@@ -307,7 +283,12 @@ export async function activitiesRoutes(app: FastifyInstance) {
                   request,
                   actor,
                   kind,
-                  await identifiedCases(tx, request, actor, kind),
+                  await casesIdentifiedBy(
+                    tx,
+                    request.query,
+                    actor,
+                    kind === 'ops' ? 'ops' : 'tenant',
+                  ),
                 ),
               ),
               parseOrdering(request.query.ordering, orderingRule).order,

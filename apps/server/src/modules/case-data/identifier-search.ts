@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
+import type { Actor } from '../../platform/context.js';
+import { opsCustomerFilter, queryString } from '../../platform/query-params.js';
 import { cases } from '../cases/cases.table.js';
 import { ENCRYPTED_COLUMNS, fieldCipher, normaliseForIndex } from '../encryption/field-cipher.js';
 
@@ -84,4 +86,23 @@ export async function casesWithIdentifierInAnyCustomer(tx: Tx, term: string): Pr
     sql`${sql.join(lookups, sql` union `)} order by case_id`,
   );
   return rows.map((r) => Number(r.case_id));
+}
+
+/**
+ * The cases a list's `?search=` identifies exactly, for the case and activity lists: a tenant's
+ * list looks up its own customer's cases only; the operations' list those of its `?customer=`,
+ * or without one every customer's ([] without a term, or for a term that is no identifier).
+ */
+export async function casesIdentifiedBy(
+  tx: Tx,
+  q: unknown,
+  actor: Actor,
+  scope: 'tenant' | 'ops',
+): Promise<number[]> {
+  const term = queryString(q, 'search')?.trim();
+  if (!term) return [];
+  const customerId = scope === 'ops' ? opsCustomerFilter(q) : actor.customerId;
+  if (customerId !== null) return casesWithIdentifier(tx, customerId, term);
+  // operations without `?customer=`: every customer's hashes, customer by customer
+  return scope === 'ops' ? casesWithIdentifierInAnyCustomer(tx, term) : [];
 }

@@ -35,10 +35,7 @@ import {
   queryString,
 } from '../../platform/query-params.js';
 import { placeholderBinder } from '../../platform/resource-query.js';
-import {
-  casesWithIdentifier,
-  casesWithIdentifierInAnyCustomer,
-} from '../case-data/identifier-search.js';
+import { casesIdentifiedBy } from '../case-data/identifier-search.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseCounts, cases } from './cases.table.js';
@@ -194,13 +191,7 @@ export async function caseListWhere(
   actor: Actor,
   scope: 'tenant' | 'ops' = 'tenant',
 ): Promise<CaseListWhere> {
-  const customerId = scope === 'ops' ? opsCustomerFilter(q) : actor.customerId;
-  const term = queryString(q, 'search')?.trim();
-  let identified: number[] = [];
-  if (term && customerId !== null) identified = await casesWithIdentifier(tx, customerId, term);
-  // operations without `?customer=`: every customer's hashes, customer by customer
-  else if (term && scope === 'ops') identified = await casesWithIdentifierInAnyCustomer(tx, term);
-  return caseListConditions(q, actor, scope, identified);
+  return caseListConditions(q, actor, scope, await casesIdentifiedBy(tx, q, actor, scope));
 }
 
 const CASE_ORDERING = {
