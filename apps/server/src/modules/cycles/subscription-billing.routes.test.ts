@@ -1,6 +1,6 @@
 // @postgres: two retries of a billing period at once, on two connections (the subscription row's lock)
 import type { SubscriptionBillingOut } from '@kestrel/domain';
-import { CASE_PAYMENT_REASONS, type SetupIntentOut } from '@kestrel/domain';
+import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,9 +13,9 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { saveCard as saveCardAt } from '../../../test/payment-cards.js';
 import { createRole } from '../../db/factories.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
-import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { SUBSCRIPTION_NOTHING_TO_RETRY } from '../payments/case-payment.js';
 import { productPayments } from '../payments/product-payments.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
@@ -50,31 +50,8 @@ const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: obj
     ...(payload === undefined ? {} : { payload }),
   });
 
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
 /** A card saved for `c`'s customer through the simulator (as Stripe.js and the screen do). */
-async function saveCard(c: Client, card: string = TEST_CARDS.success) {
-  const res = await call(c, 'POST', '/api/payment-methods/setup-intent/');
-  expect(res.statusCode).toBe(201);
-  const setup = res.json() as SetupIntentOut;
-  const confirm = await t.app.inject({
-    method: 'POST',
-    url: `${setup.api_base}/v1/setup_intents/${setup.id}/confirm`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({
-      key: setup.publishable_key,
-      client_secret: setup.client_secret,
-      'payment_method_data[card][number]': card,
-      'payment_method_data[card][exp_month]': '12',
-      'payment_method_data[card][exp_year]': '34',
-      'payment_method_data[card][cvc]': '123',
-      return_url: '/payment-settings/add-payment-method',
-    }),
-  });
-  expect(confirm.json()).toMatchObject({ status: 'succeeded' });
-  const saved = await call(c, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
-  expect(saved.statusCode).toBe(201);
-}
+const saveCard = (c: Client, card?: string) => saveCardAt(t.app, c, card);
 
 async function billing(c: Client, ids: number[]): Promise<SubscriptionBillingOut[]> {
   const res = await call(c, 'GET', `/api/subscriptions/billing/?subscription=${ids.join(',')}`);

@@ -3,7 +3,6 @@ import {
   type CaseDetailOut,
   PAYMENT_METHOD_MESSAGES,
   type PaymentMethodOut,
-  type SetupIntentOut,
 } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,11 @@ import {
   MemoryMailer,
   type TestApp,
 } from '../../../test/helpers.js';
+import {
+  CARD_RETURN_URL,
+  confirmCard as confirmCardAt,
+  saveCard as saveCardAt,
+} from '../../../test/payment-cards.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { signWebhook } from '../../platform/webhooks.js';
 import {
@@ -66,7 +70,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const RETURN = '/payment-settings/add-payment-method';
+const RETURN = CARD_RETURN_URL;
 
 const call = (
   c: Client | null,
@@ -81,38 +85,11 @@ const call = (
     ...(body !== undefined ? { payload: body } : {}),
   });
 
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
-/** A setup intent, confirmed in the simulator with `card` (as Stripe.js would). */
-async function confirmCard(c: Client, card: string) {
-  const res = await call(c, 'POST', '/api/payment-methods/setup-intent/');
-  expect(res.statusCode).toBe(201);
-  const setup = res.json() as SetupIntentOut;
-  const confirm = await t.app.inject({
-    method: 'POST',
-    url: `${setup.api_base}/v1/setup_intents/${setup.id}/confirm`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form({
-      key: setup.publishable_key,
-      client_secret: setup.client_secret,
-      'payment_method_data[card][number]': card,
-      'payment_method_data[card][exp_month]': '12',
-      'payment_method_data[card][exp_year]': '34',
-      'payment_method_data[card][cvc]': '123',
-      return_url: RETURN,
-    }),
-  });
-  return { setup, confirm };
-}
+/** A setup intent confirmed in the simulator with `card` (as Stripe.js would). */
+const confirmCard = (c: Client, card: string) => confirmCardAt(t.app, c, card);
 
 /** A card saved and recorded for `c`'s customer. */
-async function saveCard(c: Client, card: string = TEST_CARDS.success): Promise<PaymentMethodOut> {
-  const { setup, confirm } = await confirmCard(c, card);
-  expect(confirm.json()).toMatchObject({ status: 'succeeded' });
-  const res = await call(c, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
-  expect(res.statusCode).toBe(201);
-  return res.json() as PaymentMethodOut;
-}
+const saveCard = (c: Client, card?: string) => saveCardAt(t.app, c, card);
 
 async function methods(c: Client): Promise<PaymentMethodOut[]> {
   const res = await call(c, 'GET', '/api/payment-methods/');
