@@ -97,6 +97,18 @@ const subjectCount = (email: string) =>
 const startByHand = (id: number) =>
   t.owner((tx) => tx.update(imports).set({ state: 'running' }).where(eq(imports.id, id)));
 
+/** A run of import `id` killed halfway through its eighth batch (RUN_BATCH rows each). */
+async function killedInEighthBatch(id: number): Promise<void> {
+  const killAt = 7 * RUN_BATCH + Math.ceil(RUN_BATCH / 2) + 1;
+  await expect(
+    runImport(t.app.deps, acme, id, {
+      afterRow: (row) => {
+        if (row === killAt) throw new Error('killed');
+      },
+    }),
+  ).rejects.toThrow('killed');
+}
+
 beforeAll(async () => {
   t = await buildTestApp({
     config: { storage: { ...defaultConfig.storage, maxUploadBytes: MAX_BYTES } },
@@ -352,15 +364,7 @@ describe('/api/ops/imports/', () => {
     const n = 10 * RUN_BATCH;
     const { id } = await uploadAndValidate(peopleCsv(n, 'atomic'), 'all_or_nothing');
     await startByHand(id);
-    // dies inside the eighth batch (RUN_BATCH rows each), halfway through it
-    const seven = 7 * RUN_BATCH;
-    await expect(
-      runImport(t.app.deps, acme, id, {
-        afterRow: (row) => {
-          if (row === seven + Math.ceil(RUN_BATCH / 2) + 1) throw new Error('killed');
-        },
-      }),
-    ).rejects.toThrow('killed');
+    await killedInEighthBatch(id);
     expect(await subjectCount('atomic')).toEqual({ n: 0, distinct: 0 });
     const mid = await t.owner(
       async (tx) => (await tx.select().from(imports).where(eq(imports.id, id)))[0],
@@ -438,13 +442,7 @@ describe('/api/ops/imports/', () => {
     const { id } = await uploadAndValidate(peopleCsv(n, 'batched'), 'valid_rows');
     await startByHand(id);
     const seven = 7 * RUN_BATCH;
-    await expect(
-      runImport(t.app.deps, acme, id, {
-        afterRow: (row) => {
-          if (row === seven + Math.ceil(RUN_BATCH / 2) + 1) throw new Error('killed');
-        },
-      }),
-    ).rejects.toThrow('killed');
+    await killedInEighthBatch(id);
     expect(await subjectCount('batched')).toEqual({ n: seven, distinct: seven });
     await runImport(t.app.deps, acme, id);
     await runImport(t.app.deps, acme, id);
