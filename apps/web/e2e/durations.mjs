@@ -8,7 +8,10 @@ const report = process.argv[2] ?? join(root, '../../test-results/e2e.json');
 const { testResults } = JSON.parse(readFileSync(report, 'utf8'));
 const seconds = testResults
   // keyed from `e2e/` on, so a report from another checkout (a fresh clone's CI run) fits this one
-  .map((r) => [r.name.slice(r.name.lastIndexOf('/e2e/') + 1), Math.round((r.endTime - r.startTime) / 1000)])
+  .map((r) => [
+    r.name.slice(r.name.lastIndexOf('/e2e/') + 1),
+    Math.round((r.endTime - r.startTime) / 1000),
+  ])
   .sort((a, b) => b[1] - a[1]);
 writeFileSync(
   join(import.meta.dirname, 'durations.json'),
