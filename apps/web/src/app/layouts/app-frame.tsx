@@ -15,7 +15,8 @@ export function AppFrame({
   home,
   accent,
 }: {
-  nav: (close: () => void) => React.ReactNode;
+  /** The side navigation; none when the session may go nowhere else (two-factor to set up). */
+  nav?: (close: () => void) => React.ReactNode;
   header: React.ReactNode;
   home: string;
   /** A strip under the header, e.g. the ops session notice. */
@@ -27,7 +28,7 @@ export function AppFrame({
       <SkipLink />
       <AppShell
         header={{ height: 64 }}
-        navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: !opened } }}
+        navbar={nav ? { width: 264, breakpoint: 'md', collapsed: { mobile: !opened } } : undefined}
         padding={0}
       >
         <AppShell.Header
@@ -36,13 +37,15 @@ export function AppFrame({
         >
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                hiddenFrom="md"
-                size="sm"
-                aria-label="Toggle navigation"
-              />
+              {nav && (
+                <Burger
+                  opened={opened}
+                  onClick={toggle}
+                  hiddenFrom="md"
+                  size="sm"
+                  aria-label="Toggle navigation"
+                />
+              )}
               <BrandMark to={home} />
             </Group>
             <Group gap="sm" wrap="nowrap">
@@ -50,18 +53,20 @@ export function AppFrame({
             </Group>
           </Group>
         </AppShell.Header>
-        <AppShell.Navbar p="sm" style={{ background: 'var(--mantine-color-body)' }}>
-          <AppShell.Section grow component={ScrollArea}>
-            {nav(close)}
-          </AppShell.Section>
-          <AppShell.Section pt="sm" px="sm">
-            <Text size="xs" c="dimmed">
-              {currentBrand.contact.email}
-              <br />
-              {currentBrand.contact.phone}
-            </Text>
-          </AppShell.Section>
-        </AppShell.Navbar>
+        {nav && (
+          <AppShell.Navbar p="sm" style={{ background: 'var(--mantine-color-body)' }}>
+            <AppShell.Section grow component={ScrollArea}>
+              {nav(close)}
+            </AppShell.Section>
+            <AppShell.Section pt="sm" px="sm">
+              <Text size="xs" c="dimmed">
+                {currentBrand.contact.email}
+                <br />
+                {currentBrand.contact.phone}
+              </Text>
+            </AppShell.Section>
+          </AppShell.Navbar>
+        )}
         <AppShell.Main
           id={MAIN_ID}
           tabIndex={-1}

@@ -31,6 +31,9 @@ export function AccountMenu({
   const { setColorScheme } = useMantineColorScheme();
   const target = useFocusAtOnce(openAtOnce);
   const isSubject = profile.user_type === 'SubjectUser';
+  // Two-factor to set up before anything else (issue 30): only that, the colour scheme (their own
+  // account's setting, which the server still allows) and signing out.
+  const confined = profile.user_type === 'ProductUser' && profile.totp_setup_required;
   const toggleDark = async () => {
     const dark = !profile.dark_mode;
     setColorScheme(dark ? 'dark' : 'light');
@@ -52,13 +55,15 @@ export function AccountMenu({
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{isSubject ? profile.email : profile.username}</Menu.Label>
-        <Menu.Item
-          component={Link}
-          to={href(isSubject ? 's:profile' : 'profile')}
-          leftSection={<Icon name="user" size={16} />}
-        >
-          Your profile
-        </Menu.Item>
+        {!confined && (
+          <Menu.Item
+            component={Link}
+            to={href(isSubject ? 's:profile' : 'profile')}
+            leftSection={<Icon name="user" size={16} />}
+          >
+            Your profile
+          </Menu.Item>
+        )}
         {!isSubject && (
           <Menu.Item
             component={Link}
@@ -71,7 +76,7 @@ export function AccountMenu({
         <Menu.Item leftSection={<Icon name="moon" size={16} />} onClick={toggleDark}>
           {profile.dark_mode ? 'Light mode' : 'Dark mode'}
         </Menu.Item>
-        {children}
+        {!confined && children}
         <Menu.Divider />
         <Menu.Item
           leftSection={<Icon name="logout" size={16} />}

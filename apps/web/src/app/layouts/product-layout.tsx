@@ -92,11 +92,19 @@ export default function ProductLayout() {
   // The active flag count comes with every session check, so the badge stays current.
   const { activeFlags: flags } = useSession();
   const profile = useProductProfile();
+  // The organisation requires two-factor sign-in and this user has none yet (issue 30): every
+  // other screen sends them back to set it up, so the frame offers no way elsewhere (no side
+  // navigation; the account menu keeps setting it up and signing out).
+  const confined = profile?.totp_setup_required === true;
   return (
     <AppFrame
-      home={href('dashboard')}
+      home={href(confined ? 'profile-totp' : 'dashboard')}
       accent={<OpsSessionStrip />}
-      nav={(close) => <SideNav sections={productNav(flags)} onNavigate={close} />}
+      nav={
+        confined
+          ? undefined
+          : (close) => <SideNav sections={productNav(flags)} onNavigate={close} />
+      }
       header={
         <>
           {profile?.customer && (
