@@ -14,12 +14,14 @@ import { findDue, getSettings, redactDueItem } from './retention.service.js';
  * recorded under a unique key (so two processes, or a run after a failure, redact it once), and
  * nothing redacted on a case under a legal hold. `customerId` limits the run to one customer (the
  * e2e fixture). Then the audit log's copies of the redacted results are scrubbed
- * (redacted-copies.ts). Returns how many items were redacted and how many failed (tried again next run).
+ * (redacted-copies.ts). Returns how many items were redacted, how many failed (tried again next
+ * run) and the failures' errors (the job fails with them, so pg-boss retries it and the log says
+ * why).
  */
 export async function runRetentionDue(
   deps: Pick<AppDeps, 'db' | 'clock' | 'storage'>,
   customerId?: number,
-): Promise<{ redacted: number; failed: number }> {
+): Promise<{ redacted: number; failed: number; errors: Error[] }> {
   const now = deps.clock.now();
   const ids =
     customerId === undefined
@@ -28,7 +30,11 @@ export async function runRetentionDue(
         )
       : [customerId];
   let redacted = 0;
-  let failed = 0;
+  const errors: Error[] = [];
+  const failure = (what: string, err: unknown) =>
+    errors.push(
+      new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+    );
   for (const id of ids) {
     const actor = jobActor(id);
     const due = await runInTenant(
@@ -43,8 +49,8 @@ export async function runRetentionDue(
         if (await runInTenant(deps, actor, (ctx) => redactDueItem(ctx, deps.storage, item))) {
           redacted += 1;
         }
-      } catch {
-        failed += 1;
+      } catch (err) {
+        failure(`customer ${id}: redacting ${item.target} ${item.targetId}`, err);
       }
     }
     // the audit log's copies of what was redacted (this run's, an erasure's, a failed run's)
@@ -52,11 +58,12 @@ export async function runRetentionDue(
       await scrubRedactedAuditCopies(deps.db, id, {
         since: new Date(now.getTime() - SCRUB_WINDOW_MS),
       });
-    } catch {
-      failed += 1;
+    } catch (err) {
+      // not swallowed: the job fails (and is retried) with it
+      failure(`customer ${id}: scrubbing the audit copies`, err);
     }
   }
-  return { redacted, failed };
+  return { redacted, failed: errors.length, errors };
 }
 
 const payload = z
@@ -89,8 +96,13 @@ export const retentionDueJob: JobKind<Payload, AppDeps> = {
       });
       return;
     }
-    const { failed } = await runRetentionDue(deps);
-    if (failed > 0) throw new Error(`${failed} retention redactions failed; retried next run`);
+    const { errors } = await runRetentionDue(deps);
+    if (errors.length > 0) {
+      throw new AggregateError(
+        errors,
+        `${errors.length} retention step(s) failed, retried: ${errors.map((e) => e.message).join('; ')}`,
+      );
+    }
   },
 };
 

@@ -184,7 +184,11 @@ export async function retentionRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const at = new Date(request.body.at);
-      return runRetentionDue({ ...deps, clock: { now: () => at } }, request.body.customer);
+      const { redacted, failed } = await runRetentionDue(
+        { ...deps, clock: { now: () => at } },
+        request.body.customer,
+      );
+      return { redacted, failed };
     },
   );
 }
