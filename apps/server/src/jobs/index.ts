@@ -1,6 +1,7 @@
 import type { AppDeps } from '../app-deps.js';
 import { documentThumbnailsJob } from '../modules/case-documents/thumbnail-job.js';
 import { checkJobKinds } from '../modules/checks/jobs.js';
+import { subscriptionCardRetryJob } from '../modules/cycles/subscription-card-retry-job.js';
 import { subscriptionsDueJob } from '../modules/cycles/subscriptions-due-job.js';
 import { documentKeysJob } from '../modules/encryption/document-keys-job.js';
 import { fieldKeysJob } from '../modules/encryption/field-keys-job.js';
@@ -38,6 +39,7 @@ export const jobKinds: JobKind<unknown, AppDeps>[] = [
   fieldKeysJob as JobKind<unknown, AppDeps>,
   subjectImportJob as JobKind<unknown, AppDeps>,
   subscriptionsDueJob as JobKind<unknown, AppDeps>,
+  subscriptionCardRetryJob as JobKind<unknown, AppDeps>,
   applicationPaidJobKind as JobKind<unknown, AppDeps>,
   updateServiceCyclesJob as JobKind<unknown, AppDeps>,
   webhookEventJob as JobKind<unknown, AppDeps>,

@@ -269,8 +269,38 @@ describe('a subscription billing period charged by card', () => {
     expect(audit[0]?.changes).toMatchObject({ retry_payment: { charge: charge.id, attempt: 2 } });
   });
 
-  it('two retries at once make one attempt (the other is 400)', async () => {
-    const charge = await chargeOf(subs[1] ?? 0);
+  it("two retries at once, and the card's automatic retry, make one attempt (the other is 400)", async () => {
+    // the card saved in the last test retried the other failed periods (the job, at settle)
+    const others = await billing(admin, [subs[1] ?? 0, subs[2] ?? 0]);
+    expect(others.map((b) => [b.state, b.attempts])).toEqual([
+      ['paid', 2],
+      ['paid', 2],
+    ]);
+    // a new period failing: the card removed, a new subscription due
+    const cards = await call(admin, 'GET', '/api/payment-methods/');
+    for (const m of (cards.json() as { results: { id: number }[] }).results) {
+      expect(
+        (
+          await t.app.inject({
+            method: 'DELETE',
+            url: `/api/payment-methods/${m.id}/`,
+            headers: admin.headers,
+          })
+        ).statusCode,
+      ).toBe(204);
+    }
+    const person = await t.owner(
+      async (tx) =>
+        (await createSubjectUser(tx, { customerId: acme, email: 'bill9@acme-people.test' })).id,
+    );
+    const sub = await subscribe(admin, person, care);
+    t.clock.advance(2 * DAY);
+    await runSubscriptionsDue(t.app.deps);
+    await t.settle();
+    admin = await login(t.app, 'admin@acme.test');
+    const charge = await chargeOf(sub);
+    // a card saved (its automatic retry enqueued, run at settle) and two retries at once
+    await saveCard(admin);
     const url = `/api/subscription-charges/${charge.id}/retry-payment/`;
     const both = await Promise.all([call(admin, 'POST', url), call(admin, 'POST', url)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);

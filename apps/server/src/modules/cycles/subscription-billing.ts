@@ -7,9 +7,14 @@ import {
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { retrySubscriptionCharge, subscriptionChargeAttempts } from '../payments/case-payment.js';
+import {
+  failedSubscriptionCharges,
+  retrySubscriptionCharge,
+  subscriptionChargeAttempts,
+} from '../payments/case-payment.js';
+import { defaultMethod } from '../payments/payment-methods.js';
 import { subscriptionCharges, subscriptions } from './cycles.table.js';
 import { SUBSCRIPTION_CT } from './subscriptions.service.js';
 
@@ -78,6 +83,7 @@ export async function lastBilling(
 export async function retrySubscriptionPayment(
   ctx: ServiceContext,
   chargeId: number,
+  auto?: { savedCard: number },
 ): Promise<SubscriptionBillingOut> {
   const customerId = ctx.actor.customerId;
   if (customerId === null) throw new NotFoundError();
@@ -96,18 +102,53 @@ export async function retrySubscriptionPayment(
     .where(and(eq(subscriptions.customerId, customerId), eq(subscriptions.id, row.subscriptionId)))
     .for('update');
   if (!sub) throw new NotFoundError();
-  const attempt = await retrySubscriptionCharge(ctx, { customerId, chargeId });
+  const attempt = await retrySubscriptionCharge(ctx, {
+    customerId,
+    chargeId,
+    otherCardOnly: auto !== undefined,
+  });
   await recordAudit(ctx.tx, ctx.actor, {
     verb: 'requested',
     contentType: SUBSCRIPTION_CT,
     objectId: row.subscriptionId,
     objectRepr: `subscription ${sub.id}`,
     changes: {
-      retry_payment: { charge: row.id, period: row.period.toISOString(), attempt: attempt.attempt },
+      retry_payment: {
+        charge: row.id,
+        period: row.period.toISOString(),
+        attempt: attempt.attempt,
+        ...(auto ? { card_saved: auto.savedCard } : {}),
+      },
     },
     customerId,
   });
   const [out] = await present(ctx.tx, customerId, [row]);
   if (!out) throw new NotFoundError();
   return out;
+}
+
+/**
+ * A card saved (the job payments' addMethod enqueues): each of the customer's billing periods
+ * whose last charge failed, with no card or another than the default now, is retried to the
+ * default card by retrySubscriptionPayment (its subscription locked, audited), oldest first. A
+ * period paid, processing, or tried with this card already is left alone, so the job run twice
+ * charges a period once. Answers how many periods were retried.
+ */
+export async function retryFailedPeriods(ctx: ServiceContext, savedCard: number): Promise<number> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null) return 0;
+  const card = await defaultMethod(ctx.tx, customerId);
+  if (!card) return 0;
+  let retried = 0;
+  for (const chargeId of await failedSubscriptionCharges(ctx.tx, customerId, card.id)) {
+    try {
+      await retrySubscriptionPayment(ctx, chargeId, { savedCard });
+      retried += 1;
+    } catch (e) {
+      // retried meanwhile (by staff, or a concurrent run), or its subscription gone
+      if (e instanceof ValidationError || e instanceof NotFoundError) continue;
+      throw e;
+    }
+  }
+  return retried;
 }

@@ -241,7 +241,7 @@ export async function subscriptionChargeAttempts(
  */
 export async function retrySubscriptionCharge(
   ctx: ServiceContext,
-  c: { customerId: number; chargeId: number },
+  c: { customerId: number; chargeId: number; otherCardOnly?: boolean },
 ): Promise<PaymentRow> {
   const last = (await subscriptionChargeAttempts(ctx.tx, c.customerId, [c.chargeId])).get(
     c.chargeId,
@@ -249,8 +249,14 @@ export async function retrySubscriptionCharge(
   if (last?.status !== 'failed' || last.attempt >= ATTEMPTS_TRIED) {
     throw ValidationError.of('non_field_errors', SUBSCRIPTION_NOTHING_TO_RETRY);
   }
-  if (!(await defaultCard(ctx.tx, c.customerId))) {
+  const card = await defaultCard(ctx.tx, c.customerId);
+  if (!card) {
     throw ValidationError.of('non_field_errors', CASE_PAYMENT_REASONS.noPaymentMethod);
+  }
+  // the automatic retry (a card saved) tries a period once per default card: not again with the
+  // card its last attempt failed with (a job run twice, or a card saved that is not the default)
+  if (c.otherCardOnly && last.paymentMethodId === card.id) {
+    throw ValidationError.of('non_field_errors', SUBSCRIPTION_NOTHING_TO_RETRY);
   }
   return recordAttempt(
     ctx,
@@ -263,6 +269,49 @@ export async function retrySubscriptionCharge(
     },
     last.attempt + 1,
   );
+}
+
+/** Reads a subscription period's attempt key back: its subscription_charges id, or null. */
+export function subscriptionChargeOfKey(customerId: number, key: string | null): number | null {
+  const m = key?.match(/^kestrel-subscription-(\d+)-(\d+)(?:-\d+)?$/);
+  if (!m || Number(m[1]) !== customerId) return null;
+  return Number(m[2]);
+}
+
+/**
+ * The customer's billing periods charged by card whose last attempt failed with another card
+ * than `cardId` (or with none): what saving `cardId` as the default retries, oldest first.
+ */
+export async function failedSubscriptionCharges(
+  tx: Tx,
+  customerId: number,
+  cardId: number,
+): Promise<number[]> {
+  const failed = await tx
+    .select({ key: productPayments.idempotencyKey })
+    .from(productPayments)
+    .where(
+      and(
+        eq(productPayments.customerId, customerId),
+        isNull(productPayments.caseId),
+        eq(productPayments.status, 'failed'),
+      ),
+    );
+  const ids = new Set<number>();
+  for (const r of failed) {
+    const id = subscriptionChargeOfKey(customerId, r.key);
+    if (id !== null) ids.add(id);
+  }
+  const all = [...ids].sort((a, b) => a - b);
+  const out: number[] = [];
+  // each period asks ATTEMPTS_TRIED keys: a few hundred periods a query
+  for (let i = 0; i < all.length; i += 500) {
+    const latest = await subscriptionChargeAttempts(tx, customerId, all.slice(i, i + 500));
+    for (const [id, r] of latest) {
+      if (r.status === 'failed' && r.paymentMethodId !== cardId) out.push(id);
+    }
+  }
+  return out.sort((a, b) => a - b);
 }
 
 async function latestAttempt(tx: Tx, customerId: number, caseId: number) {

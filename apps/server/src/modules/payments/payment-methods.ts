@@ -44,6 +44,12 @@ import { customerPaymentMethods, customerPaymentSettings } from './payment-metho
  */
 
 export const PAYMENT_METHOD_CT = 'payments.paymentmethod';
+
+/**
+ * The job that retries a customer's failed subscription billing periods once a card is saved
+ * (cycles' subscription-card-retry-job.ts), enqueued here by name when the card is recorded.
+ */
+export const SUBSCRIPTION_CARD_RETRY_JOB = 'subscriptions-card-retry';
 export const PAYMENT_SETTINGS_CT = 'payments.paymentsettings';
 
 type MethodRow = typeof customerPaymentMethods.$inferSelect;
@@ -375,6 +381,12 @@ export async function addMethod(
       objectRepr: out.label,
       changes: { brand: out.brand, last4: out.last4, is_default: out.is_default },
     });
+    // the subscription billing periods whose charge failed are retried to the default card
+    // (issue 31): a job, committed with the card
+    await ctx.enqueue({
+      name: SUBSCRIPTION_CARD_RETRY_JOB,
+      data: { customer_id: customerId, payment_method_id: row.id },
+    });
     return out;
   });
 }
@@ -415,6 +427,11 @@ export async function setDefault(ctx: ServiceContext, id: number): Promise<Payme
     objectId: id,
     objectRepr: out.label,
     changes: { is_default: [false, true], previous_default: before?.id ?? null },
+  });
+  // the failed subscription billing periods are retried to the new default (issue 31)
+  await ctx.enqueue({
+    name: SUBSCRIPTION_CARD_RETRY_JOB,
+    data: { customer_id: customerId, payment_method_id: id },
   });
   return out;
 }

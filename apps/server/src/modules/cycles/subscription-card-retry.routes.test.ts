@@ -1,0 +1,254 @@
+import type { SubscriptionBillingOut } from '@kestrel/domain';
+import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  type Client,
+  createCustomer,
+  createProcess,
+  createProductUser,
+  createSubjectUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { saveCard as saveCardAt } from '../../../test/payment-cards.js';
+import { enqueue } from '../../platform/jobs.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
+import { TEST_CARDS } from '../../providers/payments/simulator.js';
+import { SUBSCRIPTION_CARD_RETRY_JOB } from '../payments/payment-methods.js';
+import { productPayments } from '../payments/product-payments.table.js';
+import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { subscriptionCharges } from './cycles.table.js';
+import { SUBSCRIPTION_CT } from './subscriptions.service.js';
+import { runSubscriptionsDue } from './subscriptions-due-job.js';
+
+/*
+ * A card saved retries the subscription billing periods whose charge failed (issue 31): the job
+ * the card's record enqueues (subscriptions-card-retry) makes the retry POST
+ * /api/subscription-charges/{id}/retry-payment/ would, to the default card, once per period and
+ * card; a paid period is never charged again, another customer's periods are not touched.
+ */
+
+let t: TestApp;
+let acme: number;
+let other: number;
+let acmeAdmin: Client;
+let otherAdmin: Client;
+const acmeSubs: number[] = [];
+const otherSubs: number[] = [];
+
+const DAY = 86_400_000;
+
+const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url,
+    headers: client.headers,
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+async function billing(c: Client, ids: number[]): Promise<SubscriptionBillingOut[]> {
+  const res = await call(c, 'GET', `/api/subscriptions/billing/?subscription=${ids.join(',')}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { results: SubscriptionBillingOut[] }).results;
+}
+
+/** Each subscription's period attempts, as [attempt, status] in order. */
+async function attempts(customerId: number, subs: number[]) {
+  const out: [number, string][][] = [];
+  for (const s of subs) {
+    const [charge] = await t.owner((tx) =>
+      tx.select().from(subscriptionCharges).where(eq(subscriptionCharges.subscriptionId, s)),
+    );
+    const key = `kestrel-subscription-${customerId}-${charge?.id}`;
+    const rows = await t.owner((tx) =>
+      tx
+        .select()
+        .from(productPayments)
+        .where(and(eq(productPayments.customerId, customerId), isNull(productPayments.caseId)))
+        .orderBy(productPayments.id),
+    );
+    out.push(
+      rows
+        .filter((r) => r.idempotencyKey === key || r.idempotencyKey?.startsWith(`${key}-`))
+        .map((r) => [r.attempt, r.status]),
+    );
+  }
+  return out;
+}
+
+async function subscribe(client: Client, subject: number, processId: number) {
+  const cycle = await call(client, 'POST', `/api/processes/${processId}/cycles/`, {
+    name: `Update service ${subject}`,
+    requirements: ['dbs-update'],
+    repeat_interval: 6,
+    repeat_unit: 'monthly',
+    billing_interval: 1,
+    billing_triggered: 'yearly',
+  });
+  expect(cycle.statusCode, cycle.body).toBe(201);
+  const made = await call(client, 'POST', `/api/subjects/${subject}/subscriptions/`, {
+    cycle: cycle.json().id,
+    starts_at: new Date(t.clock.now().getTime() + DAY).toISOString(),
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  return made.json().id as number;
+}
+
+/** The job once more, as a retried or duplicated run would be. */
+const runJobAgain = async (customerId: number, card: number) => {
+  await t.owner((tx) =>
+    enqueue(tx, {
+      name: SUBSCRIPTION_CARD_RETRY_JOB,
+      data: { customer_id: customerId, payment_method_id: card },
+    }),
+  );
+  await t.settle();
+};
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { jobWorkers: false } });
+  const setup: { customer: number; process: number; subjects: number[] }[] = [];
+  await t.owner(async (tx) => {
+    for (const name of ['acme', 'other']) {
+      const customer = (await createCustomer(tx, { name, entitlements: ['cycles'] })).id;
+      await createProductUser(tx, { customerId: customer, username: `admin@${name}.test` });
+      const process = (await createProcess(tx, { customerId: customer, name: 'Care' })).id;
+      const subjects: number[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const email = `card${i}@${name}-people.test`;
+        subjects.push((await createSubjectUser(tx, { customerId: customer, email })).id);
+      }
+      const [pb] = await tx
+        .insert(pricebooks)
+        .values({ customerId: customer, name: 'Prices', validFrom: '2000-01-01', invoiced: false })
+        .returning();
+      await tx.insert(pricebookPrices).values({
+        customerId: customer,
+        pricebookId: pb?.id ?? 0,
+        activityType: 'dbs-update',
+        level: '',
+        amountPence: 1300,
+      });
+      setup.push({ customer, process, subjects });
+    }
+  });
+  const [a, o] = setup;
+  if (!a || !o) throw new Error('no customers');
+  acme = a.customer;
+  other = o.customer;
+  acmeAdmin = await login(t.app, 'admin@acme.test');
+  otherAdmin = await login(t.app, 'admin@other.test');
+  for (const s of a.subjects) acmeSubs.push(await subscribe(acmeAdmin, s, a.process));
+  for (const s of o.subjects) otherSubs.push(await subscribe(otherAdmin, s, o.process));
+  // no card saved: every period's charge fails at once
+  t.clock.advance(2 * DAY);
+  await runSubscriptionsDue(t.app.deps);
+  await t.settle();
+  acmeAdmin = await login(t.app, 'admin@acme.test'); // the sessions idled out
+  otherAdmin = await login(t.app, 'admin@other.test');
+});
+afterAll(() => t.close());
+
+describe('saving a card retries the failed subscription billing periods', () => {
+  it('every period failed without a card', async () => {
+    expect(await attempts(acme, acmeSubs)).toEqual([[[1, 'failed']], [[1, 'failed']]]);
+    expect(await attempts(other, otherSubs)).toEqual([[[1, 'failed']], [[1, 'failed']]]);
+    const shown = await billing(acmeAdmin, acmeSubs);
+    expect(shown.map((b) => [b.state, b.reason])).toEqual([
+      ['failed', CASE_PAYMENT_REASONS.noPaymentMethod],
+      ['failed', CASE_PAYMENT_REASONS.noPaymentMethod],
+    ]);
+  });
+
+  it("a card saved pays the customer's failed periods, once each, audited; another customer's untouched", async () => {
+    const card = await saveCardAt(t.app, acmeAdmin);
+    await t.settle();
+    expect(await attempts(acme, acmeSubs)).toEqual([
+      [
+        [1, 'failed'],
+        [2, 'succeeded'],
+      ],
+      [
+        [1, 'failed'],
+        [2, 'succeeded'],
+      ],
+    ]);
+    const shown = await billing(acmeAdmin, acmeSubs);
+    expect(shown.map((b) => [b.state_display, b.attempts, b.reason])).toEqual([
+      ['Paid', 2, null],
+      ['Paid', 2, null],
+    ]);
+    // the other customer's periods: not charged, still failed
+    expect(await attempts(other, otherSubs)).toEqual([[[1, 'failed']], [[1, 'failed']]]);
+    expect((await billing(otherAdmin, otherSubs)).map((b) => b.state)).toEqual([
+      'failed',
+      'failed',
+    ]);
+    // audited on each subscription, by the system, naming the card saved
+    const audit = await t.owner((tx) =>
+      tx
+        .select()
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.customerId, acme),
+            eq(auditActions.contentType, SUBSCRIPTION_CT),
+            eq(auditActions.verb, 'requested'),
+          ),
+        ),
+    );
+    expect(audit.map((a) => a.objectId).sort()).toEqual(acmeSubs.map(String).sort());
+    for (const a of audit) {
+      expect(a.changes).toMatchObject({ retry_payment: { attempt: 2, card_saved: card.id } });
+    }
+  });
+
+  it('a paid period is not charged again: a second card, a new default, the job run again', async () => {
+    const second = await saveCardAt(t.app, acmeAdmin);
+    expect(second.is_default).toBe(false);
+    await t.settle();
+    const made = await call(acmeAdmin, 'POST', `/api/payment-methods/${second.id}/set-default/`);
+    expect(made.statusCode, made.body).toBe(200);
+    await t.settle();
+    await runJobAgain(acme, second.id);
+    expect(await attempts(acme, acmeSubs)).toEqual([
+      [
+        [1, 'failed'],
+        [2, 'succeeded'],
+      ],
+      [
+        [1, 'failed'],
+        [2, 'succeeded'],
+      ],
+    ]);
+  });
+
+  it('a declined card is tried once per period (a second run does not charge it again); a new default card pays', async () => {
+    const declining = await saveCardAt(t.app, otherAdmin, TEST_CARDS.insufficientFunds);
+    await t.settle();
+    const declined = [
+      [1, 'failed'],
+      [2, 'failed'],
+    ];
+    expect(await attempts(other, otherSubs)).toEqual([declined, declined]);
+    expect((await billing(otherAdmin, otherSubs)).map((b) => b.reason)).toEqual([
+      'Your card has insufficient funds.',
+      'Your card has insufficient funds.',
+    ]);
+    await runJobAgain(other, declining.id);
+    expect(await attempts(other, otherSubs)).toEqual([declined, declined]);
+    // a good card saved beside it is not the default: nothing is charged until it is made so
+    const good = await saveCardAt(t.app, otherAdmin);
+    await t.settle();
+    expect(await attempts(other, otherSubs)).toEqual([declined, declined]);
+    const made = await call(otherAdmin, 'POST', `/api/payment-methods/${good.id}/set-default/`);
+    expect(made.statusCode, made.body).toBe(200);
+    await t.settle();
+    const paid = [...declined, [3, 'succeeded']];
+    expect(await attempts(other, otherSubs)).toEqual([paid, paid]);
+    // acme's periods were not touched by the other customer's cards
+    expect((await attempts(acme, acmeSubs)).map((a) => a.length)).toEqual([2, 2]);
+  });
+});
