@@ -291,3 +291,5 @@ export const APPLICATION_MESSAGES = {
   portalClosed: 'This application portal is closed.',
   renewalNeedsLicence: 'A renewal needs an active licence of this type that has not yet expired.',
 } as const;
+
+export * from '../lms-tax-check.js';

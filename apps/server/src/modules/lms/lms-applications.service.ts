@@ -9,6 +9,7 @@ import {
   type ApplicationState,
   CASE_ACTIVITY_STATE_LABELS,
   formatPence,
+  type HeldLicence,
   isCaseActivityState,
   isOpenApplicationState,
   isoDate,
@@ -25,7 +26,10 @@ import {
   TAX_CHECK_STATUS_LABELS,
   TAX_RESPONSIBILITIES_REQUIRED,
   type TaxCheckNeed,
+  type TaxCheckReason,
   type TaxCheckStatus,
+  taxCheckedOnApply,
+  taxCheckReason,
 } from '@kestrel/domain';
 import { and, asc, desc, eq, gte, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -106,8 +110,6 @@ const OPEN: ApplicationState[] = ['awaiting_payment', 'in_progress', 'more_info_
 export const applicationReference = (id: number) => `APP-${String(id).padStart(6, '0')}`;
 export const casePortalUrl = (caseId: number) => `/s/case-portal/${caseId}`;
 const DAY_MS = 86_400_000;
-const daysBefore = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) - n * DAY_MS).toISOString().slice(0, 10);
 const dayAfter = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
@@ -141,38 +143,19 @@ async function one<T>(rows: Promise<T[]>): Promise<T> {
 // ---- the tax check's need ----
 
 /**
- * What the applicant must give (GOV.UK): a tax check code for a renewal, a re-application
- * within a year of a lapsed licence of the same definition, or a licence of the same type held
- * with another authority (declared, or a licence of this login at another council whose
- * sub-group has the same code); otherwise the confirmation of their tax responsibilities.
- * Reads across councils (the system).
+ * Why the applicant must give a tax check code, or null (they confirm their tax
+ * responsibilities): the domain's rule (taxCheckReason) over the login's licences of the same
+ * type, at this council (the portal's sub-group, or one of the same code) and at others (a
+ * sub-group of the same code). Reads across councils (the system).
  */
-async function taxNeedFor(
+async function taxReasonFor(
   tx: Tx,
   login: number,
-  portal: { customer: number; kind: string; definition: number; sub_group: number },
+  portal: { customer: number; kind: string; sub_group: number },
   today: string,
   declaredElsewhere = false,
-): Promise<TaxCheckNeed> {
-  if (portal.kind === 'renewal' || declaredElsewhere) return 'code';
-  const mine = tx
-    .select({ id: subjects.id })
-    .from(subjects)
-    .where(and(eq(subjects.userId, login), eq(subjects.customerId, portal.customer)));
-  const [lapsed] = await tx
-    .select({ id: licences.id })
-    .from(licences)
-    .where(
-      and(
-        eq(licences.customerId, portal.customer),
-        eq(licences.definitionId, portal.definition),
-        inArray(licences.holderId, mine),
-        sql`${licences.expiryDate} < ${today}`,
-        gte(licences.expiryDate, daysBefore(today, 365)),
-      ),
-    )
-    .limit(1);
-  if (lapsed) return 'code';
+): Promise<TaxCheckReason | null> {
+  if (portal.kind === 'renewal') return 'renewal';
   const [sub] = await tx
     .select({ code: licenceSubGroups.code })
     .from(licenceSubGroups)
@@ -182,9 +165,17 @@ async function taxNeedFor(
         eq(licenceSubGroups.id, portal.sub_group),
       ),
     );
-  if (!sub) return 'confirm';
-  const [elsewhere] = await tx
-    .select({ id: licences.id })
+  const sameType = or(
+    and(eq(licences.customerId, portal.customer), eq(licenceSubGroups.id, portal.sub_group)),
+    sub && sub.code !== '' ? eq(licenceSubGroups.code, sub.code) : undefined,
+  );
+  const rows = await tx
+    .select({
+      customer: licences.customerId,
+      status: licences.status,
+      expiryDate: licences.expiryDate,
+      statusChangedAt: licences.statusChangedAt,
+    })
     .from(licences)
     .innerJoin(
       subjects,
@@ -204,17 +195,15 @@ async function taxNeedFor(
         eq(licenceSubGroups.id, licenceDefinitions.subGroupId),
       ),
     )
-    .where(
-      and(
-        eq(subjects.userId, login),
-        ne(licences.customerId, portal.customer),
-        eq(licenceSubGroups.code, sub.code),
-        inArray(licences.status, ['active', 'suspended']),
-        gte(licences.expiryDate, today),
-      ),
-    )
-    .limit(1);
-  return elsewhere ? 'code' : 'confirm';
+    .where(and(eq(subjects.userId, login), sameType));
+  const held: HeldLicence[] = rows.map((r) => ({
+    sameType: true,
+    here: r.customer === portal.customer,
+    status: r.status,
+    expiryDate: r.expiryDate,
+    statusChangedOn: r.statusChangedAt ? isoDate(r.statusChangedAt) : null,
+  }));
+  return taxCheckReason({ renewal: false, declaredElsewhere, held, today });
 }
 
 // ---- the HMRC tax check ----
@@ -316,7 +305,8 @@ export async function subjectPortals(
         const key = `${p.customer}:${p.definition}:${p.sub_group}:${p.kind}`;
         const known = needs.get(key);
         if (known) return known;
-        const need = await taxNeedFor(tx, login, p, today);
+        const need: TaxCheckNeed =
+          (await taxReasonFor(tx, login, p, today)) === null ? 'confirm' : 'code';
         needs.set(key, need);
         return need;
       };
@@ -355,7 +345,8 @@ interface PortalFacts {
   fee: number;
   login: { email: string; first: string; middle: string; last: string; dob: string | null };
   subjectId: number | null;
-  need: TaxCheckNeed;
+  /** Why a tax check code is needed (the domain's taxCheckReason), or null: the confirmation. */
+  reason: TaxCheckReason | null;
   /** Renewals: the subject's licence being renewed (active, not expired), or null. */
   renewable: number | null;
 }
@@ -436,7 +427,7 @@ async function portalFacts(
           dob: u.dob ?? any?.dob ?? null,
         },
         subjectId: here?.id ?? null,
-        need: await taxNeedFor(tx, login, p, today, declaredElsewhere),
+        reason: await taxReasonFor(tx, login, p, today, declaredElsewhere),
         renewable,
       };
     },
@@ -445,17 +436,17 @@ async function portalFacts(
 }
 
 /**
- * The tax check the application starts with: a code where needed (required; a renewal's is
- * confirmed with HMRC now: an expired or unknown code stops it), else the confirmation.
+ * The tax check the application starts with: a code where needed (required; a renewal's, or an
+ * existing holder's, is confirmed with HMRC now: an expired or unknown code stops it), else the
+ * confirmation.
  */
 async function startingTaxCheck(
-  need: TaxCheckNeed,
+  reason: TaxCheckReason | null,
   input: { tax_check_code?: string | undefined; tax_responsibilities_confirmed?: boolean },
-  renewal: boolean,
   person: { first: string; last: string; dob: string | null },
   today: string,
 ): Promise<{ code: string | null; result: TaxResult | null; confirmed: boolean }> {
-  if (need === 'confirm') {
+  if (reason === null) {
     if (input.tax_responsibilities_confirmed !== true) {
       throw ValidationError.of('tax_responsibilities_confirmed', TAX_RESPONSIBILITIES_REQUIRED);
     }
@@ -463,7 +454,7 @@ async function startingTaxCheck(
   }
   const code = input.tax_check_code;
   if (!code) throw ValidationError.of('tax_check_code', TAX_CHECK_CODE_REQUIRED);
-  if (!renewal) return { code, result: null, confirmed: false };
+  if (!taxCheckedOnApply(reason)) return { code, result: null, confirmed: false };
   const result = await askHmrc(code, person, today);
   if (result.status !== 'confirmed') throw ValidationError.of('tax_check_code', result.message);
   return { code, result, confirmed: false };
@@ -797,7 +788,7 @@ export async function applyOnPortal(
   const [open] = existing;
   if (open) return { out: await applyOutWithFee(deps, open), created: false };
   const person = { first: facts.login.first, last: facts.login.last, dob: facts.login.dob };
-  const tax = await startingTaxCheck(facts.need, input, renewal, person, today);
+  const tax = await startingTaxCheck(facts.reason, input, person, today);
   const { app, created: made } = await runInTenant(
     deps,
     applicantActor(actor, facts.customer),
@@ -821,7 +812,7 @@ export async function applyOnPortal(
         kind: facts.kind,
         renewsLicenceId: facts.renewable,
         fee: facts.fee,
-        need: facts.need,
+        need: facts.reason === null ? 'confirm' : 'code',
         tax,
         holdsElsewhere: input.holds_licence_elsewhere === true,
       });
@@ -1389,7 +1380,7 @@ export async function renewLicence(
     );
   }
   const portal = facts.portal;
-  const tax = await startingTaxCheck('code', input, true, facts.person, today);
+  const tax = await startingTaxCheck('renewal', input, facts.person, today);
   const id = await runInTenant(deps, actor, async (ctx) => {
     const { app } = await createApplication(ctx, mail, {
       portalId: portal.id,

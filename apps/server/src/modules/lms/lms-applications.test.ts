@@ -1,3 +1,8 @@
+import {
+  TAX_CHECK_CODE_EXPIRED,
+  TAX_CHECK_CODE_REQUIRED,
+  TAX_CHECK_CODE_UNKNOWN,
+} from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -468,11 +473,27 @@ describe('the council decides', () => {
     expect(byNumber.results[0]).toMatchObject({ licence_number: lic.number, kind: 'suspension' });
     expect((await ok(council, 'GET', '/api/lms/register/?q=nobody')).count).toBe(0);
     await ok(council, 'POST', `/api/lms/licences/${lic.id}/reinstate/`, { reason: 'Cleared.' });
-    // Dana applies again (the free portal): the detail shows her record
-    const again = await ok(dana, 'POST', `/api/lms/s/application-portals/${ids.free}/apply/`, {
-      tax_responsibilities_confirmed: true,
-    });
+    // Dana applies again (the free portal): the detail shows her record. She holds this type of
+    // licence here, so it is a renewal in substance (HMRC): the code, asked of HMRC at once
+    const url = `/api/lms/s/application-portals/${ids.free}/apply/`;
+    expect((await ok(dana, 'GET', `/api/lms/s/application-portals/${ids.free}/`)).tax_check).toBe(
+      'code',
+    );
+    const confirmOnly = await call(dana, 'POST', url, { tax_responsibilities_confirmed: true });
+    expect(confirmOnly.statusCode).toBe(400);
+    expect(confirmOnly.json()).toEqual({ tax_check_code: [TAX_CHECK_CODE_REQUIRED] });
+    const expired = await call(dana, 'POST', url, { tax_check_code: 'E00000001' });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toEqual({ tax_check_code: [TAX_CHECK_CODE_EXPIRED] });
+    const unknown = await call(dana, 'POST', url, { tax_check_code: 'X00000001' });
+    expect(unknown.json()).toEqual({ tax_check_code: [TAX_CHECK_CODE_UNKNOWN] });
+    const again = await ok(dana, 'POST', url, { tax_check_code: 'HMRC12345' });
     const detail = await ok(council, 'GET', `/api/lms/applications/${again.application_id}/`);
+    expect(detail.tax_check).toMatchObject({
+      needed: 'code',
+      code: 'HMRC12345',
+      status: 'confirmed',
+    });
     expect(detail.register_matches.map((e: { kind: string }) => e.kind)).toEqual(['suspension']);
     expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['apply']);
   });
@@ -643,6 +664,136 @@ describe('the HMRC tax check and renewals', () => {
     expect(await need('away@example.test')).toBe('code');
   });
 
+  it('the same type, not the same definition: a revocation within a year anywhere needs the code; another type does not', async () => {
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    await t.owner(async (tx) => {
+      const [southby] = await tx
+        .select({ id: subjects.customerId })
+        .from(subjects)
+        .where(eq(subjects.email, 'sam@example.test'));
+      const other = southby?.id ?? 0;
+      const [g] = await tx
+        .insert(licenceGroups)
+        .values({ customerId: other, name: 'Taxis (2)' })
+        .returning();
+      const subGroup = async (customerId: number, groupId: number, code: string) => {
+        const [sg] = await tx
+          .insert(licenceSubGroups)
+          .values({ customerId, groupId, name: `Sub-group ${code}`, code })
+          .returning();
+        const [d] = await tx
+          .insert(licenceDefinitions)
+          .values({
+            customerId,
+            subGroupId: sg?.id ?? 0,
+            name: `Definition ${code}`,
+            durationYears: 1,
+            feePence: 0,
+          })
+          .returning();
+        return d?.id ?? 0;
+      };
+      // revoked at Southby four months ago, though its expiry is still ahead
+      const revokedDef = await subGroup(other, g?.id ?? 0, 'HCD');
+      const revoked = await createSubjectUser(tx, {
+        customerId: other,
+        email: 'revoked@example.test',
+      });
+      await tx.insert(licences).values({
+        customerId: other,
+        definitionId: revokedDef,
+        holderId: revoked.id,
+        number: 'SBY/R1',
+        status: 'revoked',
+        issueDate: daysAgo(300),
+        expiryDate: inDays(400),
+        statusChangedAt: new Date(Date.now() - 120 * 86_400_000),
+      });
+      // revoked at Southby two years ago
+      const longRevoked = await createSubjectUser(tx, {
+        customerId: other,
+        email: 'long-revoked@example.test',
+      });
+      await tx.insert(licences).values({
+        customerId: other,
+        definitionId: revokedDef,
+        holderId: longRevoked.id,
+        number: 'SBY/R2',
+        status: 'revoked',
+        issueDate: daysAgo(900),
+        expiryDate: inDays(200),
+        statusChangedAt: new Date(Date.now() - 730 * 86_400_000),
+      });
+      // a vehicle licence (another type) held here: a first driver application
+      const [ng] = await tx
+        .select({ id: licenceGroups.id })
+        .from(licenceGroups)
+        .where(eq(licenceGroups.customerId, northgate))
+        .limit(1);
+      const vehicleDef = await subGroup(northgate, ng?.id ?? 0, 'VEH');
+      const vehicle = await createSubjectUser(tx, {
+        customerId: northgate,
+        email: 'vehicle@example.test',
+      });
+      await tx.insert(licences).values({
+        customerId: northgate,
+        definitionId: vehicleDef,
+        holderId: vehicle.id,
+        number: 'VEH/1',
+        issueDate: daysAgo(30),
+        expiryDate: inDays(335),
+      });
+      // another definition of the same sub-group here (a 1-year licence), expired last month
+      const [hcd] = await tx
+        .select({ subGroupId: licenceDefinitions.subGroupId })
+        .from(licenceDefinitions)
+        .where(eq(licenceDefinitions.id, ids.definition));
+      const [oneYear] = await tx
+        .insert(licenceDefinitions)
+        .values({
+          customerId: northgate,
+          subGroupId: hcd?.subGroupId ?? 0,
+          name: 'Hackney carriage driver (1 year)',
+          durationYears: 1,
+          feePence: 0,
+        })
+        .returning();
+      const sibling = await createSubjectUser(tx, {
+        customerId: northgate,
+        email: 'one-year@example.test',
+      });
+      await tx.insert(licences).values({
+        customerId: northgate,
+        definitionId: oneYear?.id ?? 0,
+        holderId: sibling.id,
+        number: 'HCD/1Y/1',
+        status: 'expired',
+        issueDate: daysAgo(395),
+        expiryDate: daysAgo(30),
+      });
+    });
+    const need = async (email: string) =>
+      (await ok(await login(t.app, email), 'GET', `/api/lms/s/application-portals/${ids.free}/`))
+        .tax_check;
+    expect(await need('revoked@example.test')).toBe('code');
+    expect(await need('long-revoked@example.test')).toBe('confirm');
+    expect(await need('vehicle@example.test')).toBe('confirm');
+    expect(await need('one-year@example.test')).toBe('code');
+    // applying follows the same rule: the revoked driver's confirmation alone is refused
+    const revoked = await login(t.app, 'revoked@example.test');
+    const refused = await call(
+      revoked,
+      'POST',
+      `/api/lms/s/application-portals/${ids.free}/apply/`,
+      {
+        tax_responsibilities_confirmed: true,
+      },
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ tax_check_code: [TAX_CHECK_CODE_REQUIRED] });
+  });
+
   it('a licence held elsewhere needs the code; the council confirms it with HMRC before granting', async () => {
     const url = `/api/lms/s/application-portals/${ids.free}/apply/`;
     // Sam's refused application is closed: a new one, declaring a licence held elsewhere
@@ -676,10 +827,18 @@ describe('the HMRC tax check and renewals', () => {
       (await call(viewer, 'POST', `/api/lms/applications/${out.application_id}/tax-check/`))
         .statusCode,
     ).toBe(403);
-    // a new applicant who confirmed has no code to check
-    const danaNew = (await ok(council, 'GET', '/api/lms/applications/?q=dana&state=in_progress'))
-      .results[0];
-    const noCode = await call(council, 'POST', `/api/lms/applications/${danaNew.id}/tax-check/`);
+    // a new applicant who confirmed (a licence lapsed over a year ago) has no code to check
+    const firstTime = await ok(
+      await login(t.app, 'long-ago@example.test'),
+      'POST',
+      `/api/lms/s/application-portals/${ids.free}/apply/`,
+      { tax_responsibilities_confirmed: true },
+    );
+    const noCode = await call(
+      council,
+      'POST',
+      `/api/lms/applications/${firstTime.application_id}/tax-check/`,
+    );
     expect(noCode.statusCode).toBe(400);
   });
 });
