@@ -885,6 +885,64 @@ describe('every endpoint: the entitlement, the permission and the tenant', () =>
     expect(still.json()).toMatchObject({ title: 'Volunteers' });
   });
 
+  it('resending the confirmation needs subjects.add_subject: 403 for a reader, staff of another customer without it, a subject', async () => {
+    const resend = `/api/portal-registrations/${registrationId}/resend-confirmation/`;
+    await t.owner(async (tx) => {
+      const readers = await createRole(tx, {
+        customerId: acme,
+        permissions: ['subjects.view_subject', 'processes.view_process'],
+      });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'reg-reader@acme.test',
+        roles: [readers.id],
+      });
+      const adders = await createRole(tx, {
+        customerId: acme,
+        permissions: ['subjects.view_subject', 'subjects.add_subject'],
+      });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'reg-adder@acme.test',
+        roles: [adders.id],
+      });
+      const theirReaders = await createRole(tx, {
+        customerId: other,
+        permissions: ['subjects.view_subject'],
+      });
+      await createProductUser(tx, {
+        customerId: other,
+        username: 'reg-reader@other.test',
+        roles: [theirReaders.id],
+      });
+      await createSubjectUser(tx, { customerId: acme, email: 'reg-subject@example.test' });
+    });
+    const reader = await login(t.app, 'reg-reader@acme.test');
+    const adder = await login(t.app, 'reg-adder@acme.test');
+    const theirReader = await login(t.app, 'reg-reader@other.test');
+    const subject = await login(t.app, 'reg-subject@example.test');
+    await t.settle();
+    const before = mailer.sent.length;
+    for (const c of [viewer, reader, none, theirReader, subject]) {
+      expect((await call(c, 'POST', resend)).statusCode).toBe(403);
+    }
+    // nothing was sent, and the reader still reads the registration
+    await t.settle();
+    expect(mailer.sent.length).toBe(before);
+    expect(
+      (await call(reader, 'GET', `/api/portal-registrations/${registrationId}/`)).statusCode,
+    ).toBe(200);
+    // the permission alone (no admin role) sends it
+    const sent = await call(adder, 'POST', resend);
+    expect(sent.statusCode, sent.body).toBe(200);
+    await t.settle();
+    expect(mailer.sent.length).toBe(before + 1);
+    // another customer's staff holding it: not found (tenancy), nothing sent
+    expect((await call(theirs, 'POST', resend)).statusCode).toBe(404);
+    await t.settle();
+    expect(mailer.sent.length).toBe(before + 1);
+  });
+
   it("another customer's administrator: 404 for every id of ours, our rows absent from lists", async () => {
     for (const e of endpoints) {
       const res = await call(theirs, e.method, e.url(), e.body?.());

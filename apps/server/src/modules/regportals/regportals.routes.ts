@@ -76,6 +76,12 @@ const ADD_PORTAL = gate('processes.add_process');
 const CHANGE_PORTAL = gate('processes.change_process');
 const DELETE_PORTAL = gate('processes.delete_process');
 const VIEW_REG = gate('subjects.view_subject');
+/**
+ * Sending a registration's confirmation again: the step that makes the person a subject (their
+ * confirmation adds the subject record and opens the case), so the subjects area's add permission
+ * (spec points 1 and 6), as a product user's resend-invitation needs users.add_productuser.
+ */
+const RESEND_REG = gate('subjects.add_subject');
 const PUBLIC: { access: RouteAccess } = { access: { audience: 'public' } };
 const SUBJECT: { access: RouteAccess } = { access: { audience: 'subject' } };
 
@@ -395,7 +401,7 @@ export async function regportalsRoutes(app: FastifyInstance) {
     '/api/portal-registrations/:id/resend-confirmation/',
     {
       schema: { tags, params: idParams, response: { 200: detailOut } },
-      config: VIEW_REG,
+      config: RESEND_REG,
     },
     async (request) => {
       const id = parseId(request.params.id);

@@ -17,6 +17,7 @@ import { BackToList } from '../../../components/back-to-list';
 import { Fact } from '../../../components/fact';
 import { href } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/date-time';
+import { useRights } from '../../../lib/rights';
 import { type PortalRegistrationDetail, portalRegistrations, useResendConfirmation } from '../api';
 import { RegistrationStateBadge } from '../components/registration-state-badge';
 
@@ -100,6 +101,8 @@ function ResendConfirmation({ id }: { id: number }) {
 export default function PortalRegistration() {
   const { id = '' } = useParams();
   const q = useQuery(portalRegistrations.itemOptions(id));
+  // the server's permission for the resend (a reader sees the registration, sends nothing)
+  const mayResend = useRights().can('subjects.add_subject');
   const back = <BackToList path={href('subject-registrations')} label="All registrations" />;
   if (q.isError) {
     return (
@@ -141,7 +144,7 @@ export default function PortalRegistration() {
               The person has not yet followed the link in the confirmation email. The registration
               expires on {formatDateTime(r.expires_at)} if it is not completed.
             </Text>
-            <ResendConfirmation id={r.id} />
+            {mayResend && <ResendConfirmation id={r.id} />}
           </Stack>
         </Alert>
       )}

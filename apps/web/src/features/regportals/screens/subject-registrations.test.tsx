@@ -66,10 +66,10 @@ function answer(call: Call) {
   return { status: 404, body: {} };
 }
 
-const PERMS: Permission[] = ['subjects.view_subject'];
+const PERMS: Permission[] = ['subjects.view_subject', 'subjects.add_subject'];
 
-function renderAt(url: string) {
-  const p = product({ session_permissions: PERMS });
+function renderAt(url: string, permissions: Permission[] = PERMS) {
+  const p = product({ session_permissions: permissions });
   setSession({ ...productIn(p), bootstrap: boot(p, ['regportals']) });
   const router = createMemoryRouter(
     [
@@ -131,6 +131,14 @@ describe('one registration', () => {
       ).toBe(true),
     );
     expect(await screen.findByText('The confirmation email has been sent again.')).toBeTruthy();
+  });
+
+  it('offers no resend to a reader without subjects.add_subject', async () => {
+    mockFetch(answer);
+    renderAt('/portal-registrations/12', ['subjects.view_subject']);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Rita Register' })).toBeTruthy();
+    expect(screen.getByText('Waiting for the email to be confirmed')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resend confirmation' })).toBeNull();
   });
 
   it('links its payment and its case once made, with no resend', async () => {
