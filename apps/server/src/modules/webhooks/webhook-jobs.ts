@@ -148,7 +148,10 @@ async function recordOutcome(
   return row;
 }
 
-/** Disables the endpoint after a delivery failed for 24 hours; tells the administrators. */
+/**
+ * Disables the endpoint after a delivery failed for 24 hours; tells the administrators who have
+ * notifications on.
+ */
 async function disableEndpoint(
   ctx: ServiceContext,
   d: DeliveryRow,
@@ -175,12 +178,14 @@ async function disableEndpoint(
     objectRepr: url.slice(0, 200),
     changes: { is_enabled: [true, false], disabled_reason: ENDPOINT_DISABLED_REASON },
   });
+  // the administrators whose profile's `notifications` is on (issue 33: it decides what product
+  // users receive; this is no security message, which always goes)
   const admins = await tx.execute<{ email: string; name: string }>(sql`
     select distinct pu.email, trim(pu.first_name || ' ' || pu.last_name) as name
     from product_users pu
     join product_user_roles ur on ur.user_id = pu.id
     join roles r on r.id = ur.role_id
-    where pu.customer_id = ${d.customerId} and pu.is_active
+    where pu.customer_id = ${d.customerId} and pu.is_active and pu.notifications
       and 'customers.change_customer' = any(r.permissions)`);
   for (const a of admins) {
     await ctx.enqueue(

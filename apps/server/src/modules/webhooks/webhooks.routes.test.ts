@@ -347,6 +347,58 @@ describe('webhook endpoints', () => {
     await call(admin, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
   });
 
+  it("emails the disabling only to administrators whose profile's notifications are on", async () => {
+    await t.owner((tx) =>
+      createProductUser(tx, { customerId: acme, username: 'quiet@acme.test', firstName: 'Q' }),
+    );
+    let quiet = await login(t.app, 'quiet@acme.test');
+    const setNotifications = async (on: boolean) => {
+      const res = await call(quiet, 'PUT', '/api/user/', { notifications: on });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ notifications: on });
+    };
+    /** An endpoint whose deliveries fail for 24 hours: disabled; the emails it sent. */
+    const disableOne = async () => {
+      answer = 500;
+      const e = await addEndpoint(['flag.raised']);
+      await raiseFlag('Nobody answers');
+      await t.settle();
+      let [d] = await t.owner((tx) =>
+        tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, e.id)),
+      );
+      while (d?.status === 'pending' && d.nextAttemptAt) {
+        t.clock.set(d.nextAttemptAt);
+        d =
+          (await attemptDelivery(t.app.deps, {
+            customerId: acme,
+            deliveryId: d.id,
+            manual: false,
+          })) ?? undefined;
+      }
+      expect(d?.status).toBe('failed');
+      const before = mailer.sent.length;
+      await t.settle();
+      // a day later: the sessions have gone idle
+      admin = await login(t.app, 'admin@acme.test');
+      otherAdmin = await login(t.app, 'admin@other.test');
+      quiet = await login(t.app, 'quiet@acme.test');
+      const one = await call(admin, 'GET', `/api/webhook-endpoints/${e.id}/`);
+      expect(one.json()).toMatchObject({ is_enabled: false });
+      await call(admin, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
+      return mailer.sent
+        .slice(before)
+        .filter((m) => m.subject === 'A webhook endpoint has been disabled')
+        .map((m) => m.to)
+        .sort();
+    };
+    // off: not told (the others with notifications on are)
+    await setNotifications(false);
+    expect(await disableOne()).toEqual(['admin@acme.test']);
+    // on again: told
+    await setNotifications(true);
+    expect(await disableOne()).toEqual(['admin@acme.test', 'quiet@acme.test']);
+  });
+
   it('refuses private and loopback addresses unless the installation allows them', async () => {
     const e = await addEndpoint(['flag.raised']);
     const config = t.app.deps.config;
