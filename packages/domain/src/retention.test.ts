@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ACCESS_LOG_RETENTION_MONTHS,
+  accessLogMonths,
   caseRetentionOut,
   keptCriminalRecordResult,
   keptDrivingResult,
@@ -121,5 +123,15 @@ describe('retention rules', () => {
         redactions: [],
       }).success,
     ).toBe(true);
+  });
+});
+
+describe('the access log’s period', () => {
+  it('is the default, or longer when criminal-record information is kept longer', () => {
+    const base = { inspector: null, nextInspectionDate: null, months: {} };
+    expect(accessLogMonths(base)).toBe(ACCESS_LOG_RETENTION_MONTHS);
+    expect(accessLogMonths({ ...base, months: { 'driving-results': 60 } })).toBe(24);
+    expect(accessLogMonths({ ...base, months: { 'criminal-record-content': 36 } })).toBe(36);
+    expect(accessLogMonths({ ...base, months: { 'criminal-record-images': 48 } })).toBe(48);
   });
 });

@@ -134,6 +134,40 @@ export function retentionRule(code: RetentionRuleCode): RetentionRule {
   return rule;
 }
 
+/*
+ * Records no rule above covers, expired by the same scheduled job (issue 34).
+ */
+
+/**
+ * Messages in the local outbox (the default mail provider's emails, the SMS simulator's texts:
+ * names, addresses, links) are deleted this many days after they were written.
+ */
+export const OUTBOX_RETENTION_DAYS = 30;
+
+/**
+ * The job queue's finished jobs (pg-boss moves them to its archive: completed ones 12 hours after
+ * they ran, failed ones after the 14 days ops may retry them) lose their payload and output (an
+ * email's recipient and text, an import's rows) this many days after they were archived.
+ */
+export const JOB_PAYLOAD_RETENTION_DAYS = 1;
+
+/**
+ * The record of who saw a criminal-record result, a driving record or a document is kept this
+ * many months after the last view, or longer when the customer keeps criminal-record information
+ * longer (`accessLogMonths`): the record of to whom certificate information was revealed lasts
+ * at least as long as the information.
+ */
+export const ACCESS_LOG_RETENTION_MONTHS = 24;
+
+/** How long a customer's access log is kept: the longer of the default and its criminal-record periods. */
+export function accessLogMonths(settings: RetentionSettings): number {
+  return Math.max(
+    ACCESS_LOG_RETENTION_MONTHS,
+    ruleMonths(settings, 'criminal-record-content'),
+    ruleMonths(settings, 'criminal-record-images'),
+  );
+}
+
 /** The regulators whose inspections let criminal-record information be kept until they come. */
 export const INSPECTORS = ['CQC', 'Ofsted', 'CSSIW'] as const;
 export type Inspector = (typeof INSPECTORS)[number];

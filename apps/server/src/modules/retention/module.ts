@@ -6,7 +6,7 @@ import { seedRetentionDemo } from './retention.seed.js';
 export default {
   name: 'retention',
   routes: retentionRoutes,
-  contentTypes: ['retention.retentionsettings', 'retention.caseretention'],
+  contentTypes: ['retention.retentionsettings', 'retention.caseretention', 'retention.expiry'],
   seedDemo: seedRetentionDemo,
   seedOrder: 900,
 } satisfies KestrelModule;

@@ -1,14 +1,24 @@
+import {
+  ACCESS_LOG_RETENTION_MONTHS,
+  JOB_PAYLOAD_RETENTION_DAYS,
+  OUTBOX_RETENTION_DAYS,
+} from '@kestrel/domain';
 import { addMonths } from 'date-fns/addMonths';
-import { and, eq } from 'drizzle-orm';
+import { subMonths } from 'date-fns/subMonths';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCustomer, ManualClock, type TestApp } from '../../../test/helpers.js';
 import type { Database } from '../../db/connection.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import type { DocumentStorage } from '../../providers/storage/provider.js';
+import { recordViews } from '../access-log/access-log.table.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
+import { outboxSms } from '../reminders/reminders.table.js';
+import { EXPIRY_CT } from './expiry.js';
 import { createRetentionCase, type RetentionCase } from './retention.fixtures.js';
 import { retentionRedactions } from './retention.table.js';
-import { retentionDueJob } from './retention-job.js';
+import { retentionDueJob, runRetentionDue } from './retention-job.js';
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -119,5 +129,184 @@ describe('the retention job when a step fails', () => {
       tx.select().from(caseDocuments).where(eq(caseDocuments.id, k.identityDocumentId)),
     );
     expect(d?.pages).toHaveLength(1);
+  });
+});
+
+describe('records no rule covers (a moved clock)', () => {
+  const now = () => t.clock.now();
+  const ago = (days: number) => new Date(now().getTime() - days * DAY);
+  let other: number;
+
+  beforeAll(async () => {
+    other = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Other' })).id);
+  });
+
+  it('deletes outbox messages older than OUTBOX_RETENTION_DAYS, keeps the rest, once', async () => {
+    const old = OUTBOX_RETENTION_DAYS + 1;
+    const young = OUTBOX_RETENTION_DAYS - 1;
+    const ids = await t.owner(async (tx) => {
+      // more old emails than one batch, so the batches continue
+      const emails = await tx
+        .insert(outboxEmails)
+        .values([
+          ...Array.from({ length: 502 }, (_, i) => ({
+            to: `old${i}@x.test`,
+            subject: 'Your check',
+            text: 'Dear Olwen Doe, 1 High St',
+            createdAt: ago(old),
+          })),
+          { to: 'young@x.test', subject: 'Hi', text: 'Dear Young', createdAt: ago(young) },
+        ])
+        .returning({ id: outboxEmails.id });
+      await tx.insert(outboxSms).values([
+        { to: '+447700900001', body: 'Olwen, your check', createdAt: ago(old) },
+        { to: '+447700900002', body: 'Young, your check', createdAt: ago(young) },
+      ]);
+      return emails.map((e) => e.id);
+    });
+    expect(ids).toHaveLength(503);
+    const first = await runRetentionDue(t.app.deps);
+    expect(first.errors).toEqual([]);
+    const left = await t.owner(async (tx) => ({
+      emails: (
+        await tx.select({ to: outboxEmails.to }).from(outboxEmails).orderBy(asc(outboxEmails.id))
+      ).map((r) => r.to),
+      sms: (await tx.select({ to: outboxSms.to }).from(outboxSms)).map((r) => r.to),
+    }));
+    expect(left).toEqual({ emails: ['young@x.test'], sms: ['+447700900002'] });
+    const summaries = () =>
+      t.owner((tx) =>
+        tx
+          .select({ changes: auditActions.changes, customerId: auditActions.customerId })
+          .from(auditActions)
+          .where(
+            and(eq(auditActions.contentType, EXPIRY_CT), sql`${auditActions.customerId} is null`),
+          ),
+      );
+    const audited = await summaries();
+    expect(audited).toHaveLength(1);
+    expect(audited[0]?.changes).toMatchObject({
+      removed: { outbox_emails: 502, outbox_sms: 1 },
+    });
+    // once: a second run removes nothing and records nothing
+    await runRetentionDue(t.app.deps);
+    expect(await summaries()).toHaveLength(1);
+  });
+
+  it('empties archived jobs’ payloads after JOB_PAYLOAD_RETENTION_DAYS, the rows kept', async () => {
+    const insert = (id: string, archivedDaysAgo: number) =>
+      t.db.ownerQuery(
+        `insert into pgboss.archive (id, name, priority, data, state, retry_limit, retry_count,
+           retry_delay, retry_backoff, start_after, expire_in, created_on, completed_on, keep_until,
+           archived_on, output)
+         values ($1, 'send-email', 0, $2::jsonb, 'completed', 2, 0, 0, false, $3, interval '15 minutes',
+           $3, $3, $3, $3, $4::jsonb)`,
+        [
+          id,
+          JSON.stringify({ to: 'olwen@x.test', text: 'Dear Olwen' }),
+          ago(archivedDaysAgo).toISOString(),
+          JSON.stringify({ sent: 'olwen@x.test' }),
+        ],
+      );
+    const oldId = '00000000-0000-4000-8000-000000000001';
+    const youngId = '00000000-0000-4000-8000-000000000002';
+    await insert(oldId, JOB_PAYLOAD_RETENTION_DAYS + 1);
+    await insert(youngId, JOB_PAYLOAD_RETENTION_DAYS - 0.5);
+    await runRetentionDue(t.app.deps);
+    const { rows } = await t.db.ownerQuery(
+      'select id, name, state, data, output from pgboss.archive where id = any($1::uuid[]) order by id',
+      [[oldId, youngId]],
+    );
+    expect(rows).toEqual([
+      {
+        id: oldId,
+        name: 'send-email',
+        state: 'completed',
+        data: { redacted: 'retention' },
+        output: null,
+      },
+      {
+        id: youngId,
+        name: 'send-email',
+        state: 'completed',
+        data: { to: 'olwen@x.test', text: 'Dear Olwen' },
+        output: { sent: 'olwen@x.test' },
+      },
+    ]);
+    const audited = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(eq(auditActions.contentType, EXPIRY_CT), sql`${auditActions.customerId} is null`),
+        ),
+    );
+    expect(audited.at(-1)?.changes).toMatchObject({ removed: { job_payloads: 1 } });
+  });
+
+  it('deletes each customer’s access log past its period (longer criminal-record periods kept)', async () => {
+    const view = (customerId: number, itemId: number, lastSeen: Date) => ({
+      customerId,
+      caseId: 1,
+      itemKind: 'criminal_record',
+      itemId,
+      how: 'page',
+      actorType: 'ProductUser',
+      actorId: 1,
+      actorName: 'Ann',
+      windowStart: lastSeen,
+      firstSeenAt: lastSeen,
+      lastSeenAt: lastSeen,
+    });
+    const cutoff = subMonths(now(), ACCESS_LOG_RETENTION_MONTHS);
+    const before = new Date(cutoff.getTime() - DAY);
+    const after = new Date(cutoff.getTime() + DAY);
+    const older = subMonths(now(), 40);
+    await t.owner(async (tx) => {
+      await tx
+        .insert(recordViews)
+        .values([
+          view(acme, 1, before),
+          view(acme, 2, after),
+          view(other, 3, before),
+          view(other, 4, older),
+        ]);
+      // the other customer keeps criminal-record content for 36 months: its views at least as long
+      await tx.execute(sql`insert into retention_settings (customer_id, months)
+        values (${other}, '{"criminal-record-content": 36}'::jsonb)`);
+    });
+    await runRetentionDue(t.app.deps);
+    const kept = await t.owner(async (tx) =>
+      (
+        await tx
+          .select({ c: recordViews.customerId, item: recordViews.itemId })
+          .from(recordViews)
+          .orderBy(asc(recordViews.itemId))
+      ).map((r) => [r.c, r.item]),
+    );
+    expect(kept).toEqual([
+      [acme, 2],
+      [other, 3],
+    ]);
+    const audit = (customerId: number) =>
+      t.owner((tx) =>
+        tx
+          .select({ changes: auditActions.changes, repr: auditActions.objectRepr })
+          .from(auditActions)
+          .where(
+            and(eq(auditActions.contentType, EXPIRY_CT), eq(auditActions.customerId, customerId)),
+          ),
+      );
+    expect(await audit(acme)).toEqual([
+      {
+        repr: 'Access log: 1 record of views removed (retention)',
+        changes: expect.objectContaining({ removed: { record_views: 1 }, months: 24 }),
+      },
+    ]);
+    expect((await audit(other))[0]?.changes).toMatchObject({ months: 36 });
+    // once
+    await runRetentionDue(t.app.deps);
+    expect(await audit(acme)).toHaveLength(1);
+    expect(await audit(other)).toHaveLength(1);
   });
 });

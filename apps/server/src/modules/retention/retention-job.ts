@@ -4,6 +4,7 @@ import { jobActor } from '../../jobs/service-job.js';
 import { type JobKind, jobOf } from '../../platform/jobs.js';
 import { readOnly, runAsSystem, runInTenant } from '../../platform/service-context.js';
 import { customers } from '../customers/customers.table.js';
+import { expireAccessLog, expireInstallationRecords } from './expiry.js';
 import { SCRUB_WINDOW_MS, scrubRedactedAuditCopies } from './redacted-copies.js';
 import { findDue, getSettings, redactDueItem } from './retention.service.js';
 
@@ -14,7 +15,8 @@ import { findDue, getSettings, redactDueItem } from './retention.service.js';
  * recorded under a unique key (so two processes, or a run after a failure, redact it once), and
  * nothing redacted on a case under a legal hold. `customerId` limits the run to one customer (the
  * e2e fixture). Then the audit log's copies of the redacted results are scrubbed
- * (redacted-copies.ts). Returns how many items were redacted, how many failed (tried again next
+ * (redacted-copies.ts) and the customer's access log past its period removed; a full run (no
+ * `customerId`) also expires the outbox's messages and the queue's archived payloads (expiry.ts). Returns how many items were redacted, how many failed (tried again next
  * run) and the failures' errors (the job fails with them, so pg-boss retries it and the log says
  * why).
  */
@@ -61,6 +63,20 @@ export async function runRetentionDue(
     } catch (err) {
       // not swallowed: the job fails (and is retried) with it
       failure(`customer ${id}: scrubbing the audit copies`, err);
+    }
+    // the access log past its period (expiry.ts)
+    try {
+      await expireAccessLog(deps.db, id, now);
+    } catch (err) {
+      failure(`customer ${id}: expiring the access log`, err);
+    }
+  }
+  // the outbox's messages and the queue's archived payloads: no customer's, on a full run only
+  if (customerId === undefined) {
+    try {
+      await expireInstallationRecords(deps.db, now);
+    } catch (err) {
+      failure('expiring outbox messages and job payloads', err);
     }
   }
   return { redacted, failed: errors.length, errors };

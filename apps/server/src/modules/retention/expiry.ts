@@ -1,0 +1,136 @@
+import {
+  ACCESS_LOG_RETENTION_MONTHS,
+  accessLogMonths,
+  JOB_PAYLOAD_RETENTION_DAYS,
+  OUTBOX_RETENTION_DAYS,
+} from '@kestrel/domain';
+import { subMonths } from 'date-fns/subMonths';
+import { sql } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/connection.js';
+import { QUEUE_SCHEMA } from '../../db/queue-schema.js';
+import { jobActor } from '../../jobs/service-job.js';
+import { recordAudit } from '../../platform/audit.js';
+import { getSettings } from './retention.service.js';
+
+/*
+ * Records no retention rule covers, expired by the retention run (issue 34): the local outbox's
+ * messages, the job queue's archived payloads and the access log. Each runs as the tables' owner
+ * (none is one tenant's to delete through RLS: the outbox and the queue are no customer's, the
+ * access log is insert-only for the application), with indexed statements, and audits a summary
+ * of what went when anything did; a second run removes nothing and records nothing.
+ */
+
+/** The audit's content type of an expiry run's summary. */
+export const EXPIRY_CT = 'retention.expiry';
+
+const DAY = 86_400_000;
+
+/** How many rows of the email outbox one statement looks at (the oldest, by id). */
+const OUTBOX_BATCH = 500;
+
+/** A raw count's value (the drivers answer numbers or strings). */
+const countOf = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.n ?? 0);
+
+/**
+ * Deletes the email outbox's messages written before `cutoff`: the oldest first, by id (its
+ * primary key; ids grow with time), a batch at a time, stopping at the first batch that is not
+ * all old, so no statement reads more than a batch of rows.
+ */
+async function expireOutboxEmails(tx: Tx, cutoff: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await tx.execute<{ n: number }>(sql`
+      with head as (select id, created_at from outbox_emails order by id limit ${OUTBOX_BATCH}),
+      gone as (delete from outbox_emails o using head
+        where o.id = head.id and head.created_at < ${cutoff.toISOString()} returning o.id)
+      select count(*)::int as n from gone`);
+    const n = countOf(rows);
+    total += n;
+    if (n < OUTBOX_BATCH) return total;
+  }
+}
+
+export interface GlobalExpiry {
+  outbox_emails: number;
+  outbox_sms: number;
+  job_payloads: number;
+}
+
+/**
+ * The installation's own records past their age, as of `now`: the outbox's emails and texts
+ * older than OUTBOX_RETENTION_DAYS deleted; the queue's archived jobs (pgboss.archive, by its
+ * archived_on index) archived more than JOB_PAYLOAD_RETENTION_DAYS ago lose their payload and
+ * output (the row: its kind, state and times, stays until pg-boss deletes it). Audited once as
+ * the system when anything went.
+ */
+export async function expireInstallationRecords(db: Database, now: Date): Promise<GlobalExpiry> {
+  return db.ownerTransaction(async (tx) => {
+    const outboxCutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * DAY);
+    const emails = await expireOutboxEmails(tx, outboxCutoff);
+    const sms = countOf(
+      await tx.execute(sql`with gone as (delete from outbox_sms
+          where created_at < ${outboxCutoff.toISOString()} returning 1)
+        select count(*)::int as n from gone`),
+    );
+    const jobCutoff = new Date(now.getTime() - JOB_PAYLOAD_RETENTION_DAYS * DAY);
+    const jobs = countOf(
+      await tx.execute(sql`with done as (
+          update ${sql.identifier(QUEUE_SCHEMA)}.archive
+          set data = jsonb_build_object('redacted', 'retention'), output = null
+          where archived_on < ${jobCutoff.toISOString()}
+            and (output is not null or (data is not null
+              and data is distinct from jsonb_build_object('redacted', 'retention')))
+          returning 1)
+        select count(*)::int as n from done`),
+    );
+    const out = { outbox_emails: emails, outbox_sms: sms, job_payloads: jobs };
+    if (emails + sms + jobs > 0) {
+      await recordAudit(tx, jobActor(null), {
+        verb: 'redacted',
+        contentType: EXPIRY_CT,
+        objectRepr: 'Outbox messages and job payloads removed (retention)',
+        changes: {
+          removed: out,
+          outbox_before: outboxCutoff.toISOString(),
+          job_payloads_before: jobCutoff.toISOString(),
+        },
+        customerId: null,
+      });
+    }
+    return out;
+  });
+}
+
+/**
+ * Customer `customerId`'s access log (record_views) last seen before its period
+ * (`accessLogMonths`: ACCESS_LOG_RETENTION_MONTHS, or its longer criminal-record periods) as of
+ * `now`, deleted by its (customer_id, last_seen_at) index; audited in the customer's log with
+ * how many and before when. Returns how many went.
+ */
+export async function expireAccessLog(db: Database, customerId: number, now: Date) {
+  return db.ownerTransaction(async (tx) => {
+    const months = accessLogMonths(await getSettings(tx, customerId));
+    const cutoff = subMonths(now, months);
+    const n = countOf(
+      await tx.execute(sql`with gone as (delete from record_views
+          where customer_id = ${customerId} and last_seen_at < ${cutoff.toISOString()}
+          returning 1)
+        select count(*)::int as n from gone`),
+    );
+    if (n > 0) {
+      await recordAudit(tx, jobActor(customerId), {
+        verb: 'redacted',
+        contentType: EXPIRY_CT,
+        objectRepr: `Access log: ${n} record${n === 1 ? '' : 's'} of views removed (retention)`,
+        changes: {
+          removed: { record_views: n },
+          before: cutoff.toISOString(),
+          months,
+          default_months: ACCESS_LOG_RETENTION_MONTHS,
+        },
+        customerId,
+      });
+    }
+    return n;
+  });
+}
