@@ -19,6 +19,7 @@ import { checkCallbackInbox } from './callbacks.table.js';
 import { lockActivity } from './engine.js';
 import type { LockedActivity, ProviderCallback } from './kind.js';
 import { checkEngine } from './providers.js';
+import { logNotKept, redactionReason } from './redacted.js';
 import { callbackProviderOf } from './registry.js';
 
 /** The request's answer: stored in the inbox (applied by a job), or a replay of a stored event. */
@@ -231,6 +232,48 @@ function receiverOf(deps: ContextDeps): CallbackReceiver {
 type InboxRow = typeof checkCallbackInbox.$inferSelect;
 
 /**
+ * What applying one inbox row did: its outcome, the reason of a refusal, the activity's row as
+ * written (when it wrote one), and the body the inbox keeps instead of the provider's (when its
+ * content may not be kept).
+ */
+interface Applied {
+  outcome: InboxOutcome;
+  error: string;
+  saved?: LockedActivity['row'];
+  body?: Record<string, unknown>;
+}
+
+/** The refusal of a callback about an activity whose result was redacted. */
+export const NOT_KEPT_ERROR = "The activity's result was redacted: the callback was not kept.";
+
+/**
+ * A callback about an activity whose result was redacted (`reason`): not applied, its body
+ * replaced in the inbox by `{redacted: reason}`; on the activity's provider log by its time,
+ * type and event id only (a replay of it is a duplicate), audited as not kept (redacted.ts).
+ */
+async function notKept(
+  ctx: ServiceContext,
+  a: LockedActivity,
+  row: InboxRow,
+  reason: string,
+): Promise<Applied> {
+  const body = { redacted: reason };
+  if (a.processing?.event_ids.includes(row.eventId))
+    return { outcome: 'duplicate', error: '', body };
+  if (!a.processing || a.kind.provider.name !== row.provider) {
+    return { outcome: 'rejected', error: NOT_KEPT_ERROR, body };
+  }
+  const processing = withEvent(a.processing, {
+    at: row.receivedAt.toISOString(),
+    type: 'callback',
+    event_id: row.eventId,
+    body,
+  });
+  const saved = await logNotKept(ctx, a, processing, reason);
+  return { outcome: 'rejected', error: NOT_KEPT_ERROR, saved, body };
+}
+
+/**
  * What one stored callback does to the locked activity `a` (its writes made here), with the
  * activity's row as written (still locked by this transaction) when it wrote one.
  */
@@ -238,7 +281,10 @@ async function applyOne(
   ctx: ServiceContext,
   a: LockedActivity | null,
   row: InboxRow,
-): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
+): Promise<Applied> {
+  // about an activity whose result was redacted: not stored (redacted.ts), its body not kept
+  const reason = a ? await redactionReason(ctx, a) : null;
+  if (a && reason !== null) return notKept(ctx, a, row, reason);
   const provider = a?.kind.provider;
   if (!a?.processing || provider?.name !== row.provider || !provider.callbacks) {
     return { outcome: 'rejected', error: 'Not an activity of this provider in progress.' };
@@ -280,7 +326,7 @@ async function rejectOnLog(
   a: LockedActivity,
   row: InboxRow,
   error: string,
-): Promise<{ outcome: InboxOutcome; error: string; saved?: LockedActivity['row'] }> {
+): Promise<Applied> {
   if (!a.processing) return { outcome: 'rejected', error };
   const raw =
     row.body !== null && typeof row.body === 'object' && !Array.isArray(row.body)
@@ -339,7 +385,12 @@ export async function applyInbox(
     }
     await ctx.tx
       .update(checkCallbackInbox)
-      .set({ appliedAt: now, outcome: result.outcome, error: result.error })
+      .set({
+        appliedAt: now,
+        outcome: result.outcome,
+        error: result.error,
+        ...(result.body ? { body: result.body } : {}),
+      })
       .where(eq(checkCallbackInbox.id, row.id));
     // the next callback applies to the row as written (the lock is this transaction's still)
     if (a && result.saved) {

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { JobKind, JobRequest } from '../../platform/jobs.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import type { ActivityLock } from '../activities/activities.service.js';
+import { keepRedacted } from './redacted.js';
 
 /*
  * The contract between the check engine and a kind of check (ARCHITECTURE: modules/checks/
@@ -281,7 +282,9 @@ export function defineKind<P, R, A, U, C extends EngineRunKind>(
           const answer = await k.send(providers(k.provider), request, call);
           return {
             body: asBody(answer),
-            apply: (ctx, a2, processing) => k.answered(ctx, a2, processing, request, answer),
+            apply: async (ctx, a2, processing) =>
+              (await keepRedacted(ctx, a2, processing)) ??
+              k.answered(ctx, a2, processing, request, answer),
           };
         },
       };
@@ -296,7 +299,9 @@ function trackingOf<P, U>(
 ): NonNullable<EngineKind['tracking']> {
   const said = (update: U): ProviderSaid => ({
     body: asBody(update),
-    apply: (ctx, a, processing) => t.apply(ctx, a, processing, update),
+    // an answer about a redacted activity is not stored (redacted.ts)
+    apply: async (ctx, a, processing) =>
+      (await keepRedacted(ctx, a, processing)) ?? t.apply(ctx, a, processing, update),
   });
   return {
     poll: async (providers, reference, call) =>

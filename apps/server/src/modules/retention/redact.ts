@@ -188,7 +188,10 @@ const PROVIDER_SAID = new Set(['request', 'answer', 'callback', 'poll']);
  * retries and top-ups, kept), or null when there is nothing to remove: the answers hold the
  * result's content (a DVLA record, a disclosure) and must go with it.
  */
-function redactedLog(processing: unknown, reason: RedactionReason): Record<string, unknown> | null {
+export function redactedLog(
+  processing: unknown,
+  reason: RedactionReason,
+): Record<string, unknown> | null {
   if (typeof processing !== 'object' || processing === null || Array.isArray(processing)) {
     return null;
   }
@@ -284,6 +287,30 @@ export async function isRedacted(
     .from(retentionRedactions)
     .where(and(eq(retentionRedactions.target, target), eq(retentionRedactions.targetId, targetId)));
   return row?.at ?? null;
+}
+
+/**
+ * An activity's earliest redaction (any reason: a retention rule's, an erasure's): when and why,
+ * or null. What the check engine asks before it stores a provider's answer (modules/checks
+ * redacted.ts): an answer about a redacted activity is not stored.
+ */
+export async function activityRedaction(
+  tx: Tx,
+  activity: { customerId: number; id: number },
+): Promise<{ reason: RedactionReason; at: Date } | null> {
+  const [row] = await tx
+    .select({ reason: retentionRedactions.rule, at: retentionRedactions.redactedAt })
+    .from(retentionRedactions)
+    .where(
+      and(
+        eq(retentionRedactions.customerId, activity.customerId),
+        eq(retentionRedactions.target, 'activity'),
+        eq(retentionRedactions.targetId, activity.id),
+      ),
+    )
+    .orderBy(retentionRedactions.redactedAt, retentionRedactions.id)
+    .limit(1);
+  return row ?? null;
 }
 
 /** Records a case-level redaction (a purge) once; its id, or null when already recorded. */

@@ -17,6 +17,7 @@ import { emitWebhookEvent } from '../../webhooks/webhook-events.js';
 import { jobActorOf, nowIso, saveActivity, today } from '../activity.js';
 import { dailyCron } from '../driver-data/schedule.js';
 import type { KindEngine, LockedActivity } from '../kind.js';
+import { keepRedacted } from '../redacted.js';
 import { applyCheck } from './apply.js';
 import { mapCheck } from './check.js';
 import { davisProvider } from './providers.js';
@@ -172,6 +173,8 @@ export async function recheckLicence(
       type: 'poll',
       body: { recheck: true, ...call.answer },
     });
+    // about an activity whose result was redacted: not stored (redacted.ts)
+    if (await keepRedacted(ctx, a, processing)) return;
     // a re-check still waiting for the DVLA: logged, asked again by the next run
     if (call.answer.status !== 'Checked') return void (await saveActivity(ctx, a, processing));
     const previous = readResultData('licence-check', a.row.resultData);
@@ -226,7 +229,9 @@ export async function confirmEmail(
       type: 'answer',
       body: { ...call.answer },
     });
-    const applied = await applyCheck(ctx, a, processing, call.answer);
+    const applied =
+      (await keepRedacted(ctx, a, processing)) ??
+      (await applyCheck(ctx, a, processing, call.answer));
     if (applied.tracking) await ctx.enqueue(e.pollJob(a, e.pollSeconds));
   });
 }
