@@ -399,6 +399,60 @@ describe('webhook endpoints', () => {
     expect(await disableOne()).toEqual(['admin@acme.test', 'quiet@acme.test']);
   });
 
+  it("an API key reaches its own customer's endpoints and deliveries only", async () => {
+    admin = await login(t.app, 'admin@acme.test');
+    otherAdmin = await login(t.app, 'admin@other.test');
+    const bearer = (key: string, method: string, url: string, payload?: unknown) =>
+      t.app.inject({
+        method: method as 'GET',
+        url,
+        headers: { authorization: `Bearer ${key}` },
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      });
+    const keyOf = async (by: Client, scopes: string[]) => {
+      const res = await call(by, 'POST', '/api/api-keys/', { name: 'Their HR system', scopes });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { secret: string }).secret;
+    };
+    const ours = await addEndpoint(['flag.raised']);
+    const test = await call(admin, 'POST', `/api/webhook-endpoints/${ours.id}/test/`);
+    expect(test.statusCode, test.body).toBe(200);
+    expect(test.json().id).toEqual(expect.any(Number));
+    const theirKey = await keyOf(otherAdmin, ['customers.change_customer']);
+    // their own endpoints: listed and made with the key
+    const made = await bearer(theirKey, 'POST', '/api/webhook-endpoints/', {
+      url: receiverUrl,
+      events: ['case.created'],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const list = await bearer(theirKey, 'GET', '/api/webhook-endpoints/');
+    expect(list.statusCode).toBe(200);
+    const ids = (list.json() as { results: { id: number }[] }).results.map((e) => e.id);
+    expect(ids).toContain(made.json().id);
+    expect(ids).not.toContain(ours.id);
+    // ours: not found, whatever the method
+    for (const [method, url, body] of [
+      ['GET', `/api/webhook-endpoints/${ours.id}/`, undefined],
+      ['PATCH', `/api/webhook-endpoints/${ours.id}/`, { is_enabled: false }],
+      ['DELETE', `/api/webhook-endpoints/${ours.id}/`, undefined],
+      ['GET', `/api/webhook-endpoints/${ours.id}/deliveries/`, undefined],
+      ['POST', `/api/webhook-endpoints/${ours.id}/test/`, undefined],
+      ['POST', `/api/webhook-deliveries/${test.json().id}/resend/`, undefined],
+    ] as const) {
+      expect((await bearer(theirKey, method, url, body)).statusCode, `${method} ${url}`).toBe(404);
+    }
+    // a key of ours without the administrators' permission: 403
+    const narrow = await keyOf(admin, ['cases.view_case']);
+    expect((await bearer(narrow, 'GET', '/api/webhook-endpoints/')).statusCode).toBe(403);
+    // ours is as it was: enabled, one delivery (the test)
+    const still = await call(admin, 'GET', `/api/webhook-endpoints/${ours.id}/`);
+    expect(still.json()).toMatchObject({ is_enabled: true, url: receiverUrl });
+    const log = await call(admin, 'GET', `/api/webhook-endpoints/${ours.id}/deliveries/`);
+    expect(log.json().count).toBe(1);
+    await call(admin, 'DELETE', `/api/webhook-endpoints/${ours.id}/`);
+    await bearer(theirKey, 'DELETE', `/api/webhook-endpoints/${made.json().id}/`);
+  });
+
   it('refuses private and loopback addresses unless the installation allows them', async () => {
     const e = await addEndpoint(['flag.raised']);
     const config = t.app.deps.config;
