@@ -134,8 +134,8 @@ function ApplyForm({ portal }: { portal: SubjectApplicationPortalOut }) {
           </Text>
         ) : (
           <Text>
-            A renewal, applying again within a year of a licence ending, or holding this type of
-            licence with another council needs a tax check code from HMRC.{' '}
+            HMRC needs a tax check code when you renew, already hold this type of licence (with this
+            council or another), or apply again within a year of one ending.{' '}
             <Anchor href={GUIDANCE.code} target="_blank" rel="noreferrer">
               Get a tax check code on GOV.UK (opens in a new tab)
             </Anchor>
