@@ -508,6 +508,59 @@ describe('deciding an erasure request', () => {
     await t.settle();
   });
 
+  it('scrubs in the next retention run an erased subject who had nothing to redact', async () => {
+    // a case with case data only (no check, no document): the erasure records no redaction
+    const who = await t.owner(async (tx) => {
+      const s = await createSubjectUser(tx, {
+        customerId: acme,
+        firstName: 'Nia',
+        lastName: 'Bare',
+        email: 'nia@example.test',
+      });
+      const process = await createProcess(tx, { customerId: acme, requirements: [] });
+      const c = await createCase(tx, { customerId: acme, processId: process.id, subjectId: s.id });
+      await createCaseBasicDetails(
+        tx,
+        { customerId: acme, caseId: c.id },
+        { forename: 'Nia', surname: 'Bare', dob: '1990-02-02' },
+      );
+      const [details] = await tx.execute<{ id: number }>(sql`
+        insert into audit_actions (customer_id, verb, content_type, object_id, changes)
+        values (${acme}, 'updated', 'cases.casebasicdetails', '1',
+          ${JSON.stringify({ case: c.id, fields: ['surname'], personal: { surname: ['Bair', 'Bare'] } })}::jsonb)
+        returning id`);
+      const [label] = await tx.execute<{ id: number }>(sql`
+        insert into audit_actions (customer_id, verb, content_type, object_id, object_repr, changes)
+        values (${acme}, 'reminder_sent', 'cases.case', ${String(c.id)}, ${`Case ${c.id} (Nia Bare)`},
+          ${JSON.stringify({ to: 'nia@example.test' })}::jsonb)
+        returning id`);
+      return { id: s.id, caseId: c.id, details: Number(details?.id), label: Number(label?.id) };
+    });
+    const res = await send(admin, 'POST', '/api/erasure-requests/', { subject: who.id });
+    expect(res.statusCode).toBe(201);
+    const decided = await send(admin, 'POST', `/api/erasure-requests/${res.json().id}/decide/`, {
+      decision: 'approve',
+    });
+    expect(decided.statusCode).toBe(200);
+    const redactions = await t.owner((tx) =>
+      tx.execute(sql`select 1 from retention_redactions where subject_id = ${who.id}`),
+    );
+    expect(redactions).toHaveLength(0);
+    // the scrub job did not run (no settle): the hourly run is the backstop
+    await runRetentionDue(t.app.deps, acme);
+    const rows = await t.owner((tx) =>
+      tx.execute<{ id: number; changes: unknown; object_repr: string }>(
+        sql`select id, changes, object_repr from audit_actions
+          where id in (${who.details}, ${who.label}) order by id`,
+      ),
+    );
+    expect(rows.map((r) => [r.changes, r.object_repr])).toEqual([
+      [{ case: who.caseId, fields: ['surname'], redacted: 'erasure' }, ''],
+      [{ redacted: 'erasure' }, `Case ${who.caseId}`],
+    ]);
+    await t.settle();
+  });
+
   it('refuses while a case of the subject is under a legal hold', async () => {
     const p = await person(acme, 'Hollie');
     const id = await pending(p);

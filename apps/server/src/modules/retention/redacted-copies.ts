@@ -84,12 +84,21 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): P
       and a.changes->>'case' = r.case_id::text and a.created_at <= r.redacted_at
     returning a.id`);
   if ('since' in s) {
-    // a failed erasure job's work: the subject records erased (any redaction under 'erasure')
+    // a failed erasure job's work (the backstop): each subject erased in the window, whether
+    // its erasure redacted something (a redaction under 'erasure') or nothing at all (no
+    // document, no check: only the erasure request, carried out, says so), scrubbed as the
+    // erasure's own job would have (its cases' case-data rows, its record's and cases' labels)
     const erasedSubjects = await tx.execute<{ subject_id: number }>(sql`
-      select distinct subject_id from retention_redactions r
-      where r.customer_id = ${customerId} and r.rule = ${ERASURE_RULE} and ${scopeOf(s)}`);
+      select r.subject_id from retention_redactions r
+      where r.customer_id = ${customerId} and r.rule = ${ERASURE_RULE} and ${scopeOf(s)}
+      union
+      select e.subject_id from erasure_requests e
+      where e.customer_id = ${customerId} and e.state = 'completed'
+        and e.completed_at >= ${s.since.toISOString()}`);
     let n = purged.length;
-    for (const e of erasedSubjects) n += await scrubSubjectRows(tx, customerId, e.subject_id);
+    for (const e of erasedSubjects) {
+      n += await scrubCaseDataCopies(tx, customerId, { subjectId: Number(e.subject_id) });
+    }
     return n;
   }
   // an erased subject with nothing redacted (no document, no check): its cases all the same
