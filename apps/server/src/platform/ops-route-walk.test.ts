@@ -15,7 +15,7 @@ import {
   login,
 } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
-import type { Database } from '../db/connection.js';
+import type { Database, Tx } from '../db/connection.js';
 import { DEMO_PASSWORD, seedDemo } from '../db/seed.js';
 import { caseActivities } from '../modules/activities/activities.table.js';
 import { ADULT_FIRST } from '../modules/activities/activity-ops.service.js';
@@ -65,8 +65,7 @@ const byRoute: Record<string, string> = {};
 /** The outstanding activity whose claim the walk must leave alone. */
 let queued: number;
 
-const owner = <T>(fn: Parameters<Database['ownerTransaction']>[0]) =>
-  db.ownerTransaction(fn) as Promise<T>;
+const owner = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => db.ownerTransaction(fn);
 
 /**
  * The first value of `column` in `table`, Acme's row when there is one; `make` adds a row first
