@@ -1,3 +1,4 @@
+// @postgres: three runs of the card-retry job at once, on several connections (each subscription row locked)
 import type { SubscriptionBillingOut } from '@kestrel/domain';
 import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -20,6 +21,7 @@ import { SUBSCRIPTION_CARD_RETRY_JOB } from '../payments/payment-methods.js';
 import { productPayments } from '../payments/product-payments.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { subscriptionCharges } from './cycles.table.js';
+import { subscriptionCardRetryJob } from './subscription-card-retry-job.js';
 import { SUBSCRIPTION_CT } from './subscriptions.service.js';
 import { runSubscriptionsDue } from './subscriptions-due-job.js';
 
@@ -164,6 +166,12 @@ describe('saving a card retries the failed subscription billing periods', () => 
 
   it("a card saved pays the customer's failed periods, once each, audited; another customer's untouched", async () => {
     const card = await saveCardAt(t.app, acmeAdmin);
+    // two more runs at once beside the one enqueued (a duplicate, a second server process)
+    const data = { customer_id: acme, payment_method_id: card.id };
+    await Promise.all([
+      subscriptionCardRetryJob.handle(data, t.app.deps),
+      subscriptionCardRetryJob.handle(data, t.app.deps),
+    ]);
     await t.settle();
     expect(await attempts(acme, acmeSubs)).toEqual([
       [
