@@ -192,6 +192,20 @@ describe('a subscription billing period charged by card', () => {
     expect(await billing(theirs, [a ?? 0])).toEqual([]);
     const bad = await call(admin, 'GET', '/api/subscriptions/billing/?subscription=x');
     expect(bad.statusCode).toBe(400);
+    // the reader sees it (subscriptions.view_subscription); without it or the cycles entitlement: 403
+    expect((await billing(reader, [a ?? 0])).map((o) => o.state)).toEqual(['failed']);
+    const url = `/api/subscriptions/billing/?subscription=${a}`;
+    expect((await call(plain, 'GET', url)).statusCode).toBe(403);
+    await t.owner(async (tx) => {
+      const role = await createRole(tx, { customerId: acme, permissions: ['cycles.view_cycle'] });
+      await createProductUser(tx, {
+        customerId: acme,
+        username: 'cycles@acme.test',
+        roles: [role.id],
+      });
+    });
+    const cyclesOnly = await login(t.app, 'cycles@acme.test');
+    expect((await call(cyclesOnly, 'GET', url)).statusCode).toBe(403);
   });
 
   it('the retry: the cycles entitlement and the payments permission (403), tenancy (404), 400 with no card', async () => {
