@@ -25,6 +25,7 @@ import { createPayment, createPaymentIntent } from '../payments/payments.factori
 import { payments } from '../payments/payments.table.js';
 import { caseRetention } from '../retention/retention.table.js';
 import { runRetentionDue } from '../retention/retention-job.js';
+import { segments } from '../segments/segments.table.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { subjectUsers } from '../users/users.table.js';
 import { SUBJECT_ALREADY_ASKED } from './erasure.routes.js';
@@ -559,6 +560,93 @@ describe('deciding an erasure request', () => {
       [{ redacted: 'erasure' }, `Case ${who.caseId}`],
     ]);
     await t.settle();
+  });
+
+  it('scrubs the names in registrations and subscriptions (rows and audit labels)', async () => {
+    const p = await person(acme, 'Ffion');
+    const made = await t.owner(async (tx) => {
+      const [seg] = await tx
+        .insert(segments)
+        .values({ customerId: acme, name: 'Erasure seg' })
+        .returning();
+      const proc = await createProcess(tx, { customerId: acme, requirements: [] });
+      if (!seg) throw new Error('no segment');
+      const [portal] = await tx.execute<{ id: number }>(sql`
+        insert into registration_portals (customer_id, process_id, segment_id, path, title,
+          ask_email, ask_dob, ask_phone)
+        values (${acme}, ${proc.id}, ${seg.id}, 'erasure-portal', 'Volunteers', 'required',
+          'required', 'optional') returning id`);
+      const reg = (email: string, subjectId: number | null) =>
+        tx.execute<{ id: number }>(sql`
+          insert into portal_registrations (customer_id, reg_portal_id, process_id, first_name,
+            last_name, email, dob, phone, state, started_at, expires_at, subject_id)
+          values (${acme}, ${Number(portal?.id)}, ${proc.id}, 'Ffion', 'Doe', ${email},
+            '1990-01-01', '+447700900123', 'expired', now(), now(), ${subjectId}) returning id`);
+      // one that led to the subject, one of the same email that expired before it
+      const [linked] = await reg(p.email, p.id);
+      const [earlier] = await reg(p.email.toUpperCase(), null);
+      const [cycle] = await tx.execute<{ id: number }>(sql`
+        insert into cycles (customer_id, process_id, name, repeat_interval, repeat_unit,
+          billing_interval, billing_triggered)
+        values (${acme}, ${proc.id}, 'Yearly DBS', 1, 'year', 1, 'year') returning id`);
+      const [sub] = await tx.execute<{ id: number }>(sql`
+        insert into subscriptions (customer_id, cycle_id, subject_id, started_at)
+        values (${acme}, ${Number(cycle?.id)}, ${p.id}, now()) returning id`);
+      const audit = (ct: string, id: number, repr: string, changes: object) =>
+        tx.execute<{ id: number }>(sql`
+          insert into audit_actions (customer_id, verb, content_type, object_id, object_repr, changes)
+          values (${acme}, 'registered', ${ct}, ${String(id)}, ${repr}, ${JSON.stringify(changes)}::jsonb)
+          returning id`);
+      const ids = [
+        (
+          await audit('regportals.portalregistration', Number(linked?.id), 'Ffion Doe', {
+            email: p.email,
+            state: 'started',
+          })
+        )[0],
+        (
+          await audit('regportals.portalregistration', Number(earlier?.id), 'Ffion Doe', {
+            to: p.email,
+          })
+        )[0],
+        (
+          await audit('subscriptions.subscription', Number(sub?.id), 'Ffion Doe: Yearly DBS', {
+            cycle: 1,
+          })
+        )[0],
+      ].map((r) => Number(r?.id));
+      return { regs: [Number(linked?.id), Number(earlier?.id)], sub: Number(sub?.id), audit: ids };
+    });
+    const res = await send(admin, 'POST', '/api/erasure-requests/', { subject: p.id });
+    const decided = await send(admin, 'POST', `/api/erasure-requests/${res.json().id}/decide/`, {
+      decision: 'approve',
+    });
+    expect(decided.statusCode).toBe(200);
+    expect(decided.json().outcome.removed.portal_registrations).toBe(2);
+    await t.settle();
+    const regs = await t.owner((tx) =>
+      tx.execute<Record<string, unknown>>(sql`
+        select first_name, last_name, dob, phone, email like '%@erased.invalid' as erased_email
+        from portal_registrations where id in (${made.regs[0]}, ${made.regs[1]}) order by id`),
+    );
+    expect(regs).toEqual([
+      { first_name: 'Erased', last_name: 'subject', dob: null, phone: null, erased_email: true },
+      { first_name: 'Erased', last_name: 'subject', dob: null, phone: null, erased_email: true },
+    ]);
+    const rows = await t.owner((tx) =>
+      tx.execute<{ object_repr: string; changes: unknown }>(sql`
+        select object_repr, changes from audit_actions
+        where id in (${made.audit[0]}, ${made.audit[1]}, ${made.audit[2]}) order by id`),
+    );
+    expect(rows).toEqual([
+      {
+        object_repr: `Registration ${made.regs[0]}`,
+        changes: { state: 'started', redacted: 'erasure' },
+      },
+      { object_repr: `Registration ${made.regs[1]}`, changes: { redacted: 'erasure' } },
+      { object_repr: `Subscription ${made.sub}: Yearly DBS`, changes: { cycle: 1 } },
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('Ffion');
   });
 
   it('refuses while a case of the subject is under a legal hold', async () => {

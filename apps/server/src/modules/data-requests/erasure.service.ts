@@ -8,6 +8,7 @@ import type { DocumentStorage } from '../../providers/storage/provider.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
 import { cases } from '../cases/cases.table.js';
+import { eraseRegistrations } from '../regportals/erasure-scrub.js';
 import { redactActivityResult, redactDocument } from '../retention/redact.js';
 import { caseRetention } from '../retention/retention.table.js';
 import { erasureScrubJob } from '../retention/retention-job.js';
@@ -284,6 +285,13 @@ export async function eraseSubjectData(
       if (await redactActivityResult(ctx, a.id, ERASURE_REASON)) results += 1;
     }
   }
+  // the registrations that carry its name (the one that led to it, others of its email)
+  const [record] = await tx
+    .select({ email: subjects.email })
+    .from(subjects)
+    .where(and(eq(subjects.customerId, customerId), eq(subjects.id, subjectId)));
+  const registrations = await eraseRegistrations(tx, customerId, subjectId, record?.email ?? '');
+  if (registrations > 0) removed.portal_registrations = registrations;
   await tx
     .update(subjects)
     .set({

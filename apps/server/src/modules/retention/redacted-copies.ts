@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
+import { scrubSubscriptionAuditRows } from '../cycles/erasure-scrub.js';
+import { scrubRegistrationAuditRows } from '../regportals/erasure-scrub.js';
 
 /** How far back a retention run looks for redactions whose audit copies are still to scrub. */
 export const SCRUB_WINDOW_MS = 7 * 86_400_000;
@@ -143,7 +145,11 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
     where c.customer_id = ${customerId} and c.subject_id = ${subjectId}
       and a.customer_id = c.customer_id and a.object_repr like 'Case ' || c.id || ' (%'
     returning a.id`);
-  return rows.length + caseRows.length;
+  // its registrations' and subscriptions' rows name it in their label (and copy its details)
+  const labelled =
+    (await scrubRegistrationAuditRows(tx, customerId, subjectId)) +
+    (await scrubSubscriptionAuditRows(tx, customerId, subjectId));
+  return rows.length + caseRows.length + labelled;
 }
 
 /** After 'Case N' in a case's or its activity's audit label: the subject's name, and the rest kept. */
