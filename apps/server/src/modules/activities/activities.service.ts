@@ -16,6 +16,7 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { type CaseRow, caseRepr, followActivities, lockCase } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { resetDbsVerification } from '../dbs-details/dbs-reset.js';
+import { maskedLogCopy, maskedResultCopy } from '../encryption/masked-copies.js';
 import { getSubject } from '../subjects/subjects.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.js';
 import { caseActivities } from './activities.table.js';
@@ -115,13 +116,16 @@ export async function writeActivity(
     changes: {
       ...(set.state ? { state: [from, set.state] } : {}),
       ...(input.result_data !== undefined
-        ? { result_data: [before.resultData, input.result_data] }
+        ? // its identifiers masked: the log never needs them plain (decision 027)
+          {
+            result_data: [maskedResultCopy(before.resultData), maskedResultCopy(input.result_data)],
+          }
         : {}),
       ...(input.processing_data !== undefined
         ? {
             processing_data: input.processingAudit ?? [
-              before.processingData,
-              input.processing_data,
+              maskedLogCopy(before.processingData),
+              maskedLogCopy(input.processing_data),
             ],
           }
         : {}),

@@ -15,7 +15,10 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { readEncryptionConfig } from '../../config.js';
+import { jobActor } from '../../jobs/service-job.js';
+import { recordAudit } from '../../platform/audit.js';
 import { KeyRing } from '../../providers/storage/key-ring.js';
+import { changeActivity } from '../activities/activities.service.js';
 import { createCaseBasicDetails, createCasePassport } from '../case-data/case-data.factories.js';
 import { caseIdentifierCondition } from '../case-data/identifier-search.js';
 import { cases } from '../cases/cases.table.js';
@@ -36,7 +39,7 @@ import {
 } from './field-keys-job.js';
 import { DEVELOPMENT_KEY_ID } from './key-ring.js';
 import { maskIdentifier } from './mask.js';
-import { ACTIVITY_UNMASKED, AUDIT_UNMASKED } from './masked-copies.js';
+import { ACTIVITY_UNMASKED, AUDIT_ACTIVITY_UNMASKED, AUDIT_UNMASKED } from './masked-copies.js';
 
 /** The most sensitive fields encrypted in the database (issue 34, decision 027). */
 let t: TestApp;
@@ -463,6 +466,66 @@ describe('fields encrypted in the database', () => {
     expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual(zero);
   });
 
+  it("an activity's audit rows keep its result's identifiers masked: new ones written masked, old ones masked by the sweep", async () => {
+    const [act] = await t.owner((tx) =>
+      tx.execute<{ id: number }>(
+        sql`select id from case_activities where case_id = ${apiCase} order by id limit 1`,
+      ),
+    );
+    const id = Number(act?.id);
+    // what a DVLA record, a licence check, a DBS application and a right-to-work check hold
+    const plain = {
+      applicant: { nin: NIN, surname: 'Byron' },
+      share_code: SHARE_CODE,
+      licence: { number: LICENCE, status: 'valid' },
+      record: { driver: { drivingLicenceNumber: LICENCE } },
+    };
+    const activityAudit = async () =>
+      (
+        await t.owner((tx) =>
+          tx.execute<{ t: string }>(
+            sql`select changes::text as t from audit_actions
+              where content_type = 'cases.caseactivity' order by id`,
+          ),
+        )
+      ).map((r) => r.t);
+    // (a) a change of the result (a hand edit here) is audited with its identifiers masked
+    const written = await activityAudit();
+    await t.owner((tx) =>
+      changeActivity(tx, jobActor(acme), id, { result_data: plain }, new Date()),
+    );
+    const added = (await activityAudit()).slice(written.length).join('\n');
+    expect(added).toContain('"surname": "Byron"');
+    expect(added).toContain('•••••456C');
+    for (const v of [NIN, SHARE_CODE, LICENCE]) expect(added).not.toContain(v);
+    // (b) rows written before that (planted plain), with a hand edit's whole provider logs
+    await t.owner(async (tx) => {
+      await tx.execute(sql`update case_activities set result_data = '{}'::jsonb where id = ${id}`);
+      await recordAudit(tx, jobActor(acme), {
+        verb: 'updated',
+        contentType: 'cases.caseactivity',
+        objectId: id,
+        objectRepr: `Case ${apiCase} activity ${id}`,
+        customerId: acme,
+        changes: {
+          result_data: [{ applicant: { nin: NIN } }, plain],
+          processing_data: [
+            { events: [{ type: 'request', body: { share_code: SHARE_CODE } }] },
+            { events: [{ type: 'answer', body: { drivingLicenceNumber: LICENCE } }] },
+          ],
+        },
+      });
+    });
+    const before = (await activityAudit()).join('\n');
+    for (const v of [NIN, SHARE_CODE, LICENCE]) expect(before).toContain(v);
+    const zero = { encrypted: 0, reencrypted: 0, hashed: 0, unknownKey: 0, skipped: 0, masked: 0 };
+    expect(await sweepAllFieldKeys(t.db, fieldCipher(), 1)).toEqual({ ...zero, masked: 1 });
+    const after = (await activityAudit()).join('\n');
+    for (const v of [NIN, SHARE_CODE, LICENCE]) expect(after).not.toContain(v);
+    expect(after).toContain('"share_code": "•••••567X"');
+    expect(await sweepAllFieldKeys(t.db, fieldCipher())).toEqual(zero);
+  });
+
   it('the masking reads only the rows still to mask: its queries use the partial indexes of those rows', async () => {
     // the planner uses a partial index only where the query implies its predicate (migration
     // 0054 holds the same text): with sequential scans off, a mismatch would show a Seq Scan
@@ -479,16 +542,21 @@ describe('fields encrypted in the database', () => {
         activities: await plan(
           `select id from case_activities where id > 0 and ${ACTIVITY_UNMASKED} order by id limit 200`,
         ),
+        activityAudit: await plan(
+          `select id from audit_actions where id > 0 and ${AUDIT_ACTIVITY_UNMASKED} order by id limit 200`,
+        ),
       };
     });
     expect(plans.audit).toContain('audit_actions_unmasked_idx');
     expect(plans.activities).toContain('case_activities_unmasked_idx');
+    expect(plans.activityAudit).toContain('audit_actions_activity_unmasked_idx');
     // the indexes hold no masked row: after the sweep above, none of either
     const left = await t.owner((tx) =>
       tx.execute<{ n: number }>(
         sql.raw(`select
         (select count(*) from audit_actions where ${AUDIT_UNMASKED})
-        + (select count(*) from case_activities where ${ACTIVITY_UNMASKED}) as n`),
+        + (select count(*) from case_activities where ${ACTIVITY_UNMASKED})
+        + (select count(*) from audit_actions where ${AUDIT_ACTIVITY_UNMASKED}) as n`),
       ),
     );
     expect(Number(left[0]?.n)).toBe(0);

@@ -6,8 +6,10 @@ import { MASK_BULLETS, maskLicenceNumbers, maskOptional } from './mask.js';
 /**
  * The copies of the encrypted identifiers written before they were masked (mask.ts), masked in
  * place: the audit log's old and new values of case data, a DBS check's applicant NI number, a
- * right-to-work check's share code in its result and its logged requests. Two phases (the audit
- * log, then the activities), each walked by id; each row written only if it is still the one read.
+ * right-to-work check's share code in its result and its logged requests, driving licence
+ * numbers, and the activities' audit rows (each change of a result audited with its before and
+ * after). Three phases (the case data's audit rows, the activities, the activities' audit rows),
+ * each walked by id; each row written only if it is still the one read.
  */
 
 /** The audit content types of the tables with encrypted columns. */
@@ -57,6 +59,36 @@ function maskedActivity(result: unknown, processing: unknown): [unknown, unknown
   return [r, p];
 }
 
+/**
+ * An activity's result (or a whole provider log) as a copy keeps it (the audit log's before and
+ * after of a change): its driving licence numbers, applicant's NI number and share codes masked,
+ * whatever the kind (a copy never needs the plain value). What writeActivity audits, and what
+ * the sweep's third phase makes of the rows written before.
+ */
+export function maskedResultCopy(result: unknown): unknown {
+  return maskedActivity(maskLicenceNumbers(result), null)[0];
+}
+
+/** A whole provider log as a copy keeps it (see maskedResultCopy). */
+export function maskedLogCopy(processing: unknown): unknown {
+  return maskedActivity(null, maskLicenceNumbers(processing))[1];
+}
+
+/** An activity's audit row's changes with the identifiers of its results and logs masked. */
+function maskedActivityAudit(changes: unknown): unknown {
+  if (!isObject(changes)) return changes;
+  const pair = (v: unknown, mask: (x: unknown) => unknown) => (Array.isArray(v) ? v.map(mask) : v);
+  return {
+    ...changes,
+    ...('result_data' in changes
+      ? { result_data: pair(changes.result_data, maskedResultCopy) }
+      : {}),
+    ...('processing_data' in changes
+      ? { processing_data: pair(changes.processing_data, maskedLogCopy) }
+      : {}),
+  };
+}
+
 /** A jsonpath filter: a value neither blank nor masked already. */
 const UNMASKED = `? (@ != "" && !(@ starts with "${MASK_BULLETS}"))`;
 const exists = (column: string, path: string) =>
@@ -94,10 +126,31 @@ export const ACTIVITY_UNMASKED = `(${[
   exists('processing_data', '$.**.licence.number'),
 ].join(' or ')})`;
 
+/**
+ * The activities' audit rows holding a plain identifier in a result's before or after
+ * (`result_data`) or in a hand edit's whole provider logs (`processing_data`; the engine's own
+ * log writes audit only the event appended). The predicate of the partial index
+ * audit_actions_activity_unmasked_idx (migration 0056), as AUDIT_UNMASKED.
+ */
+export const AUDIT_ACTIVITY_UNMASKED = `content_type = 'cases.caseactivity' and (${[
+  exists('changes', '$.result_data[*].applicant.nin'),
+  exists('changes', '$.result_data[*].share_code'),
+  exists('changes', '$.result_data.**.drivingLicenceNumber'),
+  exists('changes', '$.result_data.**.licence_number'),
+  exists('changes', '$.result_data.**.licence.number'),
+  exists('changes', '$.processing_data[*].events[*].body.share_code'),
+  exists('changes', '$.processing_data.**.drivingLicenceNumber'),
+  exists('changes', '$.processing_data.**.licence_number'),
+  exists('changes', '$.processing_data.**.licence.number'),
+].join(' or ')})`;
+
 /** The kinds whose results and logs hold driving licence numbers (masked by `maskLicenceNumbers`). */
 const LICENCE_KINDS = ['driver-data', 'licence-check'];
 
-/** One batch of one phase (0: audit log, 1: activities) after `afterId`: masked, next id or null. */
+/**
+ * One batch of one phase (0: the case data's audit rows, 1: activities, 2: the activities' audit
+ * rows) after `afterId`: masked, next id or null.
+ */
 export async function maskStoredCopies(
   db: Database,
   phase: number,
@@ -106,13 +159,15 @@ export async function maskStoredCopies(
 ): Promise<{ masked: number; skipped: number; lastId: number | null; full: boolean }> {
   const out = { masked: 0, skipped: 0, lastId: null as number | null, full: false };
   await db.ownerTransaction(async (tx) => {
-    if (phase === 0) {
+    if (phase === 0 || phase === 2) {
+      // 0: the case data's audit rows; 2: the activities' (their results' before and after)
       const rows = await tx.execute<{ id: number; content_type: string; changes: unknown }>(sql`
         select id, content_type, changes from audit_actions
-        where id > ${afterId} and ${sql.raw(AUDIT_UNMASKED)}
+        where id > ${afterId} and ${sql.raw(phase === 0 ? AUDIT_UNMASKED : AUDIT_ACTIVITY_UNMASKED)}
         order by id limit ${batch}`);
       for (const r of rows) {
-        const next = maskedAudit(r.content_type, r.changes);
+        const next =
+          phase === 0 ? maskedAudit(r.content_type, r.changes) : maskedActivityAudit(r.changes);
         const done =
           await tx.execute(sql`update audit_actions set changes = ${JSON.stringify(next)}::jsonb
           where id = ${r.id} and changes = ${JSON.stringify(r.changes)}::jsonb returning id`);
@@ -166,4 +221,4 @@ export async function maskStoredCopies(
 }
 
 /** The number of phases of `maskStoredCopies`. */
-export const MASK_PHASES = 2;
+export const MASK_PHASES = 3;
