@@ -29,9 +29,11 @@ for (const [net, bits] of [
   blocked.addSubnet(net, bits, 'ipv4');
 }
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // unspecified, loopback and the IPv4-compatible addresses (::a.b.c.d, deprecated)
+  ['::', 96],
   ['fc00::', 7],
+  // site-local (deprecated, still routed privately by some networks)
+  ['fec0::', 10],
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],

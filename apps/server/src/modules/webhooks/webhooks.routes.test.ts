@@ -465,6 +465,12 @@ describe('webhook endpoints', () => {
         'http://169.254.169.254/latest',
         'http://[::1]/x',
         'http://localhost:8080/x',
+        // loopback spelled otherwise: IPv4-mapped and IPv4-compatible IPv6, decimal, short
+        'http://[::ffff:127.0.0.1]/x',
+        'http://[::127.0.0.1]/x',
+        'http://2130706433/x',
+        'http://127.1/x',
+        'http://[fec0::1]/x',
       ]) {
         const res = await call(admin, 'POST', '/api/webhook-endpoints/', {
           url,
