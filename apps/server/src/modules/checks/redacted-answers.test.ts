@@ -152,4 +152,32 @@ describe('an answer about a redacted activity', () => {
       expect(c).not.toContain('certificate_number');
     }
   });
+
+  it("a start's answer (the path of the DVLA's and the identity provider's answers) is not stored", async () => {
+    const k = await openCase('Started');
+    // redacted before its start's answer came back (here: before the start itself)
+    await runInTenant(t.app.deps, jobActorOf(acme), (ctx) =>
+      redactActivityResult(ctx, k.activityId, 'erasure'),
+    );
+    const redacted = await activity(k.activityId);
+    await world.submitActivities(k);
+    const after = await activity(k.activityId);
+    expect(after.result_data).toEqual(redacted.result_data);
+    const said = after.processing_data.events.filter((e) => ['request', 'answer'].includes(e.type));
+    expect(said.map((e) => e.type)).toEqual(['request', 'answer']);
+    for (const e of said) expect(e.body).toEqual({ redacted: 'erasure' });
+    const polls = await t.owner((tx) =>
+      tx
+        .select()
+        .from(queueJobs)
+        .where(
+          and(
+            eq(queueJobs.name, 'checks-poll'),
+            sql`${queueJobs.data}->>'case_activity_id' = ${String(k.activityId)}`,
+          ),
+        ),
+    );
+    expect(polls).toEqual([]);
+    expect((await auditText(k.activityId)).some((c) => c.includes('not_kept'))).toBe(true);
+  });
 });
