@@ -80,10 +80,20 @@ export const retentionRedactions = pgTable(
     rule: varchar('rule', { length: 40 }).notNull(),
     removed: jsonb('removed').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     redactedAt: tstz('redacted_at').notNull(),
+    /**
+     * When the copies of what was removed that other records hold (the audit log's, the
+     * callback inbox's) were scrubbed (redacted-copies.ts); null until then, so a scrub that
+     * failed is done by a later run however long it failed.
+     */
+    copiesScrubbedAt: tstz('copies_scrubbed_at'),
   },
   (t) => [
     primaryKey({ columns: [t.customerId, t.id] }),
     uniqueIndex('retention_redactions_item_key').on(t.customerId, t.target, t.targetId, t.rule),
     index('retention_redactions_case_idx').on(t.customerId, t.caseId, t.redactedAt),
+    // the scrub's work: each customer's redactions whose copies are still to scrub
+    index('retention_redactions_unscrubbed_idx')
+      .on(t.customerId, t.id)
+      .where(sql`${t.copiesScrubbedAt} is null`),
   ],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "retention_redactions" ADD COLUMN "copies_scrubbed_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "retention_redactions_unscrubbed_idx" ON "retention_redactions" USING btree ("customer_id","id") WHERE "retention_redactions"."copies_scrubbed_at" is null;
