@@ -4,9 +4,12 @@ import type { AppDeps } from '../../app-deps.js';
 import { emailJob } from '../../jobs/send-email.js';
 import { jobActor, serviceJob } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
+import { brandedEmail } from '../../platform/email-template.js';
 import { type JobKind, type JobRequest, jobOf } from '../../platform/jobs.js';
 import { unseal } from '../../platform/sealed-secrets.js';
 import { runInTenant, type ServiceContext } from '../../platform/service-context.js';
+import { customerAdministrators } from '../expiry-calendar/expiry-reminders-job.js';
+import { customerEmailSite } from '../users/users.service.js';
 import {
   WEBHOOK_EVENT_JOB,
   type WebhookEventPayload,
@@ -179,27 +182,23 @@ async function disableEndpoint(
     changes: { is_enabled: [true, false], disabled_reason: ENDPOINT_DISABLED_REASON },
   });
   // the administrators whose profile's `notifications` is on (issue 33: it decides what product
-  // users receive; this is no security message, which always goes)
-  const admins = await tx.execute<{ email: string; name: string }>(sql`
-    select distinct pu.email, trim(pu.first_name || ' ' || pu.last_name) as name
-    from product_users pu
-    join product_user_roles ur on ur.user_id = pu.id
-    join roles r on r.id = ur.role_id
-    where pu.customer_id = ${d.customerId} and pu.is_active and pu.notifications
-      and 'customers.change_customer' = any(r.permissions)`);
+  // users receive; this is no security message, which always goes), in the customer's brand
+  const admins = await customerAdministrators(ctx, d.customerId);
+  const site = await customerEmailSite(tx, d.customerId, undefined, publicUrl);
   for (const a of admins) {
     await ctx.enqueue(
-      emailJob({
-        to: a.email,
-        subject: 'A webhook endpoint has been disabled',
-        text: [
-          `Hello ${a.name || a.email},`,
-          '',
-          `Kestrel could not deliver events to ${url} for 24 hours, so the endpoint has been disabled and no more events will be sent to it.`,
-          '',
-          `Once the receiver answers again, enable the endpoint under Organisation account, Webhooks: ${publicUrl}/customer-account`,
-        ].join('\n'),
-      }),
+      emailJob(
+        brandedEmail(site, {
+          to: a.email,
+          subject: 'A webhook endpoint has been disabled',
+          greeting: `Hello ${a.name || a.email},`,
+          paragraphs: [
+            `${site.brand.name} could not deliver events to ${url} for 24 hours, so the endpoint has been disabled and no more events will be sent to it.`,
+            'Once the receiver answers again, enable the endpoint under Organisation account, Webhooks.',
+          ],
+          action: { label: 'Open the webhooks', url: `${site.publicUrl}/customer-account` },
+        }),
+      ),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brandDetails } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../../test/helpers.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities } from '../activities/activities.table.js';
+import { customers } from '../customers/customers.table.js';
 import { subjectConsents } from '../portal/consents.table.js';
 import { attemptDelivery, ENDPOINT_DISABLED_REASON } from './webhook-jobs.js';
 import { PRIVATE_ADDRESS } from './webhook-send.js';
@@ -385,18 +387,31 @@ describe('webhook endpoints', () => {
       const one = await call(admin, 'GET', `/api/webhook-endpoints/${e.id}/`);
       expect(one.json()).toMatchObject({ is_enabled: false });
       await call(admin, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
-      return mailer.sent
+      const sent = mailer.sent
         .slice(before)
-        .filter((m) => m.subject === 'A webhook endpoint has been disabled')
-        .map((m) => m.to)
-        .sort();
+        .filter((m) => m.subject === 'A webhook endpoint has been disabled');
+      // in the customer's brand, naming the address and where to enable it again
+      for (const m of sent) {
+        expect(m.fromName).toBe(brand.name);
+        expect(m.text).toContain(receiverUrl);
+        expect(m.html).toContain(brand.colour);
+      }
+      return sent.map((m) => m.to).sort();
     };
+    let brand = brandDetails('kestrel');
     // off: not told (the others with notifications on are)
     await setNotifications(false);
     expect(await disableOne()).toEqual(['admin@acme.test']);
-    // on again: told
+    // on again: told (a customer of the second brand: in that brand)
     await setNotifications(true);
+    await t.owner((tx) =>
+      tx.update(customers).set({ brand: 'harrier' }).where(eq(customers.id, acme)),
+    );
+    brand = brandDetails('harrier');
     expect(await disableOne()).toEqual(['admin@acme.test', 'quiet@acme.test']);
+    await t.owner((tx) =>
+      tx.update(customers).set({ brand: 'kestrel' }).where(eq(customers.id, acme)),
+    );
   });
 
   it("an API key reaches its own customer's endpoints and deliveries only", async () => {
