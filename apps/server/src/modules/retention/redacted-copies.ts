@@ -3,18 +3,33 @@ import type { Database, Tx } from '../../db/connection.js';
 import { scrubSubscriptionAuditRows } from '../cycles/erasure-scrub.js';
 import { scrubRegistrationAuditRows } from '../regportals/erasure-scrub.js';
 
-/** How far back a retention run looks for redactions whose audit copies are still to scrub. */
+/** How far back a retention run looks for erasures whose copies may be left to scrub. */
 export const SCRUB_WINDOW_MS = 7 * 86_400_000;
+
+/** How many redactions' copies one run scrubs per customer (a backlog takes several runs). */
+const SCRUB_BATCH = 1000;
 
 /** The reason an erasure's redactions are recorded under (retention_redactions.rule). */
 const ERASURE_RULE = 'erasure';
 
-/** Which redactions' copies to scrub: recorded since a time, or every one of a subject. */
+/**
+ * Which redactions' copies to scrub: the hourly run's (`since`: every redaction whose copies are
+ * not scrubbed yet, whatever its age, and the subjects erased since then), or every one of an
+ * erased subject (its erasure's job).
+ */
 export type ScrubScope = { since: Date } | { subjectId: number };
 
-const scopeOf = (s: ScrubScope): SQL =>
-  'since' in s
-    ? sql`r.redacted_at >= ${s.since.toISOString()}`
+/** The scope as the statements use it: the pending redactions' ids, or a subject's. */
+type Scope = { ids: number[]; since: Date } | { subjectId: number };
+
+const scopeOf = (s: Scope): SQL =>
+  'ids' in s
+    ? s.ids.length === 0
+      ? sql`false`
+      : sql`r.id in (${sql.join(
+          s.ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
     : sql`r.subject_id = ${s.subjectId}`;
 
 /**
@@ -39,8 +54,17 @@ export async function scrubRedactedAuditCopies(
   customerId: number,
   scope: ScrubScope | Date,
 ): Promise<number> {
-  const s: ScrubScope = scope instanceof Date ? { since: scope } : scope;
+  const given: ScrubScope = scope instanceof Date ? { since: scope } : scope;
   return db.ownerTransaction(async (tx) => {
+    // the redactions whose copies are still to scrub (of the subject, or any), noted at the end
+    const pending = (
+      await tx.execute<{ id: number }>(sql`
+        select r.id from retention_redactions r
+        where r.customer_id = ${customerId} and r.copies_scrubbed_at is null
+          ${'subjectId' in given ? sql`and r.subject_id = ${given.subjectId}` : sql``}
+        order by r.id limit ${SCRUB_BATCH}`)
+    ).map((r) => Number(r.id));
+    const s: Scope = 'since' in given ? { ids: pending, since: given.since } : given;
     const rows = await tx.execute(sql`
       update audit_actions a set changes = (
           case when jsonb_typeof(a.changes->'processing_data') = 'array'
@@ -65,6 +89,10 @@ export async function scrubRedactedAuditCopies(
         and i.body->'redacted' is null
       returning i.id`);
     const caseData = await scrubCaseDataCopies(tx, customerId, s);
+    if (pending.length > 0) {
+      await tx.execute(sql`update retention_redactions r set copies_scrubbed_at = now()
+        where r.customer_id = ${customerId} and ${scopeOf({ ids: pending, since: new Date(0) })}`);
+    }
     return rows.length + inbox.length + caseData;
   });
 }
@@ -75,7 +103,7 @@ export async function scrubRedactedAuditCopies(
  * case of an erased subject (any 'erasure' redaction, or the subject's every case when `scope`
  * is a subject's). Marked `redacted: <reason>`; `case`, `fields`, the verb, who and when stay.
  */
-async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): Promise<number> {
+async function scrubCaseDataCopies(tx: Tx, customerId: number, s: Scope): Promise<number> {
   const purged = await tx.execute(sql`
     update audit_actions a set changes = (a.changes - 'personal')
         || jsonb_build_object('redacted', r.rule)
@@ -85,7 +113,7 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: ScrubScope): P
       and a.customer_id = r.customer_id and a.changes ? 'personal'
       and a.changes->>'case' = r.case_id::text and a.created_at <= r.redacted_at
     returning a.id`);
-  if ('since' in s) {
+  if ('ids' in s) {
     // a failed erasure job's work (the backstop): each subject erased in the window, whether
     // its erasure redacted something (a redaction under 'erasure') or nothing at all (no
     // document, no check: only the erasure request, carried out, says so), scrubbed as the

@@ -486,6 +486,8 @@ describe('webhook endpoints', () => {
         'http://2130706433/x',
         'http://127.1/x',
         'http://[fec0::1]/x',
+        'http://localhost./x',
+        'http://api.localhost/x',
       ]) {
         const res = await call(admin, 'POST', '/api/webhook-endpoints/', {
           url,
@@ -494,6 +496,11 @@ describe('webhook endpoints', () => {
         expect(res.statusCode, url).toBe(400);
         expect(res.json()).toEqual({ url: [PRIVATE_ADDRESS] });
       }
+      // nor changed to one
+      const moved = await call(admin, 'PATCH', `/api/webhook-endpoints/${e.id}/`, {
+        url: 'http://10.0.0.1/x',
+      });
+      expect([moved.statusCode, moved.json()]).toEqual([400, { url: [PRIVATE_ADDRESS] }]);
       // an endpoint made while allowed is not sent to once refused
       const test = await call(admin, 'POST', `/api/webhook-endpoints/${e.id}/test/`);
       expect(test.json()).toMatchObject({ status: 'failed', error: PRIVATE_ADDRESS });

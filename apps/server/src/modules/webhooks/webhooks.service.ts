@@ -66,7 +66,8 @@ export function newWebhookSecret(): string {
 /** 400 on `url` for a private, loopback or link-local address unless the installation allows. */
 export function checkWebhookUrl(url: string, allowPrivate: boolean): void {
   if (allowPrivate) return;
-  const host = new URL(url).hostname.toLowerCase();
+  // a fully qualified name's trailing dot ('localhost.') names the same host
+  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
   const literal = literalHost(url);
   if (
     host === 'localhost' ||
