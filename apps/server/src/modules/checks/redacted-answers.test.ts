@@ -14,6 +14,7 @@ import { redactActivityResult } from '../retention/redact.js';
 import { jobActorOf } from './activity.js';
 import { checkCallbackInbox } from './callbacks.table.js';
 import { pollActivity } from './engine.js';
+import { cancelChecksOfCases } from './erasure.js';
 import { checkEngine } from './providers.js';
 
 // Issue 34 (review D1): a provider's answer about an activity whose result was redacted (an
@@ -179,5 +180,50 @@ describe('an answer about a redacted activity', () => {
     );
     expect(polls).toEqual([]);
     expect((await auditText(k.activityId)).some((c) => c.includes('not_kept'))).toBe(true);
+  });
+
+  it('an erasure cancels the checks of the cases (cancelChecksOfCases); a callback after is recorded only', async () => {
+    const k = await openCase('Cancelled');
+    await world.submitActivities(k);
+    const started = await activity(k.activityId);
+    expect(started.state).toBe('ca-in-progress');
+    // what the erasure does in its transaction: the results redacted, the checks cancelled
+    const cancelled = await runInTenant(t.app.deps, jobActorOf(acme), async (ctx) => {
+      await redactActivityResult(ctx, k.activityId, 'erasure');
+      return cancelChecksOfCases(ctx, acme, [k.caseId]);
+    });
+    expect(cancelled).toEqual([k.activityId]);
+    const redacted = await activity(k.activityId);
+    expect(redacted.state).toBe('ca-cancelled');
+    // a second call finds nothing open
+    expect(
+      await runInTenant(t.app.deps, jobActorOf(acme), (ctx) =>
+        cancelChecksOfCases(ctx, acme, [k.caseId]),
+      ),
+    ).toEqual([]);
+    days.advance(10 * DAY);
+    // a poll already queued finds it closed: nothing asked, nothing written
+    await pollActivity(t.app.deps, { case_activity_id: k.activityId, customer_id: acme });
+    expect((await activity(k.activityId)).processing_data).toEqual(redacted.processing_data);
+    const cb = simulator().callbackFor(started.processing_data.reference, 'cancelled-1');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/callbacks/checks/dbs-basic/${k.activityId}/`,
+      headers: cb.headers,
+      payload: cb.body,
+    });
+    expect(res.statusCode).toBe(200);
+    await t.settle();
+    const after = await activity(k.activityId);
+    expect(after.state).toBe('ca-cancelled');
+    expect(after.result_data).toEqual(redacted.result_data);
+    expect(JSON.stringify(after.processing_data)).not.toContain('certificate_number');
+    const [row] = await t.owner((tx) =>
+      tx
+        .select()
+        .from(checkCallbackInbox)
+        .where(eq(checkCallbackInbox.caseActivityId, k.activityId)),
+    );
+    expect(row?.body).toEqual({ redacted: 'erasure' });
   });
 });
