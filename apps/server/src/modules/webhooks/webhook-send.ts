@@ -11,6 +11,9 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const RESPONSE_EXCERPT_MAX = 500;
 export const PRIVATE_ADDRESS = 'The address is private, loopback or link-local.';
 
+/** A delivery's error when the receiver did not answer in full within the time allowed. */
+export const NO_ANSWER = 'No answer in time.';
+
 /** Private, loopback, link-local, shared, multicast and reserved ranges (IPv4 and IPv6). */
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -106,7 +109,14 @@ export function sendWebhook(opts: {
     ...o,
     latencyMs: Math.round(performance.now() - started),
   });
-  return new Promise((resolve) => {
+  return new Promise((settle) => {
+    // the whole exchange within the time allowed (the socket's own timeout is only its idle
+    // time: a receiver trickling its answer would hold the delivery for ever)
+    let deadline: NodeJS.Timeout | undefined;
+    const resolve = (o: SendOutcome) => {
+      clearTimeout(deadline);
+      settle(o);
+    };
     let url: URL;
     try {
       url = new URL(opts.url);
@@ -150,7 +160,11 @@ export function sendWebhook(opts: {
         );
       },
     );
-    req.on('timeout', () => req.destroy(new Error('No answer in time.')));
+    req.on('timeout', () => req.destroy(new Error(NO_ANSWER)));
+    deadline = setTimeout(() => {
+      resolve(done({ ok: false, status: null, excerpt: '', error: NO_ANSWER }));
+      req.destroy();
+    }, opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
     req.on('error', (e) =>
       resolve(done({ ok: false, status: null, excerpt: '', error: e.message.slice(0, 200) })),
     );
