@@ -13,7 +13,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
-import { saveCard as saveCardAt } from '../../../test/payment-cards.js';
+import { confirmCard, saveCard as saveCardAt } from '../../../test/payment-cards.js';
 import { enqueue } from '../../platform/jobs.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
@@ -35,10 +35,13 @@ import { runSubscriptionsDue } from './subscriptions-due-job.js';
 let t: TestApp;
 let acme: number;
 let other: number;
+let third: number;
 let acmeAdmin: Client;
 let otherAdmin: Client;
+let thirdAdmin: Client;
 const acmeSubs: number[] = [];
 const otherSubs: number[] = [];
+const thirdSubs: number[] = [];
 
 const DAY = 86_400_000;
 
@@ -113,7 +116,7 @@ beforeAll(async () => {
   t = await buildTestApp({ config: { jobWorkers: false } });
   const setup: { customer: number; process: number; subjects: number[] }[] = [];
   await t.owner(async (tx) => {
-    for (const name of ['acme', 'other']) {
+    for (const name of ['acme', 'other', 'third']) {
       const customer = (await createCustomer(tx, { name, entitlements: ['cycles'] })).id;
       await createProductUser(tx, { customerId: customer, username: `admin@${name}.test` });
       const process = (await createProcess(tx, { customerId: customer, name: 'Care' })).id;
@@ -136,20 +139,24 @@ beforeAll(async () => {
       setup.push({ customer, process, subjects });
     }
   });
-  const [a, o] = setup;
-  if (!a || !o) throw new Error('no customers');
+  const [a, o, h] = setup;
+  if (!a || !o || !h) throw new Error('no customers');
   acme = a.customer;
   other = o.customer;
+  third = h.customer;
   acmeAdmin = await login(t.app, 'admin@acme.test');
   otherAdmin = await login(t.app, 'admin@other.test');
+  thirdAdmin = await login(t.app, 'admin@third.test');
   for (const s of a.subjects) acmeSubs.push(await subscribe(acmeAdmin, s, a.process));
   for (const s of o.subjects) otherSubs.push(await subscribe(otherAdmin, s, o.process));
+  for (const s of h.subjects) thirdSubs.push(await subscribe(thirdAdmin, s, h.process));
   // no card saved: every period's charge fails at once
   t.clock.advance(2 * DAY);
   await runSubscriptionsDue(t.app.deps);
   await t.settle();
   acmeAdmin = await login(t.app, 'admin@acme.test'); // the sessions idled out
   otherAdmin = await login(t.app, 'admin@other.test');
+  thirdAdmin = await login(t.app, 'admin@third.test');
 });
 afterAll(() => t.close());
 
@@ -258,5 +265,37 @@ describe('saving a card retries the failed subscription billing periods', () => 
     expect(await attempts(other, otherSubs)).toEqual([paid, paid]);
     // acme's periods were not touched by the other customer's cards
     expect((await attempts(acme, acmeSubs)).map((a) => a.length)).toEqual([2, 2]);
+  });
+
+  it('only a setup flow that completes retries: a failed 3-D Secure or a declined card charges nothing', async () => {
+    const challenge = async (result: 'pass' | 'fail') => {
+      const { setup, confirm } = await confirmCard(t.app, thirdAdmin, TEST_CARDS.setupThreeDSecure);
+      const url = (confirm.json() as { next_action: { redirect_to_url: { url: string } } })
+        .next_action.redirect_to_url.url;
+      const answered = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `result=${result}`,
+      });
+      expect(answered.statusCode).toBe(303);
+      return call(thirdAdmin, 'POST', '/api/payment-methods/', { setup_intent: setup.id });
+    };
+    expect((await challenge('fail')).statusCode).toBe(400);
+    const declined = await confirmCard(t.app, thirdAdmin, TEST_CARDS.declined);
+    const refused = await call(thirdAdmin, 'POST', '/api/payment-methods/', {
+      setup_intent: declined.setup.id,
+    });
+    expect(refused.statusCode).toBe(400);
+    await t.settle();
+    expect(await attempts(third, thirdSubs)).toEqual([[[1, 'failed']], [[1, 'failed']]]);
+    // the challenge passed: saved, and the periods paid
+    expect((await challenge('pass')).statusCode).toBe(201);
+    await t.settle();
+    const paid = [
+      [1, 'failed'],
+      [2, 'succeeded'],
+    ];
+    expect(await attempts(third, thirdSubs)).toEqual([paid, paid]);
   });
 });
