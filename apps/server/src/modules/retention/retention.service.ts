@@ -404,7 +404,8 @@ async function held(tx: Tx, customerId: number, caseId: number): Promise<boolean
 
 /**
  * Purges a closed case: every document's files, every activity's result content (what a
- * criminal-record check must keep stays), its case data; the case's row, its activities' and
+ * criminal-record check must keep stays), its case data, the online identity check's profile
+ * and session; the case's row, its activities' and
  * documents' rows and their redaction records stay. Once per case.
  */
 export async function purgeCase(
@@ -454,6 +455,16 @@ export async function purgeCase(
     );
     if ((gone[0]?.n ?? 0) > 0) removed.push(table);
   }
+  // the online identity check's row stays (its status, dates), its profile of the person (names,
+  // date of birth, address) and the identity session go, as an erasure's
+  const idv = rowsOf<{ case_id: number }>(
+    await ctx.tx.execute(sql`update case_online_idv set id_profile = null, ibv_session = null,
+        updated_at = now()
+      where customer_id = ${c.customerId} and case_id = ${c.id}
+        and (id_profile is not null or ibv_session is not null)
+      returning case_id`),
+  );
+  if (idv.length > 0) removed.push('case_online_idv');
   const id = await recordCaseRedaction(
     ctx,
     c,
