@@ -8,10 +8,12 @@ import type { DocumentStorage } from '../../providers/storage/provider.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
 import { cases } from '../cases/cases.table.js';
+import { cancelChecksOfCases } from '../checks/erasure.js';
 import { eraseRegistrations } from '../regportals/erasure-scrub.js';
 import { redactActivityResult, redactDocument } from '../retention/redact.js';
 import { caseRetention } from '../retention/retention.table.js';
 import { erasureScrubJob } from '../retention/retention-job.js';
+import { ERASED_NAME, mergedDuplicateIds } from '../subjects/merged.js';
 import { SUBJECT_CT } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { CASE_DATA_TABLES, deleteCaseDataRows } from './case-data-rows.js';
@@ -223,11 +225,14 @@ export async function assertNoLegalHold(tx: Tx, customerId: number, caseIds: num
 /**
  * Removes subject `subjectId`'s personal data that need not be kept, in the caller's transaction:
  * its cases' data answers, its documents' files and thumbnails and its checks' result content
- * (retention/redact.ts, recorded under 'erasure'), the identity provider's profile, the record's
- * name, email, date of birth and phone (the record is archived). Cases, checks (their date,
- * reference, level and outcome), documents' types and dates, consents' dates, payments and the
- * audit log stay; the audit log's and the callback inbox's copies of the personal data are
- * scrubbed by a job enqueued here (retention/redacted-copies.ts). A legal hold on any of its cases refuses it (409).
+ * (retention/redact.ts, recorded under 'erasure'; each item's lock waited for, never skipped),
+ * the identity provider's profile, the name, email, date of birth and phone of the record and of
+ * the duplicates merged into it (the record is archived), and the name on the subject's own
+ * requests; its checks still running are cancelled (checks/erasure.ts). Cases, checks (their
+ * date, reference, level and outcome), documents' types and dates, consents' dates, payments and
+ * the audit log stay; the audit log's, the access log's and the callback inbox's copies of the
+ * personal data are scrubbed by a job enqueued here (retention/redacted-copies.ts). A legal hold
+ * on any of its cases refuses it (409).
  */
 export async function eraseSubjectData(
   ctx: ServiceContext,
@@ -236,11 +241,16 @@ export async function eraseSubjectData(
   subjectId: number,
 ): Promise<ErasureOutcome> {
   const { tx, clock } = ctx;
+  // the subject's cases locked first, in order (as every write of a case's activities and
+  // documents locks its case first): the engine, an upload or a retention run on them finishes
+  // before the erasure goes on, and no lock is taken the other way round
   const caseIds = (
     await tx
       .select({ id: cases.id })
       .from(cases)
       .where(and(eq(cases.customerId, customerId), eq(cases.subjectId, subjectId)))
+      .orderBy(asc(cases.id))
+      .for('update', { of: cases })
   ).map((c) => c.id);
   await assertNoLegalHold(tx, customerId, caseIds);
   const removed: Record<string, number> = {};
@@ -260,18 +270,25 @@ export async function eraseSubjectData(
       )}) and id_profile is not null
       returning case_id`);
     if (idv.length > 0) removed.case_online_idv = idv.length;
-    // documents: files and thumbnails removed, the row kept (type, dates) as retention does
+    // the checks still running stop (no start, poll or stored answer after this): cancelled,
+    // each audited, their cases following
+    const cancelled = await cancelChecksOfCases(ctx, customerId, caseIds);
+    if (cancelled.length > 0) removed.checks_cancelled = cancelled.length;
+    // documents: files and thumbnails removed, the row kept (type, dates) as retention does.
+    // Each row's lock is waited for ('wait'): a document another transaction holds is redacted
+    // once it lets go, never skipped with the erasure recorded as carried out
     const docs = await tx
       .select({ id: caseDocuments.id, pages: caseDocuments.pages })
       .from(caseDocuments)
-      .where(and(eq(caseDocuments.customerId, customerId), inArray(caseDocuments.caseId, caseIds)));
+      .where(and(eq(caseDocuments.customerId, customerId), inArray(caseDocuments.caseId, caseIds)))
+      .orderBy(asc(caseDocuments.id));
     let redactedDocs = 0;
     for (const d of docs) {
       if (d.pages.length === 0) continue;
-      const done = await redactDocument(ctx, storage, d.id, ERASURE_REASON);
+      const done = await redactDocument(ctx, storage, d.id, ERASURE_REASON, 'wait');
       if (!done) continue;
       redactedDocs += 1;
-      files += d.pages.length * 2;
+      files += done.removed.length;
     }
     if (redactedDocs > 0) removed.case_documents = redactedDocs;
     // results: the content removed, the record of the check (date, reference, level, outcome) kept
@@ -280,33 +297,53 @@ export async function eraseSubjectData(
       .from(caseActivities)
       .where(
         and(eq(caseActivities.customerId, customerId), inArray(caseActivities.caseId, caseIds)),
-      );
+      )
+      .orderBy(asc(caseActivities.id));
     for (const a of activities) {
-      if (await redactActivityResult(ctx, a.id, ERASURE_REASON)) results += 1;
+      if (await redactActivityResult(ctx, a.id, ERASURE_REASON, 'wait')) results += 1;
     }
   }
-  // the registrations that carry its name (the one that led to it, others of its email)
-  const [record] = await tx
-    .select({ email: subjects.email })
-    .from(subjects)
-    .where(and(eq(subjects.customerId, customerId), eq(subjects.id, subjectId)));
-  const registrations = await eraseRegistrations(tx, customerId, subjectId, record?.email ?? '');
+  // the record and the duplicates merged into it (which keep their own details), and the
+  // registrations that carry their names (the one that led to each, others of its email)
+  const records = [subjectId, ...(await mergedDuplicateIds(tx, customerId, subjectId))];
+  let registrations = 0;
+  for (const id of records) {
+    const [record] = await tx
+      .select({ email: subjects.email })
+      .from(subjects)
+      .where(and(eq(subjects.customerId, customerId), eq(subjects.id, id)))
+      .for('update', { of: subjects });
+    registrations += await eraseRegistrations(tx, customerId, id, record?.email ?? '');
+    await tx
+      .update(subjects)
+      .set({
+        firstName: 'Erased',
+        lastName: 'subject',
+        middlename: '',
+        email: `erased-${customerId}-${id}@erased.invalid`,
+        dob: null,
+        phoneNumber: '',
+        // a duplicate keeps when it was merged
+        ...(id === subjectId ? { archivedAt: clock.now() } : {}),
+      })
+      .where(and(eq(subjects.customerId, customerId), eq(subjects.id, id)));
+  }
   if (registrations > 0) removed.portal_registrations = registrations;
+  removed.subjects = records.length;
+  // the subject's own requests keep who asked, not the name: the record of them stays
   await tx
-    .update(subjects)
-    .set({
-      firstName: 'Erased',
-      lastName: 'subject',
-      middlename: '',
-      email: `erased-${customerId}-${subjectId}@erased.invalid`,
-      dob: null,
-      phoneNumber: '',
-      archivedAt: clock.now(),
-    })
-    .where(and(eq(subjects.customerId, customerId), eq(subjects.id, subjectId)));
-  removed.subjects = 1;
-  // the audit log's and the callback inbox's copies of what went, scrubbed at once by a job
-  // committed with this transaction (the audit log is not the application's to update)
+    .update(erasureRequests)
+    .set({ requestedByName: ERASED_NAME })
+    .where(
+      and(
+        eq(erasureRequests.customerId, customerId),
+        eq(erasureRequests.subjectId, subjectId),
+        eq(erasureRequests.requestedByType, 'SubjectUser'),
+      ),
+    );
+  // the audit log's, the access log's and the callback inbox's copies of what went, scrubbed at
+  // once by a job committed with this transaction (the audit log is not the application's to
+  // update)
   await ctx.enqueue(erasureScrubJob(customerId, subjectId));
   return { removed, files, results, kept: ERASURE_KEEPS, signIn: 'pending' };
 }

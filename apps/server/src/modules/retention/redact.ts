@@ -58,6 +58,15 @@ export async function removeDocumentFiles(
   }
 }
 
+/**
+ * How a redaction takes its item's row lock. `skip` (the hourly retention run): a row another
+ * transaction holds is left for the next run (the call answers null). `wait` (an erasure): the
+ * call waits for the other transaction, so a null answer means only "no such item" or "already
+ * redacted for this reason", never "locked elsewhere", and the erasure is not recorded as carried
+ * out with an item left.
+ */
+export type RedactionLock = 'skip' | 'wait';
+
 /** Inserts the redaction record unless the item was redacted for this reason; its id, or null. */
 async function claim(
   tx: Tx,
@@ -92,15 +101,17 @@ async function claim(
 /**
  * Redacts a document: its files (every page and thumbnail) removed from storage, its pages'
  * list emptied in the database (type, dates and who uploaded it are kept), a redaction record
- * and an audit entry. The row is locked first (FOR UPDATE SKIP LOCKED: a document another
- * transaction holds is left for the next run). Null when there is no such document, it is locked
- * elsewhere, or it was already redacted for `reason`.
+ * and an audit entry. The row is locked first (`lock` 'skip', the default: FOR UPDATE SKIP LOCKED,
+ * a document another transaction holds is left for the next run; 'wait': FOR UPDATE, an
+ * erasure's). Null when there is no such document, it is locked elsewhere (skip only), or it was
+ * already redacted for `reason`.
  */
 export async function redactDocument(
   ctx: ServiceContext,
   storage: DocumentStorage,
   documentId: number,
   reason: RedactionReason,
+  lock: RedactionLock = 'skip',
 ): Promise<RedactionDone | null> {
   const { tx } = ctx;
   const [doc] = await tx
@@ -117,7 +128,10 @@ export async function redactDocument(
       and(eq(cases.customerId, caseDocuments.customerId), eq(cases.id, caseDocuments.caseId)),
     )
     .where(eq(caseDocuments.id, documentId))
-    .for('update', { of: caseDocuments, skipLocked: true });
+    .for(
+      'update',
+      lock === 'skip' ? { of: caseDocuments, skipLocked: true } : { of: caseDocuments },
+    );
   if (!doc) return null;
   const at = ctx.clock.now();
   const removed = doc.pages.flatMap((_page, i) => [`page ${i + 1}`, `page ${i + 1} thumbnail`]);
@@ -216,14 +230,16 @@ export function redactedLog(
 
 /**
  * Redacts an activity's result content: `result_data` replaced by what must be kept
- * (`keptResult`), the provider log's requests and answers emptied (`redactedLog`), a redaction record naming the fields removed, and an audit entry. Locked first
- * (skip locked); null when there is none, it is locked elsewhere, or it was already redacted
- * for `reason`.
+ * (`keptResult`), the provider log's requests and answers emptied (`redactedLog`), a redaction
+ * record naming the fields removed, and an audit entry. Locked first (`lock`, as
+ * `redactDocument`'s); null when there is none, it is locked elsewhere (skip only), or it was
+ * already redacted for `reason`.
  */
 export async function redactActivityResult(
   ctx: ServiceContext,
   activityId: number,
   reason: RedactionReason,
+  lock: RedactionLock = 'skip',
 ): Promise<RedactionDone | null> {
   const { tx } = ctx;
   const [act] = await tx
@@ -242,7 +258,10 @@ export async function redactActivityResult(
       and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
     )
     .where(eq(caseActivities.id, activityId))
-    .for('update', { of: caseActivities, skipLocked: true });
+    .for(
+      'update',
+      lock === 'skip' ? { of: caseActivities, skipLocked: true } : { of: caseActivities },
+    );
   if (!act) return null;
   const at = ctx.clock.now();
   const kept = keptResult(act.kind, act.resultData);

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
 import { scrubSubscriptionAuditRows } from '../cycles/erasure-scrub.js';
 import { scrubRegistrationAuditRows } from '../regportals/erasure-scrub.js';
+import { ERASED_NAME, mergedDuplicateIds } from '../subjects/merged.js';
 
 /** How far back a retention run looks for erasures whose copies may be left to scrub. */
 export const SCRUB_WINDOW_MS = 7 * 86_400_000;
@@ -177,7 +178,69 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
   const labelled =
     (await scrubRegistrationAuditRows(tx, customerId, subjectId)) +
     (await scrubSubscriptionAuditRows(tx, customerId, subjectId));
-  return rows.length + caseRows.length + labelled;
+  // the duplicates merged into it (erased with it): their own rows and labels likewise
+  let merged = 0;
+  const duplicates = await mergedDuplicateIds(tx, customerId, subjectId);
+  for (const id of duplicates) merged += await scrubRecordRows(tx, customerId, id);
+  const acted = await scrubActorNames(tx, customerId, [subjectId, ...duplicates]);
+  return rows.length + caseRows.length + labelled + merged + acted;
+}
+
+/** A merged duplicate's own audit rows and its registrations' and subscriptions' labels. */
+async function scrubRecordRows(tx: Tx, customerId: number, subjectId: number): Promise<number> {
+  const label = `Subject ${subjectId}`;
+  const rows = await tx.execute(sql`
+    update audit_actions a set
+      changes = (a.changes - ${SUBJECT_FIELDS}::text[])
+        || case when a.changes ?| ${SUBJECT_FIELDS}::text[]
+          then jsonb_build_object('redacted', ${ERASURE_RULE}::text) else '{}'::jsonb end,
+      object_repr = ${label}
+    where a.customer_id = ${customerId} and a.content_type = 'subjects.subject'
+      and a.object_id = ${String(subjectId)}
+      and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${label})
+    returning a.id`);
+  return (
+    rows.length +
+    (await scrubRegistrationAuditRows(tx, customerId, subjectId)) +
+    (await scrubSubscriptionAuditRows(tx, customerId, subjectId))
+  );
+}
+
+/**
+ * Where the erased person acted or looked with their own sign-in at this customer (the portal:
+ * audit rows, refusals, the record of who saw what), the actor's name becomes `ERASED_NAME`
+ * (the actor's type and id, what and when stay); and the record of who saw what keeps of each
+ * of their documents only its type, not the uploaded file's original name. The sign-in is one
+ * across customers: another customer's rows, and rows of no customer, are not this erasure's.
+ */
+async function scrubActorNames(
+  tx: Tx,
+  customerId: number,
+  subjectIds: readonly number[],
+): Promise<number> {
+  const ids = sql`array[${sql.join(
+    subjectIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::integer[]`;
+  const logins = sql`(select s.user_id from subjects s
+    where s.customer_id = ${customerId} and s.id = any(${ids}))`;
+  let n = 0;
+  for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
+    const rows = await tx.execute(sql`
+      update ${sql.identifier(table)} a set actor_name = ${ERASED_NAME}
+      where a.customer_id = ${customerId} and a.actor_type = 'SubjectUser'
+        and a.actor_id in ${logins} and a.actor_name <> ${ERASED_NAME}
+      returning a.id`);
+    n += rows.length;
+  }
+  const files = await tx.execute(sql`
+    update record_views v set item_label = left(d.document_type, 200)
+    from cases c join case_documents d on d.customer_id = c.customer_id and d.case_id = c.id
+    where c.customer_id = ${customerId} and c.subject_id = any(${ids})
+      and v.customer_id = c.customer_id and v.case_id = c.id and v.item_kind = 'document'
+      and v.item_id = d.id and v.item_label <> left(d.document_type, 200)
+    returning v.id`);
+  return n + files.length;
 }
 
 /** After 'Case N' in a case's or its activity's audit label: the subject's name, and the rest kept. */
