@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   foreignKey,
   index,
@@ -39,6 +40,16 @@ export const productPayments = pgTable(
     idempotencyKey: varchar('idempotency_key', { length: 100 }),
     failureCode: varchar('failure_code', { length: 50 }),
     failureMessage: text('failure_message'),
+    /**
+     * The subscription's billing period (subscription_charges' id) an attempt of no case charges
+     * (issue 31), read by PostgreSQL from its idempotency key,
+     * `kestrel-subscription-{customer}-{charge}` then `-{attempt}` from the second attempt
+     * (case-payment.ts): every such row has it, however written. A period's attempts are read by
+     * it through product_payments_subscription_charge_idx.
+     */
+    subscriptionChargeId: integer('subscription_charge_id').generatedAlwaysAs(
+      sql`case when case_id is null and idempotency_key ~ '^kestrel-subscription-[0-9]{1,9}-[0-9]{1,9}(-[0-9]{1,9})?$' and split_part(idempotency_key, '-', 3) = customer_id::text then split_part(idempotency_key, '-', 4)::integer end`,
+    ),
     createdAt: createdAt(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
@@ -46,6 +57,10 @@ export const productPayments = pgTable(
     primaryKey({ columns: [t.customerId, t.id] }),
     // one row per attempt at a case's charge (rows of no case are not concerned)
     uniqueIndex('product_payments_case_attempt_idx').on(t.customerId, t.caseId, t.attempt),
+    // one row per attempt at a subscription's billing period: a period's attempts, latest first
+    uniqueIndex('product_payments_subscription_charge_idx')
+      .on(t.customerId, t.subscriptionChargeId, t.attempt)
+      .where(sql`${t.subscriptionChargeId} is not null`),
     index('product_payments_created_idx').on(t.createdAt),
     index('product_payments_customer_created_idx').on(t.customerId, t.createdAt),
     foreignKey({ columns: [t.customerId], foreignColumns: [customers.id] }).onDelete('cascade'),

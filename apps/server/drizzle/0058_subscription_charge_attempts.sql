@@ -1,0 +1,2 @@
+ALTER TABLE "product_payments" ADD COLUMN "subscription_charge_id" integer GENERATED ALWAYS AS (case when case_id is null and idempotency_key ~ '^kestrel-subscription-[0-9]{1,9}-[0-9]{1,9}(-[0-9]{1,9})?$' and split_part(idempotency_key, '-', 3) = customer_id::text then split_part(idempotency_key, '-', 4)::integer end) STORED;--> statement-breakpoint
+CREATE UNIQUE INDEX "product_payments_subscription_charge_idx" ON "product_payments" USING btree ("customer_id","subscription_charge_id","attempt") WHERE "product_payments"."subscription_charge_id" is not null;
