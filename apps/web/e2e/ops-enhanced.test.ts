@@ -209,6 +209,8 @@ describe('an enhanced check from the ops queue to its result', () => {
     const text = (await panel.textContent()) ?? '';
     expect(text).toContain('This is not a certificate issued by the DBS');
     expect(text).not.toContain('DBS Results not yet available');
+    // countersigned by the ops user who claimed it
+    expect(text).toMatch(/Countersigned by\s*Ops World/);
     const barred = (await card.getByTestId('dbs-barred-lists').textContent()) ?? '';
     expect(barred).toContain('Adults barred list');
     expect(barred).toContain('No match');
