@@ -16,9 +16,12 @@ import {
 import { saveCard as saveCardAt } from '../../../test/payment-cards.js';
 import { createRole } from '../../db/factories.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
+import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { SUBSCRIPTION_NOTHING_TO_RETRY } from '../payments/case-payment.js';
 import { productPayments } from '../payments/product-payments.table.js';
 import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
+import { processes } from '../processes/processes.table.js';
+import { segments, segmentUsers } from '../segments/segments.table.js';
 import { subscriptionCharges } from './cycles.table.js';
 import { SUBSCRIPTION_CT } from './subscriptions.service.js';
 import { runSubscriptionsDue } from './subscriptions-due-job.js';
@@ -323,5 +326,121 @@ describe('a subscription billing period charged by card', () => {
       r.idempotencyKey?.startsWith(`kestrel-subscription-${acme}-${charge.id}`),
     );
     expect(rows.map((r) => r.status)).toEqual(['failed', 'succeeded']);
+  });
+});
+
+/** Removes every card the customer saved (DELETE /api/payment-methods/{id}/). */
+async function removeCards() {
+  const cards = await call(admin, 'GET', '/api/payment-methods/');
+  for (const m of (cards.json() as { results: { id: number }[] }).results) {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/payment-methods/${m.id}/`,
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(204);
+  }
+}
+
+describe("a period's billing: segment scope, and retries past twenty", () => {
+  it("a segment-limited user sees the billing of their segment's subscriptions only (review B2)", async () => {
+    await t.owner(async (tx) => {
+      const [north, south] = await tx
+        .insert(segments)
+        .values([
+          { customerId: acme, name: 'North' },
+          { customerId: acme, name: 'South' },
+        ])
+        .returning();
+      // the subscriptions' cases are of Care, a process of North
+      await tx
+        .update(processes)
+        .set({ segmentId: north?.id ?? 0 })
+        .where(and(eq(processes.customerId, acme), eq(processes.id, care)));
+      const role = await createRole(tx, {
+        customerId: acme,
+        permissions: [
+          'cycles.view_cycle',
+          'subscriptions.view_subscription',
+          'payments.add_payment',
+        ],
+      });
+      for (const [name, segment] of [
+        ['north', north],
+        ['south', south],
+      ] as const) {
+        const u = await createProductUser(tx, {
+          customerId: acme,
+          username: `${name}@acme.test`,
+          roles: [role.id],
+        });
+        await tx
+          .insert(segmentUsers)
+          .values({ customerId: acme, segmentId: segment?.id ?? 0, userId: u.id });
+      }
+    });
+    const north = await login(t.app, 'north@acme.test');
+    const south = await login(t.app, 'south@acme.test');
+    const ids = [subs[0] ?? 0, subs[1] ?? 0];
+    const seen = await billing(north, ids);
+    expect(seen.map((b) => [b.subscription, b.state]).sort()).toEqual(
+      ids.map((id) => [id, 'paid']).sort(),
+    );
+    // another segment's subscriptions: no amounts, states or reasons, as if they did not exist
+    expect(await billing(south, ids)).toEqual([]);
+    expect(await billing(south, [subs[0] ?? 0])).toEqual([]);
+    const charge = await chargeOf(subs[0] ?? 0);
+    const retry = await call(
+      south,
+      'POST',
+      `/api/subscription-charges/${charge.id}/retry-payment/`,
+    );
+    expect(retry.statusCode).toBe(404);
+  });
+
+  it('a period retried more than twenty times is still read: its last attempt, retried again and paid (review B3)', async () => {
+    await removeCards();
+    const person = await t.owner(
+      async (tx) =>
+        (await createSubjectUser(tx, { customerId: acme, email: 'bill20@acme-people.test' })).id,
+    );
+    const sub = await subscribe(admin, person, care);
+    t.clock.advance(2 * DAY);
+    await runSubscriptionsDue(t.app.deps);
+    await t.settle();
+    admin = await login(t.app, 'admin@acme.test');
+    const charge = await chargeOf(sub);
+    // a card the bank declines: its automatic retry is attempt 2, each retry after it fails too
+    await saveCard(admin, TEST_CARDS.insufficientFunds);
+    await t.settle();
+    const url = `/api/subscription-charges/${charge.id}/retry-payment/`;
+    for (let attempt = 3; attempt <= 21; attempt += 1) {
+      const res = await call(admin, 'POST', url);
+      expect([attempt, res.statusCode, res.body]).toEqual([
+        attempt,
+        200,
+        expect.stringContaining(`"attempts":${attempt}`),
+      ]);
+      await t.settle();
+    }
+    const [failed] = await billing(admin, [sub]);
+    expect(failed).toMatchObject({ state: 'failed', attempts: 21 });
+    expect(failed?.reason).not.toBeNull();
+    // the card replaced by one that pays: the automatic retry makes attempt 22, paid
+    await removeCards();
+    await saveCard(admin);
+    await t.settle();
+    expect((await billing(admin, [sub]))[0]).toMatchObject({ state: 'paid', attempts: 22 });
+    const again = await call(admin, 'POST', url);
+    expect([again.statusCode, again.json()]).toEqual([
+      400,
+      { non_field_errors: [SUBSCRIPTION_NOTHING_TO_RETRY] },
+    ]);
+    const key = `kestrel-subscription-${acme}-${charge.id}`;
+    const rows = (await attemptsOf(acme)).filter(
+      (r) => r.idempotencyKey === key || r.idempotencyKey?.startsWith(`${key}-`),
+    );
+    expect(rows.map((r) => r.attempt)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    expect(rows.filter((r) => r.status === 'succeeded')).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import {
   type SubscriptionBillingOut,
   type SubscriptionBillingState,
 } from '@kestrel/domain';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -55,7 +55,12 @@ async function present(
   });
 }
 
-/** The last billing period of each of `ids` (the actor's customer's; others are absent). */
+/**
+ * The last billing period of each of `ids` (the actor's customer's; others are absent). Read
+ * through their subscriptions, which the segment scope narrows (subscription_charges has no
+ * subject, case or process of its own): a segment-limited user's periods are those of the
+ * subscriptions they see; another segment's are absent, as another customer's.
+ */
 export async function lastBilling(
   ctx: ServiceContext,
   ids: readonly number[],
@@ -63,8 +68,15 @@ export async function lastBilling(
   const customerId = ctx.actor.customerId;
   if (customerId === null || ids.length === 0) return [];
   const rows = await ctx.tx
-    .selectDistinctOn([subscriptionCharges.subscriptionId])
+    .selectDistinctOn([subscriptionCharges.subscriptionId], getTableColumns(subscriptionCharges))
     .from(subscriptionCharges)
+    .innerJoin(
+      subscriptions,
+      and(
+        eq(subscriptions.customerId, subscriptionCharges.customerId),
+        eq(subscriptions.id, subscriptionCharges.subscriptionId),
+      ),
+    )
     .where(
       and(
         eq(subscriptionCharges.customerId, customerId),

@@ -9,7 +9,7 @@ import {
   isoDate,
   PAYMENT_METHOD_MESSAGES,
 } from '@kestrel/domain';
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -194,12 +194,12 @@ export const subscriptionChargeAttemptKey = (
 /** The 400 of a retry when the period's last attempt did not fail. */
 export const SUBSCRIPTION_NOTHING_TO_RETRY = 'This billing period has no payment to retry.';
 
-/** A subscription period's attempts are the rows of no case whose key is one of its own. */
-const ATTEMPTS_TRIED = 20;
-
 /**
  * The latest attempt at each of the billing periods `chargeIds` charged by card (a map by
- * subscription_charges' id; a period not charged yet is absent).
+ * subscription_charges' id; a period not charged yet is absent). A period's attempts are the rows
+ * whose subscription_charge_id PostgreSQL reads from their key (product-payments.table.ts), read
+ * through product_payments_subscription_charge_idx: the periods asked for only, however many
+ * attempts each has had.
  */
 export async function subscriptionChargeAttempts(
   tx: Tx,
@@ -208,27 +208,19 @@ export async function subscriptionChargeAttempts(
 ): Promise<Map<number, PaymentRow>> {
   const out = new Map<number, PaymentRow>();
   if (chargeIds.length === 0) return out;
-  const byKey = new Map<string, number>();
-  for (const id of chargeIds) {
-    for (let a = 1; a <= ATTEMPTS_TRIED; a += 1) {
-      byKey.set(subscriptionChargeAttemptKey(customerId, id, a), id);
-    }
-  }
   const rows = await tx
-    .select()
+    .selectDistinctOn([productPayments.subscriptionChargeId])
     .from(productPayments)
     .where(
       and(
         eq(productPayments.customerId, customerId),
-        isNull(productPayments.caseId),
-        inArray(productPayments.idempotencyKey, [...byKey.keys()]),
+        isNotNull(productPayments.subscriptionChargeId),
+        inArray(productPayments.subscriptionChargeId, [...new Set(chargeIds)]),
       ),
-    );
+    )
+    .orderBy(productPayments.subscriptionChargeId, desc(productPayments.attempt));
   for (const r of rows) {
-    const id = byKey.get(r.idempotencyKey ?? '');
-    if (id === undefined) continue;
-    const seen = out.get(id);
-    if (!seen || r.attempt > seen.attempt) out.set(id, r);
+    if (r.subscriptionChargeId !== null) out.set(r.subscriptionChargeId, r);
   }
   return out;
 }
@@ -246,7 +238,7 @@ export async function retrySubscriptionCharge(
   const last = (await subscriptionChargeAttempts(ctx.tx, c.customerId, [c.chargeId])).get(
     c.chargeId,
   );
-  if (last?.status !== 'failed' || last.attempt >= ATTEMPTS_TRIED) {
+  if (last?.status !== 'failed') {
     throw ValidationError.of('non_field_errors', SUBSCRIPTION_NOTHING_TO_RETRY);
   }
   const card = await defaultCard(ctx.tx, c.customerId);
@@ -271,44 +263,35 @@ export async function retrySubscriptionCharge(
   );
 }
 
-/** Reads a subscription period's attempt key back: its subscription_charges id, or null. */
-export function subscriptionChargeOfKey(customerId: number, key: string | null): number | null {
-  const m = key?.match(/^kestrel-subscription-(\d+)-(\d+)(?:-\d+)?$/);
-  if (!m || Number(m[1]) !== customerId) return null;
-  return Number(m[2]);
-}
-
 /**
  * The customer's billing periods charged by card whose last attempt failed with another card
- * than `cardId` (or with none): what saving `cardId` as the default retries, oldest first.
+ * than `cardId` (or with none): what saving `cardId` as the default retries, oldest first. One
+ * read of the customer's periods' attempts through product_payments_subscription_charge_idx
+ * (a card is saved rarely), the latest of each.
  */
 export async function failedSubscriptionCharges(
   tx: Tx,
   customerId: number,
   cardId: number,
 ): Promise<number[]> {
-  const failed = await tx
-    .select({ key: productPayments.idempotencyKey })
+  const latest = await tx
+    .selectDistinctOn([productPayments.subscriptionChargeId], {
+      chargeId: productPayments.subscriptionChargeId,
+      status: productPayments.status,
+      paymentMethodId: productPayments.paymentMethodId,
+    })
     .from(productPayments)
     .where(
       and(
         eq(productPayments.customerId, customerId),
-        isNull(productPayments.caseId),
-        eq(productPayments.status, 'failed'),
+        isNotNull(productPayments.subscriptionChargeId),
       ),
-    );
-  const ids = new Set<number>();
-  for (const r of failed) {
-    const id = subscriptionChargeOfKey(customerId, r.key);
-    if (id !== null) ids.add(id);
-  }
-  const all = [...ids].sort((a, b) => a - b);
+    )
+    .orderBy(productPayments.subscriptionChargeId, desc(productPayments.attempt));
   const out: number[] = [];
-  // each period asks ATTEMPTS_TRIED keys: a few hundred periods a query
-  for (let i = 0; i < all.length; i += 500) {
-    const latest = await subscriptionChargeAttempts(tx, customerId, all.slice(i, i + 500));
-    for (const [id, r] of latest) {
-      if (r.status === 'failed' && r.paymentMethodId !== cardId) out.push(id);
+  for (const r of latest) {
+    if (r.chargeId !== null && r.status === 'failed' && r.paymentMethodId !== cardId) {
+      out.push(r.chargeId);
     }
   }
   return out.sort((a, b) => a - b);
