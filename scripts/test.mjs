@@ -166,34 +166,50 @@ if (changed) {
   selected = selected.filter((s) => (only.get(s.name) ?? []).length > 0);
 }
 
-const workspaces = ['packages/domain', 'apps/server', 'apps/web'];
+// Longest first (CPU seconds on this machine: server 28, web 19.5, domain 5): two lanes of about
+// 33 s (server, domain) and 35 s (the build, web) instead of 28 s, then the build's 15 s alone.
+const workspaces = ['apps/server', 'apps/web', 'packages/domain'];
+const needsBuild = selected.some((s) => s.needsBuild);
+let built = false;
 if (names.length === 0 && !changed) {
-  // One tsc per workspace, two at a time (two cores); each prints its own errors.
-  await timed('typecheck', async () => {
+  // One tsc per workspace, two at a time (two cores); each prints its own errors. The browser
+  // suite's build (server, web) is one more job of the two lanes: it needs no typecheck, and
+  // beside the long server typecheck it used a core the lane of the two short ones left idle
+  // (typecheck 30 s, then the build 14 s, one after the other on CI).
+  await timed('typecheck (and build server, web)', async () => {
     const codes = [];
-    const queue = [...workspaces];
+    const queue = [
+      ...workspaces.slice(0, 1),
+      ...(needsBuild ? ['build'] : []),
+      ...workspaces.slice(1),
+    ];
     const worker = async () => {
-      for (let ws = queue.shift(); ws; ws = queue.shift()) {
-        const log = join(reportDir, `typecheck-${ws.replace('/', '-')}.log`);
-        const code = await exec('npm', ['run', 'typecheck', '--silent'], {
-          cwd: join(root, ws),
-          log,
-        });
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        const log = join(
+          reportDir,
+          `${job === 'build' ? 'build' : `typecheck-${job.replace('/', '-')}`}.log`,
+        );
+        const code =
+          job === 'build'
+            ? await exec(process.execPath, ['scripts/build.mjs', 'server', 'web'], { log })
+            : await exec('npm', ['run', 'typecheck', '--silent'], { cwd: join(root, job), log });
         const text = readFileSync(log, 'utf8').trim();
-        console.log(`› typecheck ${ws}: ${code === 0 ? 'ok' : 'FAILED'}${text ? `\n${text}` : ''}`);
+        const what = job === 'build' ? 'build server, web' : `typecheck ${job}`;
+        console.log(`› ${what}: ${code === 0 ? 'ok' : 'FAILED'}${text ? `\n${text}` : ''}`);
+        if (job === 'build') built = code === 0;
         codes.push(code);
       }
     };
     await Promise.all([worker(), worker()]);
     if (codes.some((c) => c !== 0)) {
-      console.error('\n✖ typecheck failed');
+      console.error('\n✖ typecheck or build failed');
       process.exit(1);
     }
   });
 }
 if (selected.some((s) => s.needsBrowser)) ensureChromium();
 // The browser tests run the compiled server (what `npm start` runs) and the built web app.
-if (selected.some((s) => s.needsBuild)) {
+if (needsBuild && !built) {
   await timed('build server, web', () => build(['server', 'web']));
 }
 
