@@ -14,6 +14,28 @@ const SCRUB_BATCH = 1000;
 const ERASURE_RULE = 'erasure';
 
 /**
+ * The content types of the case data's audit rows, the ones written with `case` and `personal`
+ * (case-data's CASE_DATA_CONTENT_TYPES, the DBS and right-to-work details'; a test holds them
+ * equal). The scrubs name them so that the audit log's (customer_id, content_type, object_id)
+ * index narrows them to these rows, not every row of the customer.
+ */
+export const CASE_DATA_AUDIT_TYPES = [
+  'cases.casebasicdetails',
+  'cases.casebirthdetails',
+  'cases.casepassport',
+  'cases.casedrivinglicence',
+  'cases.casedbsupdatedetails',
+  'cases.caseothername',
+  'cases.caseaddress',
+  'cases.casedbsdetails',
+  'cases.casertwdetails',
+] as const;
+const CASE_DATA_TYPES = sql`array[${sql.join(
+  CASE_DATA_AUDIT_TYPES.map((c) => sql`${c}`),
+  sql`, `,
+)}]::varchar[]`;
+
+/**
  * Which redactions' copies to scrub: the hourly run's (`since`: every redaction whose copies are
  * not scrubbed yet, whatever its age, and the subjects erased since then), or every one of an
  * erased subject (its erasure's job).
@@ -111,7 +133,8 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: Scope): Promis
     from retention_redactions r
     where r.customer_id = ${customerId} and ${scopeOf(s)}
       and (r.target = 'case' or r.rule = ${ERASURE_RULE})
-      and a.customer_id = r.customer_id and a.changes ? 'personal'
+      and a.customer_id = r.customer_id and a.content_type = any(${CASE_DATA_TYPES})
+      and a.changes ? 'personal'
       and a.changes->>'case' = r.case_id::text and a.created_at <= r.redacted_at
     returning a.id`);
   if ('ids' in s) {
@@ -138,7 +161,8 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: Scope): Promis
         || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
     from cases c
     where c.customer_id = ${customerId} and c.subject_id = ${s.subjectId}
-      and a.customer_id = c.customer_id and a.changes ? 'personal'
+      and a.customer_id = c.customer_id and a.content_type = any(${CASE_DATA_TYPES})
+      and a.changes ? 'personal'
       and a.changes->>'case' = c.id::text
     returning a.id`);
   return purged.length + erased.length + (await scrubSubjectRows(tx, customerId, s.subjectId));
@@ -163,16 +187,24 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
     returning a.id`);
   // the rows of the subject's cases and their activities name the subject in their label
   // ('Case 7 (Olwen Doe)', '… activity 9'), and a reminder's `to` is the email: label and `to`
-  // lose them (their verb, who and when stay)
+  // lose them (their verb, who and when stay). Found by their objects (each case, each of its
+  // activities) on the audit log's object index
   const caseRows = await tx.execute(sql`
     update audit_actions a set
-      object_repr = regexp_replace(a.object_repr, '^(Case ' || c.id || ${CASE_LABEL_NAME}, ${'\\1\\2'}),
+      object_repr = regexp_replace(a.object_repr, '^(Case ' || o.case_id || ${CASE_LABEL_NAME}, ${'\\1\\2'}),
       changes = case when a.changes ? 'to'
         then (a.changes - 'to') || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
         else a.changes end
-    from cases c
-    where c.customer_id = ${customerId} and c.subject_id = ${subjectId}
-      and a.customer_id = c.customer_id and a.object_repr like 'Case ' || c.id || ' (%'
+    from (
+      select c.id as case_id, 'cases.case'::varchar as ct, c.id::varchar as oid
+      from cases c where c.customer_id = ${customerId} and c.subject_id = ${subjectId}
+      union all
+      select c.id, 'cases.caseactivity'::varchar, x.id::varchar
+      from cases c join case_activities x on x.customer_id = c.customer_id and x.case_id = c.id
+      where c.customer_id = ${customerId} and c.subject_id = ${subjectId}
+    ) o
+    where a.customer_id = ${customerId} and a.content_type = o.ct and a.object_id = o.oid
+      and a.object_repr like 'Case ' || o.case_id || ' (%'
     returning a.id`);
   // its registrations' and subscriptions' rows name it in their label (and copy its details)
   const labelled =
