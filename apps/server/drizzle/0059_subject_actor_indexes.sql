@@ -1,4 +1,5 @@
--- Custom SQL migration file, put your code below! ---- An erasure (issue 34, retention/redacted-copies.ts scrubActorNames) renames the erased person
+-- Custom SQL migration file, put your code below! --
+-- An erasure (issue 34, retention/redacted-copies.ts scrubActorNames) renames the erased person
 -- where they acted or looked with their own sign-in at one customer: the audit log's and the
 -- record of who saw what's rows of a subject user, found by customer and sign-in. Partial indexes
 -- holding only subject users' rows (the statements say actor_type = 'SubjectUser' word for word),
