@@ -254,16 +254,25 @@ async function scrubActorNames(
     subjectIds.map((id) => sql`${id}`),
     sql`, `,
   )}]::integer[]`;
-  const logins = sql`(select s.user_id from subjects s
-    where s.customer_id = ${customerId} and s.id = any(${ids}))`;
+  const logins = (
+    await tx.execute<{ user_id: number }>(sql`select distinct s.user_id from subjects s
+      where s.customer_id = ${customerId} and s.id = any(${ids})`)
+  ).map((r) => Number(r.user_id));
   let n = 0;
-  for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
-    const rows = await tx.execute(sql`
-      update ${sql.identifier(table)} a set actor_name = ${ERASED_NAME}
-      where a.customer_id = ${customerId} and a.actor_type = 'SubjectUser'
-        and a.actor_id in ${logins} and a.actor_name <> ${ERASED_NAME}
-      returning a.id`);
-    n += rows.length;
+  if (logins.length > 0) {
+    const users = sql`array[${sql.join(
+      logins.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::integer[]`;
+    // audit_actions and record_views on their partial indexes of subject users' rows (0059)
+    for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
+      const rows = await tx.execute(sql`
+        update ${sql.identifier(table)} a set actor_name = ${ERASED_NAME}
+        where a.customer_id = ${customerId} and a.actor_type = 'SubjectUser'
+          and a.actor_id = any(${users}) and a.actor_name <> ${ERASED_NAME}
+        returning a.id`);
+      n += rows.length;
+    }
   }
   const files = await tx.execute(sql`
     update record_views v set item_label = left(d.document_type, 200)

@@ -20,6 +20,8 @@ import { CASE_DATA_AUDIT_TYPES, scrubRedactedAuditCopies } from './redacted-copi
 // used to filter a customer's whole audit log (`changes->>'case'`, `object_repr like 'Case N (%'`,
 // only customer_id indexed). Each statement now names the content types (case data; a case and
 // its activities by their ids), so the (customer_id, content_type, object_id) index narrows it.
+// The erased person's name as an actor (their own sign-in's rows) is found on the partial
+// indexes of subject users' rows (migration 0059).
 
 let t: TestApp;
 let acme: number;
@@ -35,7 +37,7 @@ function explaining(db: Database, plans: { text: string; plan: string }[]): Data
         if (prop === 'execute') {
           return async (q: SQL) => {
             const text = dialect.sqlToQuery(q).sql;
-            if (/^\s*update audit_actions/.test(text)) {
+            if (/^\s*update "?(audit_actions|record_views)\b/.test(text)) {
               const rows = await target.execute<{ 'QUERY PLAN': string }>(sql`explain ${q}`);
               plans.push({ text, plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
             }
@@ -74,7 +76,16 @@ beforeAll(async () => {
         (g % 5000)::text, 'Case ' || (g % 5000) || ' (Someone Else)',
         jsonb_build_object('case', g % 5000, 'personal', jsonb_build_object('forename', 'X'))
       from generate_series(1, 20000) g`);
+    // and a record of who saw what of many rows, the subject's own among them
+    await tx.execute(sql`insert into record_views (customer_id, case_id, item_kind, item_id,
+        item_label, how, actor_type, actor_id, actor_name, window_start, first_seen_at,
+        last_seen_at)
+      select ${acme}, g % 5000, 'document', g, 'passport', 'page',
+        case when g % 1000 = 0 then 'SubjectUser' else 'ProductUser' end, g % 50, 'Someone',
+        now() - g * interval '1 hour', now() - g * interval '1 hour', now()
+      from generate_series(1, 20000) g`);
     await tx.execute(sql`analyze audit_actions`);
+    await tx.execute(sql`analyze record_views`);
   });
 });
 afterAll(() => t?.close());
@@ -98,6 +109,16 @@ describe("the erasure scrub's plans", () => {
       expect(p.plan, p.text).toMatch(/audit_actions_object_idx/);
       expect(p.plan, p.text).toMatch(/Index Cond: \(.*content_type/);
       expect(p.plan, p.text).not.toMatch(/Seq Scan on audit_actions/);
+    }
+    // the person's name where they acted or looked with their own sign-in
+    const actors = plans.filter((p) => p.text.includes(`actor_type = 'SubjectUser'`));
+    expect(actors.map((p) => p.text.match(/^\s*update "?(\w+)/)?.[1])).toEqual([
+      'audit_actions',
+      'record_views',
+    ]);
+    for (const p of actors) {
+      expect(p.plan, p.text).toMatch(/(audit_actions|record_views)_subject_actor_idx/);
+      expect(p.plan, p.text).not.toMatch(/Seq Scan/);
     }
   });
 });
