@@ -173,7 +173,8 @@ function ApplyForm({ portal }: { portal: SubjectApplicationPortalOut }) {
             description="9 letters and numbers, for example 3RX6Y4TWP. A code is valid for 120 days."
             size="md"
             w="100%"
-            maw={320}
+            // the box fits a code; its description and error use the column's width
+            styles={{ input: { maxWidth: 320 } }}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
