@@ -154,6 +154,18 @@ describe('an erasure', () => {
       mergedIntoId: subjectId,
     });
     expect(dup?.archivedAt).not.toBeNull();
+    // both sign-ins (the duplicate had its own email, so its own) closed and blanked
+    const signIns = await t.owner((tx) =>
+      tx.execute<{ row: string; is_active: boolean }>(sql`
+        select lower(row_to_json(u)::text) as row, u.is_active from subject_users u
+        where u.id in (select user_id from subjects where customer_id = ${acme}
+          and id in (${subjectId}, ${duplicateId}))`),
+    );
+    expect(signIns).toHaveLength(2);
+    for (const u of signIns) {
+      expect(u.is_active).toBe(false);
+      expect(u.row).not.toMatch(leftovers);
+    }
     const acted = await t.owner((tx) =>
       tx.execute<{ actor_name: string; verb: string }>(sql`select actor_name, verb
         from audit_actions where customer_id = ${acme} and actor_type = 'SubjectUser'`),
