@@ -261,9 +261,17 @@ describe('a licence from application to renewal', () => {
     await page.getByLabel('Tax check code').waitFor();
     expect(await page.getByLabel('I understand my tax responsibilities').count()).toBe(0);
 
-    // The renewal portal: the code is needed; an expired one stops the renewal, a valid one opens
-    // it with its fee.
-    await page.goto(`/s/application-portals/${ids.renewal}`);
+    // Up one level to the sub-group's portals, to the renewal portal: the code is needed; an
+    // expired one stops the renewal, a valid one opens it with its fee.
+    await page
+      .getByTestId('breadcrumbs')
+      .getByRole('link', { name: 'Hackney carriage driver', exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Hackney carriage driver' }).waitFor();
+    await page
+      .getByRole('link', { name: 'Renew your hackney carriage driver licence', exact: true })
+      .click();
+    await page.waitForURL(`**/s/application-portals/${ids.renewal}`);
     const renew = page.getByRole('button', { name: 'Apply and pay £90.00' });
     await renew.waitFor();
     await lookSignedIn(page, 's-renewal-portal');
