@@ -127,17 +127,20 @@ describe('an erasure', () => {
     await t.settle();
     // no copy of either record's name, email, date of birth or phone, nor the file's name
     const leftovers = /quinn|zephyrin|1981-0[23]-0[23]|7700900/;
-    for (const table of [
-      'subjects',
-      'audit_actions',
-      'record_views',
-      'security_refusals',
-      'erasure_requests',
-      'portal_registrations',
-      'case_documents',
-    ]) {
-      const found = (await rowsText(table)).filter((r) => leftovers.test(r));
-      expect([table, found]).toEqual([table, []]);
+    // in every table of the customer's (74 when written: the record, the audit log, the record of
+    // views, refusals, requests, registrations, documents...)
+    const tables = await t.owner((tx) =>
+      tx.execute<{ relname: string }>(sql`select distinct c.relname from pg_attribute a
+        join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind in ('r', 'p') and a.attname = 'customer_id'
+          and not a.attisdropped order by 1`),
+    );
+    expect(tables.map((r) => r.relname)).toEqual(
+      expect.arrayContaining(['subjects', 'audit_actions', 'record_views', 'erasure_requests']),
+    );
+    for (const { relname } of tables) {
+      const found = (await rowsText(relname)).filter((r) => leftovers.test(r));
+      expect([relname, found]).toEqual([relname, []]);
     }
     // the duplicate is erased and stays merged and archived; who did what stays, by type and id
     const [dup] = await t.owner((tx) =>
