@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { ERASURE_RULE, ERASURE_RULE_NAME, redactionNotice } from '@kestrel/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
@@ -99,14 +100,16 @@ describe('erasure of a subject', () => {
     expect(done).toMatchObject({ state: 'completed', state_display: 'Carried out' });
     expect(done.outcome.sign_in).toBe('disabled');
     expect(done.outcome.removed).toMatchObject({ subjects: 1 });
-    // each check's result redacted, recorded on the case (its rule not asserted: the case's
-    // retention answers an erasure's redaction as 'closed-cases', where the contract says 'erasure')
+    // each check's result redacted, recorded on the case under the erasure (the contract's rule)
     expect(done.outcome.results).toBeGreaterThan(0);
     const retention = await (await admin.api.get(`/api/cases/${caseId}/retention/`)).json();
     const redacted = retention.redactions.filter(
       (r: { target: string }) => r.target === 'activity',
     );
     expect(redacted).toHaveLength(done.outcome.results);
+    for (const r of redacted) {
+      expect(r).toMatchObject({ rule: ERASURE_RULE, rule_name: ERASURE_RULE_NAME });
+    }
 
     // The case page: the subject erased, its answers gone.
     await page.goto(`/cases/${caseId}`);
@@ -114,11 +117,13 @@ describe('erasure of a subject', () => {
     await page.getByRole('link', { name: 'Erased subject' }).waitFor();
     await settle(page);
     expect(await page.getByText('Erasmus').count()).toBe(0);
-    // each check's panel says it was redacted that day (the notice's own words are the retention
-    // policy's: see the session's report)
+    // each check's panel says it was redacted that day under the erasure (not the retention policy)
     const notices = page.getByTestId('redaction-notice');
     await expect.poll(() => notices.count()).toBe(done.outcome.results);
-    for (const text of await notices.allTextContents()) expect(text).toMatch(/^Redacted on /);
+    for (const text of await notices.allTextContents()) {
+      expect(text).toContain(redactionNotice(redacted[0].redacted_at, ERASURE_RULE));
+      expect(text).toContain(`${ERASURE_RULE_NAME}: `);
+    }
     await lookAtWidths(page, shots, 'case-after-erasure');
 
     // 3. The subject's password is refused from then on.

@@ -83,6 +83,12 @@ describe('retention rules', () => {
     expect(redactionNotice('2026-07-15T10:00:00Z')).toBe(
       'Redacted on 15th Jul 2026 under the retention policy',
     );
+    expect(redactionNotice('2026-07-15T10:00:00Z', 'erasure')).toBe(
+      "Redacted on 15th Jul 2026 under the subject's erasure request",
+    );
+    expect(redactionNotice('2026-07-15T10:00:00Z', 'identity-images')).toContain(
+      'under the retention policy',
+    );
   });
 
   it('validates the settings: an inspector needs its next inspection date', () => {

@@ -239,9 +239,22 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
   return out;
 }
 
-/** The panels' notice on redacted content (spec-literal text). */
-export function redactionNotice(date: string | Date): string {
-  return `Redacted on ${formatDate(date)} under the retention policy`;
+/** What an erasure's redactions record as their rule (beside the retention rules' codes). */
+export const ERASURE_RULE = 'erasure';
+/** An erasure's redactions, by name on the panels. */
+export const ERASURE_RULE_NAME = 'Erasure request';
+/** The rule a redaction on a case was made under: a retention rule's code or an erasure. */
+export const REDACTION_RULES = [...RETENTION_RULE_CODES, ERASURE_RULE] as const;
+export type RedactionRule = (typeof REDACTION_RULES)[number];
+
+/**
+ * The panels' notice on redacted content: the spec's literal text for the retention rules; an
+ * erasure is not the retention policy, so its redactions say what they were made under.
+ */
+export function redactionNotice(date: string | Date, rule?: RedactionRule): string {
+  return rule === ERASURE_RULE
+    ? `Redacted on ${formatDate(date)} under the subject's erasure request`
+    : `Redacted on ${formatDate(date)} under the retention policy`;
 }
 
 /** How far ahead the "due soon" page looks. */
@@ -327,7 +340,7 @@ export const caseRetentionOut = z.strictObject({
       id: z.number().int(),
       target: z.enum(['document', 'activity', 'case']),
       target_id: z.number().int(),
-      rule: z.enum(RETENTION_RULE_CODES),
+      rule: z.enum(REDACTION_RULES),
       rule_name: z.string(),
       removed: z.array(z.string()),
       redacted_at: z.string(),

@@ -1,4 +1,4 @@
-import type { ErasureState } from '@kestrel/domain';
+import { ERASURE_RULE, type ErasureState } from '@kestrel/domain';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -38,7 +38,7 @@ export const DECIDED_DETAIL = 'This request has already been decided.';
 export const REASON_REQUIRED = 'Give the reason for refusing the request.';
 
 /** The reason an erasure's redactions are recorded under (retention_redactions.rule). */
-export const ERASURE_REASON = 'erasure';
+export const ERASURE_REASON = ERASURE_RULE;
 
 /** What an erasure keeps, in words (stored with each carried-out request). */
 export const ERASURE_KEEPS = [

@@ -3,7 +3,10 @@ import {
   CRIMINAL_RECORD_CHECKS,
   DRIVING_CHECKS,
   type DueRedactionOut,
+  ERASURE_RULE,
+  ERASURE_RULE_NAME,
   RETENTION_RULE_CODES,
+  type RedactionRule,
   type RetentionRuleCode,
   type RetentionSettings,
   type RetentionSettingsIn,
@@ -116,9 +119,7 @@ export async function getCaseRetention(tx: Tx, caseId: number): Promise<CaseRete
       id: x.id,
       target: x.target,
       target_id: x.targetId,
-      rule: (RETENTION_RULE_CODES as readonly string[]).includes(x.rule)
-        ? (x.rule as RetentionRuleCode)
-        : 'closed-cases',
+      rule: redactionRule(x.rule),
       rule_name: ruleName(x.rule),
       removed: x.removed,
       redacted_at: x.redactedAt.toISOString(),
@@ -126,7 +127,16 @@ export async function getCaseRetention(tx: Tx, caseId: number): Promise<CaseRete
   };
 }
 
+/** A redaction's recorded rule as the contract names it (an erasure's is `erasure`). */
+function redactionRule(code: string): RedactionRule {
+  if (code === ERASURE_RULE) return ERASURE_RULE;
+  return (RETENTION_RULE_CODES as readonly string[]).includes(code)
+    ? (code as RetentionRuleCode)
+    : 'closed-cases';
+}
+
 function ruleName(code: string): string {
+  if (code === ERASURE_RULE) return ERASURE_RULE_NAME;
   const known = (RETENTION_RULE_CODES as readonly string[]).includes(code);
   return known ? retentionRule(code as RetentionRuleCode).name : code;
 }

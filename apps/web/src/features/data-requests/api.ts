@@ -101,6 +101,8 @@ const TABLE_WORDS: Record<string, string> = {
   case_rtw_details: 'Right to work details',
   case_online_idv: 'Online identity profiles',
   case_documents: 'Documents (files and thumbnails)',
+  checks_cancelled: 'Checks in progress cancelled',
+  portal_registrations: 'Portal registrations',
   subjects: "The subject's name, email, date of birth and phone",
 };
 

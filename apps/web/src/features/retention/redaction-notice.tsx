@@ -25,7 +25,7 @@ export function RedactionNotice({
       color="gray"
       variant="light"
       data-testid="redaction-notice"
-      title={redactionNotice(found.redacted_at)}
+      title={redactionNotice(found.redacted_at, found.rule)}
     >
       {found.rule_name}: {found.removed.join(', ')} removed.
     </Alert>
