@@ -290,6 +290,8 @@ export const APPLICATION_MESSAGES = {
   noTaxCode: 'This application has no tax check code to confirm.',
   portalClosed: 'This application portal is closed.',
   renewalNeedsLicence: 'A renewal needs an active licence of this type that has not yet expired.',
+  renewalOfAnotherOpen:
+    "The holder's renewal of another licence is still open on this renewal portal: decide or withdraw it before renewing this one.",
 } as const;
 
 export * from '../lms-tax-check.js';

@@ -37,7 +37,12 @@ import type { Tx } from '../../db/connection.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Actor } from '../../platform/context.js';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../../platform/errors.js';
+import {
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '../../platform/errors.js';
 import {
   type ContextDeps,
   runAsSystem,
@@ -1393,6 +1398,11 @@ export async function renewLicence(
       tax,
       holdsElsewhere: false,
     });
+    // one open application per holder and portal: the open one answers only for this licence
+    // (answering another licence's renewal would have that one extended, not this)
+    if (app.renewsLicenceId !== facts.lic.id) {
+      throw new ConflictError(APPLICATION_MESSAGES.renewalOfAnotherOpen);
+    }
     return app.id;
   });
   return runInTenant(deps, actor, (ctx) => getApplication(ctx, id));

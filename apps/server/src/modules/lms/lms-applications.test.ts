@@ -1,4 +1,5 @@
 import {
+  APPLICATION_MESSAGES,
   TAX_CHECK_CODE_EXPIRED,
   TAX_CHECK_CODE_REQUIRED,
   TAX_CHECK_CODE_UNKNOWN,
@@ -574,6 +575,35 @@ describe('the HMRC tax check and renewals', () => {
       renews_licence: lic.id,
       state: 'awaiting_payment',
     });
+
+    // a second licence of the same type held by the same person: its renewal is not answered
+    // with the first licence's open one (granting that would extend the first, not this)
+    const [second] = await t.owner((tx) =>
+      tx
+        .insert(licences)
+        .values({
+          customerId: northgate,
+          definitionId: lic.definition,
+          holderId: lic.holder,
+          number: 'HCD/2026/90077',
+          status: 'active',
+          issueDate: lic.issue_date,
+          expiryDate: lic.expiry_date,
+        })
+        .returning(),
+    );
+    const other = await call(council, 'POST', `/api/lms/licences/${second?.id}/renew/`, {
+      tax_check_code: 'HMRC12345',
+    });
+    expect(other.statusCode, other.body).toBe(409);
+    expect(other.json()).toEqual({ detail: APPLICATION_MESSAGES.renewalOfAnotherOpen });
+    // the first licence's renewal again answers its open application
+    const again = await call(council, 'POST', `/api/lms/licences/${lic.id}/renew/`, {
+      tax_check_code: 'HMRC12345',
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().id).toBe(res.json().id);
+    await t.owner((tx) => tx.delete(licences).where(eq(licences.number, 'HCD/2026/90077')));
   });
 
   it('the subject withdraws an open application, not a decided one, nor another’s', async () => {
