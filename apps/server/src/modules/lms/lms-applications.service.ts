@@ -1387,6 +1387,16 @@ export async function renewLicence(
   const portal = facts.portal;
   const tax = await startingTaxCheck('renewal', input, facts.person, today);
   const id = await runInTenant(deps, actor, async (ctx) => {
+    // the licence again, locked, in the transaction that opens the renewal: a suspension or
+    // revocation made while HMRC was asked is seen (it waits for this, or this sees it)
+    const [now] = await ctx.tx
+      .select({ status: licences.status, expiryDate: licences.expiryDate })
+      .from(licences)
+      .where(eq(licences.id, facts.lic.id))
+      .for('update');
+    if (now?.status !== 'active' || now.expiryDate < today) {
+      throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.renewalNeedsLicence);
+    }
     const { app } = await createApplication(ctx, mail, {
       portalId: portal.id,
       definitionId: facts.lic.definitionId,
