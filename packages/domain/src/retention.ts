@@ -145,6 +145,19 @@ export function retentionRule(code: RetentionRuleCode): RetentionRule {
 export const OUTBOX_RETENTION_DAYS = 30;
 
 /**
+ * Webhook deliveries' request payloads (the event's data: subjects' names) and the receiver's
+ * response excerpts are blanked this many days after the delivery was made; the delivery row (its
+ * event, status, attempts and times) stays as the endpoint's log.
+ */
+export const WEBHOOK_PAYLOAD_RETENTION_DAYS = 30;
+
+/**
+ * A finished import's (completed or failed) rows lose the values read from the file this many
+ * days after it finished; each row's number, outcome and errors stay for the result report.
+ */
+export const IMPORT_ROWS_RETENTION_DAYS = 30;
+
+/**
  * The job queue's finished jobs (pg-boss moves them to its archive: completed ones 12 hours after
  * they ran, failed ones after the 14 days ops may retry them) lose their payload and output (an
  * email's recipient and text, an import's rows) this many days after they were archived.

@@ -1,8 +1,10 @@
 import {
   ACCESS_LOG_RETENTION_MONTHS,
   accessLogMonths,
+  IMPORT_ROWS_RETENTION_DAYS,
   JOB_PAYLOAD_RETENTION_DAYS,
   OUTBOX_RETENTION_DAYS,
+  WEBHOOK_PAYLOAD_RETENTION_DAYS,
 } from '@kestrel/domain';
 import { subMonths } from 'date-fns/subMonths';
 import { sql } from 'drizzle-orm';
@@ -14,7 +16,8 @@ import { getSettings } from './retention.service.js';
 
 /*
  * Records no retention rule covers, expired by the retention run (issue 34): the local outbox's
- * messages, the job queue's archived payloads and the access log. Each runs as the tables' owner
+ * messages, the job queue's archived payloads, webhook deliveries' payloads, finished imports'
+ * rows and the access log. Each runs as the tables' owner
  * (none is one tenant's to delete through RLS: the outbox and the queue are no customer's, the
  * access log is insert-only for the application), with indexed statements, and audits a summary
  * of what went when anything did; a second run removes nothing and records nothing.
@@ -50,17 +53,84 @@ async function expireOutboxEmails(tx: Tx, cutoff: Date): Promise<number> {
   }
 }
 
+/** How many webhook deliveries or import rows one statement blanks. */
+const BLANK_BATCH = 500;
+
+/**
+ * Blanks the payload and response excerpt of webhook deliveries made before `cutoff` and no
+ * longer pending (the row, its event, status, attempts and times, stays as the endpoint's log):
+ * endpoint by endpoint through the (customer_id, endpoint_id, created_at) index, a batch at a
+ * time; a blanked delivery is not counted again.
+ */
+async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await tx.execute<{ n: number }>(sql`
+      with batch as (
+        select d.customer_id, d.id from webhook_endpoints e
+        cross join lateral (
+          select w.customer_id, w.id from webhook_deliveries w
+          where w.customer_id = e.customer_id and w.endpoint_id = e.id
+            and w.created_at < ${cutoff.toISOString()} and w.status <> 'pending'
+            and (w.response_excerpt <> ''
+              or w.payload is distinct from jsonb_build_object('redacted', 'retention'))
+          limit ${BLANK_BATCH}) d
+        limit ${BLANK_BATCH}),
+      done as (update webhook_deliveries w
+        set payload = jsonb_build_object('redacted', 'retention'), response_excerpt = ''
+        from batch where w.customer_id = batch.customer_id and w.id = batch.id
+        returning 1)
+      select count(*)::int as n from done`);
+    const n = countOf(rows);
+    total += n;
+    if (n < BLANK_BATCH) return total;
+  }
+}
+
+/**
+ * Empties the cells (the values read from the file) of the rows of imports that finished
+ * (completed or failed) before `cutoff`, through import_rows' (customer_id, import_id,
+ * row_number) key, a batch at a time; the row number, outcome and errors stay for the report.
+ */
+async function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await tx.execute<{ n: number }>(sql`
+      with batch as (
+        select r.customer_id, r.import_id, r.row_number from imports i
+        cross join lateral (
+          select x.customer_id, x.import_id, x.row_number from import_rows x
+          where x.customer_id = i.customer_id and x.import_id = i.id
+            and x.cells <> '[]'::jsonb
+          limit ${BLANK_BATCH}) r
+        where i.state in ('completed', 'failed') and i.finished_at < ${cutoff.toISOString()}
+        limit ${BLANK_BATCH}),
+      done as (update import_rows x set cells = '[]'::jsonb
+        from batch where x.customer_id = batch.customer_id and x.import_id = batch.import_id
+          and x.row_number = batch.row_number
+        returning 1)
+      select count(*)::int as n from done`);
+    const n = countOf(rows);
+    total += n;
+    if (n < BLANK_BATCH) return total;
+  }
+}
+
 export interface GlobalExpiry {
   outbox_emails: number;
   outbox_sms: number;
   job_payloads: number;
+  webhook_payloads: number;
+  import_rows: number;
 }
 
 /**
  * The installation's own records past their age, as of `now`: the outbox's emails and texts
  * older than OUTBOX_RETENTION_DAYS deleted; the queue's archived jobs (pgboss.archive, by its
  * archived_on index) archived more than JOB_PAYLOAD_RETENTION_DAYS ago lose their payload and
- * output (the row: its kind, state and times, stays until pg-boss deletes it). Audited once as
+ * output (the row: its kind, state and times, stays until pg-boss deletes it); webhook
+ * deliveries older than WEBHOOK_PAYLOAD_RETENTION_DAYS lose their payload and response excerpt,
+ * imports finished more than IMPORT_ROWS_RETENTION_DAYS ago their rows' cells. Audited once as
  * the system when anything went.
  */
 export async function expireInstallationRecords(db: Database, now: Date): Promise<GlobalExpiry> {
@@ -83,8 +153,18 @@ export async function expireInstallationRecords(db: Database, now: Date): Promis
           returning 1)
         select count(*)::int as n from done`),
     );
-    const out = { outbox_emails: emails, outbox_sms: sms, job_payloads: jobs };
-    if (emails + sms + jobs > 0) {
+    const webhookCutoff = new Date(now.getTime() - WEBHOOK_PAYLOAD_RETENTION_DAYS * DAY);
+    const webhooks = await blankWebhookPayloads(tx, webhookCutoff);
+    const importCutoff = new Date(now.getTime() - IMPORT_ROWS_RETENTION_DAYS * DAY);
+    const imports = await blankImportRows(tx, importCutoff);
+    const out = {
+      outbox_emails: emails,
+      outbox_sms: sms,
+      job_payloads: jobs,
+      webhook_payloads: webhooks,
+      import_rows: imports,
+    };
+    if (emails + sms + jobs + webhooks + imports > 0) {
       await recordAudit(tx, jobActor(null), {
         verb: 'redacted',
         contentType: EXPIRY_CT,
@@ -93,6 +173,8 @@ export async function expireInstallationRecords(db: Database, now: Date): Promis
           removed: out,
           outbox_before: outboxCutoff.toISOString(),
           job_payloads_before: jobCutoff.toISOString(),
+          webhook_payloads_before: webhookCutoff.toISOString(),
+          import_rows_before: importCutoff.toISOString(),
         },
         customerId: null,
       });

@@ -1,7 +1,9 @@
 import {
   ACCESS_LOG_RETENTION_MONTHS,
+  IMPORT_ROWS_RETENTION_DAYS,
   JOB_PAYLOAD_RETENTION_DAYS,
   OUTBOX_RETENTION_DAYS,
+  WEBHOOK_PAYLOAD_RETENTION_DAYS,
 } from '@kestrel/domain';
 import { addMonths } from 'date-fns/addMonths';
 import { subMonths } from 'date-fns/subMonths';
@@ -14,7 +16,9 @@ import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import type { DocumentStorage } from '../../providers/storage/provider.js';
 import { recordViews } from '../access-log/access-log.table.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
+import { importRows, imports } from '../imports/imports.table.js';
 import { outboxSms } from '../reminders/reminders.table.js';
+import { webhookDeliveries, webhookEndpoints } from '../webhooks/webhooks.table.js';
 import { EXPIRY_CT } from './expiry.js';
 import { SCRUB_WINDOW_MS } from './redacted-copies.js';
 import { createRetentionCase, type RetentionCase } from './retention.fixtures.js';
@@ -245,6 +249,216 @@ describe('records no rule covers (a moved clock)', () => {
         ),
     );
     expect(audited.at(-1)?.changes).toMatchObject({ removed: { job_payloads: 1 } });
+  });
+
+  it('blanks webhook deliveries’ payloads after WEBHOOK_PAYLOAD_RETENTION_DAYS, the log kept, once', async () => {
+    const old = ago(WEBHOOK_PAYLOAD_RETENTION_DAYS + 1);
+    const young = ago(WEBHOOK_PAYLOAD_RETENTION_DAYS - 1);
+    const payload = { subject: { first_name: 'Olwen', last_name: 'Doe' } };
+    await t.owner(async (tx) => {
+      const [e] = await tx
+        .insert(webhookEndpoints)
+        .values({
+          customerId: acme,
+          url: 'https://hooks.x.test/in',
+          events: ['case.completed'],
+          secret: 's',
+        })
+        .returning({ id: webhookEndpoints.id });
+      if (!e) throw new Error('no endpoint');
+      const delivery = (eventId: string, status: string, at: Date) => ({
+        customerId: acme,
+        endpointId: e.id,
+        event: 'case.completed',
+        eventId,
+        payload,
+        status,
+        attempts: 2,
+        responseStatus: 500,
+        responseExcerpt: 'Olwen Doe refused',
+        createdAt: at,
+        lastAttemptAt: at,
+      });
+      await tx
+        .insert(webhookDeliveries)
+        .values([
+          delivery('evt_old_delivered', 'delivered', old),
+          delivery('evt_old_failed', 'failed', old),
+          delivery('evt_old_pending', 'pending', old),
+          delivery('evt_young', 'delivered', young),
+        ]);
+    });
+    const deliveries = () =>
+      t.owner((tx) =>
+        tx
+          .select({
+            eventId: webhookDeliveries.eventId,
+            event: webhookDeliveries.event,
+            status: webhookDeliveries.status,
+            attempts: webhookDeliveries.attempts,
+            payload: webhookDeliveries.payload,
+            excerpt: webhookDeliveries.responseExcerpt,
+            createdAt: webhookDeliveries.createdAt,
+          })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.customerId, acme))
+          .orderBy(asc(webhookDeliveries.eventId)),
+      );
+    const summaries = () =>
+      t.owner((tx) =>
+        tx
+          .select({ changes: auditActions.changes })
+          .from(auditActions)
+          .where(
+            and(eq(auditActions.contentType, EXPIRY_CT), sql`${auditActions.customerId} is null`),
+          ),
+      );
+    const first = await runRetentionDue(t.app.deps);
+    expect(first.errors).toEqual([]);
+    const blank = { payload: { redacted: 'retention' }, excerpt: '' };
+    const kept = { payload, excerpt: 'Olwen Doe refused' };
+    const row = (eventId: string, status: string, at: Date, content: object) => ({
+      eventId,
+      event: 'case.completed',
+      status,
+      attempts: 2,
+      createdAt: at,
+      ...content,
+    });
+    const expected = [
+      row('evt_old_delivered', 'delivered', old, blank),
+      row('evt_old_failed', 'failed', old, blank),
+      row('evt_old_pending', 'pending', old, kept),
+      row('evt_young', 'delivered', young, kept),
+    ];
+    expect(await deliveries()).toEqual(expected);
+    const audited = await summaries();
+    expect(audited.at(-1)?.changes).toMatchObject({ removed: { webhook_payloads: 2 } });
+    // once: a second run blanks nothing and records nothing
+    await runRetentionDue(t.app.deps);
+    expect(await deliveries()).toEqual(expected);
+    expect(await summaries()).toHaveLength(audited.length);
+  });
+
+  it('empties finished imports’ rows after IMPORT_ROWS_RETENTION_DAYS, numbers and outcomes kept, once', async () => {
+    const old = ago(IMPORT_ROWS_RETENTION_DAYS + 1);
+    const young = ago(IMPORT_ROWS_RETENTION_DAYS - 1);
+    const errors = { email: ['Enter a valid email address.'] };
+    const ids = await t.owner(async (tx) => {
+      const made = await tx
+        .insert(imports)
+        .values([
+          {
+            customerId: acme,
+            fileName: 'old.csv',
+            state: 'completed',
+            createdAt: old,
+            finishedAt: old,
+          },
+          {
+            customerId: other,
+            fileName: 'failed.csv',
+            state: 'failed',
+            createdAt: old,
+            finishedAt: old,
+          },
+          {
+            customerId: acme,
+            fileName: 'young.csv',
+            state: 'completed',
+            createdAt: old,
+            finishedAt: young,
+          },
+          { customerId: acme, fileName: 'running.csv', state: 'running', createdAt: old },
+        ])
+        .returning({ customerId: imports.customerId, id: imports.id });
+      const [oldDone, oldFailed, youngDone, running] = made;
+      if (!oldDone || !oldFailed || !youngDone || !running) throw new Error('no imports');
+      // more rows than one batch, so the batches continue
+      const rows = [
+        ...Array.from({ length: 501 }, (_, i) => ({
+          customerId: acme,
+          importId: oldDone.id,
+          rowNumber: i + 2,
+          cells: ['Olwen', `olwen${i}@x.test`],
+          outcome: 'imported',
+          subjectId: i + 1,
+        })),
+        {
+          customerId: other,
+          importId: oldFailed.id,
+          rowNumber: 2,
+          cells: ['Bad', 'bad'],
+          outcome: 'invalid',
+          errors,
+        },
+        {
+          customerId: acme,
+          importId: youngDone.id,
+          rowNumber: 2,
+          cells: ['Yan', 'y@x.test'],
+          outcome: 'imported',
+        },
+        {
+          customerId: acme,
+          importId: running.id,
+          rowNumber: 2,
+          cells: ['Run', 'r@x.test'],
+          outcome: 'valid',
+        },
+      ];
+      await tx.insert(importRows).values(rows);
+      return made;
+    });
+    const rowsOf = (customerId: number, importId: number) =>
+      t.owner((tx) =>
+        tx
+          .select({
+            n: importRows.rowNumber,
+            cells: importRows.cells,
+            outcome: importRows.outcome,
+            errors: importRows.errors,
+          })
+          .from(importRows)
+          .where(and(eq(importRows.customerId, customerId), eq(importRows.importId, importId)))
+          .orderBy(asc(importRows.rowNumber)),
+      );
+    const [oldDone, oldFailed, youngDone, running] = ids;
+    if (!oldDone || !oldFailed || !youngDone || !running) throw new Error('no imports');
+    const snapshot = async () => ({
+      oldDone: await rowsOf(acme, oldDone.id),
+      oldFailed: await rowsOf(other, oldFailed.id),
+      youngDone: await rowsOf(acme, youngDone.id),
+      running: await rowsOf(acme, running.id),
+    });
+    const first = await runRetentionDue(t.app.deps);
+    expect(first.errors).toEqual([]);
+    const after = await snapshot();
+    expect(after.oldDone).toHaveLength(501);
+    expect(after.oldDone.every((r) => r.cells.length === 0 && r.outcome === 'imported')).toBe(true);
+    expect(after.oldDone[0]?.n).toBe(2);
+    expect(after.oldFailed).toEqual([{ n: 2, cells: [], outcome: 'invalid', errors }]);
+    expect(after.youngDone).toEqual([
+      { n: 2, cells: ['Yan', 'y@x.test'], outcome: 'imported', errors: null },
+    ]);
+    expect(after.running).toEqual([
+      { n: 2, cells: ['Run', 'r@x.test'], outcome: 'valid', errors: null },
+    ]);
+    const summaries = () =>
+      t.owner((tx) =>
+        tx
+          .select({ changes: auditActions.changes })
+          .from(auditActions)
+          .where(
+            and(eq(auditActions.contentType, EXPIRY_CT), sql`${auditActions.customerId} is null`),
+          ),
+      );
+    const audited = await summaries();
+    expect(audited.at(-1)?.changes).toMatchObject({ removed: { import_rows: 502 } });
+    // once
+    await runRetentionDue(t.app.deps);
+    expect(await snapshot()).toEqual(after);
+    expect(await summaries()).toHaveLength(audited.length);
   });
 
   it('deletes each customer’s access log past its period (longer criminal-record periods kept)', async () => {
