@@ -150,6 +150,10 @@ export const OUTBOX_RETENTION_DAYS = 30;
  * event, status, attempts and times) stays as the endpoint's log.
  */
 export const WEBHOOK_PAYLOAD_RETENTION_DAYS = 30;
+/** What a blanked delivery's payload holds instead of the event. */
+export const EXPIRED_PAYLOAD = { redacted: 'retention' } as const;
+/** A resend of a delivery whose payload was blanked: nothing is left to send. */
+export const WEBHOOK_PAYLOAD_EXPIRED = `This delivery's content was removed ${WEBHOOK_PAYLOAD_RETENTION_DAYS} days after it was sent, under the retention policy: it cannot be resent.`;
 
 /**
  * A finished import's (completed or failed) rows lose the values read from the file this many

@@ -1,6 +1,7 @@
 import {
   ACCESS_LOG_RETENTION_MONTHS,
   accessLogMonths,
+  EXPIRED_PAYLOAD,
   IMPORT_ROWS_RETENTION_DAYS,
   JOB_PAYLOAD_RETENTION_DAYS,
   OUTBOX_RETENTION_DAYS,
@@ -64,6 +65,8 @@ const BLANK_BATCH = 500;
  */
 async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
   let total = 0;
+  // what the resend route recognises as nothing left to send (webhooks.routes.ts)
+  const expired = JSON.stringify(EXPIRED_PAYLOAD);
   for (;;) {
     const rows = await tx.execute<{ n: number }>(sql`
       with batch as (
@@ -73,11 +76,11 @@ async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
           where w.customer_id = e.customer_id and w.endpoint_id = e.id
             and w.created_at < ${cutoff.toISOString()} and w.status <> 'pending'
             and (w.response_excerpt <> ''
-              or w.payload is distinct from jsonb_build_object('redacted', 'retention'))
+              or w.payload is distinct from ${expired}::jsonb)
           limit ${BLANK_BATCH}) d
         limit ${BLANK_BATCH}),
       done as (update webhook_deliveries w
-        set payload = jsonb_build_object('redacted', 'retention'), response_excerpt = ''
+        set payload = ${expired}::jsonb, response_excerpt = ''
         from batch where w.customer_id = batch.customer_id and w.id = batch.id
         returning 1)
       select count(*)::int as n from done`);

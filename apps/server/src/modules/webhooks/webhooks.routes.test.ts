@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brandDetails } from '@kestrel/domain';
+import { brandDetails, EXPIRED_PAYLOAD, WEBHOOK_PAYLOAD_EXPIRED } from '@kestrel/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -263,6 +263,22 @@ describe('webhook endpoints', () => {
     await t.settle();
     expect(received).toHaveLength(2);
     expect(JSON.parse(received[1]?.body ?? '{}').id).toBe(body.id);
+    // a delivery whose payload the retention run blanked has nothing to resend
+    await t.owner((tx) =>
+      tx
+        .update(webhookDeliveries)
+        .set({ payload: EXPIRED_PAYLOAD })
+        .where(eq(webhookDeliveries.id, log.json().results[0].id)),
+    );
+    const expired = await call(
+      admin,
+      'POST',
+      `/api/webhook-deliveries/${log.json().results[0].id}/resend/`,
+    );
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toEqual({ non_field_errors: [WEBHOOK_PAYLOAD_EXPIRED] });
+    await t.settle();
+    expect(received).toHaveLength(2);
     await call(admin, 'DELETE', `/api/webhook-endpoints/${e.id}/`);
     await call(admin, 'DELETE', `/api/webhook-endpoints/${other.id}/`);
   });

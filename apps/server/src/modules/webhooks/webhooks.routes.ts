@@ -1,6 +1,8 @@
 import {
+  EXPIRED_PAYLOAD,
   noContent,
   pageOut,
+  WEBHOOK_PAYLOAD_EXPIRED,
   webhookDeliveryOut,
   webhookEndpointCreate,
   webhookEndpointCreatedOut,
@@ -11,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../platform/access.js';
 import { absentBodyAsEmpty } from '../../platform/body-parsing.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { idParams, parseId } from '../../platform/resource-query.js';
 import { readOnly, runInTenant } from '../../platform/service-context.js';
 import { newEventId } from './webhook-events.js';
@@ -179,6 +181,10 @@ export async function webhooksRoutes(app: FastifyInstance) {
           typeof d.payload === 'object' && d.payload !== null && !Array.isArray(d.payload)
             ? (d.payload as Record<string, unknown>)
             : {};
+        // blanked by the retention run (retention/expiry.ts): the event is no longer held
+        if (payload.redacted === EXPIRED_PAYLOAD.redacted) {
+          throw ValidationError.of('non_field_errors', WEBHOOK_PAYLOAD_EXPIRED);
+        }
         const again = await addDelivery(
           tx,
           e,
