@@ -7,6 +7,7 @@ import {
   OUTBOX_RETENTION_DAYS,
   WEBHOOK_PAYLOAD_RETENTION_DAYS,
 } from '@kestrel/domain';
+import { subDays } from 'date-fns/subDays';
 import { subMonths } from 'date-fns/subMonths';
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
@@ -27,8 +28,6 @@ import { getSettings } from './retention.service.js';
 /** The audit's content type of an expiry run's summary. */
 export const EXPIRY_CT = 'retention.expiry';
 
-const DAY = 86_400_000;
-
 /** How many rows of the email outbox one statement looks at (the oldest, by id). */
 const OUTBOX_BATCH = 500;
 
@@ -36,22 +35,37 @@ const OUTBOX_BATCH = 500;
 const countOf = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.n ?? 0);
 
 /**
+ * Runs `statement` (one batch: it answers `n`, how many rows it changed) until a batch changes
+ * fewer than `size`; the total.
+ */
+async function inBatches(
+  size: number,
+  statement: () => Promise<readonly Record<string, unknown>[]>,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = countOf(await statement());
+    total += n;
+    if (n < size) return total;
+  }
+}
+
+/** What a blanked payload holds instead (the resend route recognises it: webhooks.routes.ts). */
+const expired = JSON.stringify(EXPIRED_PAYLOAD);
+
+/**
  * Deletes the email outbox's messages written before `cutoff`: the oldest first, by id (its
  * primary key; ids grow with time), a batch at a time, stopping at the first batch that is not
  * all old, so no statement reads more than a batch of rows.
  */
-async function expireOutboxEmails(tx: Tx, cutoff: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const rows = await tx.execute<{ n: number }>(sql`
+function expireOutboxEmails(tx: Tx, cutoff: Date): Promise<number> {
+  return inBatches(OUTBOX_BATCH, () =>
+    tx.execute(sql`
       with head as (select id, created_at from outbox_emails order by id limit ${OUTBOX_BATCH}),
       gone as (delete from outbox_emails o using head
         where o.id = head.id and head.created_at < ${cutoff.toISOString()} returning o.id)
-      select count(*)::int as n from gone`);
-    const n = countOf(rows);
-    total += n;
-    if (n < OUTBOX_BATCH) return total;
-  }
+      select count(*)::int as n from gone`),
+  );
 }
 
 /** How many webhook deliveries or import rows one statement blanks. */
@@ -63,12 +77,9 @@ const BLANK_BATCH = 500;
  * endpoint by endpoint through the (customer_id, endpoint_id, created_at) index, a batch at a
  * time; a blanked delivery is not counted again.
  */
-async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
-  let total = 0;
-  // what the resend route recognises as nothing left to send (webhooks.routes.ts)
-  const expired = JSON.stringify(EXPIRED_PAYLOAD);
-  for (;;) {
-    const rows = await tx.execute<{ n: number }>(sql`
+function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
+  return inBatches(BLANK_BATCH, () =>
+    tx.execute(sql`
       with batch as (
         select d.customer_id, d.id from webhook_endpoints e
         cross join lateral (
@@ -83,11 +94,8 @@ async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
         set payload = ${expired}::jsonb, response_excerpt = ''
         from batch where w.customer_id = batch.customer_id and w.id = batch.id
         returning 1)
-      select count(*)::int as n from done`);
-    const n = countOf(rows);
-    total += n;
-    if (n < BLANK_BATCH) return total;
-  }
+      select count(*)::int as n from done`),
+  );
 }
 
 /**
@@ -95,10 +103,9 @@ async function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
  * (completed or failed) before `cutoff`, through import_rows' (customer_id, import_id,
  * row_number) key, a batch at a time; the row number, outcome and errors stay for the report.
  */
-async function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const rows = await tx.execute<{ n: number }>(sql`
+function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
+  return inBatches(BLANK_BATCH, () =>
+    tx.execute(sql`
       with batch as (
         select r.customer_id, r.import_id, r.row_number from imports i
         cross join lateral (
@@ -112,11 +119,8 @@ async function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
         from batch where x.customer_id = batch.customer_id and x.import_id = batch.import_id
           and x.row_number = batch.row_number
         returning 1)
-      select count(*)::int as n from done`);
-    const n = countOf(rows);
-    total += n;
-    if (n < BLANK_BATCH) return total;
-  }
+      select count(*)::int as n from done`),
+  );
 }
 
 export interface GlobalExpiry {
@@ -138,27 +142,27 @@ export interface GlobalExpiry {
  */
 export async function expireInstallationRecords(db: Database, now: Date): Promise<GlobalExpiry> {
   return db.ownerTransaction(async (tx) => {
-    const outboxCutoff = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * DAY);
+    const outboxCutoff = subDays(now, OUTBOX_RETENTION_DAYS);
     const emails = await expireOutboxEmails(tx, outboxCutoff);
     const sms = countOf(
       await tx.execute(sql`with gone as (delete from outbox_sms
           where created_at < ${outboxCutoff.toISOString()} returning 1)
         select count(*)::int as n from gone`),
     );
-    const jobCutoff = new Date(now.getTime() - JOB_PAYLOAD_RETENTION_DAYS * DAY);
+    const jobCutoff = subDays(now, JOB_PAYLOAD_RETENTION_DAYS);
     const jobs = countOf(
       await tx.execute(sql`with done as (
           update ${sql.identifier(QUEUE_SCHEMA)}.archive
-          set data = jsonb_build_object('redacted', 'retention'), output = null
+          set data = ${expired}::jsonb, output = null
           where archived_on < ${jobCutoff.toISOString()}
             and (output is not null or (data is not null
-              and data is distinct from jsonb_build_object('redacted', 'retention')))
+              and data is distinct from ${expired}::jsonb))
           returning 1)
         select count(*)::int as n from done`),
     );
-    const webhookCutoff = new Date(now.getTime() - WEBHOOK_PAYLOAD_RETENTION_DAYS * DAY);
+    const webhookCutoff = subDays(now, WEBHOOK_PAYLOAD_RETENTION_DAYS);
     const webhooks = await blankWebhookPayloads(tx, webhookCutoff);
-    const importCutoff = new Date(now.getTime() - IMPORT_ROWS_RETENTION_DAYS * DAY);
+    const importCutoff = subDays(now, IMPORT_ROWS_RETENTION_DAYS);
     const imports = await blankImportRows(tx, importCutoff);
     const out = {
       outbox_emails: emails,
