@@ -1,16 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { erasureWorld, subjectWithCase } from '../../../test/erasure-world.js';
+import { type Client, createSubjectUser, login, type TestApp } from '../../../test/helpers.js';
 import { jobActor } from '../../jobs/service-job.js';
 import { runInTenant } from '../../platform/service-context.js';
 import { caseActivities } from '../activities/activities.table.js';
@@ -50,16 +41,7 @@ const rowsText = (table: string) =>
   );
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { jobWorkers: false } });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-  });
-  admin = await login(t.app, 'admin@acme.test');
+  ({ t, acme, admin } = await erasureWorld());
 });
 afterAll(() => t?.close());
 
@@ -68,14 +50,18 @@ describe('an erasure', () => {
     // the subject, with a case, a document whose file is named after them, and a duplicate record
     // (another email, another date of birth) merged into it
     const { subjectId, duplicateId, documentId } = await t.owner(async (tx) => {
-      const s = await createSubjectUser(tx, {
-        customerId: acme,
-        firstName: 'Quinn',
-        lastName: 'Zephyrine',
-        email: 'quinn.zephyrine@example.test',
-        dob: '1981-02-03',
-        phoneNumber: '+447700900111',
-      });
+      const { subject: s, case: c } = await subjectWithCase(
+        tx,
+        acme,
+        {
+          firstName: 'Quinn',
+          lastName: 'Zephyrine',
+          email: 'quinn.zephyrine@example.test',
+          dob: '1981-02-03',
+          phoneNumber: '+447700900111',
+        },
+        'ca-complete',
+      );
       const dup = await createSubjectUser(tx, {
         customerId: acme,
         firstName: 'Quinny',
@@ -83,13 +69,6 @@ describe('an erasure', () => {
         email: 'q.zephyrin@example.test',
         dob: '1981-03-02',
         phoneNumber: '+447700900222',
-      });
-      const process = await createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] });
-      const c = await createCase(tx, {
-        customerId: acme,
-        processId: process.id,
-        subjectId: s.id,
-        activityStates: ['ca-complete'],
       });
       const doc = await createCaseDocument(tx, t.app.deps.storage, {
         customerId: acme,
@@ -187,18 +166,12 @@ describe('an erasure', () => {
 
   it('cancels the checks of its cases still in progress', async () => {
     const { subjectId, activityId } = await t.owner(async (tx) => {
-      const s = await createSubjectUser(tx, {
-        customerId: acme,
-        firstName: 'Otto',
-        lastName: 'Running',
-      });
-      const process = await createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] });
-      const c = await createCase(tx, {
-        customerId: acme,
-        processId: process.id,
-        subjectId: s.id,
-        activityStates: ['ca-in-progress'],
-      });
+      const { subject: s, case: c } = await subjectWithCase(
+        tx,
+        acme,
+        { firstName: 'Otto', lastName: 'Running' },
+        'ca-in-progress',
+      );
       const [a] = await tx
         .select({ id: caseActivities.id })
         .from(caseActivities)

@@ -1,17 +1,8 @@
 // @postgres: an erasure waits for a document's and a check's row lock held by another connection
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  type Client,
-  createCase,
-  createCustomer,
-  createProcess,
-  createProductUser,
-  createSubjectUser,
-  login,
-  type TestApp,
-} from '../../../test/helpers.js';
+import { erasureWorld, subjectWithCase } from '../../../test/erasure-world.js';
+import type { Client, TestApp } from '../../../test/helpers.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { createCaseDocument } from '../case-documents/case-documents.factories.js';
 import { caseDocuments } from '../case-documents/case-documents.table.js';
@@ -37,14 +28,12 @@ const send = (method: 'GET' | 'POST', url: string, payload?: Record<string, unkn
 /** A subject with a complete case: a document (page and thumbnail stored) and a DBS result. */
 async function person(first: string) {
   return t.owner(async (tx) => {
-    const s = await createSubjectUser(tx, { customerId: acme, firstName: first, lastName: 'Held' });
-    const process = await createProcess(tx, { customerId: acme, requirements: ['dbs-basic'] });
-    const c = await createCase(tx, {
-      customerId: acme,
-      processId: process.id,
-      subjectId: s.id,
-      activityStates: ['ca-complete'],
-    });
+    const { subject: s, case: c } = await subjectWithCase(
+      tx,
+      acme,
+      { firstName: first, lastName: 'Held' },
+      'ca-complete',
+    );
     const doc = await createCaseDocument(tx, t.app.deps.storage, {
       customerId: acme,
       caseId: c.id,
@@ -96,16 +85,7 @@ const stateOf = async (requestId: number) =>
   )[0]?.state;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { jobWorkers: false } });
-  await t.owner(async (tx) => {
-    acme = (await createCustomer(tx, { name: 'Acme' })).id;
-    await createProductUser(tx, {
-      customerId: acme,
-      username: 'admin@acme.test',
-      roles: ['admin'],
-    });
-  });
-  admin = await login(t.app, 'admin@acme.test');
+  ({ t, acme, admin } = await erasureWorld());
 });
 afterAll(() => t?.close());
 
