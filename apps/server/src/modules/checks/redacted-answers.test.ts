@@ -88,18 +88,44 @@ const auditText = (activityId: number) =>
     return rows.map((r) => JSON.stringify(r.changes));
   });
 
+/** The checks-poll jobs queued for the activity. */
+const pollsOf = (activityId: number) =>
+  t.owner((tx) =>
+    tx
+      .select()
+      .from(queueJobs)
+      .where(
+        and(
+          eq(queueJobs.name, 'checks-poll'),
+          sql`${queueJobs.data}->>'case_activity_id' = ${String(activityId)}`,
+        ),
+      ),
+  );
+
+/** The provider's callback `cb` about the activity, posted to the callback URL. */
+const sendCallback = (activityId: number, cb: { headers: Record<string, string>; body: string }) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/callbacks/checks/dbs-basic/${activityId}/`,
+    headers: cb.headers,
+    payload: cb.body,
+  });
+
+/** The activity's row in the callback inbox. */
+const inboxRow = async (activityId: number) =>
+  (
+    await t.owner((tx) =>
+      tx.select().from(checkCallbackInbox).where(eq(checkCallbackInbox.caseActivityId, activityId)),
+    )
+  )[0];
+
 describe('an answer about a redacted activity', () => {
   it('a callback is not stored: result, log and inbox keep no content; audited by its event', async () => {
     const k = await erasedAtProvider('Erased');
     const cb = simulator().callbackFor(k.reference, 'erased-1');
     // the callback carries the completed application (the disclosure's content)
     expect(JSON.stringify(cb.body)).toContain('certificate_number');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/callbacks/checks/dbs-basic/${k.activityId}/`,
-      headers: cb.headers,
-      payload: cb.body,
-    });
+    const res = await sendCallback(k.activityId, cb);
     expect(res.statusCode).toBe(200);
     await t.settle();
     const after = await activity(k.activityId);
@@ -108,12 +134,7 @@ describe('an answer about a redacted activity', () => {
     const last = after.processing_data.events.at(-1);
     expect(last).toMatchObject({ type: 'callback', body: { redacted: 'erasure' } });
     expect(JSON.stringify(after.processing_data)).not.toContain('certificate_number');
-    const [row] = await t.owner((tx) =>
-      tx
-        .select()
-        .from(checkCallbackInbox)
-        .where(eq(checkCallbackInbox.caseActivityId, k.activityId)),
-    );
+    const row = await inboxRow(k.activityId);
     expect(row?.body).toEqual({ redacted: 'erasure' });
     expect(row?.outcome).toBe('rejected');
     const audit = await auditText(k.activityId);
@@ -137,17 +158,7 @@ describe('an answer about a redacted activity', () => {
       body: { redacted: 'erasure' },
     });
     expect(JSON.stringify(after.processing_data)).not.toContain('certificate_number');
-    const polls = await t.owner((tx) =>
-      tx
-        .select()
-        .from(queueJobs)
-        .where(
-          and(
-            eq(queueJobs.name, 'checks-poll'),
-            sql`${queueJobs.data}->>'case_activity_id' = ${String(k.activityId)}`,
-          ),
-        ),
-    );
+    const polls = await pollsOf(k.activityId);
     expect(polls).toEqual([]);
     for (const c of await auditText(k.activityId)) {
       expect(c).not.toContain('certificate_number');
@@ -167,17 +178,7 @@ describe('an answer about a redacted activity', () => {
     const said = after.processing_data.events.filter((e) => ['request', 'answer'].includes(e.type));
     expect(said.map((e) => e.type)).toEqual(['request', 'answer']);
     for (const e of said) expect(e.body).toEqual({ redacted: 'erasure' });
-    const polls = await t.owner((tx) =>
-      tx
-        .select()
-        .from(queueJobs)
-        .where(
-          and(
-            eq(queueJobs.name, 'checks-poll'),
-            sql`${queueJobs.data}->>'case_activity_id' = ${String(k.activityId)}`,
-          ),
-        ),
-    );
+    const polls = await pollsOf(k.activityId);
     expect(polls).toEqual([]);
     expect((await auditText(k.activityId)).some((c) => c.includes('not_kept'))).toBe(true);
   });
@@ -206,24 +207,14 @@ describe('an answer about a redacted activity', () => {
     await pollActivity(t.app.deps, { case_activity_id: k.activityId, customer_id: acme });
     expect((await activity(k.activityId)).processing_data).toEqual(redacted.processing_data);
     const cb = simulator().callbackFor(started.processing_data.reference, 'cancelled-1');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/callbacks/checks/dbs-basic/${k.activityId}/`,
-      headers: cb.headers,
-      payload: cb.body,
-    });
+    const res = await sendCallback(k.activityId, cb);
     expect(res.statusCode).toBe(200);
     await t.settle();
     const after = await activity(k.activityId);
     expect(after.state).toBe('ca-cancelled');
     expect(after.result_data).toEqual(redacted.result_data);
     expect(JSON.stringify(after.processing_data)).not.toContain('certificate_number');
-    const [row] = await t.owner((tx) =>
-      tx
-        .select()
-        .from(checkCallbackInbox)
-        .where(eq(checkCallbackInbox.caseActivityId, k.activityId)),
-    );
+    const row = await inboxRow(k.activityId);
     expect(row?.body).toEqual({ redacted: 'erasure' });
   });
 });
