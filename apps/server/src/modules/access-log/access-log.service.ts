@@ -1,6 +1,7 @@
 import { DBS_CHECK_CODES, type RecordViewManner } from '@kestrel/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { integerArray } from '../../db/sql-arrays.js';
 import { actorOf } from '../../platform/access.js';
 import type { Actor } from '../../platform/context.js';
 import { runAsSystem } from '../../platform/service-context.js';
@@ -94,9 +95,6 @@ const ids = (list: readonly number[]) =>
     sql`, `,
   )}]::integer[]`;
 
-/** Ids as one array parameter (an export's thousands of cases: not a parameter each). */
-const idArray = (list: readonly number[]) => sql`${`{${list.join(',')}}`}::integer[]`;
-
 /** The rows a view adds: from the activities the condition picks, or from one document. */
 function viewedRows(item: ViewedItem, keys: readonly number[]): SQL {
   if (item === 'document') {
@@ -108,7 +106,7 @@ function viewedRows(item: ViewedItem, keys: readonly number[]): SQL {
     item === 'case'
       ? sql`a.case_id = ${keys[0] ?? 0}`
       : item === 'cases'
-        ? sql`a.case_id = any(${idArray(keys)})`
+        ? sql`a.case_id = any(${integerArray(keys)})`
         : sql`a.id = any(${ids(keys)})`;
   return sql`select a.customer_id, a.case_id,
         case when t.code = any(${codes(CRIMINAL_RECORD_CODES)}) then 'criminal_record'

@@ -1,3 +1,4 @@
+import { ERASURE_RULE } from '@kestrel/domain';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 
@@ -57,7 +58,7 @@ export async function scrubRegistrationAuditRows(
       object_repr = 'Registration ' || r.id,
       changes = (a.changes - ${FIELDS}::text[])
         || case when a.changes ?| ${FIELDS}::text[]
-          then jsonb_build_object('redacted', 'erasure') else '{}'::jsonb end
+          then jsonb_build_object('redacted', ${ERASURE_RULE}::text) else '{}'::jsonb end
     from portal_registrations r
     where r.customer_id = ${customerId}
       and (r.subject_id = ${subjectId} or r.email like ${erasedPattern(customerId, subjectId)})

@@ -1,5 +1,7 @@
+import { ERASURE_RULE } from '@kestrel/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
+import { integerArray } from '../../db/sql-arrays.js';
 import { scrubSubscriptionAuditRows } from '../cycles/erasure-scrub.js';
 import { scrubRegistrationAuditRows } from '../regportals/erasure-scrub.js';
 import { ERASED_NAME, mergedDuplicateIds } from '../subjects/merged.js';
@@ -9,9 +11,6 @@ export const SCRUB_WINDOW_MS = 7 * 86_400_000;
 
 /** How many redactions' copies one run scrubs per customer (a backlog takes several runs). */
 const SCRUB_BATCH = 1000;
-
-/** The reason an erasure's redactions are recorded under (retention_redactions.rule). */
-const ERASURE_RULE = 'erasure';
 
 /**
  * The content types of the case data's audit rows, the ones written with `case` and `personal`
@@ -174,17 +173,8 @@ async function scrubCaseDataCopies(tx: Tx, customerId: number, s: Scope): Promis
  * rows stay.
  */
 async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): Promise<number> {
-  const label = `Subject ${subjectId}`;
-  const rows = await tx.execute(sql`
-    update audit_actions a set
-      changes = (a.changes - ${SUBJECT_FIELDS}::text[])
-        || case when a.changes ?| ${SUBJECT_FIELDS}::text[]
-          then jsonb_build_object('redacted', ${ERASURE_RULE}::text) else '{}'::jsonb end,
-      object_repr = ${label}
-    where a.customer_id = ${customerId} and a.content_type = 'subjects.subject'
-      and a.object_id = ${String(subjectId)} and a.verb not like 'erasure%'
-      and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${label})
-    returning a.id`);
+  // its own rows (the erasure's own stay), its registrations' and subscriptions' labels
+  const own = await scrubRecordRows(tx, customerId, subjectId, 'keep-erasure-rows');
   // the rows of the subject's cases and their activities name the subject in their label
   // ('Case 7 (Olwen Doe)', '… activity 9'), and a reminder's `to` is the email: label and `to`
   // lose them (their verb, who and when stay). Found by their objects (each case, each of its
@@ -206,20 +196,25 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
     where a.customer_id = ${customerId} and a.content_type = o.ct and a.object_id = o.oid
       and a.object_repr like 'Case ' || o.case_id || ' (%'
     returning a.id`);
-  // its registrations' and subscriptions' rows name it in their label (and copy its details)
-  const labelled =
-    (await scrubRegistrationAuditRows(tx, customerId, subjectId)) +
-    (await scrubSubscriptionAuditRows(tx, customerId, subjectId));
   // the duplicates merged into it (erased with it): their own rows and labels likewise
   let merged = 0;
   const duplicates = await mergedDuplicateIds(tx, customerId, subjectId);
   for (const id of duplicates) merged += await scrubRecordRows(tx, customerId, id);
   const acted = await scrubActorNames(tx, customerId, [subjectId, ...duplicates]);
-  return rows.length + caseRows.length + labelled + merged + acted;
+  return own + caseRows.length + merged + acted;
 }
 
-/** A merged duplicate's own audit rows and its registrations' and subscriptions' labels. */
-async function scrubRecordRows(tx: Tx, customerId: number, subjectId: number): Promise<number> {
+/**
+ * A subject record's own audit rows (the erased subject's, its erasure's rows kept; a merged
+ * duplicate's, all) and its registrations' and subscriptions' rows, which name it in their label
+ * and copy its details.
+ */
+async function scrubRecordRows(
+  tx: Tx,
+  customerId: number,
+  subjectId: number,
+  keep?: 'keep-erasure-rows',
+): Promise<number> {
   const label = `Subject ${subjectId}`;
   const rows = await tx.execute(sql`
     update audit_actions a set
@@ -229,6 +224,7 @@ async function scrubRecordRows(tx: Tx, customerId: number, subjectId: number): P
       object_repr = ${label}
     where a.customer_id = ${customerId} and a.content_type = 'subjects.subject'
       and a.object_id = ${String(subjectId)}
+      ${keep ? sql`and a.verb not like 'erasure%'` : sql``}
       and (a.changes ?| ${SUBJECT_FIELDS}::text[] or a.object_repr <> ${label})
     returning a.id`);
   return (
@@ -250,20 +246,14 @@ async function scrubActorNames(
   customerId: number,
   subjectIds: readonly number[],
 ): Promise<number> {
-  const ids = sql`array[${sql.join(
-    subjectIds.map((id) => sql`${id}`),
-    sql`, `,
-  )}]::integer[]`;
+  const ids = integerArray(subjectIds);
   const logins = (
     await tx.execute<{ user_id: number }>(sql`select distinct s.user_id from subjects s
       where s.customer_id = ${customerId} and s.id = any(${ids})`)
   ).map((r) => Number(r.user_id));
   let n = 0;
   if (logins.length > 0) {
-    const users = sql`array[${sql.join(
-      logins.map((id) => sql`${id}`),
-      sql`, `,
-    )}]::integer[]`;
+    const users = integerArray(logins);
     // audit_actions and record_views on their partial indexes of subject users' rows (0059)
     for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
       const rows = await tx.execute(sql`
