@@ -1,8 +1,8 @@
 // @postgres: two retries of a billing period at once, on two connections (the subscription row's lock)
-import type { SubscriptionBillingOut } from '@kestrel/domain';
 import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, priceDbsUpdate, subscriptionCalls } from '../../../test/cycles-world.js';
 import {
   buildTestApp,
   type Client,
@@ -19,7 +19,6 @@ import { auditActions } from '../../platform/tables/audit.table.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { SUBSCRIPTION_NOTHING_TO_RETRY } from '../payments/case-payment.js';
 import { productPayments } from '../payments/product-payments.table.js';
-import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { processes } from '../processes/processes.table.js';
 import { segments, segmentUsers } from '../segments/segments.table.js';
 import { subscriptionCharges } from './cycles.table.js';
@@ -43,24 +42,10 @@ const people: number[] = [];
 let theirSubject: number;
 const subs: number[] = [];
 
-const DAY = 86_400_000;
-
-const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: client.headers,
-    ...(payload === undefined ? {} : { payload }),
-  });
+const { call, billing, subscribe } = subscriptionCalls(() => t);
 
 /** A card saved for `c`'s customer through the simulator (as Stripe.js and the screen do). */
 const saveCard = (c: Client, card?: string) => saveCardAt(t.app, c, card);
-
-async function billing(c: Client, ids: number[]): Promise<SubscriptionBillingOut[]> {
-  const res = await call(c, 'GET', `/api/subscriptions/billing/?subscription=${ids.join(',')}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { results: SubscriptionBillingOut[] }).results;
-}
 
 const attemptsOf = (customerId: number) =>
   t.owner((tx) =>
@@ -81,43 +66,6 @@ const chargeOf = async (subscriptionId: number) => {
   if (!c) throw new Error('no billing period');
   return c;
 };
-
-async function subscribe(client: Client, subject: number, processId: number) {
-  const cycle = await call(client, 'POST', `/api/processes/${processId}/cycles/`, {
-    name: `Update service ${subject}`,
-    requirements: ['dbs-update'],
-    repeat_interval: 6,
-    repeat_unit: 'monthly',
-    billing_interval: 1,
-    billing_triggered: 'yearly',
-  });
-  expect(cycle.statusCode, cycle.body).toBe(201);
-  const made = await call(client, 'POST', `/api/subjects/${subject}/subscriptions/`, {
-    cycle: cycle.json().id,
-    starts_at: new Date(t.clock.now().getTime() + DAY).toISOString(),
-  });
-  expect(made.statusCode, made.body).toBe(201);
-  return made.json().id as number;
-}
-
-const price = (
-  tx: Parameters<Parameters<TestApp['owner']>[0]>[0],
-  customerId: number,
-  invoiced: boolean,
-) =>
-  tx
-    .insert(pricebooks)
-    .values({ customerId, name: 'Prices', validFrom: '2000-01-01', invoiced })
-    .returning()
-    .then(([pb]) =>
-      tx.insert(pricebookPrices).values({
-        customerId,
-        pricebookId: pb?.id ?? 0,
-        activityType: 'dbs-update',
-        level: '',
-        amountPence: 1300,
-      }),
-    );
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { jobWorkers: false } });
@@ -151,8 +99,8 @@ beforeAll(async () => {
     }
     theirSubject = (await createSubjectUser(tx, { customerId: other })).id;
     invoicedSubject = (await createSubjectUser(tx, { customerId: invoicedCustomer })).id;
-    await price(tx, acme, false);
-    await price(tx, invoicedCustomer, true);
+    await priceDbsUpdate(tx, acme, false);
+    await priceDbsUpdate(tx, invoicedCustomer, true);
   });
   admin = await login(t.app, 'admin@acme.test');
   reader = await login(t.app, 'reader@acme.test');

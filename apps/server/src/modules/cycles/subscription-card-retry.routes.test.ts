@@ -1,8 +1,8 @@
 // @postgres: three runs of the card-retry job at once, on several connections (each subscription row locked)
-import type { SubscriptionBillingOut } from '@kestrel/domain';
 import { CASE_PAYMENT_REASONS } from '@kestrel/domain';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY, priceDbsUpdate, subscriptionCalls } from '../../../test/cycles-world.js';
 import {
   buildTestApp,
   type Client,
@@ -19,7 +19,6 @@ import { auditActions } from '../../platform/tables/audit.table.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { SUBSCRIPTION_CARD_RETRY_JOB } from '../payments/payment-methods.js';
 import { productPayments } from '../payments/product-payments.table.js';
-import { pricebookPrices, pricebooks } from '../pricebooks/pricebooks.table.js';
 import { subscriptionCharges } from './cycles.table.js';
 import { subscriptionCardRetryJob } from './subscription-card-retry-job.js';
 import { SUBSCRIPTION_CT } from './subscriptions.service.js';
@@ -43,21 +42,7 @@ const acmeSubs: number[] = [];
 const otherSubs: number[] = [];
 const thirdSubs: number[] = [];
 
-const DAY = 86_400_000;
-
-const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: client.headers,
-    ...(payload === undefined ? {} : { payload }),
-  });
-
-async function billing(c: Client, ids: number[]): Promise<SubscriptionBillingOut[]> {
-  const res = await call(c, 'GET', `/api/subscriptions/billing/?subscription=${ids.join(',')}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { results: SubscriptionBillingOut[] }).results;
-}
+const { call, billing, subscribe } = subscriptionCalls(() => t);
 
 /** Each subscription's period attempts, as [attempt, status] in order. */
 async function attempts(customerId: number, subs: number[]) {
@@ -81,24 +66,6 @@ async function attempts(customerId: number, subs: number[]) {
     );
   }
   return out;
-}
-
-async function subscribe(client: Client, subject: number, processId: number) {
-  const cycle = await call(client, 'POST', `/api/processes/${processId}/cycles/`, {
-    name: `Update service ${subject}`,
-    requirements: ['dbs-update'],
-    repeat_interval: 6,
-    repeat_unit: 'monthly',
-    billing_interval: 1,
-    billing_triggered: 'yearly',
-  });
-  expect(cycle.statusCode, cycle.body).toBe(201);
-  const made = await call(client, 'POST', `/api/subjects/${subject}/subscriptions/`, {
-    cycle: cycle.json().id,
-    starts_at: new Date(t.clock.now().getTime() + DAY).toISOString(),
-  });
-  expect(made.statusCode, made.body).toBe(201);
-  return made.json().id as number;
 }
 
 /** The job once more, as a retried or duplicated run would be. */
@@ -125,17 +92,7 @@ beforeAll(async () => {
         const email = `card${i}@${name}-people.test`;
         subjects.push((await createSubjectUser(tx, { customerId: customer, email })).id);
       }
-      const [pb] = await tx
-        .insert(pricebooks)
-        .values({ customerId: customer, name: 'Prices', validFrom: '2000-01-01', invoiced: false })
-        .returning();
-      await tx.insert(pricebookPrices).values({
-        customerId: customer,
-        pricebookId: pb?.id ?? 0,
-        activityType: 'dbs-update',
-        level: '',
-        amountPence: 1300,
-      });
+      await priceDbsUpdate(tx, customer, false);
       setup.push({ customer, process, subjects });
     }
   });
