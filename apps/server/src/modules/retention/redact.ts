@@ -128,10 +128,7 @@ export async function redactDocument(
       and(eq(cases.customerId, caseDocuments.customerId), eq(cases.id, caseDocuments.caseId)),
     )
     .where(eq(caseDocuments.id, documentId))
-    .for(
-      'update',
-      lock === 'skip' ? { of: caseDocuments, skipLocked: true } : { of: caseDocuments },
-    );
+    .for('update', { of: caseDocuments, skipLocked: lock === 'skip' });
   if (!doc) return null;
   const at = ctx.clock.now();
   const removed = doc.pages.flatMap((_page, i) => [`page ${i + 1}`, `page ${i + 1} thumbnail`]);
@@ -258,10 +255,7 @@ export async function redactActivityResult(
       and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
     )
     .where(eq(caseActivities.id, activityId))
-    .for(
-      'update',
-      lock === 'skip' ? { of: caseActivities, skipLocked: true } : { of: caseActivities },
-    );
+    .for('update', { of: caseActivities, skipLocked: lock === 'skip' });
   if (!act) return null;
   const at = ctx.clock.now();
   const kept = keptResult(act.kind, act.resultData);
