@@ -67,6 +67,9 @@ export async function removeDocumentFiles(
  */
 export type RedactionLock = 'skip' | 'wait';
 
+/** The row lock's option for `lock` (drizzle writes 'skip locked' only when it is given). */
+const skipLocked = (lock: RedactionLock) => (lock === 'skip' ? { skipLocked: true as const } : {});
+
 /** Inserts the redaction record unless the item was redacted for this reason; its id, or null. */
 async function claim(
   tx: Tx,
@@ -128,7 +131,7 @@ export async function redactDocument(
       and(eq(cases.customerId, caseDocuments.customerId), eq(cases.id, caseDocuments.caseId)),
     )
     .where(eq(caseDocuments.id, documentId))
-    .for('update', { of: caseDocuments, skipLocked: lock === 'skip' });
+    .for('update', { of: caseDocuments, ...skipLocked(lock) });
   if (!doc) return null;
   const at = ctx.clock.now();
   const removed = doc.pages.flatMap((_page, i) => [`page ${i + 1}`, `page ${i + 1} thumbnail`]);
@@ -255,7 +258,7 @@ export async function redactActivityResult(
       and(eq(cases.customerId, caseActivities.customerId), eq(cases.id, caseActivities.caseId)),
     )
     .where(eq(caseActivities.id, activityId))
-    .for('update', { of: caseActivities, skipLocked: lock === 'skip' });
+    .for('update', { of: caseActivities, ...skipLocked(lock) });
   if (!act) return null;
   const at = ctx.clock.now();
   const kept = keptResult(act.kind, act.resultData);
