@@ -37,3 +37,17 @@ describe('the simulated providers’ speed (CHECKS_SIMULATOR_DAY_SECONDS)', () =
     }
   });
 });
+
+describe('the job workers’ polling interval (JOB_POLLING_SECONDS)', () => {
+  it('looks every 2 s unless told, and refuses an interval pg-boss cannot keep', () => {
+    expect(readConfig({}, '/').jobPollingSeconds).toBe(2);
+    expect(readConfig({ JOB_POLLING_SECONDS: '' }, '/').jobPollingSeconds).toBe(2);
+    expect(readConfig({ JOB_POLLING_SECONDS: '10' }, '/').jobPollingSeconds).toBe(10);
+    expect(readConfig({ JOB_POLLING_SECONDS: '0.5' }, '/').jobPollingSeconds).toBe(0.5);
+    for (const bad of ['0', '0.2', '-3', 'often']) {
+      expect(() => readConfig({ JOB_POLLING_SECONDS: bad }, '/')).toThrow(
+        'JOB_POLLING_SECONDS must be a number of seconds, at least 0.5',
+      );
+    }
+  });
+});
