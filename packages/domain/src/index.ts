@@ -45,6 +45,7 @@ export * from './portal.js';
 export * from './portal-sections.js';
 export * from './postcode.js';
 export * from './postcode-areas.js';
+export * from './record-retention.js';
 export * from './reminders.js';
 export * from './result-messages.js';
 export * from './retention.js';
