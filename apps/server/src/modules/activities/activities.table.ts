@@ -65,6 +65,11 @@ export const caseActivities = pgTable(
     index('case_activities_ops_state_idx').on(t.state, t.updatedAt),
     // Operations' outstanding list (issue 29), oldest first: walked in order under a page's LIMIT.
     index('case_activities_ops_waiting_idx').on(t.updatedAt, t.id).where(opsTurnStates(t.state)),
+    // The same list filtered to one kind (`activity_type`, issue 29): that kind's waiting
+    // activities in order, where walking every waiting one to find a rare kind read them all.
+    index('case_activities_ops_kind_idx')
+      .on(t.activityTypeId, t.updatedAt, t.id)
+      .where(opsTurnStates(t.state)),
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
     // The ops dashboard's throughput: activities completed per week across customers.
     index('case_activities_completed_idx').on(t.completedAt),

@@ -1,0 +1,1 @@
+CREATE INDEX "case_activities_ops_kind_idx" ON "case_activities" USING btree ("activity_type_id","updated_at","id") WHERE "case_activities"."state" in ('ca-awaiting-ops', 'ca-error-initiating', 'ca-awaiting-agent');
