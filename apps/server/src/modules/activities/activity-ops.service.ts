@@ -24,6 +24,7 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { followActivities } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { keepsEngineData, subjectResultView } from '../checks/hooks.js';
+import { refuseIfRedacted } from '../checks/redacted.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
 import {
   type ActivityLock,
@@ -223,6 +224,7 @@ export async function progressActivity(
   const lock = await lockActivity(tx, id);
   const { row, code, caseRow } = lock;
   if (code !== ADULT_FIRST) throw ValidationError.of('non_field_errors', NOT_SERVICED);
+  await refuseIfRedacted(tx, row);
   const data = readResultData(ADULT_FIRST, row.resultData);
   const stage = stageOf(data);
   if (row.state === 'ca-complete' || row.state === 'ca-cancelled') {

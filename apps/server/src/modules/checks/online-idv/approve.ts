@@ -12,6 +12,7 @@ import { changeActivity } from '../../activities/activities.service.js';
 import { idvResultDataOf, ONLINE_IDV_CONTENT_TYPE } from '../../online-idv/online-idv.service.js';
 import { caseOnlineIdv } from '../../online-idv/online-idv.table.js';
 import { lockProcessed, saveActivity } from '../activity.js';
+import { refuseIfRedacted } from '../redacted.js';
 
 /** The activity's state and result after a manual approval. */
 export interface IdvApproved {
@@ -47,6 +48,7 @@ export async function approveOnlineIdv(
   }
   const a = await lockProcessed(ctx.tx, activityId);
   if (a?.code !== 'online-idv') throw new NotFoundError();
+  await refuseIfRedacted(ctx.tx, a.row);
   if (!isActivityOpen(a.row.state)) throw ValidationError.of('state', IDV_APPROVAL_TEXTS.finished);
   const now = ctx.clock.now();
   const key = { customerId: a.row.customerId, caseId: a.row.caseId };

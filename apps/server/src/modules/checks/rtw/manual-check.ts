@@ -12,6 +12,7 @@ import { fieldErrorsOf, NotFoundError, ValidationError } from '../../../platform
 import type { ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
 import { lockProcessed, saveActivity } from '../activity.js';
+import { refuseIfRedacted } from '../redacted.js';
 import { personOf, recordRtwDetails } from './kind.js';
 
 /** The documents a manual check may name: the right-to-work list and its supporting documents. */
@@ -52,6 +53,7 @@ export async function recordRtwManualCheck(
   const input = parsed.data;
   const a = await lockProcessed(ctx.tx, activityId);
   if (a?.code !== 'rtw') throw new NotFoundError();
+  await refuseIfRedacted(ctx.tx, a.row);
   if (!isActivityOpen(a.row.state)) throw ValidationError.of('state', RTW_CHECK_TEXTS.finished);
   const now = ctx.clock.now();
   const day = now.toISOString().slice(0, 10);
