@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatLicenceNumber,
+  grantEffect,
   isLicenceNumberFormat,
+  isRenewableLicence,
   LICENCE_NUMBER_PATTERN,
   LICENCE_STATUS_LABELS,
+  type LicenceStatus,
   licenceActionRefused,
   licenceActionsFor,
   licenceDurationText,
@@ -74,5 +77,63 @@ describe('licence dates', () => {
   it('words a duration', () => {
     expect(licenceDurationText(1)).toBe('1 year');
     expect(licenceDurationText(3)).toBe('3 years');
+  });
+});
+
+describe('the renewal rule', () => {
+  const today = '2026-06-01';
+  it('renews an active licence up to and on its last day', () => {
+    expect(isRenewableLicence({ status: 'active', expiryDate: '2026-06-01' }, today)).toBe(true);
+    expect(isRenewableLicence({ status: 'active', expiryDate: '2029-05-31' }, today)).toBe(true);
+  });
+  it('not an expired, suspended, revoked or surrendered one', () => {
+    expect(isRenewableLicence({ status: 'active', expiryDate: '2026-05-31' }, today)).toBe(false);
+    for (const status of ['suspended', 'revoked', 'surrendered', 'expired'] as const) {
+      expect(isRenewableLicence({ status, expiryDate: '2027-01-01' }, today)).toBe(false);
+    }
+  });
+});
+
+describe('granting to a current holder', () => {
+  const today = '2026-06-01';
+  const lic = (id: number, status: LicenceStatus, expiryDate: string) => ({
+    id,
+    status,
+    expiryDate,
+  });
+  it('issues a licence to someone holding none of the type, or only ended ones', () => {
+    expect(grantEffect([], today)).toEqual({ effect: 'issue' });
+    expect(
+      grantEffect(
+        [
+          lic(1, 'active', '2026-05-31'),
+          lic(2, 'revoked', '2028-01-01'),
+          lic(3, 'surrendered', '2028-01-01'),
+          lic(4, 'suspended', '2026-05-01'),
+        ],
+        today,
+      ),
+    ).toEqual({ effect: 'issue' });
+  });
+  it('extends the active one (the latest expiry of two) instead of a second licence', () => {
+    expect(grantEffect([lic(1, 'active', '2027-01-01')], today)).toEqual({
+      effect: 'extend',
+      licence: lic(1, 'active', '2027-01-01'),
+    });
+    const two = grantEffect(
+      [lic(1, 'active', '2027-01-01'), lic(2, 'active', '2028-01-01')],
+      today,
+    );
+    expect(two).toMatchObject({ effect: 'extend', licence: { id: 2 } });
+    const again = grantEffect(
+      [lic(2, 'active', '2028-01-01'), lic(1, 'active', '2027-01-01')],
+      today,
+    );
+    expect(again).toMatchObject({ effect: 'extend', licence: { id: 2 } });
+  });
+  it('stops at a suspended one, even beside an active one', () => {
+    expect(
+      grantEffect([lic(1, 'active', '2027-01-01'), lic(2, 'suspended', '2026-06-01')], today),
+    ).toEqual({ effect: 'suspended', licence: lic(2, 'suspended', '2026-06-01') });
   });
 });

@@ -126,3 +126,50 @@ export const APPLICATION_KIND_LABELS: Record<ApplicationKind, string> = {
   new: 'New application',
   renewal: 'Renewal',
 };
+
+/** A licence as the renewal and grant rules see it. */
+export interface LicenceStanding {
+  status: LicenceStatus;
+  /** YYYY-MM-DD: the last day it is valid. */
+  expiryDate: string;
+}
+
+/**
+ * The renewal rule (issue 32), one home for the council's "Start a renewal", the holder's
+ * "Renew" and the renewal portals: a licence can be renewed while it is active and has not yet
+ * expired (`today`, YYYY-MM-DD, on or before its expiry); a suspended licence is reinstated first,
+ * an expired one is applied for again.
+ */
+export function isRenewableLicence(l: LicenceStanding, today: string): boolean {
+  return l.status === 'active' && l.expiryDate >= today;
+}
+
+/** What granting an application does, given the holder's licences of its definition here. */
+export type GrantEffect<T extends LicenceStanding> =
+  | { effect: 'issue' }
+  /** An active licence of the type: the grant renews it (its expiry moves on a term). */
+  | { effect: 'extend'; licence: T }
+  /** A suspended licence of the type, not expired: no grant until it is reinstated or revoked. */
+  | { effect: 'suspended'; licence: T };
+
+/**
+ * A person holds at most one licence of a type with a council (taxi licensing practice: a
+ * holder's further application is a renewal, whatever portal it came through; cf. the HMRC rule,
+ * `taxCheckReason`'s 'holds_here'). Granting a 'new' application of a current holder extends their
+ * active licence like a renewal instead of issuing a second one; a suspended one stops the grant
+ * (a second licence would get round the suspension). Anyone else is issued a licence.
+ */
+export function grantEffect<T extends LicenceStanding>(
+  held: readonly T[],
+  today: string,
+): GrantEffect<T> {
+  const current = held.filter(
+    (l) => (l.status === 'active' || l.status === 'suspended') && l.expiryDate >= today,
+  );
+  const suspended = current.find((l) => l.status === 'suspended');
+  if (suspended) return { effect: 'suspended', licence: suspended };
+  const latest = current
+    .filter((l) => isRenewableLicence(l, today))
+    .sort((a, b) => (a.expiryDate < b.expiryDate ? 1 : -1))[0];
+  return latest ? { effect: 'extend', licence: latest } : { effect: 'issue' };
+}

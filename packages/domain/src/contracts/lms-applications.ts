@@ -290,6 +290,9 @@ export const APPLICATION_MESSAGES = {
   noTaxCode: 'This application has no tax check code to confirm.',
   portalClosed: 'This application portal is closed.',
   renewalNeedsLicence: 'A renewal needs an active licence of this type that has not yet expired.',
+  /** 409 on a grant: the applicant's licence of this type is suspended (no second licence). */
+  holderSuspended: (number: string) =>
+    `The applicant's licence ${number} of this type is suspended: reinstate or revoke it before granting this application.`,
   renewalOfAnotherOpen:
     "The holder's renewal of another licence is still open on this renewal portal: decide or withdraw it before renewing this one.",
 } as const;

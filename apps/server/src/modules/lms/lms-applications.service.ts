@@ -9,6 +9,7 @@ import {
   type ApplicationState,
   CASE_ACTIVITY_STATE_LABELS,
   formatPence,
+  grantEffect,
   type HeldLicence,
   isCaseActivityState,
   isOpenApplicationState,
@@ -1179,7 +1180,11 @@ export async function getApplication(
   };
 }
 
-/** POST /api/lms/applications/{id}/grant/: issues the licence (or extends the renewed one). */
+/**
+ * POST /api/lms/applications/{id}/grant/: issues the licence, or extends the renewed one: a
+ * renewal's, or the holder's active licence of the type when they hold one (grantEffect: one
+ * licence of a type per person; a suspended one is 409).
+ */
 export async function grantApplication(
   ctx: ServiceContext,
   id: number,
@@ -1204,8 +1209,37 @@ export async function grantApplication(
     throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.taxNotConfirmed);
   }
   let licenceId: number;
-  if (app.kind === 'renewal' && app.renewsLicenceId !== null) {
-    const old = await findLicence(ctx.tx, app.renewsLicenceId);
+  // a 'new' application of a current holder of the type renews their licence (grantEffect)
+  const held =
+    app.kind === 'renewal'
+      ? null
+      : grantEffect(
+          await ctx.tx
+            .select({ id: licences.id, status: licences.status, expiryDate: licences.expiryDate })
+            .from(licences)
+            .where(
+              and(
+                eq(licences.customerId, app.customerId),
+                eq(licences.holderId, app.subjectId),
+                eq(licences.definitionId, app.definitionId),
+              ),
+            )
+            .orderBy(asc(licences.id))
+            .for('update'),
+          isoDate(ctx.clock.now()),
+        );
+  if (held?.effect === 'suspended') {
+    const lic = await findLicence(ctx.tx, held.licence.id);
+    throw new ConflictError(APPLICATION_MESSAGES.holderSuspended(lic.number));
+  }
+  const renews =
+    held?.effect === 'extend'
+      ? held.licence.id
+      : app.kind === 'renewal'
+        ? app.renewsLicenceId
+        : null;
+  if (renews !== null) {
+    const old = await findLicence(ctx.tx, renews);
     const def = await one(
       ctx.tx.select().from(licenceDefinitions).where(eq(licenceDefinitions.id, old.definitionId)),
     );
@@ -1235,7 +1269,13 @@ export async function grantApplication(
     licenceId = lic.id;
   }
   const now = ctx.clock.now();
-  await moveApp(ctx, app, 'granted', { licenceId, decidedAt: now, infoRequest: null });
+  await moveApp(ctx, app, 'granted', {
+    licenceId,
+    decidedAt: now,
+    infoRequest: null,
+    // the licence a current holder's 'new' application renewed
+    ...(held?.effect === 'extend' ? { renewsLicenceId: licenceId } : {}),
+  });
   await addAppEvent(ctx, app, 'grant', app.state, 'granted', conditions);
   await audit(ctx, app, { state: [app.state, 'granted'], licence: licenceId });
   return getApplication(ctx, id);

@@ -15,6 +15,7 @@ import {
   login,
   type TestApp,
 } from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { cases } from '../cases/cases.table.js';
@@ -415,10 +416,14 @@ describe('the council decides', () => {
       (await call(council, 'POST', `/api/lms/applications/${app}/refuse/`, { reason: 'x' }))
         .statusCode,
     ).toBe(400);
-    // another grant gets another number
-    const paid = (await ok(council, 'GET', `/api/lms/applications/?portal=${ids.paid}`)).results[0];
-    await completeChecks(paid.case_id);
-    const second = await ok(council, 'POST', `/api/lms/applications/${paid.id}/grant/`, {});
+    // another person's grant gets another number
+    const paid = (await ok(council, 'GET', `/api/lms/applications/?portal=${ids.paid}`))
+      .results as { id: number; case_id: number; applicant: { name: string } }[];
+    const pats = paid.find((a) => a.applicant.name.startsWith('Pat'));
+    const danas = paid.find((a) => a.applicant.name.startsWith('Dana'));
+    if (!pats || !danas) throw new Error('Pat and Dana applied on the payment portal');
+    await completeChecks(pats.case_id);
+    const second = await ok(council, 'POST', `/api/lms/applications/${pats.id}/grant/`, {});
     expect(second.licence_number).not.toBe(granted.licence_number);
     const mine = await ok(dana, 'GET', `/api/lms/s/applications/${app}/`);
     expect(mine).toMatchObject({ state: 'granted', licence_number: granted.licence_number });
@@ -497,6 +502,53 @@ describe('the council decides', () => {
     });
     expect(detail.register_matches.map((e: { kind: string }) => e.kind)).toEqual(['suspension']);
     expect(detail.events.map((e: { action: string }) => e.action)).toEqual(['apply']);
+  });
+
+  it("a holder's second 'new' application renews their licence, not a second one; a suspended one stops it", async () => {
+    const paid = (await ok(council, 'GET', `/api/lms/applications/?portal=${ids.paid}&q=dana`))
+      .results[0];
+    const before = (await ok(council, 'GET', '/api/lms/licences/?q=dana')).results;
+    expect(before).toHaveLength(1);
+    const lic = before[0];
+    await completeChecks(paid.case_id);
+    // suspended meanwhile: 409 telling the officer why, nothing issued or extended
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/suspend/`, { reason: 'Complaint.' });
+    const stopped = await call(council, 'POST', `/api/lms/applications/${paid.id}/grant/`, {});
+    expect(stopped.statusCode, stopped.body).toBe(409);
+    expect(stopped.json()).toEqual({ detail: APPLICATION_MESSAGES.holderSuspended(lic.number) });
+    expect((await ok(council, 'GET', `/api/lms/applications/${paid.id}/`)).state).toBe(
+      'in_progress',
+    );
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/reinstate/`, { reason: 'Cleared.' });
+    const granted = await ok(council, 'POST', `/api/lms/applications/${paid.id}/grant/`, {});
+    expect(granted).toMatchObject({
+      state: 'granted',
+      licence_id: lic.id,
+      licence_number: lic.number,
+      renews_licence: lic.id,
+    });
+    const after = (await ok(council, 'GET', '/api/lms/licences/?q=dana')).results;
+    expect(after).toHaveLength(1);
+    const old = new Date(`${lic.expiry_date}T00:00:00Z`);
+    old.setUTCFullYear(old.getUTCFullYear() + 3);
+    expect(after[0].expiry_date).toBe(old.toISOString().slice(0, 10));
+    const mine = await ok(dana, 'GET', `/api/lms/s/applications/${paid.id}/`);
+    expect(mine).toMatchObject({ state: 'granted', licence_number: lic.number });
+    const trail = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'lms_licences.licence'),
+            eq(auditActions.objectId, String(lic.id)),
+          ),
+        ),
+    );
+    expect(trail.map((a) => a.changes)).toContainEqual({
+      expiry_date: [lic.expiry_date, after[0].expiry_date],
+      renewal: `APP-${String(paid.id).padStart(6, '0')}`,
+    });
   });
 });
 
