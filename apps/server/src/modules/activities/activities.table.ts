@@ -27,6 +27,18 @@ export function opsTurnStates(state: AnyColumn): SQL {
   return sql`${state} in (${sql.raw(OPS_TURN_STATES.map((s) => `'${s}'`).join(', '))})`;
 }
 
+/**
+ * The states of an activity waiting for the customer's own action (the customer's outstanding
+ * activities, /api/outstanding-activities/): the predicate of case_activities_outstanding_idx, as
+ * literals so the planner matches a query's condition to it (outstanding-list.ts).
+ */
+export const CUSTOMER_TURN_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
+
+/** `state in ('ca-awaiting-agent', ...)`: CUSTOMER_TURN_STATES over `state`, as literals. */
+export function customerTurnStates(state: AnyColumn): SQL {
+  return sql`${state} in (${sql.raw(CUSTOMER_TURN_STATES.map((s) => `'${s}'`).join(', '))})`;
+}
+
 /** One check of a case (an activity type with the requirement's config), in its own state. */
 export const caseActivities = pgTable(
   'case_activities',
@@ -70,6 +82,12 @@ export const caseActivities = pgTable(
     index('case_activities_ops_kind_idx')
       .on(t.activityTypeId, t.updatedAt, t.id)
       .where(opsTurnStates(t.state)),
+    // The customer's outstanding activities (issue 28), oldest first: a customer's walked in
+    // order under a page's LIMIT (and its capped total), where the two states' entries of
+    // case_activities_state_idx were all read and sorted (5,000 of a large customer's).
+    index('case_activities_outstanding_idx')
+      .on(t.customerId, t.updatedAt, t.id)
+      .where(customerTurnStates(t.state)),
     index('case_activities_created_idx').on(t.customerId, t.createdAt, t.id),
     // The ops dashboard's throughput: activities completed per week across customers.
     index('case_activities_completed_idx').on(t.completedAt),

@@ -1,0 +1,1 @@
+CREATE INDEX "case_activities_outstanding_idx" ON "case_activities" USING btree ("customer_id","updated_at","id") WHERE "case_activities"."state" in ('ca-awaiting-agent', 'ca-pending-activity-decision');
