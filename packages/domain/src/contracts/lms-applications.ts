@@ -141,6 +141,12 @@ export const subjectApplicationOut = z.strictObject({
   next_url: z.string().nullable(),
   case_id: z.number().nullable(),
   licence_number: z.string().nullable(),
+  /**
+   * '/s/application-portals/{id}': the holder's "Renew" on the granted application of their
+   * licence (its latest), while the licence is renewable (isRenewableLicence) and the council has
+   * an open renewal portal of its definition; else null.
+   */
+  renew_url: z.string().nullable(),
   submitted_at: timestampOut,
   /** The council's question while more information is requested, else null. */
   info_request: z.string().nullable(),

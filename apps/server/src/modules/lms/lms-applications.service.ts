@@ -14,6 +14,8 @@ import {
   isCaseActivityState,
   isOpenApplicationState,
   isoDate,
+  isRenewableLicence,
+  type LicenceStatus,
   licenceExpiryDate,
   paymentPortalPath,
   REGISTER_KIND_LABELS,
@@ -32,7 +34,7 @@ import {
   taxCheckedOnApply,
   taxCheckReason,
 } from '@kestrel/domain';
-import { and, asc, desc, eq, gte, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/connection.js';
 import { jobActor } from '../../jobs/service-job.js';
@@ -402,21 +404,18 @@ async function portalFacts(
       const any = here ?? records[0];
       let renewable: number | null = null;
       if (p.kind === 'renewal' && here) {
-        const [lic] = await tx
-          .select({ id: licences.id })
+        const held = await tx
+          .select({ id: licences.id, status: licences.status, expiryDate: licences.expiryDate })
           .from(licences)
           .where(
             and(
               eq(licences.customerId, p.customer),
               eq(licences.holderId, here.id),
               eq(licences.definitionId, p.definition),
-              eq(licences.status, 'active'),
-              gte(licences.expiryDate, today),
             ),
           )
-          .orderBy(desc(licences.expiryDate))
-          .limit(1);
-        renewable = lic?.id ?? null;
+          .orderBy(desc(licences.expiryDate), desc(licences.id));
+        renewable = held.find((l) => isRenewableLicence(l, today))?.id ?? null;
       }
       return {
         customer: p.customer,
@@ -841,6 +840,69 @@ async function applyOutWithFee(deps: ContextDeps, app: AppRow): Promise<Applicat
 
 // ---- the subject's applications ----
 
+/**
+ * The holder's "Renew" of their granted applications (by application id): the latest granted
+ * application of a licence that can be renewed (the domain's isRenewableLicence, the council's
+ * rule too) leads to its definition's open renewal portal, when the council has one.
+ */
+async function renewUrlsOf(
+  tx: Tx,
+  rows: {
+    app: AppRow;
+    licenceStatus: LicenceStatus | null;
+    licenceExpiry: string | null;
+  }[],
+  today: string,
+): Promise<Map<number, string>> {
+  const renewable = rows.filter(
+    (r) =>
+      r.app.state === 'granted' &&
+      r.app.licenceId !== null &&
+      r.licenceStatus !== null &&
+      r.licenceExpiry !== null &&
+      isRenewableLicence({ status: r.licenceStatus, expiryDate: r.licenceExpiry }, today),
+  );
+  const urls = new Map<number, string>();
+  if (renewable.length === 0) return urls;
+  const latest = await tx
+    .select({
+      customer: lmsApplications.customerId,
+      licence: lmsApplications.licenceId,
+      id: sql<number>`max(${lmsApplications.id})`.mapWith(Number),
+    })
+    .from(lmsApplications)
+    .where(
+      and(
+        eq(lmsApplications.state, 'granted'),
+        or(
+          ...renewable.map((r) =>
+            and(
+              eq(lmsApplications.customerId, r.app.customerId),
+              eq(lmsApplications.licenceId, r.app.licenceId ?? 0),
+            ),
+          ),
+        ),
+      ),
+    )
+    .groupBy(lmsApplications.customerId, lmsApplications.licenceId);
+  const latestIds = new Set(latest.map((l) => l.id));
+  const own = renewable.filter((r) => latestIds.has(r.app.id));
+  if (own.length === 0) return urls;
+  const portals = await publicPortals(
+    tx,
+    { pageSize: 100, offset: 0 },
+    { renewalOf: [...new Set(own.map((r) => r.app.definitionId))] },
+  );
+  for (const r of own) {
+    // the first open renewal portal of the definition (by id, as the council's renewal takes)
+    const portal = portals.results
+      .filter((p) => p.customer === r.app.customerId && p.definition === r.app.definitionId)
+      .sort((a, b) => a.id - b.id)[0];
+    if (portal) urls.set(r.app.id, `/s/application-portals/${portal.id}`);
+  }
+  return urls;
+}
+
 /** GET /api/lms/s/applications/ (and /{id}/): the login's applications at every council. */
 export async function subjectApplications(
   deps: ContextDeps,
@@ -851,7 +913,7 @@ export async function subjectApplications(
   const login = loginOf(actor);
   return runAsSystem(
     deps,
-    async ({ tx }) => {
+    async ({ tx, clock }) => {
       const where = and(
         eq(subjects.userId, login),
         id === undefined ? undefined : eq(lmsApplications.id, id),
@@ -864,6 +926,8 @@ export async function subjectApplications(
             definitionName: licenceDefinitions.name,
             customerName: customers.name,
             licenceNumber: licences.number,
+            licenceStatus: licences.status,
+            licenceExpiry: licences.expiryDate,
             feeIntent: paymentIntents.publicId,
           })
           .from(lmsApplications)
@@ -894,6 +958,7 @@ export async function subjectApplications(
         .orderBy(desc(lmsApplications.createdAt), desc(lmsApplications.id))
         .limit(page.pageSize)
         .offset(page.offset);
+      const renewUrls = await renewUrlsOf(tx, rows, isoDate(clock.now()));
       return {
         count,
         results: rows.map((r) => ({
@@ -916,6 +981,7 @@ export async function subjectApplications(
               : nextUrlOf(r.app),
           case_id: r.app.caseId,
           licence_number: r.licenceNumber ?? null,
+          renew_url: renewUrls.get(r.app.id) ?? null,
           submitted_at: iso(r.app.createdAt),
           info_request: r.app.state === 'more_info_requested' ? r.app.infoRequest : null,
         })),
@@ -1413,7 +1479,7 @@ export async function renewLicence(
     );
     return { lic, portal: portals[0] ?? null, person };
   });
-  if (facts.lic.status !== 'active' || facts.lic.expiryDate < today) {
+  if (!isRenewableLicence(facts.lic, today)) {
     throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.renewalNeedsLicence);
   }
   if (!facts.portal) {
@@ -1434,7 +1500,7 @@ export async function renewLicence(
       .from(licences)
       .where(eq(licences.id, facts.lic.id))
       .for('update');
-    if (now?.status !== 'active' || now.expiryDate < today) {
+    if (!now || !isRenewableLicence(now, today)) {
       throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.renewalNeedsLicence);
     }
     const { app } = await createApplication(ctx, mail, {

@@ -20,7 +20,14 @@ import { TEST_CARDS } from '../../providers/payments/simulator.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { cases } from '../cases/cases.table.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { licenceDefinitions, licenceGroups, licenceSubGroups, licences } from './lms.table.js';
+import {
+  licenceDefinitions,
+  licenceGroups,
+  licenceSubGroups,
+  licences,
+  lmsApplicationPortals,
+} from './lms.table.js';
+import { lmsApplications } from './lms-applications.table.js';
 
 // Licence applications (issue 32): apply on a portal (a subject of this council or of another),
 // the fee and the case opened exactly once, the HMRC tax check, the council's decisions, a
@@ -549,6 +556,62 @@ describe('the council decides', () => {
       expiry_date: [lic.expiry_date, after[0].expiry_date],
       renewal: `APP-${String(paid.id).padStart(6, '0')}`,
     });
+  });
+
+  it('the holder sees Renew on the latest granted application of a renewable licence, with an open renewal portal', async () => {
+    const lic = (await ok(council, 'GET', '/api/lms/licences/?q=dana')).results[0];
+    const renewUrls = async () =>
+      new Map(
+        (
+          (await ok(dana, 'GET', '/api/lms/s/applications/?page_size=100')).results as {
+            id: number;
+            state: string;
+            renew_url: string | null;
+          }[]
+        )
+          .filter((a) => a.state === 'granted')
+          .map((a) => [a.id, a.renew_url]),
+      );
+    const granted = await t.owner((tx) =>
+      tx
+        .select({ id: lmsApplications.id })
+        .from(lmsApplications)
+        .where(and(eq(lmsApplications.licenceId, lic.id), eq(lmsApplications.state, 'granted')))
+        .orderBy(lmsApplications.id),
+    );
+    expect(granted).toHaveLength(2);
+    const [first, latest] = granted.map((g) => g.id);
+    const portal = `/s/application-portals/${ids.renewal}`;
+    expect(await renewUrls()).toEqual(
+      new Map([
+        [first, null],
+        [latest, portal],
+      ]),
+    );
+    expect((await ok(dana, 'GET', `/api/lms/s/applications/${latest}/`)).renew_url).toBe(portal);
+    // suspended, expired, or no open renewal portal: no Renew
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/suspend/`, { reason: 'Check.' });
+    expect((await renewUrls()).get(latest ?? 0)).toBeNull();
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/reinstate/`, { reason: 'Done.' });
+    const setExpiry = (expiryDate: string) =>
+      t.owner((tx) => tx.update(licences).set({ expiryDate }).where(eq(licences.id, lic.id)));
+    await setExpiry('2020-01-01');
+    expect((await renewUrls()).get(latest ?? 0)).toBeNull();
+    await setExpiry(lic.expiry_date);
+    const setOpen = (isOpen: boolean) =>
+      t.owner((tx) =>
+        tx
+          .update(lmsApplicationPortals)
+          .set({ isOpen })
+          .where(eq(lmsApplicationPortals.id, ids.renewal)),
+      );
+    await setOpen(false);
+    expect((await renewUrls()).get(latest ?? 0)).toBeNull();
+    await setOpen(true);
+    expect((await renewUrls()).get(latest ?? 0)).toBe(portal);
+    // another person's applications carry no Renew of hers
+    const sams = (await ok(sam, 'GET', '/api/lms/s/applications/')).results;
+    expect(sams.every((a: { renew_url: string | null }) => a.renew_url === null)).toBe(true);
   });
 });
 

@@ -137,10 +137,22 @@ async function subGroups(
 export async function publicPortals(
   tx: Tx,
   page: { pageSize: number; offset: number },
-  filter: { customer?: number | null; subGroup?: number | null; id?: number },
+  filter: {
+    customer?: number | null;
+    subGroup?: number | null;
+    id?: number;
+    /** Renewal portals of these definitions (the holder's "Renew"). */
+    renewalOf?: number[];
+  },
 ): Promise<{ count: number; results: PublicApplicationPortalOut[] }> {
   const where = and(
     eq(lmsApplicationPortals.isOpen, true),
+    filter.renewalOf === undefined
+      ? undefined
+      : and(
+          eq(lmsApplicationPortals.kind, 'renewal'),
+          inArray(lmsApplicationPortals.definitionId, filter.renewalOf),
+        ),
     eq(licenceDefinitions.isPublished, true),
     subGroupPublished,
     filter.customer ? eq(lmsApplicationPortals.customerId, filter.customer) : undefined,

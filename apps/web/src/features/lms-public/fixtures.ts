@@ -77,6 +77,7 @@ export const application = (over: Partial<SubjectApplicationOut> = {}): SubjectA
   next_url: '/s/case-portal/40',
   case_id: 40,
   licence_number: null,
+  renew_url: null,
   submitted_at: '2026-11-20T09:00:00.000Z',
   info_request: null,
   ...over,
