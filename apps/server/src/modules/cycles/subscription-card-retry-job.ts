@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceJob } from '../../jobs/service-job.js';
+import { retryHeldCases } from '../payments/case-payment.js';
 import { SUBSCRIPTION_CARD_RETRY_JOB } from '../payments/payment-methods.js';
 import { retryFailedPeriods } from './subscription-billing.js';
 
@@ -10,9 +11,11 @@ const payload = z.object({
 export type SubscriptionCardRetryJob = z.infer<typeof payload>;
 
 /**
- * A card saved (payments' addMethod enqueues it in the card's transaction): the customer's
- * failed subscription billing periods are retried to the default card, in the customer's tenant
- * as the system (retryFailedPeriods: each period charged at most once per card).
+ * A card saved, made the default, or made the default by a removal (payments' addMethod,
+ * setDefault and removeMethod enqueue it in the card's transaction): the customer's failed
+ * subscription billing periods, then its cases held for payment whose charge failed, are retried
+ * to the default card, in the customer's tenant as the system (retryFailedPeriods and
+ * retryHeldCases: each period and case charged at most once per default card, each locked).
  */
 export const subscriptionCardRetryJob = serviceJob<SubscriptionCardRetryJob>({
   name: SUBSCRIPTION_CARD_RETRY_JOB,
@@ -22,5 +25,6 @@ export const subscriptionCardRetryJob = serviceJob<SubscriptionCardRetryJob>({
   customerOf: (d) => d.customer_id,
   handle: async (d, ctx) => {
     await retryFailedPeriods(ctx, d.payment_method_id);
+    await retryHeldCases(ctx, d.payment_method_id);
   },
 });

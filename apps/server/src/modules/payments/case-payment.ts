@@ -9,7 +9,7 @@ import {
   isoDate,
   PAYMENT_METHOD_MESSAGES,
 } from '@kestrel/domain';
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { recordAudit } from '../../platform/audit.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -88,6 +88,7 @@ async function recordAttempt(
     key?: string;
   },
   attempt: number,
+  savedCard?: number,
 ): Promise<PaymentRow> {
   const card = await defaultCard(ctx.tx, c.customerId);
   const now = ctx.clock.now();
@@ -122,6 +123,8 @@ async function recordAttempt(
       attempt,
       status: row.status,
       card: card ? cardLabel(cardBrandOf(card.brand), card.last4) : null,
+      // the automatic retry of a card saved (issue 31): the card whose record queued it
+      ...(savedCard !== undefined ? { card_saved: savedCard } : {}),
     },
     customerId: c.customerId,
   });
@@ -382,4 +385,101 @@ export async function retryCasePayment(
   const out = await casePaymentOf(ctx.tx, customerId, caseId);
   if (!out) throw new NotFoundError();
   return out;
+}
+
+/**
+ * The customer's cases held for payment (issue 31: 'awaiting-payment', not archived) whose last
+ * attempt failed with another card than `cardId` (or with none): what saving `cardId` as the
+ * default retries, oldest first. Read through cases_open_state_idx (the customer's held cases
+ * only), then each one's latest attempt through product_payments_case_attempt_idx.
+ */
+export async function heldCaseCharges(
+  tx: Tx,
+  customerId: number,
+  cardId: number,
+): Promise<number[]> {
+  const held = await tx
+    .select({ id: cases.id })
+    .from(cases)
+    .where(
+      and(
+        eq(cases.customerId, customerId),
+        eq(cases.state, 'awaiting-payment'),
+        isNull(cases.archivedAt),
+      ),
+    )
+    .orderBy(asc(cases.id));
+  if (held.length === 0) return [];
+  const latest = await tx
+    .selectDistinctOn([productPayments.caseId], {
+      caseId: productPayments.caseId,
+      status: productPayments.status,
+      paymentMethodId: productPayments.paymentMethodId,
+    })
+    .from(productPayments)
+    .where(
+      and(
+        eq(productPayments.customerId, customerId),
+        inArray(
+          productPayments.caseId,
+          held.map((h) => h.id),
+        ),
+      ),
+    )
+    .orderBy(productPayments.caseId, desc(productPayments.attempt));
+  const out: number[] = [];
+  for (const r of latest) {
+    if (r.caseId !== null && r.status === 'failed' && r.paymentMethodId !== cardId) {
+      out.push(r.caseId);
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * The automatic retry of one case held for payment once a card is saved (or made the default):
+ * the case's row locked (concurrent runs, or staff's retry, make one attempt: the next sees it
+ * processing), then its next attempt to the default card, audited naming the card saved. Nothing
+ * when the case is no longer held, its last attempt did not fail, or it failed with the default
+ * card already (each case is tried once per default card). True when an attempt was made.
+ */
+export async function retryHeldCase(
+  ctx: ServiceContext,
+  customerId: number,
+  caseId: number,
+  savedCard: number,
+): Promise<boolean> {
+  const [c] = await ctx.tx
+    .select({ state: cases.state })
+    .from(cases)
+    .where(and(eq(cases.customerId, customerId), eq(cases.id, caseId)))
+    .for('update');
+  if (c?.state !== 'awaiting-payment') return false;
+  const last = await latestAttempt(ctx.tx, customerId, caseId);
+  const card = await defaultCard(ctx.tx, customerId);
+  if (last?.status !== 'failed' || !card || last.paymentMethodId === card.id) return false;
+  await recordAttempt(
+    ctx,
+    { customerId, caseId, amountPence: last.amountPence, description: last.description },
+    last.attempt + 1,
+    savedCard,
+  );
+  return true;
+}
+
+/**
+ * A card saved or made the default (the card-retry job, issue 31): each of the customer's cases
+ * held for payment whose charge failed with no card or another is charged again to the default
+ * card (retryHeldCase), oldest first. Answers how many cases were charged again.
+ */
+export async function retryHeldCases(ctx: ServiceContext, savedCard: number): Promise<number> {
+  const customerId = ctx.actor.customerId;
+  if (customerId === null) return 0;
+  const card = await defaultCard(ctx.tx, customerId);
+  if (!card) return 0;
+  let retried = 0;
+  for (const caseId of await heldCaseCharges(ctx.tx, customerId, card.id)) {
+    if (await retryHeldCase(ctx, customerId, caseId, savedCard)) retried += 1;
+  }
+  return retried;
 }

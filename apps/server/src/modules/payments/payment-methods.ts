@@ -46,8 +46,9 @@ import { customerPaymentMethods, customerPaymentSettings } from './payment-metho
 export const PAYMENT_METHOD_CT = 'payments.paymentmethod';
 
 /**
- * The job that retries a customer's failed subscription billing periods once a card is saved
- * (cycles' subscription-card-retry-job.ts), enqueued here by name when the card is recorded.
+ * The job that retries a customer's failed subscription billing periods and held cases' charges
+ * once a card is saved (cycles' subscription-card-retry-job.ts), enqueued here by name when a
+ * card is recorded or becomes the default (chosen, or after the default's removal).
  */
 export const SUBSCRIPTION_CARD_RETRY_JOB = 'subscriptions-card-retry';
 export const PAYMENT_SETTINGS_CT = 'payments.paymentsettings';
@@ -381,8 +382,8 @@ export async function addMethod(
       objectRepr: out.label,
       changes: { brand: out.brand, last4: out.last4, is_default: out.is_default },
     });
-    // the subscription billing periods whose charge failed are retried to the default card
-    // (issue 31): a job, committed with the card
+    // the subscription billing periods and held cases whose charge failed are retried to the
+    // default card (issue 31): a job, committed with the card
     await ctx.enqueue({
       name: SUBSCRIPTION_CARD_RETRY_JOB,
       data: { customer_id: customerId, payment_method_id: row.id },
@@ -428,7 +429,8 @@ export async function setDefault(ctx: ServiceContext, id: number): Promise<Payme
     objectRepr: out.label,
     changes: { is_default: [false, true], previous_default: before?.id ?? null },
   });
-  // the failed subscription billing periods are retried to the new default (issue 31)
+  // the failed subscription billing periods and held cases are retried to the new default
+  // (issue 31)
   await ctx.enqueue({
     name: SUBSCRIPTION_CARD_RETRY_JOB,
     data: { customer_id: customerId, payment_method_id: id },
@@ -560,5 +562,13 @@ export async function removeMethod(deps: Deps, actor: Actor, id: number): Promis
         ...(newDefault !== null ? { new_default: newDefault } : {}),
       },
     });
+    // another card became the default: what failed is retried to it (issue 31); the last card
+    // removed leaves none, and nothing is charged
+    if (newDefault !== null) {
+      await ctx.enqueue({
+        name: SUBSCRIPTION_CARD_RETRY_JOB,
+        data: { customer_id: customerId, payment_method_id: newDefault },
+      });
+    }
   });
 }
