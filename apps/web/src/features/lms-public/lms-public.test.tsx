@@ -348,6 +348,39 @@ describe("the subject's licence applications (dashboard)", () => {
     ]);
   });
 
+  it('offers Renew on a granted application whose licence can be renewed, and only there', async () => {
+    setSession(subjectIn());
+    const granted = {
+      state: 'granted' as const,
+      state_label: 'Granted',
+      next_url: null,
+      licence_number: 'HCD/2026/00007',
+    };
+    showApplications([
+      application({
+        id: 22,
+        reference: 'APP-000022',
+        ...granted,
+        renew_url: '/s/application-portals/12',
+      }),
+      application({
+        id: 23,
+        reference: 'APP-000023',
+        ...granted,
+        submitted_at: '2026-10-01T09:00:00.000Z',
+      }),
+      // never a way off the site
+      application({ id: 24, reference: 'APP-000024', ...granted, renew_url: 'https://evil.test/' }),
+    ]);
+    const cards = await screen.findAllByTestId('licence-application');
+    const renew = cards.map((c) => within(c).queryByRole('link', { name: 'Renew' }));
+    expect(renew.map((r) => r?.getAttribute('href') ?? null)).toEqual([
+      '/s/application-portals/12',
+      null,
+      null,
+    ]);
+  });
+
   it("shows the council's question first, and sends the reply", async () => {
     setSession(subjectIn());
     const calls = showApplications([
@@ -412,6 +445,39 @@ describe("a subject's licence application", () => {
     expect(screen.getByRole('link', { name: 'Your checks' }).getAttribute('href')).toBe(
       '/s/dashboard',
     );
+  });
+
+  it('offers the holder Renew on their granted application, leading to the renewal portal', async () => {
+    setSession(subjectIn());
+    const granted = {
+      state: 'granted' as const,
+      state_label: 'Granted',
+      next_url: null,
+      licence_number: 'HCD/2026/00007',
+    };
+    answer(application({ ...granted, renew_url: '/s/application-portals/12' }));
+    const router = show('/s/lms/applications/21', PATHS['s:lms-application'], ApplicationScreen);
+    const box = await screen.findByTestId('renew-licence-box');
+    expect(box.textContent).toContain(
+      'Your licence HCD/2026/00007 can be renewed before it expires: apply to Northgate Council for its renewal.',
+    );
+    fireEvent.click(within(box).getByRole('link', { name: 'Renew' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/s/application-portals/12'));
+  });
+
+  it('has no Renew once the licence cannot be renewed', async () => {
+    setSession(subjectIn());
+    answer(
+      application({
+        state: 'granted',
+        state_label: 'Granted',
+        next_url: null,
+        licence_number: 'HCD/2026/00007',
+      }),
+    );
+    show('/s/lms/applications/21', PATHS['s:lms-application'], ApplicationScreen);
+    await screen.findByTestId('application-state-text');
+    expect(screen.queryByRole('link', { name: 'Renew' })).toBeNull();
   });
 
   it('takes an application in progress on to its case portal', async () => {

@@ -5,7 +5,7 @@ import { Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { href } from '../../../config/paths';
 import { lmsSubject, type SubjectApplicationOut } from '../api';
-import { ApplicationStateBadge, nextStepOf } from './application-state';
+import { ApplicationStateBadge, nextStepOf, renewStepOf } from './application-state';
 import { Breadcrumbs } from './breadcrumbs';
 import { SummaryList } from './choices';
 import { ReplyBox } from './licence-applications';
@@ -50,6 +50,7 @@ export function ApplicationPage() {
   const app = load.data;
   const here = href('s:lms-application', { id: app.id });
   const next = nextStepOf(app.next_url, app.fee_display);
+  const renew = renewStepOf(app.renew_url);
   return (
     <Stack gap="lg" maw={720} w="100%">
       <Breadcrumbs
@@ -97,6 +98,17 @@ export function ApplicationPage() {
         >
           {next.label}
         </Button>
+      )}
+      {renew && (
+        <Stack gap="xs" align="flex-start" data-testid="renew-licence-box">
+          <Text>
+            Your licence {app.licence_number} can be renewed before it expires: apply to{' '}
+            {app.customer_name} for its renewal.
+          </Text>
+          <Button component={Link} to={renew.to} size="lg" mih={48} data-testid="renew-licence">
+            {renew.label}
+          </Button>
+        </Stack>
       )}
     </Stack>
   );

@@ -48,3 +48,13 @@ export function nextStepOf(
   if (to.startsWith('/s/case-portal/')) return { to, label: 'Continue your application' };
   return { to, label: 'See your application' };
 }
+
+/**
+ * The holder's "Renew" (issue 32): from the granted application of a licence that can be renewed,
+ * to its definition's open renewal portal (`renew_url`, given by the server: the domain's
+ * isRenewableLicence and an open renewal portal); none without one.
+ */
+export function renewStepOf(renewUrl: string | null): { to: string; label: string } | null {
+  const to = renewUrl ? safeNext(renewUrl, '') : '';
+  return to ? { to, label: 'Renew' } : null;
+}

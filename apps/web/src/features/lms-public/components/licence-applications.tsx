@@ -5,7 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { href } from '../../../config/paths';
 import { lmsSubject, type SubjectApplicationOut } from '../api';
-import { ApplicationStateBadge, nextStepOf } from './application-state';
+import { ApplicationStateBadge, nextStepOf, renewStepOf } from './application-state';
 import { SummaryList } from './choices';
 
 /** The reply box, loaded when a council asks for more (see reply-box.tsx). */
@@ -25,6 +25,7 @@ const RANK: Record<SubjectApplicationOut['state'], number> = {
 function ApplicationCard({ app }: { app: SubjectApplicationOut }) {
   const [sent, setSent] = useState(false);
   const next = nextStepOf(app.next_url, app.fee_display);
+  const renew = renewStepOf(app.renew_url);
   return (
     <Paper withBorder radius="lg" p="md" component="li" data-testid="licence-application">
       <Stack gap="sm">
@@ -71,6 +72,18 @@ function ApplicationCard({ app }: { app: SubjectApplicationOut }) {
             style={{ alignSelf: 'flex-start' }}
           >
             {next.label}
+          </Button>
+        )}
+        {renew && (
+          <Button
+            component={Link}
+            to={renew.to}
+            size="md"
+            mih={44}
+            style={{ alignSelf: 'flex-start' }}
+            data-testid="renew-licence"
+          >
+            {renew.label}
           </Button>
         )}
       </Stack>
