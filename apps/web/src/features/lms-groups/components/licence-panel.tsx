@@ -1,6 +1,8 @@
 import '@mantine/core/styles/Drawer.css';
 import {
   formatDate,
+  isoDate,
+  isRenewableLicence,
   LICENCE_ACTION_RULES,
   type LicenceAction,
   licenceActionsFor,
@@ -71,7 +73,10 @@ function LicenceBody({ licence: l }: { licence: Licence }) {
   const [action, setAction] = useState<LicenceAction | null>(null);
   const mayChange = can('lms_licences.change_licence');
   const actions = mayChange ? licenceActionsFor(l.status) : [];
-  const renewable = mayChange && l.status === 'active';
+  // the renewal rule, one home (the domain's): active and not yet expired
+  const renewable =
+    mayChange &&
+    isRenewableLicence({ status: l.status, expiryDate: l.expiry_date }, isoDate(new Date()));
   return (
     <Stack gap="lg">
       <Group gap="sm">
