@@ -1,6 +1,8 @@
 import {
+  accessLogMonths,
   INSPECTORS,
   type Inspector,
+  otherRecordsRetention,
   RETENTION_MAX_MONTHS,
   RETENTION_MIN_MONTHS,
   type RetentionRuleCode,
@@ -161,6 +163,63 @@ function RulesForm({
   );
 }
 
+/**
+ * The records kept for a fixed period whatever the rules (the domain's constants), read-only; the
+ * access log's period is this customer's: at least 24 months, or its longer criminal-record
+ * periods, as saved.
+ */
+function OtherRecords({ settings }: { settings: RetentionSettingsOut }) {
+  const months = accessLogMonths({
+    inspector: settings.inspector,
+    nextInspectionDate: settings.next_inspection_date,
+    months: Object.fromEntries(settings.rules.map((r) => [r.code, r.months])),
+  });
+  return (
+    <Paper
+      withBorder
+      radius="lg"
+      p={{ base: 'md', sm: 'xl' }}
+      component="section"
+      aria-labelledby="other-records"
+    >
+      <Stack gap="md">
+        <Title order={2} size="h3" id="other-records">
+          Other records
+        </Title>
+        <Text size="sm" c="dimmed">
+          These are kept for a fixed time, whatever the rules above, then removed automatically.
+        </Text>
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Record</Table.Th>
+                <Table.Th>Kept for</Table.Th>
+                <Table.Th>What stays</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {otherRecordsRetention(months).map((r) => (
+                <Table.Tr key={r.code} data-testid={`other-${r.code}`}>
+                  <Table.Td>
+                    <Text fw={600}>{r.name}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{r.kept}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{r.keeps || 'Nothing'}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+    </Paper>
+  );
+}
+
 /** /customer-account/retention: the organisation's retention rules (issue 34). */
 export default function CustomerAccountRetention() {
   const rights = useRights();
@@ -182,6 +241,7 @@ export default function CustomerAccountRetention() {
       {q.isError && <Alert color="red">Error getting the retention rules</Alert>}
       {q.isPending && <Skeleton h={320} />}
       {q.data && <RulesForm settings={q.data} canChange={canChange} />}
+      {q.data && <OtherRecords settings={q.data} />}
     </Stack>
   );
 }
