@@ -3,6 +3,8 @@ import {
   ACCESS_LOG_RETENTION_MONTHS,
   accessLogMonths,
   caseRetentionOut,
+  closedByErasure,
+  ERASURE_CASE_REASON,
   keptCriminalRecordResult,
   keptDrivingResult,
   presentRetentionSettings,
@@ -77,6 +79,16 @@ describe('retention rules', () => {
     expect(
       keptDrivingResult({ status: 'valid', licence: { number: 'X' }, checked_date: '2026-01-01' }),
     ).toEqual({ status: 'valid', checked_date: '2026-01-01' });
+  });
+
+  it('tells a case an erasure closed from one cancelled otherwise', () => {
+    expect(closedByErasure({ state: 'cancelled', cancelled_reason: ERASURE_CASE_REASON })).toBe(
+      true,
+    );
+    expect(closedByErasure({ state: 'cancelled', cancelled_reason: 'Duplicate' })).toBe(false);
+    expect(
+      closedByErasure({ state: 'awaiting-subject', cancelled_reason: ERASURE_CASE_REASON }),
+    ).toBe(false);
   });
 
   it('words the notice with the product’s date format', () => {

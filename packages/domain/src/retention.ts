@@ -256,8 +256,30 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
   return out;
 }
 
-/** What an erasure's redactions record as their rule (beside the retention rules' codes). */
+/**
+ * What an erasure's redactions record as their rule (beside the retention rules' codes). An
+ * erasure removes the subject's personal data that need not be kept (docs/data-protection.md):
+ * besides its answers, documents' files and results' content, the free text staff wrote about the
+ * person (activity notes and their history, flags' messages and resolutions, a case's decision
+ * notes) and, of licensing records, what is not the register's (an application's tax check code
+ * and messages, a licence's conditions). It keeps a record of each check, of each invitation and
+ * reminder (when, by which channel: no address), each trust-to-ride booking and its attendance,
+ * and of each licence and application: number, dates, status and the reason of a refusal,
+ * suspension or revocation (the register of refusals and revocations).
+ */
 export const ERASURE_RULE = 'erasure';
+/** What takes the place of free text an erasure removed (a note, a flag's message). */
+export const ERASED_TEXT = 'Removed under the subject’s erasure request';
+/** The audited reason an erasure closes (cancels) the subject's open cases with. */
+export const ERASURE_CASE_REASON =
+  'Closed: the subject’s personal data was erased under their erasure request.';
+/** The staff case page's notice in place of the case data forms, on a case an erasure closed. */
+export const ERASURE_CASE_NOTICE =
+  'The subject’s personal data was erased: their answers are no longer held, and no reminder is sent.';
+/** Whether a case was closed by an erasure (its cancelled reason). */
+export function closedByErasure(c: { state: string; cancelled_reason: string }): boolean {
+  return c.state === 'cancelled' && c.cancelled_reason === ERASURE_CASE_REASON;
+}
 /** An erasure's redactions, by name on the panels. */
 export const ERASURE_RULE_NAME = 'Erasure request';
 /** The rule a redaction on a case was made under: a retention rule's code or an erasure. */

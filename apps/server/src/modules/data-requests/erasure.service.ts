@@ -17,6 +17,7 @@ import { ERASED_NAME, mergedDuplicateIds } from '../subjects/merged.js';
 import { SUBJECT_CT } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { CASE_DATA_TABLES, deleteCaseDataRows } from './case-data-rows.js';
+import { closeErasedCases, eraseStaffRecords } from './erasure-records.js';
 import {
   ERASURE_REQUEST_CT,
   type ErasureOutcome,
@@ -43,6 +44,8 @@ export const ERASURE_REASON = ERASURE_RULE;
 /** What an erasure keeps, in words (stored with each carried-out request). */
 export const ERASURE_KEEPS = [
   'A record of each check: its date, reference, level and outcome',
+  'The cases, closed, with when the subject was invited and reminded and their trust-to-ride bookings',
+  'Licences and licensing applications: number, dates, status and the reason of a refusal, suspension or revocation',
   'Payments',
   'The audit log of who did what and when (the personal details in it removed)',
   'This request, its decision and what was done',
@@ -330,6 +333,11 @@ export async function eraseSubjectData(
   }
   if (registrations > 0) removed.portal_registrations = registrations;
   removed.subjects = records.length;
+  // the free text staff wrote about the person, and what licensing records need not keep
+  Object.assign(removed, await eraseStaffRecords(tx, customerId, records, caseIds));
+  // the cases that would go on (reminders, forms) are closed, named by the renamed record
+  const closed = await closeErasedCases(ctx, customerId, caseIds);
+  if (closed.length > 0) removed.cases_closed = closed.length;
   // the subject's own requests keep who asked, not the name: the record of them stays
   await tx
     .update(erasureRequests)

@@ -1,4 +1,4 @@
-import { ERASURE_RULE } from '@kestrel/domain';
+import { ERASED_TEXT, ERASURE_RULE } from '@kestrel/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
 import { integerArray } from '../../db/sql-arrays.js';
@@ -201,7 +201,55 @@ async function scrubSubjectRows(tx: Tx, customerId: number, subjectId: number): 
   const duplicates = await mergedDuplicateIds(tx, customerId, subjectId);
   for (const id of duplicates) merged += await scrubRecordRows(tx, customerId, id);
   const acted = await scrubActorNames(tx, customerId, [subjectId, ...duplicates]);
-  return own + caseRows.length + merged + acted;
+  const histories = await scrubHistories(tx, customerId, [subjectId, ...duplicates]);
+  return own + caseRows.length + merged + acted + histories;
+}
+
+/** The audit keys of a licensing application's rows that hold free text (not a decision's reason). */
+const APPLICATION_TEXT_KEYS = sql`array['note', 'response', 'message']`;
+
+/**
+ * The insert-only histories' free text about the erased person (issue 34), as the erasure's
+ * eraseStaffRecords does on the tables the customer may change: each saved version of their
+ * activities' notes (`ERASED_TEXT`; the author and when stay), their licensing applications'
+ * trail (each event's message, but a refusal's reason: the register of refusals; the person's
+ * own actions keep `ERASED_NAME` as who acted) and the applications' audit rows' notes,
+ * responses and messages. The licences' events (issue, suspension, revocation: their reasons)
+ * stay, the register of suspensions and revocations.
+ */
+async function scrubHistories(
+  tx: Tx,
+  customerId: number,
+  subjectIds: readonly number[],
+): Promise<number> {
+  const ids = integerArray(subjectIds);
+  const notes = await tx.execute(sql`
+    update case_activity_notes n set description = ${ERASED_TEXT}
+    from cases c
+    where c.customer_id = ${customerId} and c.subject_id = any(${ids})
+      and n.customer_id = c.customer_id and n.case_id = c.id and n.description <> ${ERASED_TEXT}
+    returning n.id`);
+  const events = await tx.execute(sql`
+    update lms_application_events e set
+      message = case when e.action = 'refuse' or e.message = '' then e.message else ${ERASED_TEXT} end,
+      actor_name = case when e.actor_id is null and e.action in ('apply', 'respond', 'withdraw')
+        then ${ERASED_NAME} else e.actor_name end
+    from lms_applications a
+    where a.customer_id = ${customerId} and a.subject_id = any(${ids})
+      and e.customer_id = a.customer_id and e.application_id = a.id
+      and ((e.action <> 'refuse' and e.message <> '' and e.message <> ${ERASED_TEXT})
+        or (e.actor_id is null and e.action in ('apply', 'respond', 'withdraw')
+          and e.actor_name <> ${ERASED_NAME}))
+    returning e.id`);
+  const audits = await tx.execute(sql`
+    update audit_actions x set changes = (x.changes - ${APPLICATION_TEXT_KEYS}::text[])
+        || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+    from lms_applications a
+    where a.customer_id = ${customerId} and a.subject_id = any(${ids})
+      and x.customer_id = a.customer_id and x.content_type = 'lms_licences.application'
+      and x.object_id = a.id::text and x.changes ?| ${APPLICATION_TEXT_KEYS}::text[]
+    returning x.id`);
+  return notes.length + events.length + audits.length;
 }
 
 /**
@@ -263,6 +311,24 @@ async function scrubActorNames(
         returning a.id`);
       n += rows.length;
     }
+    // rows of no customer (a sign-in before a customer was chosen, a registration): the sign-in
+    // is one across customers, so only a login every record of which is erased (closed by
+    // close-sign-in.ts) loses its name there; its registration's label (the email) likewise
+    const closed = integerArray(await closedLogins(tx, logins));
+    for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
+      const rows = await tx.execute(sql`
+        update ${sql.identifier(table)} a set actor_name = ${ERASED_NAME}
+        where a.customer_id is null and a.actor_type = 'SubjectUser'
+          and a.actor_id = any(${closed}) and a.actor_name <> ${ERASED_NAME}
+        returning a.id`);
+      n += rows.length;
+    }
+    const labels = await tx.execute(sql`
+      update audit_actions a set object_repr = 'Sign-in ' || a.object_id
+      where a.customer_id is null and a.content_type = 'users.subjectuser'
+        and a.object_id = any(${closed}::text[]) and a.object_repr <> 'Sign-in ' || a.object_id
+      returning a.id`);
+    n += labels.length;
   }
   const files = await tx.execute(sql`
     update record_views v set item_label = left(d.document_type, 200)
@@ -272,6 +338,21 @@ async function scrubActorNames(
       and v.item_id = d.id and v.item_label <> left(d.document_type, 200)
     returning v.id`);
   return n + files.length;
+}
+
+/**
+ * Of `logins`, those with no record left that is not erased, at any customer (as close-sign-in's
+ * closeIfErased decides: erased by a carried-out request, or merged into an erased record).
+ */
+async function closedLogins(tx: Tx, logins: readonly number[]): Promise<number[]> {
+  const rows = await tx.execute<{ id: number }>(sql`
+    select l.id from unnest(${integerArray(logins)}) as l(id)
+    where not exists (
+      select 1 from subjects s
+      where s.user_id = l.id and s.email not like '%@erased.invalid' and not exists (
+        select 1 from erasure_requests e
+        where e.customer_id = s.customer_id and e.subject_id = s.id and e.state = 'completed'))`);
+  return rows.map((r) => Number(r.id));
 }
 
 /** After 'Case N' in a case's or its activity's audit label: the subject's name, and the rest kept. */
