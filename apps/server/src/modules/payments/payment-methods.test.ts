@@ -619,7 +619,12 @@ describe("a case's charge", () => {
           ),
         ),
     );
-    expect(retried).toHaveLength(1);
+    // this case's: the staff's retry only (the card-retry job, run at the settle after it, found
+    // it processing); the first test's case, held without a card, was retried by that job when
+    // the card was saved (held-case-retry.routes.test.ts)
+    const ofThisCase = retried.filter((a) => (a.changes as { case?: number }).case === c.id);
+    expect(ofThisCase).toHaveLength(1);
+    expect(ofThisCase[0]?.changes).not.toHaveProperty('card_saved');
   });
 
   it('an invoiced customer is not charged per case, nor a case without a price', async () => {
