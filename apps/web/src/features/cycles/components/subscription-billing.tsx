@@ -1,4 +1,4 @@
-import { formatDate } from '@kestrel/domain';
+import { formatDate, PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import { Badge, Button, Stack, Text } from '@mantine/core';
 import { ApiFailure } from '../../../api/resource';
 import { notify } from '../../../lib/notify';
@@ -20,8 +20,9 @@ const COLOURS: Record<SubscriptionBilling['state'], string> = {
 
 /**
  * A subscription's billing cycle ('Every year') and its last billing period: its state ('Invoiced', 'Paid', 'Payment pending',
- * 'Payment failed'), amount and date; a failed card charge shows why, and 'Retry payment' to
- * staff with the payments permission (a new attempt to the customer's default card).
+ * 'Payment failed'), amount and date; a failed card charge shows why, that it is retried by
+ * itself once a card is saved, and 'Retry payment' to staff with the payments permission (a new
+ * attempt to the customer's default card).
  */
 export function SubscriptionBillingCell({ subscription }: { subscription: Subscription }) {
   const { can } = useRights();
@@ -76,6 +77,9 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
               {b.reason}
             </Text>
           )}
+          <Text size="xs" c="dimmed" maw={260}>
+            {PAYMENT_METHOD_MESSAGES.automaticRetry}
+          </Text>
           {can('payments.add_payment') && (
             <Button
               size="compact-sm"

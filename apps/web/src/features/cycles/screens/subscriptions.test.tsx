@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -148,6 +149,8 @@ describe('subscriptions', () => {
     expect(await screen.findByText('Payment failed')).toBeTruthy();
     expect(screen.getByText('£13.00, 28th Nov 2026')).toBeTruthy();
     expect(screen.getByText('No payment card is saved.')).toBeTruthy();
+    // retried by itself once a card is saved (the card-retry job)
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
     // the page's rows asked for their billing in one request
     expect(calls.filter((c) => c.url.includes('/api/subscriptions/billing/'))).toHaveLength(1);
     expect(calls.some((c) => c.url.includes('subscription=3'))).toBe(true);
@@ -177,6 +180,7 @@ describe('subscriptions', () => {
     renderList(false, false);
     expect(await screen.findByText('Invoiced')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
+    expect(screen.queryByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeNull();
   });
 
   it('a failed period without the payments permission shows the failure, no retry', async () => {
@@ -184,5 +188,6 @@ describe('subscriptions', () => {
     renderList(false, false);
     expect(await screen.findByText('Payment failed')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import type { CasePaymentOut, Permission } from '@kestrel/domain';
+import { type CasePaymentOut, PAYMENT_METHOD_MESSAGES, type Permission } from '@kestrel/domain';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,8 @@ describe('the case payment banner', () => {
     expect(screen.getByText('Payment needed')).toBeTruthy();
     expect(screen.getByText(/Your card has insufficient funds\./)).toBeTruthy();
     expect(screen.getByText(/until £4\.50 is paid/)).toBeTruthy();
+    // saving a card retries it by itself (the card-retry job)
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See the payment' }).getAttribute('href')).toBe(
       '/payments/product-12',
     );

@@ -1,4 +1,4 @@
-import { type CasePaymentOut, customerPaymentId } from '@kestrel/domain';
+import { type CasePaymentOut, customerPaymentId, PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -10,8 +10,8 @@ import { useRetryPayment } from '../api';
 
 /**
  * The case detail's 'Payment needed' banner: the case's charge was declined (or no card is
- * saved), so the subject's invitation waits. Says why, links to the payment and the saved
- * cards, and retries the payment (payments.add_payment). While a charge is being taken (a
+ * saved), so the subject's invitation waits. Says why, that saving a card retries it by itself,
+ * links to the payment and the saved cards, and retries the payment (payments.add_payment). While a charge is being taken (a
  * retry, or the case's first charge) it says so and reads the case again every
  * PENDING_POLL_MS until the provider has answered, so a decline shows without a reload.
  * Nothing for a case paid or not charged.
@@ -57,6 +57,7 @@ export function CasePaymentBanner({
           {payment.reason ?? 'The payment for this case was not taken.'} The subject is not invited
           until {payment.amount_display} is paid.
         </Text>
+        <Text size="sm">{PAYMENT_METHOD_MESSAGES.automaticRetry}</Text>
         <Group gap="sm">
           <Can permission="payments.add_payment">
             <Button size="sm" color="red" onClick={() => retry.mutate()} loading={retry.isPending}>

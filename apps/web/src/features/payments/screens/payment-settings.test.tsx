@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  PAYMENT_METHOD_MESSAGES,
   type PaymentMethodOut,
   type PaymentSettingsOut,
   type Permission,
@@ -75,6 +76,8 @@ describe('/payment-settings', () => {
     const calls = show(ALL);
     await screen.findByText('ending 1111');
     expect(screen.getAllByText('Default')).toHaveLength(1);
+    // what failed is retried by itself once a card is saved or made the default
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
     // the default card offers no 'Make default'
     expect(screen.queryByRole('button', { name: 'Make default: Visa ending 4242' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Make default: Visa ending 1111' }));

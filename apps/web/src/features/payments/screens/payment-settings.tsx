@@ -1,4 +1,5 @@
 import {
+  PAYMENT_METHOD_MESSAGES,
   type PaymentMethodOut,
   type PaymentSettingsOut,
   type PaymentSettingsUpdate,
@@ -173,8 +174,11 @@ export default function PaymentSettings() {
         <Title order={2} size="h4" mb="xs">
           Saved cards
         </Title>
-        <Text size="sm" c="dimmed" mb="md">
+        <Text size="sm" c="dimmed">
           Each new case is charged to the default card, at the price in your pricebook.
+        </Text>
+        <Text size="sm" c="dimmed" mb="md" data-testid="automatic-retry">
+          {PAYMENT_METHOD_MESSAGES.automaticRetry}
         </Text>
         {methods.isPending ? (
           <Skeleton h={72} radius="md" />
