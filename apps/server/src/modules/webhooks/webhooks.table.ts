@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   foreignKey,
@@ -68,5 +69,12 @@ export const webhookDeliveries = pgTable(
       foreignColumns: [webhookEndpoints.customerId, webhookEndpoints.id],
     }).onDelete('cascade'),
     index('webhook_deliveries_endpoint_idx').on(t.customerId, t.endpointId, t.createdAt),
+    // the deliveries the retention run has still to blank (retention/expiry.ts): a blanked one
+    // (its payload EXPIRED_PAYLOAD, no excerpt) leaves it, so the hourly run never reads it again
+    index('webhook_deliveries_unexpired_idx')
+      .on(t.customerId, t.endpointId, t.createdAt)
+      .where(
+        sql`status <> 'pending' and (response_excerpt <> '' or payload <> '{"redacted": "retention"}'::jsonb)`,
+      ),
   ],
 );

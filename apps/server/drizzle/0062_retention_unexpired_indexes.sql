@@ -1,0 +1,2 @@
+CREATE INDEX "import_rows_unexpired_idx" ON "import_rows" USING btree ("customer_id","import_id","row_number") WHERE cells <> '[]'::jsonb;--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_unexpired_idx" ON "webhook_deliveries" USING btree ("customer_id","endpoint_id","created_at") WHERE status <> 'pending' and (response_excerpt <> '' or payload <> '{"redacted": "retention"}'::jsonb);
