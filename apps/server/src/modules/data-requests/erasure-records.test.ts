@@ -1,3 +1,4 @@
+// @postgres: the erasure's owner-run scrub (jsonb keys, arrays cast to text[]) and the reminders' job over node-postgres
 import { ERASED_TEXT, ERASURE_CASE_REASON } from '@kestrel/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,11 @@
-import { formatDate, formatPhone, type ResultAudience, subjectAccountText } from '@kestrel/domain';
+import {
+  closedByErasure,
+  ERASURE_CASE_NOTICE,
+  formatDate,
+  formatPhone,
+  type ResultAudience,
+  subjectAccountText,
+} from '@kestrel/domain';
 import {
   Alert,
   Anchor,
@@ -73,6 +80,8 @@ export default function CaseDetailPage() {
   const s = c.subject;
   const codes = c.case_activities.map((a) => a.activity_type);
   const audience: ResultAudience = profile?.is_ops ? 'ops' : 'customer';
+  // a case an erasure closed (issue 34): its answers are gone and the subject is not asked again
+  const erased = closedByErasure(c);
   return (
     <Stack gap="lg">
       {/* What Print prints (hidden on screen, there only while printing): the case report. */}
@@ -142,6 +151,7 @@ export default function CaseDetailPage() {
               </SimpleGrid>
               {/* no invitation from a case held back for its payment (the banner says why) */}
               {!s.has_account &&
+                !erased &&
                 can('subjects.change_subject') &&
                 c.payment?.state !== 'payment_needed' && (
                   <Group mt="md">
@@ -184,9 +194,15 @@ export default function CaseDetailPage() {
           <CaseDocumentsCard caseId={c.id} />
         </Suspense>
       )}
-      <Suspense fallback={<Skeleton h={240} radius="lg" />}>
-        <CaseDataPanel caseId={c.id} />
-      </Suspense>
+      {erased ? (
+        <Alert color="gray" title="Personal data erased" data-testid="erasure-notice">
+          {ERASURE_CASE_NOTICE}
+        </Alert>
+      ) : (
+        <Suspense fallback={<Skeleton h={240} radius="lg" />}>
+          <CaseDataPanel caseId={c.id} />
+        </Suspense>
+      )}
       {audience === 'customer' && (
         <Suspense fallback={<Skeleton h={120} radius="lg" />}>
           <CaseRetentionCard caseId={c.id} />
