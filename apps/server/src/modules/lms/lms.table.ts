@@ -188,5 +188,9 @@ export const licenceEvents = pgTable(
       foreignColumns: [licences.customerId, licences.id],
     }).onDelete('cascade'),
     index('licence_events_licence_idx').on(t.customerId, t.licenceId, t.createdAt),
+    // the council's register: its suspensions and revocations, newest first (paged in SQL)
+    index('licence_events_register_idx')
+      .on(t.customerId, t.createdAt)
+      .where(sql`${t.action} in ('suspend', 'revoke')`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "licence_events_register_idx" ON "licence_events" USING btree ("customer_id","created_at") WHERE "licence_events"."action" in ('suspend', 'revoke');
