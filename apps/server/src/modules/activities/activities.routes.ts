@@ -45,8 +45,8 @@ import {
   saveActivityNotes,
 } from './activity-notes.service.js';
 import { type NotesViewer, presentActivity, siblingActivities } from './activity-presenter.js';
-import { outstandingList } from './outstanding-list.js';
 import { CappedTotals } from './ops-capped-total.js';
+import { outstandingList } from './outstanding-list.js';
 
 /** Activities waiting for the customer's own action. */
 export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
@@ -322,7 +322,7 @@ export async function activitiesRoutes(app: FastifyInstance) {
       },
       async (request) => {
         // the customer's turn: its own query, the page found over case_activities alone (issue 28)
-        if (kind === 'outstanding') return outstandingList(request, path);
+        if (kind === 'outstanding') return outstandingList(request, request.query, path);
         const { page, pageSize, offset } = listPage(request.query);
         const totalKey = capped
           ? CappedTotals.keyOf(request.query, request.session?.user?.id ?? null)
