@@ -1,4 +1,4 @@
-import { CASE_PAYMENT_REASONS, formatDate } from '@kestrel/domain';
+import { CASE_PAYMENT_REASONS, formatDate, PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
@@ -195,6 +195,8 @@ describe('cycles and subscriptions screens', () => {
     // says why it cannot charge yet
     await expect.poll(() => row.textContent()).toContain('Payment failed');
     expect(await row.textContent()).toContain(`£13.00, ${formatDate(`${tomorrow}T01:00:00Z`)}`);
+    // retried by itself once a card is saved (issue 31), as the row says
+    expect(await row.textContent()).toContain(PAYMENT_METHOD_MESSAGES.automaticRetry);
     await lookEveryWay(page, 'subject-subscriptions-payment-failed');
     await page
       .getByRole('button', { name: 'Retry payment for Pat Moss: Six-monthly update' })
@@ -217,6 +219,34 @@ describe('cycles and subscriptions screens', () => {
     await page.goto(`/cases/${first[0]}`);
     await page.getByRole('heading', { name: `Case #${first[0]}`, level: 1 }).waitFor();
     await page.getByText('Awaiting subject').first().waitFor();
+
+    // a card saved on the payment settings: the failed periods are charged to it by themselves
+    // (the card-retry job), and the subscription's last period shows paid
+    await page.goto('/payment-settings');
+    await page.getByRole('heading', { name: 'Payment settings' }).waitFor();
+    await page.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry).waitFor();
+    await page.getByRole('link', { name: 'Add a card' }).click();
+    await page.getByRole('heading', { name: 'Add a card' }).waitFor();
+    await page.getByLabel('Name on card').fill('Ada Admin');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry date').fill('12/34');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.waitForURL(/\/payment-settings$/, { timeout: 15_000 });
+    await page.getByTestId('payment-method').getByText('Default').waitFor();
+    await page.goto(`/subjects/${pat.id}/subscriptions`);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await settle(page);
+          return row.textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toContain('Paid');
+    expect(await row.textContent()).not.toContain('Payment failed');
+    await lookEveryWay(page, 'subject-subscriptions-paid');
     await ops.api.dispose();
   });
 });

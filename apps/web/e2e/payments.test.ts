@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PAYMENT_METHOD_MESSAGES } from '@kestrel/domain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, type World } from './fixtures';
@@ -204,7 +205,7 @@ describe('cards and charged cases', () => {
     await page.getByRole('link', { name: `Case #${caseId}` }).waitFor();
   }, 300_000);
 
-  it('a declined card keeps a case back until the card is replaced and the payment retried', async () => {
+  it('a declined card keeps a case back until the card is replaced: made the default, it is retried by itself', async () => {
     const { page } = await world.signedIn(browser, 'admin');
     // 9995 saves, then declines charges: made the default, the 3155 card removed (confirmed)
     await addCard(page, '4000 0000 0000 9995');
@@ -232,15 +233,27 @@ describe('cards and charged cases', () => {
       .waitFor();
     await page.getByTestId('case-payment-banner').waitFor();
 
-    // the card replaced: 4242 added and made the default, then the retry pays
+    // the card replaced: 4242 added and made the default, which retries the held case's charge
+    // by itself (issue 31, the card-retry job): no 'Retry payment' needed
     await addCard(page, '4242 4242 4242 4242');
     await page.waitForURL(/\/payment-settings$/, { timeout: 15_000 });
+    await page.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry).waitFor();
     await card(page, '4242').getByRole('button', { name: 'Make default' }).click();
     await card(page, '4242').getByText('Default').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await admin.api.get(`/api/cases/${caseId}/`)).json()) as {
+              payment: { state: string; attempts: number } | null;
+            }
+          ).payment,
+        { timeout: 30_000 },
+      )
+      .toMatchObject({ state: 'paid', attempts: 3 });
     await page.goto(`/cases/${caseId}`);
-    await page.getByRole('button', { name: 'Retry payment' }).click();
-    // the charge is taken by a job: 'Payment in progress' until the provider answers, then
-    // neither that nor the banner (paid), without a reload
+    await page.getByRole('heading', { name: `Case #${caseId}`, level: 1 }).waitFor();
+    // paid: neither 'Payment in progress' nor the banner
     await expect
       .poll(
         async () =>
