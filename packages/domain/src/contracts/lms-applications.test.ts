@@ -16,6 +16,12 @@ describe('licence applications contract', () => {
     );
   });
 
+  it("names the holder's suspended licence that stops a grant", () => {
+    expect(APPLICATION_MESSAGES.holderSuspended('HCD/2026/00007')).toBe(
+      "The applicant's licence HCD/2026/00007 of this type is suspended: reinstate or revoke it before granting this application.",
+    );
+  });
+
   it('takes a tax check code of 9 letters and digits, uppercased, spaces and dashes dropped', () => {
     expect(applicationApplyInput.parse({ tax_check_code: ' hmrc-123 45 ' })).toEqual({
       tax_check_code: 'HMRC12345',
