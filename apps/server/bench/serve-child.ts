@@ -10,7 +10,11 @@ export function startServeChild(opts: {
   load: boolean;
 }): Promise<ChildProcess> {
   const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), [], {
-    execArgv: process.execArgv,
+    // BENCH_SERVER_ARGS: more Node.js flags for the server process (e.g. --cpu-prof), as parts/cluster.ts
+    execArgv: [
+      ...process.execArgv,
+      ...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: {
       ...process.env,
       BENCH_DATABASE_URL: opts.dbUrl,

@@ -7,10 +7,11 @@
 // (25 a page, oldest first), its work-queue filters and the ops dashboard, each right after its
 // own ceiling. Target: the unfiltered list's p99 ≤ 50 ms (its share of the ceiling printed).
 import type { ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { openPgPool, pgDatabase } from '../../src/db/connection.js';
 import { createProductUser } from '../../src/db/factories.js';
-import { type Figure, login, measure, verify } from '../load.js';
+import { cpuOfPids, type Figure, login, measure, verify } from '../load.js';
 import { BENCH_PASSWORD } from '../seed.js';
 import { startServeChild, stopServeChild } from '../serve-child.js';
 
@@ -70,6 +71,44 @@ async function ensureOpsUser(): Promise<void> {
 
 const pct = (f: Figure, ceiling: Figure) => (ceiling.rps ? (100 * f.rps) / ceiling.rps : 0);
 
+/** The PostgreSQL backends serving the bench database (their CPU time: `db cpu µs/req`). */
+async function dbPids(): Promise<number[]> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1',
+      [DB_NAME],
+    );
+    return rows.map((r) => Number(r.pid));
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A figure with the CPU time per request of the server process and of PostgreSQL's backends (from
+ * /proc): what a request costs, which moves far less than req/s with the shared machine's load.
+ */
+async function measureCosted(
+  name: string,
+  url: string,
+  cookies: string[],
+  opts: { warmup: number; duration: number },
+): Promise<Figure & { serverCpuUs: number }> {
+  const pid = server?.pid;
+  let s0 = 0;
+  const f = await measure(name, url, cookies, {
+    ...opts,
+    dbPids: async () => {
+      s0 = pid === undefined ? 0 : cpuOfPids([pid]);
+      return dbPids();
+    },
+  });
+  const serverCpu = pid === undefined ? 0 : cpuOfPids([pid]) - s0;
+  return { ...f, serverCpuUs: f.total ? Math.round(serverCpu / f.total) : 0 };
+}
+
 let failed = false;
 let server: ChildProcess | null = null;
 const rows: { figure: Figure; ceiling: Figure; target: boolean }[] = [];
@@ -120,7 +159,10 @@ try {
     ['… one customer', `${base}&customer=${oneCustomer}`, false],
     ['ops dashboard', `${appUrl}/api/ops/dashboard/`, false],
   ];
-  for (const [name, url, target] of scenarios) {
+  // BENCH_OPS_SCENARIOS='ops outstanding list': only the scenarios named (separated by ';'), e.g.
+  // for a CPU profile of one (BENCH_SERVER_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof')
+  const only = process.env.BENCH_OPS_SCENARIOS?.split(';').map((n) => n.trim());
+  for (const [name, url, target] of scenarios.filter(([n]) => !only || only.includes(n))) {
     await verify(name, url, cookie, (b) =>
       name === 'ops dashboard'
         ? typeof b.waiting === 'object'
@@ -131,11 +173,15 @@ try {
           : 'no results',
     );
     const ceiling = await measure('bare Fastify', plainUrl, [], opts);
-    const figure = await measure(name, url, [cookie], opts);
+    const figure = await measureCosted(name, url, [cookie], opts);
     rows.push({ figure, ceiling, target });
     console.log(
       `  ${name.padEnd(26)} ${Math.round(figure.rps).toString().padStart(6)} req/s  p50 ${figure.p50} ms  p99 ${figure.p99} ms  ${pct(figure, ceiling).toFixed(1)}% of ${Math.round(ceiling.rps)}` +
-        (figure.failed ? `  (${figure.failed} failed of ${figure.total})` : ''),
+        `  server cpu ${figure.serverCpuUs} µs/req, db cpu ${figure.dbCpuUs ?? '?'} µs/req` +
+        (figure.failed ? `  (${figure.failed} failed of ${figure.total})` : '') +
+        `  (load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
     );
     if (figure.failed || figure.total === 0) failed = true;
   }

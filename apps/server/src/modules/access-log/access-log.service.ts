@@ -158,8 +158,14 @@ const idOf = (request: FastifyRequest): number | null => {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 };
 
-/** The ids of a list answer's `results` (a serialised JSON page). */
-function resultIds(payload: unknown): number[] {
+/**
+ * The ids of a list answer's `results` (a serialised JSON page of activities) whose kind is a
+ * record's (`activity_type` in RECORD_CODES). The others add no row (viewedRows picks record kinds
+ * only, by the same code of the same row), so a page of none (operations' queue of document
+ * collections, say) needs no write transaction at all: that was a BEGIN, an INSERT … SELECT and a
+ * COMMIT, two round trips, on every list request (issue 28).
+ */
+export function recordResultIds(payload: unknown): number[] {
   if (typeof payload !== 'string') return [];
   try {
     const page: unknown = JSON.parse(payload);
@@ -167,7 +173,16 @@ function resultIds(payload: unknown): number[] {
     const results = page.results;
     if (!Array.isArray(results)) return [];
     return results.flatMap((r: unknown) =>
-      typeof r === 'object' && r !== null && 'id' in r && typeof r.id === 'number' ? [r.id] : [],
+      typeof r === 'object' &&
+      r !== null &&
+      'id' in r &&
+      typeof r.id === 'number' &&
+      // an answer without the kind is not skipped: the statement decides
+      (!('activity_type' in r) ||
+        typeof r.activity_type !== 'string' ||
+        RECORD_CODES.includes(r.activity_type))
+        ? [r.id]
+        : [],
     );
   } catch {
     return [];
@@ -229,7 +244,7 @@ export function recordsViews(item: ViewedItem, manner?: 'export') {
     const id = idOf(request);
     const keys =
       item === 'activities'
-        ? resultIds(payload)
+        ? recordResultIds(payload)
         : item === 'cases'
           ? csvFirstColumnIds(payload)
           : id === null

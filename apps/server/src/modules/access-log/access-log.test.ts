@@ -12,7 +12,13 @@ import { kindsWorld } from '../../../test/kinds.js';
 import { caseActivities } from '../activities/activities.table.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { createCaseDocument } from '../case-documents/case-documents.factories.js';
-import { csvFirstColumnIds, userAgentSummary, VIEW_WINDOW_MS } from './access-log.service.js';
+import {
+  CRIMINAL_RECORD_CODES,
+  csvFirstColumnIds,
+  recordResultIds,
+  userAgentSummary,
+  VIEW_WINDOW_MS,
+} from './access-log.service.js';
 import { recordViews } from './access-log.table.js';
 
 /*
@@ -274,6 +280,28 @@ describe('csvFirstColumnIds', () => {
     expect(csvFirstColumnIds('id\n7\n"8"\nx\n-1\n0\n9')).toEqual([7, 8, 9]);
     expect(csvFirstColumnIds('id,name\r\n')).toEqual([]);
     expect(csvFirstColumnIds({ not: 'a string' })).toEqual([]);
+  });
+});
+
+describe('recordResultIds', () => {
+  it("a page's activities of a record's kind (or of no stated kind); no write for a page of none", () => {
+    const record = CRIMINAL_RECORD_CODES[0] ?? '';
+    const page = (results: unknown[]) => JSON.stringify({ count: results.length, results });
+    expect(
+      recordResultIds(
+        page([
+          { id: 1, activity_type: record },
+          { id: 2, activity_type: 'document-collection' },
+          { id: 3, activity_type: 'driver-data' },
+          { id: 4 },
+          { id: '5', activity_type: record },
+        ]),
+      ),
+    ).toEqual([1, 3, 4]);
+    // operations' queue of document collections: nothing to record, so no transaction
+    expect(recordResultIds(page([{ id: 2, activity_type: 'document-collection' }]))).toEqual([]);
+    expect(recordResultIds('not json')).toEqual([]);
+    expect(recordResultIds({ results: [] })).toEqual([]);
   });
 });
 
