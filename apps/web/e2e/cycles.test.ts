@@ -196,7 +196,7 @@ describe('cycles and subscriptions screens', () => {
     await expect.poll(() => row.textContent()).toContain('Payment failed');
     expect(await row.textContent()).toContain(`£13.00, ${formatDate(`${tomorrow}T01:00:00Z`)}`);
     // retried by itself once a card is saved (issue 31), as the row says
-    expect(await row.textContent()).toContain(PAYMENT_METHOD_MESSAGES.automaticRetry);
+    expect(await row.textContent()).toContain(PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved);
     await lookEveryWay(page, 'subject-subscriptions-payment-failed');
     await page
       .getByRole('button', { name: 'Retry payment for Pat Moss: Six-monthly update' })

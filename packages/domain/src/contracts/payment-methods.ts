@@ -93,11 +93,13 @@ export const PAYMENT_METHOD_MESSAGES = {
   detachRefused:
     'The payments service refused to remove this card. Nothing has changed: try again later.',
   /**
-   * Shown by the saved cards, a failed billing period and a case's 'Payment needed' banner: a
-   * card saved or made the default retries what failed (issue 31, the card-retry job).
+   * Shown by the saved cards: a card saved or made the default retries what failed (issue 31,
+   * the card-retry job).
    */
   automaticRetry:
     'Failed subscription payments and cases awaiting payment are retried automatically when a card is saved or made the default.',
+  /** The same, shown by a failed billing period and a case's 'Payment needed' banner. */
+  retriedWhenCardSaved: 'Retried automatically when a card is saved or made the default.',
 } as const;
 
 /**

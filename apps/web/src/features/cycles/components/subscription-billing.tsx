@@ -78,7 +78,7 @@ export function SubscriptionBillingCell({ subscription }: { subscription: Subscr
             </Text>
           )}
           <Text size="xs" c="dimmed" maw={260}>
-            {PAYMENT_METHOD_MESSAGES.automaticRetry}
+            {PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved}
           </Text>
           {can('payments.add_payment') && (
             <Button

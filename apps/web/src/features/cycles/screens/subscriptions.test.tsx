@@ -150,7 +150,7 @@ describe('subscriptions', () => {
     expect(screen.getByText('£13.00, 28th Nov 2026')).toBeTruthy();
     expect(screen.getByText('No payment card is saved.')).toBeTruthy();
     // retried by itself once a card is saved (the card-retry job)
-    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved)).toBeTruthy();
     // the page's rows asked for their billing in one request
     expect(calls.filter((c) => c.url.includes('/api/subscriptions/billing/'))).toHaveLength(1);
     expect(calls.some((c) => c.url.includes('subscription=3'))).toBe(true);
@@ -180,7 +180,7 @@ describe('subscriptions', () => {
     renderList(false, false);
     expect(await screen.findByText('Invoiced')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
-    expect(screen.queryByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeNull();
+    expect(screen.queryByText(PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved)).toBeNull();
   });
 
   it('a failed period without the payments permission shows the failure, no retry', async () => {
@@ -188,6 +188,6 @@ describe('subscriptions', () => {
     renderList(false, false);
     expect(await screen.findByText('Payment failed')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Retry payment/ })).toBeNull();
-    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved)).toBeTruthy();
   });
 });

@@ -48,7 +48,7 @@ describe('the case payment banner', () => {
     expect(screen.getByText(/Your card has insufficient funds\./)).toBeTruthy();
     expect(screen.getByText(/until £4\.50 is paid/)).toBeTruthy();
     // saving a card retries it by itself (the card-retry job)
-    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.automaticRetry)).toBeTruthy();
+    expect(screen.getByText(PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See the payment' }).getAttribute('href')).toBe(
       '/payments/product-12',
     );

@@ -57,7 +57,7 @@ export function CasePaymentBanner({
           {payment.reason ?? 'The payment for this case was not taken.'} The subject is not invited
           until {payment.amount_display} is paid.
         </Text>
-        <Text size="sm">{PAYMENT_METHOD_MESSAGES.automaticRetry}</Text>
+        <Text size="sm">{PAYMENT_METHOD_MESSAGES.retriedWhenCardSaved}</Text>
         <Group gap="sm">
           <Can permission="payments.add_payment">
             <Button size="sm" color="red" onClick={() => retry.mutate()} loading={retry.isPending}>
