@@ -52,6 +52,12 @@ async function inBatches(
 
 /** What a blanked payload holds instead (the resend route recognises it: webhooks.routes.ts). */
 const expired = JSON.stringify(EXPIRED_PAYLOAD);
+/**
+ * The same as SQL text (our constant, no input): a literal, not a parameter, so the planner sees
+ * that the statement asks only for rows of the partial index of deliveries still to blank
+ * (webhook_deliveries_unexpired_idx, whose predicate spells the same value).
+ */
+const expiredLiteral = sql.raw(`'${expired.replaceAll("'", "''")}'::jsonb`);
 
 /**
  * Deletes the email outbox's messages written before `cutoff`: the oldest first, by id (its
@@ -74,8 +80,9 @@ const BLANK_BATCH = 500;
 /**
  * Blanks the payload and response excerpt of webhook deliveries made before `cutoff` and no
  * longer pending (the row, its event, status, attempts and times, stays as the endpoint's log):
- * endpoint by endpoint through the (customer_id, endpoint_id, created_at) index, a batch at a
- * time; a blanked delivery is not counted again.
+ * endpoint by endpoint through the partial index of the deliveries still to blank
+ * (webhook_deliveries_unexpired_idx, migration 0062), a batch at a time; a blanked delivery
+ * leaves that index, so no run reads it again.
  */
 function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
   return inBatches(BLANK_BATCH, () =>
@@ -86,13 +93,13 @@ function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
           select w.customer_id, w.id from webhook_deliveries w
           where w.customer_id = e.customer_id and w.endpoint_id = e.id
             and w.created_at < ${cutoff.toISOString()} and w.status <> 'pending'
-            and (w.response_excerpt <> ''
-              or w.payload is distinct from ${expired}::jsonb)
+            and (w.response_excerpt <> '' or w.payload <> ${expiredLiteral})
           limit ${BLANK_BATCH}) d
         limit ${BLANK_BATCH}),
       done as (update webhook_deliveries w
         set payload = ${expired}::jsonb, response_excerpt = ''
         from batch where w.customer_id = batch.customer_id and w.id = batch.id
+          and w.status <> 'pending' and (w.response_excerpt <> '' or w.payload <> ${expiredLiteral})
         returning 1)
       select count(*)::int as n from done`),
   );
@@ -100,8 +107,9 @@ function blankWebhookPayloads(tx: Tx, cutoff: Date): Promise<number> {
 
 /**
  * Empties the cells (the values read from the file) of the rows of imports that finished
- * (completed or failed) before `cutoff`, through import_rows' (customer_id, import_id,
- * row_number) key, a batch at a time; the row number, outcome and errors stay for the report.
+ * (completed or failed) before `cutoff`, through the partial index of the rows still to empty
+ * (import_rows_unexpired_idx, migration 0062), a batch at a time; the row number, outcome and
+ * errors stay for the report. An emptied row leaves that index, so no run reads it again.
  */
 function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
   return inBatches(BLANK_BATCH, () =>
@@ -117,7 +125,7 @@ function blankImportRows(tx: Tx, cutoff: Date): Promise<number> {
         limit ${BLANK_BATCH}),
       done as (update import_rows x set cells = '[]'::jsonb
         from batch where x.customer_id = batch.customer_id and x.import_id = batch.import_id
-          and x.row_number = batch.row_number
+          and x.row_number = batch.row_number and x.cells <> '[]'::jsonb
         returning 1)
       select count(*)::int as n from done`),
   );
