@@ -1,5 +1,11 @@
 import { mkdirSync } from 'node:fs';
-import { ERASURE_RULE, ERASURE_RULE_NAME, redactionNotice } from '@kestrel/domain';
+import {
+  ERASURE_CASE_NOTICE,
+  ERASURE_CASE_REASON,
+  ERASURE_RULE,
+  ERASURE_RULE_NAME,
+  redactionNotice,
+} from '@kestrel/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newWorld, WORLD_PASSWORD, type World } from './fixtures';
@@ -117,6 +123,19 @@ describe('erasure of a subject', () => {
     await page.getByRole('link', { name: 'Erased subject' }).waitFor();
     await settle(page);
     expect(await page.getByText('Erasmus').count()).toBe(0);
+    // the case is closed with the erasure's reason: no reminder to send, the erasure's notice in
+    // place of the forms (the case was awaiting the subject's answers)
+    const closed = await (await admin.api.get(`/api/cases/${caseId}/`)).json();
+    expect(closed).toMatchObject({ state: 'cancelled', cancelled_reason: ERASURE_CASE_REASON });
+    expect(done.outcome.removed).toMatchObject({ cases_closed: 1 });
+    await page.getByText(ERASURE_CASE_REASON, { exact: true }).waitFor();
+    await page
+      .getByTestId('erasure-notice')
+      .getByText(ERASURE_CASE_NOTICE, { exact: true })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Send reminder' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Resend invitation' }).count()).toBe(0);
+    expect(await page.getByTestId('case-data').count()).toBe(0);
     // each check's panel says it was redacted that day under the erasure (not the retention policy)
     const notices = page.getByTestId('redaction-notice');
     await expect.poll(() => notices.count()).toBe(done.outcome.results);
