@@ -270,6 +270,11 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
 export const ERASURE_RULE = 'erasure';
 /** What takes the place of free text an erasure removed (a note, a flag's message). */
 export const ERASED_TEXT = 'Removed under the subject’s erasure request';
+/**
+ * What takes the place of the free text staff wrote about a person on a case purged under the
+ * closed-cases rule (its activities' notes and their history, its decision notes, its flags).
+ */
+export const PURGED_TEXT = 'Removed under the retention policy';
 /** The audited reason an erasure closes (cancels) the subject's open cases with. */
 export const ERASURE_CASE_REASON =
   'Closed: the subject’s personal data was erased under their erasure request.';
