@@ -25,9 +25,10 @@ import {
 // their dashboard into the case portal of the licence's checks. The checks are completed by the
 // test-only fixture (apps/server lms.e2e.ts); the licensing officer grants the licence from the
 // portal's applications; the licence is found by the holder's name in the licences search. The
-// holder then renews on the renewal portal: HMRC's rule (domain taxCheckReason) asks a code of an
-// existing holder, on the new portal as well, and an expired code stops the renewal with HMRC's
-// message; a valid one opens the renewal, its fee due.
+// holder's granted application offers Renew; from their dashboard's Renew they renew on the
+// renewal portal: HMRC's rule (domain taxCheckReason) asks a code of an existing holder, on the
+// new portal as well, and an expired code stops the renewal with HMRC's message; a valid one
+// opens the renewal, its fee due.
 //
 // Signed-out pages are always light (PublicLayout: dark mode belongs to a profile), so they are
 // looked at light at 1280 and 360 px; the signed-in /s/ pages light and dark at both widths.
@@ -252,10 +253,14 @@ describe('a licence from application to renewal', () => {
     expect(await drawer.getByTestId('licence-status').textContent()).toBe('Active');
     await staff.context.close();
 
-    // The holder's application shows the licence; applying again on the new portal is a renewal
-    // in substance: HMRC's code, not the confirmation.
+    // The holder's application shows the licence, and Renew (the renewal portal is open and the
+    // licence renewable); applying again on the new portal is a renewal in substance: HMRC's
+    // code, not the confirmation.
     await page.goto(`/s/lms/applications/${applicationId}`);
     await page.getByText(number).first().waitFor();
+    const renewBox = page.getByTestId('renew-licence-box');
+    await renewBox.getByRole('link', { name: 'Renew', exact: true }).waitFor();
+    expect(await renewBox.textContent()).toContain(`Your licence ${number} can be renewed`);
     await lookSignedIn(page, 's-application-granted');
     await page.goto(`/s/application-portals/${ids.portal}`);
     await page.getByLabel('Tax check code').waitFor();
@@ -270,7 +275,11 @@ describe('a licence from application to renewal', () => {
     await page.getByRole('heading', { level: 1, name: 'Hackney carriage driver' }).waitFor();
     await page
       .getByRole('link', { name: 'Renew your hackney carriage driver licence', exact: true })
-      .click();
+      .waitFor();
+    // the holder's own way there: Renew on their granted application (the dashboard's card too)
+    await page.goto('/s/dashboard');
+    const card = page.getByTestId('licence-application').filter({ hasText: number });
+    await card.getByRole('link', { name: 'Renew', exact: true }).click();
     await page.waitForURL(`**/s/application-portals/${ids.renewal}`);
     const renew = page.getByRole('button', { name: 'Apply and pay £90.00' });
     await renew.waitFor();
