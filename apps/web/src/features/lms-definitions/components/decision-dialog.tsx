@@ -32,7 +32,7 @@ export const DECISIONS: Record<Decision, Wording> = {
   grant: {
     verb: 'Grant',
     title: 'Grant the licence?',
-    text: 'The licence is issued now with the next number in the council’s format, and the applicant is told.',
+    text: 'The licence is issued now with the next number in the council’s format, and the applicant is told. An applicant who already holds an active licence of this type has that licence renewed instead (no second licence).',
     field: 'conditions',
     required: false,
     label: 'Conditions (optional)',

@@ -1,3 +1,4 @@
+import { APPLICATION_MESSAGES } from '@kestrel/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetSession } from '../../../lib/session/session-store';
@@ -164,6 +165,24 @@ describe("a portal's applications", () => {
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.url).toBe('/api/lms/applications/21/grant/');
     expect(post?.body).toEqual({ conditions: 'Display the badge.' });
+  });
+
+  it("says a grant renews a current holder's licence, and keeps the 409 of a suspended one", async () => {
+    const suspended = APPLICATION_MESSAGES.holderSuspended('HCD/2026/00007');
+    mockFetch((call) =>
+      call.method === 'POST' ? { status: 409, body: { detail: suspended } } : answer(call),
+    );
+    renderAt(PORTAL_URL);
+    const panel = await openApplication();
+    fireEvent.click(panel.getByRole('button', { name: 'Grant' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Grant the licence?' }));
+    expect(
+      dialog.getByText(
+        'The licence is issued now with the next number in the council’s format, and the applicant is told. An applicant who already holds an active licence of this type has that licence renewed instead (no second licence).',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Grant' }));
+    expect(await dialog.findByText(suspended)).toBeTruthy();
   });
 
   it('asks for more with a message; the field error of a 400 lands on the field', async () => {
