@@ -1,4 +1,4 @@
-import { ERASED_TEXT, ERASURE_RULE } from '@kestrel/domain';
+import { ERASED_TEXT, ERASURE_RULE, PURGED_TEXT } from '@kestrel/domain';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/connection.js';
 import { integerArray } from '../../db/sql-arrays.js';
@@ -111,12 +111,60 @@ export async function scrubRedactedAuditCopies(
         and i.body->'redacted' is null
       returning i.id`);
     const caseData = await scrubCaseDataCopies(tx, customerId, s);
+    const purgedText = 'ids' in s ? await scrubPurgedCaseText(tx, customerId, s.ids) : 0;
     if (pending.length > 0) {
       await tx.execute(sql`update retention_redactions r set copies_scrubbed_at = now()
         where r.customer_id = ${customerId} and ${scopeOf({ ids: pending, since: new Date(0) })}`);
     }
-    return rows.length + inbox.length + caseData;
+    return rows.length + inbox.length + caseData + purgedText;
   });
+}
+
+/**
+ * The free text staff wrote about the person on each case purged under the closed-cases rule (a
+ * 'case' redaction among `ids`), replaced by `PURGED_TEXT`: its activities' notes and every saved
+ * version of them (insert-only for the application: hence here, as the tables' owner, with the
+ * purge's other copies), its decision notes, and the messages and resolution comments of the
+ * flags raised on it. Who wrote them, when, and the flags' kinds and states stay. Text written
+ * after the purge (the case is closed: none is expected) is not touched.
+ */
+async function scrubPurgedCaseText(
+  tx: Tx,
+  customerId: number,
+  ids: readonly number[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const purged = sql`select r.case_id, r.redacted_at from retention_redactions r
+    where r.customer_id = ${customerId} and r.target = 'case' and r.id = any(${integerArray(ids)})`;
+  const notes = await tx.execute(sql`
+    update case_activities x set notes = ${PURGED_TEXT}
+    from (${purged}) p
+    where x.customer_id = ${customerId} and x.case_id = p.case_id
+      and x.notes <> '' and x.notes <> ${PURGED_TEXT}
+    returning x.id`);
+  const history = await tx.execute(sql`
+    update case_activity_notes n set description = ${PURGED_TEXT}
+    from (${purged}) p
+    where n.customer_id = ${customerId} and n.case_id = p.case_id
+      and n.created_at <= p.redacted_at and n.description <> ${PURGED_TEXT}
+    returning n.id`);
+  const decisions = await tx.execute(sql`
+    update cases c set decision_notes = ${PURGED_TEXT}
+    from (${purged}) p
+    where c.customer_id = ${customerId} and c.id = p.case_id
+      and c.decision_notes <> '' and c.decision_notes <> ${PURGED_TEXT}
+    returning c.id`);
+  const flagged = await tx.execute(sql`
+    update flags f set
+      message = case when f.message = '' then '' else ${PURGED_TEXT} end,
+      resolution_comment = case when f.resolution_comment = '' then '' else ${PURGED_TEXT} end
+    from (${purged}) p
+    where f.customer_id = ${customerId} and f.case_id = p.case_id
+      and f.created_at <= p.redacted_at
+      and ((f.message <> '' and f.message <> ${PURGED_TEXT})
+        or (f.resolution_comment <> '' and f.resolution_comment <> ${PURGED_TEXT}))
+    returning f.id`);
+  return notes.length + history.length + decisions.length + flagged.length;
 }
 
 /**
@@ -311,11 +359,12 @@ async function scrubActorNames(
         returning a.id`);
       n += rows.length;
     }
-    // rows of no customer (a sign-in before a customer was chosen, a registration): the sign-in
-    // is one across customers, so only a login every record of which is erased (closed by
-    // close-sign-in.ts) loses its name there; its registration's label (the email) likewise
+    // rows of no customer (a sign-in before a customer was chosen, a registration; the record
+    // of views always has one): the sign-in is one across customers, so only a login every
+    // record of which is erased (closed by close-sign-in.ts) loses its name there; its
+    // registration's label (the email) likewise
     const closed = integerArray(await closedLogins(tx, logins));
-    for (const table of ['audit_actions', 'security_refusals', 'record_views'] as const) {
+    for (const table of ['audit_actions', 'security_refusals'] as const) {
       const rows = await tx.execute(sql`
         update ${sql.identifier(table)} a set actor_name = ${ERASED_NAME}
         where a.customer_id is null and a.actor_type = 'SubjectUser'
