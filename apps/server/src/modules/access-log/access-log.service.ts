@@ -167,6 +167,10 @@ const idOf = (request: FastifyRequest): number | null => {
  */
 export function recordResultIds(payload: unknown): number[] {
   if (typeof payload !== 'string') return [];
+  // No record kind anywhere in the answer: none to record, without parsing its 25 KB of JSON. Its
+  // items state their kind: the hook serves the activity lists, whose response schema requires
+  // `activity_type` (an answer without it is refused before onSend).
+  if (!RECORD_CODES.some((c) => payload.includes(`"${c}"`))) return [];
   try {
     const page: unknown = JSON.parse(payload);
     if (typeof page !== 'object' || page === null || !('results' in page)) return [];
@@ -177,10 +181,9 @@ export function recordResultIds(payload: unknown): number[] {
       r !== null &&
       'id' in r &&
       typeof r.id === 'number' &&
-      // an answer without the kind is not skipped: the statement decides
-      (!('activity_type' in r) ||
-        typeof r.activity_type !== 'string' ||
-        RECORD_CODES.includes(r.activity_type))
+      'activity_type' in r &&
+      typeof r.activity_type === 'string' &&
+      RECORD_CODES.includes(r.activity_type)
         ? [r.id]
         : [],
     );

@@ -284,7 +284,7 @@ describe('csvFirstColumnIds', () => {
 });
 
 describe('recordResultIds', () => {
-  it("a page's activities of a record's kind (or of no stated kind); no write for a page of none", () => {
+  it("a page's activities of a record's kind; no write for a page of none", () => {
     const record = CRIMINAL_RECORD_CODES[0] ?? '';
     const page = (results: unknown[]) => JSON.stringify({ count: results.length, results });
     expect(
@@ -297,9 +297,16 @@ describe('recordResultIds', () => {
           { id: '5', activity_type: record },
         ]),
       ),
-    ).toEqual([1, 3, 4]);
+    ).toEqual([1, 3]);
     // operations' queue of document collections: nothing to record, so no transaction
     expect(recordResultIds(page([{ id: 2, activity_type: 'document-collection' }]))).toEqual([]);
+    // a record's code as another field's value (a sibling's kind) is parsed, and decides nothing
+    expect(
+      recordResultIds(
+        page([{ id: 2, activity_type: 'document-collection', case: { activity_type: record } }]),
+      ),
+    ).toEqual([]);
+    expect(recordResultIds(`{"results":[{"id":1,"activity_type":"${record}"}`)).toEqual([]);
     expect(recordResultIds('not json')).toEqual([]);
     expect(recordResultIds({ results: [] })).toEqual([]);
   });
