@@ -161,7 +161,9 @@ try {
   ];
   // BENCH_OPS_SCENARIOS='ops outstanding list': only the scenarios named (separated by ';'), e.g.
   // for a CPU profile of one (BENCH_SERVER_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof')
-  const only = process.env.BENCH_OPS_SCENARIOS?.split(';').map((n) => n.trim());
+  const only = process.env.BENCH_OPS_SCENARIOS
+    ? process.env.BENCH_OPS_SCENARIOS.split(';').map((n) => n.trim())
+    : null;
   for (const [name, url, target] of scenarios.filter(([n]) => !only || only.includes(n))) {
     await verify(name, url, cookie, (b) =>
       name === 'ops dashboard'
