@@ -26,7 +26,7 @@ import {
   caseListWhere,
   caseOrdering,
   csvRow,
-  selectCaseList,
+  selectCaseExport,
   selectCaseListJson,
 } from './cases.repo.js';
 import {
@@ -110,20 +110,20 @@ export async function casesRoutes(app: FastifyInstance) {
       const rows = await runInTenant(deps, actorOf(request), async ({ tx, actor }) => {
         // Ops staff export a customer's cases once they act for it (the export is audited there).
         if (actor.customerId === null) throw new PermissionDeniedError();
-        const list = await selectCaseList(
+        // the rows without the list's total (issue 28: a filtered export counted its matches too)
+        const rows = await selectCaseExport(
           tx,
           await caseListWhere(tx, request.query, actor),
           caseOrdering(request.query.ordering),
           EXPORT_LIMIT,
-          0,
         );
         await recordAudit(tx, actor, {
           verb: 'exported',
           contentType: CASE_CT,
-          objectRepr: `${list.rows.length} cases`,
-          changes: { query: request.query, rows: list.rows.length },
+          objectRepr: `${rows.length} cases`,
+          changes: { query: request.query, rows: rows.length },
         });
-        return list.rows;
+        return rows;
       });
       const csv = [CSV_HEADER.join(','), ...rows.map(csvRow)].join('\r\n');
       reply
