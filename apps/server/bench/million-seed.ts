@@ -1,6 +1,8 @@
 // The data set of `npm run bench -- --only=million` (issue 28): N cases across 1,000 customers,
 // one large customer with a twentieth of them and the others sharing the rest evenly, with
-// subjects (one per two cases), processes, three activities per case, a document per two cases,
+// subjects (one per two cases), processes, three activities per case (an in-progress case's
+// third waits on operations or, one case in two, on the customer: the outstanding activities), a
+// document per two cases,
 // an audit row per case and an active flag on 2% of cases. Set-based SQL only (generate_series),
 // never the API.
 import type { Database } from '../src/db/connection.js';
@@ -182,7 +184,11 @@ export async function seedMillion(
                  when 'pending-case-decision' then 'ca-complete'
                  when 'awaiting-subject' then 'ca-awaiting-subject'
                  when 'pending' then 'ca-pending'
-                 else (array['ca-complete', 'ca-in-progress', 'ca-awaiting-ops'])[1 + r.position]
+                 -- an in-progress case's third check: with operations (half), or the
+                 -- customer's turn (outstanding activities: a quarter each)
+                 else (array['ca-complete', 'ca-in-progress',
+                             (array['ca-awaiting-ops', 'ca-awaiting-agent', 'ca-awaiting-ops',
+                                    'ca-pending-activity-decision'])[1 + (c.id + c.id / 20) % 4]])[1 + r.position]
                end,
                r.position, c.created_at, c.updated_at, c.completed_at
           from cases c

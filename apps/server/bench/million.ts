@@ -21,6 +21,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const WARMUP = 1;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const LARGEST = Number(process.env.BENCH_MILLION_CASES ?? 1_000_000);
+/** BENCH_MILLION_LISTS: the lists to measure (names, comma-separated; default every one). */
+const LISTS = process.env.BENCH_MILLION_LISTS?.split(',').map((n) => n.trim());
 const SIZES = (process.env.BENCH_MILLION_SIZES ?? `200000,${LARGEST}`)
   .split(',')
   .map(Number)
@@ -123,11 +125,17 @@ async function measureExport(name: string, url: string, cookie: string): Promise
   };
 }
 
-/** One answer checked before the load, so a wrong answer is an error, not a fast figure. */
-async function check(url: string, cookie: string): Promise<void> {
+/**
+ * One answer checked before the load, so a wrong answer is an error, not a fast figure; its size
+ * (a list's `count`, an export's rows) for the log.
+ */
+async function check(url: string, cookie: string): Promise<string> {
   const res = await fetch(url, { headers: { cookie } });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+  if (url.includes('/export/')) return `${text.split('\r\n').length - 2} rows`;
+  const count = /^\{"count":(\d+)/.exec(text)?.[1];
+  return count === undefined ? '' : `count ${count}${text.includes('"count_capped"') ? '+' : ''}`;
 }
 
 /** One data set served: its database, app and each customer's session and case ids. */
@@ -135,7 +143,7 @@ interface Served {
   size: number;
   seed: MillionSeed;
   base: string;
-  sessions: Record<'large' | 'small', { cookie: string; detail: string[] }>;
+  sessions: Record<'large' | 'small', { cookie: string; detail: string[]; since: string }>;
   close: () => Promise<void>;
 }
 
@@ -160,7 +168,14 @@ async function serve(size: number): Promise<Served> {
       { scope: 'tenant', customerId },
       'select id from cases where archived_at is null order by created_at desc limit 40',
     );
-    return { cookie, detail: ids.map((r) => `/api/cases/${Number(r.id)}/`) };
+    // the export's window: EXPORT_DAYS before the customer's newest case (same rows on every size)
+    const [newest] = await db.readInline(
+      { scope: 'tenant', customerId },
+      'select max(created_at) as at from cases',
+    );
+    const at = new Date(String(newest?.at ?? new Date().toISOString())).getTime();
+    const since = new Date(at - EXPORT_DAYS * 86_400_000).toISOString().slice(0, 10);
+    return { cookie, detail: ids.map((r) => `/api/cases/${Number(r.id)}/`), since };
   };
   return {
     size,
@@ -177,16 +192,29 @@ async function serve(size: number): Promise<Served> {
   };
 }
 
+/**
+ * The export's window in days: the cases created in it (the newest cases are as dense on every
+ * size, 1,000 customers sharing one case every 30 s) are the same number on 200,000 and 1,000,000
+ * cases (the large customer ~1,700 awaiting-subject rows, the small one ~30), so its p99 compares
+ * the same export on both. Exporting all of a customer's awaiting-subject cases (20%) compared an
+ * answer five times larger (up to the 10,000-row cap) with the smaller one.
+ */
+const EXPORT_DAYS = 60;
+
 const LIST = '/api/cases/?page_size=25';
-const SCENARIOS: { name: string; path: (detail: string[]) => string; paths?: boolean }[] = [
+type Session = { detail: string[]; since: string };
+const SCENARIOS: { name: string; path: (session: Session) => string; paths?: boolean }[] = [
   { name: 'case list', path: () => LIST },
   { name: 'case search', path: () => `${LIST}&search=hartley` },
   { name: 'case list filtered', path: () => `${LIST}&state=in-progress` },
-  { name: 'case detail', path: (d) => d[0] ?? '/api/cases/0/', paths: true },
+  { name: 'case detail', path: (s) => s.detail[0] ?? '/api/cases/0/', paths: true },
   { name: 'dashboard counts', path: () => '/api/dashboard/' },
   { name: 'outstanding activities', path: () => '/api/outstanding-activities/?page_size=25' },
   { name: 'audit log', path: () => '/api/audit-actions/?page_size=25' },
-  { name: 'export', path: () => '/api/cases/export/?state=awaiting-subject' },
+  {
+    name: 'export',
+    path: (s) => `/api/cases/export/?state=awaiting-subject&created_after=${s.since}`,
+  },
 ];
 
 /**
@@ -210,12 +238,12 @@ async function measureAll(served: Served[]): Promise<MillionFigure[]> {
     if (!first) return figures;
     const ceiling = await measure('ceiling', `${first.base}/bench/bare/`, [], opts);
     log(`${customer} customer: ceiling ${Math.round(ceiling.rps)} req/s, p99 ${ceiling.p99} ms`);
-    for (const [i, s] of SCENARIOS.entries()) {
+    for (const [i, s] of SCENARIOS.filter((x) => !LISTS || LISTS.includes(x.name)).entries()) {
       // the sizes take turns going first, so neither always meets the machine's next swing first
       for (const d of i % 2 === 0 ? served : [...served].reverse()) {
         const { cookie, detail } = d.sessions[customer];
-        const url = `${d.base}${s.path(detail)}`;
-        await check(url, cookie);
+        const url = `${d.base}${s.path(d.sessions[customer])}`;
+        const size = await check(url, cookie);
         const f =
           s.name === 'export'
             ? await measureExport(s.name, url, cookie)
@@ -232,7 +260,7 @@ async function measureAll(served: Served[]): Promise<MillionFigure[]> {
           load: load1(),
         };
         log(
-          `  ${s.name.padEnd(24)} ${String(d.size).padStart(8)} cases ${Math.round(f.rps).toString().padStart(6)} req/s  p99 ${f.p99} ms${f.failed ? `  (${f.failed} failed)` : ''}  load ${figure.load}`,
+          `  ${s.name.padEnd(24)} ${String(d.size).padStart(8)} cases ${Math.round(f.rps).toString().padStart(6)} req/s  p99 ${f.p99} ms${f.failed ? `  (${f.failed} failed)` : ''}  load ${figure.load}${size ? `  (${size})` : ''}`,
         );
         figures.push(figure);
       }
