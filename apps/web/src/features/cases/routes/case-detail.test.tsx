@@ -1,4 +1,11 @@
-import type { CaseActivityOut, CaseDetailOut, CaseDocumentOut, Permission } from '@kestrel/domain';
+import {
+  type CaseActivityOut,
+  type CaseDetailOut,
+  type CaseDocumentOut,
+  ERASURE_CASE_NOTICE,
+  ERASURE_CASE_REASON,
+  type Permission,
+} from '@kestrel/domain';
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -190,5 +197,36 @@ describe('a case held back for its payment', () => {
   it('offers it for a case not held back', async () => {
     renderCase(unclaimed(null), rights);
     expect(await screen.findByRole('button', { name: /Resend invitation/ })).toBeTruthy();
+  });
+});
+
+describe('a case an erasure closed (issue 34)', () => {
+  const closed = (reason: string): CaseDetailOut => {
+    const c = detail([
+      { ...activity(20, 'basic-details', 'Basic details'), state: 'ca-cancelled' },
+    ]);
+    return {
+      ...c,
+      state: 'cancelled',
+      state_display: 'Cancelled',
+      cancelled_reason: reason,
+      subject: { ...c.subject, first_name: 'Erased', last_name: 'subject', has_account: false },
+    };
+  };
+  const rights: Permission[] = ['cases.view_case', 'subjects.change_subject'];
+
+  it('shows the erasure notice in place of the case data forms, and no invitation to resend', async () => {
+    renderCase(closed(ERASURE_CASE_REASON), rights);
+    expect(await screen.findByTestId('erasure-notice')).toHaveTextContent(ERASURE_CASE_NOTICE);
+    expect(screen.getByText(ERASURE_CASE_REASON)).toBeInTheDocument();
+    expect(screen.queryByTestId('case-data')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Resend invitation/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Send reminder' })).toBeNull();
+  });
+
+  it('keeps the forms on a case cancelled for another reason', async () => {
+    renderCase(closed('Withdrew the application'), rights);
+    expect(await screen.findByTestId('case-data')).toBeInTheDocument();
+    expect(screen.queryByTestId('erasure-notice')).toBeNull();
   });
 });
