@@ -349,8 +349,8 @@ describe('an erasure removes the free text about the person and keeps the regist
 
     const decided = await erase(ids.subjectId);
     expect(decided.outcome.removed).toMatchObject({
-      'case_activities.notes': 1,
-      'cases.decision_notes': 1,
+      activity_notes: 1,
+      decision_notes: 1,
       flags: 2,
       lms_applications: 1,
       licences: 1,

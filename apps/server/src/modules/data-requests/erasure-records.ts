@@ -40,12 +40,12 @@ export async function eraseStaffRecords(
       where customer_id = ${customerId} and case_id = any(${casesOf})
         and notes <> '' and notes <> ${ERASED_TEXT}
       returning id`);
-    note('case_activities.notes', notes.length);
+    note('activity_notes', notes.length);
     const decisions = await tx.execute(sql`update cases set decision_notes = ${ERASED_TEXT}
       where customer_id = ${customerId} and id = any(${casesOf})
         and decision_notes <> '' and decision_notes <> ${ERASED_TEXT}
       returning id`);
-    note('cases.decision_notes', decisions.length);
+    note('decision_notes', decisions.length);
   }
   const flags = await tx.execute(sql`update flags set
       message = case when message = '' then '' else ${ERASED_TEXT} end,
