@@ -328,6 +328,36 @@ describe('an erasure removes the free text about the person and keeps the regist
           conditions: 'Quillfeather to drive only the grey cab',
         })
         .returning();
+      // the licence's audit rows as the service writes them (presentLicence's copy)
+      await tx.insert(auditActions).values([
+        {
+          customerId: acme,
+          verb: 'created',
+          contentType: 'lms_licences.licence',
+          objectId: String(licence?.id ?? 0),
+          objectRepr: 'HCD/2026/77',
+          changes: {
+            number: 'HCD/2026/77',
+            holder: s.id,
+            holder_name: 'Zebedee Quillfeather',
+            holder_dob: '1979-02-03',
+            conditions: 'Quillfeather to drive only the grey cab',
+            status: 'active',
+          },
+        },
+        {
+          customerId: acme,
+          verb: 'updated',
+          contentType: 'lms_licences.licence',
+          objectId: String(licence?.id ?? 0),
+          objectRepr: 'HCD/2026/77',
+          changes: {
+            status: ['active', 'revoked'],
+            action: 'revoke',
+            reason: 'Convicted of a driving offence',
+          },
+        },
+      ]);
       await tx.insert(licenceEvents).values({
         customerId: acme,
         licenceId: licence?.id ?? 0,
@@ -421,6 +451,27 @@ describe('an erasure removes the free text about the person and keeps the regist
       expiryDate: '2029-01-01',
       conditions: '',
     });
+    const licenceAudits = await t.owner((tx) =>
+      tx
+        .select({ changes: auditActions.changes })
+        .from(auditActions)
+        .where(
+          and(
+            eq(auditActions.contentType, 'lms_licences.licence'),
+            eq(auditActions.objectId, String(ids.licenceId)),
+          ),
+        )
+        .orderBy(auditActions.id),
+    );
+    expect(licenceAudits.map((a) => a.changes)).toEqual([
+      {
+        number: 'HCD/2026/77',
+        holder: ids.subjectId,
+        status: 'active',
+        redacted: 'erasure',
+      },
+      { status: ['active', 'revoked'], action: 'revoke', reason: 'Convicted of a driving offence' },
+    ]);
     const [revoked] = await t.owner((tx) =>
       tx.select().from(licenceEvents).where(eq(licenceEvents.licenceId, ids.licenceId)),
     );

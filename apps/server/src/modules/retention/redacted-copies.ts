@@ -261,8 +261,9 @@ const APPLICATION_TEXT_KEYS = sql`array['note', 'response', 'message']`;
  * eraseStaffRecords does on the tables the customer may change: each saved version of their
  * activities' notes (`ERASED_TEXT`; the author and when stay), their licensing applications'
  * trail (each event's message, but a refusal's reason: the register of refusals; the person's
- * own actions keep `ERASED_NAME` as who acted) and the applications' audit rows' notes,
- * responses and messages. The licences' events (issue, suspension, revocation: their reasons)
+ * own actions keep `ERASED_NAME` as who acted), the applications' audit rows' notes,
+ * responses and messages, and the licences' audit rows' copies of the holder's name, date of
+ * birth and the conditions. The licences' events (issue, suspension, revocation: their reasons)
  * stay, the register of suspensions and revocations.
  */
 async function scrubHistories(
@@ -297,8 +298,20 @@ async function scrubHistories(
       and x.customer_id = a.customer_id and x.content_type = 'lms_licences.application'
       and x.object_id = a.id::text and x.changes ?| ${APPLICATION_TEXT_KEYS}::text[]
     returning x.id`);
-  return notes.length + events.length + audits.length;
+  // a licence's audit rows copy its holder's name and date of birth and its conditions
+  const licenceAudits = await tx.execute(sql`
+    update audit_actions x set changes = (x.changes - ${LICENCE_PERSONAL_KEYS}::text[])
+        || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+    from licences l
+    where l.customer_id = ${customerId} and l.holder_id = any(${ids})
+      and x.customer_id = l.customer_id and x.content_type = 'lms_licences.licence'
+      and x.object_id = l.id::text and x.changes ?| ${LICENCE_PERSONAL_KEYS}::text[]
+    returning x.id`);
+  return notes.length + events.length + audits.length + licenceAudits.length;
 }
+
+/** The audit keys of a licence's rows that copy its holder or hold free text (presentLicence's). */
+const LICENCE_PERSONAL_KEYS = sql`array['holder_name', 'holder_dob', 'conditions']`;
 
 /**
  * A subject record's own audit rows (the erased subject's, its erasure's rows kept; a merged
