@@ -52,7 +52,7 @@ function outstandingConditions(q: unknown, actor: Actor, identified: readonly nu
   if (type) {
     conds.push(
       sql`${caseActivities.activityTypeId} in (select t.id from activity_types t
-        where t.code = any(${type.split(',')}))`,
+        where t.code in ${type.split(',')})`,
     );
   }
   const term = queryString(q, 'search')?.trim();
