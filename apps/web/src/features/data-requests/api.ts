@@ -102,6 +102,12 @@ const TABLE_WORDS: Record<string, string> = {
   case_online_idv: 'Online identity profiles',
   case_documents: 'Documents (files and thumbnails)',
   checks_cancelled: 'Checks in progress cancelled',
+  cases_closed: 'Open cases cancelled',
+  activity_notes: 'Check notes',
+  decision_notes: 'Decision notes',
+  flags: 'Flag messages and comments',
+  lms_applications: 'Licence applications (tax check and information requests)',
+  licences: 'Licence conditions',
   portal_registrations: 'Portal registrations',
   subjects: "The subject's name, email, date of birth and phone",
 };
