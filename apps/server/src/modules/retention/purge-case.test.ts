@@ -11,6 +11,7 @@ import { retentionRedactions } from './retention.table.js';
 // Issue 34 (review R2): a closed case's purge also removes the online identity check's profile
 // of the person (names, date of birth, address) and its identity session, as an erasure does.
 
+const DAY = 86_400_000;
 let t: TestApp;
 let acme: number;
 
@@ -22,6 +23,8 @@ afterAll(() => t.close());
 
 describe('purging a closed case', () => {
   it("removes the online identity check's profile and session, keeping its row", async () => {
+    // the app's clock far from the database's: what the purge writes is dated by the app's
+    t.clock.advance(400 * DAY);
     const start = t.clock.now();
     const c = await t.owner((tx) =>
       createRetentionCase(tx, t.app.deps.storage, {
@@ -71,11 +74,12 @@ describe('purging a closed case', () => {
       ibvSession: null,
       status: 'passed',
       ibvVerified: true,
+      updatedAt: start,
     });
     expect(JSON.stringify(idv)).not.toMatch(/Profiled|Purge Lane|1984-05-06/);
     const [record] = await t.owner((tx) =>
       tx
-        .select({ removed: retentionRedactions.removed })
+        .select({ removed: retentionRedactions.removed, at: retentionRedactions.redactedAt })
         .from(retentionRedactions)
         .where(
           and(
@@ -86,5 +90,6 @@ describe('purging a closed case', () => {
         ),
     );
     expect(record?.removed).toContain('case_online_idv');
+    expect(record?.at).toEqual(start);
   });
 });

@@ -527,3 +527,83 @@ describe('records no rule covers (a moved clock)', () => {
     expect(await audit(other)).toHaveLength(1);
   });
 });
+
+describe('one clock: the app’s (issue 34, L4)', () => {
+  it('decides every expiry by the run’s clock, years from the database’s', async () => {
+    const saved = t.clock.now();
+    // years before the database's clock: a statement reading now() would remove everything
+    const appNow = new Date('2021-03-01T12:00:00Z');
+    const at = (days: number) => new Date(appNow.getTime() - days * DAY);
+    const lonely = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Clock' })).id);
+    await t.owner(async (tx) => {
+      await tx.insert(outboxEmails).values([
+        {
+          to: 'clock-old@x.test',
+          subject: 'a',
+          text: 'a',
+          createdAt: at(OUTBOX_RETENTION_DAYS + 1),
+        },
+        {
+          to: 'clock-young@x.test',
+          subject: 'b',
+          text: 'b',
+          createdAt: at(OUTBOX_RETENTION_DAYS - 1),
+        },
+      ]);
+      await tx.insert(outboxSms).values([
+        { to: '+447700900801', body: 'old', createdAt: at(OUTBOX_RETENTION_DAYS + 1) },
+        { to: '+447700900802', body: 'young', createdAt: at(OUTBOX_RETENTION_DAYS - 1) },
+      ]);
+      const seen = (itemId: number, lastSeen: Date) => ({
+        customerId: lonely,
+        caseId: 1,
+        itemKind: 'criminal_record',
+        itemId,
+        how: 'page',
+        actorType: 'ProductUser',
+        actorId: 1,
+        actorName: 'Ann',
+        windowStart: lastSeen,
+        firstSeenAt: lastSeen,
+        lastSeenAt: lastSeen,
+      });
+      await tx
+        .insert(recordViews)
+        .values([
+          seen(801, subMonths(at(1), ACCESS_LOG_RETENTION_MONTHS)),
+          seen(802, subMonths(at(-1), ACCESS_LOG_RETENTION_MONTHS)),
+        ]);
+    });
+    t.clock.set(appNow);
+    try {
+      expect((await runRetentionDue(t.app.deps)).errors).toEqual([]);
+    } finally {
+      t.clock.set(saved);
+    }
+    const left = await t.owner(async (tx) => ({
+      emails: (
+        await tx
+          .select({ to: outboxEmails.to })
+          .from(outboxEmails)
+          .where(sql`${outboxEmails.to} like 'clock-%'`)
+      ).map((r) => r.to),
+      sms: (
+        await tx
+          .select({ to: outboxSms.to })
+          .from(outboxSms)
+          .where(sql`${outboxSms.to} like '+4477009008%'`)
+      ).map((r) => r.to),
+      views: (
+        await tx
+          .select({ item: recordViews.itemId })
+          .from(recordViews)
+          .where(eq(recordViews.customerId, lonely))
+      ).map((r) => r.item),
+    }));
+    expect(left).toEqual({
+      emails: ['clock-young@x.test'],
+      sms: ['+447700900802'],
+      views: [802],
+    });
+  });
+});

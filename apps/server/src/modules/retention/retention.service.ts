@@ -467,9 +467,10 @@ export async function purgeCase(
   }
   // the online identity check's row stays (its status, dates), its profile of the person (names,
   // date of birth, address) and the identity session go, as an erasure's
+  // the app's clock (the run's), not the database's: one clock for every time a run writes
   const idv = rowsOf<{ case_id: number }>(
     await ctx.tx.execute(sql`update case_online_idv set id_profile = null, ibv_session = null,
-        updated_at = now()
+        updated_at = ${ctx.clock.now().toISOString()}
       where customer_id = ${c.customerId} and case_id = ${c.id}
         and (id_profile is not null or ibv_session is not null)
       returning case_id`),
