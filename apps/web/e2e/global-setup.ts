@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -51,18 +51,9 @@ interface Running {
   stop: () => Promise<void>;
 }
 
-/**
- * KESTREL_E2E_PG_URL (what .ci/run sets when a PostgreSQL server answers): each worker's server
- * runs on its own new database on that server instead of the embedded PGlite. The journeys are
- * the same; the embedded database's WebAssembly engine cost the suite more CPU than anything but
- * the browsers (3 servers: about a third of a run's CPU), and CI's 2 cores are the limit.
- * Without it (`npm test` on a machine with no PostgreSQL) the servers run on PGlite.
- */
-function postgresDatabase(index: number): { url: string; drop: () => void } | null {
-  const base = process.env.KESTREL_E2E_PG_URL;
-  if (!base) return null;
+/** The PostgreSQL server of KESTREL_E2E_PG_URL: its client programs' arguments and URLs. */
+function postgresServer(base: string) {
   const server = new URL(base);
-  const name = `kestrel_e2e_${index + 1}`;
   const args = [
     '-h',
     server.hostname,
@@ -73,36 +64,94 @@ function postgresDatabase(index: number): { url: string; drop: () => void } | nu
   ];
   const run = (cmd: string, extra: string[]) => {
     const done = spawnSync(cmd, [...args, ...extra], { encoding: 'utf8' });
-    if (done.status !== 0) throw new Error(`${cmd} ${name}: ${done.stderr || done.error}`);
+    if (done.status !== 0)
+      throw new Error(`${cmd} ${extra.join(' ')}: ${done.stderr || done.error}`);
   };
-  run('dropdb', ['--if-exists', '--force', name]);
-  run('createdb', [name]);
-  server.pathname = `/${name}`;
-  return {
-    url: server.toString(),
-    drop: () => spawnSync('dropdb', [...args, '--if-exists', '--force', name]),
+  const url = (name: string) => {
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    return u.toString();
   };
+  return { run, url };
+}
+
+interface Store {
+  dataDir: string;
+  /** The PostgreSQL database (KESTREL_E2E_PG_URL), else null: PGlite in dataDir. */
+  databaseUrl: string | null;
+  drop: () => void;
 }
 
 /**
- * One server, compiled as `npm start` runs it, on a fresh data directory (or a fresh PostgreSQL
- * database) and a free port.
+ * A fresh data directory and, with KESTREL_E2E_PG_URL (what .ci/run sets when a PostgreSQL server
+ * answers), a new database `kestrel_e2e_<n>` on that server instead of the embedded PGlite. The
+ * journeys are the same; the embedded database's WebAssembly engine cost the suite more CPU than
+ * anything but the browsers (3 servers: about a third of a run's CPU), and CI's 2 cores are the
+ * limit. With `from`, both are copies of that (stopped) server's: its migrated and seeded
+ * database (`createdb -T`) and its data directory (the seed's documents; PGlite's database).
  */
-async function startServer(index: number): Promise<Running> {
-  const port = await freePort();
+async function newStore(index: number, from?: Store): Promise<Store> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-e2e-'));
-  const database = postgresDatabase(index);
+  if (from) cpSync(from.dataDir, dataDir, { recursive: true });
+  const base = process.env.KESTREL_E2E_PG_URL;
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  if (!base) return { dataDir, databaseUrl: null, drop: removeDir };
+  const pg = postgresServer(base);
+  const name = `kestrel_e2e_${index + 1}`;
+  pg.run('dropdb', ['--if-exists', '--force', name]);
+  const template = from?.databaseUrl ? ['-T', databaseName(from.databaseUrl)] : [];
+  // the stopped server's last connections may take a moment to end ('source database is being
+  // accessed by other users')
+  for (let attempt = 1; ; attempt++) {
+    try {
+      pg.run('createdb', [...template, name]);
+      break;
+    } catch (err) {
+      if (attempt >= 20 || !String(err).includes('being accessed by other users')) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    dataDir,
+    databaseUrl: pg.url(name),
+    drop: () => {
+      removeDir();
+      try {
+        pg.run('dropdb', ['--if-exists', '--force', name]);
+      } catch {
+        // dropped by the next run's set-up (same names)
+      }
+    },
+  };
+}
+
+const databaseName = (url: string) => new URL(url).pathname.slice(1);
+
+/**
+ * How often the e2e servers' idle job workers look for due jobs (JOB_POLLING_SECONDS; the
+ * product's default is 2 s). A job the app commits wakes its worker at once (NOTIFY), and the
+ * simulated providers' clock (POST /api/ops/checks/simulator/advance/) polls an application at
+ * once: only delayed jobs, retries and scheduled ones wait for a look. At 2 s, 36 queues' looks
+ * were about 22 of an idle server's 25.5 s of PostgreSQL CPU in every-screen-dark, about 15% of
+ * CI's 2 cores across the 3 servers. KESTREL_E2E_JOB_POLLING_SECONDS overrides it.
+ */
+const E2E_JOB_POLLING_SECONDS = process.env.KESTREL_E2E_JOB_POLLING_SECONDS || '10';
+
+/** One server, compiled as `npm start` runs it, on `store` and a free port. */
+async function startServer(store: Store): Promise<Running> {
+  const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--max-semi-space-size=64', 'apps/server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,
-      DATA_DIR: dataDir,
-      ...(database ? { DATABASE_URL: database.url } : {}),
+      DATA_DIR: store.dataDir,
+      ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       TZ: 'UTC',
+      JOB_POLLING_SECONDS: E2E_JOB_POLLING_SECONDS,
       // Every browser test signs in from 127.0.0.1: the per-address limit (50 attempts in 15
       // minutes) is for people, not for a suite. The per-account limits stay as they are.
       LOGIN_LIMIT_PER_ADDRESS: '100000',
@@ -133,8 +182,6 @@ async function startServer(index: number): Promise<Running> {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-    rmSync(dataDir, { recursive: true, force: true });
-    database?.drop();
   };
   try {
     await waitForHealth(port, child, () => output);
@@ -165,23 +212,31 @@ export default async function setup(project: TestProject) {
   // (each first start migrates and seeds, the heaviest minute of a short run).
   const files = project.vitest.state.getPaths().length;
   const workers = Math.max(1, Math.min(project.config.maxWorkers || 1, files || Infinity));
-  // On PostgreSQL the first start creates the cluster's roles (two at once collide): it goes
-  // first, the others after it.
-  const first = process.env.KESTREL_E2E_PG_URL ? await Promise.allSettled([startServer(0)]) : [];
-  const started = [
-    ...first,
-    ...(await Promise.allSettled(
-      Array.from({ length: workers - first.length }, (_, i) => startServer(i + first.length)),
-    )),
-  ];
-  const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  // The first server migrates and seeds (the heaviest minute of a short run; on PostgreSQL it
+  // also creates the cluster's roles, which two starts at once collide on). With more workers it
+  // stops once it answers, and every worker's server starts on a copy of its database and data
+  // directory: a restart of a few seconds instead of migrating and seeding once more each (on a
+  // loaded 2-core machine, a minute or two of the set-up, alone before any journey starts).
+  const stores: Store[] = [];
+  const servers: Running[] = [];
   const stopAll = async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    for (const store of stores) store.drop();
   };
-  const failed = started.find((r) => r.status === 'rejected');
-  if (failed) {
+  try {
+    const first = await newStore(0);
+    stores.push(first);
+    if (workers > 1) {
+      await (await startServer(first)).stop();
+      for (let i = 1; i < workers; i++) stores.push(await newStore(i, first));
+    }
+    const started = await Promise.allSettled(stores.map((store) => startServer(store)));
+    for (const r of started) if (r.status === 'fulfilled') servers.push(r.value);
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  } catch (err) {
     await stopAll();
-    throw failed.reason;
+    throw err;
   }
   project.provide(
     'serverPorts',
