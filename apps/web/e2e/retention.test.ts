@@ -55,6 +55,15 @@ describe('retention', () => {
       })
       .toBe(1);
     await page.reload();
+    // the records with a fixed period, read-only, below the rules
+    const other = page.getByRole('region', { name: 'Other records' });
+    await other.getByRole('heading', { name: 'Other records', level: 2 }).waitFor();
+    expect(await other.getByTestId('other-outbox').textContent()).toContain(
+      '30 days after they are sent',
+    );
+    expect(await other.getByTestId('other-access-log').textContent()).toContain(
+      '24 months after the last view',
+    );
     await settle(page);
     await lookAtWidths(page, shots, 'retention-rules');
     await lookLightAndDark(page, admin, shots, 'retention-rules');

@@ -46,16 +46,16 @@ describe('retention settings: other records', () => {
     const { section, row } = await show(
       presentRetentionSettings({ inspector: null, nextInspectionDate: null, months: {} }),
     );
-    expect(row('outbox')).toBe('Emails and text messages sent30 days after they are sentNothing');
+    expect(row('outbox')).toBe('Emails and text messages sent30 days after they are sent');
     expect(row('job-payloads')).toBe(
-      'Data held for background tasks1 day after the task is archivedThe task’s kind, state and times',
+      'Data held for background tasksWhat stays: The task’s kind, state and times1 day after the task is archived',
     );
     expect(row('access-log')).toBe(
-      `Record of who viewed results and documents${ACCESS_LOG_RETENTION_MONTHS} months after the last viewNothing`,
+      `Record of who viewed results and documents${ACCESS_LOG_RETENTION_MONTHS} months after the last view`,
     );
     expect(row('webhook-payloads')).toContain('30 days after delivery');
     expect(row('import-rows')).toContain('30 days after the import finishes');
-    expect(row('refusals')).toBe('Refused requests90 days after the last refusalNothing');
+    expect(row('refusals')).toBe('Refused requests90 days after the last refusal');
     // nothing to edit there
     expect(within(section).queryAllByRole('textbox')).toEqual([]);
     expect(within(section).queryAllByRole('spinbutton')).toEqual([]);

@@ -189,32 +189,32 @@ function OtherRecords({ settings }: { settings: RetentionSettingsOut }) {
         <Text size="sm" c="dimmed">
           These are kept for a fixed time, whatever the rules above, then removed automatically.
         </Text>
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Record</Table.Th>
-                <Table.Th>Kept for</Table.Th>
-                <Table.Th>What stays</Table.Th>
+        {/* no scroll container (nothing in it to focus): two columns that wrap on a phone */}
+        <Table verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Record</Table.Th>
+              <Table.Th>Kept for</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {otherRecordsRetention(months).map((r) => (
+              <Table.Tr key={r.code} data-testid={`other-${r.code}`}>
+                <Table.Td>
+                  <Text fw={600}>{r.name}</Text>
+                  {r.keeps && (
+                    <Text size="sm" c="dimmed">
+                      What stays: {r.keeps}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{r.kept}</Text>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {otherRecordsRetention(months).map((r) => (
-                <Table.Tr key={r.code} data-testid={`other-${r.code}`}>
-                  <Table.Td>
-                    <Text fw={600}>{r.name}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{r.kept}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{r.keeps || 'Nothing'}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       </Stack>
     </Paper>
   );
