@@ -279,6 +279,8 @@ describe('a licence from application to renewal', () => {
     // the holder's own way there: Renew on their granted application (the dashboard's card too)
     await page.goto('/s/dashboard');
     const card = page.getByTestId('licence-application').filter({ hasText: number });
+    await card.getByRole('link', { name: 'Renew', exact: true }).waitFor();
+    await lookSignedIn(page, 's-dashboard-renew');
     await card.getByRole('link', { name: 'Renew', exact: true }).click();
     await page.waitForURL(`**/s/application-portals/${ids.renewal}`);
     const renew = page.getByRole('button', { name: 'Apply and pay £90.00' });
