@@ -44,7 +44,13 @@ import {
   assertNotesAccess,
   saveActivityNotes,
 } from './activity-notes.service.js';
-import { type NotesViewer, presentActivity, siblingActivities } from './activity-presenter.js';
+import {
+  type NotesViewer,
+  presentActivity,
+  type SiblingActivity,
+  siblingActivities,
+  siblingOf,
+} from './activity-presenter.js';
 import { CappedTotals } from './ops-capped-total.js';
 import { outstandingList } from './outstanding-list.js';
 
@@ -101,6 +107,34 @@ export function opsKindCondition(codes: readonly string[]): SQL {
     return sql`${caseActivities.activityTypeId} = (select t.id from activity_types t where t.code = ${one})`;
   }
   return inArray(activityTypes.code, [...codes]);
+}
+
+/**
+ * The activities of the row's case in brief, as a JSON array of `[id, state, code, name]` in the
+ * case's order: a correlated subquery by customer and case (case_activities_case_idx, one probe a
+ * row of the page; the Limit stops it with the page).
+ */
+function inlineSiblings(): SQL<unknown> {
+  return sql<unknown>`(select coalesce(json_agg(json_build_array(s.id, s.state, st.code, st.name)
+      order by s.position, s.id), '[]'::json)
+    from case_activities s join activity_types st on st.id = s.activity_type_id
+    where s.customer_id = ${caseActivities.customerId} and s.case_id = ${caseActivities.caseId})`;
+}
+
+/** The sibling activities of inlineSiblings' JSON (parsed by the driver, or text). */
+function siblingsOf(value: unknown): SiblingActivity[] {
+  const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item: unknown) => {
+    if (!Array.isArray(item)) return [];
+    const [id, state, code, name] = item;
+    return typeof id === 'number' &&
+      typeof state === 'string' &&
+      typeof code === 'string' &&
+      typeof name === 'string'
+      ? [siblingOf(id, state, code, name)]
+      : [];
+  });
 }
 
 /** An open case (not complete, cancelled or archived): over cases joined to the activity. */
@@ -241,6 +275,9 @@ async function selectActivities(
       customerName: sql<string>`(select cu.name from customers cu
         where cu.id = ${caseActivities.customerId})`,
       total,
+      // operations' list across customers: the page's sibling activities in the same statement
+      // (inlineSiblings), not a second read transaction and round trip a request (issue 28)
+      siblings: capped ? inlineSiblings() : sql<unknown>`null`,
     })
     .from(caseActivities)
     .innerJoin(activityTypes, typeJoin)
@@ -252,10 +289,12 @@ async function selectActivities(
     .offset(offset);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
-  const siblings = await siblingActivities(
-    tx,
-    page.map((r) => ({ customerId: r.row.customerId, caseId: r.row.caseId })),
-  );
+  const siblings = capped
+    ? new Map(page.map((r) => [r.row.caseId, siblingsOf(r.siblings)]))
+    : await siblingActivities(
+        tx,
+        page.map((r) => ({ customerId: r.row.customerId, caseId: r.row.caseId })),
+      );
   return {
     count: rows[0]?.total ?? 0,
     more,

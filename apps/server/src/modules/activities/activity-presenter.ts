@@ -51,16 +51,21 @@ export async function siblingActivities(
     .orderBy(asc(caseActivities.caseId), asc(caseActivities.position), asc(caseActivities.id));
   for (const r of rows) {
     const list = out.get(r.caseId) ?? [];
-    list.push({
-      id: r.id,
-      state: r.state,
-      state_display: isCaseActivityState(r.state) ? CASE_ACTIVITY_STATE_LABELS[r.state] : r.state,
-      activity_type: r.code,
-      activity_type_name: r.name,
-    });
+    list.push(siblingOf(r.id, r.state, r.code, r.name));
     out.set(r.caseId, list);
   }
   return out;
+}
+
+/** An activity in brief, from its id, state and type. */
+export function siblingOf(id: number, state: string, code: string, name: string): SiblingActivity {
+  return {
+    id,
+    state,
+    state_display: isCaseActivityState(state) ? CASE_ACTIVITY_STATE_LABELS[state] : state,
+    activity_type: code,
+    activity_type_name: name,
+  };
 }
 
 export interface ActivityView {
