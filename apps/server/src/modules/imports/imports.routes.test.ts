@@ -20,7 +20,7 @@ import { cases } from '../cases/cases.table.js';
 import { processes } from '../processes/processes.table.js';
 import { insertSubject } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
-import { failImport, RUN_BATCH, runImport } from './imports.service.js';
+import { failImport, IMPORT_BATCH, RUN_BATCH, reportLines, runImport } from './imports.service.js';
 import { importRows, imports } from './imports.table.js';
 
 const MAX_BYTES = 200_000;
@@ -644,6 +644,43 @@ describe('/api/ops/imports/', () => {
     await runImport(t.app.deps, acme, id);
     expect(await subjectCount('late')).toEqual({ n: 1, distinct: 1 });
   }, 60_000);
+
+  it('2,500 rows go through in bounded batches: the run RUN_BATCH rows at a time, each imported once, the report IMPORT_BATCH lines a chunk', async () => {
+    const n = 2_500;
+    const { id, validated } = await uploadAndValidate(peopleCsv(n, 'bounded'), 'all_or_nothing');
+    expect(validated).toMatchObject({ total_rows: n, valid_rows: n, invalid_rows: 0 });
+    await startByHand(id);
+    // the rows each batch imported, by batch: no batch holds more than RUN_BATCH rows
+    const perBatch: number[][] = [];
+    await runImport(t.app.deps, acme, id, {
+      beforeBatch: (b) => {
+        perBatch[b] = [];
+      },
+      afterRow: (row) => {
+        perBatch.at(-1)?.push(row);
+      },
+    });
+    const batches = Math.ceil(n / RUN_BATCH);
+    // every batch full but the last, then one empty read that ends the run
+    expect(perBatch).toHaveLength(batches + 1);
+    expect(Math.max(...perBatch.map((b) => b.length))).toBe(RUN_BATCH);
+    expect(perBatch.at(-1)).toEqual([]);
+    // every row once, in the file's order (row 1 is the header)
+    expect(perBatch.flat()).toEqual(Array.from({ length: n }, (_, i) => i + 2));
+    expect(await subjectCount('bounded')).toEqual({ n, distinct: n });
+    // a re-run (the job's retry) finds nothing left and makes no duplicate
+    await runImport(t.app.deps, acme, id);
+    expect(await subjectCount('bounded')).toEqual({ n, distinct: n });
+    const [done] = await t.owner((tx) => tx.select().from(imports).where(eq(imports.id, id)));
+    expect(done).toMatchObject({ state: 'completed', importedRows: n, invalidRows: 0 });
+    // the report is written a batch at a time, never whole: a header, then IMPORT_BATCH rows a chunk
+    const row = done ?? expect.unreachable();
+    const chunks: number[] = [];
+    for await (const chunk of reportLines(row, (fn) => t.owner(fn))) {
+      chunks.push(chunk.split('\r\n').length - 1);
+    }
+    expect(chunks).toEqual([1, ...Array(n / IMPORT_BATCH).fill(IMPORT_BATCH)]);
+  }, 300_000);
 
   it('an email already held by the customer, or repeated in the file, is reported on its row', async () => {
     const csv = [
