@@ -1,5 +1,6 @@
 // @postgres: housekeeping's deletes as the system context across every tenant, on the pool
 
+import { REFUSAL_RETENTION_DAYS } from '@kestrel/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   anonymous,
@@ -9,7 +10,7 @@ import {
   login,
   type TestApp,
 } from '../../test/helpers.js';
-import { REFUSAL_RETENTION_DAYS, runHousekeeping } from './housekeeping.js';
+import { runHousekeeping } from './housekeeping.js';
 import { securityRefusals } from './tables/audit.table.js';
 import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
 

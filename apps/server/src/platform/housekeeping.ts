@@ -1,14 +1,9 @@
+import { REFUSAL_RETENTION_DAYS } from '@kestrel/domain';
 import { and, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { AppConfig } from '../config.js';
 import { type ContextDeps, runAsSystem, type ServiceContext } from './service-context.js';
 import { securityRefusals } from './tables/audit.table.js';
 import { accountTokens, rateLimits, sessions } from './tables/sessions.table.js';
-
-/**
- * How long the counted refusals (`security_refusals`) are kept: long enough to look back over a
- * quarter's attempts from the audit log page, short enough that a flood does not grow for ever.
- */
-export const REFUSAL_RETENTION_DAYS = 90;
 
 /**
  * Deletes what has expired, in the context's transaction: sessions past their idle or absolute
