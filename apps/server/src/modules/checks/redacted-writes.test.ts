@@ -20,7 +20,7 @@ import { redactActivityResult } from '../retention/redact.js';
 import { jobActorOf } from './activity.js';
 
 // Issue 34: a staff member's result write (the manual right-to-work check, the manual identity
-// approval, an adult-first stage) to an activity whose result was redacted (an erasure, a
+// approval, an adult-first stage, the Davis email confirmation) to an activity whose result was redacted (an erasure, a
 // retention rule) is refused with 409 and writes nothing: it would put the removed content back.
 // Each write is first shown to succeed on the same kind of activity left unredacted.
 
@@ -37,7 +37,14 @@ beforeAll(async () => {
     processId = (
       await createProcess(tx, {
         customerId: acme,
-        requirements: ['basic-details', 'dbs-enhanced', 'rtw', 'online-idv', 'adult-first'],
+        requirements: [
+          'basic-details',
+          'dbs-enhanced',
+          'rtw',
+          'online-idv',
+          'adult-first',
+          'licence-check',
+        ],
       })
     ).id;
     await createAdminAndViewer(tx, acme);
@@ -73,7 +80,13 @@ async function openCase() {
       .innerJoin(activityTypes, eq(activityTypes.id, caseActivities.activityTypeId))
       .where(eq(caseActivities.caseId, c.id));
     const id = (code: string) => rows.find((r) => r.code === code)?.id ?? 0;
-    return { caseId: c.id, rtw: id('rtw'), idv: id('online-idv'), adultFirst: id('adult-first') };
+    return {
+      caseId: c.id,
+      rtw: id('rtw'),
+      idv: id('online-idv'),
+      adultFirst: id('adult-first'),
+      licence: id('licence-check'),
+    };
   });
 }
 
@@ -108,11 +121,16 @@ const writes = {
       stage: 'pending',
       data: { dbs_case: k.caseId, reference: 'AF-123' },
     }),
+  "operations' Davis email confirmation": (k: Awaited<ReturnType<typeof openCase>>) =>
+    post(ops, `/api/ops/case-activities/${k.licence}/davis-email/`, {
+      email: 'ada@example.test',
+    }),
 };
 const target = {
   'the manual right-to-work check': 'rtw',
   "operations' manual identity approval": 'idv',
   "operations' adult-first stage": 'adultFirst',
+  "operations' Davis email confirmation": 'licence',
 } as const;
 
 describe('staff result writes to a redacted activity', () => {

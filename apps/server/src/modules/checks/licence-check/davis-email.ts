@@ -16,6 +16,7 @@ import { idParams, parseId } from '../../../platform/resource-query.js';
 import { runInOps, type ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
 import { lockProcessed, nowIso, saveActivity, today } from '../activity.js';
+import { refuseIfRedacted } from '../redacted.js';
 import { CONFIRM_EMAIL_JOB } from './jobs.js';
 
 /*
@@ -47,6 +48,8 @@ export async function confirmDavisEmail(
   // an activity the engine does not run is not found, as for the engine's other forms
   if (!a || !isEngineRunKind(a.code)) throw new NotFoundError();
   if (a.code !== 'licence-check') throw ValidationError.of('non_field_errors', NOT_A_LICENCE_CHECK);
+  // a redacted check (an erasure, a retention rule) never has the driver's email put back
+  await refuseIfRedacted(ctx.tx, a.row);
   if (CLOSED.includes(a.row.state)) {
     throw ValidationError.of('non_field_errors', LICENCE_CHECK_CLOSED);
   }
