@@ -2,7 +2,13 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+import {
+  createServer,
+  defaultClientConditions,
+  defaultServerConditions,
+  defineConfig,
+  type Plugin,
+} from 'vite';
 import { BOOTSTRAP_READS, ROUTE_READS } from './src/app/bootstrap-preloads';
 import { FRAME_STYLED_ROUTES } from './src/app/first-paint';
 
@@ -221,6 +227,129 @@ function paintBeforeStyles(): Plugin {
   };
 }
 
+/** The public pages rendered at build for their first paint: name → export of src/app/prerender.tsx. */
+const PRERENDERED_PAGES = { login: 'prerenderSignIn' } as const;
+
+/**
+ * CSS-module class names (`_name_hash_line`) in pre-rendered markup that no built stylesheet
+ * defines: the markup would paint unstyled. Empty when every one is in `css`.
+ */
+export function unstyledClasses(markup: string, css: string): string[] {
+  const names = new Set(
+    [...markup.matchAll(/class="([^"]*)"/g)].flatMap((m) =>
+      (m[1] ?? '').split(/\s+/).filter((c) => /^_[A-Za-z][\w-]*_[a-z0-9]{5}_\d+$/.test(c)),
+    ),
+  );
+  return [...names].filter((c) => !css.includes(`.${c}`));
+}
+
+interface PrerenderBrand {
+  id: string;
+  hosts: string[];
+  fallback: boolean;
+}
+
+function isPrerenderBrand(b: unknown): b is PrerenderBrand {
+  return (
+    typeof b === 'object' &&
+    b !== null &&
+    'id' in b &&
+    typeof b.id === 'string' &&
+    'hosts' in b &&
+    Array.isArray(b.hosts) &&
+    'fallback' in b &&
+    typeof b.fallback === 'boolean'
+  );
+}
+
+/**
+ * Renders the public pages' first paint at build (issue 28: on a phone the sign-in page was
+ * painted only after 128 KB of scripts were fetched and ran; now the HTML carries it). The app's
+ * own modules are loaded through a Vite server in SSR mode (same CSS-module names as the build,
+ * checked against the stylesheets the HTML links), once per brand: each brand's pages go to
+ * dist/.vite/prerender.json with the brand's hosts, and with them the linked stylesheets' text,
+ * which the server inlines in such a page instead of the link (its first paint then needs only
+ * the HTML: a page painted after a linked stylesheet waited for the scripts, which arrived with
+ * it and ran first).
+ */
+function prerenderPages(): Plugin {
+  let outDir = 'dist';
+  let root = '.';
+  return {
+    name: 'kestrel-prerender',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+      root = config.root;
+    },
+    async closeBundle() {
+      const server = await createServer({
+        configFile: false,
+        root,
+        logLevel: 'error',
+        appType: 'custom',
+        plugins: [react()],
+        resolve: { conditions: ['kestrel-source', ...defaultClientConditions] },
+        ssr: {
+          resolve: {
+            conditions: ['kestrel-source', ...defaultServerConditions],
+            externalConditions: ['kestrel-source'],
+          },
+        },
+        server: { middlewareMode: true, hmr: false, ws: false },
+      });
+      const entry = '/src/app/prerender.tsx';
+      const brands: (PrerenderBrand & { pages: Record<string, string> })[] = [];
+      const g: { window?: unknown } = globalThis;
+      try {
+        const list: unknown = (await server.ssrLoadModule(entry)).prerenderBrands?.();
+        if (!Array.isArray(list) || !list.every(isPrerenderBrand)) {
+          throw new Error('prerender.tsx: no prerenderBrands');
+        }
+        for (const brand of list) {
+          // The app's modules evaluated afresh with the brand's host as the page's: brands.tsx
+          // reads `window.location.hostname` once, at import (the rendering itself sees no window).
+          server.moduleGraph.invalidateAll();
+          g.window = { location: { hostname: brand.hosts[0] } };
+          let mod: Record<string, unknown>;
+          try {
+            mod = await server.ssrLoadModule(entry);
+          } finally {
+            delete g.window;
+          }
+          const pages: Record<string, string> = {};
+          for (const [name, exported] of Object.entries(PRERENDERED_PAGES)) {
+            const render = mod[exported];
+            if (typeof render !== 'function') throw new Error(`prerender.tsx: no ${exported}`);
+            const html: unknown = render();
+            if (typeof html !== 'string')
+              throw new Error(`prerender.tsx: ${exported} gave no markup`);
+            pages[name] = html;
+          }
+          brands.push({ ...brand, pages });
+        }
+      } finally {
+        await server.close();
+      }
+      const dist = resolve(root, outDir);
+      // The stylesheets the HTML links: the only ones there at the first paint.
+      const index = readFileSync(join(dist, 'index.html'), 'utf8');
+      const css = [...index.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+)"/g)]
+        .map((m) => readFileSync(join(dist, m[1] ?? ''), 'utf8'))
+        .join('\n');
+      for (const brand of brands) {
+        for (const [name, html] of Object.entries(brand.pages)) {
+          const missing = unstyledClasses(html, css);
+          if (missing.length)
+            throw new Error(`prerender ${name}: no styles for ${missing.join(', ')}`);
+        }
+      }
+      // The entry's CSS goes inline in a pre-rendered page, in place of its link (web-static.ts).
+      writeFileSync(join(dist, '.vite', 'prerender.json'), JSON.stringify({ brands, css }));
+    },
+  };
+}
+
 /** styles-frame.ts and the Mantine stylesheets it imports (read from the file: one list). */
 const FRAME_STYLES = (() => {
   const source = readFileSync(resolve(import.meta.dirname, 'src/app/styles-frame.ts'), 'utf8');
@@ -325,6 +454,7 @@ export default defineConfig({
     paintBeforeStyles(),
     collectEntryStatic(),
     writeRoutePreloads(),
+    prerenderPages(),
     precompress(),
   ],
   resolve: { conditions: ['kestrel-source', ...defaultClientConditions] },

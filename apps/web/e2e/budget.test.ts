@@ -108,6 +108,46 @@ describe('deep-link budget (anonymous first visit)', () => {
   );
 });
 
+// Issue 28, first loads: the sign-in page's first paint is in its HTML (rendered at build, in the
+// host's brand), so it paints with the stylesheet instead of after the scripts; the app's own
+// page then replaces it without a new largest paint, and signing in works as before.
+describe("the sign-in page's first paint", () => {
+  it.each(['localhost', '127.0.0.1'] as const)(
+    'on %s is in the HTML, is the largest paint, and gives way to the working page',
+    async (host) => {
+      const { context, page } = await newPage(browser, { host, viewport: PHONE });
+      const response = await page.goto('/login');
+      const html = (await response?.text()) ?? '';
+      expect(html).toContain('data-prerendered="login"');
+      expect(html).toContain('Welcome back. Sign in to continue.');
+      expect(html).toContain(
+        host === 'localhost' ? 'About Kestrel Checks' : 'About Harrier Vetting',
+      );
+      expect(html).not.toContain('Loading…');
+      const email = page.locator('input[name="username"]');
+      await expect.poll(() => email.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(await email.getAttribute('readonly')).toBeNull();
+      expect(await page.locator('#boot-loader').count()).toBe(0);
+      // The largest paint was the pre-rendered page's (now removed: its element reads null), not
+      // the app's page drawn over it.
+      const largest = await page.evaluate(
+        () =>
+          new Promise<{ count: number; connected: boolean }>((done) => {
+            new PerformanceObserver((list) => {
+              const entries = list.getEntries();
+              const last = entries.at(-1);
+              const element = last && 'element' in last ? last.element : null;
+              done({ count: entries.length, connected: element instanceof Element });
+            }).observe({ type: 'largest-contentful-paint', buffered: true });
+          }),
+      );
+      expect(largest.count).toBeGreaterThan(0);
+      expect(largest.connected).toBe(false);
+      await context.close();
+    },
+  );
+});
+
 // The invitation email's link opened in a new browser (issue 16, Speed): the claim form is
 // usable within 150 KB of JavaScript on the wire, and nothing of a protected screen is fetched.
 describe('invitation link budget (anonymous first visit)', () => {

@@ -81,9 +81,15 @@ async function serve(webDist: string | undefined): Promise<Served> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kestrel-first-load-'));
   let output = '';
+  // BENCH_FIRST_LOAD_SERVER=source runs the server from its TypeScript (tsx), not dist/: with
+  // WEB_DIST (a web build of one's own) and BENCH_FIRST_LOAD_BUILD=0 the run then uses nothing
+  // the build lock guards, and does not wait for it.
+  const fromSource = process.env.BENCH_FIRST_LOAD_SERVER === 'source';
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', 'apps/server/dist/main.js'],
+    fromSource
+      ? ['--conditions=kestrel-source', '--import', 'tsx', 'apps/server/src/main.ts']
+      : ['--max-semi-space-size=64', 'apps/server/dist/main.js'],
     {
       cwd: repoRoot,
       env: {
@@ -303,7 +309,13 @@ function report(rows: Figures[]): boolean {
 
 async function main(): Promise<number> {
   mkdirSync(OUT, { recursive: true });
-  const { webCopy, release } = await lockAndBuild(process.env.BENCH_FIRST_LOAD_BUILD !== '0');
+  const lockFree =
+    process.env.BENCH_FIRST_LOAD_SERVER === 'source' &&
+    process.env.BENCH_FIRST_LOAD_BUILD === '0' &&
+    Boolean(process.env.WEB_DIST);
+  const { webCopy, release } = lockFree
+    ? { webCopy: mkdtempSync(join(tmpdir(), 'kestrel-first-load-web-')), release: () => undefined }
+    : await lockAndBuild(process.env.BENCH_FIRST_LOAD_BUILD !== '0');
   let served: Served;
   try {
     served = await serve(process.env.WEB_DIST ?? webCopy);
@@ -328,6 +340,11 @@ async function main(): Promise<number> {
       // An unknown payment: the portal's own code and its "not found" answer, no demo payment.
       { name: 'payment portal', path: '/payment-portal/pit_AAAAAAAAAAAAAAAAAAAAAAAA' },
     ];
+    // BENCH_FIRST_LOAD_PAGES=login,payment: only the pages whose name or path holds one of them.
+    const only = (process.env.BENCH_FIRST_LOAD_PAGES ?? '').split(',').filter(Boolean);
+    const audited = only.length
+      ? pages.filter((p) => only.some((o) => p.name.includes(o) || p.path.includes(o)))
+      : pages;
     chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM,
       chromeFlags: [
@@ -342,7 +359,7 @@ async function main(): Promise<number> {
       ],
     });
     const rows: Figures[] = [];
-    for (const page of pages) {
+    for (const page of audited) {
       const runs: Figures[] = [];
       for (let i = 0; i < RUNS; i++) {
         // A client-side redirect (the deep link to sign in) now and then loses the trace's

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { patternRegExp, spaPages } from './web-static.js';
+import { patternRegExp, spaPages, withFirstPaint } from './web-static.js';
 
 let dist: string;
 const INDEX = '<!doctype html><html><head><title>Kestrel</title></head><body></body></html>';
@@ -125,5 +125,98 @@ describe('the SPA page of an address', () => {
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the sign-in page's pre-rendered first paint", () => {
+  const PAGE = `<!doctype html>
+<html lang="en">
+  <head><title>Sign in</title></head>
+  <body>
+    <div id="boot-loader" style="display:flex" aria-busy="true"><p style="margin:0">Loading…</p></div>
+    <link rel="stylesheet" crossorigin href="/css/web-1.css">
+    <div id="root"></div>
+  </body>
+</html>`;
+  const MARKUP = '<div id="boot-loader" data-prerendered="login" inert=""><h1>Kestrel</h1></div>';
+  const HARRIER = '<div id="boot-loader" data-prerendered="login" inert=""><h1>Harrier</h1></div>';
+  let site: string;
+  beforeAll(() => {
+    site = mkdtempSync(join(tmpdir(), 'kestrel-spa-'));
+    mkdirSync(join(site, '.vite'));
+    writeFileSync(join(site, 'index.html'), PAGE);
+    const routes = [
+      { name: 'login', pattern: '/login', audience: 'public', files: [], css: [] },
+      { name: 'signup', pattern: '/signup', audience: 'public', files: ['js/su-1.js'], css: [] },
+      { name: 'case', pattern: '/cases/:id', audience: 'product', files: ['js/c-1.js'], css: [] },
+      { name: 'ops:home', pattern: '/ops', audience: 'ops', files: ['js/o-1.js'], css: [] },
+      {
+        name: 's:dashboard',
+        pattern: '/s/dashboard',
+        audience: 'subject',
+        files: ['js/d-1.js'],
+        css: [],
+      },
+    ];
+    writeFileSync(join(site, '.vite', 'route-preloads.json'), JSON.stringify({ routes }));
+    writeFileSync(
+      join(site, '.vite', 'prerender.json'),
+      JSON.stringify({
+        brands: [
+          { id: 'kestrel', hosts: ['localhost'], fallback: true, pages: { login: MARKUP } },
+          { id: 'harrier', hosts: ['harrier.test'], fallback: false, pages: { login: HARRIER } },
+        ],
+        css: '.a{color:red}',
+      }),
+    );
+  });
+  afterAll(() => rmSync(site, { recursive: true, force: true }));
+
+  it('inlines the stylesheet in place of its link, the markup after it, before #root, light', () => {
+    const html = withFirstPaint(PAGE, MARKUP, '.a{color:red}');
+    expect(html).not.toContain('Loading…');
+    expect(html).not.toContain('<link rel="stylesheet"');
+    expect(html).toContain('<html lang="en" data-mantine-color-scheme="light">');
+    const css = html.indexOf('<style>.a{color:red}</style>');
+    const markup = html.indexOf(MARKUP);
+    expect(css).toBeGreaterThan(0);
+    expect(markup).toBeGreaterThan(css);
+    expect(html.indexOf('<div id="root">')).toBeGreaterThan(markup);
+    // An index.html without #root is left as it is.
+    expect(withFirstPaint('<html lang="en"><body></body></html>', MARKUP, '')).not.toContain(
+      MARKUP,
+    );
+  });
+
+  it('serves it on /login and on a protected staff page for a visitor without a session', () => {
+    const pageFor = spaPages(site, 'kestrel_session');
+    for (const path of ['/login', '/cases/1', '/ops']) {
+      const page = pageFor(path, undefined, { host: 'localhost:8080', search: '?next=%2F' });
+      expect(page.html, path).toContain(MARKUP);
+      expect(page.html, path).not.toContain('Loading…');
+      expect(brotliDecompressSync(page.br).toString()).toBe(page.html);
+    }
+  });
+
+  it("serves the host's brand's, and the first brand's on an unknown host", () => {
+    const pageFor = spaPages(site, 'kestrel_session');
+    const html = (host?: string) => pageFor('/login', undefined, { host }).html;
+    expect(html('Harrier.test:8080')).toContain(HARRIER);
+    expect(html('harrier.test')).not.toContain(MARKUP);
+    expect(html('localhost')).toContain(MARKUP);
+    expect(html('elsewhere.example')).toContain(MARKUP);
+    expect(html(undefined)).toContain(MARKUP);
+  });
+
+  it('keeps the loader with a session, for a subject and on other pages', () => {
+    const pageFor = spaPages(site, 'kestrel_session');
+    const loader = (path: string, cookie?: string, request = {}) =>
+      expect(pageFor(path, cookie, request).html, path).toContain('Loading…');
+    loader('/login', 'kestrel_session=abc');
+    loader('/cases/1', 'kestrel_session=abc');
+    loader('/login', undefined, { search: '?subject=y&next=%2Fs%2Fdashboard' });
+    loader('/s/dashboard');
+    loader('/signup');
+    loader('/nowhere');
   });
 });

@@ -15,12 +15,26 @@ const ASSET_DIRS = /^\/(assets|js|css)\//;
 const HASHED = /^(assets|js|css)\/.+-[A-Za-z0-9_-]{7,}\.[a-z0-9]+(\.(br|gz))?$/;
 
 interface RoutePreload {
+  name?: string;
   pattern: string;
   audience: string;
   files: string[];
   css: string[];
   /** The screen's first API reads, `:name` standing for the route's parameter. */
   reads?: string[];
+}
+
+/** dist/.vite/prerender.json (web vite.config.ts, prerenderPages): each brand's pages' first paint. */
+interface PrerenderFile {
+  brands: {
+    hosts: string[];
+    /** The brand of unknown hosts. */
+    fallback: boolean;
+    /** Markup by page name ('login'). */
+    pages: Record<string, string>;
+  }[];
+  /** The text of the stylesheets index.html links, inlined in a pre-rendered page. */
+  css: string;
 }
 
 interface PreloadsFile {
@@ -91,6 +105,7 @@ function safeDecode(value: string): string {
  */
 export function spaPages(dist: string, sessionCookie: string) {
   const index = readFileSync(join(dist, 'index.html'), 'utf8');
+  const prerender = readPrerender(dist);
   let preloads: RoutePreload[] = [];
   let fetches: Record<string, string[]> = {};
   try {
@@ -116,11 +131,38 @@ export function spaPages(dist: string, sessionCookie: string) {
     gz: gzipSync(html, { level: 9 }),
   });
   const plain = make(index);
-  return (path: string, cookieHeader: string | undefined): Page => {
+  // The sign-in page by host name: its brand's pre-rendered first paint.
+  const signIns = new Map<string, Page>();
+  let signInElsewhere = plain;
+  for (const brand of prerender?.brands ?? []) {
+    const login = brand.pages.login;
+    if (!login) continue;
+    const page = make(withFirstPaint(index, login, prerender?.css ?? ''));
+    for (const host of brand.hosts) signIns.set(host.toLowerCase(), page);
+    if (brand.fallback) signInElsewhere = page;
+  }
+  return (
+    path: string,
+    cookieHeader: string | undefined,
+    request: { host?: string; search?: string } = {},
+  ): Page => {
     const route = routes.find((r) => r.re.test(path));
     if (!route) return plain;
+    const signedIn = cookieRe.test(cookieHeader ?? '');
+    // The sign-in page's first paint, in the host's brand, for a visitor without a session: on
+    // /login and where such a visitor is sent to it (a staff page; a subject's page goes to its
+    // own wording, ?subject=y, which keeps the loader).
+    if (
+      !signedIn &&
+      ((route.name === 'login' && !/(?:^|[?&])subject=y(?:&|$)/.test(request.search ?? '')) ||
+        route.audience === 'product' ||
+        route.audience === 'ops')
+    ) {
+      const host = (request.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      return signIns.get(host) ?? signInElsewhere;
+    }
     if (route.files.length === 0 && route.css.length === 0 && !route.reads?.length) return plain;
-    if (PROTECTED.has(route.audience) && !cookieRe.test(cookieHeader ?? '')) return plain;
+    if (PROTECTED.has(route.audience) && !signedIn) return plain;
     // A page whose reads name the route's parameters is made for its address (not kept: one
     // per address would grow without end); the others once per route.
     const perAddress = (route.reads ?? []).some((url) => url.includes(':'));
@@ -138,6 +180,40 @@ export function spaPages(dist: string, sessionCookie: string) {
     if (!perAddress) pages.set(route.pattern, page);
     return page;
   };
+}
+
+function readPrerender(dist: string): PrerenderFile | undefined {
+  try {
+    const parsed = JSON.parse(
+      readFileSync(join(dist, '.vite', 'prerender.json'), 'utf8'),
+    ) as PrerenderFile;
+    return Array.isArray(parsed.brands) && typeof parsed.css === 'string' ? parsed : undefined;
+  } catch {
+    // A build without pre-rendered pages: the plain index.html.
+    return undefined;
+  }
+}
+
+/**
+ * index.html with a pre-rendered page as its first paint: the loader out, and the linked
+ * stylesheets (the entry's, the only one) inlined with the page after them, before #root. The
+ * page paints once the HTML is parsed, before any script or stylesheet arrived: with a linked
+ * stylesheet the paint waited for it, the scripts arrived with it and ran first; with the page
+ * before the link, the link's rules arriving later overrode the page's own (a layout shift).
+ * Lazy stylesheets still go before #root (late-styles.ts), after the inlined one. Light, as
+ * signed-out pages are.
+ */
+export function withFirstPaint(index: string, markup: string, css: string): string {
+  // The loader (index.html): one div without divs inside.
+  const loader = /\s*<div id="boot-loader"[^>]*>[\s\S]*?<\/div>/;
+  const links = /\s*<link rel="stylesheet"[^>]*>/g;
+  const root = '<div id="root">';
+  if (!index.includes(root) || !loader.test(index)) return index;
+  return index
+    .replace(loader, '')
+    .replace(links, '')
+    .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
+    .replace(root, () => `<style>${css}</style>\n    ${markup}\n    ${root}`);
 }
 
 /**
@@ -187,7 +263,11 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
     ) {
       reply.header('cache-control', 'no-cache');
       if (pageFor) {
-        const page = pageFor(path, request.headers.cookie);
+        const at = request.url.indexOf('?');
+        const page = pageFor(path, request.headers.cookie, {
+          host: request.headers.host,
+          search: at === -1 ? '' : request.url.slice(at),
+        });
         const accept = String(request.headers['accept-encoding'] ?? '');
         reply.header('vary', 'accept-encoding, cookie').type('text/html; charset=utf-8');
         if (/\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(page.br);

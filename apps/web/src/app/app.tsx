@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { onFirstNotification } from '../lib/notify';
 import { currentBrand } from './brands';
+import { removeBootLoader } from './first-paint';
 import { keepLateStylesAfterEntry } from './late-styles';
 import { createAppRouter } from './router';
 import { cssVariablesResolver, themeFor } from './theme';
@@ -28,10 +29,9 @@ function Toasts() {
 
 export function App() {
   const [router] = useState(createAppRouter);
-  // The loader index.html paints before the scripts ran goes at the first render.
-  useLayoutEffect(() => {
-    document.getElementById('boot-loader')?.remove();
-  }, []);
+  // The loader index.html paints before the scripts ran goes at the first render (a pre-rendered
+  // page stays until the app shows a screen of its own: main.tsx).
+  useLayoutEffect(() => removeBootLoader(), []);
   return (
     <MantineProvider
       theme={theme}
