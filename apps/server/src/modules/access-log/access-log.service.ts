@@ -102,11 +102,16 @@ function viewedRows(item: ViewedItem, keys: readonly number[]): SQL {
         left(concat_ws(' · ', d.document_type, d.pages->0->>'originalName'), 200)
       from case_documents d where d.id = ${keys[0] ?? 0}`;
   }
+  // A case's activities are found through its customer (case_activities_case_idx), the customer
+  // read from the case by its id: by case_id alone the statement read every customer's activities.
   const where =
     item === 'case'
-      ? sql`a.case_id = ${keys[0] ?? 0}`
+      ? sql`a.customer_id = (select c.customer_id from cases c where c.id = ${keys[0] ?? 0})
+          and a.case_id = ${keys[0] ?? 0}`
       : item === 'cases'
-        ? sql`a.case_id = any(${integerArray(keys)})`
+        ? sql`a.customer_id = any(array(select c.customer_id from cases c
+              where c.id = any(${integerArray(keys)})))
+            and a.case_id = any(${integerArray(keys)})`
         : sql`a.id = any(${ids(keys)})`;
   return sql`select a.customer_id, a.case_id,
         case when t.code = any(${codes(CRIMINAL_RECORD_CODES)}) then 'criminal_record'
