@@ -245,6 +245,8 @@ export function unstyledClasses(markup: string, css: string): string[] {
 
 interface PrerenderBrand {
   id: string;
+  /** The brand's name, for the page's title ('Sign in · {name}', as guard.tsx sets it). */
+  name: string;
   hosts: string[];
   fallback: boolean;
 }
@@ -255,6 +257,8 @@ function isPrerenderBrand(b: unknown): b is PrerenderBrand {
     b !== null &&
     'id' in b &&
     typeof b.id === 'string' &&
+    'name' in b &&
+    typeof b.name === 'string' &&
     'hosts' in b &&
     Array.isArray(b.hosts) &&
     'fallback' in b &&

@@ -164,7 +164,13 @@ describe("the sign-in page's pre-rendered first paint", () => {
       JSON.stringify({
         brands: [
           { id: 'kestrel', hosts: ['localhost'], fallback: true, pages: { login: MARKUP } },
-          { id: 'harrier', hosts: ['harrier.test'], fallback: false, pages: { login: HARRIER } },
+          {
+            id: 'harrier',
+            name: 'Harrier',
+            hosts: ['harrier.test'],
+            fallback: false,
+            pages: { login: HARRIER },
+          },
         ],
         css: '.a{color:red}',
       }),
@@ -174,6 +180,11 @@ describe("the sign-in page's pre-rendered first paint", () => {
 
   it('inlines the stylesheet in place of its link, the markup after it, before #root, light', () => {
     const html = withFirstPaint(PAGE, MARKUP, '.a{color:red}');
+    expect(html).toContain('<title>Sign in</title>');
+    // with the brand's name, the title the app gives the page (screens.test: 'Sign in · Harrier')
+    expect(withFirstPaint(PAGE, MARKUP, '', 'Harrier & Co')).toContain(
+      '<title>Sign in · Harrier &amp; Co</title>',
+    );
     expect(html).not.toContain('Loading…');
     expect(html).not.toContain('<link rel="stylesheet"');
     expect(html).toContain('<html lang="en" data-mantine-color-scheme="light">');
@@ -196,6 +207,10 @@ describe("the sign-in page's pre-rendered first paint", () => {
       expect(page.html, path).not.toContain('Loading…');
       expect(brotliDecompressSync(page.br).toString()).toBe(page.html);
     }
+    // the host's brand names the page from the first paint, as the app does once it runs
+    expect(pageFor('/login', undefined, { host: 'harrier.test' }).html).toContain(
+      '<title>Sign in · Harrier</title>',
+    );
   });
 
   it("serves the host's brand's, and the first brand's on an unknown host", () => {

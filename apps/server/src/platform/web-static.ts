@@ -27,6 +27,8 @@ interface RoutePreload {
 /** dist/.vite/prerender.json (web vite.config.ts, prerenderPages): each brand's pages' first paint. */
 interface PrerenderFile {
   brands: {
+    /** The brand's name: the pre-rendered page's title is '{index.html's title} · {name}'. */
+    name?: string;
     hosts: string[];
     /** The brand of unknown hosts. */
     fallback: boolean;
@@ -137,7 +139,7 @@ export function spaPages(dist: string, sessionCookie: string) {
   for (const brand of prerender?.brands ?? []) {
     const login = brand.pages.login;
     if (!login) continue;
-    const page = make(withFirstPaint(index, login, prerender?.css ?? ''));
+    const page = make(withFirstPaint(index, login, prerender?.css ?? '', brand.name));
     for (const host of brand.hosts) signIns.set(host.toLowerCase(), page);
     if (brand.fallback) signInElsewhere = page;
   }
@@ -203,7 +205,12 @@ function readPrerender(dist: string): PrerenderFile | undefined {
  * Lazy stylesheets still go before #root (late-styles.ts), after the inlined one. Light, as
  * signed-out pages are.
  */
-export function withFirstPaint(index: string, markup: string, css: string): string {
+export function withFirstPaint(
+  index: string,
+  markup: string,
+  css: string,
+  brandName?: string,
+): string {
   // The loader (index.html): one div without divs inside.
   const loader = /\s*<div id="boot-loader"[^>]*>[\s\S]*?<\/div>/;
   const links = /\s*<link rel="stylesheet"[^>]*>/g;
@@ -213,6 +220,10 @@ export function withFirstPaint(index: string, markup: string, css: string): stri
     .replace(loader, '')
     .replace(links, '')
     .replace('<html lang="en">', '<html lang="en" data-mantine-color-scheme="light">')
+    .replace(/<title>([^<]*)<\/title>/, (whole, title: string) =>
+      // the title the app gives the page once it runs (guard.tsx), from the first paint on
+      brandName ? `<title>${title} · ${escapeHtml(brandName)}</title>` : whole,
+    )
     .replace(root, () => `<style>${css}</style>\n    ${markup}\n    ${root}`);
 }
 
@@ -279,3 +290,6 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
     reply.code(404).send({ detail: 'Not found.' });
   });
 }
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);

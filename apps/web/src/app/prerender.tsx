@@ -46,6 +46,11 @@ export function prerenderedFrame(name: string, markup: string): string {
  * (brandForHost). The build loads this module once per brand with the page's host name set to
  * the brand's first host, so `currentBrand` is that brand.
  */
-export function prerenderBrands(): { id: string; hosts: string[]; fallback: boolean }[] {
-  return BRANDS.map((b, i) => ({ id: b.id, hosts: [...b.hosts], fallback: i === 0 }));
+export function prerenderBrands(): {
+  id: string;
+  name: string;
+  hosts: string[];
+  fallback: boolean;
+}[] {
+  return BRANDS.map((b, i) => ({ id: b.id, name: b.name, hosts: [...b.hosts], fallback: i === 0 }));
 }
