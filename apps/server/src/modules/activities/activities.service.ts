@@ -26,6 +26,7 @@ import {
   activityMoveError,
   activityStateOf,
 } from './activity-state.js';
+import { refuseIfRedacted } from './redacted-guard.js';
 
 /*
  * Writing an activity: locked with its case (the case first, then the activity: one order for
@@ -75,7 +76,7 @@ export interface ActivityChange {
  * Writes the locked activity once: the move (as the domain allows; a refused one is a 400 on
  * `state`), its result data and its processing data in one UPDATE, audited in one row; then the
  * case's state follows its activities (unless final). A move or a result on an archived case is
- * refused.
+ * refused, and a result over a redacted one is a 409 (RESULT_REDACTED_DETAIL).
  */
 export async function writeActivity(
   tx: Tx,
@@ -95,7 +96,12 @@ export async function writeActivity(
     set.state = input.state;
     if (input.state === 'ca-complete') set.completedAt = now;
   }
-  if (input.result_data !== undefined) set.resultData = input.result_data;
+  if (input.result_data !== undefined) {
+    // a result written over a redacted one would put the removed content back (issue 34): 409
+    // whatever the path (a PATCH, a kind's own write, the engine); the redaction never writes here
+    await refuseIfRedacted(tx, before);
+    set.resultData = input.result_data;
+  }
   if (input.processing_data !== undefined) set.processingData = input.processing_data;
   const moves = set.state !== undefined || input.result_data !== undefined;
   if (moves && c.archivedAt) throw ValidationError.of('non_field_errors', 'The case is archived.');

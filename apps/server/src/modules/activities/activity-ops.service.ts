@@ -24,7 +24,6 @@ import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { followActivities } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
 import { keepsEngineData, subjectResultView } from '../checks/hooks.js';
-import { refuseIfRedacted } from '../checks/redacted.js';
 import { customerActivityTypes } from '../customers/customers.table.js';
 import {
   type ActivityLock,
@@ -33,6 +32,7 @@ import {
 } from './activities.service.js';
 import { caseActivities } from './activities.table.js';
 import { ACTIVITY_CT, initialActivityState } from './activity-state.js';
+import { refuseIfRedacted } from './redacted-guard.js';
 
 export const ADULT_FIRST = 'adult-first';
 export const NOT_OFFERED = 'Adult first cannot be requested for this activity.';

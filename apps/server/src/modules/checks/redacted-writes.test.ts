@@ -20,7 +20,7 @@ import { redactActivityResult } from '../retention/redact.js';
 import { jobActorOf } from './activity.js';
 
 // Issue 34: a staff member's result write (the manual right-to-work check, the manual identity
-// approval, an adult-first stage, the Davis email confirmation) to an activity whose result was redacted (an erasure, a
+// approval, an adult-first stage, the Davis email confirmation, a PATCH of result data) to an activity whose result was redacted (an erasure, a
 // retention rule) is refused with 409 and writes nothing: it would put the removed content back.
 // Each write is first shown to succeed on the same kind of activity left unredacted.
 
@@ -86,6 +86,7 @@ async function openCase() {
       idv: id('online-idv'),
       adultFirst: id('adult-first'),
       licence: id('licence-check'),
+      basic: id('basic-details'),
     };
   });
 }
@@ -104,6 +105,9 @@ const row = async (activityId: number) => {
 
 const post = (c: Client, url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, headers: c.headers, payload });
+
+const patch = (c: Client, url: string, payload: object) =>
+  t.app.inject({ method: 'PATCH', url, headers: c.headers, payload });
 
 const writes = {
   'the manual right-to-work check': (k: Awaited<ReturnType<typeof openCase>>) =>
@@ -125,12 +129,20 @@ const writes = {
     post(ops, `/api/ops/case-activities/${k.licence}/davis-email/`, {
       email: 'ada@example.test',
     }),
+  // review 30 H3: the general edit writes result data through writeActivity, which refuses too
+  "operations' PATCH of an activity's result data": (k: Awaited<ReturnType<typeof openCase>>) =>
+    patch(ops, `/api/ops/case-activities/${k.basic}/`, { result_data: { note: 'Put back' } }),
+  "customer staff's PATCH of an activity's result data": (
+    k: Awaited<ReturnType<typeof openCase>>,
+  ) => patch(admin, `/api/case-activities/${k.basic}/`, { result_data: { note: 'Put back' } }),
 };
 const target = {
   'the manual right-to-work check': 'rtw',
   "operations' manual identity approval": 'idv',
   "operations' adult-first stage": 'adultFirst',
   "operations' Davis email confirmation": 'licence',
+  "operations' PATCH of an activity's result data": 'basic',
+  "customer staff's PATCH of an activity's result data": 'basic',
 } as const;
 
 describe('staff result writes to a redacted activity', () => {

@@ -1,7 +1,5 @@
-import { type ProcessingData, RESULT_REDACTED_DETAIL } from '@kestrel/domain';
-import type { Tx } from '../../db/connection.js';
+import type { ProcessingData } from '@kestrel/domain';
 import { recordAudit } from '../../platform/audit.js';
-import { ConflictError } from '../../platform/errors.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import type { ActivityLock } from '../activities/activities.service.js';
 import { activityRedaction, redactedLog } from '../retention/redact.js';
@@ -23,18 +21,6 @@ export async function redactionReason(
 ): Promise<string | null> {
   const r = await activityRedaction(ctx.tx, { customerId: a.row.customerId, id: a.row.id });
   return r?.reason ?? null;
-}
-
-/**
- * A staff member's write of a result (the manual right-to-work check, the manual identity
- * approval, an adult-first stage) to an activity whose result was redacted would put the removed
- * content back: 409 RESULT_REDACTED_DETAIL. Call it with the activity locked, before writing.
- */
-export async function refuseIfRedacted(
-  tx: Tx,
-  activity: { customerId: number; id: number },
-): Promise<void> {
-  if (await activityRedaction(tx, activity)) throw new ConflictError(RESULT_REDACTED_DETAIL);
 }
 
 /**

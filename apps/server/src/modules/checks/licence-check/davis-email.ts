@@ -15,8 +15,8 @@ import { parseBody } from '../../../platform/query-params.js';
 import { idParams, parseId } from '../../../platform/resource-query.js';
 import { runInOps, type ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
+import { refuseIfRedacted } from '../../activities/redacted-guard.js';
 import { lockProcessed, nowIso, saveActivity, today } from '../activity.js';
-import { refuseIfRedacted } from '../redacted.js';
 import { CONFIRM_EMAIL_JOB } from './jobs.js';
 
 /*

@@ -9,10 +9,10 @@ import { recordAudit } from '../../../platform/audit.js';
 import { fieldErrorsOf, NotFoundError, ValidationError } from '../../../platform/errors.js';
 import type { ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
+import { refuseIfRedacted } from '../../activities/redacted-guard.js';
 import { idvResultDataOf, ONLINE_IDV_CONTENT_TYPE } from '../../online-idv/online-idv.service.js';
 import { caseOnlineIdv } from '../../online-idv/online-idv.table.js';
 import { lockProcessed, saveActivity } from '../activity.js';
-import { refuseIfRedacted } from '../redacted.js';
 
 /** The activity's state and result after a manual approval. */
 export interface IdvApproved {

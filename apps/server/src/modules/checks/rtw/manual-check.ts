@@ -11,8 +11,8 @@ import {
 import { fieldErrorsOf, NotFoundError, ValidationError } from '../../../platform/errors.js';
 import type { ServiceContext } from '../../../platform/service-context.js';
 import { changeActivity } from '../../activities/activities.service.js';
+import { refuseIfRedacted } from '../../activities/redacted-guard.js';
 import { lockProcessed, saveActivity } from '../activity.js';
-import { refuseIfRedacted } from '../redacted.js';
 import { personOf, recordRtwDetails } from './kind.js';
 
 /** The documents a manual check may name: the right-to-work list and its supporting documents. */
