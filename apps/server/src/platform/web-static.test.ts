@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { patternRegExp, spaPages, withFirstPaint } from './web-static.js';
+import { patternRegExp, registerWebStatic, spaPages, withFirstPaint } from './web-static.js';
 
 let dist: string;
 const INDEX = '<!doctype html><html><head><title>Kestrel</title></head><body></body></html>';
@@ -199,6 +200,19 @@ describe("the sign-in page's pre-rendered first paint", () => {
     );
   });
 
+  it('says the page varies by host as well as encoding and session (one brand per host)', async () => {
+    const app = Fastify();
+    await registerWebStatic(app, site);
+    const res = await app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { host: 'harrier.test' },
+    });
+    expect(res.headers.vary).toBe('accept-encoding, cookie, host');
+    expect(res.body).toContain('<title>Sign in · Harrier</title>');
+    await app.close();
+  });
+
   it('serves it on /login and on a protected staff page for a visitor without a session', () => {
     const pageFor = spaPages(site, 'kestrel_session');
     for (const path of ['/login', '/cases/1', '/ops']) {
@@ -208,6 +222,7 @@ describe("the sign-in page's pre-rendered first paint", () => {
       expect(brotliDecompressSync(page.br).toString()).toBe(page.html);
     }
     // the host's brand names the page from the first paint, as the app does once it runs
+    // (and the answer varies by host, for a shared cache: 'vary' below)
     expect(pageFor('/login', undefined, { host: 'harrier.test' }).html).toContain(
       '<title>Sign in · Harrier</title>',
     );

@@ -280,7 +280,8 @@ export async function registerWebStatic(app: FastifyInstance, dist: string | nul
           search: at === -1 ? '' : request.url.slice(at),
         });
         const accept = String(request.headers['accept-encoding'] ?? '');
-        reply.header('vary', 'accept-encoding, cookie').type('text/html; charset=utf-8');
+        // the page differs by encoding, session and host (each brand's pre-rendered sign-in)
+        reply.header('vary', 'accept-encoding, cookie, host').type('text/html; charset=utf-8');
         if (/\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(page.br);
         if (/\bgzip\b/.test(accept)) return reply.header('content-encoding', 'gzip').send(page.gz);
         return reply.send(page.html);
