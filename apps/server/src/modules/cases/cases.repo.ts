@@ -19,6 +19,7 @@ import type { Actor } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { isoFromPg } from '../../platform/json-sql.js';
 import {
+  COUNT_CAP,
   cappedCount,
   type Ordering,
   type OrderingRule,
@@ -281,6 +282,58 @@ const caseSubject = () =>
   and(eq(subjects.customerId, cases.customerId), eq(subjects.id, cases.subjectId));
 
 /**
+ * A list's total (`total`, for `totalColumn`) and whether it was counted (`live`: then up to
+ * COUNT_CAP + 1, `capped` in the page) rather than read from the kept counters.
+ */
+function caseListTotal(tx: Tx, where: CaseListWhere) {
+  // Exact from the counters; else counted up to COUNT_CAP + 1 (a search or a filter of a large
+  // customer matches tens of thousands: issue 28), `capped` in the page.
+  const base = tx.select({ one: sql`1` }).from(cases);
+  const live = cappedCount(
+    where.subject
+      ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
+      : base.where(and(...where.conds)),
+  );
+  // A user limited to segments (kestrel_segment_scope() not null) is counted from the cases their
+  // policies let them see, not from the kept counts (which count every case of the customer). The choice is made in the statement
+  // (InitPlans run only when read, so only one branch counts), not by a round trip of its own
+  // before it (issue 28); `live` tells the caller which total it got.
+  const scoped = sql`(select kestrel_segment_scope()) is not null`;
+  const byScope = where.counter !== null && where.segmentScoped;
+  const counted = where.counter
+    ? tx
+        .select({ n: sql`coalesce(sum(${caseCounts.n}), 0)` })
+        .from(caseCounts)
+        .where(and(...where.counter))
+    : live;
+  const total = byScope
+    ? sql`select case when ${scoped} then (${live}) else (${counted}) end`
+    : counted;
+  const byScopeLive = sql<boolean>`${scoped}`;
+  return {
+    total,
+    live: byScope ? byScopeLive : sql<boolean>`${sql.raw(String(where.counter === null))}`,
+  };
+}
+
+/**
+ * The total alone, for a page past the last one (no rows to carry it): the same count as the
+ * page's, a search's up to COUNT_CAP + 1.
+ */
+function caseTotalQuery(tx: Tx, where: CaseListWhere) {
+  const { total, live } = caseListTotal(tx, where);
+  return tx.select({ total: totalColumn(total), live }).from(sql`(select 1) one`);
+}
+
+/**
+ * The matches a search's page reads and counts (`caseListQuery`'s `span`): COUNT_CAP + 1 (the
+ * total stops there, as every list's: `cappedCount`), or to the end of a deeper page.
+ */
+export function searchSpan(limit: number, offset: number): number {
+  return Math.max(COUNT_CAP + 1, offset + limit);
+}
+
+/**
  * One statement: the page of cases with subject, process and flag, and the total as an
  * uncorrelated scalar subquery over cases alone (computed once, index-only on the partial
  * indexes, or the few `case_counts` rows) rather than count(*) over() that would join every
@@ -308,34 +361,21 @@ export function caseListQuery(
   offset: number | Placeholder,
   /** False for the export, which shows no total: `total` is then 0, nothing counted. */
   withTotal = true,
+  /**
+   * A search: its matches read for the page and counted, in the page's order (at least
+   * COUNT_CAP + 1, and the page's end: `searchSpan`); a placeholder `span` when prepared.
+   */
+  span: number | Placeholder = typeof limit === 'number' && typeof offset === 'number'
+    ? searchSpan(limit, offset)
+    : sql.placeholder('span'),
 ) {
-  // Exact from the counters; else counted up to COUNT_CAP + 1 (a search or a filter of a large
-  // customer matches tens of thousands: issue 28), `capped` in the page.
-  const base = tx.select({ one: sql`1` }).from(cases);
-  const live = cappedCount(
-    where.subject
-      ? base.innerJoin(subjects, caseSubject()).where(and(...where.conds))
-      : base.where(and(...where.conds)),
-  );
-  // A user limited to segments (kestrel_segment_scope() not null) is counted from the cases their
-  // policies let them see, not from the kept counts (which count every case of the customer). The choice is made in the statement
-  // (InitPlans run only when read, so only one branch counts), not by a round trip of its own
-  // before it (issue 28); `live` tells the caller which total it got.
-  const scoped = sql`(select kestrel_segment_scope()) is not null`;
-  const byScope = where.counter !== null && where.segmentScoped;
-  const counted = where.counter
-    ? tx
-        .select({ n: sql`coalesce(sum(${caseCounts.n}), 0)` })
-        .from(caseCounts)
-        .where(and(...where.counter))
-    : live;
-  const total = byScope
-    ? sql`select case when ${scoped} then (${live}) else (${counted}) end`
-    : counted;
-  // A search's page counts its matches as it reads them (`matches`, a window count over every
-  // match, before the page's LIMIT): the page sorts every match anyway (the newest 25 of them),
-  // and a count of its own read them all a second time (issue 28: 994 matches of 'hartley' for
-  // the large customer of 1,000,000 cases). Other pages carry a constant.
+  const { total, live: liveColumn } = caseListTotal(tx, where);
+  // A search's page counts its matches as it reads them (`matches`): the page sorts every match
+  // anyway (the newest 25 of them), and a count of its own would read them all a second time
+  // (issue 28: 994 matches of 'hartley' for the large customer of 1,000,000 cases). The count is
+  // of the first `span` matches in the page's order only (COUNT_CAP + 1, or up to the page's end
+  // when deeper): a window count over every match numbered and sorted every one of tens of
+  // thousands (a broad term: an email domain, a common surname). Other pages carry a constant.
   const pageOf = tx.select({
     ...casePageColumns,
     matches: (where.subject && withTotal ? sql<number>`count(*) over ()` : sql<number>`0`).as(
@@ -352,15 +392,21 @@ export function caseListQuery(
       .as('cases');
   let page: ReturnType<typeof casesPage>;
   if (where.subject) {
-    // A search finds its subjects first (their search indexes), then their cases.
-    page = pageOf
+    // A search finds its subjects first (their search indexes), then their cases: the first
+    // `span` in the page's order, numbered (`rn`: the order may read the subject, which the page
+    // over them cannot name), then the page of those and their count (at most `span`).
+    const matched = tx
+      .select({
+        ...casePageColumns,
+        rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn'),
+      })
       .from(cases)
       .innerJoin(subjects, caseSubject())
       .where(and(...where.conds))
       .orderBy(...order)
-      .limit(limit)
-      .offset(offset)
+      .limit(span)
       .as('cases');
+    page = pageOf.from(matched).orderBy(sql`rn`).limit(limit).offset(offset).as('cases');
   } else if (order.some(readsSubject)) {
     // By last name: the customer's subjects in name order (subjects_name_idx), each one's cases
     // looked up (cases_subject_idx) until the page is full. The lateral subquery's ORDER BY (of
@@ -401,9 +447,7 @@ export function caseListQuery(
         : where.subject
           ? sql<number>`${page.matches}`.mapWith(Number)
           : totalColumn(total),
-      live: byScope
-        ? sql<boolean>`${scoped}`
-        : sql<boolean>`${sql.raw(String(where.counter === null))}`,
+      live: liveColumn,
     })
     .from(page)
     .crossJoinLateral(subject)
@@ -435,6 +479,26 @@ function preparedCaseList(
   );
 }
 
+type PreparedCaseTotal = ReturnType<ReturnType<typeof caseTotalQuery>['prepare']>;
+const preparedCaseTotals = new PreparedShapes<PreparedCaseTotal>('case_total_');
+
+/**
+ * The total of a page past the last one (its statement has no rows to carry it): counted alone,
+ * as the page would have (issue 28: it answered 0). The first page's total is its own.
+ */
+async function totalPastEnd(
+  tx: Tx,
+  where: CaseListWhere,
+  offset: number,
+): Promise<{ count: number; capped: boolean }> {
+  if (offset === 0) return { count: 0, capped: true };
+  const prepared = preparedCaseTotals.get(where.key, (name) =>
+    caseTotalQuery(compileDb, where).prepare(name),
+  );
+  const [row] = await executePrepared(tx, prepared, where.values);
+  return { count: row?.total ?? 0, capped: row?.live !== false };
+}
+
 const str = (v: unknown) => JSON.stringify(v === null || v === undefined ? null : String(v));
 const isoOrNull = (v: unknown) => (typeof v === 'string' ? `"${isoFromPg(v)}"` : 'null');
 
@@ -451,7 +515,12 @@ export async function selectCaseListJson(
   offset: number,
 ): Promise<{ json: string[]; count: number; capped: boolean }> {
   const prepared = preparedCaseList(where, order);
-  const rows = await executePreparedRows(tx, prepared, { ...where.values, limit, offset });
+  const rows = await executePreparedRows(tx, prepared, {
+    ...where.values,
+    limit,
+    offset,
+    span: searchSpan(limit, offset),
+  });
   const json = rows.map((r) => {
     const [id, state, processId, processName, subjectId, first, last, email] = r;
     const [createdAt, updatedAt, completedAt, decision, archivedAt, flagged, customerId] =
@@ -469,7 +538,9 @@ export async function selectCaseListJson(
     );
   });
   // counted up to COUNT_CAP + 1 unless the counters gave it
-  return { json, count: Number(rows[0]?.[15] ?? 0), capped: rows[0]?.[16] !== false };
+  const first = rows[0];
+  if (!first) return { json, ...(await totalPastEnd(tx, where, offset)) };
+  return { json, count: Number(first[15] ?? 0), capped: first[16] !== false };
 }
 
 /** The page and total: the query built once per shape (compileDb), run with this request's values. */
@@ -484,8 +555,11 @@ export async function selectCaseList(
     ...where.values,
     limit,
     offset,
+    span: searchSpan(limit, offset),
   });
-  return { rows, count: rows[0]?.total ?? 0, capped: rows[0]?.live !== false };
+  const first = rows[0];
+  if (!first) return { rows, ...(await totalPastEnd(tx, where, offset)) };
+  return { rows, count: first.total, capped: first.live !== false };
 }
 
 /**
@@ -503,6 +577,7 @@ export async function selectCaseExport(
     ...where.values,
     limit,
     offset: 0,
+    span: limit,
   });
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../../test/helpers.js';
 import { inlineParams } from '../../db/connection.js';
 import { systemActor } from '../../platform/context.js';
+import { COUNT_CAP } from '../../platform/list-builder.js';
 import { auditActions } from '../../platform/tables/audit.table.js';
 import { outboxEmails } from '../../platform/tables/outbox.table.js';
 import { caseActivities } from '../activities/activities.table.js';
@@ -563,6 +564,64 @@ describe('case counters (case_counts, kept by triggers)', () => {
       await direct(`state = 'awaiting-subject'`),
     );
   });
+});
+
+describe("a search's total (issue 28, review M3)", () => {
+  // A search counts its matches up to COUNT_CAP + 1, in its page (one pass over them), not every
+  // match of a broad term; a page past the last one answers the same total, not 0.
+  it('stops at COUNT_CAP + 1 (count_capped) and keeps its total past the last page', async () => {
+    const many = await t.owner(async (tx) => {
+      const id = (await createCustomer(tx, { name: 'Many' })).id;
+      await createAdminAndViewer(tx, id, 'many.test');
+      const process = await createProcess(tx, { customerId: id });
+      const broad = await createSubjectUser(tx, { customerId: id, lastName: 'Manyfold' });
+      const few = await createSubjectUser(tx, { customerId: id, lastName: 'Fewfold' });
+      await tx.execute(sql`
+        insert into cases (customer_id, process_id, subject_id, state)
+          select ${id}, ${process.id}, s, 'pending'
+          from (select ${broad.id}::bigint s, generate_series(1, ${COUNT_CAP + 5})
+                union all select ${few.id}::bigint, generate_series(1, 3)) x`);
+      return id;
+    });
+    const found = await t.db.transaction({ scope: 'tenant', customerId: many }, async (tx) => {
+      const actor = { ...systemActor, customerId: many };
+      const order = caseOrdering(undefined);
+      const list = (search: string, offset: number) =>
+        selectCaseList(tx, caseListConditions({ search }, actor), order, 25, offset);
+      const json = (search: string, offset: number) =>
+        selectCaseListJson(tx, caseListConditions({ search }, actor), order, 25, offset);
+      return {
+        broad: await list('manyfold', 0),
+        deep: await list('manyfold', COUNT_CAP),
+        few: await list('fewfold', 0),
+        pastEnd: await list('fewfold', 25),
+        pastEndJson: await json('fewfold', 25),
+        pastCap: await list('manyfold', COUNT_CAP + 25),
+      };
+    });
+    // counted up to COUNT_CAP + 1, not all COUNT_CAP + 5
+    expect([found.broad.rows.length, found.broad.count, found.broad.capped]).toEqual([
+      25,
+      COUNT_CAP + 1,
+      true,
+    ]);
+    // a page across the cap: its rows, the total still capped
+    expect(found.deep.rows.length).toBe(5);
+    expect(found.deep.count).toBeGreaterThan(COUNT_CAP);
+    expect([found.few.rows.length, found.few.count]).toEqual([3, 3]);
+    // past the last page: no rows, the true total
+    expect([found.pastEnd.rows.length, found.pastEnd.count]).toEqual([0, 3]);
+    expect([found.pastEndJson.json.length, found.pastEndJson.count]).toEqual([0, 3]);
+    expect([found.pastCap.rows.length, found.pastCap.count]).toEqual([0, COUNT_CAP + 1]);
+    // the answer: "10,000+", and the page's order kept (newest first)
+    const manyAdmin = await login(t.app, 'admin@many.test');
+    const res = await get(manyAdmin, '/api/cases/?search=manyfold&page_size=100');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect([body.count, body.count_capped, body.results.length]).toEqual([COUNT_CAP, true, 100]);
+    const ids: number[] = body.results.map((r: { id: number }) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  }, 120_000);
 });
 
 describe('case free-text search uses the subject search indexes', () => {
