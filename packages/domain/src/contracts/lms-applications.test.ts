@@ -22,6 +22,12 @@ describe('licence applications contract', () => {
     );
   });
 
+  it('names the renewed licence that has ended', () => {
+    expect(APPLICATION_MESSAGES.renewedLicenceEnded('HCD/2026/00007', 'revoked')).toBe(
+      'The licence HCD/2026/00007 this application renews is revoked: it can no longer be renewed. Refuse this application; the applicant may apply for a new licence.',
+    );
+  });
+
   it('takes a tax check code of 9 letters and digits, uppercased, spaces and dashes dropped', () => {
     expect(applicationApplyInput.parse({ tax_check_code: ' hmrc-123 45 ' })).toEqual({
       tax_check_code: 'HMRC12345',

@@ -299,6 +299,12 @@ export const APPLICATION_MESSAGES = {
   /** 409 on a grant: the applicant's licence of this type is suspended (no second licence). */
   holderSuspended: (number: string) =>
     `The applicant's licence ${number} of this type is suspended: reinstate or revoke it before granting this application.`,
+  /**
+   * 409 on a renewal's grant: the licence it renews was revoked or surrendered (or marked expired)
+   * after the renewal was opened, so it is not renewed.
+   */
+  renewedLicenceEnded: (number: string, status: string) =>
+    `The licence ${number} this application renews is ${status}: it can no longer be renewed. Refuse this application; the applicant may apply for a new licence.`,
   renewalOfAnotherOpen:
     "The holder's renewal of another licence is still open on this renewal portal: decide or withdraw it before renewing this one.",
 } as const;

@@ -15,6 +15,7 @@ import {
   isOpenApplicationState,
   isoDate,
   isRenewableLicence,
+  LICENCE_STATUS_LABELS,
   type LicenceStatus,
   licenceExpiryDate,
   paymentPortalPath,
@@ -1275,6 +1276,13 @@ export async function grantApplication(
     throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.taxNotConfirmed);
   }
   let licenceId: number;
+  // the holder's subject row, locked first: two grants of one person (two applications, or a
+  // renewal and a 'new' one) run one after the other, so the second sees the first's licence
+  await ctx.tx
+    .select({ id: subjects.id })
+    .from(subjects)
+    .where(eq(subjects.id, app.subjectId))
+    .for('update');
   // a 'new' application of a current holder of the type renews their licence (grantEffect)
   const held =
     app.kind === 'renewal'
@@ -1305,7 +1313,23 @@ export async function grantApplication(
         ? app.renewsLicenceId
         : null;
   if (renews !== null) {
-    const old = await findLicence(ctx.tx, renews);
+    // locked: a suspension or revocation made meanwhile waits for this grant, or this sees it
+    const old = await one(
+      ctx.tx.select().from(licences).where(eq(licences.id, renews)).limit(1).for('update'),
+    );
+    // a renewal opened on an active licence that was suspended, revoked or surrendered since is
+    // not granted (a date past the expiry is not a refusal: the renewal was opened in time)
+    if (old.status === 'suspended') {
+      throw new ConflictError(APPLICATION_MESSAGES.holderSuspended(old.number));
+    }
+    if (old.status !== 'active') {
+      throw new ConflictError(
+        APPLICATION_MESSAGES.renewedLicenceEnded(
+          old.number,
+          LICENCE_STATUS_LABELS[old.status].toLowerCase(),
+        ),
+      );
+    }
     const def = await one(
       ctx.tx.select().from(licenceDefinitions).where(eq(licenceDefinitions.id, old.definitionId)),
     );

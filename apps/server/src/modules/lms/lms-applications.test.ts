@@ -1,3 +1,4 @@
+// @postgres: two grants of one person at once (the subject row's lock across connections)
 import {
   APPLICATION_MESSAGES,
   TAX_CHECK_CODE_EXPIRED,
@@ -986,4 +987,126 @@ describe('the HMRC tax check and renewals', () => {
     );
     expect(noCode.statusCode).toBe(400);
   });
+});
+
+// Review 30 (M1, M2): a renewal's grant locks the licence it renews and refuses one suspended or
+// ended since the renewal was opened; two grants of one person run one after the other (the
+// subject's row is locked first), so the second renews the first's licence instead of a second.
+describe('a grant against the licence it renews, and two grants at once', () => {
+  const subjectOf = async (email: string) => {
+    const [s] = await t.owner((tx) =>
+      tx
+        .select({ id: subjects.id })
+        .from(subjects)
+        .where(and(eq(subjects.customerId, northgate), eq(subjects.email, email))),
+    );
+    return s?.id ?? 0;
+  };
+  const person = async (first: string) => {
+    const email = `${first.toLowerCase()}@example.test`;
+    await t.owner((tx) =>
+      createSubjectUser(tx, { customerId: northgate, email, firstName: first, lastName: 'Holder' }),
+    );
+    return { client: await login(t.app, email), subjectId: await subjectOf(email) };
+  };
+
+  it('a renewal of a licence suspended, then revoked, since it was opened: 409, the licence unchanged', async () => {
+    const cara = await person('Cara');
+    const lic = await ok(council, 'POST', '/api/lms/licences/', {
+      definition: ids.definition,
+      holder: cara.subjectId,
+    });
+    const out = await ok(
+      cara.client,
+      'POST',
+      `/api/lms/s/application-portals/${ids.renewal}/apply/`,
+      {
+        tax_check_code: 'HMRC12345',
+      },
+    );
+    const url = `/api/lms/applications/${out.application_id}/`;
+    const paid = await ok(council, 'POST', `${url}record-payment/`, {});
+    await completeChecks(paid.case_id);
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/suspend/`, { reason: 'Complaint.' });
+    const suspended = await call(council, 'POST', `${url}grant/`, {});
+    expect(suspended.statusCode, suspended.body).toBe(409);
+    expect(suspended.json()).toEqual({ detail: APPLICATION_MESSAGES.holderSuspended(lic.number) });
+    await ok(council, 'POST', `/api/lms/licences/${lic.id}/revoke/`, { reason: 'Upheld.' });
+    const revoked = await call(council, 'POST', `${url}grant/`, {});
+    expect(revoked.statusCode, revoked.body).toBe(409);
+    expect(revoked.json()).toEqual({
+      detail: APPLICATION_MESSAGES.renewedLicenceEnded(lic.number, 'revoked'),
+    });
+    expect((await ok(council, 'GET', url)).state).toBe('in_progress');
+    expect(await ok(council, 'GET', `/api/lms/licences/${lic.id}/`)).toMatchObject({
+      status: 'revoked',
+      expiry_date: lic.expiry_date,
+    });
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'two grants of one person at once (PostgreSQL): one licence, the second grant renews it',
+    async () => {
+      const milo = await person('Milo');
+      const free = await ok(
+        milo.client,
+        'POST',
+        `/api/lms/s/application-portals/${ids.free}/apply/`,
+        {
+          tax_responsibilities_confirmed: true,
+        },
+      );
+      const fee = await ok(
+        milo.client,
+        'POST',
+        `/api/lms/s/application-portals/${ids.paid}/apply/`,
+        {
+          tax_responsibilities_confirmed: true,
+        },
+      );
+      const a = await ok(council, 'GET', `/api/lms/applications/${free.application_id}/`);
+      const b = await ok(
+        council,
+        'POST',
+        `/api/lms/applications/${fee.application_id}/record-payment/`,
+        {},
+      );
+      await completeChecks(a.case_id);
+      await completeChecks(b.case_id);
+      // the council's licence numbering lock, held on another connection: both grants get as far
+      // as issuing before either can, which is where two licences used to come from
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let taken = () => {};
+      const held = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      const holding = t.owner(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('licences'), ${northgate})`);
+        taken();
+        await gate;
+      });
+      await held;
+      const grants = [a.id, b.id].map((id) =>
+        call(council, 'POST', `/api/lms/applications/${id}/grant/`, {}),
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 1500));
+      } finally {
+        release();
+        await holding;
+      }
+      const answers = await Promise.all(grants);
+      for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+      const held2 = await t.owner((tx) =>
+        tx.select({ id: licences.id }).from(licences).where(eq(licences.holderId, milo.subjectId)),
+      );
+      expect(held2).toHaveLength(1);
+      const granted = answers.map((r) => r.json());
+      expect(granted.map((g) => g.licence_id)).toEqual([held2[0]?.id, held2[0]?.id]);
+      expect(granted.filter((g) => g.renews_licence === held2[0]?.id)).toHaveLength(1);
+    },
+  );
 });
