@@ -393,12 +393,16 @@ export function caseListQuery(
   let page: ReturnType<typeof casesPage>;
   if (where.subject) {
     // A search finds its subjects first (their search indexes), then their cases: the first
-    // `span` in the page's order, numbered (`rn`: the order may read the subject, which the page
-    // over them cannot name), then the page of those and their count (at most `span`).
+    // `span` in the page's order (a sort bounded at `span`), then the page of those and their
+    // count (at most `span`). By last name they are numbered (`rn`) in that order, which the
+    // page over them cannot name (the subject's column); the numbering sorts every match.
+    const numbered = order.some(readsSubject);
     const matched = tx
       .select({
         ...casePageColumns,
-        rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn'),
+        rn: numbered
+          ? sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn')
+          : sql<number>`0`.as('rn'),
       })
       .from(cases)
       .innerJoin(subjects, caseSubject())
@@ -406,7 +410,12 @@ export function caseListQuery(
       .orderBy(...order)
       .limit(span)
       .as('cases');
-    page = pageOf.from(matched).orderBy(sql`rn`).limit(limit).offset(offset).as('cases');
+    page = pageOf
+      .from(matched)
+      .orderBy(...(numbered ? [sql`rn`] : order))
+      .limit(limit)
+      .offset(offset)
+      .as('cases');
   } else if (order.some(readsSubject)) {
     // By last name: the customer's subjects in name order (subjects_name_idx), each one's cases
     // looked up (cases_subject_idx) until the page is full. The lateral subquery's ORDER BY (of

@@ -574,8 +574,16 @@ describe("a search's total (issue 28, review M3)", () => {
       const id = (await createCustomer(tx, { name: 'Many' })).id;
       await createAdminAndViewer(tx, id, 'many.test');
       const process = await createProcess(tx, { customerId: id });
-      const broad = await createSubjectUser(tx, { customerId: id, lastName: 'Manyfold' });
-      const few = await createSubjectUser(tx, { customerId: id, lastName: 'Fewfold' });
+      const broad = await createSubjectUser(tx, {
+        customerId: id,
+        firstName: 'Foldy',
+        lastName: 'Manyfold',
+      });
+      const few = await createSubjectUser(tx, {
+        customerId: id,
+        firstName: 'Foldy',
+        lastName: 'Fewfold',
+      });
       await tx.execute(sql`
         insert into cases (customer_id, process_id, subject_id, state)
           select ${id}, ${process.id}, s, 'pending'
@@ -621,6 +629,25 @@ describe("a search's total (issue 28, review M3)", () => {
     expect([body.count, body.count_capped, body.results.length]).toEqual([COUNT_CAP, true, 100]);
     const ids: number[] = body.results.map((r: { id: number }) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // by last name (the matches numbered in that order): the same capped total, that order
+    const byName = await get(
+      manyAdmin,
+      '/api/cases/?search=foldy&ordering=-last_name&page_size=100&page=2',
+    );
+    expect(byName.statusCode).toBe(200);
+    const named = byName.json();
+    expect([named.count, named.count_capped]).toEqual([COUNT_CAP, true]);
+    const names: string[] = named.results.map(
+      (r: { subject: { last_name: string } }) => r.subject.last_name,
+    );
+    expect(names).toEqual(Array(100).fill('Manyfold'));
+    const last = await get(
+      manyAdmin,
+      '/api/cases/?search=foldy&ordering=-last_name&page_size=100&page=101',
+    );
+    expect(
+      last.json().results.map((r: { subject: { last_name: string } }) => r.subject.last_name),
+    ).toEqual([...Array(5).fill('Manyfold'), 'Fewfold', 'Fewfold', 'Fewfold']);
   }, 120_000);
 });
 
