@@ -48,7 +48,8 @@ export async function waitForHealth(
 
 interface Running {
   port: number;
-  stop: () => Promise<void>;
+  /** Stops the server: its exit code, null when it had to be killed. */
+  stop: (graceMs?: number) => Promise<number | null>;
 }
 
 /** The PostgreSQL server of KESTREL_E2E_PG_URL: its client programs' arguments and URLs. */
@@ -137,8 +138,11 @@ const databaseName = (url: string) => new URL(url).pathname.slice(1);
  */
 const E2E_JOB_POLLING_SECONDS = process.env.KESTREL_E2E_JOB_POLLING_SECONDS || '10';
 
-/** One server, compiled as `npm start` runs it, on `store` and a free port. */
-async function startServer(store: Store): Promise<Running> {
+/**
+ * One server, compiled as `npm start` runs it, on `store` and a free port. `env` adds to its
+ * environment (the template server runs no job workers).
+ */
+async function startServer(store: Store, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--max-semi-space-size=64', 'apps/server/dist/main.js'], {
@@ -167,6 +171,7 @@ async function startServer(store: Store): Promise<Running> {
       // No start-up catch-up run of the update service cycles a minute after the start, over the
       // clock the journeys move (its own test is in the server's suite).
       STARTUP_CATCH_UP: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -175,13 +180,18 @@ async function startServer(store: Store): Promise<Running> {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const stop = async () => {
-    if (child.exitCode === null) {
+  /** SIGTERM, SIGKILL after `graceMs`; the exit code (null when killed by a signal). */
+  const stop = async (graceMs = 10_000): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs))]);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
     }
+    return child.exitCode;
   };
   try {
     await waitForHealth(port, child, () => output);
@@ -227,7 +237,13 @@ export default async function setup(project: TestProject) {
     const first = await newStore(0);
     stores.push(first);
     if (workers > 1) {
-      await (await startServer(first)).stop();
+      // No job workers on the template: no job is left half run ('active') in the copies, and
+      // the seed's jobs run on each copy's server as they did when each seeded itself. Its
+      // stop must be clean (main.ts closes the database, PGlite's files flushed, exit 0) before
+      // its files are copied: a killed server's copy could be torn.
+      const template = await startServer(first, { JOB_WORKERS: '0' });
+      const code = await template.stop(60_000);
+      if (code !== 0) throw new Error(`the template server did not stop cleanly (exit ${code})`);
       for (let i = 1; i < workers; i++) stores.push(await newStore(i, first));
     }
     const started = await Promise.allSettled(stores.map((store) => startServer(store)));
