@@ -1,10 +1,14 @@
-import { ERASED_TEXT, ERASURE_CASE_REASON } from '@kestrel/domain';
-import { and, asc, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import { ERASED_TEXT, ERASURE_CASE_REASON, OPEN_APPLICATION_STATES } from '@kestrel/domain';
+import { and, asc, eq, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/connection.js';
 import { integerArray } from '../../db/sql-arrays.js';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { cancelCase } from '../cases/cases.service.js';
 import { cases } from '../cases/cases.table.js';
+import { subscriptions } from '../cycles/cycles.table.js';
+import { actOnSubscription } from '../cycles/subscriptions.service.js';
+import { withdrawOpenApplication } from '../lms/lms-applications.service.js';
+import { lmsApplications } from '../lms/lms-applications.table.js';
 
 /**
  * What an erasure removes of the records staff keep about the person beside the case data
@@ -100,4 +104,44 @@ export async function closeErasedCases(
     await cancelCase(ctx.tx, ctx.actor, c.id, ERASURE_CASE_REASON, ctx.clock.now());
   }
   return open.map((c) => c.id);
+}
+
+/**
+ * Stops what would go on for the erased person after the erasure (issue 34): every subscription
+ * of the record and of the duplicates merged into it that has not ended is ended (the cycles'
+ * actOnSubscription: no period's case opens for 'Erased subject', no period is billed), and
+ * every open licensing application is withdrawn (lms' withdrawOpenApplication: no licence can be
+ * granted to 'Erased subject'), each audited as the erasure's actor's, in its transaction. Run
+ * after the record is renamed, so the audit rows name no one. The counts ended and withdrawn.
+ */
+export async function stopErasedPlans(
+  ctx: ServiceContext,
+  customerId: number,
+  subjectIds: readonly number[],
+): Promise<{ subscriptions: number; applications: number }> {
+  const subs = await ctx.tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.customerId, customerId),
+        inArray(subscriptions.subjectId, [...subjectIds]),
+        ne(subscriptions.state, 'ended'),
+      ),
+    )
+    .orderBy(asc(subscriptions.id));
+  for (const s of subs) await actOnSubscription(ctx, s.id, 'end');
+  const apps = await ctx.tx
+    .select({ id: lmsApplications.id })
+    .from(lmsApplications)
+    .where(
+      and(
+        eq(lmsApplications.customerId, customerId),
+        inArray(lmsApplications.subjectId, [...subjectIds]),
+        inArray(lmsApplications.state, [...OPEN_APPLICATION_STATES]),
+      ),
+    )
+    .orderBy(asc(lmsApplications.id));
+  for (const a of apps) await withdrawOpenApplication(ctx, a.id);
+  return { subscriptions: subs.length, applications: apps.length };
 }

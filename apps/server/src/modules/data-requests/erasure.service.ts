@@ -17,7 +17,7 @@ import { ERASED_NAME, mergedDuplicateIds } from '../subjects/merged.js';
 import { SUBJECT_CT } from '../subjects/subjects.service.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { CASE_DATA_TABLES, deleteCaseDataRows } from './case-data-rows.js';
-import { closeErasedCases, eraseStaffRecords } from './erasure-records.js';
+import { closeErasedCases, eraseStaffRecords, stopErasedPlans } from './erasure-records.js';
 import {
   ERASURE_REQUEST_CT,
   type ErasureOutcome,
@@ -338,6 +338,10 @@ export async function eraseSubjectData(
   // the cases that would go on (reminders, forms) are closed, named by the renamed record
   const closed = await closeErasedCases(ctx, customerId, caseIds);
   if (closed.length > 0) removed.cases_closed = closed.length;
+  // its subscriptions (no period's case, no bill) and open licensing applications stop
+  const stopped = await stopErasedPlans(ctx, customerId, records);
+  if (stopped.subscriptions > 0) removed.subscriptions_ended = stopped.subscriptions;
+  if (stopped.applications > 0) removed.applications_withdrawn = stopped.applications;
   // the subject's own requests keep who asked, not the name: the record of them stays
   await tx
     .update(erasureRequests)

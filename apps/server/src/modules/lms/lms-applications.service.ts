@@ -1026,18 +1026,26 @@ export async function withdrawApplication(
 ): Promise<SubjectApplicationOut> {
   const [mine] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
   if (!mine) throw new NotFoundError();
-  await runInTenant(deps, applicantActor(actor, mine.customer), async (ctx) => {
-    const app = await lockApp(ctx, id);
-    if (!isOpenApplicationState(app.state)) {
-      throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.notWithdrawable);
-    }
-    await moveApp(ctx, app, 'withdrawn', { decidedAt: ctx.clock.now(), infoRequest: null });
-    await addAppEvent(ctx, app, 'withdraw', app.state, 'withdrawn');
-    await audit(ctx, app, { state: [app.state, 'withdrawn'] });
-  });
+  await runInTenant(deps, applicantActor(actor, mine.customer), (ctx) =>
+    withdrawOpenApplication(ctx, id),
+  );
   const [after] = (await subjectApplications(deps, actor, { pageSize: 1, offset: 0 }, id)).results;
   if (!after) throw new NotFoundError();
   return after;
+}
+
+/**
+ * Withdraws open application `id` in `ctx`'s transaction, recorded (event, audit) as `ctx`'s
+ * actor's: the subject's withdrawal, or an erasure's (issue 34); 400 once decided.
+ */
+export async function withdrawOpenApplication(ctx: ServiceContext, id: number): Promise<void> {
+  const app = await lockApp(ctx, id);
+  if (!isOpenApplicationState(app.state)) {
+    throw ValidationError.of('non_field_errors', APPLICATION_MESSAGES.notWithdrawable);
+  }
+  await moveApp(ctx, app, 'withdrawn', { decidedAt: ctx.clock.now(), infoRequest: null });
+  await addAppEvent(ctx, app, 'withdraw', app.state, 'withdrawn');
+  await audit(ctx, app, { state: [app.state, 'withdrawn'] });
 }
 
 // ---- the council's side ----
