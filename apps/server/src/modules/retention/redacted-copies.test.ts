@@ -3,7 +3,16 @@ import { PURGED_TEXT } from '@kestrel/domain';
 import { addMonths } from 'date-fns/addMonths';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCustomer, createFlag, type TestApp } from '../../../test/helpers.js';
+import {
+  buildTestApp,
+  createAdminAndViewer,
+  createCustomer,
+  createFlag,
+  createProductUser,
+  login,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { auditActions } from '../../platform/tables/audit.table.js';
 import { caseActivities, caseActivityNotes } from '../activities/activities.table.js';
 import { cases } from '../cases/cases.table.js';
 import { flags } from '../flags/flags.table.js';
@@ -19,7 +28,12 @@ let acme: number;
 
 beforeAll(async () => {
   t = await buildTestApp({ config: { jobWorkers: false } });
-  acme = await t.owner(async (tx) => (await createCustomer(tx, { name: 'Acme' })).id);
+  acme = await t.owner(async (tx) => {
+    const id = (await createCustomer(tx, { name: 'Acme' })).id;
+    await createAdminAndViewer(tx, id);
+    await createProductUser(tx, { customerId: null, username: 'ops@k.test', roles: ['ops'] });
+    return id;
+  });
 });
 afterAll(() => t.close());
 
@@ -128,5 +142,55 @@ describe('the closed-cases purge and the free text about the person', () => {
     );
     await runRetentionDue(t.app.deps);
     expect((await textOf([old.caseId])).decisions).toEqual(['written later']);
+  });
+});
+
+describe('the closed-cases purge and the audit log’s copies of that text', () => {
+  it('removes the notes and the flag’s comment and message from their audit rows (review 30, H1)', async () => {
+    const c = await closedCaseWithText(t.clock.now(), 'Auditcase');
+    // written through the app: the notes (operations) and the flag's resolution (the customer)
+    const ops = await login(t.app, 'ops@k.test');
+    const admin = await login(t.app, 'admin@acme.test');
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `/api/ops/case-activities/${c.dbsActivityId}/notes/`,
+      headers: ops.headers,
+      payload: { notes: 'Auditcase called back' },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const flag = await t.owner((tx) =>
+      createFlag(tx, { customerId: acme, caseId: c.caseId, message: 'Auditcase is a risk' }),
+    );
+    const resolved = await t.app.inject({
+      method: 'POST',
+      url: `/api/flags/${flag.id}/resolve/`,
+      headers: admin.headers,
+      payload: { comment: 'Auditcase cleared by phone' },
+    });
+    expect(resolved.statusCode, resolved.body).toBe(200);
+    const auditRows = () =>
+      t.owner(async (tx) =>
+        (await tx.select().from(auditActions)).filter(
+          (a) =>
+            (a.contentType === 'cases.caseactivity' && a.objectId === String(c.dbsActivityId)) ||
+            (a.contentType === 'flags.flag' && a.objectId === String(flag.id)),
+        ),
+      );
+    const before = await auditRows();
+    expect(before.map((a) => a.verb)).toEqual(expect.arrayContaining(['resolved', 'updated']));
+    expect(JSON.stringify(before)).toContain('Auditcase');
+    // the clock moves past the case's 12 months: purged, and its copies scrubbed
+    t.clock.advance(12.5 * 30 * 86_400_000);
+    await runRetentionDue(t.app.deps);
+    expect((await textOf([c.caseId])).notes).toEqual([PURGED_TEXT]);
+    const after = await auditRows();
+    expect(after.map((a) => a.verb)).toEqual(expect.arrayContaining(['resolved', 'updated']));
+    expect(JSON.stringify(after)).not.toContain('Auditcase');
+    const byVerb = (verb: string) => after.find((a) => a.verb === verb);
+    expect(byVerb('updated')?.changes).toEqual({ redacted: expect.any(String) });
+    expect(byVerb('resolved')).toMatchObject({
+      objectRepr: `Flag on case ${c.caseId}`,
+      changes: { active: [true, false], redacted: expect.any(String) },
+    });
   });
 });

@@ -164,8 +164,49 @@ async function scrubPurgedCaseText(
       and ((f.message <> '' and f.message <> ${PURGED_TEXT})
         or (f.resolution_comment <> '' and f.resolution_comment <> ${PURGED_TEXT}))
     returning f.id`);
-  return notes.length + history.length + decisions.length + flagged.length;
+  // the audit log's copies of that text (review 30, H1): an activity's notes as saved
+  // (activity-notes.service: `notes: [before, after]`) and a flag's message and resolution
+  // comment (raised, resolved; its label is the message); decision notes are not audited.
+  // Found by object on the audit index; marked `redacted: <rule>`
+  const audits = await tx.execute(sql`
+    update audit_actions a set changes = (a.changes - 'notes')
+        || jsonb_build_object('redacted', p.rule)
+    from (${purgedWithRule(customerId, ids)}) p
+    join case_activities x on x.customer_id = ${customerId} and x.case_id = p.case_id
+    where a.customer_id = ${customerId} and a.content_type = 'cases.caseactivity'
+      and a.object_id = x.id::text and a.changes ? 'notes' and a.created_at <= p.redacted_at
+    returning a.id`);
+  const flagAudits = await tx.execute(sql`
+    update audit_actions a set
+      changes = case when a.changes ?| ${FLAG_TEXT_KEYS}::text[]
+        then (a.changes - ${FLAG_TEXT_KEYS}::text[]) || jsonb_build_object('redacted', p.rule)
+        else a.changes end,
+      object_repr = 'Flag on case ' || f.case_id
+    from (${purgedWithRule(customerId, ids)}) p
+    join flags f on f.customer_id = ${customerId} and f.case_id = p.case_id
+    where a.customer_id = ${customerId} and a.content_type = ${FLAG_CT}
+      and a.object_id = f.id::text and a.created_at <= p.redacted_at
+      and (a.changes ?| ${FLAG_TEXT_KEYS}::text[] or a.object_repr <> 'Flag on case ' || f.case_id)
+    returning a.id`);
+  return (
+    notes.length +
+    history.length +
+    decisions.length +
+    flagged.length +
+    audits.length +
+    flagAudits.length
+  );
 }
+
+/** The cases purged (a 'case' redaction among `ids`), when and under which rule. */
+const purgedWithRule = (customerId: number, ids: readonly number[]) =>
+  sql`select r.case_id, r.redacted_at, r.rule from retention_redactions r
+    where r.customer_id = ${customerId} and r.target = 'case' and r.id = any(${integerArray(ids)})`;
+
+/** A flag's audit rows' keys of free text: its message (raised by hand) and resolution comment. */
+const FLAG_TEXT_KEYS = sql`array['message', 'resolution_comment']`;
+/** The flags' audit content type (flags.routes' FLAG_CT). */
+const FLAG_CT = 'flags.flag';
 
 /**
  * The case data's audit rows lose their personal values (`personal`: the old and new name, date
@@ -307,7 +348,42 @@ async function scrubHistories(
       and x.customer_id = l.customer_id and x.content_type = 'lms_licences.licence'
       and x.object_id = l.id::text and x.changes ?| ${LICENCE_PERSONAL_KEYS}::text[]
     returning x.id`);
-  return notes.length + events.length + audits.length + licenceAudits.length;
+  // the audit log's copies of the staff's free text about them (review 30, H1): their
+  // activities' notes as saved, their flags' messages and resolution comments (a flag's label
+  // is its message: it becomes 'Flag on case N', or 'Flag N' on the record)
+  const noteAudits = await tx.execute(sql`
+    update audit_actions a set changes = (a.changes - 'notes')
+        || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+    from cases c join case_activities x on x.customer_id = c.customer_id and x.case_id = c.id
+    where c.customer_id = ${customerId} and c.subject_id = any(${ids})
+      and a.customer_id = c.customer_id and a.content_type = 'cases.caseactivity'
+      and a.object_id = x.id::text and a.changes ? 'notes'
+    returning a.id`);
+  const flagLabel = sql`case when f.case_id is null then 'Flag ' || f.id
+    else 'Flag on case ' || f.case_id end`;
+  const flagAudits = await tx.execute(sql`
+    update audit_actions a set
+      changes = case when a.changes ?| ${FLAG_TEXT_KEYS}::text[]
+        then (a.changes - ${FLAG_TEXT_KEYS}::text[])
+          || jsonb_build_object('redacted', ${ERASURE_RULE}::text)
+        else a.changes end,
+      object_repr = ${flagLabel}
+    from flags f
+    where f.customer_id = ${customerId}
+      and (f.subject_id = any(${ids}) or f.case_id in (
+        select c.id from cases c where c.customer_id = ${customerId} and c.subject_id = any(${ids})))
+      and a.customer_id = f.customer_id and a.content_type = ${FLAG_CT}
+      and a.object_id = f.id::text
+      and (a.changes ?| ${FLAG_TEXT_KEYS}::text[] or a.object_repr <> ${flagLabel})
+    returning a.id`);
+  return (
+    notes.length +
+    events.length +
+    audits.length +
+    licenceAudits.length +
+    noteAudits.length +
+    flagAudits.length
+  );
 }
 
 /** The audit keys of a licence's rows that copy its holder or hold free text (presentLicence's). */
