@@ -103,6 +103,8 @@ const TABLE_WORDS: Record<string, string> = {
   case_documents: 'Documents (files and thumbnails)',
   checks_cancelled: 'Checks in progress cancelled',
   cases_closed: 'Open cases cancelled',
+  subscriptions_ended: 'Subscriptions ended',
+  applications_withdrawn: 'Open licence applications withdrawn',
   activity_notes: 'Check notes',
   decision_notes: 'Decision notes',
   flags: 'Flag messages and comments',
