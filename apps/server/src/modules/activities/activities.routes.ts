@@ -37,7 +37,7 @@ import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { changeActivity, sendActivityBack } from './activities.service.js';
 import { caseActivities, opsTurnStates } from './activities.table.js';
-import { claimOf, queueConditions } from './activity-claims.js';
+import { queueConditions } from './activity-claims.js';
 import {
   activityNotesHistory,
   activityNotesInput,
@@ -46,7 +46,7 @@ import {
 } from './activity-notes.service.js';
 import {
   type NotesViewer,
-  presentActivity,
+  presentQueueRows,
   type SiblingActivity,
   siblingActivities,
   siblingOf,
@@ -298,27 +298,7 @@ async function selectActivities(
   return {
     count: rows[0]?.total ?? 0,
     more,
-    results: page.map((r) => ({
-      ...presentActivity(
-        r,
-        {
-          id: r.row.caseId,
-          state: r.caseState,
-          subject: {
-            id: r.subjectId,
-            first_name: r.firstName,
-            last_name: r.lastName,
-            email: r.email,
-          },
-          case_activities: siblings.get(r.row.caseId) ?? [],
-        },
-        viewer,
-      ),
-      customer: r.row.customerId,
-      customer_name: r.customerName,
-      // operations' claim, for the team only (issue 29)
-      ...(viewer.isOps ? { claim: claimOf(r.row) } : {}),
-    })),
+    results: presentQueueRows(page, siblings, viewer),
   };
 }
 

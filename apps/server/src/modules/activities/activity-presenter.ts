@@ -10,6 +10,7 @@ import { iso } from '../../platform/clock.js';
 import type { Actor } from '../../platform/context.js';
 import { activityTypes } from '../bootstrap/bootstrap.table.js';
 import { caseActivities } from './activities.table.js';
+import { claimOf } from './activity-claims.js';
 import type { ActivityRow } from './activity-state.js';
 
 /*
@@ -154,4 +155,46 @@ export async function activitiesOfCase(tx: Tx, caseId: number): Promise<Activity
     .where(eq(caseActivities.caseId, caseId))
     .orderBy(asc(caseActivities.position), asc(caseActivities.id));
   return rows;
+}
+
+/** A row of an outstanding list: the activity with its case's state, subject and customer. */
+export interface QueueRow extends ActivityView {
+  caseState: string;
+  subjectId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  customerName: string;
+}
+
+/**
+ * The outstanding lists' items (the customer's and operations'): each activity under its case
+ * with the case's activities (`siblings`, by case id), its customer, and operations' claim for
+ * the team only (issue 29).
+ */
+export function presentQueueRows(
+  rows: readonly QueueRow[],
+  siblings: Map<number, SiblingActivity[]>,
+  viewer: NotesViewer,
+) {
+  return rows.map((r) => ({
+    ...presentActivity(
+      r,
+      {
+        id: r.row.caseId,
+        state: r.caseState,
+        subject: {
+          id: r.subjectId,
+          first_name: r.firstName,
+          last_name: r.lastName,
+          email: r.email,
+        },
+        case_activities: siblings.get(r.row.caseId) ?? [],
+      },
+      viewer,
+    ),
+    customer: r.row.customerId,
+    customer_name: r.customerName,
+    ...(viewer.isOps ? { claim: claimOf(r.row) } : {}),
+  }));
 }

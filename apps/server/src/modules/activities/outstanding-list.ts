@@ -15,8 +15,7 @@ import { cases } from '../cases/cases.table.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { caseActivities, customerTurnStates } from './activities.table.js';
-import { claimOf } from './activity-claims.js';
-import { presentActivity, siblingActivities } from './activity-presenter.js';
+import { presentQueueRows, siblingActivities } from './activity-presenter.js';
 
 /**
  * Where the customer's outstanding list stops counting (issue 28), as operations' list does
@@ -157,26 +156,7 @@ export async function selectOutstanding(
   return {
     count: rows[0]?.total ?? 0,
     more,
-    results: shown.map((r) => ({
-      ...presentActivity(
-        r,
-        {
-          id: r.row.caseId,
-          state: r.caseState,
-          subject: {
-            id: r.subjectId,
-            first_name: r.firstName,
-            last_name: r.lastName,
-            email: r.email,
-          },
-          case_activities: siblings.get(r.row.caseId) ?? [],
-        },
-        viewer,
-      ),
-      customer: r.row.customerId,
-      customer_name: r.customerName,
-      ...(viewer.isOps ? { claim: claimOf(r.row) } : {}),
-    })),
+    results: presentQueueRows(shown, siblings, viewer),
   };
 }
 
