@@ -36,7 +36,7 @@ import { reopenPortal } from '../portal/portal.service.js';
 import { subjectSearchCondition } from '../subjects/subject-search.js';
 import { subjects } from '../subjects/subjects.table.js';
 import { changeActivity, sendActivityBack } from './activities.service.js';
-import { caseActivities, opsTurnStates } from './activities.table.js';
+import { CUSTOMER_TURN_STATES, caseActivities, opsTurnStates } from './activities.table.js';
 import { queueConditions } from './activity-claims.js';
 import {
   activityNotesHistory,
@@ -54,8 +54,6 @@ import {
 import { CappedTotals } from './ops-capped-total.js';
 import { outstandingList } from './outstanding-list.js';
 
-/** Activities waiting for the customer's own action. */
-export const OUTSTANDING_STATES = ['ca-awaiting-agent', 'ca-pending-activity-decision'];
 /** Activities waiting for operations staff (ops outstanding activities, across customers). */
 export const OPS_OUTSTANDING_STATES = ['ca-awaiting-ops', 'ca-error-initiating'];
 
@@ -179,7 +177,7 @@ function conditions(
         : subjectSearchCondition(term),
     );
   }
-  if (kind === 'outstanding') conds.push(inArray(caseActivities.state, OUTSTANDING_STATES));
+  if (kind === 'outstanding') conds.push(inArray(caseActivities.state, CUSTOMER_TURN_STATES));
   if (kind === 'ops') {
     const ops = opsTurn();
     if (ops) conds.push(ops);
